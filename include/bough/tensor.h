@@ -1,0 +1,213 @@
+// Tensors and runtime values.
+//
+// A Tensor is an element type, a shape and a reference-counted buffer. Copying a Tensor
+// shares the buffer; views (e.g. Scan slices) share it too, at a byte offset.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bough/element_type.h"
+
+namespace bough {
+
+// A small vector of dimensions, inline up to kInline (no heap for ordinary ranks).
+class Dims {
+ public:
+  static constexpr size_t kInline = 6;
+  Dims() = default;
+  Dims(std::initializer_list<int64_t> dims) { assign(dims.begin(), dims.size()); }
+  explicit Dims(std::span<const int64_t> dims) { assign(dims.data(), dims.size()); }
+  Dims(const Dims& other) { assign(other.data(), other.size()); }
+  Dims& operator=(const Dims& other) {
+    if (this != &other) assign(other.data(), other.size());
+    return *this;
+  }
+  ~Dims() { release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t* data() const { return heap_ ? heap_ : inline_; }
+  int64_t* data() { return heap_ ? heap_ : inline_; }
+  int64_t operator[](size_t i) const { return data()[i]; }
+  int64_t& operator[](size_t i) { return data()[i]; }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size_; }
+  int64_t back() const { return data()[size_ - 1]; }
+  operator std::span<const int64_t>() const { return {data(), size_}; }
+
+  void resize(size_t n, int64_t fill = 0);
+  void push_back(int64_t d) {
+    resize(size_ + 1);
+    data()[size_ - 1] = d;
+  }
+  void insert(size_t pos, int64_t d);
+  void erase(size_t pos);
+  bool operator==(const Dims& other) const;
+  bool operator!=(const Dims& other) const { return !(*this == other); }
+  std::vector<int64_t> vec() const { return {begin(), end()}; }
+
+  // Product of the dimensions (1 for a scalar).
+  int64_t numel() const {
+    int64_t n = 1;
+    for (size_t i = 0; i < size_; ++i) n *= data()[i];
+    return n;
+  }
+
+ private:
+  void assign(const int64_t* d, size_t n);
+  void release();
+  int64_t inline_[kInline] = {};
+  int64_t* heap_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = kInline;
+};
+
+// The buffer behind tensors: a block of bytes, or an array of std::string for the string
+// element type. Reference counted; allocated through a small-size pool.
+class Storage {
+ public:
+  static Storage* allocate(size_t bytes);
+  static Storage* allocate_strings(size_t count);
+  void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release();
+  bool unique() const { return refs_.load(std::memory_order_acquire) == 1; }
+  uint8_t* bytes() { return data_; }
+  std::string* strings() { return reinterpret_cast<std::string*>(data_); }
+  size_t size() const { return size_; }
+
+ private:
+  Storage() = default;
+  std::atomic<int32_t> refs_{1};
+  int32_t size_class_ = -1;  // pool bucket, -1 for a plain allocation
+  size_t size_ = 0;          // bytes, or string count
+  size_t string_count_ = 0;
+  uint8_t* data_ = nullptr;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  // An uninitialized tensor (strings are empty, other bytes undefined).
+  Tensor(ElemType type, Dims shape);
+  // A zero-filled tensor.
+  static Tensor zeros(ElemType type, Dims shape);
+  template <typename T>
+  static Tensor from_vector(ElemType type, Dims shape, const std::vector<T>& values);
+  static Tensor scalar_bool(bool v);
+  static Tensor scalar_i64(int64_t v);
+
+  Tensor(const Tensor& other) : type_(other.type_), shape_(other.shape_), storage_(other.storage_),
+                                offset_(other.offset_) {
+    if (storage_) storage_->retain();
+  }
+  Tensor(Tensor&& other) noexcept
+      : type_(other.type_), shape_(other.shape_), storage_(other.storage_), offset_(other.offset_) {
+    other.storage_ = nullptr;
+  }
+  Tensor& operator=(const Tensor& other) {
+    if (this != &other) {
+      Tensor copy(other);
+      swap(copy);
+    }
+    return *this;
+  }
+  Tensor& operator=(Tensor&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~Tensor() {
+    if (storage_) storage_->release();
+  }
+  void swap(Tensor& other) noexcept;
+
+  bool defined() const { return storage_ != nullptr; }
+  ElemType type() const { return type_; }
+  const Dims& shape() const { return shape_; }
+  size_t rank() const { return shape_.size(); }
+  int64_t dim(size_t i) const { return shape_[i]; }
+  int64_t numel() const { return shape_.numel(); }
+  size_t nbytes() const { return elem_storage_bytes(type_, static_cast<size_t>(numel())); }
+
+  void* raw() { return storage_->bytes() + offset_; }
+  const void* raw() const { return storage_->bytes() + offset_; }
+  template <typename T>
+  T* data() {
+    return reinterpret_cast<T*>(raw());
+  }
+  template <typename T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(raw());
+  }
+  std::string* strings() { return storage_->strings() + offset_; }
+  const std::string* strings() const { return storage_->strings() + offset_; }
+
+  // True when no other Tensor shares the buffer (so it may be written in place).
+  bool unique() const { return storage_ && storage_->unique(); }
+  // Same buffer, new shape of the same element count (Reshape, Squeeze, ...).
+  Tensor reshaped(Dims shape) const;
+  // A view of `count` elements starting at element `first` (byte-aligned types only).
+  Tensor view(int64_t first, Dims shape) const;
+  // A deep copy.
+  Tensor clone() const;
+
+  // Element i converted to double / int64 (any numeric or bool type; for indices and tests).
+  double get_double(int64_t i) const;
+  int64_t get_int(int64_t i) const;
+
+ private:
+  ElemType type_ = ElemType::Undefined;
+  Dims shape_;
+  Storage* storage_ = nullptr;
+  size_t offset_ = 0;  // in bytes, or in strings for the string type
+};
+
+template <typename T>
+Tensor Tensor::from_vector(ElemType type, Dims shape, const std::vector<T>& values) {
+  Tensor t(type, std::move(shape));
+  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < t.numel(); ++i)
+    t.data<T>()[i] = values[i];
+  return t;
+}
+
+struct SequenceValue;
+
+// A runtime value: a tensor, a sequence, or the empty optional ("none"). An optional
+// holding an element is represented by the element itself.
+class Value {
+ public:
+  enum class Kind : uint8_t { None, Tensor, Sequence };
+  Value() = default;
+  Value(Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}  // NOLINT: implicit on purpose
+  static Value none() { return Value(); }
+  static Value sequence(ElemType elem, std::vector<Value> items);
+
+  Kind kind() const { return kind_; }
+  bool is_tensor() const { return kind_ == Kind::Tensor; }
+  bool is_sequence() const { return kind_ == Kind::Sequence; }
+  bool is_none() const { return kind_ == Kind::None; }
+  const Tensor& tensor() const { return tensor_; }
+  Tensor& tensor() { return tensor_; }
+  const SequenceValue& seq() const { return *seq_; }
+
+ private:
+  Kind kind_ = Kind::None;
+  Tensor tensor_;
+  std::shared_ptr<const SequenceValue> seq_;
+};
+
+struct SequenceValue {
+  ElemType elem = ElemType::Undefined;  // element type of the tensors (kept for empty sequences)
+  std::vector<Value> items;
+};
+
+// "tensor(float)[2,3]", "seq(tensor(int64))[3 items]", "optional(none)".
+std::string describe(const Value& v);
+std::string shape_string(std::span<const int64_t> dims);
+
+}  // namespace bough

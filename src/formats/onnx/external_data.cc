@@ -1,0 +1,68 @@
+#include "formats/onnx/external_data.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "bough/error.h"
+
+namespace bough::onnx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int64_t parse_size(const std::string& text, const std::string& key, const std::string& where) {
+  size_t used = 0;
+  long long v = -1;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v < 0)
+    fail(ErrorKind::InvalidModel, where, "external data " + key + " '" + text + "' is not a size");
+  return v;
+}
+
+}  // namespace
+
+std::string read_external_data(const onnxpb::TensorProto& proto, const std::string& model_dir,
+                               const std::string& where) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& entry : proto.external_data()) {
+    if (entry.key() == "location") location = entry.value();
+    else if (entry.key() == "offset") offset = parse_size(entry.value(), "offset", where);
+    else if (entry.key() == "length") length = parse_size(entry.value(), "length", where);
+  }
+  if (location.empty()) fail(ErrorKind::InvalidModel, where, "external data has no location");
+  fs::path rel(location);
+  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+    fail(ErrorKind::InvalidModel, where,
+         "external data location '" + location + "' is absolute; it must be relative to the model");
+  if (model_dir.empty())
+    fail(ErrorKind::InvalidModel, where, "external data is not allowed here");
+  std::error_code ec;
+  fs::path base = fs::weakly_canonical(fs::path(model_dir), ec);
+  fs::path file = fs::weakly_canonical(base / rel, ec);
+  auto [base_end, file_it] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
+  if (ec || base_end != base.end())
+    fail(ErrorKind::InvalidModel, where,
+         "external data location '" + location + "' leaves the model's folder");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(ErrorKind::IO, where, "cannot open external data file " + file.string());
+  in.seekg(0, std::ios::end);
+  auto size = static_cast<int64_t>(in.tellg());
+  if (length < 0) length = size - offset;
+  if (offset > size || length > size - offset)
+    fail(ErrorKind::InvalidModel, where,
+         "external data [" + std::to_string(offset) + ", +" + std::to_string(length) +
+             ") is outside " + file.string() + " (" + std::to_string(size) + " bytes)");
+  std::string bytes(static_cast<size_t>(length), '\0');
+  in.seekg(offset);
+  in.read(bytes.data(), length);
+  if (!in) fail(ErrorKind::IO, where, "cannot read external data from " + file.string());
+  return bytes;
+}
+
+}  // namespace bough::onnx

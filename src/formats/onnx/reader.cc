@@ -1,0 +1,388 @@
+#include "formats/onnx/reader.h"
+
+#include <filesystem>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "bough/error.h"
+#include "formats/onnx/tensor_proto.h"
+#include "formats/onnx/type_proto.h"
+#include "formats/onnx/sparse.h"
+#include "onnx.pb.h"
+#include "util/files.h"
+
+namespace bough::onnx {
+
+namespace {
+
+using ir::Graph;
+using ir::Node;
+using ir::Value;
+
+// The names visible in one graph, chained to the enclosing graph's scope.
+struct Scope {
+  Graph* graph;
+  Scope* parent;
+  std::unordered_map<std::string, Value*> names;
+};
+
+ir::Metadata metadata_from(const google::protobuf::RepeatedPtrField<onnxpb::StringStringEntryProto>& entries) {
+  ir::Metadata m;
+  for (const auto& e : entries) m.emplace_back(e.key(), e.value());
+  return m;
+}
+
+class Reader {
+ public:
+  Reader(std::string path, std::string model_dir)
+      : path_(std::move(path)), model_dir_(std::move(model_dir)) {}
+
+  std::unique_ptr<ir::Model> read(const onnxpb::ModelProto& p);
+
+ private:
+  std::unique_ptr<Graph> read_graph(const onnxpb::GraphProto& p, Scope* parent, Node* owner,
+                                    const std::string& attr_name);
+  void read_function(const onnxpb::FunctionProto& p, ir::Model* model);
+  void read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes, Scope* scope);
+  void read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* scope,
+                      ir::Attribute* out);
+  Value* resolve(Scope* scope, const std::string& name);
+  void sort_topologically(Graph* graph);
+  std::string where(const Graph* g) const { return path_ + ": " + g->path(); }
+  std::string where(const Node* n) const { return where(n->graph) + "/" + n->label(); }
+
+  std::string path_;
+  std::string model_dir_;
+};
+
+std::unique_ptr<ir::Model> Reader::read(const onnxpb::ModelProto& p) {
+  auto model = std::make_unique<ir::Model>();
+  model->path = path_;
+  model->ir_version = p.ir_version();
+  for (const auto& op : p.opset_import()) model->opset_imports.emplace_back(op.domain(), op.version());
+  model->producer_name = p.producer_name();
+  model->producer_version = p.producer_version();
+  model->domain = p.domain();
+  model->model_version = p.model_version();
+  model->doc_string = p.doc_string();
+  model->metadata = metadata_from(p.metadata_props());
+  if (!p.has_graph()) fail(ErrorKind::InvalidModel, path_, "the model has no graph");
+  for (const auto& f : p.functions()) read_function(f, model.get());
+  model->graph = read_graph(p.graph(), nullptr, nullptr, "");
+  return model;
+}
+
+void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
+  auto fn = std::make_unique<ir::Function>();
+  fn->name = p.name();
+  fn->domain = p.domain();
+  fn->overload = p.overload();
+  fn->doc_string = p.doc_string();
+  fn->metadata = metadata_from(p.metadata_props());
+  for (const auto& a : p.attribute()) fn->attribute_names.push_back(a);
+  for (const auto& op : p.opset_import()) fn->opset_imports[op.domain()] = op.version();
+  auto body = std::make_unique<Graph>();
+  body->name = p.name();
+  body->is_function_body = true;
+  Scope scope{body.get(), nullptr, {}};
+  for (const auto& a : p.attribute_proto()) {
+    fn->attribute_defaults.emplace_back();
+    read_attribute(a, nullptr, &scope, &fn->attribute_defaults.back());
+  }
+  for (const auto& name : p.input()) {
+    Value* v = body->new_value(name, Value::Origin::Input);
+    body->inputs.push_back(v);
+    scope.names[name] = v;
+  }
+  read_nodes(p.node(), &scope);
+  for (const auto& vi : p.value_info()) {
+    auto it = scope.names.find(vi.name());
+    if (it != scope.names.end() && vi.has_type()) {
+      it->second->type = type_from_proto(vi.type(), where(body.get()));
+      it->second->has_value_info = true;
+    }
+  }
+  for (const auto& name : p.output()) {
+    Value* v = resolve(&scope, name);
+    if (!v) fail(ErrorKind::InvalidModel, where(body.get()), "output '" + name + "' is not defined");
+    body->outputs.push_back(v);
+  }
+  sort_topologically(body.get());
+  fn->body = std::move(body);
+  model->functions.push_back(std::move(fn));
+}
+
+std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* parent,
+                                          Node* owner, const std::string& attr_name) {
+  auto graph = std::make_unique<Graph>();
+  Graph* g = graph.get();
+  g->name = p.name();
+  g->doc_string = p.doc_string();
+  g->metadata = metadata_from(p.metadata_props());
+  g->parent = parent ? parent->graph : nullptr;
+  g->owner = owner;
+  g->owner_attr = attr_name;
+  Scope scope{g, parent, {}};
+
+  for (const auto& vi : p.input()) {
+    if (scope.names.count(vi.name()))
+      fail(ErrorKind::InvalidModel, where(g), "duplicate input name '" + vi.name() + "'");
+    Value* v = g->new_value(vi.name(), Value::Origin::Input);
+    if (vi.has_type()) v->type = type_from_proto(vi.type(), where(g));
+    v->has_value_info = vi.has_type();
+    v->doc_string = vi.doc_string();
+    v->metadata = metadata_from(vi.metadata_props());
+    g->inputs.push_back(v);
+    scope.names[vi.name()] = v;
+  }
+  auto add_initializer = [&](const std::string& name, Tensor data) {
+    auto it = scope.names.find(name);
+    Value* v;
+    if (it != scope.names.end()) {
+      v = it->second;  // an input with a default value (IR < 4 listed initializers as inputs)
+      if (v->data) fail(ErrorKind::InvalidModel, where(g), "duplicate initializer '" + name + "'");
+    } else {
+      v = g->new_value(name, Value::Origin::Initializer);
+      scope.names[name] = v;
+      v->type = ir::Type::tensor(data.type());
+      v->type.shape.rank_known = true;
+      for (int64_t d : data.shape()) v->type.shape.dims.push_back(ir::Dim::known(d));
+    }
+    v->data = std::move(data);
+    g->initializers.push_back(v);
+    return v;
+  };
+  for (const auto& t : p.initializer()) {
+    if (t.name().empty()) fail(ErrorKind::InvalidModel, where(g), "an initializer has no name");
+    Value* v = add_initializer(t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
+    v->doc_string = t.doc_string();
+  }
+  for (const auto& st : p.sparse_initializer()) {
+    std::string name = st.values().name();
+    add_initializer(name, dense_from_sparse(st, model_dir_, where(g) + " sparse initializer '" + name + "'"));
+  }
+
+  read_nodes(p.node(), &scope);
+
+  for (const auto& vi : p.value_info()) {
+    auto it = scope.names.find(vi.name());
+    if (it == scope.names.end() || !vi.has_type()) continue;
+    it->second->type = type_from_proto(vi.type(), where(g));
+    it->second->has_value_info = true;
+    it->second->doc_string = vi.doc_string();
+    it->second->metadata = metadata_from(vi.metadata_props());
+  }
+  for (const auto& vi : p.output()) {
+    Value* v = resolve(&scope, vi.name());
+    if (!v)
+      fail(ErrorKind::InvalidModel, where(g),
+           "output '" + vi.name() + "' is not defined in this graph or any enclosing graph");
+    if (vi.has_type() && v->origin == Value::Origin::NodeOutput) {
+      v->type = type_from_proto(vi.type(), where(g));
+      v->has_value_info = true;
+      v->doc_string = vi.doc_string();
+      v->metadata = metadata_from(vi.metadata_props());
+    }
+    g->outputs.push_back(v);
+  }
+  sort_topologically(g);
+  return graph;
+}
+
+void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes,
+                        Scope* scope) {
+  Graph* g = scope->graph;
+  // Pass 1: create every node and its outputs, so inputs may refer to any of them
+  // (the file's node order is checked by the topological sort, not by name lookup).
+  for (const auto& np : nodes) {
+    Node* n = g->new_node(np.op_type(), np.domain() == "ai.onnx" ? "" : np.domain());
+    n->name = np.name();
+    n->overload = np.overload();
+    n->doc_string = np.doc_string();
+    n->metadata = metadata_from(np.metadata_props());
+    for (int i = 0; i < np.output_size(); ++i) {
+      const std::string& name = np.output(i);
+      if (name.empty()) {
+        n->outputs.push_back(nullptr);
+        continue;
+      }
+      if (scope->names.count(name))
+        fail(ErrorKind::InvalidModel, where(n),
+             "output name '" + name + "' is already defined in this graph (names must be unique)");
+      Value* v = g->new_value(name, Value::Origin::NodeOutput);
+      v->producer = n;
+      v->producer_index = i;
+      n->outputs.push_back(v);
+      scope->names[name] = v;
+    }
+  }
+  // Pass 2: resolve inputs and read attributes (subgraphs see all of this graph's names).
+  size_t first = g->nodes.size() - static_cast<size_t>(nodes.size());
+  for (int k = 0; k < nodes.size(); ++k) {
+    const auto& np = nodes.Get(k);
+    Node* n = g->nodes[first + static_cast<size_t>(k)].get();
+    for (const auto& name : np.input()) {
+      if (name.empty()) {
+        n->inputs.push_back(nullptr);
+        continue;
+      }
+      Value* v = resolve(scope, name);
+      if (!v)
+        fail(ErrorKind::InvalidModel, where(n),
+             "input '" + name + "' is not defined in this graph or any enclosing graph");
+      n->inputs.push_back(v);
+    }
+    for (const auto& ap : np.attribute()) {
+      n->attributes.emplace_back();
+      read_attribute(ap, n, scope, &n->attributes.back());
+    }
+  }
+}
+
+Value* Reader::resolve(Scope* scope, const std::string& name) {
+  auto it = scope->names.find(name);
+  if (it != scope->names.end()) return it->second;
+  if (!scope->parent) return nullptr;
+  Value* outer = resolve(scope->parent, name);
+  if (!outer) return nullptr;
+  Graph* g = scope->graph;
+  Value* cap = g->new_value(name, Value::Origin::Capture);
+  cap->outer = outer;
+  cap->type = outer->type;
+  g->captures.push_back(cap);
+  scope->names[name] = cap;
+  auto& implicit = g->owner->implicit_inputs;
+  if (std::find(implicit.begin(), implicit.end(), outer) == implicit.end()) implicit.push_back(outer);
+  return cap;
+}
+
+void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* scope,
+                            ir::Attribute* a) {
+  using K = ir::Attribute::Kind;
+  a->name = p.name();
+  a->ref_attr_name = p.ref_attr_name();
+  a->doc_string = p.doc_string();
+  std::string place = (node ? where(node) : where(scope->graph)) + " attribute '" + p.name() + "'";
+  auto sub = [&](const onnxpb::GraphProto& gp, const std::string& label) {
+    if (!node) fail(ErrorKind::Unsupported, place, "graph-valued function attribute defaults");
+    return read_graph(gp, scope, node, label);
+  };
+  switch (p.type()) {
+    case onnxpb::AttributeProto::FLOAT: a->kind = K::Float; a->f = p.f(); break;
+    case onnxpb::AttributeProto::INT: a->kind = K::Int; a->i = p.i(); break;
+    case onnxpb::AttributeProto::STRING: a->kind = K::String; a->s = p.s(); break;
+    case onnxpb::AttributeProto::TENSOR:
+      a->kind = K::Tensor;
+      a->t = tensor_from_proto(p.t(), model_dir_, place);
+      break;
+    case onnxpb::AttributeProto::SPARSE_TENSOR:
+      a->kind = K::SparseTensor;
+      a->t = dense_from_sparse(p.sparse_tensor(), model_dir_, place);
+      break;
+    case onnxpb::AttributeProto::GRAPH: a->kind = K::Graph; a->g = sub(p.g(), p.name()); break;
+    case onnxpb::AttributeProto::TYPE_PROTO:
+      a->kind = K::TypeProto;
+      a->tp = type_from_proto(p.tp(), place);
+      break;
+    case onnxpb::AttributeProto::FLOATS:
+      a->kind = K::Floats;
+      a->floats.assign(p.floats().begin(), p.floats().end());
+      break;
+    case onnxpb::AttributeProto::INTS:
+      a->kind = K::Ints;
+      a->ints.assign(p.ints().begin(), p.ints().end());
+      break;
+    case onnxpb::AttributeProto::STRINGS:
+      a->kind = K::Strings;
+      a->strings.assign(p.strings().begin(), p.strings().end());
+      break;
+    case onnxpb::AttributeProto::TENSORS:
+      a->kind = K::Tensors;
+      for (const auto& t : p.tensors()) a->tensors.push_back(tensor_from_proto(t, model_dir_, place));
+      break;
+    case onnxpb::AttributeProto::SPARSE_TENSORS:
+      a->kind = K::SparseTensors;
+      for (const auto& t : p.sparse_tensors()) a->tensors.push_back(dense_from_sparse(t, model_dir_, place));
+      break;
+    case onnxpb::AttributeProto::GRAPHS:
+      a->kind = K::Graphs;
+      for (int i = 0; i < p.graphs_size(); ++i)
+        a->graphs.push_back(sub(p.graphs(i), p.name() + "[" + std::to_string(i) + "]"));
+      break;
+    case onnxpb::AttributeProto::TYPE_PROTOS:
+      a->kind = K::TypeProtos;
+      for (const auto& t : p.type_protos()) a->type_protos.push_back(type_from_proto(t, place));
+      break;
+    case onnxpb::AttributeProto::UNDEFINED:
+      if (p.ref_attr_name().empty())
+        fail(ErrorKind::InvalidModel, place, "attribute has no type");
+      break;
+  }
+}
+
+// Orders nodes so every node comes after the producers of its inputs and of the values
+// its subgraphs capture. Keeps the file order where it is already valid; a cycle is an error.
+void Reader::sort_topologically(Graph* g) {
+  size_t n = g->nodes.size();
+  std::unordered_map<const Node*, size_t> index;
+  for (size_t i = 0; i < n; ++i) index[g->nodes[i].get()] = i;
+  std::vector<std::vector<size_t>> users(n);
+  std::vector<size_t> pending(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const Node* node = g->nodes[i].get();
+    std::unordered_set<size_t> deps;
+    auto depend = [&](const Value* v) {
+      if (v && v->producer && v->graph == g) deps.insert(index.at(v->producer));
+    };
+    for (const Value* v : node->inputs) depend(v);
+    for (const Value* v : node->implicit_inputs) depend(v);
+    for (size_t d : deps) {
+      users[d].push_back(i);
+      ++pending[i];
+    }
+  }
+  bool in_order = true;
+  for (size_t i = 0; i < n && in_order; ++i)
+    for (size_t u : users[i]) in_order = in_order && u > i;
+  if (in_order) return;
+  // Kahn's algorithm, always taking the earliest ready node in file order.
+  std::vector<size_t> order;
+  std::vector<bool> done(n, false);
+  while (order.size() < n) {
+    size_t pick = n;
+    for (size_t i = 0; i < n; ++i)
+      if (!done[i] && pending[i] == 0) { pick = i; break; }
+    if (pick == n) {
+      for (size_t i = 0; i < n; ++i)
+        if (!done[i])
+          fail(ErrorKind::InvalidModel, where(g->nodes[i].get()),
+               "the graph has a cycle through this node");
+    }
+    done[pick] = true;
+    order.push_back(pick);
+    for (size_t u : users[pick]) --pending[u];
+  }
+  std::vector<std::unique_ptr<Node>> sorted;
+  for (size_t i : order) sorted.push_back(std::move(g->nodes[i]));
+  g->nodes = std::move(sorted);
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std::string& path,
+                                            const std::string& model_dir) {
+  onnxpb::ModelProto proto;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !proto.ParseFromString(bytes))
+    fail(ErrorKind::InvalidModel, path, "not an ONNX model: the protobuf data is malformed or truncated");
+  return Reader(path, model_dir).read(proto);
+}
+
+std::unique_ptr<ir::Model> read_model_file(const std::string& path) {
+  std::string bytes = read_file(path);
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  return read_model_bytes(bytes, path, dir.empty() ? "." : dir);
+}
+
+}  // namespace bough::onnx

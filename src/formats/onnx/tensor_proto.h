@@ -1,0 +1,28 @@
+// TensorProto <-> Tensor, and the test-data containers (SequenceProto, OptionalProto)
+// <-> runtime Values.
+#pragma once
+
+#include <string>
+
+#include "bough/tensor.h"
+#include "onnx.pb.h"
+
+namespace bough::onnx {
+
+// `model_dir` is where external data is looked up ("" forbids external data).
+// `where` names the place for error messages.
+Tensor tensor_from_proto(const onnxpb::TensorProto& proto, const std::string& model_dir,
+                         const std::string& where);
+// Writes typed data as raw_data (strings as string_data).
+void tensor_to_proto(const Tensor& tensor, onnxpb::TensorProto* proto);
+
+Value value_from_sequence(const onnxpb::SequenceProto& proto, const std::string& where);
+Value value_from_optional(const onnxpb::OptionalProto& proto, const std::string& where);
+
+// Reads a .pb test file holding a TensorProto, SequenceProto or OptionalProto. The kind is
+// chosen by `hint` (the type the model declares for that input or output).
+enum class ProtoKind { Tensor, Sequence, Optional };
+Value read_value_file(const std::string& path, ProtoKind hint);
+void write_tensor_file(const Tensor& tensor, const std::string& path);
+
+}  // namespace bough::onnx

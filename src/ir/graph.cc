@@ -1,0 +1,45 @@
+#include "ir/graph.h"
+
+namespace bough::ir {
+
+const Attribute* Node::attr(std::string_view attr_name) const {
+  for (const auto& a : attributes)
+    if (a.name == attr_name) return &a;
+  return nullptr;
+}
+
+std::string Node::label() const {
+  return name.empty() ? op_type : op_type + " \"" + name + "\"";
+}
+
+Value* Graph::new_value(std::string value_name, Value::Origin origin) {
+  auto v = std::make_unique<Value>();
+  v->name = std::move(value_name);
+  v->origin = origin;
+  v->graph = this;
+  values_.push_back(std::move(v));
+  return values_.back().get();
+}
+
+Node* Graph::new_node(std::string op_type, std::string domain) {
+  auto n = std::make_unique<Node>();
+  n->op_type = std::move(op_type);
+  n->domain = std::move(domain);
+  n->graph = this;
+  nodes.push_back(std::move(n));
+  return nodes.back().get();
+}
+
+std::string Graph::path() const {
+  if (!owner) return is_function_body ? "function " + name : "main";
+  return owner->graph->path() + "/" + owner->label() + "/" + owner_attr;
+}
+
+int64_t Model::opset(std::string_view dom) const {
+  if (dom == "ai.onnx") dom = "";
+  for (const auto& [d, v] : opset_imports)
+    if ((d == "ai.onnx" ? std::string_view() : std::string_view(d)) == dom) return v;
+  return 0;
+}
+
+}  // namespace bough::ir

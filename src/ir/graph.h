@@ -1,0 +1,143 @@
+// The core IR: a Model owns a main Graph; a Graph owns its Nodes and Values; a Node's
+// graph attributes own their subgraphs.
+//
+// Every subgraph is closed: a value it reads from an enclosing scope is one of its
+// `captures`, a Value whose `outer` points at the value in the parent graph, and the
+// owning Node lists that parent value among its `implicit_inputs`. Edges are pointers;
+// names are labels for diagnostics and for writing files back.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bough/tensor.h"
+#include "ir/types.h"
+
+namespace bough::ir {
+
+class Graph;
+struct Node;
+
+using Metadata = std::vector<std::pair<std::string, std::string>>;
+
+struct Value {
+  enum class Origin : uint8_t { Input, Initializer, NodeOutput, Capture };
+  std::string name;
+  Type type;  // may be undefined when nothing declares it
+  Origin origin = Origin::NodeOutput;
+  Graph* graph = nullptr;      // the graph this value belongs to
+  Node* producer = nullptr;    // for node outputs
+  int producer_index = 0;      // which output of the producer
+  Value* outer = nullptr;      // for captures: the value in the parent graph
+  std::optional<Tensor> data;  // initializers, and graph inputs with a default value
+  std::string doc_string;
+  Metadata metadata;
+  bool has_value_info = false;  // type was declared (input/output/value_info), not inferred
+};
+
+struct Attribute {
+  enum class Kind : uint8_t {
+    Undefined, Float, Int, String, Tensor, Graph, SparseTensor, TypeProto,
+    Floats, Ints, Strings, Tensors, Graphs, SparseTensors, TypeProtos
+  };
+  std::string name;
+  Kind kind = Kind::Undefined;
+  std::string ref_attr_name;  // inside functions: refers to the caller's attribute
+  std::string doc_string;
+  float f = 0;
+  int64_t i = 0;
+  std::string s;
+  Tensor t;
+  std::unique_ptr<Graph> g;
+  Type tp;
+  std::vector<float> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::vector<Tensor> tensors;
+  std::vector<std::unique_ptr<Graph>> graphs;
+  std::vector<Type> type_protos;
+};
+
+struct Node {
+  std::string op_type;
+  std::string domain;  // "" is ai.onnx
+  std::string name;
+  std::string overload;
+  std::vector<Value*> inputs;           // nullptr for an omitted optional input
+  std::vector<Value*> outputs;          // nullptr for an omitted optional output
+  std::vector<Value*> implicit_inputs;  // parent values read by this node's subgraphs
+  std::vector<Attribute> attributes;
+  std::string doc_string;
+  Metadata metadata;
+  Graph* graph = nullptr;
+
+  const Attribute* attr(std::string_view name) const;
+  // "If \"gate\"" or just "If" when the node has no name.
+  std::string label() const;
+};
+
+class Graph {
+ public:
+  std::string name;
+  std::string doc_string;
+  Metadata metadata;
+  Graph* parent = nullptr;     // enclosing graph, for subgraphs
+  Node* owner = nullptr;       // the node whose attribute this graph is
+  std::string owner_attr;      // "then_branch", "body", ...
+  bool is_function_body = false;
+
+  std::vector<Value*> inputs;
+  std::vector<Value*> outputs;
+  std::vector<Value*> initializers;  // in file order
+  std::vector<Value*> captures;      // values read from enclosing graphs
+  std::vector<std::unique_ptr<Node>> nodes;  // topological order
+
+  Value* new_value(std::string name, Value::Origin origin);
+  Node* new_node(std::string op_type, std::string domain = "");
+  const std::vector<std::unique_ptr<Value>>& values() const { return values_; }
+  // Place of this graph for diagnostics: `main/If "gate"/then_branch`.
+  std::string path() const;
+
+ private:
+  std::vector<std::unique_ptr<Value>> values_;
+};
+
+// An attribute a model-local function declares, possibly with a default.
+struct Function {
+  std::string name;
+  std::string domain;
+  std::string overload;
+  std::vector<std::string> attribute_names;  // attributes without defaults
+  std::vector<Attribute> attribute_defaults;
+  std::map<std::string, int64_t> opset_imports;
+  std::unique_ptr<Graph> body;  // inputs/outputs are the function's formal parameters
+  std::string doc_string;
+  Metadata metadata;
+};
+
+struct Model {
+  int64_t ir_version = 0;
+  std::vector<std::pair<std::string, int64_t>> opset_imports;  // in file order
+  std::string producer_name;
+  std::string producer_version;
+  std::string domain;
+  int64_t model_version = 0;
+  std::string doc_string;
+  Metadata metadata;
+  std::unique_ptr<Graph> graph;
+  std::vector<std::unique_ptr<Function>> functions;
+  std::string path;  // the file it was read from, for diagnostics
+
+  // The opset version imported for a domain ("" and "ai.onnx" are the same), 0 if none.
+  int64_t opset(std::string_view domain) const;
+};
+
+// True for a value whose data is known before running (an initializer).
+inline bool is_constant(const Value* v) { return v && v->origin == Value::Origin::Initializer; }
+
+}  // namespace bough::ir

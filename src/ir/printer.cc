@@ -1,0 +1,116 @@
+#include "ir/printer.h"
+
+#include <sstream>
+
+namespace bough::ir {
+
+namespace {
+
+std::string ref(const Value* v) { return v ? "%" + v->name : "%<none>"; }
+
+std::string typed(const Value* v) {
+  return ref(v) + ": " + to_string(v->type);
+}
+
+template <typename T>
+std::string list(const std::vector<T>& items) {
+  std::ostringstream out;
+  out << "[";
+  for (size_t i = 0; i < items.size(); ++i) out << (i ? "," : "") << items[i];
+  out << "]";
+  return out.str();
+}
+
+std::string tensor_summary(const Tensor& t) {
+  return "tensor(" + std::string(elem_name(t.type())) + ")" + shape_string(t.shape());
+}
+
+void print_graph_to(const Graph& g, int indent, std::ostringstream& out);
+
+void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
+  using K = Attribute::Kind;
+  std::string pad(static_cast<size_t>(indent), ' ');
+  out << pad << a.name << " = ";
+  if (!a.ref_attr_name.empty()) out << "@" << a.ref_attr_name << " ";
+  switch (a.kind) {
+    case K::Undefined: out << "?"; break;
+    case K::Float: out << a.f; break;
+    case K::Int: out << a.i; break;
+    case K::String: out << '"' << a.s << '"'; break;
+    case K::Tensor:
+    case K::SparseTensor: out << tensor_summary(a.t); break;
+    case K::TypeProto: out << to_string(a.tp); break;
+    case K::Floats: out << list(a.floats); break;
+    case K::Ints: out << list(a.ints); break;
+    case K::Strings: out << list(a.strings); break;
+    case K::Tensors:
+    case K::SparseTensors: out << a.tensors.size() << " tensors"; break;
+    case K::TypeProtos: out << a.type_protos.size() << " types"; break;
+    case K::Graph:
+      out << "\n";
+      print_graph_to(*a.g, indent + 2, out);
+      return;
+    case K::Graphs:
+      out << a.graphs.size() << " graphs\n";
+      for (const auto& g : a.graphs) print_graph_to(*g, indent + 2, out);
+      return;
+  }
+  out << "\n";
+}
+
+void print_node(const Node& n, int indent, std::ostringstream& out) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  out << pad;
+  for (size_t i = 0; i < n.outputs.size(); ++i) out << (i ? ", " : "") << ref(n.outputs[i]);
+  out << " = " << (n.domain.empty() ? "" : n.domain + ".") << n.label() << "(";
+  for (size_t i = 0; i < n.inputs.size(); ++i) out << (i ? ", " : "") << ref(n.inputs[i]);
+  out << ")";
+  if (!n.implicit_inputs.empty()) {
+    out << " captures(";
+    for (size_t i = 0; i < n.implicit_inputs.size(); ++i)
+      out << (i ? ", " : "") << ref(n.implicit_inputs[i]);
+    out << ")";
+  }
+  out << "\n";
+  for (const auto& a : n.attributes) print_attribute(a, indent + 4, out);
+}
+
+void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  out << pad << "graph \"" << g.name << "\"\n";
+  for (const Value* v : g.captures)
+    out << pad << "  capture " << typed(v) << " <- " << ref(v->outer) << "\n";
+  for (const Value* v : g.inputs)
+    out << pad << "  input " << typed(v) << (v->data ? " (has default)" : "") << "\n";
+  for (const Value* v : g.initializers)
+    if (v->origin == Value::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
+  for (const auto& n : g.nodes) print_node(*n, indent + 2, out);
+  for (const Value* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
+}
+
+}  // namespace
+
+std::string print_graph(const Graph& g, int indent) {
+  std::ostringstream out;
+  print_graph_to(g, indent, out);
+  return out.str();
+}
+
+std::string print_model(const Model& m) {
+  std::ostringstream out;
+  out << "model ir_version=" << m.ir_version << " opsets={";
+  for (size_t i = 0; i < m.opset_imports.size(); ++i)
+    out << (i ? ", " : "") << '"' << m.opset_imports[i].first << "\":" << m.opset_imports[i].second;
+  out << "}";
+  if (!m.producer_name.empty()) out << " producer=\"" << m.producer_name << "\"";
+  out << "\n";
+  for (const auto& [k, v] : m.metadata) out << "  metadata " << k << " = \"" << v << "\"\n";
+  for (const auto& f : m.functions) {
+    out << "function " << f->domain << "." << f->name << "\n";
+    print_graph_to(*f->body, 2, out);
+  }
+  print_graph_to(*m.graph, 0, out);
+  return out.str();
+}
+
+}  // namespace bough::ir

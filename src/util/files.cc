@@ -1,0 +1,50 @@
+#include "util/files.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "bough/error.h"
+
+namespace bough {
+
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::IO, path, "is a folder, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorKind::IO, path, std::string("cannot open: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) fail(ErrorKind::IO, path, "cannot read");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  if (!in) fail(ErrorKind::IO, path, "cannot read");
+  return bytes;
+}
+
+void write_file_atomic(const std::string& path, std::string_view bytes, bool overwrite) {
+  std::error_code ec;
+  if (!overwrite && std::filesystem::exists(path, ec))
+    fail(ErrorKind::IO, path, "exists already (not overwriting)");
+  std::string tmp = path + ".tmp-bough";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) fail(ErrorKind::IO, path, std::string("cannot write: ") + std::strerror(errno));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      fail(ErrorKind::IO, path, "cannot write (disk full?)");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    fail(ErrorKind::IO, path, "cannot replace file: " + why);
+  }
+}
+
+}  // namespace bough

@@ -1,0 +1,16 @@
+// Whole-file reads and crash-safe writes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace bough {
+
+// Reads a whole file; throws Error(IO) naming the path.
+std::string read_file(const std::string& path);
+
+// Writes to a temporary file in the same folder, then renames it over `path`, so a failed
+// write leaves any old file intact. Refuses to replace an existing file unless `overwrite`.
+void write_file_atomic(const std::string& path, std::string_view bytes, bool overwrite = true);
+
+}  // namespace bough

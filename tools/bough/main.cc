@@ -1,0 +1,60 @@
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "bough/error.h"
+#include "commands.h"
+
+namespace bough::cli {
+
+int report_error(const std::exception& e) {
+  std::fprintf(stderr, "bough: error: %s\n", e.what());
+  if (const auto* err = dynamic_cast<const Error*>(&e)) {
+    switch (err->kind()) {
+      case ErrorKind::IO:
+      case ErrorKind::BadInput: return kExitUsage;
+      case ErrorKind::InvalidModel:
+      case ErrorKind::Unsupported: return kExitInvalid;
+    }
+  }
+  return kExitInvalid;
+}
+
+}  // namespace bough::cli
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: bough COMMAND [ARGS]
+
+commands:
+  info MODEL                      print the model's IR: graphs, subgraphs, captures, types
+  run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N]
+                                  run the model and print its outputs
+  bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
+                                  time repeated runs in one process
+  test-data DIR...                run ONNX backend-layout test folders and compare outputs
+
+exit status: 0 success, 1 invalid model or failed tests, 2 usage or I/O error
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace bough::cli;
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? kExitUsage : kExitOk;
+  }
+  Args args(argv + 2, argv + argc);
+  std::string cmd = argv[1];
+  try {
+    if (cmd == "info") return cmd_info(args);
+    if (cmd == "test-data") return cmd_test_data(args);
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "bench") return cmd_bench(args);
+  } catch (const std::exception& e) {
+    return report_error(e);
+  }
+  std::fprintf(stderr, "bough: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+  return kExitUsage;
+}
