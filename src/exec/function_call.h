@@ -1,0 +1,16 @@
+// Calls of model-local functions (ModelProto.functions): the body is compiled per call
+// site, with the caller's attributes bound to the body's ref_attr_name references.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "exec/kernel.h"
+#include "exec/plan.h"
+
+namespace bough::exec {
+
+std::unique_ptr<Kernel> make_function_call(const ir::Node& node, const ir::Function& fn,
+                                           const CompileEnv& env, const std::string& where);
+
+}  // namespace bough::exec

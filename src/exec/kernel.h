@@ -1,0 +1,62 @@
+// What a compiled step runs: a Kernel, built once per node at plan time, reading its inputs
+// from and writing its outputs to slots of the current frame.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "bough/error.h"
+#include "bough/tensor.h"
+
+namespace bough::exec {
+
+class ThreadPool;
+
+// Per-run context shared by every frame of one Session::run call.
+struct RunContext {
+  ThreadPool* pool = nullptr;
+};
+
+// The inputs and outputs of one step. Slot -1 is an omitted optional input or output.
+class KernelIO {
+ public:
+  KernelIO(RunContext& ctx, Value* slots, std::span<const int32_t> in, std::span<const int32_t> out)
+      : ctx_(ctx), slots_(slots), in_(in), out_(out) {}
+
+  size_t num_inputs() const { return in_.size(); }
+  size_t num_outputs() const { return out_.size(); }
+  bool has_input(size_t i) const { return i < in_.size() && in_[i] >= 0; }
+  bool has_output(size_t i) const { return i < out_.size() && out_[i] >= 0; }
+
+  // The value of input i; the empty optional for an omitted input.
+  const Value& value(size_t i) const { return has_input(i) ? slots_[in_[i]] : none_; }
+  // Input i as a tensor; a clear error when it is something else.
+  const Tensor& input(size_t i) const {
+    const Value& v = value(i);
+    if (!v.is_tensor())
+      fail(ErrorKind::BadInput, "", "input " + std::to_string(i) + " must be a tensor, got " +
+                                        describe(v));
+    return v.tensor();
+  }
+  void set_output(size_t i, Value v) {
+    if (has_output(i)) slots_[out_[i]] = std::move(v);
+  }
+  RunContext& context() { return ctx_; }
+  ThreadPool& pool() { return *ctx_.pool; }
+
+ private:
+  static inline const Value none_{};
+  RunContext& ctx_;
+  Value* slots_;
+  std::span<const int32_t> in_;
+  std::span<const int32_t> out_;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual void run(KernelIO& io) = 0;
+};
+
+}  // namespace bough::exec

@@ -1,0 +1,57 @@
+// A fixed pool of worker threads for kernels that split their outer loop.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <algorithm>
+#include <type_traits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace bough::exec {
+
+class ThreadPool {
+ public:
+  // `threads` counts the calling thread: 1 means no workers.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Calls fn(begin, end) over a partition of [0, n) into at most threads() chunks, and
+  // returns when all are done. Runs inline (no allocation, no locking) when `n` is below
+  // two grains or there are no workers.
+  template <typename F>
+  void parallel_for(int64_t n, int64_t grain, F&& fn) {
+    int64_t chunks = std::min<int64_t>(threads(), grain > 0 ? n / grain : n);
+    if (chunks <= 1) {
+      if (n > 0) fn(int64_t{0}, n);
+      return;
+    }
+    using Fn = std::remove_reference_t<F>;
+    run_chunks(n, static_cast<int>(chunks), &fn,
+               [](void* f, int64_t b, int64_t e) { (*static_cast<Fn*>(f))(b, e); });
+  }
+
+ private:
+  using Trampoline = void (*)(void*, int64_t, int64_t);
+  void run_chunks(int64_t n, int chunks, void* fn, Trampoline call);
+  void worker_loop(int index);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  void* job_ = nullptr;
+  Trampoline job_call_ = nullptr;
+  int64_t job_n_ = 0;
+  int job_chunks_ = 0;
+  uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace bough::exec

@@ -1,0 +1,130 @@
+#include "kernels/convert.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "bough/error.h"
+
+namespace bough::kernels {
+
+namespace {
+
+// Float to integer: truncate toward zero, clamp to the target range, NaN gives 0, so the
+// result is defined for every input.
+template <typename T>
+T float_to_int(double v) {
+  if (std::isnan(v)) return 0;
+  double t = std::trunc(v);
+  if (t <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+  if (t >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(t);
+}
+
+std::string format_float(double v, bool is_double) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "INF" : "-INF";
+  char buf[64];
+  auto res = is_double ? std::to_chars(buf, buf + sizeof buf, v)
+                       : std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+  return std::string(buf, res.ptr);
+}
+
+double parse_float(const std::string& s) {
+  const char* p = s.c_str();
+  char* end = nullptr;
+  double v = std::strtod(p, &end);
+  if (end == p) fail(ErrorKind::BadInput, "", "cannot convert string '" + s + "' to a number");
+  return v;
+}
+
+// Writes element i of `out` from an integer (is_int) or a double.
+void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double dv,
+           const CastOptions& o) {
+  switch (out.type()) {
+    case ElemType::Bool: out.data<bool>()[i] = is_int ? iv != 0 : dv != 0; return;
+    case ElemType::Int8: out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : float_to_int<int8_t>(dv); return;
+    case ElemType::Int16: out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : float_to_int<int16_t>(dv); return;
+    case ElemType::Int32: out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : float_to_int<int32_t>(dv); return;
+    case ElemType::Int64: out.data<int64_t>()[i] = is_int ? iv : float_to_int<int64_t>(dv); return;
+    case ElemType::UInt8: out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : float_to_int<uint8_t>(dv); return;
+    case ElemType::UInt16: out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : float_to_int<uint16_t>(dv); return;
+    case ElemType::UInt32: out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : float_to_int<uint32_t>(dv); return;
+    case ElemType::UInt64: out.data<uint64_t>()[i] = is_int ? uv : float_to_int<uint64_t>(dv); return;
+    case ElemType::Float: out.data<float>()[i] = static_cast<float>(dv); return;
+    case ElemType::Double: out.data<double>()[i] = dv; return;
+    case ElemType::Float16: out.data<uint16_t>()[i] = float_to_half(static_cast<float>(dv)); return;
+    case ElemType::BFloat16: out.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(dv)); return;
+    case ElemType::Float8E4M3FN:
+    case ElemType::Float8E4M3FNUZ:
+    case ElemType::Float8E5M2:
+    case ElemType::Float8E5M2FNUZ:
+      out.data<uint8_t>()[i] = float_to_float8(out.type(), static_cast<float>(dv), o.saturate);
+      return;
+    case ElemType::Float8E8M0:
+      out.data<uint8_t>()[i] = float_to_e8m0(static_cast<float>(dv), o.saturate, o.round);
+      return;
+    case ElemType::Float4E2M1:
+      set_packed(out.data<uint8_t>(), i, 4, float_to_float4e2m1(static_cast<float>(dv)));
+      return;
+    case ElemType::Int4:
+    case ElemType::UInt4:
+      set_packed(out.data<uint8_t>(), i, 4, float_to_small_int(out.type(), dv));
+      return;
+    case ElemType::Int2:
+    case ElemType::UInt2:
+      set_packed(out.data<uint8_t>(), i, 2, float_to_small_int(out.type(), dv));
+      return;
+    default:
+      fail(ErrorKind::Unsupported, "", "cast to " + std::string(elem_name(out.type())));
+  }
+}
+
+}  // namespace
+
+Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
+  if (x.type() == to) return x;
+  Tensor out = is_sub_byte(to) ? Tensor::zeros(to, x.shape()) : Tensor(to, x.shape());
+  const int64_t n = x.numel();
+  const ElemType from = x.type();
+  if (from == ElemType::Float && to == ElemType::Double) {
+    for (int64_t i = 0; i < n; ++i) out.data<double>()[i] = x.data<float>()[i];
+    return out;
+  }
+  if (from == ElemType::String) {
+    for (int64_t i = 0; i < n; ++i) {
+      double v = parse_float(x.strings()[i]);
+      store(out, i, false, 0, 0, v, o);
+    }
+    return out;
+  }
+  if (to == ElemType::String) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (is_float_type(from)) out.strings()[i] = format_float(x.get_double(i), from == ElemType::Double);
+      else if (from == ElemType::UInt64) out.strings()[i] = std::to_string(x.data<uint64_t>()[i]);
+      else if (from == ElemType::Bool) out.strings()[i] = x.data<bool>()[i] ? "True" : "False";
+      else out.strings()[i] = std::to_string(x.get_int(i));
+    }
+    return out;
+  }
+  if (from == ElemType::Complex64 || from == ElemType::Complex128 || to == ElemType::Complex64 ||
+      to == ElemType::Complex128)
+    fail(ErrorKind::Unsupported, "", "cast between complex and other types");
+  const bool src_int = !is_float_type(from);
+  const bool dst_float = is_float_type(to);
+  for (int64_t i = 0; i < n; ++i) {
+    if (src_int) {
+      int64_t iv = x.get_int(i);
+      uint64_t uv = from == ElemType::UInt64 ? x.data<uint64_t>()[i] : static_cast<uint64_t>(iv);
+      double dv = from == ElemType::UInt64 ? static_cast<double>(uv) : static_cast<double>(iv);
+      store(out, i, !dst_float && !is_sub_byte(to), iv, uv, dv, o);
+    } else {
+      store(out, i, false, 0, 0, x.get_double(i), o);
+    }
+  }
+  return out;
+}
+
+}  // namespace bough::kernels

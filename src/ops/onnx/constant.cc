@@ -1,0 +1,65 @@
+// Constant: a tensor from exactly one of the attributes value, value_float(s),
+// value_int(s), value_string(s) (sparse_value arrives as a dense tensor).
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class Constant : public exec::Kernel {
+ public:
+  explicit Constant(Tensor value) : value_(std::move(value)) {}
+  void run(exec::KernelIO& io) override { io.set_output(0, value_); }
+
+ private:
+  Tensor value_;
+};
+
+Tensor value_of(const BuildContext& ctx) {
+  using K = ir::Attribute::Kind;
+  std::vector<Tensor> found;
+  for (const char* name : {"value", "sparse_value", "value_float", "value_floats", "value_int",
+                           "value_ints", "value_string", "value_strings"}) {
+    const ir::Attribute* a = ctx.attr(name);
+    if (!a) continue;
+    switch (a->kind) {
+      case K::Tensor:
+      case K::SparseTensor: found.push_back(a->t); break;
+      case K::Float: found.push_back(Tensor::from_vector<float>(ElemType::Float, {}, {a->f})); break;
+      case K::Floats:
+        found.push_back(Tensor::from_vector<float>(ElemType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats));
+        break;
+      case K::Int: found.push_back(Tensor::scalar_i64(a->i)); break;
+      case K::Ints:
+        found.push_back(Tensor::from_vector<int64_t>(ElemType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints));
+        break;
+      case K::String: {
+        Tensor t(ElemType::String, {});
+        t.strings()[0] = a->s;
+        found.push_back(t);
+        break;
+      }
+      case K::Strings: {
+        Tensor t(ElemType::String, {static_cast<int64_t>(a->strings.size())});
+        for (size_t i = 0; i < a->strings.size(); ++i) t.strings()[i] = a->strings[i];
+        found.push_back(t);
+        break;
+      }
+      default: ctx.invalid(std::string("attribute ") + name + " has the wrong type");
+    }
+  }
+  if (found.size() != 1)
+    ctx.invalid("Constant needs exactly one value attribute, found " + std::to_string(found.size()));
+  return found[0];
+}
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Constant>(value_of(ctx));
+}
+}  // namespace
+
+const OpDef& def_Constant() {
+  static const OpDef def{"", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25}, 0, 0, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

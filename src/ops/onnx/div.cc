@@ -1,0 +1,30 @@
+// Div: A / B, multidirectional broadcasting. Integer division truncates toward zero;
+// an integer division by zero is an error rather than a crash.
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct DivFn {
+  template <typename T>
+  auto operator()(T a, T b) const { return a / b; }
+};
+
+void check_no_zero_divisor(const Tensor& b) {
+  if (is_float_type(b.type())) return;
+  for (int64_t i = 0; i < b.numel(); ++i)
+    if (b.get_int(i) == 0) fail(ErrorKind::BadInput, "", "integer division by zero");
+}
+
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  check_no_zero_divisor(b);
+  return arith<DivFn>(a, b, pool, "Div");
+}
+}  // namespace
+
+const OpDef& def_Div() {
+  static const OpDef def{"", "Div", {1, 6, 7, 13, 14}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

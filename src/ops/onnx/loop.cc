@@ -1,0 +1,96 @@
+// Loop: runs `body` while the trip count and the condition allow, carrying N values from
+// one iteration to the next and stacking K scan outputs along a new leading axis.
+//
+// Modes (spec table): M and cond both omitted runs until the body... never stops; M alone
+// runs M times and ignores the body's condition output; cond alone runs while it holds;
+// both stop at whichever comes first.
+#include "kernels/stacker.h"
+#include "ops/subgraph.h"
+
+namespace bough::ops {
+
+namespace {
+
+class Loop : public exec::Kernel {
+ public:
+  Loop(Body body, size_t carried, std::vector<ir::Type> scan_types)
+      : body_(std::move(body)), carried_(carried), scan_types_(std::move(scan_types)) {}
+
+  void run(exec::KernelIO& io) override {
+    const bool has_trip = io.has_input(0);
+    const bool has_cond = io.has_input(1);
+    int64_t trip = 0;
+    if (has_trip) {
+      const Value& m = io.value(0);
+      if (!m.is_tensor() || m.tensor().numel() != 1 || m.tensor().type() != ElemType::Int64)
+        fail(ErrorKind::BadInput, "", "the trip count M must be one int64, got " + describe(m));
+      trip = m.tensor().data<int64_t>()[0];
+    }
+    bool cond = has_cond ? read_condition(io.value(1), "the Loop condition") : true;
+
+    std::vector<Value> state(carried_);
+    for (size_t j = 0; j < carried_; ++j) state[j] = io.value(2 + j);
+    std::vector<kernels::Stacker> scans(scan_types_.size(), kernels::Stacker(has_trip ? trip : -1));
+
+    Tensor iter, cond_in;
+    exec::Plan& plan = *body_.plan;
+    for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
+      // The counter and condition tensors are reused whenever the body let go of them.
+      if (!iter.unique()) iter = Tensor(ElemType::Int64, {});
+      *iter.data<int64_t>() = i;
+      if (!cond_in.unique()) cond_in = Tensor(ElemType::Bool, {});
+      *cond_in.data<bool>() = cond;
+      body_.input(0) = iter;
+      body_.input(1) = cond_in;
+      for (size_t j = 0; j < carried_; ++j) body_.input(2 + j) = std::move(state[j]);
+      body_.bind_captures(io);
+      plan.run(io.context());
+      Value cond_out = plan.take_output(0);
+      for (size_t j = 0; j < carried_; ++j) state[j] = plan.take_output(1 + j);
+      for (size_t k = 0; k < scans.size(); ++k) {
+        Value v = plan.take_output(1 + carried_ + k);
+        if (!v.is_tensor())
+          fail(ErrorKind::BadInput, "", "scan output " + std::to_string(k) + " must be a tensor");
+        scans[k].append(v.tensor());
+      }
+      plan.reset();
+      if (has_cond) cond = read_condition(cond_out, "the Loop body's condition output");
+    }
+    for (size_t j = 0; j < carried_; ++j) io.set_output(j, std::move(state[j]));
+    for (size_t k = 0; k < scans.size(); ++k) io.set_output(carried_ + k, scans[k].finish(scan_types_[k]));
+  }
+
+ private:
+  Body body_;
+  size_t carried_;
+  std::vector<ir::Type> scan_types_;  // declared body output types, for empty scan outputs
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Graph& body = ctx.graph_attr("body");
+  size_t carried = ctx.node.inputs.size() - 2;
+  if (body.inputs.size() != 2 + carried)
+    ctx.invalid("the Loop body takes " + std::to_string(body.inputs.size()) +
+                " inputs; with " + std::to_string(carried) + " carried values it must take " +
+                std::to_string(2 + carried) + " (iteration number, condition, carried values)");
+  if (body.outputs.size() < 1 + carried)
+    ctx.invalid("the Loop body yields " + std::to_string(body.outputs.size()) +
+                " outputs; it must yield the condition and " + std::to_string(carried) +
+                " carried values, then its scan outputs");
+  size_t scans = body.outputs.size() - 1 - carried;
+  if (ctx.node.outputs.size() > carried + scans)
+    ctx.invalid("Loop has " + std::to_string(ctx.node.outputs.size()) + " outputs, its body yields " +
+                std::to_string(carried + scans));
+  std::vector<ir::Type> scan_types;
+  for (size_t k = 0; k < scans; ++k) scan_types.push_back(body.outputs[1 + carried + k]->type);
+  return std::make_unique<Loop>(Body::compile(ctx, body), carried, std::move(scan_types));
+}
+
+}  // namespace
+
+const OpDef& def_Loop() {
+  static const OpDef def{"", "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, 2, kVariadic, 0, kVariadic, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,160 @@
+// Scan: runs `body` once per position along the scan axis of M scan inputs, carrying N
+// state values and stacking K scan outputs. Version 8 scans every batch entry (axis 0 is
+// the batch, axis 1 the sequence, with optional sequence_lens); version 9 on has per-input
+// axes and directions and no batch. Slices along axis 0 are views, not copies.
+#include "kernels/layout.h"
+#include "kernels/stacker.h"
+#include "ops/subgraph.h"
+
+namespace bough::ops {
+
+namespace {
+
+struct ScanSpec {
+  size_t states = 0, scan_inputs = 0, scan_outputs = 0;
+  std::vector<int64_t> in_axes, in_reverse, out_axes, out_reverse;
+};
+
+class Scan : public exec::Kernel {
+ public:
+  Scan(Body body, ScanSpec spec, std::vector<ir::Type> out_types, bool batched)
+      : body_(std::move(body)), spec_(std::move(spec)), out_types_(std::move(out_types)),
+        batched_(batched) {}
+
+  void run(exec::KernelIO& io) override {
+    if (batched_) return run_batched(io);
+    std::vector<Value> states(spec_.states);
+    std::vector<Tensor> inputs;
+    for (size_t j = 0; j < spec_.states; ++j) states[j] = io.value(j);
+    for (size_t j = 0; j < spec_.scan_inputs; ++j) inputs.push_back(io.input(spec_.states + j));
+    std::vector<Tensor> outs = scan(io, states, inputs, spec_.in_axes, -1);
+    for (size_t j = 0; j < spec_.states; ++j) io.set_output(j, std::move(states[j]));
+    for (size_t k = 0; k < outs.size(); ++k) {
+      Tensor t = std::move(outs[k]);
+      int64_t axis = kernels::normalize_axis(spec_.out_axes[k], static_cast<int64_t>(t.rank()));
+      io.set_output(spec_.states + k, kernels::move_axis(t, 0, axis));
+    }
+  }
+
+ private:
+  // One scan over `inputs` along `axes`; states are updated in place. Returns each scan
+  // output stacked along a new axis 0, in output-direction order. `length` < 0: the
+  // inputs' extent.
+  std::vector<Tensor> scan(exec::KernelIO& io, std::vector<Value>& states,
+                           const std::vector<Tensor>& inputs, const std::vector<int64_t>& axes,
+                           int64_t length) {
+    std::vector<int64_t> ax(inputs.size());
+    int64_t extent = -1;
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      ax[j] = kernels::normalize_axis(axes[j], static_cast<int64_t>(inputs[j].rank()));
+      int64_t len = inputs[j].dim(static_cast<size_t>(ax[j]));
+      if (extent >= 0 && len != extent)
+        fail(ErrorKind::BadInput, "",
+             "scan inputs differ in length along their scan axes: " + std::to_string(extent) +
+                 " and " + std::to_string(len));
+      extent = len;
+    }
+    if (length < 0) length = std::max<int64_t>(extent, 0);
+    std::vector<kernels::Stacker> stacks(spec_.scan_outputs, kernels::Stacker(length));
+    exec::Plan& plan = *body_.plan;
+    for (int64_t t = 0; t < length; ++t) {
+      for (size_t j = 0; j < spec_.states; ++j) body_.input(j) = std::move(states[j]);
+      for (size_t j = 0; j < inputs.size(); ++j) {
+        int64_t pos = spec_.in_reverse[j] ? extent - 1 - t : t;
+        body_.input(spec_.states + j) = kernels::select(inputs[j], ax[j], pos);
+      }
+      body_.bind_captures(io);
+      plan.run(io.context());
+      for (size_t j = 0; j < spec_.states; ++j) states[j] = plan.take_output(j);
+      for (size_t k = 0; k < stacks.size(); ++k) {
+        Value v = plan.take_output(spec_.states + k);
+        if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
+        stacks[k].append(v.tensor());
+      }
+      plan.reset();
+    }
+    std::vector<Tensor> outs;
+    for (size_t k = 0; k < stacks.size(); ++k) {
+      Tensor t = stacks[k].finish(out_types_[k]);
+      outs.push_back(spec_.out_reverse[k] ? kernels::reverse_leading(t) : t);
+    }
+    return outs;
+  }
+
+  // Scan-8: axis 0 of every state and scan input is a batch; each entry scans on its own.
+  void run_batched(exec::KernelIO& io) {
+    const size_t first = 1;  // input 0 is sequence_lens
+    int64_t batch = -1;
+    for (size_t j = first; j < first + spec_.states + spec_.scan_inputs; ++j) {
+      const Tensor& x = io.input(j);
+      if (x.rank() < 1) fail(ErrorKind::BadInput, "", "Scan-8 inputs need a batch axis");
+      batch = x.dim(0);
+    }
+    std::vector<std::vector<Tensor>> per_output(spec_.states + spec_.scan_outputs);
+    for (int64_t b = 0; b < batch; ++b) {
+      std::vector<Value> states(spec_.states);
+      std::vector<Tensor> inputs;
+      for (size_t j = 0; j < spec_.states; ++j) states[j] = kernels::select(io.input(first + j), 0, b);
+      for (size_t j = 0; j < spec_.scan_inputs; ++j)
+        inputs.push_back(kernels::select(io.input(first + spec_.states + j), 0, b));
+      int64_t length = -1;
+      if (io.has_input(0)) length = io.input(0).get_int(b);
+      std::vector<Tensor> outs = scan(io, states, inputs, spec_.in_axes, length);
+      for (size_t j = 0; j < spec_.states; ++j) per_output[j].push_back(states[j].tensor());
+      for (size_t k = 0; k < outs.size(); ++k) per_output[spec_.states + k].push_back(outs[k]);
+    }
+    for (size_t o = 0; o < per_output.size(); ++o) {
+      kernels::Stacker stack(batch);
+      for (const Tensor& t : per_output[o]) stack.append(t);
+      io.set_output(o, stack.finish(ir::Type()));
+    }
+  }
+
+  Body body_;
+  ScanSpec spec_;
+  std::vector<ir::Type> out_types_;
+  bool batched_;
+};
+
+std::vector<int64_t> ints_or(const BuildContext& ctx, const char* name, size_t n, int64_t fill) {
+  std::vector<int64_t> v = ctx.attr_ints(name);
+  if (v.empty()) v.assign(n, fill);
+  if (v.size() != n)
+    ctx.invalid(std::string(name) + " has " + std::to_string(v.size()) + " entries, expected " +
+                std::to_string(n));
+  return v;
+}
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Graph& body = ctx.graph_attr("body");
+  const bool batched = ctx.since == 8;
+  ScanSpec spec;
+  if (!ctx.has_attr("num_scan_inputs")) ctx.invalid("missing attribute num_scan_inputs");
+  spec.scan_inputs = static_cast<size_t>(ctx.attr_int("num_scan_inputs", 0));
+  size_t given = ctx.node.inputs.size() - (batched ? 1 : 0);
+  if (spec.scan_inputs > given) ctx.invalid("num_scan_inputs exceeds the number of inputs");
+  spec.states = given - spec.scan_inputs;
+  if (body.inputs.size() != spec.states + spec.scan_inputs)
+    ctx.invalid("the Scan body takes " + std::to_string(body.inputs.size()) + " inputs, expected " +
+                std::to_string(spec.states + spec.scan_inputs));
+  if (body.outputs.size() < spec.states)
+    ctx.invalid("the Scan body yields fewer outputs than there are states");
+  spec.scan_outputs = body.outputs.size() - spec.states;
+  spec.in_axes = batched ? std::vector<int64_t>(spec.scan_inputs, 0)
+                         : ints_or(ctx, "scan_input_axes", spec.scan_inputs, 0);
+  spec.in_reverse = ints_or(ctx, batched ? "directions" : "scan_input_directions", spec.scan_inputs, 0);
+  spec.out_axes = ints_or(ctx, "scan_output_axes", spec.scan_outputs, 0);
+  spec.out_reverse = ints_or(ctx, "scan_output_directions", spec.scan_outputs, 0);
+  std::vector<ir::Type> out_types;
+  for (size_t k = 0; k < spec.scan_outputs; ++k) out_types.push_back(body.outputs[spec.states + k]->type);
+  return std::make_unique<Scan>(Body::compile(ctx, body), std::move(spec), std::move(out_types), batched);
+}
+
+}  // namespace
+
+const OpDef& def_Scan() {
+  static const OpDef def{"", "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, 1, kVariadic, 1, kVariadic, make};
+  return def;
+}
+
+}  // namespace bough::ops

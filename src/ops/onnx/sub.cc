@@ -1,0 +1,21 @@
+// Sub: A - B, multidirectional broadcasting (legacy broadcast/axis before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct SubFn {
+  template <typename T>
+  auto operator()(T a, T b) const { return a - b; }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return arith<SubFn>(a, b, pool, "Sub");
+}
+}  // namespace
+
+const OpDef& def_Sub() {
+  static const OpDef def{"", "Sub", {1, 6, 7, 13, 14}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,139 @@
+// bough test-data DIR... — run folders in the ONNX backend-test layout and compare outputs.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "bough/error.h"
+#include "bough/session.h"
+#include "commands.h"
+#include "formats/onnx/tensor_proto.h"
+#include "ir/graph.h"
+#include "util/compare.h"
+
+namespace bough::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class Outcome { Pass, Fail, Skip };
+
+std::vector<fs::path> sorted_entries(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path());
+  // input_10 after input_9: order by the number after the prefix when there is one.
+  std::sort(out.begin(), out.end(), [&](const fs::path& a, const fs::path& b) {
+    std::string x = a.filename().string().substr(prefix.size());
+    std::string y = b.filename().string().substr(prefix.size());
+    long nx = std::strtol(x.c_str(), nullptr, 10), ny = std::strtol(y.c_str(), nullptr, 10);
+    return nx != ny ? nx < ny : x < y;
+  });
+  return out;
+}
+
+onnx::ProtoKind kind_of(const ir::Type& t) {
+  if (t.kind == ir::Type::Kind::Sequence) return onnx::ProtoKind::Sequence;
+  if (t.kind == ir::Type::Kind::Optional) return onnx::ProtoKind::Optional;
+  return onnx::ProtoKind::Tensor;
+}
+
+// Tests whose expected outputs need a looser bound than the backend default.
+Tolerance tolerance_for(const std::string&) { return Tolerance{}; }
+
+Outcome run_test(const fs::path& dir, std::string* why) {
+  const std::string name = dir.filename().string();
+  Model model = Model::load((dir / "model.onnx").string());
+  Session session(model);
+  const ir::Graph& g = *model.ir().graph;
+  std::vector<const ir::Value*> inputs;
+  for (const ir::Value* v : g.inputs)
+    if (!v->data) inputs.push_back(v);
+  for (const fs::path& set : sorted_entries(dir, "test_data_set_")) {
+    NamedValues feed;
+    auto input_files = sorted_entries(set, "input_");
+    for (size_t i = 0; i < input_files.size() && i < inputs.size(); ++i)
+      feed.emplace_back(inputs[i]->name, onnx::read_value_file(input_files[i].string(), kind_of(inputs[i]->type)));
+    NamedValues got = session.run(feed);
+    auto output_files = sorted_entries(set, "output_");
+    if (output_files.size() != got.size()) {
+      *why = set.filename().string() + ": the model has " + std::to_string(got.size()) +
+             " outputs, the test expects " + std::to_string(output_files.size());
+      return Outcome::Fail;
+    }
+    for (size_t i = 0; i < got.size(); ++i) {
+      Value expected = onnx::read_value_file(output_files[i].string(), kind_of(g.outputs[i]->type));
+      std::string diff = compare_values(expected, got[i].second, tolerance_for(name));
+      if (!diff.empty()) {
+        *why = set.filename().string() + " output '" + got[i].first + "': " + diff;
+        return Outcome::Fail;
+      }
+    }
+  }
+  return Outcome::Pass;
+}
+
+}  // namespace
+
+int cmd_test_data(const Args& args) {
+  std::vector<fs::path> tests;
+  bool quiet = false;
+  for (const std::string& a : args) {
+    if (a == "--quiet" || a == "-q") {
+      quiet = true;
+      continue;
+    }
+    fs::path p(a);
+    std::error_code ec;
+    if (fs::exists(p / "model.onnx", ec)) {
+      tests.push_back(p);
+    } else if (fs::is_directory(p, ec)) {
+      std::vector<fs::path> found;
+      for (const auto& e : fs::directory_iterator(p, ec))
+        if (fs::exists(e.path() / "model.onnx")) found.push_back(e.path());
+      std::sort(found.begin(), found.end());
+      tests.insert(tests.end(), found.begin(), found.end());
+    } else {
+      std::fprintf(stderr, "bough test-data: %s is not a test folder\n", a.c_str());
+      return kExitUsage;
+    }
+  }
+  if (tests.empty()) {
+    std::fprintf(stderr, "usage: bough test-data [--quiet] DIR...\n");
+    return kExitUsage;
+  }
+  int passed = 0, failed = 0, skipped = 0;
+  for (const fs::path& dir : tests) {
+    std::string name = dir.filename().string(), why;
+    Outcome outcome;
+    try {
+      outcome = run_test(dir, &why);
+    } catch (const Error& e) {
+      outcome = e.kind() == ErrorKind::Unsupported ? Outcome::Skip : Outcome::Fail;
+      why = e.what();
+    } catch (const std::exception& e) {
+      outcome = Outcome::Fail;
+      why = e.what();
+    }
+    switch (outcome) {
+      case Outcome::Pass:
+        ++passed;
+        if (!quiet) std::printf("PASS %s\n", name.c_str());
+        break;
+      case Outcome::Fail:
+        ++failed;
+        std::printf("FAIL %s: %s\n", name.c_str(), why.c_str());
+        break;
+      case Outcome::Skip:
+        ++skipped;
+        if (!quiet) std::printf("SKIP %s: %s\n", name.c_str(), why.c_str());
+        break;
+    }
+    std::fflush(stdout);
+  }
+  std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? kExitInvalid : kExitOk;
+}
+
+}  // namespace bough::cli
