@@ -81,9 +81,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       if (v) new_slot(v);
   frame_.resize(slot_of.size());
   pinned.assign(slot_of.size(), false);
+  constant_.assign(slot_of.size(), false);
   for (auto& [s, value] : constants) {
     frame_[static_cast<size_t>(s)] = std::move(value);
     pinned[static_cast<size_t>(s)] = true;
+    constant_[static_cast<size_t>(s)] = true;
   }
   // An input that has a default (initializer of the same name) keeps the default when the
   // caller binds nothing; the Session handles that for the main graph.
@@ -103,9 +105,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     int32_t s = output_slots_[i];
     bool shared = pinned[static_cast<size_t>(s)] &&
                   std::count(output_slots_.begin(), output_slots_.end(), s) > 1;
-    bool constant = std::any_of(constants.begin(), constants.end(),
-                                [&](const auto& c) { return c.first == s; });
-    output_shared_.push_back(shared || constant);
+    output_shared_.push_back(shared || constant_[static_cast<size_t>(s)]);
   }
 
   // Steps, and for every slot the step that reads it last.
@@ -144,9 +144,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   // What may be left in the frame after a run: inputs and captures nobody read, outputs.
   for (int32_t s : input_slots_) reset_slots_.push_back(s);
   for (int32_t s : capture_slots_) reset_slots_.push_back(s);
-  for (size_t i = 0; i < output_slots_.size(); ++i)
-    if (!std::any_of(constants.begin(), constants.end(), [&](const auto& c) { return c.first == output_slots_[i]; }))
-      reset_slots_.push_back(output_slots_[i]);
+  for (int32_t s : output_slots_)
+    if (!constant_[static_cast<size_t>(s)]) reset_slots_.push_back(s);
 }
 
 void Plan::run(RunContext& ctx) {
@@ -161,13 +160,21 @@ void Plan::run(RunContext& ctx) {
       for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]] = Value();
     }
   } catch (const Error& e) {
+    clear_all();
     if (!e.where().empty()) throw;
     throw Error(e.kind(), step_where_[i], e.message());
   } catch (const std::bad_alloc&) {
+    clear_all();
     throw Error(ErrorKind::BadInput, step_where_[i], "out of memory");
   } catch (const std::length_error&) {
+    clear_all();
     throw Error(ErrorKind::BadInput, step_where_[i], "out of memory");
   }
+}
+
+void Plan::clear_all() {
+  for (size_t s = 0; s < frame_.size(); ++s)
+    if (!constant_[s]) frame_[s] = Value();
 }
 
 Value Plan::take_output(size_t i) {

@@ -52,6 +52,8 @@ class Plan {
   };
   Plan() = default;
   void compile_graph(const ir::Graph& graph, const CompileEnv& env);
+  // After a failed run: drops every value but the constants.
+  void clear_all();
 
   std::vector<Step> steps_;
   std::vector<std::string> step_where_;
@@ -60,6 +62,7 @@ class Plan {
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;
   std::vector<bool> output_shared_;
   std::vector<int32_t> reset_slots_;
+  std::vector<bool> constant_;  // per slot: holds an initializer for the Plan's lifetime
   std::vector<Value> frame_;
   std::string where_;
 };

@@ -29,11 +29,23 @@ void print_graph_to(const Graph& g, int indent, std::ostringstream& out);
 
 void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
   using K = Attribute::Kind;
-  std::string pad(static_cast<size_t>(indent), ' ');
-  out << pad << a.name << " = ";
-  if (!a.ref_attr_name.empty()) out << "@" << a.ref_attr_name << " ";
+  out << std::string(static_cast<size_t>(indent), ' ') << a.name;
+  if (!a.ref_attr_name.empty()) {  // a reference to the calling function's attribute
+    out << " = @" << a.ref_attr_name << "\n";
+    return;
+  }
+  if (a.kind == K::Graph) {
+    out << ":\n";
+    print_graph_to(*a.g, indent + 2, out);
+    return;
+  }
+  if (a.kind == K::Graphs) {
+    out << ": " << a.graphs.size() << " graphs\n";
+    for (const auto& g : a.graphs) print_graph_to(*g, indent + 2, out);
+    return;
+  }
+  out << " = ";
   switch (a.kind) {
-    case K::Undefined: out << "?"; break;
     case K::Float: out << a.f; break;
     case K::Int: out << a.i; break;
     case K::String: out << '"' << a.s << '"'; break;
@@ -46,14 +58,7 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
     case K::Tensors:
     case K::SparseTensors: out << a.tensors.size() << " tensors"; break;
     case K::TypeProtos: out << a.type_protos.size() << " types"; break;
-    case K::Graph:
-      out << "\n";
-      print_graph_to(*a.g, indent + 2, out);
-      return;
-    case K::Graphs:
-      out << a.graphs.size() << " graphs\n";
-      for (const auto& g : a.graphs) print_graph_to(*g, indent + 2, out);
-      return;
+    default: out << "?"; break;
   }
   out << "\n";
 }

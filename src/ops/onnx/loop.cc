@@ -66,6 +66,20 @@ class Loop : public exec::Kernel {
   std::vector<ir::Type> scan_types_;  // declared body output types, for empty scan outputs
 };
 
+// The type of one item of a scan output, for shaping an empty result: the body's declared
+// output type, or else the Loop output's declared type without its leading axis.
+ir::Type scan_item_type(const BuildContext& ctx, const ir::Graph& body, size_t body_out, size_t node_out) {
+  const ir::Type& inner = body.outputs[body_out]->type;
+  if (inner.kind == ir::Type::Kind::Tensor && inner.shape.rank_known) return inner;
+  const ir::Value* outer = node_out < ctx.node.outputs.size() ? ctx.node.outputs[node_out] : nullptr;
+  if (!outer || outer->type.kind != ir::Type::Kind::Tensor || !outer->type.shape.rank_known ||
+      outer->type.shape.dims.empty())
+    return inner;
+  ir::Type item = outer->type;
+  item.shape.dims.erase(item.shape.dims.begin());
+  return item;
+}
+
 std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
   const ir::Graph& body = ctx.graph_attr("body");
   size_t carried = ctx.node.inputs.size() - 2;
@@ -82,7 +96,7 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
     ctx.invalid("Loop has " + std::to_string(ctx.node.outputs.size()) + " outputs, its body yields " +
                 std::to_string(carried + scans));
   std::vector<ir::Type> scan_types;
-  for (size_t k = 0; k < scans; ++k) scan_types.push_back(body.outputs[1 + carried + k]->type);
+  for (size_t k = 0; k < scans; ++k) scan_types.push_back(scan_item_type(ctx, body, 1 + carried + k, carried + k));
   return std::make_unique<Loop>(Body::compile(ctx, body), carried, std::move(scan_types));
 }
 

@@ -1,0 +1,27 @@
+// SequenceAt: the tensor at `position` (from -n to n-1; negative counts from the back).
+// The tensor shares its buffer with the sequence's.
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceAt : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const SequenceValue& seq = sequence_input(io, 0);
+    io.set_output(0, seq.items[read_position(io.value(1), seq.items.size(), false)]);
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<SequenceAt>(); }
+
+}  // namespace
+
+const OpDef& def_SequenceAt() {
+  static const OpDef def{"", "SequenceAt", {11}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,36 @@
+// SequenceConstruct: a sequence of the input tensors, which share one element type.
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceConstruct : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    std::vector<Value> items;
+    items.reserve(io.num_inputs());
+    ElemType elem = ElemType::Undefined;
+    for (size_t i = 0; i < io.num_inputs(); ++i) {
+      const Tensor& t = io.input(i);
+      check_elem_type(elem, t, "input " + std::to_string(i));
+      elem = t.type();
+      items.emplace_back(t);
+    }
+    io.set_output(0, Value::sequence(elem, std::move(items)));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<SequenceConstruct>();
+}
+
+}  // namespace
+
+const OpDef& def_SequenceConstruct() {
+  static const OpDef def{"", "SequenceConstruct", {11}, 1, kVariadic, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

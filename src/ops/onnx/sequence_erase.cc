@@ -1,0 +1,36 @@
+// SequenceErase: the sequence without the tensor at `position` (the last one when the
+// position is omitted). Positions run from -n to n-1; negative ones count from the back.
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceErase : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const SequenceValue& seq = sequence_input(io, 0);
+    const size_t n = seq.items.size();
+    if (n == 0) fail(ErrorKind::BadInput, "", "cannot erase from an empty sequence");
+    const size_t pos = io.has_input(1) ? read_position(io.value(1), n, false) : n - 1;
+    std::vector<Value> items;
+    items.reserve(n - 1);
+    for (size_t i = 0; i < n; ++i)
+      if (i != pos) items.push_back(seq.items[i]);
+    io.set_output(0, Value::sequence(seq.elem, std::move(items)));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<SequenceErase>();
+}
+
+}  // namespace
+
+const OpDef& def_SequenceErase() {
+  static const OpDef def{"", "SequenceErase", {11}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

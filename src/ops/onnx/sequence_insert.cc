@@ -1,0 +1,38 @@
+// SequenceInsert: the sequence with `tensor` inserted before `position` (at the back when
+// the position is omitted). Positions run from -n to n; negative ones count from the back.
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceInsert : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const SequenceValue& seq = sequence_input(io, 0);
+    const Tensor& t = io.input(1);
+    check_elem_type(seq.elem, t, "the inserted tensor");
+    const size_t n = seq.items.size();
+    const size_t pos = io.has_input(2) ? read_position(io.value(2), n, true) : n;
+    std::vector<Value> items;
+    items.reserve(n + 1);
+    items.insert(items.end(), seq.items.begin(), seq.items.begin() + static_cast<ptrdiff_t>(pos));
+    items.emplace_back(t);
+    items.insert(items.end(), seq.items.begin() + static_cast<ptrdiff_t>(pos), seq.items.end());
+    io.set_output(0, Value::sequence(t.type(), std::move(items)));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<SequenceInsert>();
+}
+
+}  // namespace
+
+const OpDef& def_SequenceInsert() {
+  static const OpDef def{"", "SequenceInsert", {11}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,28 @@
+// SequenceLength: the number of tensors in the sequence, as an int64 scalar.
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceLength : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const SequenceValue& seq = sequence_input(io, 0);
+    io.set_output(0, Tensor::scalar_i64(static_cast<int64_t>(seq.items.size())));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<SequenceLength>();
+}
+
+}  // namespace
+
+const OpDef& def_SequenceLength() {
+  static const OpDef def{"", "SequenceLength", {11}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,115 @@
+#include "model_builder.h"
+
+#include <fstream>
+
+#include "formats/onnx/tensor_proto.h"
+
+namespace bough::test {
+
+namespace {
+void set_type(onnxpb::ValueInfoProto* vi, ElemType t, const Dims64& dims, bool ranked) {
+  auto* tt = vi->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(static_cast<int>(t));
+  if (!ranked) return;
+  auto* shape = tt->mutable_shape();
+  for (int64_t d : dims) {
+    auto* dim = shape->add_dim();
+    if (d >= 0) dim->set_dim_value(d);
+  }
+}
+onnxpb::AttributeProto* add_attr(onnxpb::NodeProto& n, const std::string& name,
+                                 onnxpb::AttributeProto::AttributeType type) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(type);
+  return a;
+}
+}  // namespace
+
+GraphBuilder& GraphBuilder::input(const std::string& name, ElemType t, Dims64 dims, bool ranked) {
+  auto* vi = g_.add_input();
+  vi->set_name(name);
+  set_type(vi, t, dims, ranked);
+  return *this;
+}
+
+GraphBuilder& GraphBuilder::output(const std::string& name, ElemType t, Dims64 dims, bool ranked) {
+  auto* vi = g_.add_output();
+  vi->set_name(name);
+  set_type(vi, t, dims, ranked);
+  return *this;
+}
+
+GraphBuilder& GraphBuilder::output_untyped(const std::string& name) {
+  g_.add_output()->set_name(name);
+  return *this;
+}
+
+GraphBuilder& GraphBuilder::initializer(const std::string& name, const Tensor& t) {
+  auto* p = g_.add_initializer();
+  onnx::tensor_to_proto(t, p);
+  p->set_name(name);
+  return *this;
+}
+
+onnxpb::NodeProto& GraphBuilder::node(const std::string& op, std::vector<std::string> inputs,
+                                      std::vector<std::string> outputs, const std::string& name) {
+  auto* n = g_.add_node();
+  n->set_op_type(op);
+  if (!name.empty()) n->set_name(name);
+  for (auto& i : inputs) n->add_input(i);
+  for (auto& o : outputs) n->add_output(o);
+  return *n;
+}
+
+void set_int(onnxpb::NodeProto& n, const std::string& name, int64_t v) {
+  add_attr(n, name, onnxpb::AttributeProto::INT)->set_i(v);
+}
+void set_ints(onnxpb::NodeProto& n, const std::string& name, const Dims64& v) {
+  auto* a = add_attr(n, name, onnxpb::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+void set_float(onnxpb::NodeProto& n, const std::string& name, float v) {
+  add_attr(n, name, onnxpb::AttributeProto::FLOAT)->set_f(v);
+}
+void set_tensor(onnxpb::NodeProto& n, const std::string& name, const Tensor& t) {
+  onnx::tensor_to_proto(t, add_attr(n, name, onnxpb::AttributeProto::TENSOR)->mutable_t());
+}
+void set_graph(onnxpb::NodeProto& n, const std::string& name, const GraphBuilder& g) {
+  *add_attr(n, name, onnxpb::AttributeProto::GRAPH)->mutable_g() = g.proto();
+}
+
+onnxpb::ModelProto make_model(const GraphBuilder& g, int64_t opset, int64_t ir_version) {
+  onnxpb::ModelProto m;
+  m.set_ir_version(ir_version);
+  m.set_producer_name("bough-tests");
+  auto* op = m.add_opset_import();
+  op->set_domain("");
+  op->set_version(opset);
+  *m.mutable_graph() = g.proto();
+  return m;
+}
+
+std::string save_model(const onnxpb::ModelProto& m, const std::string& dir, const std::string& name) {
+  std::string path = dir + "/" + name;
+  std::ofstream out(path, std::ios::binary);
+  m.SerializeToOstream(&out);
+  return path;
+}
+
+Tensor f32(Dims64 dims, std::vector<float> values) {
+  return Tensor::from_vector<float>(ElemType::Float, Dims(std::span<const int64_t>(dims)), values);
+}
+Tensor i64(Dims64 dims, std::vector<int64_t> values) {
+  return Tensor::from_vector<int64_t>(ElemType::Int64, Dims(std::span<const int64_t>(dims)), values);
+}
+Tensor boolean(Dims64 dims, std::vector<bool> values) {
+  Tensor t(ElemType::Bool, Dims(std::span<const int64_t>(dims)));
+  for (size_t i = 0; i < values.size(); ++i) t.data<bool>()[i] = values[i];
+  return t;
+}
+std::vector<float> floats_of(const Tensor& t) {
+  return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+}
+
+}  // namespace bough::test

@@ -1,0 +1,54 @@
+// Builds ONNX models for tests through the real protobuf schema, and saves them as files
+// that the tests then load with the real reader.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bough/tensor.h"
+#include "onnx.pb.h"
+
+namespace bough::test {
+
+using Dims64 = std::vector<int64_t>;
+
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(std::string name = "g") { g_.set_name(std::move(name)); }
+  // `dims` empty means a scalar; ranked=false leaves the shape out entirely.
+  GraphBuilder& input(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
+  GraphBuilder& output(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
+  GraphBuilder& output_untyped(const std::string& name);
+  GraphBuilder& initializer(const std::string& name, const Tensor& t);
+  onnxpb::NodeProto& node(const std::string& op, std::vector<std::string> inputs,
+                          std::vector<std::string> outputs, const std::string& name = "");
+  // The node added last (to add more attributes after node()).
+  onnxpb::NodeProto& graph_node_last() { return *g_.mutable_node(g_.node_size() - 1); }
+  const onnxpb::GraphProto& proto() const { return g_; }
+
+ private:
+  onnxpb::GraphProto g_;
+};
+
+void set_int(onnxpb::NodeProto& n, const std::string& name, int64_t v);
+void set_ints(onnxpb::NodeProto& n, const std::string& name, const Dims64& v);
+void set_float(onnxpb::NodeProto& n, const std::string& name, float v);
+void set_tensor(onnxpb::NodeProto& n, const std::string& name, const Tensor& t);
+void set_graph(onnxpb::NodeProto& n, const std::string& name, const GraphBuilder& g);
+
+onnxpb::ModelProto make_model(const GraphBuilder& g, int64_t opset = 17, int64_t ir_version = 8);
+// Writes the model to DIR/NAME and returns the path.
+std::string save_model(const onnxpb::ModelProto& m, const std::string& dir, const std::string& name);
+
+Tensor f32(Dims64 dims, std::vector<float> values);
+Tensor i64(Dims64 dims, std::vector<int64_t> values);
+Tensor boolean(Dims64 dims, std::vector<bool> values);
+std::vector<float> floats_of(const Tensor& t);
+
+}  // namespace bough::test
+
+namespace bough {
+// Readable gtest failure messages for shapes.
+inline void PrintTo(const Dims& d, std::ostream* os) { *os << shape_string(d); }
+}  // namespace bough
