@@ -56,7 +56,8 @@ inline void copy_runs(const Tensor& src, int64_t src_first, int64_t src_stride, 
   if (src.type() == ElemType::String) {
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t i = 0; i < run; ++i)
-        dst.strings()[dst_first + r * dst_stride + i] = src.strings()[src_first + r * src_stride + i];
+        dst.strings()[dst_first + r * dst_stride + i] =
+            src.strings()[src_first + r * src_stride + i];
     return;
   }
   if (is_sub_byte(src.type()))

@@ -1,0 +1,86 @@
+// ConcatFromSequence: concatenates the sequence's tensors along `axis`; with new_axis=1 they
+// are stacked along a new axis inserted at `axis` instead (which may then be rank, i.e. last).
+#include "kernels/layout.h"
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+class ConcatFromSequence : public exec::Kernel {
+ public:
+  ConcatFromSequence(int64_t axis, bool new_axis) : axis_(axis), new_axis_(new_axis) {}
+
+  void run(exec::KernelIO& io) override {
+    const SequenceValue& seq = sequence_input(io, 0);
+    if (seq.items.empty()) fail(ErrorKind::BadInput, "", "cannot concatenate an empty sequence");
+    std::vector<const Tensor*> parts;
+    for (const Value& item : seq.items) {
+      if (!item.is_tensor())
+        fail(ErrorKind::BadInput, "", "sequence items must be tensors, got " + describe(item));
+      parts.push_back(&item.tensor());
+    }
+    const Tensor& first = *parts[0];
+    const auto rank = static_cast<int64_t>(first.rank());
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, rank + (new_axis_ ? 1 : 0)));
+
+    Dims shape = first.shape();
+    if (new_axis_)
+      shape.insert(axis, 0);
+    else
+      shape[axis] = 0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const Tensor& t = *parts[k];
+      check_elem_type(first.type(), t, "sequence item " + std::to_string(k));
+      if (!fits(first.shape(), t.shape(), axis))
+        fail(ErrorKind::BadInput, "",
+             "sequence item " + std::to_string(k) + " has shape " + shape_string(t.shape()) +
+                 ", which cannot be joined with " + shape_string(first.shape()) + " along axis " +
+                 std::to_string(axis));
+      shape[axis] += new_axis_ ? 1 : t.dim(axis);
+    }
+
+    Tensor out(first.type(), shape);
+    int64_t outer = 1;
+    for (size_t i = 0; i < axis; ++i) outer *= shape[i];
+    const int64_t out_row = outer ? out.numel() / outer : 0;
+    int64_t offset = 0;
+    for (const Tensor* t : parts) {
+      const int64_t run = outer ? t->numel() / outer : 0;
+      copy_runs(*t, 0, run, out, offset, out_row, outer, run);
+      offset += run;
+    }
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  // Same rank and dimensions, except along `axis` when concatenating there.
+  bool fits(const Dims& a, const Dims& b, size_t axis) const {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i] && (new_axis_ || i != axis)) return false;
+    return true;
+  }
+
+  int64_t axis_;
+  bool new_axis_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  if (!ctx.has_attr("axis")) ctx.invalid("ConcatFromSequence requires the 'axis' attribute");
+  const int64_t new_axis = ctx.attr_int("new_axis", 0);
+  if (new_axis != 0 && new_axis != 1)
+    ctx.invalid("new_axis must be 0 or 1, got " + std::to_string(new_axis));
+  return std::make_unique<ConcatFromSequence>(ctx.attr_int("axis", 0), new_axis == 1);
+}
+
+}  // namespace
+
+const OpDef& def_ConcatFromSequence() {
+  static const OpDef def{"", "ConcatFromSequence", {11}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,60 @@
+// Optional: an optional holding the input, or the empty optional when there is no input.
+// An optional with an element is the element itself at run time; the `type` attribute
+// (the element's type) is what an empty one has, and must match the input when both exist.
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class Optional : public exec::Kernel {
+ public:
+  explicit Optional(ir::Type type) : type_(std::move(type)) {}
+
+  void run(exec::KernelIO& io) override {
+    if (!io.has_input(0)) {
+      io.set_output(0, Value::none());
+      return;
+    }
+    const Value& v = io.value(0);
+    if (type_.defined() && !matches(v))
+      fail(ErrorKind::BadInput, "",
+           "the input is " + describe(v) + ", but the type attribute says " + ir::to_string(type_));
+    io.set_output(0, v);
+  }
+
+ private:
+  // The kind and element type agree (shapes are left to the static type checks).
+  bool matches(const Value& v) const {
+    if (v.is_tensor())
+      return type_.kind == ir::Type::Kind::Tensor && elem_ok(type_, v.tensor().type());
+    if (!v.is_sequence() || type_.kind != ir::Type::Kind::Sequence || !type_.inner) return false;
+    return type_.inner->kind != ir::Type::Kind::Tensor || elem_ok(*type_.inner, v.seq().elem);
+  }
+  static bool elem_ok(const ir::Type& t, ElemType e) {
+    return t.elem == ElemType::Undefined || e == ElemType::Undefined || t.elem == e;
+  }
+
+  ir::Type type_;  // undefined when the attribute is absent
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Attribute* type = ctx.attr("type");
+  if (type && type->kind != ir::Attribute::Kind::TypeProto)
+    ctx.invalid("the 'type' attribute must be a type");
+  const bool has_input = !ctx.node.inputs.empty() && ctx.node.inputs[0];
+  if (!has_input && !type) ctx.invalid("Optional without an input needs the 'type' attribute");
+  if (type && type->tp.kind != ir::Type::Kind::Tensor && type->tp.kind != ir::Type::Kind::Sequence)
+    ctx.invalid("the element type of an optional must be a tensor or a sequence, got " +
+                ir::to_string(type->tp));
+  return std::make_unique<Optional>(type ? type->tp : ir::Type{});
+}
+
+}  // namespace
+
+const OpDef& def_Optional() {
+  static const OpDef def{"", "Optional", {15, 28}, 0, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

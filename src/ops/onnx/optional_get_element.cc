@@ -1,0 +1,29 @@
+// OptionalGetElement: the element of an optional input (an error when it is empty). From
+// opset 18 a plain tensor or sequence input is returned as is.
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class OptionalGetElement : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Value& v = io.value(0);
+    if (v.is_none()) fail(ErrorKind::BadInput, "", "the optional input is empty");
+    io.set_output(0, v);
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<OptionalGetElement>();
+}
+
+}  // namespace
+
+const OpDef& def_OptionalGetElement() {
+  static const OpDef def{"", "OptionalGetElement", {15, 18, 28}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,30 @@
+// OptionalHasElement: true when the input is present and not the empty optional. From
+// opset 18 the input may be omitted (false) or be a plain tensor or sequence (true).
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class OptionalHasElement : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    io.set_output(0, Tensor::scalar_bool(io.has_input(0) && !io.value(0).is_none()));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const bool has_input = !ctx.node.inputs.empty() && ctx.node.inputs[0];
+  if (ctx.since < 18 && !has_input)
+    ctx.invalid("OptionalHasElement before opset 18 requires its input");
+  return std::make_unique<OptionalHasElement>();
+}
+
+}  // namespace
+
+const OpDef& def_OptionalHasElement() {
+  static const OpDef def{"", "OptionalHasElement", {15, 18, 28}, 0, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,95 @@
+// SequenceMap: runs `body` once per position of the first input sequence. Sequence inputs
+// give the body their item at that position (all must be as long as the first); tensor
+// inputs are passed unchanged to every run. Each body output is collected into a sequence.
+#include "ops/sequence_util.h"
+#include "ops/subgraph.h"
+
+namespace bough::ops {
+
+namespace {
+
+class SequenceMap : public exec::Kernel {
+ public:
+  SequenceMap(Body body, std::vector<ElemType> declared)
+      : body_(std::move(body)), declared_(std::move(declared)) {}
+
+  void run(exec::KernelIO& io) override {
+    const size_t count = sequence_input(io, 0).items.size();
+    const size_t n_in = body_.num_inputs();
+    for (size_t j = 1; j < n_in; ++j) {
+      const Value& v = io.value(j);
+      if (v.is_sequence() && v.seq().items.size() != count)
+        fail(ErrorKind::BadInput, "",
+             "input " + std::to_string(j) + " has " + std::to_string(v.seq().items.size()) +
+                 " items, but the first input sequence has " + std::to_string(count));
+      if (!v.is_sequence() && !v.is_tensor())
+        fail(ErrorKind::BadInput, "",
+             "input " + std::to_string(j) + " must be a sequence or a tensor, got " + describe(v));
+    }
+
+    std::vector<std::vector<Value>> outs(declared_.size());
+    for (auto& out : outs) out.reserve(count);
+    exec::Plan& plan = *body_.plan;
+    for (size_t i = 0; i < count; ++i) {
+      for (size_t j = 0; j < n_in; ++j) {
+        const Value& v = io.value(j);
+        body_.input(j) = v.is_sequence() ? v.seq().items[i] : v;
+      }
+      body_.bind_captures(io);
+      plan.run(io.context());
+      for (size_t k = 0; k < outs.size(); ++k) {
+        Value v = plan.take_output(k);
+        if (!v.is_tensor())
+          fail(ErrorKind::BadInput, "",
+               "body output " + std::to_string(k) + " must be a tensor, got " + describe(v));
+        if (!outs[k].empty())
+          check_elem_type(outs[k][0].tensor().type(), v.tensor(),
+                          "body output " + std::to_string(k) + " at position " + std::to_string(i));
+        outs[k].push_back(std::move(v));
+      }
+      plan.reset();
+    }
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const ElemType elem = outs[k].empty() ? declared_[k] : outs[k][0].tensor().type();
+      io.set_output(k, Value::sequence(elem, std::move(outs[k])));
+    }
+  }
+
+ private:
+  Body body_;
+  std::vector<ElemType> declared_;  // element type of each output, for empty sequences
+};
+
+// The element type of a body output as declared: by the node's output (a sequence of
+// tensors) or by the body's output (a tensor); float when neither says.
+ElemType declared_elem(const ir::Value* node_out, const ir::Value* body_out) {
+  if (node_out && node_out->type.kind == ir::Type::Kind::Sequence && node_out->type.inner &&
+      node_out->type.inner->kind == ir::Type::Kind::Tensor &&
+      node_out->type.inner->elem != ElemType::Undefined)
+    return node_out->type.inner->elem;
+  if (body_out->type.kind == ir::Type::Kind::Tensor && body_out->type.elem != ElemType::Undefined)
+    return body_out->type.elem;
+  return ElemType::Float;
+}
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Graph& body = ctx.graph_attr("body");
+  const size_t n_in = ctx.node.inputs.size(), n_out = ctx.node.outputs.size();
+  if (body.inputs.size() != n_in || body.outputs.size() != n_out)
+    ctx.invalid("SequenceMap has " + std::to_string(n_in) + " inputs and " + std::to_string(n_out) +
+                " outputs, but its body takes " + std::to_string(body.inputs.size()) +
+                " and yields " + std::to_string(body.outputs.size()));
+  std::vector<ElemType> declared;
+  for (size_t k = 0; k < n_out; ++k)
+    declared.push_back(declared_elem(ctx.node.outputs[k], body.outputs[k]));
+  return std::make_unique<SequenceMap>(Body::compile(ctx, body), std::move(declared));
+}
+
+}  // namespace
+
+const OpDef& def_SequenceMap() {
+  static const OpDef def{"", "SequenceMap", {17}, 1, kVariadic, 1, kVariadic, make};
+  return def;
+}
+
+}  // namespace bough::ops

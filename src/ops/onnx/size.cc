@@ -1,0 +1,19 @@
+// Size: the input's element count as an int64 scalar.
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class Size : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override { io.set_output(0, Tensor::scalar_i64(io.input(0).numel())); }
+};
+std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Size>(); }
+}  // namespace
+
+const OpDef& def_Size() {
+  static const OpDef def{"", "Size", {1, 13, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

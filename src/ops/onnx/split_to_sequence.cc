@@ -1,0 +1,99 @@
+// SplitToSequence: splits a tensor along `axis` into a sequence. `split` is a 1-D tensor of
+// part lengths summing to the axis size, or a scalar chunk size (the last chunk may be
+// shorter). Without it, the parts have length 1 and keepdims=0 drops the split axis.
+#include <algorithm>
+
+#include "kernels/layout.h"
+#include "ops/registry.h"
+#include "ops/sequence_util.h"
+
+namespace bough::ops {
+
+namespace {
+
+// The part lengths along an axis of size `dim`, as `split` prescribes.
+std::vector<int64_t> part_lengths(const Tensor& split, int64_t dim) {
+  if ((split.type() != ElemType::Int32 && split.type() != ElemType::Int64) || split.rank() > 1)
+    fail(ErrorKind::BadInput, "",
+         "split must be an int32 or int64 scalar or 1-D tensor, got " + describe(split));
+  std::vector<int64_t> lengths;
+  if (split.rank() == 0) {
+    const int64_t size = split.get_int(0);
+    if (size <= 0)
+      fail(ErrorKind::BadInput, "", "a scalar split must be positive, got " + std::to_string(size));
+    for (int64_t at = 0; at < dim; at += size) lengths.push_back(std::min(size, dim - at));
+    return lengths;
+  }
+  int64_t total = 0;
+  for (int64_t i = 0; i < split.numel(); ++i) {
+    const int64_t len = split.get_int(i);
+    if (len < 0) fail(ErrorKind::BadInput, "", "split lengths must not be negative");
+    lengths.push_back(len);
+    total += len;
+  }
+  if (total != dim)
+    fail(ErrorKind::BadInput, "",
+         "split lengths sum to " + std::to_string(total) + ", but the axis has size " +
+             std::to_string(dim));
+  return lengths;
+}
+
+class SplitToSequence : public exec::Kernel {
+ public:
+  SplitToSequence(int64_t axis, bool keepdims) : axis_(axis), keepdims_(keepdims) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (is_sub_byte(x.type()))
+      fail(ErrorKind::Unsupported, "",
+           "splitting sub-byte element type " + std::string(elem_name(x.type())));
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank())));
+    const int64_t dim = x.dim(axis);
+    const bool has_split = io.has_input(1);
+    const std::vector<int64_t> lengths = has_split
+                                             ? part_lengths(io.input(1), dim)
+                                             : std::vector<int64_t>(static_cast<size_t>(dim), 1);
+    const bool squeeze = !has_split && !keepdims_;
+
+    int64_t outer = 1, inner = 1;
+    for (size_t i = 0; i < axis; ++i) outer *= x.dim(i);
+    for (size_t i = axis + 1; i < x.rank(); ++i) inner *= x.dim(i);
+
+    std::vector<Value> items;
+    items.reserve(lengths.size());
+    int64_t at = 0;
+    for (int64_t len : lengths) {
+      Dims shape = x.shape();
+      shape[axis] = len;
+      if (squeeze) shape.erase(axis);
+      if (outer == 1) {
+        items.emplace_back(x.view(at * inner, shape));  // contiguous: share the buffer
+      } else {
+        Tensor part(x.type(), shape);
+        copy_runs(x, at * inner, dim * inner, part, 0, len * inner, outer, len * inner);
+        items.emplace_back(std::move(part));
+      }
+      at += len;
+    }
+    io.set_output(0, Value::sequence(x.type(), std::move(items)));
+  }
+
+ private:
+  int64_t axis_;
+  bool keepdims_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<SplitToSequence>(ctx.attr_int("axis", 0),
+                                           ctx.attr_int("keepdims", 1) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_SplitToSequence() {
+  static const OpDef def{"", "SplitToSequence", {11, 24}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops
