@@ -28,6 +28,14 @@ class Dims {
     if (this != &other) assign(other.data(), other.size());
     return *this;
   }
+  Dims(Dims&& other) noexcept { take(other); }
+  Dims& operator=(Dims&& other) noexcept {
+    if (this != &other) {
+      release();
+      take(other);
+    }
+    return *this;
+  }
   ~Dims() { release(); }
 
   size_t size() const { return size_; }
@@ -62,6 +70,19 @@ class Dims {
  private:
   void assign(const int64_t* d, size_t n);
   void release();
+  // Moves other's dims into this (empty) Dims, stealing a heap buffer.
+  void take(Dims& other) noexcept {
+    size_ = other.size_;
+    if (other.heap_) {
+      heap_ = other.heap_;
+      capacity_ = other.capacity_;
+      other.heap_ = nullptr;
+      other.capacity_ = kInline;
+    } else {
+      for (size_t i = 0; i < size_; ++i) inline_[i] = other.inline_[i];
+    }
+    other.size_ = 0;
+  }
   int64_t inline_[kInline] = {};
   int64_t* heap_ = nullptr;
   size_t size_ = 0;
@@ -107,7 +128,8 @@ class Tensor {
     if (storage_) storage_->retain();
   }
   Tensor(Tensor&& other) noexcept
-      : type_(other.type_), shape_(other.shape_), storage_(other.storage_), offset_(other.offset_) {
+      : type_(other.type_), shape_(std::move(other.shape_)), storage_(other.storage_),
+        offset_(other.offset_) {
     other.storage_ = nullptr;
   }
   Tensor& operator=(const Tensor& other) {
@@ -118,7 +140,14 @@ class Tensor {
     return *this;
   }
   Tensor& operator=(Tensor&& other) noexcept {
-    swap(other);
+    if (this != &other) {
+      if (storage_) storage_->release();
+      type_ = other.type_;
+      shape_ = std::move(other.shape_);
+      storage_ = other.storage_;
+      offset_ = other.offset_;
+      other.storage_ = nullptr;
+    }
     return *this;
   }
   ~Tensor() {
@@ -184,6 +213,21 @@ class Value {
   enum class Kind : uint8_t { None, Tensor, Sequence };
   Value() = default;
   Value(Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}  // NOLINT: implicit on purpose
+  Value(const Value&) = default;
+  Value& operator=(const Value&) = default;
+  // A moved-from Value is the empty optional.
+  Value(Value&& o) noexcept : kind_(o.kind_), tensor_(std::move(o.tensor_)), seq_(std::move(o.seq_)) {
+    o.kind_ = Kind::None;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      kind_ = o.kind_;
+      tensor_ = std::move(o.tensor_);
+      seq_ = std::move(o.seq_);
+      o.kind_ = Kind::None;
+    }
+    return *this;
+  }
   static Value none() { return Value(); }
   static Value sequence(ElemType elem, std::vector<Value> items);
 

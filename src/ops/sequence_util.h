@@ -1,10 +1,8 @@
-// Helpers shared by the sequence operators: reading a sequence input and a position, checking
-// element types, and copying runs of elements between tensors (ConcatFromSequence and
-// SplitToSequence).
+// Helpers shared by the sequence operators: reading a sequence input and a position, and
+// checking element types.
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "bough/error.h"
@@ -46,30 +44,6 @@ inline void check_elem_type(ElemType expected, const Tensor& t, const std::strin
     fail(ErrorKind::BadInput, "",
          what + " has element type " + std::string(elem_name(t.type())) +
              ", but the sequence holds " + std::string(elem_name(expected)));
-}
-
-// Copies `rows` runs of `run` elements: run r reads `src` from element src_first + r *
-// src_stride and writes `dst` from element dst_first + r * dst_stride.
-inline void copy_runs(const Tensor& src, int64_t src_first, int64_t src_stride, Tensor& dst,
-                      int64_t dst_first, int64_t dst_stride, int64_t rows, int64_t run) {
-  if (run == 0 || rows == 0) return;
-  if (src.type() == ElemType::String) {
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t i = 0; i < run; ++i)
-        dst.strings()[dst_first + r * dst_stride + i] =
-            src.strings()[src_first + r * src_stride + i];
-    return;
-  }
-  if (is_sub_byte(src.type()))
-    fail(ErrorKind::Unsupported, "",
-         "sequences of sub-byte element type " + std::string(elem_name(src.type())));
-  const auto width = static_cast<size_t>(elem_bits(src.type()) / 8);
-  const auto* from = static_cast<const uint8_t*>(src.raw());
-  auto* to = static_cast<uint8_t*>(dst.raw());
-  for (int64_t r = 0; r < rows; ++r)
-    std::memcpy(to + static_cast<size_t>(dst_first + r * dst_stride) * width,
-                from + static_cast<size_t>(src_first + r * src_stride) * width,
-                static_cast<size_t>(run) * width);
 }
 
 }  // namespace bough::ops

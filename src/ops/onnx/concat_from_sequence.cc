@@ -1,6 +1,7 @@
 // ConcatFromSequence: concatenates the sequence's tensors along `axis`; with new_axis=1 they
 // are stacked along a new axis inserted at `axis` instead (which may then be rank, i.e. last).
 #include "kernels/layout.h"
+#include "kernels/shape_copy.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -42,14 +43,17 @@ class ConcatFromSequence : public exec::Kernel {
       shape[axis] += new_axis_ ? 1 : t.dim(axis);
     }
 
+    // Each part is [outer, run] in row-major order; it fills columns [offset, offset + run)
+    // of the output seen as [outer, row].
     Tensor out(first.type(), shape);
     int64_t outer = 1;
     for (size_t i = 0; i < axis; ++i) outer *= shape[i];
-    const int64_t out_row = outer ? out.numel() / outer : 0;
+    const int64_t row = outer ? out.numel() / outer : 0;
     int64_t offset = 0;
     for (const Tensor* t : parts) {
       const int64_t run = outer ? t->numel() / outer : 0;
-      copy_runs(*t, 0, run, out, offset, out_row, outer, run);
+      const int64_t dims[] = {outer, run}, from[] = {run, 1}, to[] = {row, 1};
+      kernels::strided_copy(*t, {0, from}, out, {offset, to}, dims, io.context().pool);
       offset += run;
     }
     io.set_output(0, std::move(out));

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernels/layout.h"
+#include "kernels/shape_copy.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -71,7 +72,9 @@ class SplitToSequence : public exec::Kernel {
         items.emplace_back(x.view(at * inner, shape));  // contiguous: share the buffer
       } else {
         Tensor part(x.type(), shape);
-        copy_runs(x, at * inner, dim * inner, part, 0, len * inner, outer, len * inner);
+        const int64_t dims[] = {outer, len * inner}, from[] = {dim * inner, 1},
+                      to[] = {len * inner, 1};
+        kernels::strided_copy(x, {at * inner, from}, part, {0, to}, dims, io.context().pool);
         items.emplace_back(std::move(part));
       }
       at += len;

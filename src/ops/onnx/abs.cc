@@ -1,0 +1,26 @@
+// Abs: y = |x|, elementwise, for every numeric type (unsigned values pass through).
+#include <cmath>
+#include <type_traits>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct AbsFn {
+  template <typename T>
+  T operator()(T v) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(v);
+    else if constexpr (std::is_unsigned_v<T>) return v;
+    else return static_cast<T>(v < 0 ? -v : v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<AbsFn>(x, pool, "Abs"); }
+}  // namespace
+
+const OpDef& def_Abs() {
+  static const OpDef def{"", "Abs", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

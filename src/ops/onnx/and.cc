@@ -1,0 +1,21 @@
+// And: logical and of two bool tensors, multidirectional broadcasting (legacy broadcast/axis
+// before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "And");
+  if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "And");
+  return kernels::binary_map<bool, bool, bool>(a, b, ElemType::Bool, pool,
+                                               [](bool x, bool y) { return x && y; });
+}
+}  // namespace
+
+const OpDef& def_And() {
+  static const OpDef def{"", "And", {1, 7}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,46 @@
+// Cast: converts every element to the type named by `to` (kernels::cast defines each pair).
+// In opset 1 `to` is a string naming a TensorProto.DataType ("FLOAT"), later its number.
+#include <cctype>
+
+#include "ops/onnx/cast_options.h"
+
+namespace bough::ops {
+
+namespace {
+
+class Cast : public exec::Kernel {
+ public:
+  Cast(ElemType to, kernels::CastOptions options) : to_(to), options_(options) {}
+  void run(exec::KernelIO& io) override { io.set_output(0, kernels::cast(io.input(0), to_, options_)); }
+
+ private:
+  ElemType to_;
+  kernels::CastOptions options_;
+};
+
+ElemType read_to(const BuildContext& ctx) {
+  const ir::Attribute* a = ctx.attr("to");
+  if (!a) ctx.invalid("missing attribute 'to'");
+  if (a->kind == ir::Attribute::Kind::String) {
+    std::string name = a->s;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    ElemType t;
+    if (!parse_elem_name(name, &t)) ctx.invalid("unknown element type '" + a->s + "' in 'to'");
+    return t;
+  }
+  if (!is_valid_elem_code(static_cast<int>(a->i))) ctx.invalid("'to' is not an element type: " + std::to_string(a->i));
+  return static_cast<ElemType>(a->i);
+}
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Cast>(read_to(ctx), read_cast_options(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_Cast() {
+  static const OpDef def{"", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

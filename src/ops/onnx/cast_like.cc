@@ -1,0 +1,31 @@
+// CastLike: converts the first input to the element type of the second (only its type is
+// read), as Cast does.
+#include "ops/onnx/cast_options.h"
+
+namespace bough::ops {
+
+namespace {
+
+class CastLike : public exec::Kernel {
+ public:
+  explicit CastLike(kernels::CastOptions options) : options_(options) {}
+  void run(exec::KernelIO& io) override {
+    io.set_output(0, kernels::cast(io.input(0), io.input(1).type(), options_));
+  }
+
+ private:
+  kernels::CastOptions options_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<CastLike>(read_cast_options(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_CastLike() {
+  static const OpDef def{"", "CastLike", {15, 19, 21, 23, 24, 25}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,23 @@
+// Ceil: y = ceil(x), elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct CeilFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::ceil(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<CeilFn>(x, pool, "Ceil"); }
+}  // namespace
+
+const OpDef& def_Ceil() {
+  static const OpDef def{"", "Ceil", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,86 @@
+// Clip: y = min(max(x, min), max). The bounds are attributes before opset 11 and optional
+// scalar inputs from 11; when min > max every element becomes max. NaN stays NaN.
+#include <limits>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+auto clamp_to(T lo, T hi) {
+  return [lo, hi](T v) {
+    const T r = v < lo ? lo : v;
+    return r > hi ? hi : r;
+  };
+}
+
+// A bound input: absent (or an empty optional) gives `fallback`.
+template <typename T>
+T bound(const exec::KernelIO& io, size_t i, ElemType type, T fallback) {
+  if (!io.has_input(i) || io.value(i).is_none()) return fallback;
+  const Tensor& b = io.input(i);
+  if (b.type() != type) type_mismatch(io.input(0), b);
+  if (b.numel() != 1) fail(ErrorKind::BadInput, "", "Clip bounds must be scalars, got shape " + shape_string(b.shape()));
+  return static_cast<T>(b.get_double(0));
+}
+
+template <typename T>
+T bound_int(const exec::KernelIO& io, size_t i, ElemType type, T fallback) {
+  if (!io.has_input(i) || io.value(i).is_none()) return fallback;
+  const Tensor& b = io.input(i);
+  if (b.type() != type) type_mismatch(io.input(0), b);
+  if (b.numel() != 1) fail(ErrorKind::BadInput, "", "Clip bounds must be scalars, got shape " + shape_string(b.shape()));
+  return b.data<T>()[0];
+}
+
+class ClipInputs : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const ElemType t = x.type();
+    if (is_narrow_float(t)) {
+      const float lo = bound(io, 1, t, -std::numeric_limits<float>::infinity());
+      const float hi = bound(io, 2, t, std::numeric_limits<float>::infinity());
+      Tensor y = kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, io.pool(), clamp_to(lo, hi));
+      return io.set_output(0, kernels::cast(y, t));
+    }
+    io.set_output(0, kernels::visit_numeric(t, "Clip", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T lo = bound_int(io, 1, t, std::numeric_limits<T>::lowest());
+      const T hi = bound_int(io, 2, t, std::numeric_limits<T>::max());
+      return kernels::unary_map<T, T>(x, t, io.pool(), clamp_to(lo, hi));
+    }));
+  }
+};
+
+class ClipAttrs : public exec::Kernel {
+ public:
+  ClipAttrs(float lo, float hi) : lo_(lo), hi_(hi) {}
+  void run(exec::KernelIO& io) override {
+    const float lo = lo_, hi = hi_;
+    io.set_output(0, float_map(io.input(0), io.pool(), "Clip", [lo, hi](auto v) {
+      using T = decltype(v);
+      return clamp_to(static_cast<T>(lo), static_cast<T>(hi))(v);
+    }));
+  }
+
+ private:
+  float lo_, hi_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  if (ctx.since >= 11) return std::make_unique<ClipInputs>();
+  return std::make_unique<ClipAttrs>(ctx.attr_float("min", std::numeric_limits<float>::lowest()),
+                                     ctx.attr_float("max", std::numeric_limits<float>::max()));
+}
+
+}  // namespace
+
+const OpDef& def_Clip() {
+  static const OpDef def{"", "Clip", {1, 6, 11, 12, 13}, 1, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

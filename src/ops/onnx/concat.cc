@@ -1,0 +1,63 @@
+// Concat: joins the inputs along `axis` (negative from opset 11; opset 1 defaults it to 1).
+// All inputs share the element type, the rank and every other dimension.
+#include "kernels/layout.h"
+#include "kernels/shape_args.h"
+#include "kernels/shape_copy.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class Concat : public exec::Kernel {
+ public:
+  explicit Concat(int64_t axis) : axis_(axis) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& first = io.input(0);
+    const auto rank = static_cast<int64_t>(first.rank());
+    if (rank == 0) fail(ErrorKind::BadInput, "", "cannot concatenate scalars");
+    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, rank));
+    Dims shape = first.shape();
+    shape[axis] = 0;
+    for (size_t i = 0; i < io.num_inputs(); ++i) {
+      const Tensor& t = io.input(i);
+      if (t.type() != first.type())
+        fail(ErrorKind::BadInput, "", "inputs have different element types");
+      bool fits = t.rank() == first.rank();
+      for (size_t d = 0; fits && d < t.rank(); ++d) fits = d == axis || t.dim(d) == first.dim(d);
+      if (!fits)
+        fail(ErrorKind::BadInput, "",
+             "cannot concatenate shapes " + shape_string(first.shape()) + " and " +
+                 shape_string(t.shape()) + " along axis " + std::to_string(axis));
+      shape[axis] += t.dim(axis);
+    }
+    if (io.num_inputs() == 1) return io.set_output(0, first);
+    Tensor out(first.type(), shape);
+    const std::vector<int64_t> out_strides = kernels::contiguous_strides(shape);
+    int64_t offset = 0;
+    for (size_t i = 0; i < io.num_inputs(); ++i) {
+      const Tensor& t = io.input(i);
+      const std::vector<int64_t> strides = kernels::contiguous_strides(t.shape());
+      kernels::strided_copy(t, {0, strides}, out, {offset * out_strides[axis], out_strides},
+                            t.shape(), &io.pool());
+      offset += t.dim(axis);
+    }
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  int64_t axis_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  if (ctx.since >= 4 && !ctx.has_attr("axis")) ctx.invalid("Concat needs the axis attribute");
+  return std::make_unique<Concat>(ctx.attr_int("axis", 1));
+}
+}  // namespace
+
+const OpDef& def_Concat() {
+  static const OpDef def{"", "Concat", {1, 4, 11, 13}, 1, kVariadic, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

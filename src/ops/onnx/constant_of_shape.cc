@@ -1,0 +1,68 @@
+// ConstantOfShape: a tensor of the shape given by the input (1-D int64), every element
+// `value` (a one-element tensor attribute; float 0 when absent).
+#include <algorithm>
+#include <cstring>
+
+#include "ir/float_formats.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+// `count` copies of the one element of `value`.
+Tensor filled(const Tensor& value, const Dims& shape) {
+  const ElemType type = value.type();
+  if (type == ElemType::String) {
+    Tensor out(type, shape);
+    std::fill_n(out.strings(), out.numel(), value.strings()[0]);
+    return out;
+  }
+  const int bits = elem_bits(type);
+  if (bits < 8) {  // packed: repeat the field through each byte
+    uint8_t field = get_packed(value.data<uint8_t>(), 0, bits), byte = 0;
+    for (int shift = 0; shift < 8; shift += bits) byte = static_cast<uint8_t>(byte | field << shift);
+    Tensor out(type, shape);
+    std::memset(out.raw(), byte, out.nbytes());
+    return out;
+  }
+  Tensor out(type, shape);
+  const size_t width = static_cast<size_t>(bits / 8);
+  auto* dst = static_cast<uint8_t*>(out.raw());
+  const auto* src = static_cast<const uint8_t*>(value.raw());
+  for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(dst + static_cast<size_t>(i) * width, src, width);
+  return out;
+}
+
+class ConstantOfShape : public exec::Kernel {
+ public:
+  explicit ConstantOfShape(Tensor value) : value_(std::move(value)) {}
+
+  void run(exec::KernelIO& io) override {
+    const std::vector<int64_t> spec = kernels::read_shape_arg(io.input(0), "shape");
+    for (int64_t d : spec)
+      if (d < 0) fail(ErrorKind::BadInput, "", "negative dimension in shape " + shape_string(spec));
+    io.set_output(0, filled(value_, Dims(std::span<const int64_t>(spec))));
+  }
+
+ private:
+  Tensor value_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Attribute* a = ctx.attr("value");
+  if (!a) return std::make_unique<ConstantOfShape>(Tensor::zeros(ElemType::Float, {}));
+  if (a->kind != ir::Attribute::Kind::Tensor || a->t.numel() != 1)
+    ctx.invalid("ConstantOfShape value must be a one-element tensor");
+  return std::make_unique<ConstantOfShape>(a->t);
+}
+
+}  // namespace
+
+const OpDef& def_ConstantOfShape() {
+  static const OpDef def{"", "ConstantOfShape", {9, 20, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,23 @@
+// Cos: cosine, elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct CosFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::cos(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<CosFn>(x, pool, "Cos"); }
+}  // namespace
+
+const OpDef& def_Cos() {
+  static const OpDef def{"", "Cos", {7, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,23 @@
+// Erf: the error function, elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct ErfFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::erf(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<ErfFn>(x, pool, "Erf"); }
+}  // namespace
+
+const OpDef& def_Erf() {
+  static const OpDef def{"", "Erf", {9, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

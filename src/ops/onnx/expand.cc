@@ -1,0 +1,42 @@
+// Expand: the input broadcast (multidirectionally, numpy rules) with `shape`; a 1 in
+// `shape` keeps the input's dimension, so the output may be larger than `shape` asks.
+#include "kernels/broadcast.h"
+#include "kernels/shape_args.h"
+#include "kernels/shape_copy.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class Expand : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const std::vector<int64_t> spec = kernels::read_shape_arg(io.input(1), "shape");
+    for (int64_t d : spec)
+      if (d < 0) fail(ErrorKind::BadInput, "", "Expand shape " + shape_string(spec) + " is negative");
+    const Dims target{std::span<const int64_t>(spec)};
+    const Dims shape = kernels::broadcast_shape(x.shape(), target);
+    if (shape == x.shape()) return io.set_output(0, x);
+    // Input strides aligned at the right, 0 where the input is broadcast.
+    const std::vector<int64_t> in_strides = kernels::contiguous_strides(x.shape());
+    const size_t shift = shape.size() - x.rank();
+    std::vector<int64_t> strides(shape.size(), 0);
+    for (size_t d = 0; d < x.rank(); ++d)
+      if (x.dim(d) != 1) strides[shift + d] = in_strides[d];
+    Tensor out(x.type(), shape);
+    kernels::strided_copy(x, {0, strides}, out, {0, kernels::contiguous_strides(shape)}, shape,
+                          &io.pool());
+    io.set_output(0, std::move(out));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Expand>(); }
+}  // namespace
+
+const OpDef& def_Expand() {
+  static const OpDef def{"", "Expand", {8, 13}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

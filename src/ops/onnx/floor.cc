@@ -1,0 +1,23 @@
+// Floor: y = floor(x), elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct FloorFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::floor(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<FloorFn>(x, pool, "Floor"); }
+}  // namespace
+
+const OpDef& def_Floor() {
+  static const OpDef def{"", "Floor", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,72 @@
+// GatherElements: out[c] = data[c with c[axis] replaced by indices[c]]; the output has the
+// shape of `indices`, which has data's rank and fits inside it off the axis.
+#include "kernels/dispatch.h"
+#include "kernels/layout.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class GatherElements : public exec::Kernel {
+ public:
+  explicit GatherElements(int64_t axis) : axis_(axis) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& data = io.input(0);
+    const Tensor& indices = io.input(1);
+    const size_t rank = data.rank();
+    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(rank)));
+    bool fits = indices.rank() == rank;
+    for (size_t d = 0; fits && d < rank; ++d) fits = d == axis || indices.dim(d) <= data.dim(d);
+    if (!fits)
+      fail(ErrorKind::BadInput, "",
+           "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
+               shape_string(data.shape()));
+    std::vector<int64_t> idx = kernels::read_ints(indices, "indices");
+    const int64_t len = data.dim(axis);
+    for (int64_t& i : idx) {
+      if (i < -len || i >= len)
+        fail(ErrorKind::BadInput, "",
+             "index " + std::to_string(i) + " is out of range for a dimension of " +
+                 std::to_string(len));
+      if (i < 0) i += len;
+    }
+    if (is_sub_byte(data.type())) fail(ErrorKind::Unsupported, "", "GatherElements on sub-byte types");
+    Tensor out(data.type(), indices.shape());
+    if (out.numel() == 0) return io.set_output(0, std::move(out));
+    const std::vector<int64_t> strides = kernels::contiguous_strides(data.shape());
+    kernels::visit_storage(data.type(), "GatherElements", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* src = kernels::elements<T>(data);
+      T* dst = kernels::elements<T>(out);
+      std::vector<int64_t> coord(rank, 0);
+      int64_t base = 0;  // offset of coord with the axis coordinate at 0
+      for (size_t i = 0; i < idx.size(); ++i) {
+        dst[i] = src[base + idx[i] * strides[axis]];
+        for (size_t d = rank; d-- > 0;) {
+          if (d != axis) base += strides[d];
+          if (++coord[d] < indices.dim(d)) break;
+          if (d != axis) base -= coord[d] * strides[d];
+          coord[d] = 0;
+        }
+      }
+    });
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  int64_t axis_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<GatherElements>(ctx.attr_int("axis", 0));
+}
+}  // namespace
+
+const OpDef& def_GatherElements() {
+  static const OpDef def{"", "GatherElements", {11, 13}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,86 @@
+// Gemm: Y = alpha * A' * B' + beta * C, where A' and B' are A and B transposed when
+// transA / transB are set, both 2-D. C (optional from opset 11) broadcasts to Y's shape
+// unidirectionally.
+#include <array>
+
+#include "kernels/layout.h"
+#include "kernels/matmul.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+class Gemm : public exec::Kernel {
+ public:
+  Gemm(bool trans_a, bool trans_b, float alpha, float beta)
+      : trans_a_(trans_a), trans_b_(trans_b), alpha_(alpha), beta_(beta) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor a = operand(io.input(0), trans_a_, "A");
+    const Tensor b = operand(io.input(1), trans_b_, "B");
+    if (a.type() != b.type()) type_mismatch(a, b);
+    if (a.dim(1) != b.dim(0))
+      fail(ErrorKind::BadInput, "", "Gemm shapes " + shape_string(a.shape()) + " and " +
+                                        shape_string(b.shape()) + " do not match");
+    Tensor y = kernels::matmul(a, b, io.pool());
+    const bool has_c = io.has_input(2) && !io.value(2).is_none() && beta_ != 0;
+    if (!has_c) {
+      if (alpha_ == 1) return io.set_output(0, std::move(y));
+      const float alpha = alpha_;
+      return io.set_output(0, numeric_map(y, io.pool(), "Gemm", [alpha](auto v) { return alpha * v; }));
+    }
+    const Tensor& c = io.input(2);
+    if (c.type() != y.type()) type_mismatch(y, c);
+    if (!kernels::broadcasts_to(c.shape(), y.shape()))
+      fail(ErrorKind::BadInput, "", "Gemm's C of shape " + shape_string(c.shape()) +
+                                        " does not broadcast to " + shape_string(y.shape()));
+    io.set_output(0, scale_add(y, c, io.pool()));
+  }
+
+ private:
+  static Tensor operand(const Tensor& x, bool transposed, const char* name) {
+    if (x.rank() != 2)
+      fail(ErrorKind::BadInput, "", std::string("Gemm's ") + name + " must be 2-D, got shape " + shape_string(x.shape()));
+    if (!transposed) return x;
+    const std::array<int64_t, 2> perm{1, 0};
+    return kernels::transpose(x, perm);
+  }
+
+  // alpha * y + beta * c, in float for float16/bfloat16 and in double for integers.
+  Tensor scale_add(const Tensor& y, const Tensor& c, exec::ThreadPool& pool) const {
+    const ElemType t = y.type();
+    const float alpha = alpha_, beta = beta_;
+    if (t == ElemType::Float16 || t == ElemType::BFloat16) {
+      Tensor r = kernels::binary_map<float, float, float>(
+          kernels::to_float(y), kernels::to_float(c), ElemType::Float, pool,
+          [alpha, beta](float u, float v) { return alpha * u + beta * v; });
+      return kernels::cast(r, t);
+    }
+    return kernels::visit_numeric(t, "Gemm", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using S = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+      const S sa = static_cast<S>(alpha), sb = static_cast<S>(beta);
+      return kernels::binary_map<T, T, T>(y, c, t, pool, [sa, sb](T u, T v) {
+        return static_cast<T>(sa * static_cast<S>(u) + sb * static_cast<S>(v));
+      });
+    });
+  }
+
+  bool trans_a_, trans_b_;
+  float alpha_, beta_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Gemm>(ctx.attr_int("transA", 0) != 0, ctx.attr_int("transB", 0) != 0,
+                                ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f));
+}
+
+}  // namespace
+
+const OpDef& def_Gemm() {
+  static const OpDef def{"", "Gemm", {1, 6, 7, 9, 11, 13}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,22 @@
+// Greater: A > B elementwise with a bool result, multidirectional broadcasting (legacy
+// broadcast/axis before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct GreaterFn {
+  template <typename T>
+  bool operator()(const T& a, const T& b) const { return a > b; }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return compare<GreaterFn>(a, b, pool, "Greater");
+}
+}  // namespace
+
+const OpDef& def_Greater() {
+  static const OpDef def{"", "Greater", {1, 7, 9, 13}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

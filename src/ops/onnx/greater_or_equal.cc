@@ -1,0 +1,22 @@
+// GreaterOrEqual: A >= B elementwise with a bool result, multidirectional broadcasting (legacy
+// broadcast/axis before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct GreaterOrEqualFn {
+  template <typename T>
+  bool operator()(const T& a, const T& b) const { return a >= b; }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return compare<GreaterOrEqualFn>(a, b, pool, "GreaterOrEqual");
+}
+}  // namespace
+
+const OpDef& def_GreaterOrEqual() {
+  static const OpDef def{"", "GreaterOrEqual", {12, 16}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,22 @@
+// LessOrEqual: A <= B elementwise with a bool result, multidirectional broadcasting (legacy
+// broadcast/axis before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct LessOrEqualFn {
+  template <typename T>
+  bool operator()(const T& a, const T& b) const { return a <= b; }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return compare<LessOrEqualFn>(a, b, pool, "LessOrEqual");
+}
+}  // namespace
+
+const OpDef& def_LessOrEqual() {
+  static const OpDef def{"", "LessOrEqual", {12, 16}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

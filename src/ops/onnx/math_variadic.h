@@ -1,0 +1,73 @@
+// Variadic elementwise operators (Max, Min, Sum, Mean): a left fold over the inputs with
+// multidirectional broadcasting. float16/bfloat16 inputs are folded in float.
+#pragma once
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+// Fn is called per element pair, as in arith<Fn>; `visit` picks the supported types.
+template <typename Fn, typename Visit>
+Tensor fold_inputs(exec::KernelIO& io, const char* name, Visit visit) {
+  const Tensor& first = io.input(0);
+  const ElemType t = first.type();
+  for (size_t i = 1; i < io.num_inputs(); ++i)
+    if (io.input(i).type() != t) type_mismatch(first, io.input(i));
+  const bool narrow = is_narrow_float(t);
+  if (io.num_inputs() == 1) {  // still only for the supported types
+    visit(narrow ? ElemType::Float : t, name, [](auto) { return 0; });
+    return first;
+  }
+  Tensor acc = narrow ? kernels::to_float(first) : first;
+  for (size_t i = 1; i < io.num_inputs(); ++i) {
+    const Tensor next = narrow ? kernels::to_float(io.input(i)) : io.input(i);
+    acc = visit(acc.type(), name, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return kernels::binary_map<T, T, T>(acc, next, acc.type(), io.pool(),
+                                          [](T a, T b) { return static_cast<T>(Fn{}(a, b)); });
+    });
+  }
+  return narrow ? kernels::cast(acc, t) : acc;
+}
+
+template <typename Fn>
+Tensor fold_numeric(exec::KernelIO& io, const char* name) {
+  return fold_inputs<Fn>(io, name, [](ElemType t, const char* what, auto&& fn) {
+    return kernels::visit_numeric(t, what, fn);
+  });
+}
+
+template <typename Fn>
+Tensor fold_float(exec::KernelIO& io, const char* name) {
+  return fold_inputs<Fn>(io, name, [](ElemType t, const char* what, auto&& fn) {
+    return kernels::visit_float(t, what, fn);
+  });
+}
+
+struct SumFn {
+  template <typename T>
+  auto operator()(T a, T b) const { return a + b; }
+};
+
+// Max and Min propagate NaN, as numpy's maximum and minimum do.
+struct MaxFn {
+  template <typename T>
+  T operator()(T a, T b) const { return (a > b || a != a) ? a : b; }
+};
+struct MinFn {
+  template <typename T>
+  T operator()(T a, T b) const { return (a < b || a != a) ? a : b; }
+};
+
+template <Tensor (*Compute)(exec::KernelIO&)>
+class VariadicKernel : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override { io.set_output(0, Compute(io)); }
+};
+
+template <Tensor (*Compute)(exec::KernelIO&)>
+std::unique_ptr<exec::Kernel> make_variadic(const BuildContext&) {
+  return std::make_unique<VariadicKernel<Compute>>();
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,15 @@
+// Max: the elementwise maximum of one or more inputs, multidirectional broadcasting.
+#include "ops/onnx/math_variadic.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(exec::KernelIO& io) { return fold_numeric<MaxFn>(io, "Max"); }
+}  // namespace
+
+const OpDef& def_Max() {
+  static const OpDef def{"", "Max", {1, 6, 8, 12, 13}, 1, kVariadic, 1, 1, make_variadic<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,20 @@
+// Mean: the elementwise mean of one or more inputs, multidirectional broadcasting.
+#include "ops/onnx/math_variadic.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(exec::KernelIO& io) {
+  Tensor sum = fold_float<SumFn>(io, "Mean");
+  if (io.num_inputs() == 1) return sum;
+  const double n = static_cast<double>(io.num_inputs());
+  return float_map(sum, io.pool(), "Mean", [n](auto v) { return v / static_cast<decltype(v)>(n); });
+}
+}  // namespace
+
+const OpDef& def_Mean() {
+  static const OpDef def{"", "Mean", {1, 6, 8, 13}, 1, kVariadic, 1, 1, make_variadic<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

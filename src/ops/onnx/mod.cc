@@ -1,0 +1,70 @@
+// Mod: the remainder of A / B, multidirectional broadcasting. With fmod=0 (integers only)
+// the result takes the divisor's sign, as Python's %; with fmod=1 it takes the dividend's,
+// as C's fmod. An integer remainder by zero is an error rather than a crash.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+
+// Remainder with the dividend's sign. x % -1 is 0 (and must not trap for the minimum).
+struct FModFn {
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
+    else if constexpr (std::is_signed_v<T>) return b == -1 ? T(0) : static_cast<T>(a % b);
+    else return static_cast<T>(a % b);
+  }
+};
+
+// Remainder with the divisor's sign.
+struct ModFn {
+  template <typename T>
+  T operator()(T a, T b) const {
+    T r = FModFn{}(a, b);
+    if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    return r;
+  }
+};
+
+void check_no_zero_divisor(const Tensor& b) {
+  if (is_float_type(b.type())) return;
+  kernels::visit_numeric(b.type(), "Mod", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = b.data<T>();
+    if (std::find(p, p + b.numel(), T(0)) != p + b.numel())
+      fail(ErrorKind::BadInput, "", "integer modulo by zero");
+  });
+}
+
+Tensor compute_fmod(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  check_no_zero_divisor(b);
+  return arith<FModFn>(a, b, pool, "Mod");
+}
+
+Tensor compute_mod(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  if (is_float_type(a.type()))
+    fail(ErrorKind::BadInput, "", "Mod of floating-point inputs requires fmod=1");
+  check_no_zero_divisor(b);
+  return arith<ModFn>(a, b, pool, "Mod");
+}
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t fmod = ctx.attr_int("fmod", 0);
+  if (fmod != 0 && fmod != 1) ctx.invalid("fmod must be 0 or 1");
+  return fmod ? make_binary<compute_fmod>(ctx) : make_binary<compute_mod>(ctx);
+}
+
+}  // namespace
+
+const OpDef& def_Mod() {
+  static const OpDef def{"", "Mod", {10, 13}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

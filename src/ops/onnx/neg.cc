@@ -1,0 +1,21 @@
+// Neg: y = -x, elementwise.
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct NegFn {
+  template <typename T>
+  T operator()(T v) const {
+    return -v;
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<NegFn>(x, pool, "Neg"); }
+}  // namespace
+
+const OpDef& def_Neg() {
+  static const OpDef def{"", "Neg", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,21 @@
+// Or: logical or of two bool tensors, multidirectional broadcasting (legacy broadcast/axis
+// before opset 7).
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Or");
+  if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Or");
+  return kernels::binary_map<bool, bool, bool>(a, b, ElemType::Bool, pool,
+                                               [](bool x, bool y) { return x || y; });
+}
+}  // namespace
+
+const OpDef& def_Or() {
+  static const OpDef def{"", "Or", {1, 7}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,187 @@
+// Pad: grows (or, with negative pads, crops) each axis by pads[i] at the front and
+// pads[rank+i] at the back. Modes: constant (the value, default 0), reflect (mirror without
+// repeating the edge), edge (repeat the edge), wrap (opset 19, periodic). Opset 1 and 2
+// take `paddings` / `pads` and `value` as attributes; 11+ take pads and constant_value as
+// inputs, and 18+ an optional `axes` input naming the padded axes.
+#include <algorithm>
+#include <optional>
+
+#include "exec/thread_pool.h"
+#include "kernels/convert.h"
+#include "kernels/dispatch.h"
+#include "kernels/shape_args.h"
+#include "kernels/shape_copy.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+enum class Mode { Constant, Reflect, Edge, Wrap };
+
+// For every output index along one axis, the input index it reads (Constant: -1 outside).
+std::vector<int64_t> source_map(int64_t in, int64_t out, int64_t before, Mode mode) {
+  if (in == 0 && out > 0 && mode != Mode::Constant)
+    fail(ErrorKind::BadInput, "", "cannot pad an empty axis in this mode");
+  std::vector<int64_t> map(static_cast<size_t>(out));
+  for (int64_t c = 0; c < out; ++c) {
+    int64_t i = c - before;
+    switch (mode) {
+      case Mode::Constant: i = i >= 0 && i < in ? i : -1; break;
+      case Mode::Edge: i = std::clamp<int64_t>(i, 0, in - 1); break;
+      case Mode::Wrap: i = ((i % in) + in) % in; break;
+      case Mode::Reflect: {
+        if (in == 1) {
+          i = 0;
+          break;
+        }
+        const int64_t period = 2 * (in - 1);
+        i = ((i % period) + period) % period;
+        if (i >= in) i = period - i;
+        break;
+      }
+    }
+    map[static_cast<size_t>(c)] = i;
+  }
+  return map;
+}
+
+// Every output element read through the per-axis maps (the edge, reflect and wrap modes).
+void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<int64_t>>& maps,
+                   exec::ThreadPool& pool) {
+  const size_t rank = x.rank();
+  const std::vector<int64_t> strides = kernels::contiguous_strides(x.shape());
+  const int64_t inner = rank ? out.dim(rank - 1) : 1;
+  const int64_t rows = inner ? out.numel() / inner : 0;
+  kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* src = kernels::elements<T>(x);
+    T* dst = kernels::elements<T>(out);
+    pool.parallel_for(rows, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, inner)),
+                      [&](int64_t b, int64_t e) {
+                        for (int64_t r = b; r < e; ++r) {
+                          int64_t base = 0;
+                          for (size_t d = rank - 1, rest = static_cast<size_t>(r); d-- > 0;) {
+                            const auto c = rest % static_cast<size_t>(out.dim(d));
+                            rest /= static_cast<size_t>(out.dim(d));
+                            base += maps[d][c] * strides[d];
+                          }
+                          T* row = dst + r * inner;
+                          const std::vector<int64_t>& last = maps[rank - 1];
+                          for (int64_t i = 0; i < inner; ++i) row[i] = src[base + last[static_cast<size_t>(i)]];
+                        }
+                      });
+  });
+}
+
+// The constant mode: fill with `value`, then copy the part of the input that remains.
+void fill_and_copy(const Tensor& x, Tensor& out, std::span<const int64_t> pads,
+                   const Tensor& value, exec::ThreadPool& pool) {
+  kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::fill_n(kernels::elements<T>(out), out.numel(), kernels::elements<T>(value)[0]);
+  });
+  const size_t rank = x.rank();
+  const std::vector<int64_t> in_strides = kernels::contiguous_strides(x.shape());
+  const std::vector<int64_t> out_strides = kernels::contiguous_strides(out.shape());
+  std::vector<int64_t> dims(rank);
+  int64_t from = 0, to = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t before = pads[d];
+    const int64_t src0 = std::max<int64_t>(0, -before), dst0 = std::max<int64_t>(0, before);
+    dims[d] = std::max<int64_t>(0, std::min(x.dim(d) - src0, out.dim(d) - dst0));
+    from += src0 * in_strides[d];
+    to += dst0 * out_strides[d];
+  }
+  kernels::strided_copy(x, {from, in_strides}, out, {to, out_strides}, dims, &pool);
+}
+
+class Pad : public exec::Kernel {
+ public:
+  Pad(Mode mode, std::optional<std::vector<int64_t>> pads, std::optional<double> value)
+      : mode_(mode), pads_(std::move(pads)), value_(value) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const size_t rank = x.rank();
+    if (rank == 0) return io.set_output(0, x);  // nothing to pad
+    std::vector<int64_t> given = pads_ ? *pads_ : kernels::read_ints(io.input(1), "pads");
+    std::vector<int64_t> axes;
+    if (io.has_input(3)) {
+      axes = kernels::normalize_axes(kernels::read_ints(io.input(3), "axes"),
+                                     static_cast<int64_t>(rank));
+    } else {
+      for (size_t d = 0; d < rank; ++d) axes.push_back(static_cast<int64_t>(d));
+    }
+    if (given.size() != 2 * axes.size())
+      fail(ErrorKind::BadInput, "",
+           "pads has " + std::to_string(given.size()) + " entries, expected " +
+               std::to_string(2 * axes.size()));
+    std::vector<int64_t> pads(2 * rank, 0);  // [begin..., end...] over every axis
+    for (size_t i = 0; i < axes.size(); ++i) {
+      pads[static_cast<size_t>(axes[i])] = given[i];
+      pads[rank + static_cast<size_t>(axes[i])] = given[axes.size() + i];
+    }
+    Dims shape;
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t n = x.dim(d) + pads[d] + pads[rank + d];
+      if (n < 0) fail(ErrorKind::BadInput, "", "pads crop more than the input holds");
+      shape.push_back(n);
+    }
+    if (is_sub_byte(x.type())) fail(ErrorKind::Unsupported, "", "Pad on sub-byte types");
+    Tensor out(x.type(), shape);
+    if (out.numel() == 0) return io.set_output(0, std::move(out));
+    if (mode_ == Mode::Constant) {
+      fill_and_copy(x, out, pads, fill_value(io, x.type()), io.pool());
+    } else {
+      std::vector<std::vector<int64_t>> maps;
+      for (size_t d = 0; d < rank; ++d) maps.push_back(source_map(x.dim(d), shape[d], pads[d], mode_));
+      gather_padded(x, out, maps, io.pool());
+    }
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  // The constant as a one-element tensor of `type`.
+  Tensor fill_value(exec::KernelIO& io, ElemType type) const {
+    if (io.has_input(2)) {
+      const Tensor& v = io.input(2);
+      if (v.type() != type) fail(ErrorKind::BadInput, "", "constant_value has a different element type");
+      if (v.numel() != 1) fail(ErrorKind::BadInput, "", "constant_value must hold one value");
+      return v;
+    }
+    if (type == ElemType::String) return Tensor(type, {});
+    if (!value_ || *value_ == 0) return Tensor::zeros(type, {});
+    return kernels::cast(Tensor::from_vector<double>(ElemType::Double, {}, {*value_}), type);
+  }
+
+  Mode mode_;
+  std::optional<std::vector<int64_t>> pads_;  // opset 1/2 attribute
+  std::optional<double> value_;               // opset 1/2 attribute
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const std::string name = ctx.attr_string("mode", "constant");
+  Mode mode = Mode::Constant;
+  if (name == "reflect") mode = Mode::Reflect;
+  else if (name == "edge") mode = Mode::Edge;
+  else if (name == "wrap" && ctx.since >= 19) mode = Mode::Wrap;
+  else if (name != "constant") ctx.invalid("unknown Pad mode '" + name + "'");
+  if (ctx.since >= 11) {
+    if (ctx.node.inputs.size() < 2 || !ctx.node.inputs[1]) ctx.invalid("Pad needs the pads input");
+    return std::make_unique<Pad>(mode, std::nullopt, std::nullopt);
+  }
+  const char* attr = ctx.since < 2 ? "paddings" : "pads";
+  if (!ctx.has_attr(attr)) ctx.invalid(std::string("Pad needs the ") + attr + " attribute");
+  if (ctx.node.inputs.size() != 1) ctx.invalid("Pad takes one input before opset 11");
+  return std::make_unique<Pad>(mode, ctx.attr_ints(attr), ctx.attr_float("value", 0.0f));
+}
+
+}  // namespace
+
+const OpDef& def_Pad() {
+  static const OpDef def{"", "Pad", {1, 2, 11, 13, 18, 19, 21, 23, 24, 25}, 1, 4, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,18 @@
+// ReduceMax: the maximum (bool from opset 20) over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<MaxReducer>(x, plan, "ReduceMax", true);
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace
+
+const OpDef& def_ReduceMax() {
+  static const OpDef def{"", "ReduceMax", {1, 11, 12, 13, 18, 20}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

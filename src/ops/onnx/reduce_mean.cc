@@ -1,0 +1,18 @@
+// ReduceMean: the mean (NaN for an empty set) over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<MeanReducer>(x, plan, "ReduceMean", false);
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace
+
+const OpDef& def_ReduceMean() {
+  static const OpDef def{"", "ReduceMean", {1, 11, 13, 18}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,18 @@
+// ReduceMin: the minimum (bool from opset 20) over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<MinReducer>(x, plan, "ReduceMin", true);
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace
+
+const OpDef& def_ReduceMin() {
+  static const OpDef def{"", "ReduceMin", {1, 11, 12, 13, 18, 20}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,128 @@
+// The kernel shared by ReduceSum, ReduceMean, ReduceMax, ReduceMin and ReduceProd: axes come
+// from the `axes` attribute in older versions and from the optional second input in newer
+// ones (where noop_with_empty_axes makes empty axes the identity); keepdims keeps the
+// reduced dimensions as 1.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/layout.h"
+#include "kernels/reduce_loop.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+// Accumulators for kernels::reduce.
+template <typename T>
+struct SumReducer {
+  using Acc = T;
+  T init() const { return T(0); }
+  T step(T a, T x) const { return static_cast<T>(a + x); }
+  T merge(T a, T b) const { return static_cast<T>(a + b); }
+  T finish(T a, int64_t) const { return a; }
+};
+
+template <typename T>
+struct MeanReducer : SumReducer<T> {
+  T finish(T a, int64_t n) const {
+    if (n == 0) return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN() : T(0);
+    return static_cast<T>(a / static_cast<T>(n));
+  }
+};
+
+template <typename T>
+struct ProdReducer {
+  using Acc = T;
+  T init() const { return T(1); }
+  T step(T a, T x) const { return static_cast<T>(a * x); }
+  T merge(T a, T b) const { return static_cast<T>(a * b); }
+  T finish(T a, int64_t) const { return a; }
+};
+
+// Max and Min propagate NaN; an empty set gives -inf / +inf, or the type's lowest / highest.
+template <typename T>
+struct MaxReducer {
+  using Acc = T;
+  T init() const {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+  }
+  T step(T a, T x) const { return (x > a || x != x) ? x : a; }
+  T merge(T a, T b) const { return (b > a || b != b) ? b : a; }
+  T finish(T a, int64_t) const { return a; }
+};
+
+template <typename T>
+struct MinReducer {
+  using Acc = T;
+  T init() const {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+  }
+  T step(T a, T x) const { return (x < a || x != x) ? x : a; }
+  T merge(T a, T b) const { return (b < a || b != b) ? b : a; }
+  T finish(T a, int64_t) const { return a; }
+};
+
+// Reduces x by `plan` with R<T>; float16/bfloat16 in float; bool only when `with_bool`.
+template <template <typename> class R>
+Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const char* name, bool with_bool) {
+  const ElemType t = x.type();
+  if (is_narrow_float(t)) return kernels::cast(reduce_tensor<R>(kernels::to_float(x), plan, name, false), t);
+  auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Tensor y(t, plan.out_shape);
+    kernels::reduce(plan, x.data<T>(), y.data<T>(), R<T>{});
+    return y;
+  };
+  if (with_bool && t == ElemType::Bool) return run(kernels::Tag<bool>{});
+  return kernels::visit_numeric(t, name, run);
+}
+
+using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&);
+
+class ReduceKernel : public exec::Kernel {
+ public:
+  ReduceKernel(ReduceCompute compute, bool axes_input, std::vector<int64_t> axes, bool keepdims,
+               bool noop_with_empty_axes)
+      : compute_(compute), axes_input_(axes_input), axes_(std::move(axes)), keepdims_(keepdims),
+        noop_(noop_with_empty_axes) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    std::vector<int64_t> axes = axes_input_ ? input_axes(io) : axes_;
+    if (axes.empty() && noop_) return io.set_output(0, x);
+    const int64_t rank = static_cast<int64_t>(x.rank());
+    for (int64_t& a : axes) a = kernels::normalize_axis(a, rank);
+    io.set_output(0, compute_(x, kernels::plan_reduce(x.shape(), axes, keepdims_)));
+  }
+
+ private:
+  static std::vector<int64_t> input_axes(const exec::KernelIO& io) {
+    if (!io.has_input(1) || io.value(1).is_none()) return {};
+    const Tensor& t = io.input(1);
+    if (t.type() != ElemType::Int64) fail(ErrorKind::BadInput, "", "axes must be an int64 tensor");
+    if (t.rank() > 1) fail(ErrorKind::BadInput, "", "axes must be 1-D, got shape " + shape_string(t.shape()));
+    return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel());
+  }
+
+  ReduceCompute compute_;
+  bool axes_input_;
+  std::vector<int64_t> axes_;
+  bool keepdims_;
+  bool noop_;
+};
+
+// `axes_input_since`: the first version taking axes as an input (13 for ReduceSum, else 18).
+inline std::unique_ptr<exec::Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
+                                                 int axes_input_since) {
+  const bool axes_input = ctx.since >= axes_input_since;
+  return std::make_unique<ReduceKernel>(compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
+                                        ctx.attr_int("keepdims", 1) != 0,
+                                        axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,21 @@
+// Relu: y = max(0, x), elementwise; NaN stays NaN. Signed integers from opset 14.
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct ReluFn {
+  template <typename T>
+  T operator()(T v) const {
+    return v < T(0) ? T(0) : v;
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<ReluFn>(x, pool, "Relu"); }
+}  // namespace
+
+const OpDef& def_Relu() {
+  static const OpDef def{"", "Relu", {1, 6, 13, 14}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

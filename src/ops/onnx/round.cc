@@ -1,0 +1,23 @@
+// Round: to the nearest integer, halves to even (nearbyint in the default rounding mode).
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct RoundFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::nearbyint(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<RoundFn>(x, pool, "Round"); }
+}  // namespace
+
+const OpDef& def_Round() {
+  static const OpDef def{"", "Round", {11, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,23 @@
+// Sigmoid: y = 1 / (1 + e^-x), elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct SigmoidFn {
+  template <typename T>
+  T operator()(T v) const {
+    return T(1) / (T(1) + std::exp(-v));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<SigmoidFn>(x, pool, "Sigmoid"); }
+}  // namespace
+
+const OpDef& def_Sigmoid() {
+  static const OpDef def{"", "Sigmoid", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,22 @@
+// Sign: -1, 0 or 1 by the sign of x, elementwise; NaN stays NaN.
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct SignFn {
+  template <typename T>
+  T operator()(T v) const {
+    if (v != v) return v;  // NaN
+    return static_cast<T>((T(0) < v) - (v < T(0)));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<SignFn>(x, pool, "Sign"); }
+}  // namespace
+
+const OpDef& def_Sign() {
+  static const OpDef def{"", "Sign", {9, 13}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,103 @@
+// Split: cuts the input along `axis` into the outputs. Sizes come from `split` (an
+// attribute before opset 13 — or opset 1's optional second input —, an input from 13), or
+// from num_outputs (opset 18: chunks of ceil(d/n), the last smaller), or else equal parts.
+// Parts that are contiguous in the input (nothing before the axis) are views.
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "kernels/layout.h"
+#include "kernels/shape_args.h"
+#include "kernels/shape_copy.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+std::vector<int64_t> equal_parts(int64_t dim, size_t outputs, bool last_smaller) {
+  const auto n = static_cast<int64_t>(outputs);
+  if (!last_smaller && dim % n != 0)
+    fail(ErrorKind::BadInput, "",
+         "a dimension of " + std::to_string(dim) + " does not split into " + std::to_string(n) +
+             " equal parts");
+  const int64_t chunk = (dim + n - 1) / n;
+  std::vector<int64_t> sizes;
+  for (int64_t rest = dim, i = 0; i < n; ++i, rest -= sizes.back())
+    sizes.push_back(std::min(chunk, rest));
+  return sizes;
+}
+
+class Split : public exec::Kernel {
+ public:
+  Split(int64_t axis, std::optional<std::vector<int64_t>> split, bool uneven)
+      : axis_(axis), split_(std::move(split)), uneven_(uneven) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank())));
+    const int64_t dim = x.dim(axis);
+    std::vector<int64_t> sizes;
+    if (io.has_input(1)) sizes = kernels::read_ints(io.input(1), "split");
+    else if (split_) sizes = *split_;
+    else sizes = equal_parts(dim, io.num_outputs(), uneven_);
+    if (sizes.size() != io.num_outputs())
+      fail(ErrorKind::BadInput, "",
+           "split has " + std::to_string(sizes.size()) + " sizes for " +
+               std::to_string(io.num_outputs()) + " outputs");
+    for (int64_t s : sizes)
+      if (s < 0) fail(ErrorKind::BadInput, "", "split sizes cannot be negative");
+    if (std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != dim)
+      fail(ErrorKind::BadInput, "",
+           "split sizes do not add up to the dimension of " + std::to_string(dim));
+    int64_t outer = 1;
+    for (size_t d = 0; d < axis; ++d) outer *= x.dim(d);
+    const std::vector<int64_t> in_strides = kernels::contiguous_strides(x.shape());
+    int64_t offset = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      Dims shape = x.shape();
+      shape[axis] = sizes[i];
+      const int64_t base = offset * in_strides[axis];
+      offset += sizes[i];
+      if (!io.has_output(i)) continue;
+      if (outer == 1 && !is_sub_byte(x.type())) {
+        io.set_output(i, x.view(base, shape));
+        continue;
+      }
+      Tensor out(x.type(), shape);
+      kernels::strided_copy(x, {base, in_strides}, out, {0, kernels::contiguous_strides(shape)},
+                            shape, &io.pool());
+      io.set_output(i, std::move(out));
+    }
+  }
+
+ private:
+  int64_t axis_;
+  std::optional<std::vector<int64_t>> split_;  // the attribute (opset < 13)
+  bool uneven_;                                // num_outputs given (opset 18)
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  std::optional<std::vector<int64_t>> split;
+  if (ctx.since < 13 && ctx.has_attr("split")) split = ctx.attr_ints("split");
+  bool uneven = false;
+  if (ctx.since >= 18 && ctx.has_attr("num_outputs")) {
+    const int64_t n = ctx.attr_int("num_outputs", 0);
+    if (n != static_cast<int64_t>(ctx.node.outputs.size()))
+      ctx.invalid("num_outputs is " + std::to_string(n) + " but the node has " +
+                  std::to_string(ctx.node.outputs.size()) + " outputs");
+    uneven = true;
+  }
+  if (ctx.since >= 2 && ctx.since < 13 && ctx.node.inputs.size() > 1)
+    ctx.invalid("Split takes one input before opset 13");
+  return std::make_unique<Split>(ctx.attr_int("axis", 0), std::move(split), uneven);
+}
+
+}  // namespace
+
+const OpDef& def_Split() {
+  static const OpDef def{"", "Split", {1, 2, 11, 13, 18}, 1, 2, 1, kVariadic, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,68 @@
+// Tile: the input repeated repeats[i] times along each axis i. Opset 1 instead takes two
+// scalars, `tiles` (the count) and `axis`.
+#include "kernels/layout.h"
+#include "kernels/shape_args.h"
+#include "kernels/shape_copy.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+constexpr int64_t kMaxElements = int64_t{1} << 40;
+
+class Tile : public exec::Kernel {
+ public:
+  explicit Tile(bool legacy) : legacy_(legacy) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const auto rank = static_cast<int64_t>(x.rank());
+    std::vector<int64_t> repeats;
+    if (legacy_) {
+      repeats.assign(x.rank(), 1);
+      const int64_t axis = kernels::normalize_axis(kernels::read_int(io.input(2), "axis"), rank);
+      repeats[static_cast<size_t>(axis)] = kernels::read_int(io.input(1), "tiles");
+    } else {
+      repeats = kernels::read_shape_arg(io.input(1), "repeats");
+    }
+    if (repeats.size() != x.rank())
+      fail(ErrorKind::BadInput, "",
+           "repeats has " + std::to_string(repeats.size()) + " entries for an input of shape " +
+               shape_string(x.shape()));
+    // Walk [r0, d0, r1, d1, ...]: the repeat axes read with stride 0.
+    const std::vector<int64_t> in_strides = kernels::contiguous_strides(x.shape());
+    std::vector<int64_t> walk, strides;
+    Dims shape;
+    for (size_t d = 0; d < x.rank(); ++d) {
+      if (repeats[d] < 0) fail(ErrorKind::BadInput, "", "repeats cannot be negative");
+      if (x.dim(d) != 0 && repeats[d] > kMaxElements / x.dim(d))
+        fail(ErrorKind::BadInput, "", "Tile output is too large");
+      walk.insert(walk.end(), {repeats[d], x.dim(d)});
+      strides.insert(strides.end(), {0, in_strides[d]});
+      shape.push_back(repeats[d] * x.dim(d));
+    }
+    Tensor out(x.type(), shape);
+    kernels::strided_copy(x, {0, strides}, out, {0, kernels::contiguous_strides(walk)}, walk,
+                          &io.pool());
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  bool legacy_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const bool legacy = ctx.since < 6;
+  if (ctx.node.inputs.size() != (legacy ? 3u : 2u))
+    ctx.invalid(legacy ? "Tile-1 takes input, tiles and axis" : "Tile takes input and repeats");
+  return std::make_unique<Tile>(legacy);
+}
+}  // namespace
+
+const OpDef& def_Tile() {
+  static const OpDef def{"", "Tile", {1, 6, 13}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops
