@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bough/element_type.h"
@@ -68,8 +69,20 @@ class Dims {
   }
 
  private:
-  void assign(const int64_t* d, size_t n);
-  void release();
+  void assign(const int64_t* d, size_t n) {
+    if (n > capacity_) grow(n);
+    int64_t* p = data();
+    for (size_t i = 0; i < n; ++i) p[i] = d[i];
+    size_ = n;
+  }
+  void release() {
+    if (heap_) {
+      delete[] heap_;
+      heap_ = nullptr;
+      capacity_ = kInline;
+    }
+  }
+  void grow(size_t n);
   // Moves other's dims into this (empty) Dims, stealing a heap buffer.
   void take(Dims& other) noexcept {
     size_ = other.size_;
@@ -133,10 +146,12 @@ class Tensor {
     other.storage_ = nullptr;
   }
   Tensor& operator=(const Tensor& other) {
-    if (this != &other) {
-      Tensor copy(other);
-      swap(copy);
-    }
+    if (other.storage_) other.storage_->retain();
+    if (storage_) storage_->release();
+    type_ = other.type_;
+    shape_ = other.shape_;
+    storage_ = other.storage_;
+    offset_ = other.offset_;
     return *this;
   }
   Tensor& operator=(Tensor&& other) noexcept {
@@ -154,6 +169,11 @@ class Tensor {
     if (storage_) storage_->release();
   }
   void swap(Tensor& other) noexcept;
+  // Drops the buffer (the tensor becomes undefined).
+  void reset() {
+    if (storage_) storage_->release();
+    storage_ = nullptr;
+  }
 
   bool defined() const { return storage_ != nullptr; }
   ElemType type() const { return type_; }
@@ -165,13 +185,16 @@ class Tensor {
 
   void* raw() { return storage_->bytes() + offset_; }
   const void* raw() const { return storage_->bytes() + offset_; }
+  // Elements as T; for the string type, T is std::string (views keep their offset).
   template <typename T>
   T* data() {
-    return reinterpret_cast<T*>(raw());
+    if constexpr (std::is_same_v<T, std::string>) return strings();
+    else return reinterpret_cast<T*>(raw());
   }
   template <typename T>
   const T* data() const {
-    return reinterpret_cast<const T*>(raw());
+    if constexpr (std::is_same_v<T, std::string>) return strings();
+    else return reinterpret_cast<const T*>(raw());
   }
   std::string* strings() { return storage_->strings() + offset_; }
   const std::string* strings() const { return storage_->strings() + offset_; }
@@ -229,6 +252,12 @@ class Value {
     return *this;
   }
   static Value none() { return Value(); }
+  // Makes this the empty optional, releasing what it held.
+  void reset() {
+    tensor_.reset();
+    if (kind_ == Kind::Sequence) seq_.reset();
+    kind_ = Kind::None;
+  }
   static Value sequence(ElemType elem, std::vector<Value> items);
 
   Kind kind() const { return kind_; }

@@ -101,12 +101,6 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     output_slots_.push_back(s);
     pinned[static_cast<size_t>(s)] = true;
   }
-  for (size_t i = 0; i < output_slots_.size(); ++i) {
-    int32_t s = output_slots_[i];
-    bool shared = pinned[static_cast<size_t>(s)] &&
-                  std::count(output_slots_.begin(), output_slots_.end(), s) > 1;
-    output_shared_.push_back(shared || constant_[static_cast<size_t>(s)]);
-  }
 
   // Steps, and for every slot the step that reads it last.
   std::vector<int64_t> last_use(frame_.size(), -1);
@@ -121,6 +115,18 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       if (s >= 0) last_use[static_cast<size_t>(s)] = index;
     for (const ir::Value* v : node->outputs)
       if (v && last_use[static_cast<size_t>(slot(v))] < index) last_use[static_cast<size_t>(slot(v))] = index;
+    if (node->op_type == "Constant" && node->domain.empty() && node->outputs.size() == 1 &&
+        node->outputs[0]) {
+      // Evaluated once here: its output becomes a constant slot and no step runs it.
+      int32_t s = slot(node->outputs[0]);
+      Value* frame = frame_.data();
+      RunContext none;
+      int32_t out[] = {s};
+      KernelIO io(none, frame, {}, out);
+      make_kernel(*node, env, where)->run(io);
+      pinned[static_cast<size_t>(s)] = constant_[static_cast<size_t>(s)] = true;
+      continue;
+    }
     kernels_.push_back(make_kernel(*node, env, where));
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
     step.in = static_cast<uint32_t>(refs_.size());
@@ -141,6 +147,10 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     steps_[i].n_free = static_cast<uint32_t>(dying[i].size());
     refs_.insert(refs_.end(), dying[i].begin(), dying[i].end());
   }
+  // An output is moved out unless the slot is a constant or listed twice among outputs.
+  for (int32_t s : output_slots_)
+    output_shared_.push_back(constant_[static_cast<size_t>(s)] ||
+                             std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
   // What may be left in the frame after a run: inputs and captures nobody read, outputs.
   for (int32_t s : input_slots_) reset_slots_.push_back(s);
   for (int32_t s : capture_slots_) reset_slots_.push_back(s);
@@ -157,7 +167,7 @@ void Plan::run(RunContext& ctx) {
       const Step& st = steps_[i];
       KernelIO io(ctx, frame, {refs + st.in, st.n_in}, {refs + st.out, st.n_out});
       st.kernel->run(io);
-      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]] = Value();
+      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]].reset();
     }
   } catch (const Error& e) {
     clear_all();
@@ -174,7 +184,7 @@ void Plan::run(RunContext& ctx) {
 
 void Plan::clear_all() {
   for (size_t s = 0; s < frame_.size(); ++s)
-    if (!constant_[s]) frame_[s] = Value();
+    if (!constant_[s]) frame_[s].reset();
 }
 
 Value Plan::take_output(size_t i) {
@@ -183,7 +193,7 @@ Value Plan::take_output(size_t i) {
 }
 
 void Plan::reset() {
-  for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)] = Value();
+  for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
 }
 
 }  // namespace bough::exec

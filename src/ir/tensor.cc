@@ -11,25 +11,16 @@ namespace bough {
 
 // ---- Dims -------------------------------------------------------------------------------
 
-void Dims::assign(const int64_t* d, size_t n) {
-  resize(n);
-  if (n) std::memmove(data(), d, n * sizeof(int64_t));
-}
-
-void Dims::release() {
+void Dims::grow(size_t n) {
+  auto* grown = new int64_t[n];
+  std::memcpy(grown, data(), size_ * sizeof(int64_t));
   delete[] heap_;
-  heap_ = nullptr;
-  capacity_ = kInline;
+  heap_ = grown;
+  capacity_ = n;
 }
 
 void Dims::resize(size_t n, int64_t fill) {
-  if (n > capacity_) {
-    auto* grown = new int64_t[n];
-    std::memcpy(grown, data(), size_ * sizeof(int64_t));
-    delete[] heap_;
-    heap_ = grown;
-    capacity_ = n;
-  }
+  if (n > capacity_) grow(n);
   for (size_t i = size_; i < n; ++i) data()[i] = fill;
   size_ = n;
 }
@@ -73,10 +64,17 @@ struct FreeList {
   }
 };
 
-FreeList& free_list() {
+// The list lives in a thread_local object with a destructor; a plain thread_local pointer
+// to it keeps the hot path free of the TLS init-guard call.
+thread_local FreeList* cached_list = nullptr;
+
+FreeList& make_free_list() {
   thread_local FreeList list;
+  cached_list = &list;
   return list;
 }
+
+inline FreeList& free_list() { return cached_list ? *cached_list : make_free_list(); }
 
 int size_class(size_t bytes) {
   for (int c = 0; c < kClasses; ++c)
@@ -116,7 +114,10 @@ Storage* Storage::allocate_strings(size_t count) {
 }
 
 void Storage::release() {
-  if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // A sole owner needs no atomic read-modify-write: nobody else can reach this buffer.
+  if (refs_.load(std::memory_order_acquire) != 1 &&
+      refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
   for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
   int cls = size_class_;
   this->~Storage();
@@ -182,6 +183,8 @@ void Tensor::swap(Tensor& other) noexcept {
 }
 
 Tensor Tensor::reshaped(Dims shape) const {
+  if (shape.numel() != numel())
+    fail(ErrorKind::BadInput, "", "cannot view " + shape_string(shape_) + " as " + shape_string(shape));
   Tensor t(*this);
   t.shape_ = std::move(shape);
   return t;

@@ -1,42 +1,81 @@
 #include "kernels/matmul.h"
 
 #include <algorithm>
-#include <cstring>
+#include <array>
 #include <vector>
 
 #include "bough/error.h"
 #include "kernels/broadcast.h"
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "kernels/layout.h"
 
 namespace bough::kernels {
 
 namespace {
 
-// Tile sizes: a kKBlock x kNBlock block of B stays in cache while the rows stream by.
-constexpr int64_t kKBlock = 128;
-constexpr int64_t kNBlock = 512;
+// Cache blocking: a kKBlock x kNBlock block of B is reused by every row of the range.
+constexpr int64_t kKBlock = 256;
+constexpr int64_t kNBlock = 256;
+// Up to this many rows of a, a · bᵀ is computed as dot products of rows instead of
+// transposing b first.
+constexpr int64_t kFewRows = 8;
 
-// Rows [r0, r1) of one product. The inner loop runs along a row of B and of C (i-k-j
-// order), so it is contiguous and vectorizes.
-template <typename T>
-void matmul_rows(const T* a, const T* b, T* c, int64_t r0, int64_t r1, int64_t k, int64_t n) {
-  std::memset(static_cast<void*>(c + r0 * n), 0, sizeof(T) * static_cast<size_t>((r1 - r0) * n));
-  for (int64_t j0 = 0; j0 < n; j0 += kNBlock) {
-    const int64_t jn = std::min(kNBlock, n - j0);
-    for (int64_t k0 = 0; k0 < k; k0 += kKBlock) {
-      const int64_t kn = std::min(kKBlock, k - k0);
-      for (int64_t i = r0; i < r1; ++i) {
-        T* __restrict crow = c + i * n + j0;
-        const T* arow = a + i * k + k0;
-        for (int64_t kk = 0; kk < kn; ++kk) {
-          const T av = arow[kk];
-          const T* __restrict brow = b + (k0 + kk) * n + j0;
-          for (int64_t j = 0; j < jn; ++j) crow[j] += av * brow[j];
-        }
-      }
+// c[R x C] += a[R x kn] · b[kn x C] (leading dimensions lda, ldb, ldc). R and C are
+// compile-time constants, so the compiler keeps the tile in vector registers and vectorizes
+// the loop over the columns without a scalar remainder.
+template <typename T, int R, int C>
+void tile(const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc, int64_t kn) {
+  T acc[R][C] = {};
+  for (int64_t kk = 0; kk < kn; ++kk) {
+    const T* brow = b + kk * ldb;
+    for (int r = 0; r < R; ++r) {
+      const T av = a[r * lda + kk];
+      for (int j = 0; j < C; ++j) acc[r][j] += av * brow[j];
     }
   }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < C; ++j) c[r * ldc + j] += acc[r][j];
+}
+
+// Columns [0, n) of R rows: wide tiles, then narrow ones, then single columns.
+template <typename T, int R>
+void tile_row(const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc, int64_t kn,
+              int64_t n) {
+  int64_t j = 0;
+  for (; j + 32 <= n; j += 32) tile<T, R, 32>(a, lda, b + j, ldb, c + j, ldc, kn);
+  for (; j + 8 <= n; j += 8) tile<T, R, 8>(a, lda, b + j, ldb, c + j, ldc, kn);
+  for (; j < n; ++j) tile<T, R, 1>(a, lda, b + j, ldb, c + j, ldc, kn);
+}
+
+// Rows [r0, r1), columns [j0, j1) of c (m x n) = a (m x k) · b (k x n), all row-major;
+// that block of c is overwritten.
+template <typename T>
+void matmul_block(const T* a, const T* b, T* c, int64_t r0, int64_t r1, int64_t j0, int64_t j1,
+                  int64_t k, int64_t n) {
+  const int64_t jn = j1 - j0;
+  for (int64_t i = r0; i < r1; ++i) std::fill(c + i * n + j0, c + i * n + j1, T(0));
+  for (int64_t k0 = 0; k0 < k; k0 += kKBlock) {
+    const int64_t kn = std::min(kKBlock, k - k0);
+    const T* bb = b + k0 * n + j0;
+    int64_t i = r0;
+    for (; i + 4 <= r1; i += 4) tile_row<T, 4>(a + i * k + k0, k, bb, n, c + i * n + j0, n, kn, jn);
+    for (; i < r1; ++i) tile_row<T, 1>(a + i * k + k0, k, bb, n, c + i * n + j0, n, kn, jn);
+  }
+}
+
+// Sum of x[i] * y[i], in kLanes independent partial sums so the loop vectorizes.
+template <typename T>
+T dot(const T* x, const T* y, int64_t k) {
+  constexpr int kLanes = 16;
+  T lane[kLanes] = {};
+  int64_t t = 0;
+  for (; t + kLanes <= k; t += kLanes)
+    for (int l = 0; l < kLanes; ++l) lane[l] += x[t + l] * y[t + l];
+  T sum = 0;
+  for (int l = 0; l < kLanes; ++l) sum += lane[l];
+  for (; t < k; ++t) sum += x[t] * y[t];
+  return sum;
 }
 
 // Element offsets of each matrix of `shape` (rank >= 2) for every index of the broadcast
@@ -66,21 +105,23 @@ std::vector<int64_t> batch_offsets(const Dims& batch, const Dims& shape) {
 
 Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
   if (a.type() != b.type())
-    fail(ErrorKind::BadInput, "", "MatMul inputs have different element types " +
-                                      std::string(elem_name(a.type())) + " and " +
-                                      std::string(elem_name(b.type())));
+    fail(ErrorKind::BadInput, "",
+         "MatMul inputs have different element types " + std::string(elem_name(a.type())) +
+             " and " + std::string(elem_name(b.type())));
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
     return cast(matmul(to_float(a), to_float(b), pool), t);
-  if (a.rank() == 0 || b.rank() == 0) fail(ErrorKind::BadInput, "", "MatMul inputs must not be scalars");
+  if (a.rank() == 0 || b.rank() == 0)
+    fail(ErrorKind::BadInput, "", "MatMul inputs must not be scalars");
   Dims as = a.shape(), bs = b.shape();
   const bool vec_a = as.size() == 1, vec_b = bs.size() == 1;
   if (vec_a) as.insert(0, 1);
   if (vec_b) bs.push_back(1);
   const int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
   if (bs[bs.size() - 2] != k)
-    fail(ErrorKind::BadInput, "", "MatMul shapes " + shape_string(a.shape()) + " and " +
-                                      shape_string(b.shape()) + " do not match");
+    fail(ErrorKind::BadInput, "",
+         "MatMul shapes " + shape_string(a.shape()) + " and " + shape_string(b.shape()) +
+             " do not match");
   const Dims batch_a(std::span<const int64_t>(as.data(), as.size() - 2));
   const Dims batch_b(std::span<const int64_t>(bs.data(), bs.size() - 2));
   const Dims batch = broadcast_shape(batch_a, batch_b);
@@ -96,6 +137,34 @@ Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
   return out;
 }
 
+Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  const ElemType t = a.type();
+  if (a.type() == b.type() && (t == ElemType::Float16 || t == ElemType::BFloat16))
+    return cast(matmul_transposed_b(to_float(a), to_float(b), pool), t);
+  if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
+    const std::array<int64_t, 2> perm{1, 0};
+    return matmul(a, b.rank() == 2 ? transpose(b, perm) : b, pool);
+  }
+  const int64_t m = a.dim(0), k = a.dim(1), n = b.dim(0);
+  if (b.dim(1) != k)
+    fail(ErrorKind::BadInput, "",
+         "shapes " + shape_string(a.shape()) + " and transposed " + shape_string(b.shape()) +
+             " do not match");
+  Tensor out(t, Dims{m, n});
+  visit_numeric(t, "MatMul", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    T* pc = out.data<T>();
+    const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, k * m));
+    pool.parallel_for(n, grain, [&](int64_t s, int64_t e) {
+      for (int64_t j = s; j < e; ++j)
+        for (int64_t i = 0; i < m; ++i) pc[i * n + j] = dot(pa + i * k, pb + j * k, k);
+    });
+  });
+  return out;
+}
+
 template <typename T>
 void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off,
                     std::span<const int64_t> b_off, int64_t m, int64_t k, int64_t n,
@@ -103,22 +172,29 @@ void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off
   const int64_t batches = static_cast<int64_t>(a_off.size());
   const int64_t rows = batches * m;
   if (rows == 0 || n == 0) return;
-  // Work items are rows of the stacked outputs; a chunk should hold enough multiply-adds.
-  const int64_t per_row = std::max<int64_t>(1, k * n);
-  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / per_row);
-  pool.parallel_for(rows, grain, [&](int64_t s, int64_t e) {
+  // Work items are (column block, row of the stacked outputs), column block outermost, so a
+  // thread's run of items shares blocks of b; a chunk should hold enough multiply-adds.
+  const int64_t jblocks = (n + kNBlock - 1) / kNBlock;
+  const int64_t per_item = std::max<int64_t>(1, k * std::min(n, kNBlock));
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / per_item);
+  pool.parallel_for(rows * jblocks, grain, [&](int64_t s, int64_t e) {
     while (s < e) {
-      const int64_t bi = s / m;
-      const int64_t r0 = s % m;
-      const int64_t r1 = std::min(m, r0 + (e - s));
-      matmul_rows(a + a_off[bi], b + b_off[bi], c + bi * m * n, r0, r1, k, n);
-      s += r1 - r0;
+      const int64_t jb = s / rows;
+      const int64_t j0 = jb * kNBlock, j1 = std::min(n, j0 + kNBlock);
+      const int64_t q1 = std::min(rows, s % rows + (e - s));
+      for (int64_t q = s % rows; q < q1;) {  // rows of one column block, batch by batch
+        const int64_t bi = q / m, i0 = q % m;
+        const int64_t i1 = std::min(m, i0 + (q1 - q));
+        matmul_block(a + a_off[bi], b + b_off[bi], c + bi * m * n, i0, i1, j0, j1, k, n);
+        q += i1 - i0;
+      }
+      s += q1 - s % rows;
     }
   });
 }
 
-#define BOUGH_MATMUL(T)                                                                     \
-  template void batched_matmul<T>(const T*, const T*, T*, std::span<const int64_t>,        \
+#define BOUGH_MATMUL(T)                                                                \
+  template void batched_matmul<T>(const T*, const T*, T*, std::span<const int64_t>,    \
                                   std::span<const int64_t>, int64_t, int64_t, int64_t, \
                                   exec::ThreadPool&);
 BOUGH_MATMUL(float)

@@ -14,6 +14,10 @@ namespace bough::kernels {
 // float16/bfloat16 are computed in float. Throws Error(BadInput) on mismatched shapes.
 Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool);
 
+// a (m x k) · bᵀ for a 2-D b of shape (n x k), as Gemm's transB: for a few rows of a by dot
+// products of rows (b is not transposed), else through matmul.
+Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& pool);
+
 // For each batch entry i: c[i] (m x n) = a[a_off[i]] (m x k) · b[b_off[i]] (k x n).
 // `c` holds the batches back to back; it is overwritten. Defined for the plain numeric
 // types (those of kernels::visit_numeric).

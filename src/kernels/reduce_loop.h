@@ -1,7 +1,9 @@
 // Reductions over a set of axes: the shape plan, and the loop every reduce operator shares.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -12,11 +14,11 @@ namespace bough::kernels {
 // The input seen with size-1 dimensions dropped and adjacent dimensions of the same kind
 // (reduced or kept) merged, so the loop below has few, long dimensions.
 struct ReducePlan {
-  Dims out_shape;              // reduced dimensions stay as 1 with keepdims, else vanish
-  std::vector<int64_t> dims;   // merged dimensions, outermost first; never empty
-  std::vector<bool> reduced;   // whether each merged dimension is reduced
+  Dims out_shape;             // reduced dimensions stay as 1 with keepdims, else vanish
+  std::vector<int64_t> dims;  // merged dimensions, outermost first; never empty
+  std::vector<bool> reduced;  // whether each merged dimension is reduced
   int64_t out_numel = 1;
-  int64_t group = 1;           // input elements that make one output element
+  int64_t group = 1;  // input elements that make one output element
 };
 
 // `axes` must be normalized (0 <= axis < rank); empty means every axis.
@@ -28,7 +30,8 @@ ReducePlan plan_reduce(const Dims& shape, std::span<const int64_t> axes, bool ke
 template <typename T, typename R>
 void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   using Acc = typename R::Acc;
-  std::vector<Acc> acc(static_cast<size_t>(p.out_numel), r.init());
+  std::unique_ptr<Acc[]> acc(new Acc[static_cast<size_t>(p.out_numel)]);  // not vector<bool>
+  std::fill(acc.get(), acc.get() + p.out_numel, r.init());
   const int rank = static_cast<int>(p.dims.size());
   std::vector<int64_t> ostride(rank, 0), coord(rank, 0);
   for (int64_t d = rank - 1, s = 1; d >= 0; --d) {
@@ -55,7 +58,7 @@ void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
       for (; l < inner; ++l) a0 = r.step(a0, src[l]);
       acc[o] = r.merge(acc[o], r.merge(r.merge(a0, a1), r.merge(a2, a3)));
     } else {  // a contiguous run folds into a row of output elements
-      Acc* dst = acc.data() + o;
+      Acc* dst = acc.get() + o;
       for (int64_t l = 0; l < inner; ++l) dst[l] = r.step(dst[l], src[l]);
     }
     for (int d = rank - 2; d >= 0; --d) {

@@ -10,12 +10,17 @@ namespace {
 struct AbsFn {
   template <typename T>
   T operator()(T v) const {
-    if constexpr (std::is_floating_point_v<T>) return std::fabs(v);
-    else if constexpr (std::is_unsigned_v<T>) return v;
-    else return static_cast<T>(v < 0 ? -v : v);
+    if constexpr (std::is_floating_point_v<T>)
+      return std::fabs(v);
+    else if constexpr (std::is_unsigned_v<T>)
+      return v;
+    else
+      return static_cast<T>(v < 0 ? -v : v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<AbsFn>(x, pool, "Abs"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return numeric_unary<AbsFn>(x, pool, "Abs");
+}
 }  // namespace
 
 const OpDef& def_Abs() {

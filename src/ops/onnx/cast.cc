@@ -11,7 +11,9 @@ namespace {
 class Cast : public exec::Kernel {
  public:
   Cast(ElemType to, kernels::CastOptions options) : to_(to), options_(options) {}
-  void run(exec::KernelIO& io) override { io.set_output(0, kernels::cast(io.input(0), to_, options_)); }
+  void run(exec::KernelIO& io) override {
+    io.set_output(0, kernels::cast(io.input(0), to_, options_));
+  }
 
  private:
   ElemType to_;
@@ -28,7 +30,8 @@ ElemType read_to(const BuildContext& ctx) {
     if (!parse_elem_name(name, &t)) ctx.invalid("unknown element type '" + a->s + "' in 'to'");
     return t;
   }
-  if (!is_valid_elem_code(static_cast<int>(a->i))) ctx.invalid("'to' is not an element type: " + std::to_string(a->i));
+  if (!is_valid_elem_code(static_cast<int>(a->i)))
+    ctx.invalid("'to' is not an element type: " + std::to_string(a->i));
   return static_cast<ElemType>(a->i);
 }
 

@@ -12,7 +12,9 @@ struct CeilFn {
     return std::ceil(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<CeilFn>(x, pool, "Ceil"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<CeilFn>(x, pool, "Ceil");
+}
 }  // namespace
 
 const OpDef& def_Ceil() {

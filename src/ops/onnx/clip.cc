@@ -16,23 +16,15 @@ auto clamp_to(T lo, T hi) {
   };
 }
 
-// A bound input: absent (or an empty optional) gives `fallback`.
-template <typename T>
-T bound(const exec::KernelIO& io, size_t i, ElemType type, T fallback) {
-  if (!io.has_input(i) || io.value(i).is_none()) return fallback;
+// Bound input i: a one-element tensor of x's type, or null when omitted.
+const Tensor* bound_input(const exec::KernelIO& io, size_t i) {
+  if (!io.has_input(i) || io.value(i).is_none()) return nullptr;
   const Tensor& b = io.input(i);
-  if (b.type() != type) type_mismatch(io.input(0), b);
-  if (b.numel() != 1) fail(ErrorKind::BadInput, "", "Clip bounds must be scalars, got shape " + shape_string(b.shape()));
-  return static_cast<T>(b.get_double(0));
-}
-
-template <typename T>
-T bound_int(const exec::KernelIO& io, size_t i, ElemType type, T fallback) {
-  if (!io.has_input(i) || io.value(i).is_none()) return fallback;
-  const Tensor& b = io.input(i);
-  if (b.type() != type) type_mismatch(io.input(0), b);
-  if (b.numel() != 1) fail(ErrorKind::BadInput, "", "Clip bounds must be scalars, got shape " + shape_string(b.shape()));
-  return b.data<T>()[0];
+  if (b.type() != io.input(0).type()) type_mismatch(io.input(0), b);
+  if (b.numel() != 1)
+    fail(ErrorKind::BadInput, "",
+         "Clip bounds must be scalars, got shape " + shape_string(b.shape()));
+  return &b;
 }
 
 class ClipInputs : public exec::Kernel {
@@ -40,18 +32,22 @@ class ClipInputs : public exec::Kernel {
   void run(exec::KernelIO& io) override {
     const Tensor& x = io.input(0);
     const ElemType t = x.type();
+    const Tensor* lo_in = bound_input(io, 1);
+    const Tensor* hi_in = bound_input(io, 2);
     if (is_narrow_float(t)) {
-      const float lo = bound(io, 1, t, -std::numeric_limits<float>::infinity());
-      const float hi = bound(io, 2, t, std::numeric_limits<float>::infinity());
-      Tensor y = kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, io.pool(), clamp_to(lo, hi));
+      constexpr float kInf = std::numeric_limits<float>::infinity();
+      const float lo = lo_in ? static_cast<float>(lo_in->get_double(0)) : -kInf;
+      const float hi = hi_in ? static_cast<float>(hi_in->get_double(0)) : kInf;
+      Tensor y = kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, io.pool(),
+                                                  clamp_to(lo, hi));
       return io.set_output(0, kernels::cast(y, t));
     }
     io.set_output(0, kernels::visit_numeric(t, "Clip", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T lo = bound_int(io, 1, t, std::numeric_limits<T>::lowest());
-      const T hi = bound_int(io, 2, t, std::numeric_limits<T>::max());
-      return kernels::unary_map<T, T>(x, t, io.pool(), clamp_to(lo, hi));
-    }));
+                    using T = typename decltype(tag)::type;
+                    const T lo = lo_in ? lo_in->data<T>()[0] : std::numeric_limits<T>::lowest();
+                    const T hi = hi_in ? hi_in->data<T>()[0] : std::numeric_limits<T>::max();
+                    return kernels::unary_map<T, T>(x, t, io.pool(), clamp_to(lo, hi));
+                  }));
   }
 };
 
@@ -61,9 +57,9 @@ class ClipAttrs : public exec::Kernel {
   void run(exec::KernelIO& io) override {
     const float lo = lo_, hi = hi_;
     io.set_output(0, float_map(io.input(0), io.pool(), "Clip", [lo, hi](auto v) {
-      using T = decltype(v);
-      return clamp_to(static_cast<T>(lo), static_cast<T>(hi))(v);
-    }));
+                    using T = decltype(v);
+                    return clamp_to(static_cast<T>(lo), static_cast<T>(hi))(v);
+                  }));
   }
 
  private:

@@ -22,7 +22,8 @@ Tensor filled(const Tensor& value, const Dims& shape) {
   const int bits = elem_bits(type);
   if (bits < 8) {  // packed: repeat the field through each byte
     uint8_t field = get_packed(value.data<uint8_t>(), 0, bits), byte = 0;
-    for (int shift = 0; shift < 8; shift += bits) byte = static_cast<uint8_t>(byte | field << shift);
+    for (int shift = 0; shift < 8; shift += bits)
+      byte = static_cast<uint8_t>(byte | field << shift);
     Tensor out(type, shape);
     std::memset(out.raw(), byte, out.nbytes());
     return out;
@@ -31,7 +32,8 @@ Tensor filled(const Tensor& value, const Dims& shape) {
   const size_t width = static_cast<size_t>(bits / 8);
   auto* dst = static_cast<uint8_t*>(out.raw());
   const auto* src = static_cast<const uint8_t*>(value.raw());
-  for (int64_t i = 0; i < out.numel(); ++i) std::memcpy(dst + static_cast<size_t>(i) * width, src, width);
+  for (int64_t i = 0; i < out.numel(); ++i)
+    std::memcpy(dst + static_cast<size_t>(i) * width, src, width);
   return out;
 }
 

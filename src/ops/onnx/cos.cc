@@ -12,7 +12,9 @@ struct CosFn {
     return std::cos(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<CosFn>(x, pool, "Cos"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<CosFn>(x, pool, "Cos");
+}
 }  // namespace
 
 const OpDef& def_Cos() {

@@ -1,5 +1,7 @@
 // Div: A / B, multidirectional broadcasting. Integer division truncates toward zero;
 // an integer division by zero is an error rather than a crash.
+#include <type_traits>
+
 #include "ops/elementwise.h"
 
 namespace bough::ops {
@@ -7,7 +9,12 @@ namespace bough::ops {
 namespace {
 struct DivFn {
   template <typename T>
-  auto operator()(T a, T b) const { return a / b; }
+  auto operator()(T a, T b) const {
+    // INT_MIN / -1 traps on x86; negating wraps to INT_MIN, as numpy gives.
+    if constexpr (std::is_signed_v<T> && std::is_integral_v<T>)
+      if (b == -1) return static_cast<T>(-a);
+    return static_cast<T>(a / b);
+  }
 };
 
 void check_no_zero_divisor(const Tensor& b) {

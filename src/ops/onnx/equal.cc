@@ -7,7 +7,9 @@ namespace bough::ops {
 namespace {
 struct EqualFn {
   template <typename T>
-  bool operator()(const T& a, const T& b) const { return a == b; }
+  bool operator()(const T& a, const T& b) const {
+    return a == b;
+  }
 };
 Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
   return compare<EqualFn>(a, b, pool, "Equal");

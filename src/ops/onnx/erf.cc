@@ -12,7 +12,9 @@ struct ErfFn {
     return std::erf(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<ErfFn>(x, pool, "Erf"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<ErfFn>(x, pool, "Erf");
+}
 }  // namespace
 
 const OpDef& def_Erf() {

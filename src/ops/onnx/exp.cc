@@ -12,7 +12,9 @@ struct ExpFn {
     return std::exp(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<ExpFn>(x, pool, "Exp"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<ExpFn>(x, pool, "Exp");
+}
 }  // namespace
 
 const OpDef& def_Exp() {

@@ -14,7 +14,8 @@ class Expand : public exec::Kernel {
     const Tensor& x = io.input(0);
     const std::vector<int64_t> spec = kernels::read_shape_arg(io.input(1), "shape");
     for (int64_t d : spec)
-      if (d < 0) fail(ErrorKind::BadInput, "", "Expand shape " + shape_string(spec) + " is negative");
+      if (d < 0)
+        fail(ErrorKind::BadInput, "", "Expand shape " + shape_string(spec) + " is negative");
     const Dims target{std::span<const int64_t>(spec)};
     const Dims shape = kernels::broadcast_shape(x.shape(), target);
     if (shape == x.shape()) return io.set_output(0, x);

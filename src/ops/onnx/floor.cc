@@ -12,7 +12,9 @@ struct FloorFn {
     return std::floor(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<FloorFn>(x, pool, "Floor"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<FloorFn>(x, pool, "Floor");
+}
 }  // namespace
 
 const OpDef& def_Floor() {

@@ -4,26 +4,13 @@
 
 #include "exec/thread_pool.h"
 #include "kernels/dispatch.h"
+#include "kernels/gather_indices.h"
 #include "kernels/layout.h"
-#include "kernels/shape_args.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
 
 namespace {
-
-// The indices, checked against `len` and made non-negative.
-std::vector<int64_t> checked_indices(const Tensor& indices, int64_t len) {
-  std::vector<int64_t> idx = kernels::read_ints(indices, "indices");
-  for (int64_t& i : idx) {
-    if (i < -len || i >= len)
-      fail(ErrorKind::BadInput, "",
-           "index " + std::to_string(i) + " is out of range for a dimension of " +
-               std::to_string(len));
-    if (i < 0) i += len;
-  }
-  return idx;
-}
 
 class Gather : public exec::Kernel {
  public:
@@ -32,15 +19,20 @@ class Gather : public exec::Kernel {
   void run(exec::KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
-    const auto axis = static_cast<size_t>(
-        kernels::normalize_axis(axis_, static_cast<int64_t>(data.rank())));
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(data.rank())));
     const int64_t len = data.dim(axis);
-    const std::vector<int64_t> idx = checked_indices(indices, len);
+    const std::vector<int64_t> idx = kernels::checked_indices(indices, len);
     Dims shape;
     int64_t outer = 1, inner = 1;
-    for (size_t d = 0; d < axis; ++d) shape.push_back(data.dim(d)), outer *= data.dim(d);
-    for (int64_t d : indices.shape()) shape.push_back(d);
-    for (size_t d = axis + 1; d < data.rank(); ++d) shape.push_back(data.dim(d)), inner *= data.dim(d);
+    for (size_t d = 0; d < data.rank(); ++d) {
+      if (d == axis) {
+        for (int64_t i : indices.shape()) shape.push_back(i);
+        continue;
+      }
+      shape.push_back(data.dim(d));
+      (d < axis ? outer : inner) *= data.dim(d);
+    }
     if (is_sub_byte(data.type())) fail(ErrorKind::Unsupported, "", "Gather on sub-byte types");
     Tensor out(data.type(), shape);
     const auto n = static_cast<int64_t>(idx.size());
@@ -51,11 +43,12 @@ class Gather : public exec::Kernel {
       auto blocks = [&](int64_t b, int64_t e) {
         for (int64_t k = b; k < e; ++k) {
           const int64_t o = k / n, j = k % n;
-          std::copy_n(src + (o * len + idx[static_cast<size_t>(j)]) * inner, inner, dst + k * inner);
+          std::copy_n(src + (o * len + idx[static_cast<size_t>(j)]) * inner, inner,
+                      dst + k * inner);
         }
       };
-      io.pool().parallel_for(outer * n, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, inner)),
-                             blocks);
+      io.pool().parallel_for(outer * n,
+                             std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, inner)), blocks);
     });
     io.set_output(0, std::move(out));
   }

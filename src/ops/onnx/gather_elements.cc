@@ -1,6 +1,7 @@
 // GatherElements: out[c] = data[c with c[axis] replaced by indices[c]]; the output has the
 // shape of `indices`, which has data's rank and fits inside it off the axis.
 #include "kernels/dispatch.h"
+#include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
@@ -16,23 +17,17 @@ class GatherElements : public exec::Kernel {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     const size_t rank = data.rank();
-    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(rank)));
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(rank)));
     bool fits = indices.rank() == rank;
     for (size_t d = 0; fits && d < rank; ++d) fits = d == axis || indices.dim(d) <= data.dim(d);
     if (!fits)
       fail(ErrorKind::BadInput, "",
            "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
                shape_string(data.shape()));
-    std::vector<int64_t> idx = kernels::read_ints(indices, "indices");
-    const int64_t len = data.dim(axis);
-    for (int64_t& i : idx) {
-      if (i < -len || i >= len)
-        fail(ErrorKind::BadInput, "",
-             "index " + std::to_string(i) + " is out of range for a dimension of " +
-                 std::to_string(len));
-      if (i < 0) i += len;
-    }
-    if (is_sub_byte(data.type())) fail(ErrorKind::Unsupported, "", "GatherElements on sub-byte types");
+    const std::vector<int64_t> idx = kernels::checked_indices(indices, data.dim(axis));
+    if (is_sub_byte(data.type()))
+      fail(ErrorKind::Unsupported, "", "GatherElements on sub-byte types");
     Tensor out(data.type(), indices.shape());
     if (out.numel() == 0) return io.set_output(0, std::move(out));
     const std::vector<int64_t> strides = kernels::contiguous_strides(data.shape());

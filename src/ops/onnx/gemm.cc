@@ -18,30 +18,35 @@ class Gemm : public exec::Kernel {
 
   void run(exec::KernelIO& io) override {
     const Tensor a = operand(io.input(0), trans_a_, "A");
-    const Tensor b = operand(io.input(1), trans_b_, "B");
+    const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
     if (a.type() != b.type()) type_mismatch(a, b);
-    if (a.dim(1) != b.dim(0))
-      fail(ErrorKind::BadInput, "", "Gemm shapes " + shape_string(a.shape()) + " and " +
-                                        shape_string(b.shape()) + " do not match");
-    Tensor y = kernels::matmul(a, b, io.pool());
+    if (a.dim(1) != b.dim(trans_b_ ? 1 : 0))
+      fail(ErrorKind::BadInput, "",
+           "Gemm shapes " + shape_string(io.input(0).shape()) + " and " + shape_string(b.shape()) +
+               " do not match");
+    Tensor y =
+        trans_b_ ? kernels::matmul_transposed_b(a, b, io.pool()) : kernels::matmul(a, b, io.pool());
     const bool has_c = io.has_input(2) && !io.value(2).is_none() && beta_ != 0;
     if (!has_c) {
       if (alpha_ == 1) return io.set_output(0, std::move(y));
       const float alpha = alpha_;
-      return io.set_output(0, numeric_map(y, io.pool(), "Gemm", [alpha](auto v) { return alpha * v; }));
+      return io.set_output(
+          0, numeric_map(y, io.pool(), "Gemm", [alpha](auto v) { return alpha * v; }));
     }
     const Tensor& c = io.input(2);
     if (c.type() != y.type()) type_mismatch(y, c);
     if (!kernels::broadcasts_to(c.shape(), y.shape()))
-      fail(ErrorKind::BadInput, "", "Gemm's C of shape " + shape_string(c.shape()) +
-                                        " does not broadcast to " + shape_string(y.shape()));
+      fail(ErrorKind::BadInput, "",
+           "Gemm's C of shape " + shape_string(c.shape()) + " does not broadcast to " +
+               shape_string(y.shape()));
     io.set_output(0, scale_add(y, c, io.pool()));
   }
 
  private:
   static Tensor operand(const Tensor& x, bool transposed, const char* name) {
     if (x.rank() != 2)
-      fail(ErrorKind::BadInput, "", std::string("Gemm's ") + name + " must be 2-D, got shape " + shape_string(x.shape()));
+      fail(ErrorKind::BadInput, "",
+           std::string("Gemm's ") + name + " must be 2-D, got shape " + shape_string(x.shape()));
     if (!transposed) return x;
     const std::array<int64_t, 2> perm{1, 0};
     return kernels::transpose(x, perm);

@@ -12,7 +12,9 @@ struct LogFn {
     return std::log(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<LogFn>(x, pool, "Log"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<LogFn>(x, pool, "Log");
+}
 }  // namespace
 
 const OpDef& def_Log() {

@@ -6,14 +6,17 @@
 
 namespace bough::ops {
 
-inline bool is_narrow_float(ElemType t) { return t == ElemType::Float16 || t == ElemType::BFloat16; }
+inline bool is_narrow_float(ElemType t) {
+  return t == ElemType::Float16 || t == ElemType::BFloat16;
+}
 
 // f(v) for float and double elements; float16/bfloat16 are computed in float.
 template <typename F>
 Tensor float_map(const Tensor& x, exec::ThreadPool& pool, const char* name, F f) {
   const ElemType t = x.type();
   if (is_narrow_float(t))
-    return kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, f), t);
+    return kernels::cast(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, f), t);
   return kernels::visit_float(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return kernels::unary_map<T, T>(x, t, pool, [f](T v) { return static_cast<T>(f(v)); });
@@ -25,7 +28,8 @@ template <typename F>
 Tensor numeric_map(const Tensor& x, exec::ThreadPool& pool, const char* name, F f) {
   const ElemType t = x.type();
   if (is_narrow_float(t))
-    return kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, f), t);
+    return kernels::cast(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, f), t);
   return kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return kernels::unary_map<T, T>(x, t, pool, [f](T v) { return static_cast<T>(f(v)); });

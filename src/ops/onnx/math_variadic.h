@@ -14,7 +14,7 @@ Tensor fold_inputs(exec::KernelIO& io, const char* name, Visit visit) {
   for (size_t i = 1; i < io.num_inputs(); ++i)
     if (io.input(i).type() != t) type_mismatch(first, io.input(i));
   const bool narrow = is_narrow_float(t);
-  if (io.num_inputs() == 1) {  // still only for the supported types
+  if (io.num_inputs() == 1) {  // returned as is, once its type is known to be supported
     visit(narrow ? ElemType::Float : t, name, [](auto) { return 0; });
     return first;
   }
@@ -46,17 +46,23 @@ Tensor fold_float(exec::KernelIO& io, const char* name) {
 
 struct SumFn {
   template <typename T>
-  auto operator()(T a, T b) const { return a + b; }
+  auto operator()(T a, T b) const {
+    return a + b;
+  }
 };
 
 // Max and Min propagate NaN, as numpy's maximum and minimum do.
 struct MaxFn {
   template <typename T>
-  T operator()(T a, T b) const { return (a > b || a != a) ? a : b; }
+  T operator()(T a, T b) const {
+    return (a > b || a != a) ? a : b;
+  }
 };
 struct MinFn {
   template <typename T>
-  T operator()(T a, T b) const { return (a < b || a != a) ? a : b; }
+  T operator()(T a, T b) const {
+    return (a < b || a != a) ? a : b;
+  }
 };
 
 template <Tensor (*Compute)(exec::KernelIO&)>

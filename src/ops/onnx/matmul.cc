@@ -1,15 +1,20 @@
 // MatMul: numpy's matmul (1-D operands promoted, batch dimensions broadcast).
 #include "kernels/matmul.h"
+
 #include "ops/elementwise.h"
 
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) { return kernels::matmul(a, b, pool); }
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return kernels::matmul(a, b, pool);
+}
 
 class MatMul : public exec::Kernel {
  public:
-  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.input(1), io.pool())); }
+  void run(exec::KernelIO& io) override {
+    io.set_output(0, compute(io.input(0), io.input(1), io.pool()));
+  }
 };
 
 std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<MatMul>(); }

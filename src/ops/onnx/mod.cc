@@ -15,9 +15,12 @@ namespace {
 struct FModFn {
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
-    else if constexpr (std::is_signed_v<T>) return b == -1 ? T(0) : static_cast<T>(a % b);
-    else return static_cast<T>(a % b);
+    if constexpr (std::is_floating_point_v<T>)
+      return std::fmod(a, b);
+    else if constexpr (std::is_signed_v<T>)
+      return b == -1 ? T(0) : static_cast<T>(a % b);
+    else
+      return static_cast<T>(a % b);
   }
 };
 

@@ -10,7 +10,9 @@ struct NegFn {
     return -v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<NegFn>(x, pool, "Neg"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return numeric_unary<NegFn>(x, pool, "Neg");
+}
 }  // namespace
 
 const OpDef& def_Neg() {

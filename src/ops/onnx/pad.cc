@@ -27,9 +27,15 @@ std::vector<int64_t> source_map(int64_t in, int64_t out, int64_t before, Mode mo
   for (int64_t c = 0; c < out; ++c) {
     int64_t i = c - before;
     switch (mode) {
-      case Mode::Constant: i = i >= 0 && i < in ? i : -1; break;
-      case Mode::Edge: i = std::clamp<int64_t>(i, 0, in - 1); break;
-      case Mode::Wrap: i = ((i % in) + in) % in; break;
+      case Mode::Constant:
+        i = i >= 0 && i < in ? i : -1;
+        break;
+      case Mode::Edge:
+        i = std::clamp<int64_t>(i, 0, in - 1);
+        break;
+      case Mode::Wrap:
+        i = ((i % in) + in) % in;
+        break;
       case Mode::Reflect: {
         if (in == 1) {
           i = 0;
@@ -46,37 +52,43 @@ std::vector<int64_t> source_map(int64_t in, int64_t out, int64_t before, Mode mo
   return map;
 }
 
+// Output rows [begin, end) (a row is one coordinate of all axes but the last) read
+// through the per-axis maps.
+template <typename T>
+void padded_rows(const T* src, T* dst, const Dims& out_shape, std::span<const int64_t> strides,
+                 const std::vector<std::vector<int64_t>>& maps, int64_t begin, int64_t end) {
+  const size_t last = out_shape.size() - 1;
+  const int64_t inner = out_shape[last];
+  for (int64_t r = begin; r < end; ++r) {
+    int64_t base = 0, rest = r;
+    for (size_t d = last; d-- > 0;) {
+      base += maps[d][static_cast<size_t>(rest % out_shape[d])] * strides[d];
+      rest /= out_shape[d];
+    }
+    T* row = dst + r * inner;
+    for (int64_t i = 0; i < inner; ++i) row[i] = src[base + maps[last][static_cast<size_t>(i)]];
+  }
+}
+
 // Every output element read through the per-axis maps (the edge, reflect and wrap modes).
 void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<int64_t>>& maps,
                    exec::ThreadPool& pool) {
-  const size_t rank = x.rank();
   const std::vector<int64_t> strides = kernels::contiguous_strides(x.shape());
-  const int64_t inner = rank ? out.dim(rank - 1) : 1;
-  const int64_t rows = inner ? out.numel() / inner : 0;
+  const int64_t inner = out.dim(out.rank() - 1);
+  const int64_t grain = std::max<int64_t>(1, (1 << 16) / inner);
   kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = kernels::elements<T>(x);
     T* dst = kernels::elements<T>(out);
-    pool.parallel_for(rows, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, inner)),
-                      [&](int64_t b, int64_t e) {
-                        for (int64_t r = b; r < e; ++r) {
-                          int64_t base = 0;
-                          for (size_t d = rank - 1, rest = static_cast<size_t>(r); d-- > 0;) {
-                            const auto c = rest % static_cast<size_t>(out.dim(d));
-                            rest /= static_cast<size_t>(out.dim(d));
-                            base += maps[d][c] * strides[d];
-                          }
-                          T* row = dst + r * inner;
-                          const std::vector<int64_t>& last = maps[rank - 1];
-                          for (int64_t i = 0; i < inner; ++i) row[i] = src[base + last[static_cast<size_t>(i)]];
-                        }
-                      });
+    pool.parallel_for(out.numel() / inner, grain, [&](int64_t b, int64_t e) {
+      padded_rows<T>(src, dst, out.shape(), strides, maps, b, e);
+    });
   });
 }
 
 // The constant mode: fill with `value`, then copy the part of the input that remains.
-void fill_and_copy(const Tensor& x, Tensor& out, std::span<const int64_t> pads,
-                   const Tensor& value, exec::ThreadPool& pool) {
+void fill_and_copy(const Tensor& x, Tensor& out, std::span<const int64_t> pads, const Tensor& value,
+                   exec::ThreadPool& pool) {
   kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::fill_n(kernels::elements<T>(out), out.numel(), kernels::elements<T>(value)[0]);
@@ -135,7 +147,8 @@ class Pad : public exec::Kernel {
       fill_and_copy(x, out, pads, fill_value(io, x.type()), io.pool());
     } else {
       std::vector<std::vector<int64_t>> maps;
-      for (size_t d = 0; d < rank; ++d) maps.push_back(source_map(x.dim(d), shape[d], pads[d], mode_));
+      for (size_t d = 0; d < rank; ++d)
+        maps.push_back(source_map(x.dim(d), shape[d], pads[d], mode_));
       gather_padded(x, out, maps, io.pool());
     }
     io.set_output(0, std::move(out));
@@ -146,7 +159,8 @@ class Pad : public exec::Kernel {
   Tensor fill_value(exec::KernelIO& io, ElemType type) const {
     if (io.has_input(2)) {
       const Tensor& v = io.input(2);
-      if (v.type() != type) fail(ErrorKind::BadInput, "", "constant_value has a different element type");
+      if (v.type() != type)
+        fail(ErrorKind::BadInput, "", "constant_value has a different element type");
       if (v.numel() != 1) fail(ErrorKind::BadInput, "", "constant_value must hold one value");
       return v;
     }
@@ -163,10 +177,14 @@ class Pad : public exec::Kernel {
 std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
   const std::string name = ctx.attr_string("mode", "constant");
   Mode mode = Mode::Constant;
-  if (name == "reflect") mode = Mode::Reflect;
-  else if (name == "edge") mode = Mode::Edge;
-  else if (name == "wrap" && ctx.since >= 19) mode = Mode::Wrap;
-  else if (name != "constant") ctx.invalid("unknown Pad mode '" + name + "'");
+  if (name == "reflect")
+    mode = Mode::Reflect;
+  else if (name == "edge")
+    mode = Mode::Edge;
+  else if (name == "wrap" && ctx.since >= 19)
+    mode = Mode::Wrap;
+  else if (name != "constant")
+    ctx.invalid("unknown Pad mode '" + name + "'");
   if (ctx.since >= 11) {
     if (ctx.node.inputs.size() < 2 || !ctx.node.inputs[1]) ctx.invalid("Pad needs the pads input");
     return std::make_unique<Pad>(mode, std::nullopt, std::nullopt);

@@ -34,28 +34,38 @@ B int_pow(B x, E y) {
 template <typename B>
 B to_base(double v) {
   if (std::isnan(v)) return 0;
-  if (v <= static_cast<double>(std::numeric_limits<B>::lowest())) return std::numeric_limits<B>::lowest();
+  if (v <= static_cast<double>(std::numeric_limits<B>::lowest()))
+    return std::numeric_limits<B>::lowest();
   if (v >= static_cast<double>(std::numeric_limits<B>::max())) return std::numeric_limits<B>::max();
   return static_cast<B>(v);
 }
 
 template <typename B, typename E>
 B power(B x, E y) {
-  if constexpr (std::is_integral_v<B> && std::is_integral_v<E>) return int_pow(x, y);
-  else if constexpr (std::is_integral_v<B>) return to_base<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
-  else if constexpr (std::is_same_v<B, float> && std::is_same_v<E, float>) return std::pow(x, y);
-  else return static_cast<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+  if constexpr (std::is_integral_v<B> && std::is_integral_v<E>)
+    return int_pow(x, y);
+  else if constexpr (std::is_integral_v<B>)
+    return to_base<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+  else if constexpr (std::is_same_v<B, float> && std::is_same_v<E, float>)
+    return std::pow(x, y);
+  else
+    return static_cast<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
 }
 
 // The base types of the spec: float, double, int32, int64 (float16/bfloat16 via float).
 template <typename F>
 Tensor visit_base(ElemType t, F&& fn) {
   switch (t) {
-    case ElemType::Float: return fn(kernels::Tag<float>{});
-    case ElemType::Double: return fn(kernels::Tag<double>{});
-    case ElemType::Int32: return fn(kernels::Tag<int32_t>{});
-    case ElemType::Int64: return fn(kernels::Tag<int64_t>{});
-    default: kernels::unsupported_type(t, "Pow");
+    case ElemType::Float:
+      return fn(kernels::Tag<float>{});
+    case ElemType::Double:
+      return fn(kernels::Tag<double>{});
+    case ElemType::Int32:
+      return fn(kernels::Tag<int32_t>{});
+    case ElemType::Int64:
+      return fn(kernels::Tag<int64_t>{});
+    default:
+      kernels::unsupported_type(t, "Pow");
   }
 }
 
@@ -67,7 +77,8 @@ Tensor compute(const Tensor& x, const Tensor& y, exec::ThreadPool& pool) {
     using B = typename decltype(btag)::type;
     return kernels::visit_numeric(e.type(), "Pow", [&](auto etag) {
       using E = typename decltype(etag)::type;
-      return kernels::binary_map<B, E, B>(x, e, x.type(), pool, [](B a, E b) { return power(a, b); });
+      return kernels::binary_map<B, E, B>(x, e, x.type(), pool,
+                                          [](B a, E b) { return power(a, b); });
     });
   });
 }

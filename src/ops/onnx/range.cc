@@ -26,7 +26,7 @@ Tensor int_range(const Tensor& s, const Tensor& l, const Tensor& d) {
   if (n > kMaxRange) too_long();
   Tensor out(s.type(), {static_cast<int64_t>(n)});
   for (int64_t i = 0; i < static_cast<int64_t>(n); ++i)
-    out.data<T>()[i] = static_cast<T>(start + i * delta);
+    out.data<T>()[i] = static_cast<T>(start + static_cast<__int128>(i) * delta);
   return out;
 }
 
@@ -59,16 +59,22 @@ class Range : public exec::Kernel {
     if (s.numel() != 1 || l.numel() != 1 || d.numel() != 1)
       fail(ErrorKind::BadInput, "", "Range inputs must be scalars");
     switch (s.type()) {
-      case ElemType::Int16: return io.set_output(0, int_range<int16_t>(s, l, d));
-      case ElemType::Int32: return io.set_output(0, int_range<int32_t>(s, l, d));
-      case ElemType::Int64: return io.set_output(0, int_range<int64_t>(s, l, d));
-      case ElemType::Float: return io.set_output(0, float_range<float>(s, l, d, s.type()));
-      case ElemType::Double: return io.set_output(0, float_range<double>(s, l, d, s.type()));
+      case ElemType::Int16:
+        return io.set_output(0, int_range<int16_t>(s, l, d));
+      case ElemType::Int32:
+        return io.set_output(0, int_range<int32_t>(s, l, d));
+      case ElemType::Int64:
+        return io.set_output(0, int_range<int64_t>(s, l, d));
+      case ElemType::Float:
+        return io.set_output(0, float_range<float>(s, l, d, s.type()));
+      case ElemType::Double:
+        return io.set_output(0, float_range<double>(s, l, d, s.type()));
       case ElemType::Float16:
       case ElemType::BFloat16:
         if (stash_double_) return io.set_output(0, float_range<double>(s, l, d, s.type()));
         return io.set_output(0, float_range<float>(s, l, d, s.type()));
-      default: kernels::unsupported_type(s.type(), "Range");
+      default:
+        kernels::unsupported_type(s.type(), "Range");
     }
   }
 

@@ -10,7 +10,9 @@ struct ReciprocalFn {
     return T(1) / v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<ReciprocalFn>(x, pool, "Reciprocal"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<ReciprocalFn>(x, pool, "Reciprocal");
+}
 }  // namespace
 
 const OpDef& def_Reciprocal() {

@@ -28,7 +28,8 @@ struct SumReducer {
 template <typename T>
 struct MeanReducer : SumReducer<T> {
   T finish(T a, int64_t n) const {
-    if (n == 0) return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN() : T(0);
+    if (n == 0)
+      return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN() : T(0);
     return static_cast<T>(a / static_cast<T>(n));
   }
 };
@@ -47,8 +48,10 @@ template <typename T>
 struct MaxReducer {
   using Acc = T;
   T init() const {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
+    if constexpr (std::numeric_limits<T>::has_infinity)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::lowest();
   }
   T step(T a, T x) const { return (x > a || x != x) ? x : a; }
   T merge(T a, T b) const { return (b > a || b != b) ? b : a; }
@@ -59,27 +62,32 @@ template <typename T>
 struct MinReducer {
   using Acc = T;
   T init() const {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
+    if constexpr (std::numeric_limits<T>::has_infinity)
+      return std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::max();
   }
   T step(T a, T x) const { return (x < a || x != x) ? x : a; }
   T merge(T a, T b) const { return (b < a || b != b) ? b : a; }
   T finish(T a, int64_t) const { return a; }
 };
 
-// Reduces x by `plan` with R<T>; float16/bfloat16 in float; bool only when `with_bool`.
-template <template <typename> class R>
-Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const char* name, bool with_bool) {
+// Reduces x by `plan` with R<T>; float16/bfloat16 in float; bool only when WithBool.
+template <template <typename> class R, bool WithBool = false>
+Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const char* name) {
   const ElemType t = x.type();
-  if (is_narrow_float(t)) return kernels::cast(reduce_tensor<R>(kernels::to_float(x), plan, name, false), t);
+  if (is_narrow_float(t))
+    return kernels::cast(reduce_tensor<R>(kernels::to_float(x), plan, name), t);
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     Tensor y(t, plan.out_shape);
     kernels::reduce(plan, x.data<T>(), y.data<T>(), R<T>{});
     return y;
   };
-  if (with_bool && t == ElemType::Bool) return run(kernels::Tag<bool>{});
-  return kernels::visit_numeric(t, name, run);
+  if constexpr (WithBool)
+    return kernels::visit_numeric_bool(t, name, run);
+  else
+    return kernels::visit_numeric(t, name, run);
 }
 
 using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&);
@@ -88,7 +96,10 @@ class ReduceKernel : public exec::Kernel {
  public:
   ReduceKernel(ReduceCompute compute, bool axes_input, std::vector<int64_t> axes, bool keepdims,
                bool noop_with_empty_axes)
-      : compute_(compute), axes_input_(axes_input), axes_(std::move(axes)), keepdims_(keepdims),
+      : compute_(compute),
+        axes_input_(axes_input),
+        axes_(std::move(axes)),
+        keepdims_(keepdims),
         noop_(noop_with_empty_axes) {}
 
   void run(exec::KernelIO& io) override {
@@ -105,7 +116,8 @@ class ReduceKernel : public exec::Kernel {
     if (!io.has_input(1) || io.value(1).is_none()) return {};
     const Tensor& t = io.input(1);
     if (t.type() != ElemType::Int64) fail(ErrorKind::BadInput, "", "axes must be an int64 tensor");
-    if (t.rank() > 1) fail(ErrorKind::BadInput, "", "axes must be 1-D, got shape " + shape_string(t.shape()));
+    if (t.rank() > 1)
+      fail(ErrorKind::BadInput, "", "axes must be 1-D, got shape " + shape_string(t.shape()));
     return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel());
   }
 
@@ -120,9 +132,9 @@ class ReduceKernel : public exec::Kernel {
 inline std::unique_ptr<exec::Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
                                                  int axes_input_since) {
   const bool axes_input = ctx.since >= axes_input_since;
-  return std::make_unique<ReduceKernel>(compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
-                                        ctx.attr_int("keepdims", 1) != 0,
-                                        axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
+  return std::make_unique<ReduceKernel>(
+      compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
+      ctx.attr_int("keepdims", 1) != 0, axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
 }
 
 }  // namespace bough::ops

@@ -10,7 +10,9 @@ struct ReluFn {
     return v < T(0) ? T(0) : v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<ReluFn>(x, pool, "Relu"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return numeric_unary<ReluFn>(x, pool, "Relu");
+}
 }  // namespace
 
 const OpDef& def_Relu() {

@@ -12,7 +12,9 @@ struct RoundFn {
     return std::nearbyint(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<RoundFn>(x, pool, "Round"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<RoundFn>(x, pool, "Round");
+}
 }  // namespace
 
 const OpDef& def_Round() {

@@ -12,7 +12,9 @@ struct SigmoidFn {
     return T(1) / (T(1) + std::exp(-v));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<SigmoidFn>(x, pool, "Sigmoid"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<SigmoidFn>(x, pool, "Sigmoid");
+}
 }  // namespace
 
 const OpDef& def_Sigmoid() {

@@ -11,7 +11,9 @@ struct SignFn {
     return static_cast<T>((T(0) < v) - (v < T(0)));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return numeric_unary<SignFn>(x, pool, "Sign"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return numeric_unary<SignFn>(x, pool, "Sign");
+}
 }  // namespace
 
 const OpDef& def_Sign() {

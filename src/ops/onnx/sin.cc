@@ -12,7 +12,9 @@ struct SinFn {
     return std::sin(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<SinFn>(x, pool, "Sin"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<SinFn>(x, pool, "Sin");
+}
 }  // namespace
 
 const OpDef& def_Sin() {

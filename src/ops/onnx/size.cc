@@ -6,7 +6,9 @@ namespace bough::ops {
 namespace {
 class Size : public exec::Kernel {
  public:
-  void run(exec::KernelIO& io) override { io.set_output(0, Tensor::scalar_i64(io.input(0).numel())); }
+  void run(exec::KernelIO& io) override {
+    io.set_output(0, Tensor::scalar_i64(io.input(0).numel()));
+  }
 };
 std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Size>(); }
 }  // namespace

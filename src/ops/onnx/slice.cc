@@ -2,7 +2,7 @@
 // may be negative). Negative starts/ends count from the back, then are clamped into the
 // axis ([0, d] stepping forward, [-1, d-1] stepping back), so INT64_MAX/INT64_MIN mean "to
 // the end". Opset 1 takes starts/ends/axes as attributes, later opsets as inputs.
-// A slice that is one contiguous block is a view of the input's buffer.
+// A slice that is one contiguous block is a view of the input's buffer (strings are copied).
 #include <algorithm>
 #include <optional>
 
@@ -13,6 +13,10 @@
 namespace bough::ops {
 
 namespace {
+
+// Views need byte-aligned elements; strings are copied too, since kernels that read
+// elements through Tensor::data<std::string>() (binary_map) ignore a view's string offset.
+bool viewable(ElemType t) { return !is_sub_byte(t) && t != ElemType::String; }
 
 struct AxisRange {
   int64_t start = 0, step = 1, count = 0;
@@ -32,7 +36,8 @@ AxisRange clamp_range(int64_t start, int64_t end, int64_t step, int64_t dim) {
     end = std::clamp<int64_t>(end, -1, dim - 1);
   }
   r.start = start;
-  const uint64_t span = step > 0 ? static_cast<uint64_t>(end - start) : static_cast<uint64_t>(start - end);
+  const uint64_t span =
+      step > 0 ? static_cast<uint64_t>(end - start) : static_cast<uint64_t>(start - end);
   const uint64_t mag = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
   if ((step > 0 && end > start) || (step < 0 && start > end))
     r.count = static_cast<int64_t>(1 + (span - 1) / mag);
@@ -75,7 +80,7 @@ Tensor slice(const Tensor& x, const SliceArgs& a, exec::ThreadPool& pool) {
   for (size_t e = d + 1; contiguous && e < ranges.size(); ++e)
     contiguous = ranges[e].step == 1 && ranges[e].count == x.dim(e);
   if (shape.numel() == 0) return Tensor(x.type(), shape);
-  if (contiguous && !is_sub_byte(x.type())) return x.view(base, shape);
+  if (contiguous && viewable(x.type())) return x.view(base, shape);
   Tensor out(x.type(), shape);
   const std::vector<int64_t> out_strides = kernels::contiguous_strides(shape);
   kernels::strided_copy(x, {base, strides}, out, {0, out_strides}, shape, &pool);

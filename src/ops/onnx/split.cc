@@ -1,7 +1,8 @@
 // Split: cuts the input along `axis` into the outputs. Sizes come from `split` (an
 // attribute before opset 13 — or opset 1's optional second input —, an input from 13), or
 // from num_outputs (opset 18: chunks of ceil(d/n), the last smaller), or else equal parts.
-// Parts that are contiguous in the input (nothing before the axis) are views.
+// Parts that are contiguous in the input (nothing before the axis) are views (strings are
+// copied).
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -15,6 +16,10 @@ namespace bough::ops {
 
 namespace {
 
+// Views need byte-aligned elements; strings are copied too, since kernels that read
+// elements through Tensor::data<std::string>() (binary_map) ignore a view's string offset.
+bool viewable(ElemType t) { return !is_sub_byte(t) && t != ElemType::String; }
+
 std::vector<int64_t> equal_parts(int64_t dim, size_t outputs, bool last_smaller) {
   const auto n = static_cast<int64_t>(outputs);
   if (!last_smaller && dim % n != 0)
@@ -23,8 +28,11 @@ std::vector<int64_t> equal_parts(int64_t dim, size_t outputs, bool last_smaller)
              " equal parts");
   const int64_t chunk = (dim + n - 1) / n;
   std::vector<int64_t> sizes;
-  for (int64_t rest = dim, i = 0; i < n; ++i, rest -= sizes.back())
+  int64_t rest = dim;
+  for (int64_t i = 0; i < n; ++i) {
     sizes.push_back(std::min(chunk, rest));
+    rest -= sizes.back();
+  }
   return sizes;
 }
 
@@ -35,12 +43,16 @@ class Split : public exec::Kernel {
 
   void run(exec::KernelIO& io) override {
     const Tensor& x = io.input(0);
-    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank())));
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank())));
     const int64_t dim = x.dim(axis);
     std::vector<int64_t> sizes;
-    if (io.has_input(1)) sizes = kernels::read_ints(io.input(1), "split");
-    else if (split_) sizes = *split_;
-    else sizes = equal_parts(dim, io.num_outputs(), uneven_);
+    if (io.has_input(1))
+      sizes = kernels::read_ints(io.input(1), "split");
+    else if (split_)
+      sizes = *split_;
+    else
+      sizes = equal_parts(dim, io.num_outputs(), uneven_);
     if (sizes.size() != io.num_outputs())
       fail(ErrorKind::BadInput, "",
            "split has " + std::to_string(sizes.size()) + " sizes for " +
@@ -60,7 +72,7 @@ class Split : public exec::Kernel {
       const int64_t base = offset * in_strides[axis];
       offset += sizes[i];
       if (!io.has_output(i)) continue;
-      if (outer == 1 && !is_sub_byte(x.type())) {
+      if (outer == 1 && viewable(x.type())) {
         io.set_output(i, x.view(base, shape));
         continue;
       }

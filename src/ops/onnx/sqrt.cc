@@ -12,7 +12,9 @@ struct SqrtFn {
     return std::sqrt(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<SqrtFn>(x, pool, "Sqrt"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<SqrtFn>(x, pool, "Sqrt");
+}
 }  // namespace
 
 const OpDef& def_Sqrt() {

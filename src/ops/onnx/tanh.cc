@@ -12,7 +12,9 @@ struct TanhFn {
     return std::tanh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) { return float_unary<TanhFn>(x, pool, "Tanh"); }
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<TanhFn>(x, pool, "Tanh");
+}
 }  // namespace
 
 const OpDef& def_Tanh() {

@@ -53,7 +53,8 @@ class Where : public exec::Kernel {
     const Tensor& x = io.input(1);
     const Tensor& y = io.input(2);
     if (cond.type() != ElemType::Bool)
-      fail(ErrorKind::BadInput, "", "Where condition must be bool, got " + std::string(elem_name(cond.type())));
+      fail(ErrorKind::BadInput, "",
+           "Where condition must be bool, got " + std::string(elem_name(cond.type())));
     if (x.type() != y.type())
       fail(ErrorKind::BadInput, "",
            "X and Y have different element types " + std::string(elem_name(x.type())) + " and " +

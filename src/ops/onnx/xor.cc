@@ -1,5 +1,5 @@
-// Xor: logical exclusive or of two bool tensors, multidirectional broadcasting (legacy broadcast/axis
-// before opset 7).
+// Xor: logical exclusive or of two bool tensors, multidirectional broadcasting (legacy
+// broadcast/axis before opset 7).
 #include "ops/elementwise.h"
 
 namespace bough::ops {

@@ -1,0 +1,87 @@
+// ArgMax and ArgMin: the int64 index of the best element along `axis` (keepdims keeps the
+// axis as 1; select_last_index, from opset 12, picks the last of equal best elements).
+#pragma once
+
+#include <vector>
+
+#include "kernels/layout.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+template <bool IsMax>
+class ArgReduce : public exec::Kernel {
+ public:
+  ArgReduce(int64_t axis, bool keepdims, bool select_last)
+      : axis_(axis), keepdims_(keepdims), select_last_(select_last) {}
+
+  void run(exec::KernelIO& io) override {
+    const char* name = IsMax ? "ArgMax" : "ArgMin";
+    const Tensor& in = io.input(0);
+    const Tensor x = is_narrow_float(in.type()) ? kernels::to_float(in) : in;
+    const int64_t rank = static_cast<int64_t>(x.rank());
+    const int64_t axis = kernels::normalize_axis(axis_, rank);
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= x.dim(d);
+    const int64_t n = x.dim(axis);
+    Dims shape = x.shape();
+    if (keepdims_)
+      shape[axis] = 1;
+    else
+      shape.erase(axis);
+    Tensor y(ElemType::Int64, shape);
+    if (y.numel() > 0 && n == 0)
+      fail(ErrorKind::BadInput, "", std::string(name) + " over an empty axis");
+    kernels::visit_numeric(x.type(), name, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      find<T>(x.data<T>(), y.data<int64_t>(), outer, n, inner);
+    });
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  template <typename T>
+  bool better(T v, T best) const {
+    if constexpr (IsMax)
+      return select_last_ ? v >= best : v > best;
+    else
+      return select_last_ ? v <= best : v < best;
+  }
+
+  // For each (o, i): the index r of the best x[o, r, i].
+  template <typename T>
+  void find(const T* x, int64_t* y, int64_t outer, int64_t n, int64_t inner) const {
+    std::vector<T> best(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* block = x + o * n * inner;
+      int64_t* idx = y + o * inner;
+      for (int64_t i = 0; i < inner; ++i) {
+        best[i] = block[i];
+        idx[i] = 0;
+      }
+      for (int64_t r = 1; r < n; ++r) {
+        const T* row = block + r * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+          if (better(row[i], best[i])) {
+            best[i] = row[i];
+            idx[i] = r;
+          }
+        }
+      }
+    }
+  }
+
+  int64_t axis_;
+  bool keepdims_;
+  bool select_last_;
+};
+
+template <bool IsMax>
+std::unique_ptr<exec::Kernel> make_arg_reduce(const BuildContext& ctx) {
+  return std::make_unique<ArgReduce<IsMax>>(
+      ctx.attr_int("axis", 0), ctx.attr_int("keepdims", 1) != 0,
+      ctx.since >= 12 && ctx.attr_int("select_last_index", 0) != 0);
+}
+
+}  // namespace bough::ops
