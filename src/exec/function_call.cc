@@ -10,11 +10,10 @@ class FunctionCall : public Kernel {
       : attrs_(std::move(attrs)), body_(std::move(body)) {}
 
   void run(KernelIO& io) override {
-    const auto& ins = body_->input_slots();
-    for (size_t i = 0; i < ins.size(); ++i) body_->slot(ins[i]) = io.value(i);
+    for (size_t i = 0; i < body_->num_inputs(); ++i) body_->bind_input(i, io.value(i));
     body_->run(io.context());
-    for (size_t i = 0; i < io.num_outputs(); ++i)
-      if (i < body_->output_slots().size()) io.set_output(i, body_->take_output(i));
+    for (size_t i = 0; i < io.num_outputs() && i < body_->num_outputs(); ++i)
+      io.set_output(i, body_->take_output(i));
     body_->reset();
   }
 

@@ -18,10 +18,12 @@ struct RunContext {
   ThreadPool* pool = nullptr;
 };
 
-// The inputs and outputs of one step. Slot -1 is an omitted optional input or output.
+// The inputs and outputs of one step. `slots` maps each slot to where its value lives (the
+// frame, or a value borrowed from the caller). Slot -1 is an omitted optional input/output.
 class KernelIO {
  public:
-  KernelIO(RunContext& ctx, Value* slots, std::span<const int32_t> in, std::span<const int32_t> out)
+  KernelIO(RunContext& ctx, Value* const* slots, std::span<const int32_t> in,
+           std::span<const int32_t> out)
       : ctx_(ctx), slots_(slots), in_(in), out_(out) {}
 
   size_t num_inputs() const { return in_.size(); }
@@ -30,7 +32,7 @@ class KernelIO {
   bool has_output(size_t i) const { return i < out_.size() && out_[i] >= 0; }
 
   // The value of input i; the empty optional for an omitted input.
-  const Value& value(size_t i) const { return has_input(i) ? slots_[in_[i]] : none_; }
+  const Value& value(size_t i) const { return has_input(i) ? *slots_[in_[i]] : none_; }
   // Input i as a tensor; a clear error when it is something else.
   const Tensor& input(size_t i) const {
     const Value& v = value(i);
@@ -38,7 +40,7 @@ class KernelIO {
     return v.tensor();
   }
   void set_output(size_t i, Value v) {
-    if (has_output(i)) slots_[out_[i]] = std::move(v);
+    if (has_output(i)) *slots_[out_[i]] = std::move(v);
   }
   RunContext& context() { return ctx_; }
   ThreadPool& pool() { return *ctx_.pool; }
@@ -49,7 +51,7 @@ class KernelIO {
   }
   static inline const Value none_{};
   RunContext& ctx_;
-  Value* slots_;
+  Value* const* slots_;
   std::span<const int32_t> in_;
   std::span<const int32_t> out_;
 };

@@ -81,6 +81,9 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       if (v) new_slot(v);
   frame_.resize(slot_of.size());
   pinned.assign(slot_of.size(), false);
+  borrowed_.assign(slot_of.size(), false);
+  for (int32_t s : input_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
+  for (int32_t s : capture_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
   constant_.assign(slot_of.size(), false);
   for (auto& [s, value] : constants) {
     frame_[static_cast<size_t>(s)] = std::move(value);
@@ -119,10 +122,10 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
         node->outputs[0]) {
       // Evaluated once here: its output becomes a constant slot and no step runs it.
       int32_t s = slot(node->outputs[0]);
-      Value* frame = frame_.data();
+      Value* target = &frame_[static_cast<size_t>(s)];
       RunContext none;
-      int32_t out[] = {s};
-      KernelIO io(none, frame, {}, out);
+      int32_t out[] = {0};
+      KernelIO io(none, &target, {}, out);
       make_kernel(*node, env, where)->run(io);
       pinned[static_cast<size_t>(s)] = constant_[static_cast<size_t>(s)] = true;
       continue;
@@ -147,19 +150,20 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     steps_[i].n_free = static_cast<uint32_t>(dying[i].size());
     refs_.insert(refs_.end(), dying[i].begin(), dying[i].end());
   }
-  // An output is moved out unless the slot is a constant or listed twice among outputs.
+  // An output is moved out unless the slot is a constant, borrowed from the caller, or
+  // listed twice among the outputs.
   for (int32_t s : output_slots_)
-    output_shared_.push_back(constant_[static_cast<size_t>(s)] ||
+    output_shared_.push_back(constant_[static_cast<size_t>(s)] || borrowed_[static_cast<size_t>(s)] ||
                              std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
-  // What may be left in the frame after a run: inputs and captures nobody read, outputs.
-  for (int32_t s : input_slots_) reset_slots_.push_back(s);
-  for (int32_t s : capture_slots_) reset_slots_.push_back(s);
+  // What may be left after a run: outputs not taken.
   for (int32_t s : output_slots_)
-    if (!constant_[static_cast<size_t>(s)]) reset_slots_.push_back(s);
+    if (!constant_[static_cast<size_t>(s)] && !borrowed_[static_cast<size_t>(s)]) reset_slots_.push_back(s);
+  slots_.resize(frame_.size());
+  for (size_t s = 0; s < frame_.size(); ++s) slots_[s] = borrowed_[s] ? &unbound_ : &frame_[s];
 }
 
 void Plan::run(RunContext& ctx) {
-  Value* frame = frame_.data();
+  Value* const* frame = slots_.data();
   const int32_t* refs = refs_.data();
   size_t i = 0;
   try {
@@ -167,7 +171,7 @@ void Plan::run(RunContext& ctx) {
       const Step& st = steps_[i];
       KernelIO io(ctx, frame, {refs + st.in, st.n_in}, {refs + st.out, st.n_out});
       st.kernel->run(io);
-      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]].reset();
+      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]]->reset();
     }
   } catch (const Error& e) {
     clear_all();
@@ -185,15 +189,22 @@ void Plan::run(RunContext& ctx) {
 void Plan::clear_all() {
   for (size_t s = 0; s < frame_.size(); ++s)
     if (!constant_[s]) frame_[s].reset();
+  unbind();
 }
 
 Value Plan::take_output(size_t i) {
-  Value& v = frame_[static_cast<size_t>(output_slots_[i])];
+  Value& v = *slots_[static_cast<size_t>(output_slots_[i])];
   return output_shared_[i] ? v : std::move(v);
+}
+
+void Plan::unbind() {
+  for (int32_t s : input_slots_) slots_[static_cast<size_t>(s)] = &unbound_;
+  for (int32_t s : capture_slots_) slots_[static_cast<size_t>(s)] = &unbound_;
 }
 
 void Plan::reset() {
   for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
+  unbind();
 }
 
 }  // namespace bough::exec

@@ -30,16 +30,20 @@ class Plan {
   static std::unique_ptr<Plan> compile(const ir::Graph& graph, const CompileEnv& env);
   ~Plan();
 
-  const std::vector<int32_t>& input_slots() const { return input_slots_; }
-  const std::vector<int32_t>& capture_slots() const { return capture_slots_; }
-  const std::vector<int32_t>& output_slots() const { return output_slots_; }
-  Value& slot(int32_t s) { return frame_[static_cast<size_t>(s)]; }
+  size_t num_inputs() const { return input_slots_.size(); }
+  size_t num_captures() const { return capture_slots_.size(); }
+  size_t num_outputs() const { return output_slots_.size(); }
 
-  // Runs the steps; the caller has bound inputs and captures into their slots.
+  // Before run(): input i / capture k reads the caller's value in place, by reference (no
+  // copy, no reference-count traffic). It must stay alive and unchanged until reset().
+  void bind_input(size_t i, const Value& v) { bind(input_slots_[i], v); }
+  void bind_capture(size_t k, const Value& v) { bind(capture_slots_[k], v); }
+
+  // Runs the steps over the bound inputs and captures.
   void run(RunContext& ctx);
   // Output i after run(): moved out when nothing else refers to the slot, else shared.
   Value take_output(size_t i);
-  // Clears what run() left in the frame (inputs, captures, outputs); constants stay.
+  // Clears what run() left (outputs not taken) and unbinds inputs and captures.
   void reset();
 
   size_t num_steps() const { return steps_.size(); }
@@ -51,9 +55,11 @@ class Plan {
     uint32_t in, n_in, out, n_out, free, n_free;  // ranges into refs_
   };
   Plan() = default;
+  void bind(int32_t s, const Value& v) { slots_[static_cast<size_t>(s)] = const_cast<Value*>(&v); }
   void compile_graph(const ir::Graph& graph, const CompileEnv& env);
   // After a failed run: drops every value but the constants.
   void clear_all();
+  void unbind();
 
   std::vector<Step> steps_;
   std::vector<std::string> step_where_;
@@ -63,7 +69,10 @@ class Plan {
   std::vector<bool> output_shared_;
   std::vector<int32_t> reset_slots_;
   std::vector<bool> constant_;  // per slot: holds an initializer for the Plan's lifetime
-  std::vector<Value> frame_;
+  std::vector<Value> frame_;       // values this plan owns (node outputs, constants)
+  std::vector<Value*> slots_;      // per slot: its value in frame_, or a caller's bound value
+  std::vector<bool> borrowed_;     // per slot: an input or capture, bound by the caller
+  Value unbound_;                  // what an unbound input or capture reads: the empty optional
   std::string where_;
 };
 

@@ -1,5 +1,7 @@
 #include "bough/session.h"
 
+#include <algorithm>
+
 #include "bough/error.h"
 #include "exec/plan.h"
 #include "exec/thread_pool.h"
@@ -25,37 +27,43 @@ std::vector<std::string> Model::output_names() const {
   return names;
 }
 
+namespace {
+
+// Checks a caller's value against the input's declared element type and known dims.
+void check_input(const ir::Value& decl, const Value& value, const std::string& model_path) {
+  const ir::Type& t = decl.type;
+  if (t.kind != ir::Type::Kind::Tensor || !value.is_tensor()) return;
+  const std::string where = model_path + ": input '" + decl.name + "'";
+  const Tensor& x = value.tensor();
+  if (t.elem != ElemType::Undefined && x.type() != t.elem)
+    fail(ErrorKind::BadInput, where,
+         "has element type " + std::string(elem_name(x.type())) + ", the model expects " +
+             std::string(elem_name(t.elem)));
+  if (!t.shape.rank_known) return;
+  bool ok = t.shape.dims.size() == x.rank();
+  for (size_t i = 0; ok && i < x.rank(); ++i)
+    ok = !t.shape.dims[i].is_known() || t.shape.dims[i].value == x.dim(i);
+  if (!ok)
+    fail(ErrorKind::BadInput, where,
+         "has shape " + shape_string(x.shape()) + ", the model expects " + ir::to_string(t.shape));
+}
+
+}  // namespace
+
 struct Session::Impl {
   Model model;
   exec::ThreadPool pool;
   std::unique_ptr<exec::Plan> plan;
   std::vector<std::string> inputs, outputs;
+  std::vector<Value> defaults;  // per graph input: its initializer default, if any
 
   Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads)) {
     plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
-    for (const ir::Value* v : model.ir().graph->inputs) inputs.push_back(v->name);
-    outputs = model.output_names();
-  }
-
-  void bind(const ir::Value& decl, Value value, int32_t slot) {
-    const std::string where = model.ir().path + ": input '" + decl.name + "'";
-    const ir::Type& t = decl.type;
-    if (t.kind == ir::Type::Kind::Tensor && value.is_tensor()) {
-      const Tensor& x = value.tensor();
-      if (t.elem != ElemType::Undefined && x.type() != t.elem)
-        fail(ErrorKind::BadInput, where,
-             "has element type " + std::string(elem_name(x.type())) + ", the model expects " +
-                 std::string(elem_name(t.elem)));
-      if (t.shape.rank_known) {
-        bool ok = t.shape.dims.size() == x.rank();
-        for (size_t i = 0; ok && i < x.rank(); ++i)
-          ok = !t.shape.dims[i].is_known() || t.shape.dims[i].value == x.dim(i);
-        if (!ok)
-          fail(ErrorKind::BadInput, where,
-               "has shape " + shape_string(x.shape()) + ", the model expects " + ir::to_string(t.shape));
-      }
+    for (const ir::Value* v : model.ir().graph->inputs) {
+      inputs.push_back(v->name);
+      defaults.push_back(v->data ? Value(*v->data) : Value());
     }
-    plan->slot(slot) = std::move(value);
+    outputs = model.output_names();
   }
 };
 
@@ -71,21 +79,22 @@ const std::vector<std::string>& Session::output_names() const { return impl_->ou
 NamedValues Session::run(const NamedValues& inputs) {
   Impl& s = *impl_;
   const ir::Graph& g = *s.model.ir().graph;
-  for (const auto& [name, value] : inputs) {
-    (void)value;
-    bool known = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const ir::Value* v) { return v->name == name; });
-    if (!known) fail(ErrorKind::BadInput, s.model.ir().path, "the model has no input named '" + name + "'");
-  }
+  const std::string& path = s.model.ir().path;
+  for (const auto& named : inputs)
+    if (std::find(s.inputs.begin(), s.inputs.end(), named.first) == s.inputs.end())
+      fail(ErrorKind::BadInput, path, "the model has no input named '" + named.first + "'");
+  // Inputs are read in place from the caller's values for the length of the run.
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const ir::Value* decl = g.inputs[i];
     auto it = std::find_if(inputs.begin(), inputs.end(), [&](const auto& p) { return p.first == decl->name; });
     if (it != inputs.end()) {
-      s.bind(*decl, it->second, s.plan->input_slots()[i]);
+      check_input(*decl, it->second, path);
+      s.plan->bind_input(i, it->second);
     } else if (decl->data) {
-      s.plan->slot(s.plan->input_slots()[i]) = *decl->data;
+      s.plan->bind_input(i, s.defaults[i]);
     } else {
       s.plan->reset();
-      fail(ErrorKind::BadInput, s.model.ir().path, "missing input '" + decl->name + "'");
+      fail(ErrorKind::BadInput, path, "missing input '" + decl->name + "'");
     }
   }
   exec::RunContext ctx{&s.pool};

@@ -16,15 +16,13 @@ struct Body {
   static Body compile(const BuildContext& ctx, const ir::Graph& graph) {
     return Body{ctx.compile(graph), ctx.capture_positions(graph)};
   }
-  // Binds each capture to the parent's value by reference (the buffer is shared).
+  // Binds each capture to the parent's value by reference: no copy, no reference counting.
   void bind_captures(const exec::KernelIO& io) {
-    const auto& slots = plan->capture_slots();
-    for (size_t k = 0; k < slots.size(); ++k)
-      plan->slot(slots[k]) = io.value(static_cast<size_t>(capture_inputs[k]));
+    for (size_t k = 0; k < capture_inputs.size(); ++k)
+      plan->bind_capture(k, io.value(static_cast<size_t>(capture_inputs[k])));
   }
-  size_t num_inputs() const { return plan->input_slots().size(); }
-  size_t num_outputs() const { return plan->output_slots().size(); }
-  Value& input(size_t i) { return plan->slot(plan->input_slots()[i]); }
+  size_t num_inputs() const { return plan->num_inputs(); }
+  size_t num_outputs() const { return plan->num_outputs(); }
 };
 
 // Reads a condition: a bool tensor with exactly one element, of any rank.

@@ -28,25 +28,26 @@ class Loop : public exec::Kernel {
     }
     bool cond = has_cond ? read_condition(io.value(1), "the Loop condition") : true;
 
-    std::vector<Value> state(carried_);
+    std::vector<Value> state(carried_), next(carried_);
     for (size_t j = 0; j < carried_; ++j) state[j] = io.value(2 + j);
     std::vector<kernels::Stacker> scans(scan_types_.size(), kernels::Stacker(has_trip ? trip : -1));
 
-    Tensor iter, cond_in;
+    // The body reads the counter, the condition and the carried values in place; the
+    // counter and condition tensors are rewritten whenever the body kept no reference.
+    Value iter, cond_in;
     exec::Plan& plan = *body_.plan;
     for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
-      // The counter and condition tensors are reused whenever the body let go of them.
-      if (!iter.unique()) iter = Tensor(ElemType::Int64, {});
-      *iter.data<int64_t>() = i;
-      if (!cond_in.unique()) cond_in = Tensor(ElemType::Bool, {});
-      *cond_in.data<bool>() = cond;
-      body_.input(0) = iter;
-      body_.input(1) = cond_in;
-      for (size_t j = 0; j < carried_; ++j) body_.input(2 + j) = std::move(state[j]);
+      if (!iter.is_tensor() || !iter.tensor().unique()) iter = Tensor(ElemType::Int64, {});
+      *iter.tensor().data<int64_t>() = i;
+      if (!cond_in.is_tensor() || !cond_in.tensor().unique()) cond_in = Tensor(ElemType::Bool, {});
+      *cond_in.tensor().data<bool>() = cond;
+      plan.bind_input(0, iter);
+      plan.bind_input(1, cond_in);
+      for (size_t j = 0; j < carried_; ++j) plan.bind_input(2 + j, state[j]);
       body_.bind_captures(io);
       plan.run(io.context());
       Value cond_out = plan.take_output(0);
-      for (size_t j = 0; j < carried_; ++j) state[j] = plan.take_output(1 + j);
+      for (size_t j = 0; j < carried_; ++j) next[j] = plan.take_output(1 + j);
       for (size_t k = 0; k < scans.size(); ++k) {
         Value v = plan.take_output(1 + carried_ + k);
         if (!v.is_tensor())
@@ -54,6 +55,7 @@ class Loop : public exec::Kernel {
         scans[k].append(v.tensor());
       }
       plan.reset();
+      state.swap(next);  // carried values move to the next iteration, never copied
       if (has_cond) cond = read_condition(cond_out, "the Loop body's condition output");
     }
     for (size_t j = 0; j < carried_; ++j) io.set_output(j, std::move(state[j]));

@@ -56,22 +56,25 @@ class Scan : public exec::Kernel {
     }
     if (length < 0) length = std::max<int64_t>(extent, 0);
     std::vector<kernels::Stacker> stacks(spec_.scan_outputs, kernels::Stacker(length));
+    std::vector<Value> slices(inputs.size()), next(spec_.states);
     exec::Plan& plan = *body_.plan;
     for (int64_t t = 0; t < length; ++t) {
-      for (size_t j = 0; j < spec_.states; ++j) body_.input(j) = std::move(states[j]);
+      for (size_t j = 0; j < spec_.states; ++j) plan.bind_input(j, states[j]);
       for (size_t j = 0; j < inputs.size(); ++j) {
         int64_t pos = spec_.in_reverse[j] ? extent - 1 - t : t;
-        body_.input(spec_.states + j) = kernels::select(inputs[j], ax[j], pos);
+        slices[j] = kernels::select(inputs[j], ax[j], pos);
+        plan.bind_input(spec_.states + j, slices[j]);
       }
       body_.bind_captures(io);
       plan.run(io.context());
-      for (size_t j = 0; j < spec_.states; ++j) states[j] = plan.take_output(j);
+      for (size_t j = 0; j < spec_.states; ++j) next[j] = plan.take_output(j);
       for (size_t k = 0; k < stacks.size(); ++k) {
         Value v = plan.take_output(spec_.states + k);
         if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
         stacks[k].append(v.tensor());
       }
       plan.reset();
+      states.swap(next);
     }
     std::vector<Tensor> outs;
     for (size_t k = 0; k < stacks.size(); ++k) {

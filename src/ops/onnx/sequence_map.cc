@@ -33,7 +33,7 @@ class SequenceMap : public exec::Kernel {
     for (size_t i = 0; i < count; ++i) {
       for (size_t j = 0; j < n_in; ++j) {
         const Value& v = io.value(j);
-        body_.input(j) = v.is_sequence() ? v.seq().items[i] : v;
+        plan.bind_input(j, v.is_sequence() ? v.seq().items[i] : v);
       }
       body_.bind_captures(io);
       plan.run(io.context());
