@@ -57,7 +57,13 @@ class Dims {
   }
   void insert(size_t pos, int64_t d);
   void erase(size_t pos);
-  bool operator==(const Dims& other) const;
+  bool operator==(const Dims& other) const {
+    if (size_ != other.size_) return false;
+    const int64_t *a = data(), *b = other.data();
+    for (size_t i = 0; i < size_; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
   bool operator!=(const Dims& other) const { return !(*this == other); }
   std::vector<int64_t> vec() const { return {begin(), end()}; }
 
@@ -119,6 +125,7 @@ class Storage {
   Storage() = default;
   std::atomic<int32_t> refs_{1};
   int32_t size_class_ = -1;  // pool bucket, -1 for a plain allocation
+  size_t block_bytes_ = 0;   // the whole allocation, header included
   size_t size_ = 0;          // bytes, or string count
   size_t string_count_ = 0;
   uint8_t* data_ = nullptr;

@@ -5,34 +5,25 @@
 namespace bough {
 namespace {
 
-struct ElemInfo {
-  std::string_view name;
-  int bits;
-};
-
 // Indexed by the ONNX DataType code.
-constexpr std::array<ElemInfo, kLastElemType + 1> kInfo = {{
-    {"undefined", 0},     {"float", 32},          {"uint8", 8},          {"int8", 8},
-    {"uint16", 16},       {"int16", 16},          {"int32", 32},         {"int64", 64},
-    {"string", 0},        {"bool", 8},            {"float16", 16},       {"double", 64},
-    {"uint32", 32},       {"uint64", 64},         {"complex64", 64},     {"complex128", 128},
-    {"bfloat16", 16},     {"float8e4m3fn", 8},    {"float8e4m3fnuz", 8}, {"float8e5m2", 8},
-    {"float8e5m2fnuz", 8}, {"uint4", 4},          {"int4", 4},           {"float4e2m1", 4},
-    {"float8e8m0", 8},    {"uint2", 2},           {"int2", 2},
-}};
+constexpr std::array<std::string_view, kLastElemType + 1> kNames = {
+    "undefined",      "float",    "uint8",        "int8",           "uint16",     "int16",
+    "int32",          "int64",    "string",       "bool",           "float16",    "double",
+    "uint32",         "uint64",   "complex64",    "complex128",     "bfloat16",   "float8e4m3fn",
+    "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",      "int4",       "float4e2m1",
+    "float8e8m0",     "uint2",    "int2",
+};
 
 }  // namespace
 
-int elem_bits(ElemType t) { return kInfo[static_cast<int>(t)].bits; }
-
 std::string_view elem_name(ElemType t) {
   auto code = static_cast<int>(t);
-  return code <= kLastElemType ? kInfo[code].name : "invalid";
+  return code <= kLastElemType ? kNames[code] : "invalid";
 }
 
 bool parse_elem_name(std::string_view name, ElemType* out) {
   for (int code = 1; code <= kLastElemType; ++code) {
-    if (kInfo[code].name == name) {
+    if (kNames[code] == name) {
       *out = static_cast<ElemType>(code);
       return true;
     }

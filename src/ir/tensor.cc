@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "bough/error.h"
 #include "ir/float_formats.h"
@@ -38,9 +41,6 @@ void Dims::erase(size_t pos) {
   --size_;
 }
 
-bool Dims::operator==(const Dims& other) const {
-  return size_ == other.size_ && std::memcmp(data(), other.data(), size_ * sizeof(int64_t)) == 0;
-}
 
 // ---- Storage ----------------------------------------------------------------------------
 //
@@ -51,6 +51,7 @@ bool Dims::operator==(const Dims& other) const {
 namespace {
 
 constexpr size_t kHeader = 64;
+static_assert(sizeof(Storage) <= kHeader);
 constexpr int kClasses = 8;  // 64 B .. 8 KiB of payload
 constexpr size_t kClassBytes[kClasses] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
 constexpr int kMaxCached = 64;
@@ -82,24 +83,76 @@ int size_class(size_t bytes) {
   return -1;
 }
 
-void* allocate_block(size_t bytes, int cls) {
+// Large buffers are kept after release, up to kLargeCacheBytes in all, and handed out
+// again for a request of the same rounded size: a model run repeatedly then touches no
+// fresh pages (a fresh 128 MiB buffer costs some 30,000 page faults per run).
+constexpr size_t kLargeBytes = size_t{1} << 20;
+constexpr size_t kLargeCacheBytes = size_t{1} << 30;
+constexpr size_t kLargeCacheEntries = 16;
+
+class LargeBlockCache {
+ public:
+  ~LargeBlockCache() {
+    for (auto& [bytes, block] : blocks_) std::free(block);
+  }
+  void* take(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      if (blocks_[i].first != bytes) continue;
+      void* block = blocks_[i].second;
+      total_ -= bytes;
+      blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+      return block;
+    }
+    return nullptr;
+  }
+  bool put(size_t bytes, void* block) {
+    std::lock_guard lock(mutex_);
+    if (total_ + bytes > kLargeCacheBytes || blocks_.size() >= kLargeCacheEntries) return false;
+    blocks_.emplace_back(bytes, block);
+    total_ += bytes;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<size_t, void*>> blocks_;
+  size_t total_ = 0;
+};
+
+LargeBlockCache& large_cache() {
+  static LargeBlockCache cache;
+  return cache;
+}
+
+// Bytes to allocate for a payload of `bytes`: the size class, or 64 KiB steps when large.
+size_t block_bytes(size_t bytes, int cls) {
+  if (cls >= 0) return kHeader + kClassBytes[cls];
+  size_t step = bytes >= kLargeBytes ? (size_t{64} << 10) : 64;
+  return kHeader + (bytes + step - 1) / step * step;
+}
+
+void* allocate_block(size_t block, int cls) {
   if (cls >= 0) {
     FreeList& list = free_list();
     if (list.count[cls] > 0) return list.blocks[cls][--list.count[cls]];
-    bytes = kClassBytes[cls];
+  } else if (block >= kLargeBytes) {
+    if (void* cached = large_cache().take(block)) return cached;
   }
-  void* block = std::aligned_alloc(64, kHeader + ((bytes + 63) / 64) * 64);
-  if (!block) throw std::bad_alloc();
-  return block;
+  void* p = std::aligned_alloc(64, block);
+  if (!p) throw std::bad_alloc();
+  return p;
 }
 
 }  // namespace
 
 Storage* Storage::allocate(size_t bytes) {
   int cls = size_class(bytes);
-  void* block = allocate_block(bytes, cls);
+  size_t total = block_bytes(bytes, cls);
+  void* block = allocate_block(total, cls);
   auto* s = new (block) Storage();
   s->size_class_ = cls;
+  s->block_bytes_ = total;
   s->size_ = bytes;
   s->data_ = static_cast<uint8_t*>(block) + kHeader;
   return s;
@@ -120,6 +173,7 @@ void Storage::release() {
     return;
   for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
   int cls = size_class_;
+  size_t total = block_bytes_;
   this->~Storage();
   void* block = this;
   if (cls >= 0) {
@@ -128,6 +182,8 @@ void Storage::release() {
       list.blocks[cls][list.count[cls]++] = block;
       return;
     }
+  } else if (total >= kLargeBytes && large_cache().put(total, block)) {
+    return;
   }
   std::free(block);
 }
@@ -136,16 +192,19 @@ void Storage::release() {
 
 namespace {
 
-void check_shape(const Dims& shape) {
-  // Guard against negative dims and element counts that overflow or cannot be allocated.
+[[noreturn, gnu::cold]] void bad_shape(const Dims& shape) {
+  for (int64_t d : shape)
+    if (d < 0) fail(ErrorKind::BadInput, "", "negative dimension in shape " + shape_string(shape));
+  fail(ErrorKind::BadInput, "", "tensor of shape " + shape_string(shape) + " is too large");
+}
+
+// Guards against negative dims and element counts that overflow or cannot be allocated.
+inline void check_shape(const Dims& shape) {
   constexpr int64_t kMaxElements = int64_t{1} << 40;
   int64_t n = 1;
-  for (int64_t d : shape) {
-    if (d < 0) fail(ErrorKind::BadInput, "", "negative dimension in shape " + shape_string(shape));
-    if (d != 0 && n > kMaxElements / d)
-      fail(ErrorKind::BadInput, "", "tensor of shape " + shape_string(shape) + " is too large");
-    n *= d;
-  }
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) bad_shape(shape);
+  if (n > kMaxElements) bad_shape(shape);
 }
 
 }  // namespace
