@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <span>
 #include <unordered_map>
 
 #include "exec/function_call.h"
@@ -32,7 +33,8 @@ int64_t domain_opset(const ir::Node& node, const CompileEnv& env) {
 }
 
 std::unique_ptr<Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
-                                    const std::string& where) {
+                                    const std::string& where, const Plan* plan,
+                                    std::span<const int32_t> step_inputs) {
   if (env.model)
     for (const auto& fn : env.model->functions)
       if (fn->name == node.op_type && fn->domain == node.domain && fn->overload == node.overload)
@@ -56,7 +58,7 @@ std::unique_ptr<Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
   if (n_out < def->min_outputs || n_out > def->max_outputs)
     fail(ErrorKind::InvalidModel, where, op + " has " + std::to_string(n_out) + " outputs, expected " +
                                              std::to_string(def->min_outputs) + (def->max_outputs == def->min_outputs ? "" : " or more"));
-  ops::BuildContext ctx(node, opset, since, env, where);
+  ops::BuildContext ctx(node, opset, since, env, where, plan, step_inputs);
   return def->make(ctx);
 }
 
@@ -84,6 +86,18 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   borrowed_.assign(slot_of.size(), false);
   for (int32_t s : input_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
   for (int32_t s : capture_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
+  // Where each slot's value lives: the frame for owned slots, fixed; a caller's value for
+  // inputs and captures, bound per call, unless the capture's outer value has a fixed home.
+  slots_.resize(frame_.size());
+  fixed_.assign(frame_.size(), true);
+  for (size_t s = 0; s < frame_.size(); ++s) slots_[s] = borrowed_[s] ? &unbound_ : &frame_[s];
+  for (int32_t s : input_slots_) fixed_[static_cast<size_t>(s)] = false;
+  for (size_t k = 0; k < capture_slots_.size(); ++k) {
+    const Value* home = env.capture_addresses ? (*env.capture_addresses)[k] : nullptr;
+    auto s = static_cast<size_t>(capture_slots_[k]);
+    fixed_[s] = home != nullptr;
+    if (home) slots_[s] = const_cast<Value*>(home);
+  }
   constant_.assign(slot_of.size(), false);
   for (auto& [s, value] : constants) {
     frame_[static_cast<size_t>(s)] = std::move(value);
@@ -126,11 +140,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       RunContext none;
       int32_t out[] = {0};
       KernelIO io(none, &target, {}, out);
-      make_kernel(*node, env, where)->run(io);
+      make_kernel(*node, env, where, this, ins)->run(io);
       pinned[static_cast<size_t>(s)] = constant_[static_cast<size_t>(s)] = true;
       continue;
     }
-    kernels_.push_back(make_kernel(*node, env, where));
+    kernels_.push_back(make_kernel(*node, env, where, this, ins));
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
     step.in = static_cast<uint32_t>(refs_.size());
     step.n_in = static_cast<uint32_t>(ins.size());
@@ -158,8 +172,6 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   // What may be left after a run: outputs not taken.
   for (int32_t s : output_slots_)
     if (!constant_[static_cast<size_t>(s)] && !borrowed_[static_cast<size_t>(s)]) reset_slots_.push_back(s);
-  slots_.resize(frame_.size());
-  for (size_t s = 0; s < frame_.size(); ++s) slots_[s] = borrowed_[s] ? &unbound_ : &frame_[s];
 }
 
 void Plan::run(RunContext& ctx) {
@@ -199,7 +211,8 @@ Value Plan::take_output(size_t i) {
 
 void Plan::unbind() {
   for (int32_t s : input_slots_) slots_[static_cast<size_t>(s)] = &unbound_;
-  for (int32_t s : capture_slots_) slots_[static_cast<size_t>(s)] = &unbound_;
+  for (int32_t s : capture_slots_)
+    if (!fixed_[static_cast<size_t>(s)]) slots_[static_cast<size_t>(s)] = &unbound_;
 }
 
 void Plan::reset() {

@@ -23,6 +23,10 @@ struct CompileEnv {
   const ir::Model* model = nullptr;
   const AttrEnv* attrs = nullptr;  // inside a function body
   const std::map<std::string, int64_t>* function_opsets = nullptr;
+  // Per capture of the graph being compiled: the outer value's fixed address, when it has
+  // one (a constant or node output of an enclosing plan, or a capture bound that way), or
+  // null when the owner binds it on every call.
+  const std::vector<const Value*>* capture_addresses = nullptr;
 };
 
 class Plan {
@@ -36,6 +40,8 @@ class Plan {
 
   // Before run(): input i / capture k reads the caller's value in place, by reference (no
   // copy, no reference-count traffic). It must stay alive and unchanged until reset().
+  // Captures with a fixed address (CompileEnv::capture_addresses) are bound once, at compile
+  // time, and need no binding.
   void bind_input(size_t i, const Value& v) { bind(input_slots_[i], v); }
   void bind_capture(size_t k, const Value& v) { bind(capture_slots_[k], v); }
 
@@ -47,6 +53,11 @@ class Plan {
   void reset();
 
   size_t num_steps() const { return steps_.size(); }
+  // Where slot `s` always lives, or null when that changes from call to call (inputs and
+  // captures bound per call).
+  const Value* fixed_slot(int32_t s) const {
+    return fixed_[static_cast<size_t>(s)] ? slots_[static_cast<size_t>(s)] : nullptr;
+  }
   const std::string& where() const { return where_; }
 
  private:
@@ -72,6 +83,7 @@ class Plan {
   std::vector<Value> frame_;       // values this plan owns (node outputs, constants)
   std::vector<Value*> slots_;      // per slot: its value in frame_, or a caller's bound value
   std::vector<bool> borrowed_;     // per slot: an input or capture, bound by the caller
+  std::vector<bool> fixed_;        // per slot: its address never changes
   Value unbound_;                  // what an unbound input or capture reads: the empty optional
   std::string where_;
 };

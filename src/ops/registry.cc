@@ -61,14 +61,22 @@ const ir::Graph& BuildContext::graph_attr(std::string_view name) const {
   return *a->g;
 }
 
-std::vector<int32_t> BuildContext::capture_positions(const ir::Graph& graph) const {
-  std::vector<int32_t> positions;
+std::unique_ptr<exec::Plan> BuildContext::compile(
+    const ir::Graph& graph, std::vector<std::pair<size_t, int32_t>>* dynamic) const {
+  std::vector<const Value*> homes;
   const auto& implicit = node.implicit_inputs;
-  for (const ir::Value* cap : graph.captures) {
-    auto it = std::find(implicit.begin(), implicit.end(), cap->outer);
-    positions.push_back(static_cast<int32_t>(node.inputs.size() + static_cast<size_t>(it - implicit.begin())));
+  for (size_t k = 0; k < graph.captures.size(); ++k) {
+    auto it = std::find(implicit.begin(), implicit.end(), graph.captures[k]->outer);
+    auto position = static_cast<int32_t>(node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
+    const Value* home = nullptr;
+    if (plan_ && static_cast<size_t>(position) < step_inputs_.size())
+      home = plan_->fixed_slot(step_inputs_[static_cast<size_t>(position)]);
+    homes.push_back(home);
+    if (!home) dynamic->emplace_back(k, position);
   }
-  return positions;
+  exec::CompileEnv inner = env;
+  inner.capture_addresses = &homes;
+  return exec::Plan::compile(graph, inner);
 }
 
 void BuildContext::invalid(const std::string& message) const {

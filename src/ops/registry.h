@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <span>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +19,10 @@ namespace bough::ops {
 class BuildContext {
  public:
   BuildContext(const ir::Node& node, int64_t opset, int since, const exec::CompileEnv& env,
-               std::string where)
-      : node(node), opset(opset), since(since), env(env), where(std::move(where)) {}
+               std::string where, const exec::Plan* plan = nullptr,
+               std::span<const int32_t> step_inputs = {})
+      : node(node), opset(opset), since(since), env(env), where(std::move(where)), plan_(plan),
+        step_inputs_(step_inputs) {}
 
   const ir::Node& node;
   int64_t opset;  // version of the node's domain imported by the model
@@ -34,14 +38,17 @@ class BuildContext {
   std::vector<int64_t> attr_ints(std::string_view name) const;
   bool has_attr(std::string_view name) const { return attr(name) != nullptr; }
   const ir::Graph& graph_attr(std::string_view name) const;
-  std::unique_ptr<exec::Plan> compile(const ir::Graph& graph) const {
-    return exec::Plan::compile(graph, env);
-  }
-  // For each capture of `graph`, its position among the node's inputs as the step sees
-  // them (declared inputs first, then implicit inputs).
-  std::vector<int32_t> capture_positions(const ir::Graph& graph) const;
+  // Compiles a subgraph of this node. Captures whose outer value has a fixed home in the
+  // enclosing plan are bound there once; `dynamic` receives, for each other capture, its
+  // index and its position among the step's inputs, to be bound on every call.
+  std::unique_ptr<exec::Plan> compile(const ir::Graph& graph,
+                                      std::vector<std::pair<size_t, int32_t>>* dynamic) const;
   [[noreturn]] void invalid(const std::string& message) const;
   [[noreturn]] void unsupported(const std::string& message) const;
+
+ private:
+  const exec::Plan* plan_;                 // the plan being compiled (null for folding)
+  std::span<const int32_t> step_inputs_;  // its slots for this node's inputs, implicit ones last
 };
 
 using KernelFactory = std::unique_ptr<exec::Kernel> (*)(const BuildContext&);

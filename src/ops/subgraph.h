@@ -11,15 +11,19 @@ namespace bough::ops {
 
 struct Body {
   std::unique_ptr<exec::Plan> plan;
-  std::vector<int32_t> capture_inputs;  // per capture: its input position in the node's step
+  // Captures bound on every call: (capture index, its input position in the node's step).
+  // The others have a fixed home and were bound when the plan was compiled.
+  std::vector<std::pair<size_t, int32_t>> dynamic_captures;
 
   static Body compile(const BuildContext& ctx, const ir::Graph& graph) {
-    return Body{ctx.compile(graph), ctx.capture_positions(graph)};
+    Body body;
+    body.plan = ctx.compile(graph, &body.dynamic_captures);
+    return body;
   }
-  // Binds each capture to the parent's value by reference: no copy, no reference counting.
+  // Binds captures to the parent's values by reference: no copy, no reference counting.
   void bind_captures(const exec::KernelIO& io) {
-    for (size_t k = 0; k < capture_inputs.size(); ++k)
-      plan->bind_capture(k, io.value(static_cast<size_t>(capture_inputs[k])));
+    for (const auto& [k, position] : dynamic_captures)
+      plan->bind_capture(k, io.value(static_cast<size_t>(position)));
   }
   size_t num_inputs() const { return plan->num_inputs(); }
   size_t num_outputs() const { return plan->num_outputs(); }

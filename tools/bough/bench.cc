@@ -31,7 +31,7 @@ int cmd_bench(const Args& args) {
   auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))]; };
   std::printf("model %s, threads %d, %d runs after %d warm-up, session creation %.3f ms\n",
               opt.model.c_str(), opt.threads, opt.iters, opt.warmup, create_ms);
-  std::printf("min %.4f ms  median %.4f ms  p90 %.4f ms\n", ms.front(), at(0.5), at(0.9));
+  std::printf("min %.6f ms  median %.6f ms  p90 %.6f ms\n", ms.front(), at(0.5), at(0.9));
   return kExitOk;
 }
 

@@ -22,7 +22,8 @@ class Gather : public exec::Kernel {
     const auto axis =
         static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(data.rank())));
     const int64_t len = data.dim(axis);
-    const std::vector<int64_t> idx = kernels::checked_indices(indices, len);
+    kernels::checked_indices(indices, len, &idx_);
+    const std::vector<int64_t>& idx = idx_;
     Dims shape;
     int64_t outer = 1, inner = 1;
     for (size_t d = 0; d < data.rank(); ++d) {
@@ -55,6 +56,7 @@ class Gather : public exec::Kernel {
 
  private:
   int64_t axis_;
+  std::vector<int64_t> idx_;  // checked indices, kept to avoid an allocation per call
 };
 
 std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
