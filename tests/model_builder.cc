@@ -40,6 +40,14 @@ GraphBuilder& GraphBuilder::output(const std::string& name, ElemType t, Dims64 d
   return *this;
 }
 
+GraphBuilder& GraphBuilder::g_input_sequence(const std::string& name) {
+  auto* vi = g_.add_input();
+  vi->set_name(name);
+  vi->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+      static_cast<int>(ElemType::Float));
+  return *this;
+}
+
 GraphBuilder& GraphBuilder::output_untyped(const std::string& name) {
   g_.add_output()->set_name(name);
   return *this;

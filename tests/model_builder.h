@@ -20,6 +20,8 @@ class GraphBuilder {
   GraphBuilder& input(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output_untyped(const std::string& name);
+  // An input of type seq(tensor(float)).
+  GraphBuilder& g_input_sequence(const std::string& name);
   GraphBuilder& initializer(const std::string& name, const Tensor& t);
   onnxpb::NodeProto& node(const std::string& op, std::vector<std::string> inputs,
                           std::vector<std::string> outputs, const std::string& name = "");

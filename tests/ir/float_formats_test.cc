@@ -1,5 +1,6 @@
 // Expected values are worked out by hand from the ONNX spec (Cast's float8 saturate tables,
-// docs/docs/technical/float8.md, float4.md, int4.md) and IEEE 754 round-to-nearest-even.
+// docs/docs/technical/float8.md, float4.md, int4.md), IEEE 754 round-to-nearest-even, and,
+// where the spec leaves a case open, onnx's Cast test data (int4/int2 wrap, float4 NaN).
 #include "ir/float_formats.h"
 
 #include <gtest/gtest.h>
@@ -593,19 +594,105 @@ TEST(Float4Test, ZerosSaturationAndSpecials) {
   EXPECT_EQ(float_to_float4e2m1(-1e30f), 0xF);
   EXPECT_EQ(float_to_float4e2m1(kInf), 0x7);
   EXPECT_EQ(float_to_float4e2m1(-kInf), 0xF);
-  EXPECT_EQ(float_to_float4e2m1(kNaN), 0x7);   // float4.md: NaN -> 6
-  EXPECT_EQ(float_to_float4e2m1(-kNaN), 0x7);  // ... positive, whatever the NaN's sign
+  // No NaN code: onnx's test data (test_cast_FLOAT_to_FLOAT4E2M1) maps NaN to 0x8 (-0).
+  EXPECT_EQ(float_to_float4e2m1(kNaN), 0x8);
+  EXPECT_EQ(float_to_float4e2m1(-kNaN), 0x8);  // ... whatever the NaN's sign
   // ONNX always saturates float4; the flag changes nothing.
   EXPECT_EQ(float_to_float4e2m1(kInf, false), 0x7);
   EXPECT_EQ(float_to_float4e2m1(-100.0f, false), 0xF);
-  EXPECT_EQ(float_to_float4e2m1(kNaN, false), 0x7);
+  EXPECT_EQ(float_to_float4e2m1(kNaN, false), 0x8);
 }
 
 // ---------------------------------------------------------------------------------------
 // int4 / uint4 / int2 / uint2
+//
+// Cast: truncate toward zero, then wrap (onnx test data: test_cast_FLOAT_to_INT4 maps
+// -9..15 to 7, -8, -7, ..., 7, -8, ..., -1; test_cast_FLOAT_to_INT2 maps -3..3 to 1, -2, -1,
+// 0, 1, -2, -1). QuantizeLinear: round half to even, then saturate.
 
-TEST(SmallIntTest, Int4) {
-  auto q = [](double v) { return float_to_small_int(ElemType::Int4, v); };
+TEST(SmallIntTest, CastInt4WrapsLikeTheTestData) {
+  auto c = [](double v) { return sign_extend(cast_to_small_int(ElemType::Int4, v), 4); };
+  for (int v = -9; v <= 15; ++v) EXPECT_EQ(c(v), ((v + 8) & 15) - 8) << v;
+  EXPECT_EQ(c(-9.0), 7);
+  EXPECT_EQ(c(8.0), -8);
+  EXPECT_EQ(c(15.0), -1);
+  EXPECT_EQ(c(16.0), 0);
+  EXPECT_EQ(c(-17.0), -1);
+  EXPECT_EQ(c(1000.0), -8);  // 1000 = 62 * 16 + 8
+}
+
+TEST(SmallIntTest, CastTruncatesTowardZero) {
+  auto c = [](double v) { return sign_extend(cast_to_small_int(ElemType::Int4, v), 4); };
+  EXPECT_EQ(c(0.5), 0);
+  EXPECT_EQ(c(1.5), 1);
+  EXPECT_EQ(c(2.9), 2);
+  EXPECT_EQ(c(-0.9), 0);
+  EXPECT_EQ(c(-2.5), -2);
+  EXPECT_EQ(c(-3.99), -3);
+  EXPECT_EQ(c(7.9), 7);
+  EXPECT_EQ(c(8.7), -8);   // 8, wrapped
+  EXPECT_EQ(c(-8.7), -8);
+  EXPECT_EQ(c(-9.5), 7);   // -9, wrapped
+}
+
+TEST(SmallIntTest, CastUInt4Wraps) {
+  auto c = [](double v) { return cast_to_small_int(ElemType::UInt4, v); };
+  for (int v = -9; v <= 15; ++v) EXPECT_EQ(c(v), v & 15) << v;
+  EXPECT_EQ(c(-9.0), 7);
+  EXPECT_EQ(c(-1.0), 15);
+  EXPECT_EQ(c(16.0), 0);
+  EXPECT_EQ(c(17.9), 1);
+  EXPECT_EQ(c(-0.4), 0);
+  EXPECT_EQ(c(14.5), 14);
+}
+
+TEST(SmallIntTest, CastInt2AndUInt2Wrap) {
+  auto i2 = [](double v) { return sign_extend(cast_to_small_int(ElemType::Int2, v), 2); };
+  auto u2 = [](double v) { return cast_to_small_int(ElemType::UInt2, v); };
+  const int int2_expected[7] = {1, -2, -1, 0, 1, -2, -1};  // test_cast_FLOAT_to_INT2
+  const int uint2_expected[7] = {1, 2, 3, 0, 1, 2, 3};      // test_cast_FLOAT_to_UINT2
+  for (int v = -3; v <= 3; ++v) {
+    EXPECT_EQ(i2(v), int2_expected[v + 3]) << v;
+    EXPECT_EQ(u2(v), uint2_expected[v + 3]) << v;
+  }
+  EXPECT_EQ(i2(1.5), 1);
+  EXPECT_EQ(i2(-1.5), -1);
+  EXPECT_EQ(i2(4.2), 0);
+  EXPECT_EQ(u2(3.7), 3);
+  EXPECT_EQ(u2(4.0), 0);
+  EXPECT_EQ(u2(-0.4), 0);
+}
+
+TEST(SmallIntTest, CastSpecialValuesGiveZero) {
+  for (ElemType t : {ElemType::Int4, ElemType::UInt4, ElemType::Int2, ElemType::UInt2}) {
+    EXPECT_EQ(cast_to_small_int(t, kNaN), 0) << elem_name(t);
+    EXPECT_EQ(cast_to_small_int(t, -kNaN), 0) << elem_name(t);
+    EXPECT_EQ(cast_to_small_int(t, kInf), 0) << elem_name(t);
+    EXPECT_EQ(cast_to_small_int(t, -kInf), 0) << elem_name(t);
+    EXPECT_EQ(cast_to_small_int(t, 1e300), 0) << elem_name(t);
+    EXPECT_EQ(cast_to_small_int(t, -9223372036854775808.0), 0) << elem_name(t);  // -2^63
+  }
+  // Large finite values below 2^63 still wrap.
+  EXPECT_EQ(cast_to_small_int(ElemType::Int4, std::ldexp(1.0, 62)), 0);
+  EXPECT_EQ(cast_to_small_int(ElemType::UInt4, std::ldexp(1.0, 52) + 9.0), 9);
+  EXPECT_EQ(cast_to_small_int(ElemType::UInt4, -std::ldexp(1.0, 52) - 9.0), 7);
+}
+
+TEST(SmallIntTest, WrapFromIntegers) {
+  EXPECT_EQ(wrap_to_small_int(ElemType::Int4, -9), 0x7);
+  EXPECT_EQ(wrap_to_small_int(ElemType::Int4, 8), 0x8);
+  EXPECT_EQ(wrap_to_small_int(ElemType::UInt4, 255), 0xF);
+  EXPECT_EQ(wrap_to_small_int(ElemType::UInt4, 256), 0x0);
+  EXPECT_EQ(wrap_to_small_int(ElemType::Int2, -3), 0x1);
+  EXPECT_EQ(wrap_to_small_int(ElemType::UInt2, 6), 0x2);
+  // Exact for the whole int64 range (a double would lose the low bits).
+  EXPECT_EQ(wrap_to_small_int(ElemType::UInt4, std::numeric_limits<int64_t>::max()), 0xF);
+  EXPECT_EQ(wrap_to_small_int(ElemType::UInt4, (int64_t{1} << 60) + 5), 0x5);
+  EXPECT_EQ(wrap_to_small_int(ElemType::Int4, std::numeric_limits<int64_t>::min()), 0x0);
+}
+
+TEST(SmallIntTest, SaturateInt4) {
+  auto q = [](double v) { return saturate_to_small_int(ElemType::Int4, v); };
   EXPECT_EQ(q(0.0), 0x0);
   EXPECT_EQ(q(3.0), 0x3);
   EXPECT_EQ(q(-1.0), 0xF);
@@ -628,8 +715,8 @@ TEST(SmallIntTest, Int4) {
   EXPECT_EQ(sign_extend(q(-6.0), 4), -6);
 }
 
-TEST(SmallIntTest, UInt4) {
-  auto q = [](double v) { return float_to_small_int(ElemType::UInt4, v); };
+TEST(SmallIntTest, SaturateUInt4) {
+  auto q = [](double v) { return saturate_to_small_int(ElemType::UInt4, v); };
   EXPECT_EQ(q(-1.0), 0);
   EXPECT_EQ(q(-0.4), 0);
   EXPECT_EQ(q(13.5), 14);
@@ -642,9 +729,9 @@ TEST(SmallIntTest, UInt4) {
   EXPECT_EQ(q(kNaN), 0);
 }
 
-TEST(SmallIntTest, Int2AndUInt2) {
-  auto i2 = [](double v) { return float_to_small_int(ElemType::Int2, v); };
-  auto u2 = [](double v) { return float_to_small_int(ElemType::UInt2, v); };
+TEST(SmallIntTest, SaturateInt2AndUInt2) {
+  auto i2 = [](double v) { return saturate_to_small_int(ElemType::Int2, v); };
+  auto u2 = [](double v) { return saturate_to_small_int(ElemType::UInt2, v); };
   EXPECT_EQ(i2(1.0), 0x1);
   EXPECT_EQ(i2(1.5), 0x1);  // rounds to 2, clamps to 1
   EXPECT_EQ(i2(0.5), 0x0);
@@ -664,7 +751,9 @@ TEST(SmallIntTest, Int2AndUInt2) {
 }
 
 TEST(SmallIntTest, RejectsOtherTypes) {
-  EXPECT_THROW(float_to_small_int(ElemType::Int8, 1.0), Error);
+  EXPECT_THROW(saturate_to_small_int(ElemType::Int8, 1.0), Error);
+  EXPECT_THROW(cast_to_small_int(ElemType::Float4E2M1, 1.0), Error);
+  EXPECT_THROW(wrap_to_small_int(ElemType::UInt8, 1), Error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -715,7 +804,7 @@ TEST(PackingTest, QuantizedInt4ValuesSurvivePacking) {
   const double inputs[5] = {-8.7, -2.5, 0.4, 6.5, 9.0};
   const int expected[5] = {-8, -2, 0, 6, 7};
   uint8_t buf[3] = {0, 0, 0};
-  for (int i = 0; i < 5; ++i) set_packed(buf, i, 4, float_to_small_int(ElemType::Int4, inputs[i]));
+  for (int i = 0; i < 5; ++i) set_packed(buf, i, 4, saturate_to_small_int(ElemType::Int4, inputs[i]));
   for (int i = 0; i < 5; ++i) EXPECT_EQ(sign_extend(get_packed(buf, i, 4), 4), expected[i]);
   EXPECT_EQ(buf[2] & 0xF0, 0);  // the unused high nibble stays zero
 }
