@@ -192,41 +192,61 @@ float float4e2m1_to_float(uint8_t nibble) {
 }
 
 // ONNX float4.md: float4e2m1 always saturates (Cast's saturate covers float8 only):
-// |x| > 6 and +-inf give +-6, and NaN gives +6 (0x7). `saturate` is therefore ignored.
+// |x| > 6 and +-inf give +-6. NaN has no code; onnx's test data maps it to 0x8 (-0).
+// `saturate` is therefore ignored.
 uint8_t float_to_float4e2m1(float value, bool /*saturate*/) {
   uint32_t bits = float_bits(value);
-  if (is_nan_bits(bits)) return 0x7;
+  if (is_nan_bits(bits)) return 0x8;
   uint8_t sign = static_cast<uint8_t>((bits >> 28) & 0x8u);
   uint32_t mag = round_magnitude(bits & kF32AbsMask, 1, 0);
   return static_cast<uint8_t>(sign | std::min<uint32_t>(mag, 0x7u));
 }
 
-uint8_t float_to_small_int(ElemType type, double value) {
+namespace {
+
+struct SmallIntRange {
   int lo, hi, bits;
+};
+
+SmallIntRange small_int_range(ElemType type) {
   switch (type) {
     case ElemType::Int4:
-      lo = -8, hi = 7, bits = 4;
-      break;
+      return {-8, 7, 4};
     case ElemType::UInt4:
-      lo = 0, hi = 15, bits = 4;
-      break;
+      return {0, 15, 4};
     case ElemType::Int2:
-      lo = -2, hi = 1, bits = 2;
-      break;
+      return {-2, 1, 2};
     case ElemType::UInt2:
-      lo = 0, hi = 3, bits = 2;
-      break;
+      return {0, 3, 2};
     default:
       fail(ErrorKind::Unsupported, "",
            "not a 4- or 2-bit integer type: " + std::string(elem_name(type)));
   }
+}
+
+}  // namespace
+
+uint8_t wrap_to_small_int(ElemType type, int64_t value) {
+  const SmallIntRange r = small_int_range(type);
+  return static_cast<uint8_t>(static_cast<uint64_t>(value) & ((1u << r.bits) - 1));
+}
+
+uint8_t cast_to_small_int(ElemType type, double value) {
+  const SmallIntRange r = small_int_range(type);
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  double t = std::trunc(value);                     // NaN stays NaN, +-inf stay +-inf
+  if (!(std::fabs(t) < kLimit)) return 0;
+  return static_cast<uint8_t>(static_cast<uint64_t>(static_cast<int64_t>(t)) &
+                              ((1u << r.bits) - 1));
+}
+
+uint8_t saturate_to_small_int(ElemType type, double value) {
+  const SmallIntRange r = small_int_range(type);
   if (std::isnan(value)) return 0;
   // Clamping first keeps the rounding in range (the bounds are integers) and tames +-inf.
-  double v = std::clamp(value, static_cast<double>(lo), static_cast<double>(hi));
-  double r = std::floor(v);
-  double frac = v - r;
-  if (frac > 0.5 || (frac == 0.5 && std::fmod(r, 2.0) != 0.0)) r += 1.0;
-  return static_cast<uint8_t>(static_cast<int>(r) & ((1 << bits) - 1));
+  double v = std::clamp(value, static_cast<double>(r.lo), static_cast<double>(r.hi));
+  double n = std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
+  return static_cast<uint8_t>(static_cast<int>(n) & ((1 << r.bits) - 1));
 }
 
 }  // namespace bough

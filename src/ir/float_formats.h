@@ -31,7 +31,7 @@ uint8_t float_to_e8m0(float value, bool saturate = true, E8M0Rounding mode = E8M
 
 // float4e2m1 in the low 4 bits; no infinities or NaN in the format. ONNX always saturates
 // here (Cast's saturate covers float8 only), so `saturate` is ignored: +-inf and |x| > 6 give
-// +-6, and NaN gives +6.
+// +-6. NaN has no code; it gives 0x8 (-0), whatever its sign, as ONNX's Cast test data does.
 float float4e2m1_to_float(uint8_t nibble);
 uint8_t float_to_float4e2m1(float value, bool saturate = true);
 
@@ -55,8 +55,17 @@ inline int8_t sign_extend(uint8_t field, int bits) {
   return static_cast<int8_t>(static_cast<int8_t>(field << shift) >> shift);
 }
 
-// int4/uint4/int2/uint2 from a float or an integer, as Cast and QuantizeLinear define it:
-// round to nearest even, then clamp to the type's range (saturation); NaN gives 0.
-uint8_t float_to_small_int(ElemType type, double value);
+// int4/uint4/int2/uint2 from a float or an integer. Two rules, for two kinds of operator:
+//
+// Cast (and CastLike): truncate toward zero, then keep the low bits (wrap modulo 2^bits),
+// as onnx's reference and test data do: int4 -9 -> 7, 8.7 -> -8; int2 -3 -> 1. The spec leaves
+// out-of-range float conversions undefined; bough wraps every finite value below 2^63 in
+// magnitude and gives 0 for NaN, infinities and larger magnitudes.
+uint8_t cast_to_small_int(ElemType type, double value);
+// The same wrap for an integer source (exact for every int64).
+uint8_t wrap_to_small_int(ElemType type, int64_t value);
+// QuantizeLinear: round to nearest even, then clamp to the type's range (saturation);
+// NaN gives 0.
+uint8_t saturate_to_small_int(ElemType type, double value);
 
 }  // namespace bough

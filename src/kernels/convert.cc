@@ -71,11 +71,10 @@ void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double 
       return;
     case ElemType::Int4:
     case ElemType::UInt4:
-      set_packed(out.data<uint8_t>(), i, 4, float_to_small_int(out.type(), dv));
-      return;
     case ElemType::Int2:
-    case ElemType::UInt2:
-      set_packed(out.data<uint8_t>(), i, 2, float_to_small_int(out.type(), dv));
+    case ElemType::UInt2:  // truncate, then wrap (see cast_to_small_int)
+      set_packed(out.data<uint8_t>(), i, elem_bits(out.type()),
+                 is_int ? wrap_to_small_int(out.type(), iv) : cast_to_small_int(out.type(), dv));
       return;
     default:
       fail(ErrorKind::Unsupported, "", "cast to " + std::string(elem_name(out.type())));
@@ -119,7 +118,7 @@ Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
       int64_t iv = x.get_int(i);
       uint64_t uv = from == ElemType::UInt64 ? x.data<uint64_t>()[i] : static_cast<uint64_t>(iv);
       double dv = from == ElemType::UInt64 ? static_cast<double>(uv) : static_cast<double>(iv);
-      store(out, i, !dst_float && !is_sub_byte(to), iv, uv, dv, o);
+      store(out, i, !dst_float, iv, uv, dv, o);
     } else {
       store(out, i, false, 0, 0, x.get_double(i), o);
     }

@@ -630,9 +630,9 @@ TEST(SmallIntTest, CastTruncatesTowardZero) {
   EXPECT_EQ(c(-2.5), -2);
   EXPECT_EQ(c(-3.99), -3);
   EXPECT_EQ(c(7.9), 7);
-  EXPECT_EQ(c(8.7), -8);   // 8, wrapped
+  EXPECT_EQ(c(8.7), -8);  // 8, wrapped
   EXPECT_EQ(c(-8.7), -8);
-  EXPECT_EQ(c(-9.5), 7);   // -9, wrapped
+  EXPECT_EQ(c(-9.5), 7);  // -9, wrapped
 }
 
 TEST(SmallIntTest, CastUInt4Wraps) {
@@ -650,7 +650,7 @@ TEST(SmallIntTest, CastInt2AndUInt2Wrap) {
   auto i2 = [](double v) { return sign_extend(cast_to_small_int(ElemType::Int2, v), 2); };
   auto u2 = [](double v) { return cast_to_small_int(ElemType::UInt2, v); };
   const int int2_expected[7] = {1, -2, -1, 0, 1, -2, -1};  // test_cast_FLOAT_to_INT2
-  const int uint2_expected[7] = {1, 2, 3, 0, 1, 2, 3};      // test_cast_FLOAT_to_UINT2
+  const int uint2_expected[7] = {1, 2, 3, 0, 1, 2, 3};     // test_cast_FLOAT_to_UINT2
   for (int v = -3; v <= 3; ++v) {
     EXPECT_EQ(i2(v), int2_expected[v + 3]) << v;
     EXPECT_EQ(u2(v), uint2_expected[v + 3]) << v;
@@ -804,7 +804,8 @@ TEST(PackingTest, QuantizedInt4ValuesSurvivePacking) {
   const double inputs[5] = {-8.7, -2.5, 0.4, 6.5, 9.0};
   const int expected[5] = {-8, -2, 0, 6, 7};
   uint8_t buf[3] = {0, 0, 0};
-  for (int i = 0; i < 5; ++i) set_packed(buf, i, 4, saturate_to_small_int(ElemType::Int4, inputs[i]));
+  for (int i = 0; i < 5; ++i)
+    set_packed(buf, i, 4, saturate_to_small_int(ElemType::Int4, inputs[i]));
   for (int i = 0; i < 5; ++i) EXPECT_EQ(sign_extend(get_packed(buf, i, 4), 4), expected[i]);
   EXPECT_EQ(buf[2] & 0xF0, 0);  // the unused high nibble stays zero
 }

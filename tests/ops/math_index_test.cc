@@ -89,35 +89,34 @@ void expect_bad_input(const std::function<void()>& fn) {
 
 TEST(MathIndexTest, ScatterElementsRejectsAnIndexOutOfRange) {
   expect_bad_input([] {
-    run1("ScatterElements", {{"d", f32({2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1}, {2})},
-                             {"u", f32({1, 1}, {9})}});
+    run1("ScatterElements",
+         {{"d", f32({2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 1}, {2})}, {"u", f32({1, 1}, {9})}});
   });
 }
 
 TEST(MathIndexTest, ScatterElementsWithNegativeIndexAndMaxOnFloat16) {
   Tensor d = f32({1, 3}, {1, 5, 3});
-  Tensor y = run1("ScatterElements",
-                  {{"d", d}, {"i", i64({1, 2}, {-1, 1})}, {"u", f32({1, 2}, {7, 2})}},
-                  [](onnxpb::NodeProto& n) {
-                    test::set_int(n, "axis", 1);
-                    set_string(n, "reduction", "max");
-                  });
+  Tensor y =
+      run1("ScatterElements", {{"d", d}, {"i", i64({1, 2}, {-1, 1})}, {"u", f32({1, 2}, {7, 2})}},
+           [](onnxpb::NodeProto& n) {
+             test::set_int(n, "axis", 1);
+             set_string(n, "reduction", "max");
+           });
   // Column 2: max(3, 7) = 7; column 1: max(5, 2) = 5.
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1, 5, 7}));
 }
 
 TEST(MathIndexTest, ScatterNDRejectsAnIndexOutOfRangeAndABadUpdateShape) {
   expect_bad_input([] {
-    run1("ScatterND", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 1}, {-4})},
-                       {"u", f32({1}, {9})}});
+    run1("ScatterND", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 1}, {-4})}, {"u", f32({1}, {9})}});
   });
   expect_bad_input([] {
-    run1("ScatterND", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 1}, {0})},
-                       {"u", f32({2}, {9, 9})}});
+    run1("ScatterND",
+         {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 1}, {0})}, {"u", f32({2}, {9, 9})}});
   });
   expect_bad_input([] {  // tuples longer than data's rank
-    run1("ScatterND", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 2}, {0, 0})},
-                       {"u", f32({1}, {9})}});
+    run1("ScatterND",
+         {{"d", f32({3}, {1, 2, 3})}, {"i", i64({1, 2}, {0, 0})}, {"u", f32({1}, {9})}});
   });
 }
 
@@ -143,8 +142,9 @@ TEST(MathIndexTest, GatherNDWithBatchDimsAndBadIndices) {
 }
 
 TEST(MathIndexTest, OneHotOutOfRangeRowsAndFloatIndices) {
-  Tensor y = run1("OneHot", {{"i", f32({3}, {1.0f, -1.0f, 7.0f})}, {"n", i64({}, {3})},
-                             {"v", f32({2}, {0, 5})}});
+  Tensor y =
+      run1("OneHot",
+           {{"i", f32({3}, {1.0f, -1.0f, 7.0f})}, {"n", i64({}, {3})}, {"v", f32({2}, {0, 5})}});
   EXPECT_EQ(y.shape(), (Dims{3, 3}));
   EXPECT_EQ(doubles_of(y), (std::vector<double>{0, 5, 0, 0, 0, 5, 0, 0, 0}));
   expect_bad_input([] {
@@ -187,8 +187,9 @@ TEST(MathIndexTest, TopKRejectsKPastTheAxisAndPutsNaNFirst) {
 }
 
 TEST(MathIndexTest, TopKWithAttributeKBeforeOpset10) {
-  auto r = run_op("TopK", {{"x", f32({2, 3}, {1, 9, 3, 7, 2, 8})}}, 2,
-                  [](onnxpb::NodeProto& n) { test::set_int(n, "k", 2); }, 9);
+  auto r = run_op(
+      "TopK", {{"x", f32({2, 3}, {1, 9, 3, 7, 2, 8})}}, 2,
+      [](onnxpb::NodeProto& n) { test::set_int(n, "k", 2); }, 9);
   EXPECT_EQ(doubles_of(r[0]), (std::vector<double>{9, 3, 8, 7}));
   EXPECT_EQ(doubles_of(r[1]), (std::vector<double>{1, 2, 2, 0}));
 }
@@ -273,7 +274,8 @@ TEST(MathIndexTest, UniqueUnsortedWithNaN) {
 // Einsum
 
 Tensor einsum(const std::string& eq, const std::vector<std::pair<std::string, Tensor>>& ins) {
-  return run1("Einsum", ins, [&](onnxpb::NodeProto& n) { set_string(n, "equation", eq); }, 12);
+  return run1(
+      "Einsum", ins, [&](onnxpb::NodeProto& n) { set_string(n, "equation", eq); }, 12);
 }
 
 TEST(MathIndexTest, EinsumImplicitOutputAndTrace) {

@@ -46,8 +46,9 @@ std::vector<double> doubles_of(const Tensor& t) {
 using Attrs = std::function<void(onnxpb::NodeProto&)>;
 
 // Runs one node; inputs named "" are omitted optional inputs.
-std::vector<Tensor> run_op(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,
-                           int outputs, const Attrs& attrs = {}, int64_t opset = 25) {
+std::vector<Tensor> run_op(const std::string& op,
+                           const std::vector<std::pair<std::string, Tensor>>& ins, int outputs,
+                           const Attrs& attrs = {}, int64_t opset = 25, int threads = 1) {
   GraphBuilder g;
   std::vector<std::string> names;
   NamedValues feeds;
@@ -64,8 +65,9 @@ std::vector<Tensor> run_op(const std::string& op, const std::vector<std::pair<st
   }
   onnxpb::NodeProto& n = g.node(op, names, outs);
   if (attrs) attrs(n);
-  const std::string path = test::save_model(test::make_model(g, opset, 10), test::scratch_dir("quant"), "m.onnx");
-  Session session(Model::load(path));
+  const std::string path =
+      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("quant"), "m.onnx");
+  Session session(Model::load(path), SessionOptions{threads});
   std::vector<Tensor> result;
   for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
   return result;
@@ -74,6 +76,17 @@ std::vector<Tensor> run_op(const std::string& op, const std::vector<std::pair<st
 Tensor run1(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,
             const Attrs& attrs = {}, int64_t opset = 25) {
   return run_op(op, ins, 1, attrs, opset)[0];
+}
+
+// Expects `fn` to throw bough::Error with `text` in its message.
+template <typename F>
+void expect_error(F&& fn, const std::string& text) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error; expected one mentioning '" << text << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -125,8 +138,9 @@ TEST(QuantizeLinearTest, PrecisionAttributeRoundsTheDivision) {
   Tensor zp = make<uint16_t>(ElemType::UInt16, {}, {0});
   Tensor y = run1("QuantizeLinear", {{"x", x}, {"s", s}, {"zp", zp}});
   EXPECT_EQ(doubles_of(y), (std::vector<double>{2049, 3}));
-  y = run1("QuantizeLinear", {{"x", x}, {"s", s}, {"zp", zp}},
-           [](onnxpb::NodeProto& n) { test::set_int(n, "precision", static_cast<int>(ElemType::Float16)); });
+  y = run1("QuantizeLinear", {{"x", x}, {"s", s}, {"zp", zp}}, [](onnxpb::NodeProto& n) {
+    test::set_int(n, "precision", static_cast<int>(ElemType::Float16));
+  });
   EXPECT_EQ(doubles_of(y), (std::vector<double>{2048, 3}));
 }
 
@@ -153,29 +167,80 @@ TEST(QuantizeLinearTest, OlderOpsetsPerTensor) {
 TEST(QuantizeLinearTest, Errors) {
   Tensor x = f32({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7});
   // output_dtype disagrees with the zero point.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({}, {1})}, {"zp", u8({}, {0})}},
-                    [](onnxpb::NodeProto& n) { test::set_int(n, "output_dtype", static_cast<int>(ElemType::Int8)); }),
-               Error);
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear", {{"x", x}, {"s", f32({}, {1})}, {"zp", u8({}, {0})}},
+                    [](onnxpb::NodeProto& n) {
+                      test::set_int(n, "output_dtype", static_cast<int>(ElemType::Int8));
+                    });
+      },
+      "but output_dtype is int8");
   // Per-axis scale of the wrong length.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({3}, {1, 1, 1})}}), Error);
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear", {{"x", x}, {"s", f32({3}, {1, 1, 1})}});
+      },
+      "neither a scalar nor");
   // Axis out of range.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({2}, {1, 1})}},
-                    [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 2); }),
-               Error);
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear", {{"x", x}, {"s", f32({2}, {1, 1})}},
+                    [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 2); });
+      },
+      "axis 2 is out of range");
   // Blocked scale of the wrong shape: 4 columns in blocks of 3 need 2 blocks.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({2, 1}, {1, 1})}},
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear", {{"x", x}, {"s", f32({2, 1}, {1, 1})}},
                     [](onnxpb::NodeProto& n) {
                       test::set_int(n, "axis", 1);
                       test::set_int(n, "block_size", 3);
-                    }),
-               Error);
+                    });
+      },
+      "must have shape [2,2]");
   // Zero point shape differs from the scale's.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({4}, {1, 1, 1, 1})}, {"zp", u8({2}, {0, 0})}}),
-               Error);
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear",
+                    {{"x", x}, {"s", f32({4}, {1, 1, 1, 1})}, {"zp", u8({2}, {0, 0})}});
+      },
+      "does not match the scale's shape");
   // A bad output_dtype is rejected when the model is built.
-  EXPECT_THROW(run1("QuantizeLinear", {{"x", x}, {"s", f32({}, {1})}},
-                    [](onnxpb::NodeProto& n) { test::set_int(n, "output_dtype", static_cast<int>(ElemType::Float)); }),
-               Error);
+  expect_error(
+      [&] {
+        return run1("QuantizeLinear", {{"x", x}, {"s", f32({}, {1})}}, [](onnxpb::NodeProto& n) {
+          test::set_int(n, "output_dtype", static_cast<int>(ElemType::Float));
+        });
+      },
+      "output_dtype 1 is not");
+}
+
+TEST(QuantizeLinearTest, ThreadsSplitPackedOutputsAtByteBoundaries) {
+  // 3 x 100001 elements, per-axis scales along axis 0, int4 and uint2 outputs, 4 threads:
+  // every element must match the element-by-element rule (chunks never share a byte).
+  const int64_t cols = 100001;
+  std::vector<float> xv(static_cast<size_t>(3 * cols));
+  for (size_t i = 0; i < xv.size(); ++i)
+    xv[i] = static_cast<float>(static_cast<int64_t>(i % 37) - 18) * 0.37f;
+  Tensor x = f32({3, cols}, xv);
+  const float scales[3] = {0.5f, 1.0f, 2.0f};
+  for (ElemType t : {ElemType::Int4, ElemType::UInt2}) {
+    Tensor zp = packed(t, {3}, {1, 0, 1});
+    Tensor y = run_op(
+        "QuantizeLinear", {{"x", x}, {"s", f32({3}, {0.5f, 1, 2})}, {"zp", zp}}, 1,
+        [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 0); }, 25, 4)[0];
+    ASSERT_EQ(y.type(), t);
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const int64_t row = i / cols;
+      const double q =
+          std::nearbyint(static_cast<double>(xv[static_cast<size_t>(i)] / scales[row])) +
+          (row == 1 ? 0 : 1);
+      const uint8_t want = saturate_to_small_int(t, q);
+      if (get_packed(y.data<uint8_t>(), i, elem_bits(t)) != want) ++mismatches;
+    }
+    EXPECT_EQ(mismatches, 0) << elem_name(t);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -208,9 +273,17 @@ TEST(DequantizeLinearTest, PerAxisInt2AndInt32) {
 }
 
 TEST(DequantizeLinearTest, Errors) {
-  EXPECT_THROW(run1("DequantizeLinear", {{"x", u8({2}, {1, 2})}, {"s", f32({}, {1})}, {"zp", i8({}, {0})}}),
-               Error);  // zero point of another type
-  EXPECT_THROW(run1("DequantizeLinear", {{"x", f32({2}, {1, 2})}, {"s", f32({}, {1})}}), Error);
+  expect_error(
+      [&] {
+        return run1("DequantizeLinear",
+                    {{"x", u8({2}, {1, 2})}, {"s", f32({}, {1})}, {"zp", i8({}, {0})}});
+      },
+      "x_zero_point is int8");  // zero point of another type
+  expect_error(
+      [&] {
+        return run1("DequantizeLinear", {{"x", f32({2}, {1, 2})}, {"s", f32({}, {1})}});
+      },
+      "cannot dequantize float");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -234,7 +307,8 @@ TEST(MatMulIntegerTest, PerRowAndPerColumnZeroPoints) {
   Tensor a = u8({2, 2}, {1, 2, 3, 4});
   Tensor b = i8({2, 2}, {1, -1, 2, 0});
   // a - [1, 3] per row = [[0, 1], [0, 1]]; b - [1, -1] per column = [[0, 0], [1, 1]].
-  Tensor y = run1("MatMulInteger", {{"a", a}, {"b", b}, {"az", u8({2}, {1, 3})}, {"bz", i8({2}, {1, -1})}}, {}, 10);
+  Tensor y = run1("MatMulInteger",
+                  {{"a", a}, {"b", b}, {"az", u8({2}, {1, 3})}, {"bz", i8({2}, {1, -1})}}, {}, 10);
   ASSERT_EQ(y.type(), ElemType::Int32);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1, 1, 1, 1}));
   // Without zero points: [[5, -1], [11, -3]].
@@ -262,8 +336,9 @@ TEST(ConvIntegerTest, GroupsAndPerChannelWeightZeroPoints) {
   // Two channels, group 2, 1x1 kernels: y[m] = (x[m] - 1) * (w[m] - wz[m]).
   Tensor x = u8({1, 2, 1, 2}, {3, 5, 7, 9});
   Tensor w = i8({2, 1, 1, 1}, {4, -2});
-  Tensor y = run1("ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {1})}, {"wz", i8({2}, {1, 0})}},
-                  [](onnxpb::NodeProto& n) { test::set_int(n, "group", 2); }, 10);
+  Tensor y = run1(
+      "ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {1})}, {"wz", i8({2}, {1, 0})}},
+      [](onnxpb::NodeProto& n) { test::set_int(n, "group", 2); }, 10);
   ASSERT_EQ(y.type(), ElemType::Int32);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{6, 12, -12, -16}));
 }
@@ -272,14 +347,15 @@ TEST(ConvIntegerTest, SameUpperPaddingHoldsTheZeroPoint) {
   // 1x3 image, 1x2 kernel of ones, SAME_UPPER: the pad on the right reads x_zero_point.
   Tensor x = u8({1, 1, 1, 3}, {5, 6, 7});
   Tensor w = u8({1, 1, 1, 2}, {1, 1});
-  Tensor y = run1("ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {5})}},
-                  [](onnxpb::NodeProto& n) {
-                    auto* a = n.add_attribute();
-                    a->set_name("auto_pad");
-                    a->set_type(onnxpb::AttributeProto::STRING);
-                    a->set_s("SAME_UPPER");
-                  },
-                  10);
+  Tensor y = run1(
+      "ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {5})}},
+      [](onnxpb::NodeProto& n) {
+        auto* a = n.add_attribute();
+        a->set_name("auto_pad");
+        a->set_type(onnxpb::AttributeProto::STRING);
+        a->set_s("SAME_UPPER");
+      },
+      10);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1, 3, 2}));  // 0+1, 1+2, 2+0
 }
 

@@ -1,0 +1,157 @@
+#include "kernels/conv_im2col.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace bough::kernels {
+
+namespace {
+
+// The coordinates of kernel tap `k` (row-major over w.kernel).
+void tap_coords(const Window& w, int64_t k, std::vector<int64_t>& kc) {
+  for (size_t d = w.rank(); d-- > 0;) {
+    kc[d] = k % w.kernel[d];
+    k /= w.kernel[d];
+  }
+}
+
+// Walks output positions [p0, p1) in runs along the last dimension. For each run calls
+// fn(image_row, first, o_last, n): image_row is the row-major offset of the image row the
+// run reads (-1 when that row lies in the padding), first the index of the run's first
+// position relative to p0, o_last the run's first coordinate along the last dimension, and n
+// its length.
+template <typename F>
+void for_each_run(const Window& w, const std::vector<int64_t>& kc, int64_t p0, int64_t p1, F&& fn) {
+  const size_t r = w.rank();
+  const int64_t out_last = w.out[r - 1];
+  std::vector<int64_t> oc(r);
+  for (size_t d = r, rest = static_cast<size_t>(p0); d-- > 0;) {
+    oc[d] = static_cast<int64_t>(rest) % w.out[d];
+    rest /= static_cast<size_t>(w.out[d]);
+  }
+  for (int64_t p = p0; p < p1;) {
+    int64_t row = 0;
+    for (size_t d = 0; d + 1 < r; ++d) {
+      const int64_t i = oc[d] * w.stride[d] - w.pad_begin[d] + kc[d] * w.dilation[d];
+      if (row < 0 || i < 0 || i >= w.in[d])
+        row = -1;
+      else
+        row = row * w.in[d] + i;
+    }
+    const int64_t n = std::min(p1 - p, out_last - oc[r - 1]);
+    fn(row, p - p0, oc[r - 1], n);
+    p += n;
+    oc[r - 1] += n;
+    for (size_t d = r - 1; d > 0 && oc[d] == w.out[d]; --d) {
+      oc[d] = 0;
+      ++oc[d - 1];
+    }
+  }
+}
+
+// The valid range [lo, hi) of o in a run along the last dimension: the o with
+// 0 <= o*s + base < in.
+void valid_range(int64_t base, int64_t s, int64_t in, int64_t o0, int64_t n, int64_t& lo,
+                 int64_t& hi) {
+  lo = o0;
+  if (base + lo * s < 0) lo = (-base + s - 1) / s;
+  hi = (in - base + s - 1) / s;  // first o with o*s + base >= in
+  lo = std::clamp(lo, o0, o0 + n);
+  hi = std::clamp(hi, lo, o0 + n);
+}
+
+// im2col, rows split across `pool` when given.
+template <typename T>
+void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
+            exec::ThreadPool* pool) {
+  const size_t r = w.rank();
+  const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
+  const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(1, P));
+  auto rows = [&](int64_t b, int64_t e) {
+    std::vector<int64_t> kc(r);
+    for (int64_t row = b; row < e; ++row) {
+      tap_coords(w, row % K, kc);
+      const T* src = image + (row / K) * in_numel;
+      T* dst = col + row * P;
+      const int64_t base = kc[r - 1] * w.dilation[r - 1] - w.pad_begin[r - 1];
+      for_each_run(w, kc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
+        T* out = dst + first;
+        if (irow < 0) {
+          std::fill(out, out + n, T(0));
+          return;
+        }
+        int64_t lo, hi;
+        valid_range(base, s, in_last, o0, n, lo, hi);
+        const T* line = src + irow * in_last;
+        std::fill(out, out + (lo - o0), T(0));
+        if (s == 1) {
+          std::copy(line + lo + base, line + hi + base, out + (lo - o0));
+        } else {
+          for (int64_t o = lo; o < hi; ++o) out[o - o0] = line[o * s + base];
+        }
+        std::fill(out + (hi - o0), out + n, T(0));
+      });
+    }
+  };
+  if (pool)
+    pool->parallel_for(channels * K, grain, rows);
+  else
+    rows(0, channels * K);
+}
+
+}  // namespace
+
+template <typename T>
+void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
+            exec::ThreadPool& pool) {
+  unroll(image, channels, w, p0, p1, col, &pool);
+}
+
+template <typename T>
+void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col) {
+  unroll(image, channels, w, p0, p1, col, static_cast<exec::ThreadPool*>(nullptr));
+}
+
+template <typename T>
+void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
+                exec::ThreadPool& pool) {
+  const size_t r = w.rank();
+  const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
+  const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(1, K * P));
+  // Channels are independent: each writes only its own image.
+  auto run = [&](int64_t b, int64_t e) {
+    std::vector<int64_t> kc(r);
+    for (int64_t c = b; c < e; ++c) {
+      T* dst = image + c * in_numel;
+      for (int64_t k = 0; k < K; ++k) {
+        tap_coords(w, k, kc);
+        const T* src = col + (c * K + k) * P;
+        const int64_t base = kc[r - 1] * w.dilation[r - 1] - w.pad_begin[r - 1];
+        for_each_run(w, kc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
+          if (irow < 0) return;
+          int64_t lo, hi;
+          valid_range(base, s, in_last, o0, n, lo, hi);
+          T* line = dst + irow * in_last;
+          const T* in = src + first;
+          for (int64_t o = lo; o < hi; ++o) line[o * s + base] += in[o - o0];
+        });
+      }
+    }
+  };
+  pool.parallel_for(channels, grain, run);
+}
+
+template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,
+                            exec::ThreadPool&);
+template void im2col<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*,
+                             exec::ThreadPool&);
+template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*);
+template void im2col<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*);
+template void col2im_add<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,
+                                exec::ThreadPool&);
+template void col2im_add<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*,
+                                 exec::ThreadPool&);
+
+}  // namespace bough::kernels

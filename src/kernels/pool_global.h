@@ -1,0 +1,36 @@
+// The global pooling operators: one value per (batch, channel) plane of X (N x C x D1..Dn),
+// output shape (N, C, 1, ..., 1).
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "bough/error.h"
+#include "bough/tensor.h"
+#include "exec/thread_pool.h"
+#include "kernels/elementwise.h"
+
+namespace bough::kernels {
+
+// y[plane] = reduce(plane's elements, their count), planes split across `pool`.
+template <typename T, typename Reduce>
+Tensor global_pool(const Tensor& x, exec::ThreadPool& pool, const char* name, Reduce reduce) {
+  if (x.rank() < 2)
+    fail(ErrorKind::BadInput, "",
+         std::string(name) + " needs an input of rank 2 or more, got shape " +
+             shape_string(x.shape()));
+  Dims shape{x.dim(0), x.dim(1)};
+  for (size_t d = 2; d < x.rank(); ++d) shape.push_back(1);
+  Tensor y(x.type(), shape);
+  const int64_t planes = x.dim(0) * x.dim(1);
+  const int64_t n = planes > 0 ? x.numel() / planes : 0;
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  pool.parallel_for(planes, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, n)),
+                    [&](int64_t b, int64_t e) {
+                      for (int64_t p = b; p < e; ++p) dst[p] = reduce(src + p * n, n);
+                    });
+  return y;
+}
+
+}  // namespace bough::kernels

@@ -1,0 +1,60 @@
+// Mean and inverse standard deviation pooled over groups of contiguous elements: the
+// statistics of InstanceNormalization, GroupNormalization and LayerNormalization.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "exec/thread_pool.h"
+#include "kernels/elementwise.h"
+
+namespace bough::kernels {
+
+struct Moments {
+  std::vector<double> mean;
+  std::vector<double> inv_std;  // 1 / sqrt(variance + epsilon), the biased variance
+};
+
+// The moments of `groups` groups of `size` elements, x[g*size .. (g+1)*size), in double.
+template <typename T>
+Moments pool_moments(const T* x, int64_t groups, int64_t size, double epsilon,
+                     exec::ThreadPool& pool) {
+  Moments m;
+  m.mean.resize(static_cast<size_t>(groups));
+  m.inv_std.resize(static_cast<size_t>(groups));
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, size));
+  pool.parallel_for(groups, grain, [&](int64_t b, int64_t e) {
+    for (int64_t g = b; g < e; ++g) {
+      const T* v = x + g * size;
+      // One pass of sums and sums of squares in double, in independent lanes.
+      constexpr int kLanes = 8;
+      double sum[kLanes] = {}, sq[kLanes] = {};
+      int64_t i = 0;
+      for (; i + kLanes <= size; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+          const double d = static_cast<double>(v[i + l]);
+          sum[l] += d;
+          sq[l] += d * d;
+        }
+      for (; i < size; ++i) {
+        const double d = static_cast<double>(v[i]);
+        sum[0] += d;
+        sq[0] += d * d;
+      }
+      for (int l = 1; l < kLanes; ++l) {
+        sum[0] += sum[l];
+        sq[0] += sq[l];
+      }
+      const double n = static_cast<double>(size);
+      const double mean = size > 0 ? sum[0] / n : 0.0;
+      const double var = size > 0 ? std::max(0.0, sq[0] / n - mean * mean) : 0.0;
+      m.mean[static_cast<size_t>(g)] = mean;
+      m.inv_std[static_cast<size_t>(g)] = 1.0 / std::sqrt(var + epsilon);
+    }
+  });
+  return m;
+}
+
+}  // namespace bough::kernels

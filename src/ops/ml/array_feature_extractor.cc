@@ -1,0 +1,54 @@
+// ai.onnx.ml ArrayFeatureExtractor: the entries of X's last axis picked by the int64
+// indices Y; the output is X's shape with the last dimension replaced by Y's count
+// ([1, count] for a 1-D X).
+#include <algorithm>
+
+#include "kernels/dispatch.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class ArrayFeatureExtractor : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& y = io.input(1);
+    if (x.rank() == 0) fail(ErrorKind::BadInput, "", "ArrayFeatureExtractor needs X of rank >= 1");
+    if (y.type() != ElemType::Int64) fail(ErrorKind::BadInput, "", "indices must be int64");
+    const int64_t len = x.dim(x.rank() - 1), count = y.numel();
+    const int64_t* idx = y.data<int64_t>();
+    for (int64_t i = 0; i < count; ++i)
+      if (idx[i] < 0 || idx[i] >= len)
+        fail(ErrorKind::BadInput, "",
+             "index " + std::to_string(idx[i]) + " is out of range for " + std::to_string(len) +
+                 " features");
+    Dims shape = x.shape();
+    if (x.rank() == 1) shape.insert(0, 1);
+    shape[shape.size() - 1] = count;
+    Tensor z(x.type(), shape);
+    const int64_t rows = len == 0 ? 0 : x.numel() / len;
+    kernels::visit_storage(x.type(), "ArrayFeatureExtractor", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* src = kernels::elements<T>(x);
+      T* dst = kernels::elements<T>(z);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < count; ++i) dst[r * count + i] = src[r * len + idx[i]];
+    });
+    io.set_output(0, std::move(z));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<ArrayFeatureExtractor>();
+}
+
+}  // namespace
+
+const OpDef& def_MlArrayFeatureExtractor() {
+  static const OpDef def{"ai.onnx.ml", "ArrayFeatureExtractor", {1}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

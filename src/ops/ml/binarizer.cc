@@ -1,0 +1,20 @@
+// ai.onnx.ml Binarizer: 1 where x > threshold, else 0, in x's type.
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const double threshold = ctx.attr_float("threshold", 0.0f);
+  return make_numeric_map("Binarizer", [threshold](auto v) {
+    return static_cast<double>(v) > threshold ? decltype(v)(1) : decltype(v)(0);
+  });
+}
+}  // namespace
+
+const OpDef& def_MlBinarizer() {
+  static const OpDef def{"ai.onnx.ml", "Binarizer", {1}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,25 @@
+// Acos: arccosine, elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct AcosFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::acos(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<AcosFn>(x, pool, "Acos");
+}
+}  // namespace
+
+const OpDef& def_Acos() {
+  static const OpDef def{"", "Acos", {7, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,92 @@
+// AffineGrid: the sampling grid of an affine transform, for GridSample. theta is (N, 2, 3)
+// for a 2-D size (N, C, H, W) or (N, 3, 4) for a 3-D size (N, C, D, H, W); each output point
+// is theta[n] · (x, y[, z], 1) over the normalized coordinates in [-1, 1] (pixel centers, or
+// corners with align_corners), x along W. Output (N, H, W, 2) or (N, D, H, W, 3).
+// float16/bfloat16 go through float.
+#include "kernels/shape_args.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// The normalized coordinate of index i of n.
+double coord(int64_t i, int64_t n, bool align_corners) {
+  if (align_corners)
+    return n > 1 ? -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1) : -1.0;
+  return -1.0 + (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(n);
+}
+
+template <typename T>
+Tensor affine_grid(const Tensor& theta, const std::vector<int64_t>& size, bool align) {
+  const size_t r = size.size() - 2;  // spatial rank: 2 or 3
+  const int64_t N = size[0];
+  const int64_t D = r == 3 ? size[2] : 1, H = size[r], W = size[r + 1];
+  Dims shape{N};
+  if (r == 3) shape.push_back(D);
+  shape.push_back(H);
+  shape.push_back(W);
+  shape.push_back(static_cast<int64_t>(r));
+  Tensor grid(theta.type(), shape);
+  const T* th = theta.data<T>();
+  T* out = grid.data<T>();
+  const size_t cols = r + 1;
+  for (int64_t n = 0; n < N; ++n) {
+    const T* m = th + n * static_cast<int64_t>(r * cols);
+    for (int64_t d = 0; d < D; ++d)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          // (x, y, 1) or (x, y, z, 1)
+          const double v[4] = {coord(w, W, align), coord(h, H, align),
+                               r == 3 ? coord(d, D, align) : 1.0, 1.0};
+          for (size_t i = 0; i < r; ++i) {
+            double acc = 0;
+            for (size_t j = 0; j < cols; ++j) acc += static_cast<double>(m[i * cols + j]) * v[j];
+            *out++ = static_cast<T>(acc);
+          }
+        }
+  }
+  return grid;
+}
+
+class AffineGrid : public exec::Kernel {
+ public:
+  explicit AffineGrid(bool align_corners) : align_(align_corners) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const std::vector<int64_t> size = kernels::read_shape_arg(io.input(1), "size");
+    if (size.size() != 4 && size.size() != 5) bad("AffineGrid's size must have 4 or 5 entries");
+    for (int64_t d : size)
+      if (d < 0) bad("AffineGrid's size must not be negative");
+    const int64_t r = static_cast<int64_t>(size.size()) - 2;
+    if (in.rank() != 3 || in.dim(0) != size[0] || in.dim(1) != r || in.dim(2) != r + 1)
+      bad("AffineGrid's theta of shape " + shape_string(in.shape()) + " does not fit size " +
+          shape_string(size));
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor theta = narrow ? kernels::to_float(in) : in;
+    Tensor grid = kernels::visit_float(theta.type(), "AffineGrid", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return affine_grid<T>(theta, size, align_);
+    });
+    io.set_output(0, narrow ? kernels::cast(grid, in.type()) : grid);
+  }
+
+ private:
+  bool align_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<AffineGrid>(ctx.attr_int("align_corners", 0) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_AffineGrid() {
+  static const OpDef def{"", "AffineGrid", {20}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,74 @@
+// AveragePool: the mean over each window of X (N x C x D1..Dn). The divisor counts the taps
+// inside the input, or with count_include_pad (opset 7+) those inside the padded input
+// (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
+#include "kernels/pool_window.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
+                  exec::ThreadPool& pool) {
+  const kernels::PoolWindows win(w);
+  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
+  const int64_t rows = win.rows(), len = win.row_length();
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
+  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> image_rows;
+    for (int64_t item = b; item < e; ++item) {
+      const int64_t pl = item / rows, q = item % rows;
+      const int64_t padded = win.image_rows(q, image_rows);
+      const T* plane = src + pl * in;
+      T* out = dst + pl * P + q * len;
+      std::fill(out, out + len, T(0));
+      win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v; });
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t count = include_pad ? padded * win.padded(j)
+                                          : static_cast<int64_t>(image_rows.size()) * win.count(j);
+        out[j] = count > 0 ? out[j] / static_cast<T>(count) : T(0);
+      }
+    }
+  });
+}
+
+class AveragePool : public exec::Kernel {
+ public:
+  AveragePool(kernels::WindowAttrs attrs, bool include_pad)
+      : attrs_(std::move(attrs)), include_pad_(include_pad) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const kernels::Window w = kernels::pool_window(attrs_, in.shape());
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    Tensor y(x.type(), Dims(kernels::pooled_shape(in.shape(), w)));
+    kernels::visit_float(x.type(), "AveragePool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      average_pool<T>(x, y, w, include_pad_, io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+  }
+
+ private:
+  kernels::WindowAttrs attrs_;
+  bool include_pad_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+  if (attrs.kernel.empty()) ctx.invalid("AveragePool needs kernel_shape");
+  return std::make_unique<AveragePool>(std::move(attrs), ctx.attr_int("count_include_pad", 0) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_AveragePool() {
+  static const OpDef def{"", "AveragePool", {1, 7, 10, 11, 19, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

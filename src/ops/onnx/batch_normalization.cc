@@ -1,0 +1,164 @@
+// BatchNormalization: y = scale * (x - mean) / sqrt(var + epsilon) + B per channel (axis 1)
+// of X (N x C x D1..Dn). In inference the given mean and var are used. In training
+// (training_mode from opset 14; before that, when more than one output is asked for) the
+// batch's own mean and biased variance are used, and the running statistics come out as
+// input * momentum + batch * (1 - momentum). Before opset 9, spatial=0 gives parameters per
+// (channel, position) instead of per channel. float16/bfloat16 go through float.
+#include <cmath>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// The five inputs in the compute type, parameters seen as (C x per) with per 1 (per channel)
+// or the plane size (spatial=0).
+struct Inputs {
+  Tensor x, scale, bias, mean, var;
+  int64_t N = 0, C = 0, plane = 0, per = 1;
+};
+
+// Batch mean and biased variance of each parameter slot (c, j) over the batch and, for
+// per-channel parameters, the plane.
+template <typename T>
+void batch_stats(const Inputs& in, std::vector<double>& mean, std::vector<double>& var) {
+  const int64_t slots = in.C * in.per, reps = in.plane / in.per;
+  std::vector<double> sum(static_cast<size_t>(slots), 0.0), sq(static_cast<size_t>(slots), 0.0);
+  const T* x = in.x.data<T>();
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int64_t n = 0; n < in.N; ++n)
+      for (int64_t c = 0; c < in.C; ++c)
+        for (int64_t r = 0; r < reps; ++r)
+          for (int64_t j = 0; j < in.per; ++j) {
+            const size_t slot = static_cast<size_t>(c * in.per + j);
+            const double v = static_cast<double>(x[(n * in.C + c) * in.plane + r * in.per + j]);
+            if (pass == 0)
+              sum[slot] += v;
+            else
+              sq[slot] += (v - mean[slot]) * (v - mean[slot]);
+          }
+    const double count = static_cast<double>(in.N * reps);
+    for (size_t s = 0; s < sum.size(); ++s) {
+      if (pass == 0) mean[s] = count > 0 ? sum[s] / count : 0.0;
+      if (pass == 1) var[s] = count > 0 ? sq[s] / count : 0.0;
+    }
+  }
+}
+
+template <typename T>
+Tensor normalize(const Inputs& in, const std::vector<double>& mean, const std::vector<double>& var,
+                 double epsilon, exec::ThreadPool& pool) {
+  Tensor y(in.x.type(), in.x.shape());
+  const int64_t slots = in.C * in.per;
+  std::vector<T> k(static_cast<size_t>(slots)), shift(static_cast<size_t>(slots));
+  for (int64_t s = 0; s < slots; ++s) {
+    const double f = static_cast<double>(in.scale.data<T>()[s]) / std::sqrt(var[s] + epsilon);
+    k[s] = static_cast<T>(f);
+    shift[s] = static_cast<T>(static_cast<double>(in.bias.data<T>()[s]) - mean[s] * f);
+  }
+  const T* x = in.x.data<T>();
+  T* dst = y.data<T>();
+  const int64_t plane = in.plane, per = in.per, C = in.C;
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, plane));
+  pool.parallel_for(in.N * C, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t p = lo; p < hi; ++p) {
+      const int64_t c = p % C;
+      for (int64_t i = 0; i < plane; ++i) {
+        const int64_t s = c * per + (per == 1 ? 0 : i);
+        dst[p * plane + i] = x[p * plane + i] * k[s] + shift[s];
+      }
+    }
+  });
+  return y;
+}
+
+class BatchNormalization : public exec::Kernel {
+ public:
+  BatchNormalization(double epsilon, double momentum, bool training)
+      : epsilon_(epsilon), momentum_(momentum), training_(training) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (x.rank() < 2) bad("BatchNormalization needs an input of rank 2 or more");
+    const ElemType ct = x.type() == ElemType::Double ? ElemType::Double : ElemType::Float;
+    if (!is_float_type(x.type()) || is_sub_byte(x.type()))
+      bad("BatchNormalization needs a float input");
+    Inputs in;
+    in.x = kernels::cast(x, ct);
+    in.N = x.dim(0);
+    in.C = x.dim(1);
+    in.plane = in.N * in.C > 0 ? x.numel() / (in.N * in.C) : 1;
+    Tensor* params[] = {&in.scale, &in.bias, &in.mean, &in.var};
+    for (int i = 0; i < 4; ++i) {
+      const Tensor& p = io.input(static_cast<size_t>(i) + 1);
+      if (!is_float_type(p.type()) || is_sub_byte(p.type()))
+        bad("BatchNormalization's parameters must be float tensors");
+      if (i == 0) in.per = p.numel() == in.C ? 1 : in.plane;
+      if (p.numel() != in.C * in.per)
+        bad("BatchNormalization's parameter " + std::to_string(i + 1) + " of shape " +
+            shape_string(p.shape()) + " does not match " + std::to_string(in.C) + " channels");
+      *params[i] = kernels::cast(p, ct);
+    }
+    bool training = training_;
+    for (size_t i = 1; i < 5; ++i) training = training || io.has_output(i);
+    const size_t slots = static_cast<size_t>(in.C * in.per);
+    std::vector<double> mean(slots), var(slots);
+    kernels::visit_float(ct, "BatchNormalization", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (size_t s = 0; s < slots; ++s) {
+        mean[s] = static_cast<double>(in.mean.data<T>()[s]);
+        var[s] = static_cast<double>(in.var.data<T>()[s]);
+      }
+      if (training) {
+        std::vector<double> bmean(slots), bvar(slots);
+        batch_stats<T>(in, bmean, bvar);
+        set_stats(io, 1, running(mean, bmean), io.input(3));
+        set_stats(io, 2, running(var, bvar), io.input(4));
+        set_stats(io, 3, bmean, io.input(3));
+        set_stats(io, 4, bvar, io.input(4));
+        mean = bmean;
+        var = bvar;
+      }
+      io.set_output(0, kernels::cast(normalize<T>(in, mean, var, epsilon_, io.pool()), x.type()));
+    });
+  }
+
+ private:
+  std::vector<double> running(const std::vector<double>& given,
+                              const std::vector<double>& batch) const {
+    std::vector<double> r(given.size());
+    for (size_t s = 0; s < r.size(); ++s)
+      r[s] = given[s] * momentum_ + batch[s] * (1.0 - momentum_);
+    return r;
+  }
+
+  // Output i: `values` in the type and shape of `like`.
+  static void set_stats(exec::KernelIO& io, size_t i, const std::vector<double>& values,
+                        const Tensor& like) {
+    if (!io.has_output(i)) return;
+    io.set_output(i,
+                  kernels::cast(Tensor::from_vector<double>(ElemType::Double, like.shape(), values),
+                                like.type()));
+  }
+
+  double epsilon_, momentum_;
+  bool training_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<BatchNormalization>(ctx.attr_float("epsilon", 1e-5f),
+                                              ctx.attr_float("momentum", 0.9f),
+                                              ctx.attr_int("training_mode", 0) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_BatchNormalization() {
+  static const OpDef def{"", "BatchNormalization", {1, 6, 7, 9, 14, 15}, 5, 5, 1, 5, make};
+  return def;
+}
+
+}  // namespace bough::ops

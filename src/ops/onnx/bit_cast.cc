@@ -1,0 +1,52 @@
+// BitCast: reinterprets the bits of each element as another type of the same width (no
+// value conversion). Strings are refused; a bool result is normalized to 0/1.
+#include <cstring>
+
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class BitCast : public exec::Kernel {
+ public:
+  explicit BitCast(ElemType to) : to_(to) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (x.type() == ElemType::String)
+      fail(ErrorKind::BadInput, "", "BitCast does not accept string input");
+    if (elem_bits(x.type()) != elem_bits(to_))
+      fail(ErrorKind::BadInput, "",
+           "BitCast from " + std::string(elem_name(x.type())) + " to " +
+               std::string(elem_name(to_)) + " changes the element width");
+    Tensor y(to_, x.shape());
+    if (x.nbytes() > 0) std::memcpy(y.raw(), x.raw(), x.nbytes());
+    if (to_ == ElemType::Bool) {
+      auto* p = static_cast<uint8_t*>(y.raw());
+      for (int64_t i = 0; i < y.numel(); ++i) p[i] = p[i] != 0;
+    }
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  ElemType to_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t to = ctx.attr_int("to", 0);
+  if (!ctx.has_attr("to") || to < 1 || to > kLastElemType)
+    ctx.invalid("BitCast needs a valid `to` element type");
+  const auto t = static_cast<ElemType>(to);
+  if (t == ElemType::String) ctx.invalid("BitCast cannot produce strings");
+  return std::make_unique<BitCast>(t);
+}
+
+}  // namespace
+
+const OpDef& def_BitCast() {
+  static const OpDef def{"", "BitCast", {26}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,23 @@
+// BitwiseAnd: A & B on integers, multidirectional broadcasting.
+#include "ops/onnx/bitwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct BitwiseAndFn {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(a & b);
+  }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return bitwise_binary<BitwiseAndFn>(a, b, pool, "BitwiseAnd");
+}
+}  // namespace
+
+const OpDef& def_BitwiseAnd() {
+  static const OpDef def{"", "BitwiseAnd", {18}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,20 @@
+// BitwiseNot: ~X on integers.
+#include "ops/onnx/bitwise.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return visit_integer(x.type(), "BitwiseNot", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return kernels::unary_map<T, T>(x, x.type(), pool, [](T v) { return static_cast<T>(~v); });
+  });
+}
+}  // namespace
+
+const OpDef& def_BitwiseNot() {
+  static const OpDef def{"", "BitwiseNot", {18}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

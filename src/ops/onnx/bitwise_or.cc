@@ -1,0 +1,23 @@
+// BitwiseOr: A | B on integers, multidirectional broadcasting.
+#include "ops/onnx/bitwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct BitwiseOrFn {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(a | b);
+  }
+};
+Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+  return bitwise_binary<BitwiseOrFn>(a, b, pool, "BitwiseOr");
+}
+}  // namespace
+
+const OpDef& def_BitwiseOr() {
+  static const OpDef def{"", "BitwiseOr", {18}, 2, 2, 1, 1, make_binary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,18 @@
+// BlackmanWindow: w[n] = 0.42 - 0.5·cos(2πn/N) + 0.08·cos(4πn/N) (see ops/onnx/window.h for
+// N).
+#include "ops/onnx/window.h"
+
+namespace bough::ops {
+
+namespace {
+double blackman(double n, double N) {
+  return 0.42 - 0.5 * window_cos(1, n, N) + 0.08 * window_cos(2, n, N);
+}
+}  // namespace
+
+const OpDef& def_BlackmanWindow() {
+  static const OpDef def{"", "BlackmanWindow", {17}, 1, 1, 1, 1, make_window<blackman>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,107 @@
+// CausalConvWithState: a causal depthwise 1-D convolution with carried state. Each channel of
+// input (batch, channels, length) is left-padded with past_state (batch, channels, k - 1), or
+// zeros, and convolved with its own kernel weight[c, 0, :] of size k, plus bias[c]:
+// y[b, c, t] = bias[c] + sum_i weight[c, 0, i] * padded[b, c, t + i], optionally followed by
+// SiLU (activation "silu" or "swish"). present_state holds the last k - 1 padded positions.
+// float16/bfloat16 go through float.
+#include <cmath>
+#include <string>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) {
+  fail(ErrorKind::BadInput, "", "CausalConvWithState " + message);
+}
+
+template <typename T>
+void causal_conv(const Tensor& x, const Tensor& w, const Tensor* bias, const Tensor* past,
+                 bool silu, Tensor& y, Tensor& present, exec::ThreadPool& pool) {
+  const int64_t channels = x.dim(1), len = x.dim(2), k = w.dim(2), carry = k - 1;
+  const T* px = x.data<T>();
+  const T* pw = w.data<T>();
+  const T* pb = bias ? bias->data<T>() : nullptr;
+  const T* pp = past ? past->data<T>() : nullptr;
+  T* py = y.data<T>();
+  T* ps = present.data<T>();
+  const int64_t grain =
+      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, len * k));
+  pool.parallel_for(x.dim(0) * channels, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t r = lo; r < hi; ++r) {
+      const int64_t c = r % channels;
+      const T* xr = px + r * len;
+      const T* sr = pp ? pp + r * carry : nullptr;
+      const T* wr = pw + c * k;
+      // Position p of the padded row: the past for p < carry, then the input.
+      auto padded = [&](int64_t p) { return p < carry ? (sr ? sr[p] : T(0)) : xr[p - carry]; };
+      for (int64_t t = 0; t < len; ++t) {
+        T acc = pb ? pb[c] : T(0);
+        for (int64_t i = 0; i < k; ++i) acc += wr[i] * padded(t + i);
+        py[r * len + t] = silu ? acc / (T(1) + std::exp(-acc)) : acc;
+      }
+      for (int64_t i = 0; i < carry; ++i) ps[r * carry + i] = padded(len + i);
+    }
+  });
+}
+
+class CausalConvWithState : public exec::Kernel {
+ public:
+  explicit CausalConvWithState(bool silu) : silu_(silu) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x_in = io.input(0);
+    const Tensor& w_in = io.input(1);
+    const Tensor* bias_in = io.has_input(2) ? &io.input(2) : nullptr;
+    const Tensor* past_in = io.has_input(3) ? &io.input(3) : nullptr;
+    const ElemType t = x_in.type();
+    if (w_in.type() != t || (bias_in && bias_in->type() != t) || (past_in && past_in->type() != t))
+      bad("inputs must have one element type");
+    if (x_in.rank() != 3) bad("input must be 3-D, got " + shape_string(x_in.shape()));
+    const int64_t batch = x_in.dim(0), channels = x_in.dim(1);
+    if (w_in.rank() != 3 || w_in.dim(0) != channels || w_in.dim(1) != 1 || w_in.dim(2) < 1)
+      bad("weight must have shape (" + std::to_string(channels) + ", 1, k >= 1), got " +
+          shape_string(w_in.shape()));
+    const int64_t carry = w_in.dim(2) - 1;
+    if (bias_in && bias_in->shape() != Dims{channels})
+      bad("bias must have shape " + shape_string(Dims{channels}) + ", got " +
+          shape_string(bias_in->shape()));
+    if (past_in && past_in->shape() != Dims{batch, channels, carry})
+      bad("past_state must have shape " + shape_string(Dims{batch, channels, carry}) + ", got " +
+          shape_string(past_in->shape()));
+    const bool narrow = is_narrow_float(t);
+    auto widen = [&](const Tensor& v) { return narrow ? kernels::to_float(v) : v; };
+    const Tensor x = widen(x_in), w = widen(w_in);
+    const Tensor bias = bias_in ? widen(*bias_in) : Tensor();
+    const Tensor past = past_in ? widen(*past_in) : Tensor();
+    Tensor y(x.type(), x.shape()), present(x.type(), Dims{batch, channels, carry});
+    kernels::visit_float(x.type(), "CausalConvWithState", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      causal_conv<T>(x, w, bias_in ? &bias : nullptr, past_in ? &past : nullptr, silu_, y, present,
+                     io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(y, t) : y);
+    io.set_output(1, narrow ? kernels::cast(present, t) : present);
+  }
+
+ private:
+  bool silu_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const std::string act = ctx.attr_string("activation", "none");
+  if (act != "none" && act != "silu" && act != "swish")
+    ctx.invalid("activation must be \"none\", \"silu\" or \"swish\", got \"" + act + "\"");
+  return std::make_unique<CausalConvWithState>(act != "none");
+}
+
+}  // namespace
+
+const OpDef& def_CausalConvWithState() {
+  static const OpDef def{"", "CausalConvWithState", {27}, 2, 4, 1, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,26 @@
+// Celu: y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)); alpha (default 1) must not be 0.
+#include <algorithm>
+#include <cmath>
+
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const float alpha = ctx.attr_float("alpha", 1.0f);
+  if (alpha == 0) ctx.invalid("Celu alpha must not be 0");
+  return make_float_map("Celu", [alpha](auto v) {
+    using T = decltype(v);
+    const T a = static_cast<T>(alpha);
+    return std::max(T(0), v) + std::min(T(0), a * std::expm1(v / a));
+  });
+}
+}  // namespace
+
+const OpDef& def_Celu() {
+  static const OpDef def{"", "Celu", {12, 28}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

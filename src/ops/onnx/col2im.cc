@@ -1,0 +1,81 @@
+// Col2Im: the inverse of im2col. input (N x C*prod(block_shape) x L) holds, for each
+// channel and block position, the values of the L sliding blocks over an image of
+// image_shape; overlapping values are summed into Y (N x C x image_shape...). strides,
+// dilations and pads place the blocks as a convolution's window would. Non-float types are
+// computed in double, float16/bfloat16 in float.
+#include "kernels/conv_im2col.h"
+#include "kernels/shape_args.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+template <typename T>
+Tensor col2im(const Tensor& x, const kernels::Window& w, int64_t C, exec::ThreadPool& pool) {
+  const int64_t N = x.dim(0), image = w.in_numel(), block = C * w.kernel_numel() * w.out_numel();
+  Dims shape{N, C};
+  for (int64_t d : w.in) shape.push_back(d);
+  Tensor y = Tensor::zeros(x.type(), shape);
+  for (int64_t n = 0; n < N; ++n)
+    kernels::col2im_add(x.data<T>() + n * block, C, w, 0, w.out_numel(),
+                        y.data<T>() + n * C * image, pool);
+  return y;
+}
+
+class Col2Im : public exec::Kernel {
+ public:
+  explicit Col2Im(kernels::WindowAttrs attrs) : attrs_(std::move(attrs)) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const std::vector<int64_t> image = kernels::read_shape_arg(io.input(1), "image_shape");
+    const std::vector<int64_t> block = kernels::read_shape_arg(io.input(2), "block_shape");
+    if (x.rank() != 3) bad("Col2Im's input must be 3-D, got " + shape_string(x.shape()));
+    if (image.size() != block.size() || image.empty())
+      bad("Col2Im's image_shape and block_shape must have the same, nonzero length");
+    for (size_t d = 0; d < image.size(); ++d)
+      if (image[d] < 1 || block[d] < 1) bad("Col2Im's shapes must be positive");
+    kernels::WindowAttrs a = attrs_;
+    a.kernel = block;
+    const kernels::Window w = kernels::resolve_window(a, image);
+    const int64_t k = w.kernel_numel();
+    if (x.dim(1) % k != 0)
+      bad("Col2Im's input has " + std::to_string(x.dim(1)) +
+          " rows, not a multiple of the block size " + std::to_string(k));
+    if (x.dim(2) != w.out_numel())
+      bad("Col2Im's input has " + std::to_string(x.dim(2)) + " blocks, the shapes give " +
+          std::to_string(w.out_numel()));
+    const int64_t C = x.dim(1) / k;
+    const ElemType t = x.type();
+    const ElemType ct = t == ElemType::Float || t == ElemType::Double
+                            ? t
+                            : (is_narrow_float(t) ? ElemType::Float : ElemType::Double);
+    if (t == ElemType::String || t == ElemType::Bool || is_sub_byte(t))
+      kernels::unsupported_type(t, "Col2Im");
+    const Tensor xc = kernels::cast(x, ct);
+    Tensor y = kernels::visit_float(ct, "Col2Im", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return col2im<T>(xc, w, C, io.pool());
+    });
+    io.set_output(0, kernels::cast(y, t));
+  }
+
+ private:
+  kernels::WindowAttrs attrs_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Col2Im>(kernels::read_window_attrs(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_Col2Im() {
+  static const OpDef def{"", "Col2Im", {18}, 3, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,174 @@
+// Conv: N-D convolution (cross-correlation) of X (N x C x D1..Dn) with W (M x C/group x
+// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix, and each group
+// one matrix product with its slice of W. float16/bfloat16 are computed in float.
+#include <algorithm>
+
+#include "kernels/conv_im2col.h"
+#include "kernels/matmul.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+// Elements of the column matrix built at once; larger outputs are done in column tiles.
+constexpr int64_t kColBudget = int64_t{1} << 23;
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// Column tile of the one-output-channel groups, in elements (cache-sized).
+constexpr int64_t kGroupTile = int64_t{1} << 15;
+
+// Groups of one output channel each (depthwise convolutions): y_g = Σ_r w_g[r] · col_g[r, :],
+// the group's column matrix built in cache-sized tiles, groups split across threads (each
+// thread t owns groups t, t + threads, ... and one tile buffer).
+template <typename T>
+void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C,
+                               int64_t groups, exec::ThreadPool& pool) {
+  const int64_t K = win.kernel_numel(), P = win.out_numel(), in = win.in_numel();
+  const int64_t cg = C / groups, rows = cg * K;
+  const int64_t tile = std::clamp<int64_t>(kGroupTile / std::max<int64_t>(1, rows), 1, P);
+  const int64_t threads = std::min<int64_t>(pool.threads(), groups);
+  std::vector<T> cols(static_cast<size_t>(threads * rows * tile));
+  pool.parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      T* col = cols.data() + t * rows * tile;
+      for (int64_t g = t; g < groups; g += threads) {
+        const T* wg = w + g * rows;
+        for (int64_t p0 = 0; p0 < P; p0 += tile) {
+          const int64_t p1 = std::min(P, p0 + tile), n = p1 - p0;
+          kernels::im2col(x + g * cg * in, cg, win, p0, p1, col);
+          T* out = y + g * P + p0;
+          std::fill(out, out + n, T(0));
+          for (int64_t r = 0; r < rows; ++r) {
+            const T wr = wg[r];
+            const T* c = col + r * n;
+            for (int64_t j = 0; j < n; ++j) out[j] += wr * c[j];
+          }
+        }
+      }
+    }
+  });
+}
+
+// y (M x P) = convolution of one image x (C x in...) with w, by groups.
+template <typename T>
+void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C, int64_t M,
+                int64_t groups, std::vector<T>& col, std::vector<T>& tile_out,
+                exec::ThreadPool& pool) {
+  const int64_t K = win.kernel_numel(), P = win.out_numel();
+  const int64_t cg = C / groups, mg = M / groups;
+  if (mg == 1 && !win.is_pointwise())
+    return conv_single_output_groups(x, w, y, win, C, groups, pool);
+  std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
+  if (win.is_pointwise()) {  // the image is its own column matrix
+    for (int64_t g = 0; g < groups; ++g) {
+      a_off[static_cast<size_t>(g)] = g * mg * cg;
+      b_off[static_cast<size_t>(g)] = g * cg * P;
+    }
+    kernels::batched_matmul<T>(w, x, y, a_off, b_off, mg, cg, P, pool);
+    return;
+  }
+  const int64_t rows = C * K;
+  const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, P);
+  col.resize(static_cast<size_t>(rows * tile));
+  if (tile < P) tile_out.resize(static_cast<size_t>(M * tile));
+  for (int64_t p0 = 0; p0 < P; p0 += tile) {
+    const int64_t p1 = std::min(P, p0 + tile), n = p1 - p0;
+    kernels::im2col(x, C, win, p0, p1, col.data(), pool);
+    for (int64_t g = 0; g < groups; ++g) {
+      a_off[static_cast<size_t>(g)] = g * mg * cg * K;
+      b_off[static_cast<size_t>(g)] = g * cg * K * n;
+    }
+    T* dst = n == P ? y : tile_out.data();
+    kernels::batched_matmul<T>(w, col.data(), dst, a_off, b_off, mg, cg * K, n, pool);
+    if (n != P)
+      for (int64_t m = 0; m < M; ++m) std::copy_n(dst + m * n, n, y + m * P + p0);
+  }
+}
+
+template <typename T>
+Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
+            int64_t groups, exec::ThreadPool& pool) {
+  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
+  Dims shape{N, M};
+  for (int64_t o : win.out) shape.push_back(o);
+  Tensor y(x.type(), shape);
+  const int64_t in_numel = win.in_numel(), P = win.out_numel();
+  std::vector<T> col, tile_out;
+  for (int64_t n = 0; n < N; ++n) {
+    T* yn = y.data<T>() + n * M * P;
+    conv_image<T>(x.data<T>() + n * C * in_numel, w.data<T>(), yn, win, C, M, groups, col, tile_out,
+                  pool);
+    if (!b) continue;
+    const T* bias = b->data<T>();
+    pool.parallel_for(M, std::max<int64_t>(1, kernels::kParallelGrain / P),
+                      [&](int64_t s, int64_t e) {
+                        for (int64_t m = s; m < e; ++m)
+                          for (int64_t p = 0; p < P; ++p) yn[m * P + p] += bias[m];
+                      });
+  }
+  return y;
+}
+
+class Conv : public exec::Kernel {
+ public:
+  Conv(kernels::WindowAttrs attrs, int64_t groups) : attrs_(std::move(attrs)), groups_(groups) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& w = io.input(1);
+    const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
+    const kernels::Window win = check(x, w, b);
+    io.set_output(0, compute(x, w, b, win, io.pool()));
+  }
+
+ private:
+  kernels::Window check(const Tensor& x, const Tensor& w, const Tensor* b) const {
+    if (x.type() != w.type() || (b && b->type() != x.type()))
+      bad("Conv inputs have different element types");
+    if (x.rank() < 3)
+      bad("Conv's X must have at least 3 dimensions, got " + shape_string(x.shape()));
+    if (w.rank() != x.rank())
+      bad("Conv's W " + shape_string(w.shape()) + " does not match X " + shape_string(x.shape()));
+    if (x.dim(1) != w.dim(1) * groups_)
+      bad("Conv's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
+          std::to_string(w.dim(1) * groups_));
+    if (w.dim(0) % groups_ != 0) bad("Conv's output channels are not divisible by group");
+    if (b && (b->rank() != 1 || b->dim(0) != w.dim(0)))
+      bad("Conv's B must have shape [" + std::to_string(w.dim(0)) + "]");
+    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
+    return kernels::resolve_window(attrs_, xs.subspan(2), ws.subspan(2));
+  }
+
+  Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
+                 exec::ThreadPool& pool) const {
+    if (is_narrow_float(x.type())) {
+      const Tensor bf = b ? kernels::to_float(*b) : Tensor();
+      Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
+      return kernels::cast(y, x.type());
+    }
+    return kernels::visit_float(x.type(), "Conv", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return conv<T>(x, w, b, win, groups_, pool);
+    });
+  }
+
+  kernels::WindowAttrs attrs_;
+  int64_t groups_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t groups = ctx.attr_int("group", 1);
+  if (groups < 1) ctx.invalid("group must be positive");
+  return std::make_unique<Conv>(kernels::read_window_attrs(ctx), groups);
+}
+
+}  // namespace
+
+const OpDef& def_Conv() {
+  static const OpDef def{"", "Conv", {1, 11, 22}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

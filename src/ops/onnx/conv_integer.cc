@@ -1,0 +1,122 @@
+// ConvInteger: Conv of (x - x_zero_point) with (w - w_zero_point) for 8-bit x and w, giving
+// int32. x_zero_point is a scalar; w_zero_point a scalar or one value per output channel.
+// Padding holds x_zero_point, i.e. zero after the shift. The products are exact in double
+// (im2col and matrix products), and the sums wrap to 32 bits as the spec allows.
+#include <algorithm>
+
+#include "kernels/conv_im2col.h"
+#include "kernels/matmul.h"
+#include "ops/onnx/quantize_common.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using quant::bad;
+
+constexpr const char* kOp = "ConvInteger";
+// Elements of the column matrix built at once; larger outputs are done in column tiles.
+constexpr int64_t kColBudget = int64_t{1} << 22;
+
+bool is_8bit(ElemType t) { return t == ElemType::UInt8 || t == ElemType::Int8; }
+
+// x - zero_point as doubles; `per_channel` (w) takes one zero point per leading index.
+std::vector<double> shifted(const Tensor& x, const Tensor* zp, bool per_channel, const char* name) {
+  if (!is_8bit(x.type()))
+    bad(std::string(kOp) + ": inputs must be int8 or uint8, got " + quant::type_name(x.type()));
+  std::vector<double> out(static_cast<size_t>(x.numel()));
+  std::vector<double> z{0.0};
+  if (zp) {
+    if (zp->type() != x.type())
+      bad(std::string(kOp) + ": " + name + " is " + quant::type_name(zp->type()) +
+          " but its input is " + quant::type_name(x.type()));
+    const bool one = zp->numel() == 1;
+    if (!one && !(per_channel && zp->rank() == 1 && zp->dim(0) == x.dim(0)))
+      bad(std::string(kOp) + ": " + name + " of shape " + shape_string(zp->shape()) +
+          " must be a scalar" + (per_channel ? " or have one value per output channel" : ""));
+    z = quant::values(*zp);
+  }
+  const int64_t per = x.numel() / std::max<int64_t>(1, x.dim(0));
+  for (int64_t i = 0; i < x.numel(); ++i)
+    out[static_cast<size_t>(i)] =
+        x.get_double(i) - z[z.size() == 1 ? 0 : static_cast<size_t>(i / per)];
+  return out;
+}
+
+class ConvInteger : public exec::Kernel {
+ public:
+  ConvInteger(kernels::WindowAttrs attrs, int64_t groups)
+      : attrs_(std::move(attrs)), groups_(groups) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& w = io.input(1);
+    const Tensor* x_zp = io.has_input(2) ? &io.input(2) : nullptr;
+    const Tensor* w_zp = io.has_input(3) ? &io.input(3) : nullptr;
+    if (x.rank() < 3)
+      bad(std::string(kOp) + ": x must have at least 3 dimensions, got " + shape_string(x.shape()));
+    if (w.rank() != x.rank())
+      bad(std::string(kOp) + ": w " + shape_string(w.shape()) + " does not match x " +
+          shape_string(x.shape()));
+    if (x.dim(1) != w.dim(1) * groups_)
+      bad(std::string(kOp) + ": x has " + std::to_string(x.dim(1)) + " channels, w expects " +
+          std::to_string(w.dim(1) * groups_));
+    if (w.dim(0) % groups_ != 0)
+      bad(std::string(kOp) + ": output channels are not divisible by group");
+    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
+    const kernels::Window win = kernels::resolve_window(attrs_, xs.subspan(2), ws.subspan(2));
+
+    const std::vector<double> xd = shifted(x, x_zp, false, "x_zero_point");
+    const std::vector<double> wd = shifted(w, w_zp, true, "w_zero_point");
+    const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
+    const int64_t K = win.kernel_numel(), P = win.out_numel(), in_numel = win.in_numel();
+    const int64_t cg = C / groups_, mg = M / groups_;
+    Dims shape{N, M};
+    for (int64_t o : win.out) shape.push_back(o);
+    Tensor y(ElemType::Int32, shape);
+
+    const int64_t rows = C * K;
+    const int64_t tile =
+        std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, std::max<int64_t>(P, 1));
+    std::vector<double> col(static_cast<size_t>(rows * tile)), out(static_cast<size_t>(M * tile));
+    std::vector<int64_t> a_off(static_cast<size_t>(groups_)), b_off(static_cast<size_t>(groups_));
+    for (int64_t n = 0; n < N; ++n) {
+      int32_t* yn = y.data<int32_t>() + n * M * P;
+      for (int64_t p0 = 0; p0 < P; p0 += tile) {
+        const int64_t p1 = std::min(P, p0 + tile), cols = p1 - p0;
+        kernels::im2col(xd.data() + n * C * in_numel, C, win, p0, p1, col.data(), io.pool());
+        for (int64_t g = 0; g < groups_; ++g) {
+          a_off[static_cast<size_t>(g)] = g * mg * cg * K;
+          b_off[static_cast<size_t>(g)] = g * cg * K * cols;
+        }
+        kernels::batched_matmul<double>(wd.data(), col.data(), out.data(), a_off, b_off, mg, cg * K,
+                                        cols, io.pool());
+        for (int64_t m = 0; m < M; ++m)
+          for (int64_t p = 0; p < cols; ++p)  // exact integers; keep the low 32 bits
+            yn[m * P + p0 + p] =
+                static_cast<int32_t>(static_cast<int64_t>(out[static_cast<size_t>(m * cols + p)]));
+      }
+    }
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  kernels::WindowAttrs attrs_;
+  int64_t groups_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t groups = ctx.attr_int("group", 1);
+  if (groups < 1) ctx.invalid("group must be positive");
+  return std::make_unique<ConvInteger>(kernels::read_window_attrs(ctx), groups);
+}
+
+}  // namespace
+
+const OpDef& def_ConvInteger() {
+  static const OpDef def{"", "ConvInteger", {10}, 2, 4, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

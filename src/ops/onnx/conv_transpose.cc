@@ -1,0 +1,177 @@
+// ConvTranspose: the adjoint of Conv. X (N x C x D1..Dn), W (C x M/group x k1..kn), optional
+// bias B (M). The output size is s*(in-1) + output_padding + (k-1)*d + 1 - pads, unless
+// output_shape (or auto_pad SAME_*, giving in*s) fixes it and the padding follows from it:
+// total = s*(in-1) + output_padding + (k-1)*d + 1 - out, split with the larger half at the
+// end for SAME_UPPER and at the start otherwise. Computed as Wᵀ·X per group, added back into
+// the image by col2im. float16/bfloat16 are computed in float.
+#include <algorithm>
+#include <array>
+
+#include "kernels/conv_im2col.h"
+#include "kernels/layout.h"
+#include "kernels/matmul.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+int64_t floor_half(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
+
+struct Attrs {
+  kernels::WindowAttrs window;
+  std::vector<int64_t> output_padding, output_shape;
+  int64_t groups = 1;
+};
+
+// The window of the equivalent convolution: its image is the output Y, its positions the
+// elements of X.
+kernels::Window transposed_window(const Attrs& a, std::span<const int64_t> in,
+                                  std::span<const int64_t> kernel) {
+  const size_t rank = in.size();
+  kernels::WindowAttrs wa = a.window;
+  if (!wa.kernel.empty() &&
+      !std::equal(wa.kernel.begin(), wa.kernel.end(), kernel.begin(), kernel.end()))
+    bad("kernel_shape does not match the weights' shape " + shape_string(kernel));
+  kernels::check_window_lists(wa, rank);
+  std::vector<int64_t> adj = a.output_padding;
+  if (adj.empty()) adj.assign(rank, 0);
+  if (adj.size() != rank) bad("output_padding does not match the spatial rank");
+  std::vector<int64_t> shape = a.output_shape;
+  if (shape.size() == rank + 2) shape.erase(shape.begin(), shape.begin() + 2);
+  if (!shape.empty() && shape.size() != rank) bad("output_shape does not match the spatial rank");
+  const bool same =
+      wa.auto_pad == kernels::AutoPad::SameUpper || wa.auto_pad == kernels::AutoPad::SameLower;
+  kernels::Window w;
+  w.out.assign(in.begin(), in.end());
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.stride = wa.strides;
+  w.dilation = wa.dilations;
+  w.in.resize(rank);
+  w.pad_begin.resize(rank);
+  w.pad_end.resize(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t natural =
+        w.stride[d] * (in[d] - 1) + adj[d] + (kernel[d] - 1) * w.dilation[d] + 1;
+    if (!shape.empty() || same) {
+      const int64_t out = shape.empty() ? in[d] * w.stride[d] : shape[d];
+      const int64_t total = natural - out;
+      const int64_t half = floor_half(total);
+      w.pad_begin[d] = wa.auto_pad == kernels::AutoPad::SameUpper ? half : total - half;
+      w.pad_end[d] = total - w.pad_begin[d];
+      w.in[d] = out;
+    } else {
+      if (wa.auto_pad == kernels::AutoPad::Valid) wa.pads.assign(2 * rank, 0);
+      w.pad_begin[d] = wa.pads[d];
+      w.pad_end[d] = wa.pads[rank + d];
+      w.in[d] = natural - w.pad_begin[d] - w.pad_end[d];
+    }
+    if (w.in[d] < 1) bad("the output would be empty");
+  }
+  return w;
+}
+
+// Elements of the column matrix built at once; larger inputs are done in column tiles.
+constexpr int64_t kColBudget = int64_t{1} << 23;
+
+template <typename T>
+Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
+                      int64_t groups, exec::ThreadPool& pool) {
+  const int64_t N = x.dim(0), C = x.dim(1), cg = C / groups, mg = w.dim(1), M = mg * groups;
+  const int64_t K = win.kernel_numel(), P = win.out_numel(), out_numel = win.in_numel();
+  // Wᵀ per group: (mg*K x cg), groups back to back.
+  const std::array<int64_t, 3> perm{0, 2, 1};
+  const Tensor wt = kernels::transpose(w.reshaped(Dims{groups, cg, mg * K}), perm);
+  const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, M * K), 1, P);
+  std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
+  std::vector<T> col(static_cast<size_t>(M * K * tile)), xt;
+  if (tile < P) xt.resize(static_cast<size_t>(C * tile));
+  Dims shape{N, M};
+  for (int64_t o : win.in) shape.push_back(o);
+  Tensor y = Tensor::zeros(x.type(), shape);
+  for (int64_t n = 0; n < N; ++n) {
+    const T* xn = x.data<T>() + n * C * P;
+    T* yn = y.data<T>() + n * M * out_numel;
+    for (int64_t p0 = 0; p0 < P; p0 += tile) {
+      const int64_t p1 = std::min(P, p0 + tile), cols = p1 - p0;
+      const T* src = xn;
+      if (cols != P) {  // the tile's columns of X, contiguous
+        for (int64_t c = 0; c < C; ++c) std::copy_n(xn + c * P + p0, cols, xt.data() + c * cols);
+        src = xt.data();
+      }
+      for (int64_t g = 0; g < groups; ++g) {
+        a_off[static_cast<size_t>(g)] = g * mg * K * cg;
+        b_off[static_cast<size_t>(g)] = g * cg * cols;
+      }
+      kernels::batched_matmul<T>(wt.data<T>(), src, col.data(), a_off, b_off, mg * K, cg, cols,
+                                 pool);
+      kernels::col2im_add(col.data(), M, win, p0, p1, yn, pool);
+    }
+    if (!b) continue;
+    const T* bias = b->data<T>();
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t p = 0; p < out_numel; ++p) yn[m * out_numel + p] += bias[m];
+  }
+  return y;
+}
+
+class ConvTranspose : public exec::Kernel {
+ public:
+  explicit ConvTranspose(Attrs attrs) : a_(std::move(attrs)) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& w = io.input(1);
+    const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
+    if (x.type() != w.type() || (b && b->type() != x.type()))
+      bad("ConvTranspose inputs have different element types");
+    if (x.rank() < 3 || w.rank() != x.rank())
+      bad("ConvTranspose shapes " + shape_string(x.shape()) + " and " + shape_string(w.shape()) +
+          " do not fit");
+    if (x.dim(1) != w.dim(0) || x.dim(1) % a_.groups != 0)
+      bad("ConvTranspose's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
+          std::to_string(w.dim(0)) + " in " + std::to_string(a_.groups) + " groups");
+    if (b && (b->rank() != 1 || b->dim(0) != w.dim(1) * a_.groups))
+      bad("ConvTranspose's B must have shape [" + std::to_string(w.dim(1) * a_.groups) + "]");
+    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
+    const kernels::Window win = transposed_window(a_, xs.subspan(2), ws.subspan(2));
+    io.set_output(0, compute(x, w, b, win, io.pool()));
+  }
+
+ private:
+  Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
+                 exec::ThreadPool& pool) const {
+    if (is_narrow_float(x.type())) {
+      const Tensor bf = b ? kernels::to_float(*b) : Tensor();
+      Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
+      return kernels::cast(y, x.type());
+    }
+    return kernels::visit_float(x.type(), "ConvTranspose", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return conv_transpose<T>(x, w, b, win, a_.groups, pool);
+    });
+  }
+
+  Attrs a_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  Attrs a;
+  a.window = kernels::read_window_attrs(ctx);
+  a.output_padding = ctx.attr_ints("output_padding");
+  a.output_shape = ctx.attr_ints("output_shape");
+  a.groups = ctx.attr_int("group", 1);
+  if (a.groups < 1) ctx.invalid("group must be positive");
+  return std::make_unique<ConvTranspose>(std::move(a));
+}
+
+}  // namespace
+
+const OpDef& def_ConvTranspose() {
+  static const OpDef def{"", "ConvTranspose", {1, 11, 22}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

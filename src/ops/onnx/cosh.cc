@@ -1,0 +1,25 @@
+// Cosh: hyperbolic cosine, elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct CoshFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::cosh(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<CoshFn>(x, pool, "Cosh");
+}
+}  // namespace
+
+const OpDef& def_Cosh() {
+  static const OpDef def{"", "Cosh", {9, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,55 @@
+// DepthToSpace: [N, C, H, W] -> [N, C / (b*b), H * b, W * b], moving blocks of channels into
+// b x b spatial blocks. mode "DCR" (default) takes the block offset from the channel's high
+// part, "CRD" (opset 11+) from its low part.
+#include "kernels/layout.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class DepthToSpace : public exec::Kernel {
+ public:
+  DepthToSpace(int64_t block, bool crd) : block_(block), crd_(crd) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (x.rank() != 4)
+      fail(ErrorKind::BadInput, "",
+           "DepthToSpace input must be 4-D, got " + shape_string(x.shape()));
+    const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3), b = block_;
+    if (c % (b * b) != 0)
+      fail(ErrorKind::BadInput, "",
+           "channels " + std::to_string(c) +
+               " are not a multiple of blocksize^2 = " + std::to_string(b * b));
+    const int64_t oc = c / (b * b);
+    Tensor y;
+    if (crd_) {
+      y = kernels::transpose(x.reshaped(Dims{n, oc, b, b, h, w}),
+                             std::vector<int64_t>{0, 1, 4, 2, 5, 3});
+    } else {
+      y = kernels::transpose(x.reshaped(Dims{n, b, b, oc, h, w}),
+                             std::vector<int64_t>{0, 3, 4, 1, 5, 2});
+    }
+    io.set_output(0, y.reshaped(Dims{n, oc, h * b, w * b}));
+  }
+
+ private:
+  int64_t block_;
+  bool crd_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t block = ctx.attr_int("blocksize", 0);
+  if (block < 1) ctx.invalid("DepthToSpace needs a positive blocksize");
+  const std::string mode = ctx.since >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
+  if (mode != "DCR" && mode != "CRD") ctx.invalid("DepthToSpace mode must be DCR or CRD");
+  return std::make_unique<DepthToSpace>(block, mode == "CRD");
+}
+}  // namespace
+
+const OpDef& def_DepthToSpace() {
+  static const OpDef def{"", "DepthToSpace", {1, 11, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,128 @@
+// DequantizeLinear: y = (x - x_zero_point) * x_scale, per tensor, per axis (1-D scale) or
+// blocked (block_size, 21+). The output type is output_dtype's (23+), else x_scale's; it is
+// also the precision of the product: x - x_zero_point and x_scale are rounded to it first.
+#include "ops/onnx/quantize_common.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using quant::bad;
+
+bool is_quantized_input(ElemType t) { return quant::is_quantized_type(t) || t == ElemType::Int32; }
+
+bool is_output_type(ElemType t) {
+  return t == ElemType::Float || t == ElemType::Float16 || t == ElemType::BFloat16 ||
+         t == ElemType::Double;
+}
+
+class DequantizeLinear : public exec::Kernel {
+ public:
+  DequantizeLinear(int64_t axis, int64_t block_size, ElemType output_dtype)
+      : axis_(axis), block_size_(block_size), output_dtype_(output_dtype) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& scale = io.input(1);
+    const Tensor* zp = io.has_input(2) ? &io.input(2) : nullptr;
+    if (!is_quantized_input(x.type()))
+      bad("DequantizeLinear: cannot dequantize " + quant::type_name(x.type()));
+    if (!is_output_type(scale.type()))
+      bad("DequantizeLinear: x_scale must be float, float16 or bfloat16, got " +
+          quant::type_name(scale.type()));
+    if (zp) {
+      if (zp->type() != x.type())
+        bad("DequantizeLinear: x_zero_point is " + quant::type_name(zp->type()) + " but x is " +
+            quant::type_name(x.type()));
+      quant::check_zero_point_shape("DequantizeLinear", scale, *zp);
+    }
+    const ElemType out_type = output_dtype_ != ElemType::Undefined ? output_dtype_ : scale.type();
+    const quant::ParamLayout L =
+        quant::param_layout("DequantizeLinear", x.shape(), scale.shape(), axis_, block_size_);
+    const quant::Precision prec = quant::precision_of(out_type);
+    std::vector<double> scales = quant::values(scale);
+    for (double& s : scales) s = quant::round_to(s, prec);
+    const std::vector<double> zps =
+        zp ? quant::values(*zp) : std::vector<double>(scales.size(), 0.0);
+
+    Tensor y(out_type, x.shape());
+    auto store = [&](int64_t i, double v) {
+      switch (out_type) {
+        case ElemType::Float:
+          y.data<float>()[i] = static_cast<float>(v);
+          return;
+        case ElemType::Double:
+          y.data<double>()[i] = v;
+          return;
+        case ElemType::Float16:
+          y.data<uint16_t>()[i] = float_to_half(static_cast<float>(v));
+          return;
+        default:
+          y.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(v));
+          return;
+      }
+    };
+    auto loop = [&](auto&& read) {
+      quant::for_each_element(L, 1, io.pool(), [&](int64_t i, int64_t p) {
+        const size_t q = static_cast<size_t>(p);
+        const double d = quant::round_to(read(i) - zps[q], prec);
+        store(i, quant::round_to(d * scales[q], prec));
+      });
+    };
+    switch (x.type()) {
+      case ElemType::UInt8:
+        loop([p = x.data<uint8_t>()](int64_t i) { return double(p[i]); });
+        break;
+      case ElemType::Int8:
+        loop([p = x.data<int8_t>()](int64_t i) { return double(p[i]); });
+        break;
+      case ElemType::UInt16:
+        loop([p = x.data<uint16_t>()](int64_t i) { return double(p[i]); });
+        break;
+      case ElemType::Int16:
+        loop([p = x.data<int16_t>()](int64_t i) { return double(p[i]); });
+        break;
+      case ElemType::Int32:
+        loop([p = x.data<int32_t>()](int64_t i) { return double(p[i]); });
+        break;
+      default:
+        loop([&x](int64_t i) { return x.get_double(i); });
+        break;  // narrow types
+    }
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  int64_t axis_;
+  int64_t block_size_;
+  ElemType output_dtype_;  // Undefined when absent
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t axis = ctx.since >= 13 ? ctx.attr_int("axis", 1) : 1;
+  int64_t block_size = 0;
+  ElemType output_dtype = ElemType::Undefined;
+  if (ctx.since >= 21) {
+    block_size = ctx.attr_int("block_size", 0);
+    if (block_size < 0) ctx.invalid("block_size must not be negative");
+  }
+  if (ctx.since >= 23) {
+    const int64_t od = ctx.attr_int("output_dtype", 0);
+    if (od != 0) {
+      if (od < 0 || od > kLastElemType || !is_output_type(static_cast<ElemType>(od)))
+        ctx.invalid("output_dtype " + std::to_string(od) + " is not float, float16 or bfloat16");
+      output_dtype = static_cast<ElemType>(od);
+    }
+  }
+  return std::make_unique<DequantizeLinear>(axis, block_size, output_dtype);
+}
+
+}  // namespace
+
+const OpDef& def_DequantizeLinear() {
+  static const OpDef def{"", "DequantizeLinear", {10, 13, 19, 21, 23, 25}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,118 @@
+// DFT: the discrete Fourier transform along one axis of a real ([..., 1]) or complex
+// ([..., 2], real and imaginary parts) signal; the last dimension is never the axis.
+// dft_length pads with zeros or truncates the signal. onesided keeps the n/2+1 bins of a
+// real signal's spectrum; inverse divides by n; inverse with onesided (irfft) reads a
+// half spectrum (default length 2*(bins-1)) and returns a real signal.
+// Opset 17 takes the axis as an attribute (default 1), opset 20 as input 2 (default -2,
+// negative counting from the back of the input's dimensions).
+#include <algorithm>
+#include <complex>
+
+#include "exec/thread_pool.h"
+#include "kernels/convert.h"
+#include "kernels/fft.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using cd = std::complex<double>;
+
+bool present(const exec::KernelIO& io, size_t i) {
+  return io.has_input(i) && !io.value(i).is_none();
+}
+
+class Dft : public exec::Kernel {
+ public:
+  Dft(bool axis_input, int64_t axis, bool inverse, bool onesided)
+      : axis_input_(axis_input), axis_(axis), inverse_(inverse), onesided_(onesided) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (!is_float_type(x.type()) || elem_bits(x.type()) < 16)
+      fail(ErrorKind::Unsupported, "",
+           "DFT does not support element type " + std::string(elem_name(x.type())));
+    const auto rank = static_cast<int64_t>(x.rank());
+    if (rank < 2 || (x.dim(rank - 1) != 1 && x.dim(rank - 1) != 2))
+      fail(ErrorKind::BadInput, "",
+           "DFT input must end in a dimension of 1 (real) or 2 (complex), got shape " +
+               shape_string(x.shape()));
+    int64_t axis = axis_;
+    if (axis_input_ && present(io, 2)) axis = kernels::read_int(io.input(2), "axis");
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis > rank - 2)
+      fail(ErrorKind::BadInput, "", "DFT axis is out of range for shape " + shape_string(x.shape()));
+    const bool irfft = inverse_ && onesided_;
+    const int64_t n_in = x.dim(static_cast<size_t>(axis));
+    int64_t n = irfft ? 2 * (n_in - 1) : n_in;
+    if (present(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
+    if (n < 1) fail(ErrorKind::BadInput, "", "dft_length must be positive, got " + std::to_string(n));
+
+    const int64_t n_out = inverse_ || !onesided_ ? n : n / 2 + 1;
+    Dims shape = x.shape();
+    shape[static_cast<size_t>(axis)] = n_out;
+    shape[static_cast<size_t>(rank - 1)] = irfft ? 1 : 2;
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(static_cast<size_t>(d));
+    for (int64_t d = axis + 1; d < rank - 1; ++d) inner *= x.dim(static_cast<size_t>(d));
+
+    const Tensor xd = kernels::cast(x, ElemType::Double);
+    Tensor out(ElemType::Double, shape);
+    const kernels::FftPlan plan(n, inverse_);
+    const double* src = xd.data<double>();
+    double* dst = out.data<double>();
+    const int64_t c_in = x.dim(static_cast<size_t>(rank - 1)), c_out = irfft ? 1 : 2;
+    const double scale = inverse_ ? 1.0 / static_cast<double>(n) : 1.0;
+    auto lines = [&](int64_t s, int64_t e) {
+      std::vector<cd> buf(static_cast<size_t>(n)), scratch;
+      for (int64_t line = s; line < e; ++line) {
+        const int64_t o = line / inner, i = line % inner;
+        auto in_at = [&](int64_t t) {
+          const double* p = src + ((o * n_in + t) * inner + i) * c_in;
+          return cd(p[0], c_in == 2 ? p[1] : 0.0);
+        };
+        std::fill(buf.begin(), buf.end(), cd(0, 0));
+        if (irfft) {
+          for (int64_t k = 0; k <= n / 2 && k < n_in; ++k) buf[static_cast<size_t>(k)] = in_at(k);
+          for (int64_t k = n / 2 + 1; k < n; ++k)
+            buf[static_cast<size_t>(k)] = std::conj(buf[static_cast<size_t>(n - k)]);
+        } else {
+          for (int64_t t = 0; t < std::min(n, n_in); ++t) buf[static_cast<size_t>(t)] = in_at(t);
+        }
+        plan.run(buf.data(), buf.data(), scratch);
+        for (int64_t k = 0; k < n_out; ++k) {
+          double* q = dst + ((o * n_out + k) * inner + i) * c_out;
+          const cd v = buf[static_cast<size_t>(k)] * scale;
+          q[0] = v.real();
+          if (c_out == 2) q[1] = v.imag();
+        }
+      }
+    };
+    const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(1, n));
+    io.pool().parallel_for(outer * inner, grain, lines);
+    io.set_output(0, kernels::cast(out, x.type()));
+  }
+
+ private:
+  bool axis_input_;
+  int64_t axis_;
+  bool inverse_, onesided_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const bool axis_input = ctx.since >= 20;
+  const int64_t axis = axis_input ? -2 : ctx.attr_int("axis", 1);
+  return std::make_unique<Dft>(axis_input, axis, ctx.attr_int("inverse", 0) != 0,
+                               ctx.attr_int("onesided", 0) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_DFT() {
+  static const OpDef def{"", "DFT", {17, 20}, 1, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,91 @@
+// Dropout: the identity in inference (always before opset 12; from 12 unless the
+// training_mode input is true), with an all-true mask. In training, each element is kept
+// when a uniform draw in [0, 1) is >= ratio (input from opset 12, default 0.5) and then
+// scaled by 1 / (1 - ratio). The draws are the Mersenne Twister's 53-bit doubles, seeded
+// with the `seed` attribute when given (as numpy's legacy generator is), so a seeded node
+// repeats its mask on every run. The mask is bool from opset 10, X's type before.
+#include <optional>
+#include <random>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// A double in [0, 1) from two 32-bit draws, as numpy's legacy random_sample.
+double uniform53(std::mt19937& gen) {
+  const uint32_t a = gen() >> 5, b = gen() >> 6;
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+class Dropout : public exec::Kernel {
+ public:
+  Dropout(bool bool_mask, std::optional<int64_t> seed) : bool_mask_(bool_mask), seed_(seed) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const bool training = io.has_input(2) && io.input(2).numel() == 1 && io.input(2).get_int(0);
+    double ratio = 0.5;
+    if (io.has_input(1)) {
+      if (io.input(1).numel() != 1) bad("Dropout's ratio must hold one value");
+      ratio = io.input(1).get_double(0);
+    }
+    if (!training || ratio == 0) {
+      io.set_output(0, x);
+      if (io.has_output(1)) io.set_output(1, full_mask(x));
+      return;
+    }
+    if (!(ratio > 0 && ratio < 1)) bad("Dropout's ratio must be in [0, 1)");
+    if (!is_float_type(x.type()) || is_sub_byte(x.type())) bad("Dropout needs a float input");
+    std::mt19937 gen(seed_ ? static_cast<uint32_t>(*seed_) : std::random_device{}());
+    Tensor mask(ElemType::Bool, x.shape());
+    bool* keep = mask.data<bool>();
+    for (int64_t i = 0; i < x.numel(); ++i) keep[i] = uniform53(gen) >= ratio;
+    const ElemType ct = x.type() == ElemType::Double ? ElemType::Double : ElemType::Float;
+    const Tensor xc = kernels::cast(x, ct);
+    Tensor y(ct, x.shape());
+    kernels::visit_float(ct, "Dropout", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T scale = static_cast<T>(1.0 / (1.0 - ratio));
+      for (int64_t i = 0; i < x.numel(); ++i)
+        y.data<T>()[i] = keep[i] ? xc.data<T>()[i] * scale : T(0);
+    });
+    io.set_output(0, kernels::cast(y, x.type()));
+    io.set_output(1, std::move(mask));
+  }
+
+ private:
+  Tensor full_mask(const Tensor& x) const {
+    if (bool_mask_) {
+      Tensor m(ElemType::Bool, x.shape());
+      std::fill_n(m.data<bool>(), m.numel(), true);
+      return m;
+    }
+    Tensor one = Tensor::from_vector<double>(ElemType::Double, Dims(x.shape()),
+                                             std::vector<double>(x.numel(), 1.0));
+    return kernels::cast(one, x.type());
+  }
+
+  bool bool_mask_;
+  std::optional<int64_t> seed_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  std::optional<int64_t> seed;
+  if (ctx.has_attr("seed")) seed = ctx.attr_int("seed", 0);
+  if (ctx.since < 12 && ctx.node.inputs.size() > 1)
+    ctx.invalid("Dropout takes one input before opset 12");
+  return std::make_unique<Dropout>(ctx.since >= 10, seed);
+}
+
+}  // namespace
+
+const OpDef& def_Dropout() {
+  static const OpDef def{"", "Dropout", {1, 6, 7, 10, 12, 13, 22}, 1, 3, 1, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

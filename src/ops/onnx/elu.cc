@@ -1,0 +1,23 @@
+// Elu: y = x for x >= 0, alpha * (exp(x) - 1) otherwise (alpha defaults to 1).
+#include <cmath>
+
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const float alpha = ctx.attr_float("alpha", 1.0f);
+  return make_float_map("Elu", [alpha](auto v) {
+    using T = decltype(v);
+    return v < 0 ? static_cast<T>(alpha) * std::expm1(v) : v;
+  });
+}
+}  // namespace
+
+const OpDef& def_Elu() {
+  static const OpDef def{"", "Elu", {1, 6, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,20 @@
+// Elementwise tests of float values with a bool result (IsNaN, IsInf): every float type,
+// the narrow ones (float16, bfloat16, float8) seen through float.
+#pragma once
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+template <typename F>
+Tensor float_test(const Tensor& in, exec::ThreadPool& pool, const char* name, F f) {
+  if (!is_float_type(in.type())) kernels::unsupported_type(in.type(), name);
+  const bool wide = in.type() == ElemType::Float || in.type() == ElemType::Double;
+  const Tensor x = wide ? in : kernels::to_float(in);
+  return kernels::visit_float(x.type(), name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return kernels::unary_map<T, bool>(x, ElemType::Bool, pool, f);
+  });
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,42 @@
+// Gelu: y = 0.5 * x * (1 + erf(x / sqrt(2))); with approximate="tanh",
+// y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct GeluFn {
+  template <typename T>
+  T operator()(T v) const {
+    return T(0.5) * v * (T(1) + std::erf(v * T(0.70710678118654752440)));
+  }
+};
+struct GeluTanhFn {
+  template <typename T>
+  T operator()(T v) const {
+    const T inner = T(0.79788456080286535588) * (v + T(0.044715) * v * v * v);
+    return T(0.5) * v * (T(1) + std::tanh(inner));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<GeluFn>(x, pool, "Gelu");
+}
+Tensor compute_tanh(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<GeluTanhFn>(x, pool, "Gelu");
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const std::string approximate = ctx.attr_string("approximate", "none");
+  if (approximate == "tanh") return make_unary<compute_tanh>(ctx);
+  if (approximate != "none") ctx.invalid("Gelu approximate must be \"none\" or \"tanh\"");
+  return make_unary<compute>(ctx);
+}
+}  // namespace
+
+const OpDef& def_Gelu() {
+  static const OpDef def{"", "Gelu", {20}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,30 @@
+// GlobalAveragePool: the mean of each (batch, channel) plane of X (N x C x D1..Dn).
+// float16/bfloat16 go through float.
+#include "kernels/pool_global.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  if (is_narrow_float(x.type()))
+    return kernels::cast(compute(kernels::to_float(x), pool), x.type());
+  return kernels::visit_float(x.type(), "GlobalAveragePool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return kernels::global_pool<T>(x, pool, "GlobalAveragePool", [](const T* p, int64_t n) {
+      T sum = 0;
+      for (int64_t i = 0; i < n; ++i) sum += p[i];
+      return n > 0 ? sum / static_cast<T>(n) : T(0);
+    });
+  });
+}
+
+}  // namespace
+
+const OpDef& def_GlobalAveragePool() {
+  static const OpDef def{"", "GlobalAveragePool", {1, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,51 @@
+// GlobalLpPool: the p-norm (sum |x|^p)^(1/p) of each (batch, channel) plane of X
+// (N x C x D1..Dn). p is a float attribute in opset 1 and an int from opset 2 (default 2).
+// float16/bfloat16 go through float.
+#include <cmath>
+
+#include "kernels/pool_global.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+class GlobalLpPool : public exec::Kernel {
+ public:
+  explicit GlobalLpPool(double p) : p_(p) {}
+
+  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+
+ private:
+  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+    if (is_narrow_float(x.type()))
+      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
+    const double p = p_;
+    return kernels::visit_float(x.type(), "GlobalLpPool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return kernels::global_pool<T>(x, pool, "GlobalLpPool", [p](const T* v, int64_t n) {
+        T sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
+        return static_cast<T>(std::pow(sum, 1.0 / p));
+      });
+    });
+  }
+
+  double p_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const ir::Attribute* a = ctx.attr("p");
+  const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));
+  if (!(p > 0)) ctx.invalid("GlobalLpPool's p must be positive");
+  return std::make_unique<GlobalLpPool>(p);
+}
+
+}  // namespace
+
+const OpDef& def_GlobalLpPool() {
+  static const OpDef def{"", "GlobalLpPool", {1, 2, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

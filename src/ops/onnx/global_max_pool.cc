@@ -1,0 +1,32 @@
+// GlobalMaxPool: the maximum of each (batch, channel) plane of X (N x C x D1..Dn).
+// float16/bfloat16 go through float.
+#include <limits>
+
+#include "kernels/pool_global.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  if (is_narrow_float(x.type()))
+    return kernels::cast(compute(kernels::to_float(x), pool), x.type());
+  return kernels::visit_float(x.type(), "GlobalMaxPool", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return kernels::global_pool<T>(x, pool, "GlobalMaxPool", [](const T* p, int64_t n) {
+      T best = -std::numeric_limits<T>::infinity();
+      for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
+      return best;
+    });
+  });
+}
+
+}  // namespace
+
+const OpDef& def_GlobalMaxPool() {
+  static const OpDef def{"", "GlobalMaxPool", {1, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

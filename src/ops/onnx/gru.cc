@@ -1,0 +1,114 @@
+// GRU: gates z (update), r (reset), h (hidden), stacked in that order in W, R and B:
+//   zt = f(Xt·Wzᵀ + Ht-1·Rzᵀ + Wbz + Rbz), rt likewise,
+//   ht = g(Xt·Whᵀ + (rt ⊙ Ht-1)·Rhᵀ + Rbh + Wbh)        (linear_before_reset = 0)
+//   ht = g(Xt·Whᵀ + rt ⊙ (Ht-1·Rhᵀ + Rbh) + Wbh)        (linear_before_reset = 1)
+//   Ht = (1 - zt) ⊙ ht + zt ⊙ Ht-1.
+// Directions, sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
+#include "kernels/dispatch.h"
+#include "ops/onnx/recurrent.h"
+
+namespace bough::ops {
+
+namespace {
+
+using recurrent::Config;
+using recurrent::Inputs;
+using recurrent::Walk;
+
+template <typename T>
+void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset, int d,
+                   recurrent::States& st, exec::ThreadPool& pool) {
+  const int64_t B = in.batch, I = in.input, H = in.hidden, G = 3 * H;
+  const std::vector<T> wt = recurrent::transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
+  const T* r = in.r.data<T>() + d * G * H;
+  const std::vector<T> rt_zr = recurrent::transposed_rows(r, 0, 2 * H, H);
+  const std::vector<T> rt_h = recurrent::transposed_rows(r, 2 * H, H, H);
+  std::vector<T> xw(static_cast<size_t>(in.seq * B * G));
+  recurrent::gemm(in.x.data<T>(), wt.data(), xw.data(), in.seq * B, I, G, pool);
+  std::vector<T> wb(static_cast<size_t>(G), T(0)), rb(static_cast<size_t>(G), T(0));
+  if (in.b.defined()) {
+    const T* b = in.b.data<T>() + d * 2 * G;
+    std::copy_n(b, G, wb.begin());
+    std::copy_n(b + G, G, rb.begin());
+  }
+  const recurrent::Activation f = cfg.acts[static_cast<size_t>(2 * d)];
+  const recurrent::Activation g = cfg.acts[static_cast<size_t>(2 * d + 1)];
+  T* h = st.yh.data<T>() + d * B * H;
+  T* y = st.y.defined() ? st.y.data<T>() : nullptr;
+  std::vector<T> hr_zr(static_cast<size_t>(B * 2 * H)), hr_h(static_cast<size_t>(B * H));
+  std::vector<T> z(static_cast<size_t>(B * H)), rs(static_cast<size_t>(B * H));
+  std::vector<T> reset_h(static_cast<size_t>(B * H));
+  const Walk walk(in, cfg, d);
+  const float clip = cfg.clip;
+  for (int64_t s = 0, n = walk.steps(); s < n; ++s) {
+    recurrent::gemm(h, rt_zr.data(), hr_zr.data(), B, H, 2 * H, pool);
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t t = walk.time(s, b);
+      const T* xr = xw.data() + (std::max<int64_t>(t, 0) * B + b) * G;
+      for (int64_t j = 0; j < H; ++j) {
+        const int64_t k = b * H + j;
+        if (t < 0) {
+          z[k] = rs[k] = T(0);
+          continue;
+        }
+        const T* hz = hr_zr.data() + b * 2 * H;
+        z[k] = f(recurrent::clipped(xr[j] + hz[j] + wb[j] + rb[j], clip));
+        rs[k] = f(recurrent::clipped(xr[H + j] + hz[H + j] + wb[H + j] + rb[H + j], clip));
+      }
+    }
+    if (linear_before_reset) {
+      recurrent::gemm(h, rt_h.data(), hr_h.data(), B, H, H, pool);
+    } else {
+      for (int64_t k = 0; k < B * H; ++k) reset_h[k] = rs[k] * h[k];
+      recurrent::gemm(reset_h.data(), rt_h.data(), hr_h.data(), B, H, H, pool);
+    }
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t t = walk.time(s, b);
+      if (t < 0) continue;
+      const T* xr = xw.data() + (t * B + b) * G + 2 * H;
+      for (int64_t j = 0; j < H; ++j) {
+        const int64_t k = b * H + j;
+        const T rec = linear_before_reset ? rs[k] * (hr_h[k] + rb[2 * H + j])
+                                          : hr_h[k] + rb[2 * H + j];
+        const T cand = g(recurrent::clipped(xr[j] + rec + wb[2 * H + j], clip));
+        h[k] = (T(1) - z[k]) * cand + z[k] * h[k];
+      }
+      if (y) std::copy_n(h + b * H, H, y + walk.y_offset(t, b));
+    }
+  }
+}
+
+class Gru : public exec::Kernel {
+ public:
+  Gru(Config cfg, bool linear_before_reset)
+      : cfg_(std::move(cfg)), linear_before_reset_(linear_before_reset) {}
+
+  void run(exec::KernelIO& io) override {
+    const Inputs in = recurrent::read_inputs(io, cfg_, 3, "GRU");
+    recurrent::States st = recurrent::start_states(io, in, false);
+    kernels::visit_float(in.x.type(), "GRU", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int d = 0; d < cfg_.dirs; ++d)
+        run_direction<T>(in, cfg_, linear_before_reset_, d, st, io.pool());
+    });
+    recurrent::write_outputs(io, cfg_, in.type, st.y, st.yh, nullptr);
+  }
+
+ private:
+  Config cfg_;
+  bool linear_before_reset_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Gru>(recurrent::read_config(ctx, {"Sigmoid", "Tanh"}),
+                               ctx.attr_int("linear_before_reset", 0) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_GRU() {
+  static const OpDef def{"", "GRU", {1, 3, 7, 14, 22}, 3, 6, 0, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,19 @@
+// HammingWindow: w[n] = α - β·cos(2πn/N) with α = 25/46, β = 1 - α (see ops/onnx/window.h
+// for N).
+#include "ops/onnx/window.h"
+
+namespace bough::ops {
+
+namespace {
+double hamming(double n, double N) {
+  constexpr double alpha = 25.0 / 46.0;
+  return alpha - (1 - alpha) * window_cos(1, n, N);
+}
+}  // namespace
+
+const OpDef& def_HammingWindow() {
+  static const OpDef def{"", "HammingWindow", {17}, 1, 1, 1, 1, make_window<hamming>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,15 @@
+// HannWindow: w[n] = sin²(πn/N) = 0.5 - 0.5·cos(2πn/N) (see ops/onnx/window.h for N).
+#include "ops/onnx/window.h"
+
+namespace bough::ops {
+
+namespace {
+double hann(double n, double N) { return 0.5 - 0.5 * window_cos(1, n, N); }
+}  // namespace
+
+const OpDef& def_HannWindow() {
+  static const OpDef def{"", "HannWindow", {17}, 1, 1, 1, 1, make_window<hann>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,24 @@
+// HardSigmoid: y = max(0, min(1, alpha * x + beta)) (alpha 0.2, beta 0.5 by default).
+#include <algorithm>
+
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const float alpha = ctx.attr_float("alpha", 0.2f);
+  const float beta = ctx.attr_float("beta", 0.5f);
+  return make_float_map("HardSigmoid", [alpha, beta](auto v) {
+    using T = decltype(v);
+    return std::clamp(static_cast<T>(alpha) * v + static_cast<T>(beta), T(0), T(1));
+  });
+}
+}  // namespace
+
+const OpDef& def_HardSigmoid() {
+  static const OpDef def{"", "HardSigmoid", {1, 6, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

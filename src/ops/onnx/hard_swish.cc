@@ -1,0 +1,25 @@
+// HardSwish: y = x * max(0, min(1, x / 6 + 0.5)).
+#include <algorithm>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct HardSwishFn {
+  template <typename T>
+  T operator()(T v) const {
+    return v * std::clamp(v / T(6) + T(0.5), T(0), T(1));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<HardSwishFn>(x, pool, "HardSwish");
+}
+}  // namespace
+
+const OpDef& def_HardSwish() {
+  static const OpDef def{"", "HardSwish", {14, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,36 @@
+// IsInf: true where the element is +inf (detect_positive, default 1) or -inf
+// (detect_negative, default 1).
+#include <cmath>
+
+#include "ops/onnx/float_test.h"
+
+namespace bough::ops {
+
+namespace {
+class IsInf : public exec::Kernel {
+ public:
+  IsInf(bool positive, bool negative) : positive_(positive), negative_(negative) {}
+
+  void run(exec::KernelIO& io) override {
+    const bool pos = positive_, neg = negative_;
+    io.set_output(0, float_test(io.input(0), io.pool(), "IsInf", [pos, neg](auto v) {
+                    return std::isinf(v) && (v > 0 ? pos : neg);
+                  }));
+  }
+
+ private:
+  bool positive_, negative_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<IsInf>(ctx.attr_int("detect_positive", 1) != 0,
+                                 ctx.attr_int("detect_negative", 1) != 0);
+}
+}  // namespace
+
+const OpDef& def_IsInf() {
+  static const OpDef def{"", "IsInf", {10, 20}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

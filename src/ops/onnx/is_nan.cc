@@ -1,0 +1,19 @@
+// IsNaN: true where the element is NaN.
+#include <cmath>
+
+#include "ops/onnx/float_test.h"
+
+namespace bough::ops {
+
+namespace {
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_test(x, pool, "IsNaN", [](auto v) { return std::isnan(v); });
+}
+}  // namespace
+
+const OpDef& def_IsNaN() {
+  static const OpDef def{"", "IsNaN", {9, 13, 20}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,109 @@
+// LayerNormalization: X seen as (outer x inner) at `axis` (default -1); each row is
+// normalized by its own mean and (biased) variance, then y = (x - mean) * inv_std * Scale + B,
+// Scale and B broadcasting to X's shape from `axis` on. The optional Mean and InvStdDev
+// outputs keep X's leading dimensions (the rest 1) in the stash_type (default float).
+// float16/bfloat16 go through float.
+#include "kernels/layout.h"
+#include "kernels/pool_moments.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// p broadcast (unidirectionally) to `shape`, in T.
+template <typename T>
+Tensor expand_param(const Tensor& p, const Dims& shape, exec::ThreadPool& pool, const char* name) {
+  if (!kernels::broadcasts_to(p.shape(), shape))
+    bad(std::string("LayerNormalization's ") + name + " of shape " + shape_string(p.shape()) +
+        " does not broadcast to " + shape_string(shape));
+  if (p.shape() == shape) return p;
+  return kernels::binary_map<T, T, T>(Tensor::zeros(p.type(), shape), p, p.type(), pool,
+                                      [](T, T v) { return v; });
+}
+
+struct Result {
+  Tensor y, mean, inv_std;
+};
+
+template <typename T>
+Result layer_norm(const Tensor& x, const Tensor& scale, const Tensor* bias, int64_t axis,
+                  double epsilon, exec::ThreadPool& pool) {
+  Dims norm_shape, stat_shape;
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (static_cast<int64_t>(d) >= axis) norm_shape.push_back(x.dim(d));
+    stat_shape.push_back(static_cast<int64_t>(d) < axis ? x.dim(d) : 1);
+  }
+  const int64_t inner = norm_shape.numel(), outer = stat_shape.numel();
+  const Tensor s = expand_param<T>(scale, norm_shape, pool, "Scale");
+  const Tensor b = bias ? expand_param<T>(*bias, norm_shape, pool, "B") : Tensor();
+  const T* src = x.data<T>();
+  const kernels::Moments m = kernels::pool_moments(src, outer, inner, epsilon, pool);
+  Result r{Tensor(x.type(), x.shape()), Tensor(ElemType::Double, stat_shape),
+           Tensor(ElemType::Double, stat_shape)};
+  T* dst = r.y.data<T>();
+  const T* ps = s.data<T>();
+  const T* pb = bias ? b.data<T>() : nullptr;
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, inner));
+  pool.parallel_for(outer, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t o = lo; o < hi; ++o) {
+      const T mean = static_cast<T>(m.mean[o]), k = static_cast<T>(m.inv_std[o]);
+      const T* xr = src + o * inner;
+      T* yr = dst + o * inner;
+      for (int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - mean) * k * ps[i] + (pb ? pb[i] : T(0));
+    }
+  });
+  std::copy(m.mean.begin(), m.mean.end(), r.mean.data<double>());
+  std::copy(m.inv_std.begin(), m.inv_std.end(), r.inv_std.data<double>());
+  return r;
+}
+
+class LayerNormalization : public exec::Kernel {
+ public:
+  LayerNormalization(int64_t axis, double epsilon, ElemType stash)
+      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const Tensor* bias = io.has_input(2) ? &io.input(2) : nullptr;
+    if (io.input(1).type() != in.type() || (bias && bias->type() != in.type()))
+      bad("LayerNormalization inputs have different element types");
+    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(in.rank()));
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    const Tensor scale = narrow ? kernels::to_float(io.input(1)) : io.input(1);
+    const Tensor b = bias && narrow ? kernels::to_float(*bias) : (bias ? *bias : Tensor());
+    Result r = kernels::visit_float(x.type(), "LayerNormalization", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return layer_norm<T>(x, scale, bias ? &b : nullptr, axis, epsilon_, io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(r.y, in.type()) : r.y);
+    io.set_output(1, kernels::cast(r.mean, stash_));
+    io.set_output(2, kernels::cast(r.inv_std, stash_));
+  }
+
+ private:
+  int64_t axis_;
+  double epsilon_;
+  ElemType stash_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
+  if (stash != ElemType::Float && stash != ElemType::Double && stash != ElemType::Float16 &&
+      stash != ElemType::BFloat16)
+    ctx.invalid("stash_type must be a float type");
+  return std::make_unique<LayerNormalization>(ctx.attr_int("axis", -1),
+                                              ctx.attr_float("epsilon", 1e-5f), stash);
+}
+
+}  // namespace
+
+const OpDef& def_LayerNormalization() {
+  static const OpDef def{"", "LayerNormalization", {17}, 2, 3, 1, 3, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,73 @@
+// LogSoftmax: x - max - log(sum(exp(x - max))) along an axis. Before opset 13 the input is
+// coerced to 2-D at `axis` (default 1); from 13 it runs along the one axis (default -1).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/elementwise.h"
+#include "ops/onnx/axis_split.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+// y[o, :, i] = log_softmax(x[o, :, i]) for each o in [o0, o1) and each i.
+template <typename T>
+void log_softmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) {
+  const int64_t n = s.n, inner = s.inner;
+  for (int64_t o = o0; o < o1; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const T* xs = x + o * n * inner + i;
+      T* ys = y + o * n * inner + i;
+      T mx = -std::numeric_limits<T>::infinity();
+      for (int64_t r = 0; r < n; ++r) mx = std::max(mx, xs[r * inner]);
+      T sum = 0;
+      for (int64_t r = 0; r < n; ++r) sum += std::exp(xs[r * inner] - mx);
+      const T shift = mx + std::log(sum);
+      for (int64_t r = 0; r < n; ++r) ys[r * inner] = xs[r * inner] - shift;
+    }
+  }
+}
+
+class LogSoftmax : public exec::Kernel {
+ public:
+  LogSoftmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const ElemType t = in.type();
+    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
+    const AxisSplit s = split_at_axis(x.shape(), axis_, coerce_2d_);
+    Tensor y = kernels::visit_float(x.type(), "LogSoftmax", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      Tensor out(x.type(), x.shape());
+      const T* px = x.data<T>();
+      T* py = out.data<T>();
+      const int64_t grain =
+          std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, s.n * s.inner));
+      io.pool().parallel_for(s.outer, grain,
+                             [&](int64_t b, int64_t e) { log_softmax_block(px, py, b, e, s); });
+      return out;
+    });
+    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
+  }
+
+ private:
+  int64_t axis_;
+  bool coerce_2d_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const bool coerce = ctx.since < 13;
+  return std::make_unique<LogSoftmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+}
+
+}  // namespace
+
+const OpDef& def_LogSoftmax() {
+  static const OpDef def{"", "LogSoftmax", {1, 11, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,72 @@
+// LpNormalization: x divided by its L1 (p=1) or L2 (p=2, default) norm along `axis`
+// (default -1). A zero norm gives zeros. float16/bfloat16 go through float.
+#include <cmath>
+
+#include "kernels/layout.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, exec::ThreadPool& pool) {
+  int64_t outer = 1, n = 1, inner = 1;
+  for (size_t d = 0; d < x.rank(); ++d) {
+    const int64_t a = static_cast<int64_t>(d);
+    (a < axis ? outer : a == axis ? n : inner) *= x.dim(d);
+  }
+  Tensor y(x.type(), x.shape());
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, n));
+  pool.parallel_for(outer * inner, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t q = lo; q < hi; ++q) {
+      const int64_t base = (q / inner) * n * inner + q % inner;
+      T norm = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const T v = src[base + i * inner];
+        norm += p == 1 ? std::abs(v) : v * v;
+      }
+      if (p == 2) norm = std::sqrt(norm);
+      for (int64_t i = 0; i < n; ++i)
+        dst[base + i * inner] = norm == T(0) ? T(0) : src[base + i * inner] / norm;
+    }
+  });
+  return y;
+}
+
+class LpNormalization : public exec::Kernel {
+ public:
+  LpNormalization(int64_t axis, int64_t p) : axis_(axis), p_(p) {}
+
+  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+
+ private:
+  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+    if (is_narrow_float(x.type()))
+      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
+    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
+    return kernels::visit_float(x.type(), "LpNormalization", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return lp_normalize<T>(x, axis, p_, pool);
+    });
+  }
+
+  int64_t axis_, p_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t p = ctx.attr_int("p", 2);
+  if (p != 1 && p != 2) ctx.invalid("LpNormalization supports p = 1 or 2");
+  return std::make_unique<LpNormalization>(ctx.attr_int("axis", -1), p);
+}
+
+}  // namespace
+
+const OpDef& def_LpNormalization() {
+  static const OpDef def{"", "LpNormalization", {1, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,82 @@
+// LpPool: the p-norm (sum |x|^p)^(1/p) over each window of X (N x C x D1..Dn); padding adds
+// nothing. p is a float attribute in opset 1 and an int from opset 2 (default 2).
+// float16/bfloat16 go through float.
+#include <cmath>
+
+#include "kernels/pool_window.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
+             exec::ThreadPool& pool) {
+  const kernels::PoolWindows win(w);
+  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
+  const int64_t rows = win.rows(), len = win.row_length();
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const T pt = static_cast<T>(p), inv = static_cast<T>(1.0 / p);
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
+  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> image_rows;
+    for (int64_t item = b; item < e; ++item) {
+      const int64_t pl = item / rows, q = item % rows;
+      win.image_rows(q, image_rows);
+      const T* plane = src + pl * in;
+      T* out = dst + pl * P + q * len;
+      std::fill(out, out + len, T(0));
+      if (p == 2)
+        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v * v; });
+      else if (p == 1)
+        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + std::abs(v); });
+      else
+        win.fold_row(plane, image_rows, out,
+                     [pt](T a, T v) { return a + std::pow(std::abs(v), pt); });
+      for (int64_t j = 0; j < len; ++j)
+        out[j] = p == 2 ? std::sqrt(out[j]) : (p == 1 ? out[j] : std::pow(out[j], inv));
+    }
+  });
+}
+
+class LpPool : public exec::Kernel {
+ public:
+  LpPool(kernels::WindowAttrs attrs, double p) : attrs_(std::move(attrs)), p_(p) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const kernels::Window w = kernels::pool_window(attrs_, in.shape());
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    Tensor y(x.type(), Dims(kernels::pooled_shape(in.shape(), w)));
+    kernels::visit_float(x.type(), "LpPool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      lp_pool<T>(x, y, w, p_, io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+  }
+
+ private:
+  kernels::WindowAttrs attrs_;
+  double p_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+  if (attrs.kernel.empty()) ctx.invalid("LpPool needs kernel_shape");
+  const ir::Attribute* a = ctx.attr("p");
+  const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));
+  if (!(p > 0)) ctx.invalid("LpPool's p must be positive");
+  return std::make_unique<LpPool>(std::move(attrs), p);
+}
+
+}  // namespace
+
+const OpDef& def_LpPool() {
+  static const OpDef def{"", "LpPool", {1, 2, 11, 18, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,80 @@
+// LRN: local response normalization across channels of X (N x C x D1..Dn):
+// y = x / (bias + alpha / size * sum of x² over channels [c - (size-1)/2, c +
+// ceil((size-1)/2)])^beta. float16/bfloat16 go through float.
+#include <cmath>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+struct Params {
+  double alpha, beta, bias;
+  int64_t size;
+};
+
+template <typename T>
+Tensor lrn(const Tensor& x, const Params& a, exec::ThreadPool& pool) {
+  const int64_t N = x.dim(0), C = x.dim(1);
+  const int64_t plane = N * C > 0 ? x.numel() / (N * C) : 0;
+  const int64_t before = (a.size - 1) / 2, after = a.size - 1 - before;
+  Tensor y(x.type(), x.shape());
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const double k = a.alpha / static_cast<double>(a.size);
+  const int64_t grain =
+      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, plane * a.size));
+  pool.parallel_for(N * C, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t p = lo; p < hi; ++p) {
+      const int64_t n = p / C, c = p % C;
+      const int64_t c0 = std::max<int64_t>(0, c - before), c1 = std::min<int64_t>(C - 1, c + after);
+      for (int64_t i = 0; i < plane; ++i) {
+        double sq = 0;
+        for (int64_t j = c0; j <= c1; ++j) {
+          const double v = static_cast<double>(src[(n * C + j) * plane + i]);
+          sq += v * v;
+        }
+        const double v = static_cast<double>(src[p * plane + i]);
+        dst[p * plane + i] = static_cast<T>(v / std::pow(a.bias + k * sq, a.beta));
+      }
+    }
+  });
+  return y;
+}
+
+class LRN : public exec::Kernel {
+ public:
+  explicit LRN(Params a) : a_(a) {}
+
+  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+
+ private:
+  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+    if (x.rank() < 2) fail(ErrorKind::BadInput, "", "LRN needs an input of rank 2 or more");
+    if (is_narrow_float(x.type()))
+      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
+    return kernels::visit_float(x.type(), "LRN", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return lrn<T>(x, a_, pool);
+    });
+  }
+
+  Params a_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  Params a{ctx.attr_float("alpha", 1e-4f), ctx.attr_float("beta", 0.75f),
+           ctx.attr_float("bias", 1.0f), ctx.attr_int("size", 0)};
+  if (a.size < 1) ctx.invalid("LRN needs a positive size");
+  return std::make_unique<LRN>(a);
+}
+
+}  // namespace
+
+const OpDef& def_LRN() {
+  static const OpDef def{"", "LRN", {1, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

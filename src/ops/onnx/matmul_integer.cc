@@ -1,0 +1,54 @@
+// MatMulInteger: numpy's matmul of (A - a_zero_point) and (B - b_zero_point) in int32, for
+// 8-bit A and B. a_zero_point is a scalar or per row of A (M values, or [..., M, 1]);
+// b_zero_point a scalar or per column of B (N values, or [..., 1, N]). Accumulation wraps
+// around in 32 bits, as the spec allows.
+#include "kernels/matmul.h"
+#include "ops/onnx/quantize_common.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using quant::bad;
+
+bool is_8bit(ElemType t) { return t == ElemType::UInt8 || t == ElemType::Int8; }
+
+// x - zero_point in int32; `per_row` picks how a 1-D zero point lines up with x.
+Tensor shifted(const Tensor& x, const Tensor* zp, bool per_row, const char* name) {
+  if (!is_8bit(x.type()))
+    bad(std::string("MatMulInteger: ") + (per_row ? "A" : "B") + " must be int8 or uint8, got " +
+        quant::type_name(x.type()));
+  if (zp && zp->type() != x.type())
+    bad(std::string("MatMulInteger: ") + name + " is " + quant::type_name(zp->type()) +
+        " but its input is " + quant::type_name(x.type()));
+  const Dims shape =
+      zp ? quant::matmul_param_shape("MatMulInteger", name, *zp, x, per_row) : Dims{};
+  return quant::subtract_zero_point(x, zp, shape);
+}
+
+class MatMulInteger : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& a = io.input(0);
+    const Tensor& b = io.input(1);
+    const Tensor* a_zp = io.has_input(2) ? &io.input(2) : nullptr;
+    const Tensor* b_zp = io.has_input(3) ? &io.input(3) : nullptr;
+    const Tensor sa = shifted(a, a_zp, true, "a_zero_point");
+    const Tensor sb = shifted(b, b_zp, false, "b_zero_point");
+    io.set_output(0, kernels::matmul(sa, sb, io.pool()));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+  return std::make_unique<MatMulInteger>();
+}
+
+}  // namespace
+
+const OpDef& def_MatMulInteger() {
+  static const OpDef def{"", "MatMulInteger", {10}, 2, 4, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

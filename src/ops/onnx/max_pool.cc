@@ -1,0 +1,105 @@
+// MaxPool: the maximum over each window of X (N x C x D1..Dn); padding never wins. The
+// optional Indices output (opset 8+) gives each maximum's flat index into X, the spatial
+// part row-major (storage_order 0) or column-major (1). float16/bfloat16 go through float.
+#include <algorithm>
+#include <limits>
+
+#include "kernels/pool_window.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+T lowest() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::lowest();
+}
+
+template <typename T>
+void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Window& w,
+              bool column_major, exec::ThreadPool& pool) {
+  const kernels::PoolWindows win(w);
+  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
+  const int64_t rows = win.rows(), len = win.row_length(), dil = win.dilation();
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
+  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> image_rows;
+    for (int64_t item = b; item < e; ++item) {
+      const int64_t pl = item / rows, q = item % rows;
+      win.image_rows(q, image_rows);
+      const T* plane = src + pl * in;
+      T* out = dst + pl * P + q * len;
+      if (!indices) {
+        std::fill(out, out + len, lowest<T>());
+        win.fold_row(plane, image_rows, out, [](T a, T v) { return std::max(a, v); });
+        continue;
+      }
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t first = win.first(j), n = win.count(j);
+        T best = lowest<T>();
+        int64_t at = -1;
+        for (int64_t row : image_rows) {
+          const T* p = plane + row + first;
+          for (int64_t t = 0; t < n; ++t)
+            if (p[t * dil] > best || at < 0) {
+              best = p[t * dil];
+              at = row + first + t * dil;
+            }
+        }
+        out[j] = best;
+        if (at < 0) at = 0;
+        indices[out - dst + j] =
+            pl * in + (column_major ? kernels::column_major_offset(w, at) : at);
+      }
+    }
+  });
+}
+
+class MaxPool : public exec::Kernel {
+ public:
+  MaxPool(kernels::WindowAttrs attrs, bool column_major)
+      : attrs_(std::move(attrs)), column_major_(column_major) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const kernels::Window w = kernels::pool_window(attrs_, in.shape());
+    const std::vector<int64_t> shape = kernels::pooled_shape(in.shape(), w);
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    Tensor y(x.type(), Dims(shape));
+    Tensor idx;
+    if (io.has_output(1)) idx = Tensor(ElemType::Int64, Dims(shape));
+    int64_t* indices = io.has_output(1) ? idx.data<int64_t>() : nullptr;
+    kernels::visit_numeric(x.type(), "MaxPool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      max_pool<T>(x, y, indices, w, column_major_, io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    if (io.has_output(1)) io.set_output(1, std::move(idx));
+  }
+
+ private:
+  kernels::WindowAttrs attrs_;
+  bool column_major_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+  if (attrs.kernel.empty()) ctx.invalid("MaxPool needs kernel_shape");
+  const int64_t order = ctx.attr_int("storage_order", 0);
+  if (order != 0 && order != 1) ctx.invalid("storage_order must be 0 or 1");
+  return std::make_unique<MaxPool>(std::move(attrs), order == 1);
+}
+
+}  // namespace
+
+const OpDef& def_MaxPool() {
+  static const OpDef def{"", "MaxPool", {1, 8, 10, 11, 12, 22}, 1, 1, 1, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

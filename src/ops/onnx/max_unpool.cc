@@ -1,0 +1,93 @@
+// MaxUnpool: scatters X (N x C x D1..Dn) into a zero tensor at the flat indices I (as
+// MaxPool's Indices output gives them). The output shape is the optional output_shape input,
+// else (N, C, (in - 1) * stride + kernel - pad_begin - pad_end ...); a larger output_shape
+// pads that unpooled tensor with zeros at the end of each dimension.
+#include "kernels/conv_window.h"
+#include "kernels/shape_args.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// The offset in `to` of the element at offset `i` in `from` (same coordinates).
+int64_t place(int64_t i, const Dims& from, const Dims& to) {
+  if (from == to) return i;
+  int64_t off = 0, stride = 1;
+  for (size_t d = from.size(); d-- > 0;) {
+    off += (i % from[d]) * stride;
+    i /= from[d];
+    stride *= to[d];
+  }
+  return off;
+}
+
+class MaxUnpool : public exec::Kernel {
+ public:
+  explicit MaxUnpool(kernels::WindowAttrs attrs) : attrs_(std::move(attrs)) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& ind = io.input(1);
+    if (x.rank() < 3) bad("MaxUnpool needs an input of rank 3 or more");
+    if (ind.shape() != x.shape()) bad("MaxUnpool's I must have X's shape");
+    if (ind.type() != ElemType::Int64) bad("MaxUnpool's I must be int64");
+    const Dims unpooled = default_shape(x);
+    const Dims shape =
+        io.has_input(2) ? Dims(kernels::read_shape_arg(io.input(2), "output_shape")) : unpooled;
+    if (shape.size() != x.rank())
+      bad("MaxUnpool's output_shape " + shape_string(shape) + " does not fit X " +
+          shape_string(x.shape()));
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (shape[d] < unpooled[d])
+        bad("MaxUnpool's output_shape " + shape_string(shape) + " is smaller than " +
+            shape_string(unpooled));
+    const int64_t total = unpooled.numel();
+    const int64_t* at = ind.data<int64_t>();
+    for (int64_t i = 0; i < ind.numel(); ++i)
+      if (at[i] < 0 || at[i] >= total)
+        bad("MaxUnpool index " + std::to_string(at[i]) + " is outside the output");
+    Tensor y = Tensor::zeros(x.type(), shape);
+    kernels::visit_storage(x.type(), "MaxUnpool", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* src = kernels::elements<T>(x);
+      T* dst = kernels::elements<T>(y);
+      for (int64_t i = 0; i < x.numel(); ++i) dst[place(at[i], unpooled, shape)] = src[i];
+    });
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  Dims default_shape(const Tensor& x) const {
+    const size_t rank = x.rank() - 2;
+    kernels::WindowAttrs a = attrs_;
+    if (a.kernel.size() != rank) bad("kernel_shape does not match the spatial rank");
+    kernels::check_window_lists(a, rank);
+    Dims shape{x.dim(0), x.dim(1)};
+    for (size_t d = 0; d < rank; ++d) {
+      shape.push_back((x.dim(d + 2) - 1) * a.strides[d] + a.kernel[d] - a.pads[d] -
+                      a.pads[rank + d]);
+      if (shape[d + 2] < 0) bad("MaxUnpool's output would have a negative dimension");
+    }
+    return shape;
+  }
+
+  kernels::WindowAttrs attrs_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+  if (attrs.kernel.empty()) ctx.invalid("MaxUnpool needs kernel_shape");
+  return std::make_unique<MaxUnpool>(std::move(attrs));
+}
+
+}  // namespace
+
+const OpDef& def_MaxUnpool() {
+  static const OpDef def{"", "MaxUnpool", {9, 11, 22}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,66 @@
+// MeanVarianceNormalization: (x - mean) / (sqrt(variance) + 1e-9), the mean and variance
+// taken over `axes` (default [0, 2, 3]).
+#include <cmath>
+#include <vector>
+
+#include "kernels/layout.h"
+#include "kernels/reduce_loop.h"
+#include "kernels/shape_args.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+template <typename T>
+struct MeanOf {
+  using Acc = double;
+  double init() const { return 0; }
+  double step(double a, T x) const { return a + x; }
+  double merge(double a, double b) const { return a + b; }
+  T finish(double a, int64_t n) const { return static_cast<T>(n ? a / static_cast<double>(n) : 0); }
+};
+
+class MeanVarianceNormalization : public exec::Kernel {
+ public:
+  explicit MeanVarianceNormalization(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const ElemType t = in.type();
+    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
+    const auto rank = static_cast<int64_t>(x.rank());
+    const std::vector<int64_t> axes = kernels::normalize_axes(axes_, rank);
+    const kernels::ReducePlan plan = kernels::plan_reduce(x.shape(), axes, true);
+    Tensor y = kernels::visit_float(x.type(), "MeanVarianceNormalization", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      Tensor mean(x.type(), plan.out_shape), var(x.type(), plan.out_shape);
+      kernels::reduce(plan, x.data<T>(), mean.data<T>(), MeanOf<T>{});
+      const Tensor diff = kernels::binary_map<T, T, T>(x, mean, x.type(), io.pool(),
+                                                       [](T a, T m) { return a - m; });
+      const Tensor sq =
+          kernels::unary_map<T, T>(diff, x.type(), io.pool(), [](T d) { return d * d; });
+      kernels::reduce(plan, sq.data<T>(), var.data<T>(), MeanOf<T>{});
+      return kernels::binary_map<T, T, T>(diff, var, x.type(), io.pool(), [](T d, T v) {
+        return static_cast<T>(d / (std::sqrt(v) + T(1e-9)));
+      });
+    });
+    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
+  }
+
+ private:
+  std::vector<int64_t> axes_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  std::vector<int64_t> axes =
+      ctx.has_attr("axes") ? ctx.attr_ints("axes") : std::vector<int64_t>{0, 2, 3};
+  return std::make_unique<MeanVarianceNormalization>(std::move(axes));
+}
+}  // namespace
+
+const OpDef& def_MeanVarianceNormalization() {
+  static const OpDef def{"", "MeanVarianceNormalization", {9, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,91 @@
+// MelWeightMatrix: the [dft_length/2 + 1, num_mel_bins] matrix that maps a one-sided
+// spectrum to mel bands: num_mel_bins + 2 points evenly spaced on the mel scale
+// (mel = 2595·log10(1 + hz/700)) between lower_edge_hertz and upper_edge_hertz, each
+// mapped to the spectrum bin floor((dft_length + 1)·hz / sample_rate); band i is a
+// triangle rising from point i to point i+1 and falling to point i+2.
+// As the reference does, the mel edges are computed in float and the rest in double.
+#include <cmath>
+
+#include "kernels/convert.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class MelWeightMatrix : public exec::Kernel {
+ public:
+  explicit MelWeightMatrix(ElemType out) : out_(out) {}
+
+  void run(exec::KernelIO& io) override {
+    const int64_t mel_bins = kernels::read_int(io.input(0), "num_mel_bins");
+    const int64_t dft_length = kernels::read_int(io.input(1), "dft_length");
+    const int64_t sample_rate = kernels::read_int(io.input(2), "sample_rate");
+    const float lower = scalar(io.input(3), "lower_edge_hertz");
+    const float upper = scalar(io.input(4), "upper_edge_hertz");
+    if (mel_bins < 1 || dft_length < 1 || sample_rate < 1)
+      fail(ErrorKind::BadInput, "",
+           "MelWeightMatrix needs positive num_mel_bins, dft_length and sample_rate");
+    const int64_t spectrum_bins = dft_length / 2 + 1;
+
+    const float low_mel = 2595.0f * std::log10(1.0f + lower / 700.0f);
+    const float high_mel = 2595.0f * std::log10(1.0f + upper / 700.0f);
+    const float mel_step = (high_mel - low_mel) / static_cast<float>(mel_bins + 2);
+    std::vector<int64_t> points(static_cast<size_t>(mel_bins + 2));
+    for (int64_t i = 0; i < mel_bins + 2; ++i) {
+      const double mel = static_cast<double>(i) * mel_step + low_mel;
+      const double hz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
+      points[static_cast<size_t>(i)] =
+          static_cast<int64_t>(std::floor(static_cast<double>(dft_length + 1) * hz /
+                                          static_cast<double>(sample_rate)));
+    }
+    for (int64_t p : points)
+      if (p < 0 || p >= spectrum_bins)
+        fail(ErrorKind::BadInput, "",
+             "MelWeightMatrix edges fall outside the " + std::to_string(spectrum_bins) +
+                 " spectrum bins");
+
+    Tensor w = Tensor::zeros(ElemType::Double, Dims{spectrum_bins, mel_bins});
+    double* m = w.data<double>();
+    for (int64_t i = 0; i < mel_bins; ++i) {
+      const int64_t lo = points[static_cast<size_t>(i)], mid = points[static_cast<size_t>(i + 1)],
+                    hi = points[static_cast<size_t>(i + 2)];
+      if (mid == lo) {
+        m[mid * mel_bins + i] = 1;
+      } else {
+        for (int64_t j = lo; j <= mid; ++j)
+          m[j * mel_bins + i] = static_cast<double>(j - lo) / static_cast<double>(mid - lo);
+      }
+      for (int64_t j = mid; j < hi; ++j)
+        m[j * mel_bins + i] = static_cast<double>(hi - j) / static_cast<double>(hi - mid);
+    }
+    io.set_output(0, kernels::cast(w, out_));
+  }
+
+ private:
+  static float scalar(const Tensor& t, const char* what) {
+    if (t.numel() != 1 || !is_float_type(t.type()))
+      fail(ErrorKind::BadInput, "", std::string(what) + " must be a float scalar");
+    return static_cast<float>(t.get_double(0));
+  }
+
+  ElemType out_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t code = ctx.attr_int("output_datatype", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)) ||
+      code == static_cast<int64_t>(ElemType::String) || is_sub_byte(static_cast<ElemType>(code)))
+    ctx.invalid("unsupported output_datatype " + std::to_string(code));
+  return std::make_unique<MelWeightMatrix>(static_cast<ElemType>(code));
+}
+
+}  // namespace
+
+const OpDef& def_MelWeightMatrix() {
+  static const OpDef def{"", "MelWeightMatrix", {17}, 5, 5, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,26 @@
+// Mish: y = x * tanh(softplus(x)), softplus(x) = ln(1 + exp(x)).
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct MishFn {
+  template <typename T>
+  T operator()(T v) const {
+    const T softplus = v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+    return v * std::tanh(softplus);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<MishFn>(x, pool, "Mish");
+}
+}  // namespace
+
+const OpDef& def_Mish() {
+  static const OpDef def{"", "Mish", {18, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,49 @@
+// NegativeLogLikelihoodLoss: loss[n, d...] = -input[n, target[n, d...], d...] * weight[target],
+// reduced by `reduction` (none, sum, or mean: divided by the sum of the applied weights).
+// Targets equal to ignore_index are left out. float16/bfloat16 go through float.
+#include "ops/onnx/math_map.h"
+#include "ops/onnx/nll_loss.h"
+
+namespace bough::ops {
+
+namespace {
+
+class NegativeLogLikelihoodLoss : public exec::Kernel {
+ public:
+  NegativeLogLikelihoodLoss(LossReduction reduction, std::optional<int64_t> ignore)
+      : reduction_(reduction), ignore_(ignore) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const Tensor& target = io.input(1);
+    const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
+    const LossShape s =
+        check_loss_operands(in, target, weight, ignore_, "NegativeLogLikelihoodLoss");
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    const Tensor w = weight && narrow ? kernels::to_float(*weight) : (weight ? *weight : Tensor());
+    Tensor loss = kernels::visit_float(x.type(), "NegativeLogLikelihoodLoss", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return nll_from_log_prob<T>(x.data<T>(), weight ? w.data<T>() : nullptr, s, ignore_,
+                                  reduction_, x.type(), target.shape());
+    });
+    io.set_output(0, narrow ? kernels::cast(loss, in.type()) : loss);
+  }
+
+ private:
+  LossReduction reduction_;
+  std::optional<int64_t> ignore_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<NegativeLogLikelihoodLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_NegativeLogLikelihoodLoss() {
+  static const OpDef def{"", "NegativeLogLikelihoodLoss", {12, 13, 22}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

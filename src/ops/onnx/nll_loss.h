@@ -1,0 +1,97 @@
+// The negative log-likelihood that NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss
+// share: log-probabilities (N, C, d1, ...), integer targets (N, d1, ...) and optional class
+// weights (C). A target equal to ignore_index counts with weight 0; the mean divides by the
+// sum of the weights of the counted targets.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+enum class LossReduction { None, Sum, Mean };
+
+inline LossReduction loss_reduction(const BuildContext& ctx) {
+  const std::string r = ctx.attr_string("reduction", "mean");
+  if (r == "none") return LossReduction::None;
+  if (r == "sum") return LossReduction::Sum;
+  if (r != "mean")
+    ctx.invalid("reduction must be \"none\", \"sum\" or \"mean\", got \"" + r + "\"");
+  return LossReduction::Mean;
+}
+
+inline std::optional<int64_t> loss_ignore_index(const BuildContext& ctx) {
+  if (!ctx.has_attr("ignore_index")) return std::nullopt;
+  return ctx.attr_int("ignore_index", 0);
+}
+
+// The checked view of the operands: scores (n, c, d), d the product of the trailing dims.
+struct LossShape {
+  int64_t n = 0, c = 0, d = 1;
+  std::vector<int64_t> target;  // the targets, read as int64
+};
+
+inline LossShape check_loss_operands(const Tensor& scores, const Tensor& target,
+                                     const Tensor* weight, std::optional<int64_t> ignore,
+                                     const char* op) {
+  auto bad = [&](const std::string& m) {
+    fail(ErrorKind::BadInput, "", std::string(op) + " " + m);
+  };
+  if (scores.rank() < 2) bad("input must have rank >= 2, got " + shape_string(scores.shape()));
+  if (target.type() != ElemType::Int32 && target.type() != ElemType::Int64)
+    bad("target must be int32 or int64");
+  Dims expect;
+  expect.push_back(scores.dim(0));
+  for (size_t i = 2; i < scores.rank(); ++i) expect.push_back(scores.dim(i));
+  if (target.shape() != expect)
+    bad("target of shape " + shape_string(target.shape()) + " does not match input " +
+        shape_string(scores.shape()) + " (expected " + shape_string(expect) + ")");
+  LossShape s;
+  s.n = scores.dim(0);
+  s.c = scores.dim(1);
+  for (size_t i = 2; i < scores.rank(); ++i) s.d *= scores.dim(i);
+  if (weight) {
+    if (weight->type() != scores.type()) bad("weight must have the input's element type");
+    if (weight->shape() != Dims{s.c})
+      bad("weight must have shape " + shape_string(Dims{s.c}) + ", got " +
+          shape_string(weight->shape()));
+  }
+  s.target = kernels::read_ints(target, "target");
+  for (int64_t t : s.target)
+    if ((!ignore || t != *ignore) && (t < 0 || t >= s.c))
+      bad("target " + std::to_string(t) + " is outside [0, " + std::to_string(s.c) + ")");
+  return s;
+}
+
+// The loss from log-probabilities `logp` laid out (n, c, d), in the input's type T (float or
+// double); `loss_shape` is the target's shape, used with reduction none.
+template <typename T>
+Tensor nll_from_log_prob(const T* logp, const T* weight, const LossShape& s,
+                         std::optional<int64_t> ignore, LossReduction reduction, ElemType type,
+                         const Dims& loss_shape) {
+  Tensor per(type, reduction == LossReduction::None ? loss_shape : Dims{});
+  T* out = reduction == LossReduction::None ? per.data<T>() : nullptr;
+  double sum = 0, wsum = 0;
+  for (int64_t i = 0; i < s.n; ++i) {
+    for (int64_t k = 0; k < s.d; ++k) {
+      const int64_t t = s.target[static_cast<size_t>(i * s.d + k)];
+      double loss = 0, w = 0;
+      if (!ignore || t != *ignore) {
+        w = weight ? static_cast<double>(weight[t]) : 1.0;
+        loss = -static_cast<double>(logp[(i * s.c + t) * s.d + k]) * w;
+      }
+      if (out) out[i * s.d + k] = static_cast<T>(loss);
+      sum += loss;
+      wsum += w;
+    }
+  }
+  if (reduction == LossReduction::Sum) per.data<T>()[0] = static_cast<T>(sum);
+  if (reduction == LossReduction::Mean) per.data<T>()[0] = static_cast<T>(sum / wsum);
+  return per;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,60 @@
+// NonZero: the indices of the non-zero elements, as an int64 tensor [rank, count] in
+// row-major order (numpy.nonzero). A scalar is seen as a 1-element vector; a string is
+// non-zero when it is not empty.
+#include <vector>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+std::vector<int64_t> nonzero_positions(const Tensor& in) {
+  std::vector<int64_t> pos;
+  if (in.type() == ElemType::String) {
+    for (int64_t i = 0; i < in.numel(); ++i)
+      if (!in.strings()[i].empty()) pos.push_back(i);
+    return pos;
+  }
+  const Tensor x =
+      is_float_type(in.type()) && in.type() != ElemType::Float && in.type() != ElemType::Double
+          ? kernels::to_float(in)
+          : in;
+  kernels::visit_numeric_bool(x.type(), "NonZero", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = x.data<T>();
+    for (int64_t i = 0; i < x.numel(); ++i)
+      if (p[i] != T(0)) pos.push_back(i);
+  });
+  return pos;
+}
+
+class NonZero : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const std::vector<int64_t> pos = nonzero_positions(x);
+    const Dims shape = x.rank() == 0 ? Dims{1} : x.shape();
+    const auto rank = static_cast<int64_t>(shape.size());
+    const auto count = static_cast<int64_t>(pos.size());
+    Tensor y(ElemType::Int64, Dims{rank, count});
+    int64_t* out = y.data<int64_t>();
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t rest = pos[static_cast<size_t>(j)];
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        out[d * count + j] = rest % shape[static_cast<size_t>(d)];
+        rest /= shape[static_cast<size_t>(d)];
+      }
+    }
+    io.set_output(0, std::move(y));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<NonZero>(); }
+}  // namespace
+
+const OpDef& def_NonZero() {
+  static const OpDef def{"", "NonZero", {9, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,50 @@
+// PRelu: y = x for x >= 0, slope * x otherwise. The slope broadcasts unidirectionally to X
+// (from opset 7); before that a 1-D slope of X's channel count applies per channel (axis 1).
+#include "kernels/broadcast.h"
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct PReluFn {
+  template <typename T>
+  T operator()(T x, T slope) const {
+    return x < 0 ? static_cast<T>(x * slope) : x;
+  }
+};
+
+class PRelu : public exec::Kernel {
+ public:
+  explicit PRelu(bool per_channel) : per_channel_(per_channel) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    Tensor slope = io.input(1);
+    if (per_channel_ && x.rank() >= 2 && slope.rank() == 1 && slope.dim(0) == x.dim(1) &&
+        !kernels::broadcasts_to(slope.shape(), x.shape())) {
+      Dims shape{slope.dim(0)};
+      shape.resize(x.rank() - 1, 1);
+      slope = slope.reshaped(shape);
+    }
+    if (!kernels::broadcasts_to(slope.shape(), x.shape()))
+      fail(ErrorKind::BadInput, "",
+           "slope of shape " + shape_string(slope.shape()) + " does not broadcast to X of shape " +
+               shape_string(x.shape()));
+    io.set_output(0, arith<PReluFn>(x, slope, io.pool(), "PRelu"));
+  }
+
+ private:
+  bool per_channel_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<PRelu>(ctx.since < 7);
+}
+}  // namespace
+
+const OpDef& def_PRelu() {
+  static const OpDef def{"", "PRelu", {1, 6, 7, 9, 16}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,132 @@
+// QuantizeLinear: y = saturate(round(x / y_scale) + y_zero_point), per tensor, per axis
+// (1-D scale) or blocked (block_size, 21+). The output type is y_zero_point's, else
+// output_dtype's (21+), else uint8. The division is carried out in the precision attribute's
+// type (23+), else y_scale's: x and y_scale are rounded to it, and so is the quotient.
+// Integer outputs round to nearest even and saturate; float8 outputs follow Cast with
+// `saturate` (19+); float4e2m1 always saturates.
+#include "kernels/convert.h"
+#include "ops/onnx/quantize_common.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using quant::bad;
+
+bool is_input_type(ElemType t) {
+  return t == ElemType::Float || t == ElemType::Float16 || t == ElemType::BFloat16 ||
+         t == ElemType::Int32 || t == ElemType::Double;
+}
+
+class QuantizeLinear : public exec::Kernel {
+ public:
+  QuantizeLinear(int64_t axis, bool saturate, int64_t block_size, ElemType output_dtype,
+                 ElemType precision)
+      : axis_(axis),
+        saturate_(saturate),
+        block_size_(block_size),
+        output_dtype_(output_dtype),
+        precision_(precision) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& scale = io.input(1);
+    const Tensor* zp = io.has_input(2) ? &io.input(2) : nullptr;
+    if (!is_input_type(x.type()))
+      bad("QuantizeLinear: x must be float, float16, bfloat16 or int32, got " +
+          quant::type_name(x.type()));
+    if (!is_input_type(scale.type()))
+      bad("QuantizeLinear: y_scale must be float, float16, bfloat16 or int32, got " +
+          quant::type_name(scale.type()));
+    ElemType out_type = output_dtype_ != ElemType::Undefined ? output_dtype_ : ElemType::UInt8;
+    if (zp) {
+      if (output_dtype_ != ElemType::Undefined && zp->type() != output_dtype_)
+        bad("QuantizeLinear: y_zero_point is " + quant::type_name(zp->type()) +
+            " but output_dtype is " + quant::type_name(output_dtype_));
+      out_type = zp->type();
+      quant::check_zero_point_shape("QuantizeLinear", scale, *zp);
+    }
+    const quant::QuantizedWriter write(out_type, saturate_);
+    const quant::ParamLayout L =
+        quant::param_layout("QuantizeLinear", x.shape(), scale.shape(), axis_, block_size_);
+
+    const quant::Precision prec =
+        quant::precision_of(precision_ != ElemType::Undefined ? precision_ : scale.type());
+    std::vector<double> scales = quant::values(scale);
+    for (double& s : scales) s = quant::round_to(s, prec);
+    const std::vector<double> zps =
+        zp ? quant::values(*zp) : std::vector<double>(scales.size(), 0.0);
+
+    // x as float or double (float16/bfloat16 widen exactly; int32 goes through double).
+    const Tensor xw =
+        x.type() == ElemType::Float16 || x.type() == ElemType::BFloat16 ? kernels::to_float(x) : x;
+    Tensor y = quant::new_output(out_type, x.shape());
+    const int64_t align = is_sub_byte(out_type) ? 8 / elem_bits(out_type) : 1;
+    auto loop = [&](const auto* xs) {
+      quant::for_each_element(L, align, io.pool(), [&](int64_t i, int64_t p) {
+        const size_t q = static_cast<size_t>(p);
+        const double xv = quant::round_to(static_cast<double>(xs[i]), prec);
+        write(y, i, quant::round_to(xv / scales[q], prec), zps[q]);
+      });
+    };
+    switch (xw.type()) {
+      case ElemType::Float:
+        loop(xw.data<float>());
+        break;
+      case ElemType::Double:
+        loop(xw.data<double>());
+        break;
+      default:
+        loop(xw.data<int32_t>());
+        break;
+    }
+    io.set_output(0, std::move(y));
+  }
+
+ private:
+  int64_t axis_;
+  bool saturate_;
+  int64_t block_size_;
+  ElemType output_dtype_;  // Undefined when absent
+  ElemType precision_;     // Undefined when absent
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t axis = ctx.since >= 13 ? ctx.attr_int("axis", 1) : 1;
+  const bool saturate = ctx.since >= 19 ? ctx.attr_int("saturate", 1) != 0 : true;
+  int64_t block_size = 0;
+  ElemType output_dtype = ElemType::Undefined, precision = ElemType::Undefined;
+  if (ctx.since >= 21) {
+    block_size = ctx.attr_int("block_size", 0);
+    if (block_size < 0) ctx.invalid("block_size must not be negative");
+    const int64_t od = ctx.attr_int("output_dtype", 0);
+    if (od != 0) {
+      if (od < 0 || od > kLastElemType || !quant::is_quantized_type(static_cast<ElemType>(od)))
+        ctx.invalid("output_dtype " + std::to_string(od) + " is not a quantized type");
+      output_dtype = static_cast<ElemType>(od);
+    }
+  }
+  if (ctx.since >= 23) {
+    const int64_t p = ctx.attr_int("precision", 0);
+    if (p != 0) {
+      const ElemType t = static_cast<ElemType>(p);
+      if (p < 0 || p > kLastElemType ||
+          (t != ElemType::Float && t != ElemType::Float16 && t != ElemType::BFloat16 &&
+           t != ElemType::Double))
+        ctx.invalid("precision " + std::to_string(p) +
+                    " is not float, float16, bfloat16 or double");
+      precision = t;
+    }
+  }
+  return std::make_unique<QuantizeLinear>(axis, saturate, block_size, output_dtype, precision);
+}
+
+}  // namespace
+
+const OpDef& def_QuantizeLinear() {
+  static const OpDef def{"", "QuantizeLinear", {10, 13, 19, 21, 23, 25}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,219 @@
+#include "ops/onnx/recurrent.h"
+
+#include <array>
+#include <cctype>
+
+#include "kernels/convert.h"
+#include "kernels/layout.h"
+#include "kernels/matmul.h"
+
+namespace bough::ops::recurrent {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct KindInfo {
+  const char* name;
+  Activation::Kind kind;
+  bool uses_alpha, uses_beta;
+  float alpha, beta;  // defaults
+};
+
+constexpr std::array<KindInfo, 11> kKinds{{
+    {"relu", Activation::Kind::Relu, false, false, 0, 0},
+    {"tanh", Activation::Kind::Tanh, false, false, 0, 0},
+    {"sigmoid", Activation::Kind::Sigmoid, false, false, 0, 0},
+    {"affine", Activation::Kind::Affine, true, true, 1, 0},
+    {"leakyrelu", Activation::Kind::LeakyRelu, true, false, 0.01f, 0},
+    {"thresholdedrelu", Activation::Kind::ThresholdedRelu, true, false, 1, 0},
+    {"scaledtanh", Activation::Kind::ScaledTanh, true, true, 1, 1},
+    {"hardsigmoid", Activation::Kind::HardSigmoid, true, true, 0.2f, 0.5f},
+    {"elu", Activation::Kind::Elu, true, false, 1, 0},
+    {"softsign", Activation::Kind::Softsign, false, false, 0, 0},
+    {"softplus", Activation::Kind::Softplus, false, false, 0, 0},
+}};
+
+bool present(const exec::KernelIO& io, size_t i) {
+  return io.has_input(i) && !io.value(i).is_none();
+}
+
+// Input i in the compute type, checked to have the element type of X and `dims`.
+Tensor operand(const exec::KernelIO& io, size_t i, ElemType type, ElemType compute,
+               std::initializer_list<int64_t> dims, const char* what) {
+  const Tensor& t = io.input(i);
+  if (t.type() != type)
+    fail(ErrorKind::BadInput, "",
+         std::string(what) + " has element type " + std::string(elem_name(t.type())) +
+             ", X has " + std::string(elem_name(type)));
+  if (t.shape() != Dims(dims))
+    fail(ErrorKind::BadInput, "",
+         std::string(what) + " has shape " + shape_string(t.shape()) + ", expected " +
+             shape_string(Dims(dims)));
+  return t.type() == compute ? t : kernels::cast(t, compute);
+}
+
+Tensor swap_leading(const Tensor& t) {
+  const std::array<int64_t, 3> perm{1, 0, 2};
+  return kernels::transpose(t, perm);
+}
+
+}  // namespace
+
+Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults) {
+  Config cfg;
+  const std::string direction = ctx.attr_string("direction", "forward");
+  if (direction == "bidirectional")
+    cfg.dirs = 2;
+  else if (direction == "reverse")
+    cfg.reverse_only = true;
+  else if (direction != "forward")
+    ctx.invalid("unknown direction \"" + direction + "\"");
+  cfg.hidden = ctx.attr_int("hidden_size", 0);
+  if (ctx.has_attr("hidden_size") && cfg.hidden <= 0) ctx.invalid("hidden_size must be positive");
+  cfg.clip = ctx.has_attr("clip") ? ctx.attr_float("clip", 0) : 0;
+  if (ctx.has_attr("clip") && !(cfg.clip > 0)) ctx.invalid("clip must be positive");
+  cfg.batch_first = ctx.attr_int("layout", 0) != 0;
+  cfg.per_direction = static_cast<int>(defaults.size());
+
+  std::vector<std::string> names;
+  if (const ir::Attribute* a = ctx.attr("activations"); a && !a->strings.empty()) {
+    names = a->strings;
+  } else {
+    for (int d = 0; d < cfg.dirs; ++d)
+      for (const char* n : defaults) names.emplace_back(n);
+  }
+  // One direction's list given for both directions: use it twice.
+  if (cfg.dirs == 2 && names.size() == defaults.size())
+    names.insert(names.end(), names.begin(), names.end());
+  if (names.size() != defaults.size() * static_cast<size_t>(cfg.dirs))
+    ctx.invalid("expected " + std::to_string(defaults.size() * static_cast<size_t>(cfg.dirs)) +
+                " activations, got " + std::to_string(names.size()));
+
+  const ir::Attribute* alphas = ctx.attr("activation_alpha");
+  const ir::Attribute* betas = ctx.attr("activation_beta");
+  size_t next_alpha = 0, next_beta = 0;
+  for (const std::string& name : names) {
+    const std::string key = lower(name);
+    const KindInfo* info = nullptr;
+    for (const KindInfo& k : kKinds)
+      if (key == k.name) info = &k;
+    if (!info) ctx.invalid("unknown activation \"" + name + "\"");
+    Activation act{info->kind, info->alpha, info->beta};
+    if (info->uses_alpha && alphas && next_alpha < alphas->floats.size())
+      act.alpha = alphas->floats[next_alpha++];
+    if (info->uses_beta && betas && next_beta < betas->floats.size())
+      act.beta = betas->floats[next_beta++];
+    cfg.acts.push_back(act);
+  }
+  return cfg;
+}
+
+Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char* name) {
+  Inputs in;
+  const Tensor& x = io.input(0);
+  in.type = x.type();
+  const bool narrow = in.type == ElemType::Float16 || in.type == ElemType::BFloat16;
+  if (!narrow && in.type != ElemType::Float && in.type != ElemType::Double)
+    fail(ErrorKind::Unsupported, "",
+         std::string(name) + " does not support element type " + std::string(elem_name(in.type)));
+  const ElemType ct = narrow ? ElemType::Float : in.type;
+  if (x.rank() != 3)
+    fail(ErrorKind::BadInput, "", "X must be 3-D, got shape " + shape_string(x.shape()));
+  in.x = ct == in.type ? x : kernels::cast(x, ct);
+  if (cfg.batch_first) in.x = swap_leading(in.x);
+  in.seq = in.x.dim(0);
+  in.batch = in.x.dim(1);
+  in.input = in.x.dim(2);
+
+  const Tensor& r = io.input(2);
+  if (r.rank() != 3)
+    fail(ErrorKind::BadInput, "", "R must be 3-D, got shape " + shape_string(r.shape()));
+  in.hidden = cfg.hidden > 0 ? cfg.hidden : r.dim(2);
+  const int64_t dirs = cfg.dirs, gh = gates * in.hidden, h = in.hidden;
+  in.w = operand(io, 1, in.type, ct, {dirs, gh, in.input}, "W");
+  in.r = operand(io, 2, in.type, ct, {dirs, gh, h}, "R");
+  if (present(io, 3)) in.b = operand(io, 3, in.type, ct, {dirs, 2 * gh}, "B");
+
+  in.lens.assign(static_cast<size_t>(in.batch), in.seq);
+  if (present(io, 4)) {
+    const Tensor& sl = io.input(4);
+    if (sl.type() != ElemType::Int32 && sl.type() != ElemType::Int64)
+      fail(ErrorKind::BadInput, "", "sequence_lens must be int32");
+    if (sl.shape() != Dims{in.batch})
+      fail(ErrorKind::BadInput, "",
+           "sequence_lens has shape " + shape_string(sl.shape()) + ", expected [" +
+               std::to_string(in.batch) + "]");
+    for (int64_t i = 0; i < in.batch; ++i) {
+      const int64_t v = sl.get_int(i);
+      if (v < 0 || v > in.seq)
+        fail(ErrorKind::BadInput, "",
+             "sequence length " + std::to_string(v) + " is outside [0, " +
+                 std::to_string(in.seq) + "]");
+      in.lens[static_cast<size_t>(i)] = v;
+    }
+  }
+  auto state = [&](size_t i, const char* what) {
+    if (!present(io, i)) return Tensor();
+    if (!cfg.batch_first) return operand(io, i, in.type, ct, {dirs, in.batch, h}, what);
+    return swap_leading(operand(io, i, in.type, ct, {in.batch, dirs, h}, what));
+  };
+  in.h0 = state(5, "initial_h");
+  if (gates == 4) {
+    in.c0 = state(6, "initial_c");
+    if (present(io, 7)) in.p = operand(io, 7, in.type, ct, {dirs, 3 * h}, "P");
+  }
+  return in;
+}
+
+States start_states(const exec::KernelIO& io, const Inputs& in, bool cell) {
+  const ElemType ct = in.x.type();
+  const Dims state{in.w.dim(0), in.batch, in.hidden};
+  States s;
+  if (io.has_output(0)) s.y = Tensor::zeros(ct, Dims{in.seq, in.w.dim(0), in.batch, in.hidden});
+  s.yh = in.h0.defined() ? in.h0.clone() : Tensor::zeros(ct, state);
+  if (cell) s.yc = in.c0.defined() ? in.c0.clone() : Tensor::zeros(ct, state);
+  return s;
+}
+
+void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
+                   const Tensor& yh, const Tensor* yc) {
+  auto out = [&](const Tensor& t) { return t.type() == type ? t : kernels::cast(t, type); };
+  if (io.has_output(0)) {
+    if (cfg.batch_first) {
+      const std::array<int64_t, 4> perm{2, 0, 1, 3};
+      io.set_output(0, out(kernels::transpose(y, perm)));
+    } else {
+      io.set_output(0, out(y));
+    }
+  }
+  io.set_output(1, out(cfg.batch_first ? swap_leading(yh) : yh));
+  if (yc) io.set_output(2, out(cfg.batch_first ? swap_leading(*yc) : *yc));
+}
+
+template <typename T>
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n,
+          exec::ThreadPool& pool) {
+  const int64_t zero = 0;
+  kernels::batched_matmul<T>(a, b, c, {&zero, 1}, {&zero, 1}, m, k, n, pool);
+}
+
+template <typename T>
+std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t cols) {
+  std::vector<T> out(static_cast<size_t>(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) out[static_cast<size_t>(j * rows + i)] = w[(row0 + i) * cols + j];
+  return out;
+}
+
+template void gemm<float>(const float*, const float*, float*, int64_t, int64_t, int64_t,
+                          exec::ThreadPool&);
+template void gemm<double>(const double*, const double*, double*, int64_t, int64_t, int64_t,
+                           exec::ThreadPool&);
+template std::vector<float> transposed_rows<float>(const float*, int64_t, int64_t, int64_t);
+template std::vector<double> transposed_rows<double>(const double*, int64_t, int64_t, int64_t);
+
+}  // namespace bough::ops::recurrent

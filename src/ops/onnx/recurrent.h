@@ -1,0 +1,126 @@
+// What RNN, GRU and LSTM share: the attributes (direction, activations with their
+// alpha/beta, clip, layout, hidden_size), reading and checking the inputs in time-major
+// layout, and writing the outputs back in the requested layout.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "exec/kernel.h"
+#include "ops/registry.h"
+
+namespace bough::ops::recurrent {
+
+// One activation function of a gate, with its alpha and beta.
+struct Activation {
+  enum class Kind {
+    Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu,
+    Softsign, Softplus
+  };
+  Kind kind = Kind::Tanh;
+  float alpha = 0, beta = 0;
+
+  template <typename T>
+  T operator()(T x) const {
+    const T a = static_cast<T>(alpha), b = static_cast<T>(beta);
+    switch (kind) {
+      case Kind::Relu: return x > 0 ? x : T(0);
+      case Kind::Tanh: return std::tanh(x);
+      case Kind::Sigmoid: return T(1) / (T(1) + std::exp(-x));
+      case Kind::Affine: return a * x + b;
+      case Kind::LeakyRelu: return x >= 0 ? x : a * x;
+      case Kind::ThresholdedRelu: return x > a ? x : T(0);
+      case Kind::ScaledTanh: return a * std::tanh(b * x);
+      case Kind::HardSigmoid: return std::min(T(1), std::max(T(0), a * x + b));
+      case Kind::Elu: return x >= 0 ? x : a * (std::exp(x) - T(1));
+      case Kind::Softsign: return x / (T(1) + std::abs(x));
+      case Kind::Softplus: return std::log1p(std::exp(x));
+    }
+    return x;
+  }
+};
+
+struct Config {
+  int dirs = 1;               // 2 when bidirectional
+  bool reverse_only = false;  // direction == "reverse"
+  int64_t hidden = 0;         // hidden_size, 0 when absent (taken from R)
+  std::vector<Activation> acts;  // per_direction activations for each direction, in order
+  int per_direction = 1;
+  float clip = 0;  // 0: no clipping
+  bool batch_first = false;  // layout == 1
+};
+
+// Reads the shared attributes; `defaults` are the activations of one direction.
+Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults);
+
+// The inputs in the compute type (float for float16/bfloat16) and time-major layout; absent
+// optional inputs are undefined tensors. `gates` is the number of stacked gate blocks in W.
+struct Inputs {
+  ElemType type = ElemType::Undefined;  // the inputs' element type
+  Tensor x;                             // [seq, batch, input]
+  Tensor w, r, b;                       // [dirs, gates*hidden, input|hidden], [dirs, 2*gates*hidden]
+  Tensor h0, c0, p;                     // [dirs, batch, hidden], P: [dirs, 3*hidden]
+  std::vector<int64_t> lens;            // per batch entry, in [0, seq]
+  int64_t seq = 0, batch = 0, input = 0, hidden = 0;
+};
+Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char* name);
+
+// Y [seq, dirs, batch, hidden] (zeros; undefined when the output is not wanted), and the
+// states [dirs, batch, hidden] to run in place: Y_h from initial_h, Y_c from initial_c (when
+// `cell`), zeros when absent. All in the compute type.
+struct States {
+  Tensor y, yh, yc;
+};
+States start_states(const exec::KernelIO& io, const Inputs& in, bool cell);
+
+// Where direction d of a run stands: which time index a batch entry reads at a step, and
+// where its row of Y is.
+struct Walk {
+  const Inputs& in;
+  int64_t d, dirs;
+  bool reverse;
+  Walk(const Inputs& in, const Config& cfg, int d)
+      : in(in), d(d), dirs(cfg.dirs), reverse(d == 1 || cfg.reverse_only) {}
+  int64_t steps() const {
+    int64_t n = 0;
+    for (int64_t l : in.lens) n = std::max(n, l);
+    return n;
+  }
+  // The time index batch entry b reads at step s, or -1 once its sequence has ended.
+  int64_t time(int64_t s, int64_t b) const {
+    const int64_t len = in.lens[static_cast<size_t>(b)];
+    if (s >= len) return -1;
+    return reverse ? len - 1 - s : s;
+  }
+  // Offset of Y[t, d, b, :].
+  int64_t y_offset(int64_t t, int64_t b) const {
+    return ((t * dirs + d) * in.batch + b) * in.hidden;
+  }
+};
+
+// Sets Y [seq, dirs, batch, hidden] and the final states [dirs, batch, hidden] (Y_h, and
+// Y_c for LSTM when given), converted to `type` and to the batch-first layout when asked.
+void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
+                   const Tensor& yh, const Tensor* yc);
+
+// c (m x n) = a (m x k) · b (k x n), row-major.
+template <typename T>
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, exec::ThreadPool& pool);
+
+// Rows [row0, row0 + rows) of the row-major matrix w (cols wide), transposed: cols x rows.
+template <typename T>
+std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t cols);
+
+// x clipped to [-clip, clip] when clip > 0.
+template <typename T>
+T clipped(T x, float clip) {
+  if (clip <= 0) return x;
+  const T c = static_cast<T>(clip);
+  return x < -c ? -c : (x > c ? c : x);
+}
+
+}  // namespace bough::ops::recurrent

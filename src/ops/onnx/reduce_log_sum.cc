@@ -1,0 +1,25 @@
+// ReduceLogSum: the natural log of the sum over the given axes (see ops/onnx/reduce_op.h);
+// an empty set gives -inf.
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+template <typename T>
+struct LogSumReducer : SumReducer<T> {
+  T finish(T a, int64_t) const { return static_cast<T>(std::log(static_cast<double>(a))); }
+};
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<LogSumReducer>(x, plan, "ReduceLogSum");
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return make_reduce(ctx, compute, 18);
+}
+}  // namespace
+
+const OpDef& def_ReduceLogSum() {
+  static const OpDef def{"", "ReduceLogSum", {1, 11, 13, 18}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

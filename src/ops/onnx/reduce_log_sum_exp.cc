@@ -1,0 +1,45 @@
+// ReduceLogSumExp: log(sum(exp(x))) over the given axes (see ops/onnx/reduce_op.h),
+// accumulated as a running maximum and a sum scaled by it, so large inputs do not overflow;
+// an empty set gives -inf.
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+template <typename T>
+struct LogSumExpReducer {
+  struct Acc {
+    double max = -std::numeric_limits<double>::infinity();
+    double sum = 0;  // sum of exp(x - max)
+  };
+  Acc init() const { return {}; }
+  Acc step(Acc a, T x) const { return merge(a, Acc{static_cast<double>(x), 1.0}); }
+  Acc merge(Acc a, Acc b) const {
+    if (b.sum == 0) return a;
+    if (a.sum == 0) return b;
+    if (a.max == b.max) return {a.max, a.sum + b.sum};
+    if (a.max < b.max) std::swap(a, b);
+    return {a.max, a.sum + b.sum * std::exp(b.max - a.max)};
+  }
+  T finish(Acc a, int64_t) const {
+    const double r = a.max + std::log(a.sum);
+    if constexpr (!std::numeric_limits<T>::has_infinity)
+      if (!std::isfinite(r))
+        return r < 0 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    return static_cast<T>(r);
+  }
+};
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return make_reduce(ctx, compute, 18);
+}
+}  // namespace
+
+const OpDef& def_ReduceLogSumExp() {
+  static const OpDef def{"", "ReduceLogSumExp", {1, 11, 13, 18}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,24 @@
+// ReduceSumSquare: the sum of squares over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/onnx/reduce_op.h"
+
+namespace bough::ops {
+
+namespace {
+template <typename T>
+struct SumSquareReducer : SumReducer<T> {
+  T step(T a, T x) const { return static_cast<T>(a + x * x); }
+};
+Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
+  return reduce_tensor<SumSquareReducer>(x, plan, "ReduceSumSquare");
+}
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return make_reduce(ctx, compute, 18);
+}
+}  // namespace
+
+const OpDef& def_ReduceSumSquare() {
+  static const OpDef def{"", "ReduceSumSquare", {1, 11, 13, 18}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

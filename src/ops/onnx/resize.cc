@@ -1,0 +1,191 @@
+// Resize: nearest / linear / cubic resampling of X to `sizes` or by `scales` (output size
+// floor(in * scale)), one dimension at a time. Opset 10 takes (X, scales) with asymmetric
+// coordinates; 11+ take (X, roi, scales, sizes) and coordinate_transformation_mode; 18+ add
+// `axes` (roi/scales/sizes then cover only those), keep_aspect_ratio_policy (for sizes:
+// not_larger / not_smaller use one scale, the min / max, and round the sizes) and
+// antialias; 19 adds half_pixel_symmetric.
+#include <cmath>
+#include <optional>
+
+#include "kernels/conv_resample.h"
+#include "kernels/layout.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+enum class Policy { Stretch, NotLarger, NotSmaller };
+
+// Bound on an output dimension, so sizes computed in double convert to int64 safely.
+constexpr double kMaxSize = double(int64_t{1} << 40);
+
+std::vector<double> read_doubles(const Tensor& t, const char* what) {
+  if (!is_float_type(t.type()) || is_sub_byte(t.type()))
+    bad(std::string(what) + " must be a float tensor");
+  std::vector<double> v(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.get_double(static_cast<int64_t>(i));
+  return v;
+}
+
+class Resize : public exec::Kernel {
+ public:
+  Resize(kernels::ResampleSpec spec, bool v10, std::vector<int64_t> axes, Policy policy,
+         double extrapolation)
+      : spec_(spec),
+        v10_(v10),
+        axes_(std::move(axes)),
+        policy_(policy),
+        extrapolation_(extrapolation) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const int64_t rank = static_cast<int64_t>(x.rank());
+    std::vector<int64_t> axes = kernels::normalize_axes(axes_, rank);
+    if (axes_.empty())
+      for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+    const size_t n = axes.size();
+    auto present = [&](size_t i) { return io.has_input(i) && io.input(i).numel() > 0; };
+    std::vector<double> roi, scales(static_cast<size_t>(rank), 1.0), given_roi;
+    std::vector<int64_t> out(x.shape().begin(), x.shape().end());
+    if (!v10_ && present(1)) {
+      given_roi = read_doubles(io.input(1), "roi");
+      if (given_roi.size() != 2 * n)
+        bad("roi has " + std::to_string(given_roi.size()) + " values, expected " +
+            std::to_string(2 * n));
+      roi.assign(2 * static_cast<size_t>(rank), 0.0);
+      for (int64_t d = 0; d < rank; ++d) roi[static_cast<size_t>(rank + d)] = 1.0;
+      for (size_t i = 0; i < n; ++i) {
+        roi[static_cast<size_t>(axes[i])] = given_roi[i];
+        roi[static_cast<size_t>(rank + axes[i])] = given_roi[n + i];
+      }
+    }
+    const size_t scales_at = v10_ ? 1 : 2;
+    if (present(scales_at) && present(3)) bad("Resize takes scales or sizes, not both");
+    if (present(scales_at)) {
+      const std::vector<double> s = read_doubles(io.input(scales_at), "scales");
+      if (s.size() != n)
+        bad("scales has " + std::to_string(s.size()) + " values, expected " + std::to_string(n));
+      for (size_t i = 0; i < n; ++i) {
+        if (!(s[i] > 0) || !std::isfinite(s[i])) bad("scales must be positive and finite");
+        const size_t d = static_cast<size_t>(axes[i]);
+        scales[d] = s[i];
+        const double size = std::floor(static_cast<double>(x.dim(d)) * s[i]);
+        if (size > kMaxSize) bad("Resize's output would be too large");
+        out[d] = static_cast<int64_t>(size);
+      }
+    } else if (present(3)) {
+      from_sizes(x, axes, kernels::read_ints(io.input(3), "sizes"), scales, out);
+    } else {
+      bad("Resize needs scales or sizes");
+    }
+    io.set_output(0, kernels::resample(x, spec_, out, scales, roi, extrapolation_, io.pool()));
+  }
+
+ private:
+  void from_sizes(const Tensor& x, const std::vector<int64_t>& axes,
+                  const std::vector<int64_t>& sizes, std::vector<double>& scales,
+                  std::vector<int64_t>& out) const {
+    if (sizes.size() != axes.size())
+      bad("sizes has " + std::to_string(sizes.size()) + " values, expected " +
+          std::to_string(axes.size()));
+    std::optional<double> common;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (sizes[i] < 0) bad("sizes must not be negative");
+      const double in = static_cast<double>(x.dim(static_cast<size_t>(axes[i])));
+      const double s = in > 0 ? static_cast<double>(sizes[i]) / in : 1.0;
+      if (policy_ == Policy::NotLarger) common = common ? std::min(*common, s) : s;
+      if (policy_ == Policy::NotSmaller) common = common ? std::max(*common, s) : s;
+    }
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const size_t d = static_cast<size_t>(axes[i]);
+      const double in = static_cast<double>(x.dim(d));
+      if (common) {
+        scales[d] = *common;
+        if (*common * in + 0.5 > kMaxSize) bad("Resize's output would be too large");
+        out[d] = static_cast<int64_t>(*common * in + 0.5);
+      } else {
+        scales[d] = in > 0 ? static_cast<double>(sizes[i]) / in : 1.0;
+        out[d] = sizes[i];
+      }
+    }
+  }
+
+  kernels::ResampleSpec spec_;
+  bool v10_;
+  std::vector<int64_t> axes_;
+  Policy policy_;
+  double extrapolation_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::ResampleSpec spec;
+  const std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode == "nearest")
+    spec.mode = kernels::Interp::Nearest;
+  else if (mode == "linear")
+    spec.mode = kernels::Interp::Linear;
+  else if (mode == "cubic" && ctx.since >= 11)
+    spec.mode = kernels::Interp::Cubic;
+  else
+    ctx.invalid("unknown Resize mode '" + mode + "'");
+  const bool v10 = ctx.since < 11;
+  if (v10) {
+    spec.coord = kernels::CoordMode::Asymmetric;
+    spec.nearest = kernels::NearestRound::Simple;
+  } else {
+    const std::string coord = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+    using kernels::CoordMode;
+    if (coord == "half_pixel")
+      spec.coord = CoordMode::HalfPixel;
+    else if (coord == "half_pixel_symmetric" && ctx.since >= 19)
+      spec.coord = CoordMode::HalfPixelSymmetric;
+    else if (coord == "pytorch_half_pixel")
+      spec.coord = CoordMode::PytorchHalfPixel;
+    else if (coord == "align_corners")
+      spec.coord = CoordMode::AlignCorners;
+    else if (coord == "asymmetric")
+      spec.coord = CoordMode::Asymmetric;
+    else if (coord == "tf_crop_and_resize")
+      spec.coord = CoordMode::TfCropAndResize;
+    else
+      ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
+    const std::string nearest = ctx.attr_string("nearest_mode", "round_prefer_floor");
+    using kernels::NearestRound;
+    if (nearest == "round_prefer_floor")
+      spec.nearest = NearestRound::PreferFloor;
+    else if (nearest == "round_prefer_ceil")
+      spec.nearest = NearestRound::PreferCeil;
+    else if (nearest == "floor")
+      spec.nearest = NearestRound::Floor;
+    else if (nearest == "ceil")
+      spec.nearest = NearestRound::Ceil;
+    else
+      ctx.invalid("unknown nearest_mode '" + nearest + "'");
+    spec.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
+    spec.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
+    spec.antialias = ctx.attr_int("antialias", 0) != 0;
+  }
+  Policy policy = Policy::Stretch;
+  const std::string keep = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
+  if (keep == "not_larger")
+    policy = Policy::NotLarger;
+  else if (keep == "not_smaller")
+    policy = Policy::NotSmaller;
+  else if (keep != "stretch")
+    ctx.invalid("unknown keep_aspect_ratio_policy '" + keep + "'");
+  return std::make_unique<Resize>(spec, v10, ctx.attr_ints("axes"), policy,
+                                  ctx.attr_float("extrapolation_value", 0.0f));
+}
+
+}  // namespace
+
+const OpDef& def_Resize() {
+  static const OpDef def{"", "Resize", {10, 11, 13, 18, 19}, 1, 4, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

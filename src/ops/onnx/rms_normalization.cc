@@ -1,0 +1,98 @@
+// RMSNormalization: X seen as (outer x inner) at `axis` (default -1); each row is divided by
+// its root mean square, y = x / sqrt(mean(x^2) + epsilon) * Scale, Scale broadcasting to X's
+// shape from `axis` on. The mean is accumulated in double; float16/bfloat16 go through float.
+#include <cmath>
+
+#include "kernels/layout.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+// Scale broadcast (unidirectionally) to `shape`.
+template <typename T>
+Tensor expand_scale(const Tensor& p, const Dims& shape, exec::ThreadPool& pool) {
+  if (!kernels::broadcasts_to(p.shape(), shape))
+    bad("RMSNormalization's Scale of shape " + shape_string(p.shape()) + " does not broadcast to " +
+        shape_string(shape));
+  if (p.shape() == shape) return p;
+  return kernels::binary_map<T, T, T>(Tensor::zeros(p.type(), shape), p, p.type(), pool,
+                                      [](T, T v) { return v; });
+}
+
+template <typename T>
+Tensor rms_norm(const Tensor& x, const Tensor& scale, int64_t axis, double epsilon,
+                exec::ThreadPool& pool) {
+  Dims norm_shape;
+  int64_t outer = 1;
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (static_cast<int64_t>(d) >= axis)
+      norm_shape.push_back(x.dim(d));
+    else
+      outer *= x.dim(d);
+  }
+  const int64_t inner = norm_shape.numel();
+  const Tensor s = expand_scale<T>(scale, norm_shape, pool);
+  Tensor y(x.type(), x.shape());
+  const T* src = x.data<T>();
+  const T* ps = s.data<T>();
+  T* dst = y.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, inner));
+  pool.parallel_for(outer, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t o = lo; o < hi; ++o) {
+      const T* xr = src + o * inner;
+      T* yr = dst + o * inner;
+      double sq = 0;
+      for (int64_t i = 0; i < inner; ++i) sq += static_cast<double>(xr[i]) * xr[i];
+      const T k = static_cast<T>(1.0 / std::sqrt(sq / static_cast<double>(inner) + epsilon));
+      for (int64_t i = 0; i < inner; ++i) yr[i] = xr[i] * k * ps[i];
+    }
+  });
+  return y;
+}
+
+class RMSNormalization : public exec::Kernel {
+ public:
+  RMSNormalization(int64_t axis, double epsilon) : axis_(axis), epsilon_(epsilon) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    if (io.input(1).type() != in.type())
+      bad("RMSNormalization inputs have different element types");
+    if (in.rank() == 0) bad("RMSNormalization input must have rank >= 1");
+    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(in.rank()));
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    const Tensor scale = narrow ? kernels::to_float(io.input(1)) : io.input(1);
+    Tensor y = kernels::visit_float(x.type(), "RMSNormalization", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return rms_norm<T>(x, scale, axis, epsilon_, io.pool());
+    });
+    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+  }
+
+ private:
+  int64_t axis_;
+  double epsilon_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
+  if (stash != ElemType::Float && stash != ElemType::Double && stash != ElemType::Float16 &&
+      stash != ElemType::BFloat16)
+    ctx.invalid("stash_type must be a float type");
+  return std::make_unique<RMSNormalization>(ctx.attr_int("axis", -1),
+                                            ctx.attr_float("epsilon", 1e-5f));
+}
+
+}  // namespace
+
+const OpDef& def_RMSNormalization() {
+  static const OpDef def{"", "RMSNormalization", {23}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,191 @@
+// RoiAlign: for each region of interest (x1, y1, x2, y2) in `rois`, scaled by spatial_scale,
+// on image batch_indices[r] of X (N x C x H x W), an output_height x output_width grid of
+// bins; each bin averages (mode avg) or takes the max of (mode max) bilinear samples on a
+// sampling_ratio x sampling_ratio grid (0: ceil(bin size)). half_pixel coordinates (the
+// default from opset 16) shift the region by -0.5; output_half_pixel (opset 10) does not,
+// and makes regions at least 1x1. In max mode a sample is the largest of its four weighted
+// corners, as ONNX Runtime computes it. float16/bfloat16 go through float.
+#include <cmath>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+struct Params {
+  bool half_pixel, max_mode;
+  int64_t out_h, out_w, sampling;
+  double scale;
+};
+
+// One bilinear sample: four plane offsets and weights (all zero outside the image).
+struct Sample {
+  int64_t at[4] = {0, 0, 0, 0};
+  double w[4] = {0, 0, 0, 0};
+};
+
+Sample bilinear(double y, double x, int64_t H, int64_t W) {
+  Sample s;
+  if (y < -1.0 || y > static_cast<double>(H) || x < -1.0 || x > static_cast<double>(W)) return s;
+  y = std::max(y, 0.0);
+  x = std::max(x, 0.0);
+  int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1, x1;
+  if (y0 >= H - 1) {
+    y1 = y0 = H - 1;
+    y = static_cast<double>(y0);
+  } else {
+    y1 = y0 + 1;
+  }
+  if (x0 >= W - 1) {
+    x1 = x0 = W - 1;
+    x = static_cast<double>(x0);
+  } else {
+    x1 = x0 + 1;
+  }
+  const double ly = y - static_cast<double>(y0), lx = x - static_cast<double>(x0);
+  const double hy = 1 - ly, hx = 1 - lx;
+  s.at[0] = y0 * W + x0;
+  s.at[1] = y0 * W + x1;
+  s.at[2] = y1 * W + x0;
+  s.at[3] = y1 * W + x1;
+  s.w[0] = hy * hx;
+  s.w[1] = hy * lx;
+  s.w[2] = ly * hx;
+  s.w[3] = ly * lx;
+  return s;
+}
+
+template <typename T>
+void align_roi(const T* plane0, int64_t C, int64_t H, int64_t W, const double* box, const Params& p,
+               T* out) {
+  const double offset = p.half_pixel ? 0.5 : 0.0;
+  const double x0 = box[0] * p.scale - offset, y0 = box[1] * p.scale - offset;
+  double rw = box[2] * p.scale - offset - x0, rh = box[3] * p.scale - offset - y0;
+  if (!p.half_pixel) {
+    rw = std::max(rw, 1.0);
+    rh = std::max(rh, 1.0);
+  }
+  const double bh = rh / static_cast<double>(p.out_h), bw = rw / static_cast<double>(p.out_w);
+  const int64_t gh = p.sampling > 0 ? p.sampling : static_cast<int64_t>(std::ceil(bh));
+  const int64_t gw = p.sampling > 0 ? p.sampling : static_cast<int64_t>(std::ceil(bw));
+  const double count = static_cast<double>(std::max<int64_t>(gh * gw, 1));
+  std::vector<Sample> samples;
+  for (int64_t ph = 0; ph < p.out_h; ++ph)
+    for (int64_t pw = 0; pw < p.out_w; ++pw) {
+      samples.clear();
+      for (int64_t iy = 0; iy < gh; ++iy)
+        for (int64_t ix = 0; ix < gw; ++ix) {
+          const double y = y0 + ph * bh + (iy + 0.5) * bh / static_cast<double>(gh);
+          const double x = x0 + pw * bw + (ix + 0.5) * bw / static_cast<double>(gw);
+          samples.push_back(bilinear(y, x, H, W));
+        }
+      for (int64_t c = 0; c < C; ++c) {
+        const T* plane = plane0 + c * H * W;
+        double acc = 0;
+        bool first = true;
+        for (const Sample& s : samples) {
+          if (!p.max_mode) {
+            for (int k = 0; k < 4; ++k) acc += s.w[k] * static_cast<double>(plane[s.at[k]]);
+            continue;
+          }
+          double v = s.w[0] * static_cast<double>(plane[s.at[0]]);
+          for (int k = 1; k < 4; ++k) v = std::max(v, s.w[k] * static_cast<double>(plane[s.at[k]]));
+          acc = first ? v : std::max(acc, v);
+          first = false;
+        }
+        out[(c * p.out_h + ph) * p.out_w + pw] = static_cast<T>(p.max_mode ? acc : acc / count);
+      }
+    }
+}
+
+class RoiAlign : public exec::Kernel {
+ public:
+  explicit RoiAlign(Params p) : p_(p) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const Tensor& rois = io.input(1);
+    const Tensor& idx = io.input(2);
+    if (in.rank() != 4) bad("RoiAlign's X must be 4-D, got " + shape_string(in.shape()));
+    if (rois.rank() != 2 || rois.dim(1) != 4) bad("RoiAlign's rois must have shape [R, 4]");
+    if (idx.rank() != 1 || idx.dim(0) != rois.dim(0))
+      bad("RoiAlign's batch_indices must have shape [" + std::to_string(rois.dim(0)) + "]");
+    if (!is_integer_type(idx.type()) || is_sub_byte(idx.type()))
+      bad("RoiAlign's batch_indices must be integers");
+    if (!is_float_type(rois.type()) || is_sub_byte(rois.type()))
+      bad("RoiAlign's rois must be floats");
+    const int64_t R = rois.dim(0), N = in.dim(0), C = in.dim(1), H = in.dim(2), W = in.dim(3);
+    std::vector<double> boxes(static_cast<size_t>(R * 4));
+    std::vector<int64_t> batch(static_cast<size_t>(R));
+    for (int64_t r = 0; r < R; ++r) {
+      batch[r] = idx.get_int(r);
+      if (batch[r] < 0 || batch[r] >= N)
+        bad("RoiAlign batch index " + std::to_string(batch[r]) + " is out of range");
+      for (int64_t k = 0; k < 4; ++k) boxes[r * 4 + k] = rois.get_double(r * 4 + k);
+      check_box(&boxes[r * 4]);
+    }
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    Tensor y(x.type(), Dims{R, C, p_.out_h, p_.out_w});
+    if (H > 0 && W > 0) {
+      kernels::visit_float(x.type(), "RoiAlign", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* src = x.data<T>();
+        T* dst = y.data<T>();
+        const int64_t per = C * p_.out_h * p_.out_w;
+        io.pool().parallel_for(R, 1, [&](int64_t b, int64_t e) {
+          for (int64_t r = b; r < e; ++r)
+            align_roi(src + batch[r] * C * H * W, C, H, W, &boxes[r * 4], p_, dst + r * per);
+        });
+      });
+    } else {
+      y = Tensor::zeros(x.type(), y.shape());
+    }
+    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+  }
+
+ private:
+  // Rejects boxes that are not finite or would need an unreasonable number of samples.
+  void check_box(const double* box) const {
+    for (int k = 0; k < 4; ++k)
+      if (!std::isfinite(box[k] * p_.scale)) bad("RoiAlign's rois must be finite");
+    if (p_.sampling > 0) return;
+    const double h = std::abs(box[3] - box[1]) * p_.scale / static_cast<double>(p_.out_h);
+    const double w = std::abs(box[2] - box[0]) * p_.scale / static_cast<double>(p_.out_w);
+    if ((std::ceil(h) + 1) * (std::ceil(w) + 1) > double(int64_t{1} << 24))
+      bad("RoiAlign's region is too large to sample");
+  }
+
+  Params p_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  Params p;
+  const std::string coord = ctx.attr_string("coordinate_transformation_mode",
+                                            ctx.since >= 16 ? "half_pixel" : "output_half_pixel");
+  if (coord != "half_pixel" && coord != "output_half_pixel")
+    ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
+  p.half_pixel = coord == "half_pixel";
+  const std::string mode = ctx.attr_string("mode", "avg");
+  if (mode != "avg" && mode != "max") ctx.invalid("unknown RoiAlign mode '" + mode + "'");
+  p.max_mode = mode == "max";
+  p.out_h = ctx.attr_int("output_height", 1);
+  p.out_w = ctx.attr_int("output_width", 1);
+  p.sampling = ctx.attr_int("sampling_ratio", 0);
+  p.scale = ctx.attr_float("spatial_scale", 1.0f);
+  if (p.out_h < 1 || p.out_w < 1) ctx.invalid("RoiAlign's output size must be positive");
+  if (p.sampling < 0) ctx.invalid("sampling_ratio must not be negative");
+  return std::make_unique<RoiAlign>(p);
+}
+
+}  // namespace
+
+const OpDef& def_RoiAlign() {
+  static const OpDef def{"", "RoiAlign", {10, 16, 22}, 3, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,20 @@
+// Scatter (deprecated from opset 11): ScatterElements under its old name, without
+// reduction.
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+const OpDef& def_ScatterElements();
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return def_ScatterElements().make(ctx);  // since < 16: no reduction attribute is read
+}
+}  // namespace
+
+const OpDef& def_Scatter() {
+  static const OpDef def{"", "Scatter", {9, 11}, 3, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,64 @@
+// ScatterElements: a copy of data where, for each position c of indices, the element at c
+// with c[axis] replaced by indices[c] takes updates[c] (or combines with it, see
+// ops/onnx/scatter_update.h). indices and updates share a shape of data's rank that fits
+// inside data off the axis.
+#include "kernels/gather_indices.h"
+#include "kernels/layout.h"
+#include "ops/onnx/scatter_update.h"
+
+namespace bough::ops {
+
+namespace {
+class ScatterElements : public exec::Kernel {
+ public:
+  ScatterElements(int64_t axis, ScatterReduction reduction) : axis_(axis), reduction_(reduction) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& data = io.input(0);
+    const Tensor& indices = io.input(1);
+    const Tensor& updates = io.input(2);
+    const size_t rank = data.rank();
+    const auto axis =
+        static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(rank)));
+    if (updates.shape() != indices.shape())
+      fail(ErrorKind::BadInput, "",
+           "updates of shape " + shape_string(updates.shape()) + " do not match indices of shape " +
+               shape_string(indices.shape()));
+    bool fits = indices.rank() == rank;
+    for (size_t d = 0; fits && d < rank; ++d) fits = d == axis || indices.dim(d) <= data.dim(d);
+    if (!fits)
+      fail(ErrorKind::BadInput, "",
+           "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
+               shape_string(data.shape()));
+    std::vector<int64_t> dst = kernels::checked_indices(indices, data.dim(axis));
+    const std::vector<int64_t> strides = kernels::contiguous_strides(data.shape());
+    std::vector<int64_t> coord(rank, 0);
+    int64_t base = 0;  // offset of coord with the axis coordinate at 0
+    for (int64_t& d : dst) {
+      d = base + d * strides[axis];
+      for (size_t k = rank; k-- > 0;) {
+        if (k != axis) base += strides[k];
+        if (++coord[k] < indices.dim(k)) break;
+        if (k != axis) base -= coord[k] * strides[k];
+        coord[k] = 0;
+      }
+    }
+    io.set_output(0, scatter_update(data, updates, dst, 1, reduction_, "ScatterElements"));
+  }
+
+ private:
+  int64_t axis_;
+  ScatterReduction reduction_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<ScatterElements>(ctx.attr_int("axis", 0), scatter_reduction(ctx));
+}
+}  // namespace
+
+const OpDef& def_ScatterElements() {
+  static const OpDef def{"", "ScatterElements", {11, 13, 16, 18}, 3, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,24 @@
+// Selu: y = gamma * x for x > 0, gamma * alpha * (exp(x) - 1) otherwise.
+#include <cmath>
+
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const float alpha = ctx.attr_float("alpha", 1.67326319217681884765625f);
+  const float gamma = ctx.attr_float("gamma", 1.05070102214813232421875f);
+  return make_float_map("Selu", [alpha, gamma](auto v) {
+    using T = decltype(v);
+    return static_cast<T>(gamma) * (v > 0 ? v : static_cast<T>(alpha) * std::expm1(v));
+  });
+}
+}  // namespace
+
+const OpDef& def_Selu() {
+  static const OpDef def{"", "Selu", {1, 6, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

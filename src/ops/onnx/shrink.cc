@@ -1,0 +1,23 @@
+// Shrink: y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise (bias 0,
+// lambd 0.5 by default). Any numeric type; integer results are the float result converted.
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const double bias = ctx.attr_float("bias", 0.0f);
+  const double lambd = ctx.attr_float("lambd", 0.5f);
+  return make_numeric_map("Shrink", [bias, lambd](auto v) {
+    const auto x = static_cast<double>(v);
+    return static_cast<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
+  });
+}
+}  // namespace
+
+const OpDef& def_Shrink() {
+  static const OpDef def{"", "Shrink", {9}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

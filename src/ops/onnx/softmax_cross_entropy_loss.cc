@@ -1,0 +1,76 @@
+// SoftmaxCrossEntropyLoss: the negative log-likelihood of log_softmax(scores) along axis 1
+// (see nll_loss.h for weights, ignore_index and reduction). The optional second output is
+// the log-probabilities. float16/bfloat16 go through float.
+#include <cmath>
+#include <limits>
+
+#include "ops/onnx/math_map.h"
+#include "ops/onnx/nll_loss.h"
+
+namespace bough::ops {
+
+namespace {
+
+// log_softmax over c of x laid out (n, c, d).
+template <typename T>
+Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, exec::ThreadPool& pool) {
+  Tensor out(x.type(), x.shape());
+  const T* px = x.data<T>();
+  T* py = out.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, s.c));
+  pool.parallel_for(s.n * s.d, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t r = lo; r < hi; ++r) {
+      const int64_t base = (r / s.d) * s.c * s.d + r % s.d;
+      T mx = -std::numeric_limits<T>::infinity();
+      for (int64_t j = 0; j < s.c; ++j) mx = std::max(mx, px[base + j * s.d]);
+      double sum = 0;
+      for (int64_t j = 0; j < s.c; ++j)
+        sum += std::exp(static_cast<double>(px[base + j * s.d] - mx));
+      const T lse = mx + static_cast<T>(std::log(sum));
+      for (int64_t j = 0; j < s.c; ++j) py[base + j * s.d] = px[base + j * s.d] - lse;
+    }
+  });
+  return out;
+}
+
+class SoftmaxCrossEntropyLoss : public exec::Kernel {
+ public:
+  SoftmaxCrossEntropyLoss(LossReduction reduction, std::optional<int64_t> ignore)
+      : reduction_(reduction), ignore_(ignore) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const Tensor& target = io.input(1);
+    const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
+    const LossShape s = check_loss_operands(in, target, weight, ignore_, "SoftmaxCrossEntropyLoss");
+    const bool narrow = is_narrow_float(in.type());
+    const Tensor x = narrow ? kernels::to_float(in) : in;
+    const Tensor w = weight && narrow ? kernels::to_float(*weight) : (weight ? *weight : Tensor());
+    Tensor log_prob, loss;
+    kernels::visit_float(x.type(), "SoftmaxCrossEntropyLoss", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      log_prob = log_softmax_axis1<T>(x, s, io.pool());
+      loss = nll_from_log_prob<T>(log_prob.data<T>(), weight ? w.data<T>() : nullptr, s, ignore_,
+                                  reduction_, x.type(), target.shape());
+    });
+    io.set_output(0, narrow ? kernels::cast(loss, in.type()) : loss);
+    if (io.has_output(1)) io.set_output(1, narrow ? kernels::cast(log_prob, in.type()) : log_prob);
+  }
+
+ private:
+  LossReduction reduction_;
+  std::optional<int64_t> ignore_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<SoftmaxCrossEntropyLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_SoftmaxCrossEntropyLoss() {
+  static const OpDef def{"", "SoftmaxCrossEntropyLoss", {12, 13}, 2, 3, 1, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

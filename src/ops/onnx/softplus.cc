@@ -1,0 +1,25 @@
+// Softplus: y = ln(exp(x) + 1), computed without overflow for large x.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct SoftplusFn {
+  template <typename T>
+  T operator()(T v) const {
+    return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<SoftplusFn>(x, pool, "Softplus");
+}
+}  // namespace
+
+const OpDef& def_Softplus() {
+  static const OpDef def{"", "Softplus", {1, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,25 @@
+// Softsign: y = x / (1 + |x|).
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct SoftsignFn {
+  template <typename T>
+  T operator()(T v) const {
+    return v / (T(1) + std::abs(v));
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<SoftsignFn>(x, pool, "Softsign");
+}
+}  // namespace
+
+const OpDef& def_Softsign() {
+  static const OpDef def{"", "Softsign", {1, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,44 @@
+// SpaceToDepth: [N, C, H, W] -> [N, C * b * b, H / b, W / b], moving each b x b spatial
+// block into channels (block offset in the channel's high part).
+#include "kernels/layout.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+class SpaceToDepth : public exec::Kernel {
+ public:
+  explicit SpaceToDepth(int64_t block) : block_(block) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (x.rank() != 4)
+      fail(ErrorKind::BadInput, "",
+           "SpaceToDepth input must be 4-D, got " + shape_string(x.shape()));
+    const int64_t n = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3), b = block_;
+    if (h % b != 0 || w % b != 0)
+      fail(ErrorKind::BadInput, "",
+           "spatial size " + std::to_string(h) + "x" + std::to_string(w) +
+               " is not a multiple of blocksize " + std::to_string(b));
+    const Tensor y = kernels::transpose(x.reshaped(Dims{n, c, h / b, b, w / b, b}),
+                                        std::vector<int64_t>{0, 3, 5, 1, 2, 4});
+    io.set_output(0, y.reshaped(Dims{n, c * b * b, h / b, w / b}));
+  }
+
+ private:
+  int64_t block_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t block = ctx.attr_int("blocksize", 0);
+  if (block < 1) ctx.invalid("SpaceToDepth needs a positive blocksize");
+  return std::make_unique<SpaceToDepth>(block);
+}
+}  // namespace
+
+const OpDef& def_SpaceToDepth() {
+  static const OpDef def{"", "SpaceToDepth", {1, 13}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,100 @@
+// STFT: the short-time Fourier transform of signals [batch, length, 1 or 2]: frames of
+// frame_length samples every frame_step samples, each multiplied by the window (ones when
+// absent) and transformed. Output [batch, frames, bins, 2] with frames =
+// 1 + (length - frame_length) / frame_step and bins = frame_length / 2 + 1 when onesided
+// (the default), else frame_length. frame_length defaults to the window's length.
+#include <algorithm>
+#include <complex>
+
+#include "exec/thread_pool.h"
+#include "kernels/convert.h"
+#include "kernels/fft.h"
+#include "kernels/shape_args.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+using cd = std::complex<double>;
+
+bool present(const exec::KernelIO& io, size_t i) {
+  return io.has_input(i) && !io.value(i).is_none();
+}
+
+class Stft : public exec::Kernel {
+ public:
+  explicit Stft(bool onesided) : onesided_(onesided) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (!is_float_type(x.type()) || elem_bits(x.type()) < 16)
+      fail(ErrorKind::Unsupported, "",
+           "STFT does not support element type " + std::string(elem_name(x.type())));
+    if (x.rank() != 3 || (x.dim(2) != 1 && x.dim(2) != 2))
+      fail(ErrorKind::BadInput, "",
+           "STFT signal must be [batch, length, 1 or 2], got shape " + shape_string(x.shape()));
+    const int64_t batch = x.dim(0), length = x.dim(1), c_in = x.dim(2);
+    const int64_t step = kernels::read_int(io.input(1), "frame_step");
+    Tensor window;
+    if (present(io, 2)) {
+      window = kernels::cast(io.input(2), ElemType::Double);
+      if (window.rank() != 1)
+        fail(ErrorKind::BadInput, "", "STFT window must be 1-D, got shape " + shape_string(window.shape()));
+    }
+    int64_t frame = window.defined() ? window.dim(0) : length;
+    if (present(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");
+    if (window.defined() && window.dim(0) != frame)
+      fail(ErrorKind::BadInput, "",
+           "STFT window of length " + std::to_string(window.dim(0)) +
+               " does not match frame_length " + std::to_string(frame));
+    if (step < 1 || frame < 1 || frame > length)
+      fail(ErrorKind::BadInput, "",
+           "STFT needs frame_step >= 1 and 1 <= frame_length <= " + std::to_string(length));
+    const int64_t frames = 1 + (length - frame) / step;
+    const int64_t bins = onesided_ ? frame / 2 + 1 : frame;
+
+    const Tensor xd = kernels::cast(x, ElemType::Double);
+    Tensor out(ElemType::Double, Dims{batch, frames, bins, 2});
+    const kernels::FftPlan plan(frame, false);
+    const double* src = xd.data<double>();
+    const double* win = window.defined() ? window.data<double>() : nullptr;
+    double* dst = out.data<double>();
+    auto run_frames = [&](int64_t s, int64_t e) {
+      std::vector<cd> buf(static_cast<size_t>(frame)), scratch;
+      for (int64_t bf = s; bf < e; ++bf) {
+        const int64_t b = bf / frames, f = bf % frames;
+        for (int64_t t = 0; t < frame; ++t) {
+          const double* p = src + (b * length + f * step + t) * c_in;
+          const double w = win ? win[t] : 1.0;
+          buf[static_cast<size_t>(t)] = cd(p[0], c_in == 2 ? p[1] : 0.0) * w;
+        }
+        plan.run(buf.data(), buf.data(), scratch);
+        double* q = dst + bf * bins * 2;
+        for (int64_t k = 0; k < bins; ++k) {
+          q[2 * k] = buf[static_cast<size_t>(k)].real();
+          q[2 * k + 1] = buf[static_cast<size_t>(k)].imag();
+        }
+      }
+    };
+    const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 14) / frame);
+    io.pool().parallel_for(batch * frames, grain, run_frames);
+    io.set_output(0, kernels::cast(out, x.type()));
+  }
+
+ private:
+  bool onesided_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Stft>(ctx.attr_int("onesided", 1) != 0);
+}
+
+}  // namespace
+
+const OpDef& def_STFT() {
+  static const OpDef def{"", "STFT", {17}, 2, 4, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,31 @@
+// StringConcat: X + Y elementwise on string tensors, with multidirectional broadcasting.
+#include "kernels/elementwise.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class StringConcat : public exec::Kernel {
+ public:
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const Tensor& y = io.input(1);
+    if (x.type() != ElemType::String || y.type() != ElemType::String)
+      fail(ErrorKind::BadInput, "", "StringConcat takes string tensors");
+    io.set_output(0, kernels::binary_map<std::string, std::string, std::string>(
+                         x, y, ElemType::String, io.pool(),
+                         [](const std::string& a, const std::string& b) { return a + b; }));
+  }
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<StringConcat>(); }
+
+}  // namespace
+
+const OpDef& def_StringConcat() {
+  static const OpDef def{"", "StringConcat", {20}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

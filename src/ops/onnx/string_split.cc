@@ -1,0 +1,96 @@
+// StringSplit: splits each string as Python's str.split does. With a delimiter, at each
+// occurrence (consecutive delimiters give empty pieces); without one (absent or empty), at
+// runs of whitespace, ignoring leading and trailing whitespace. maxsplit caps the number of
+// splits. Outputs: the pieces, X's shape plus one dimension as long as the most pieces
+// (padded with empty strings), and the number of pieces of each string (int64).
+#include <algorithm>
+
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+class StringSplit : public exec::Kernel {
+ public:
+  StringSplit(std::string delimiter, int64_t maxsplit)
+      : delimiter_(std::move(delimiter)), maxsplit_(maxsplit) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    if (x.type() != ElemType::String) fail(ErrorKind::BadInput, "", "StringSplit takes strings");
+    const int64_t n = x.numel();
+    std::vector<std::vector<std::string>> pieces(static_cast<size_t>(n));
+    size_t widest = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      auto& p = pieces[static_cast<size_t>(i)];
+      p = delimiter_.empty() ? split_space(x.strings()[i]) : split(x.strings()[i]);
+      widest = std::max(widest, p.size());
+    }
+    Dims shape = x.shape();
+    shape.push_back(static_cast<int64_t>(widest));
+    Tensor out(ElemType::String, shape);
+    Tensor counts(ElemType::Int64, x.shape());
+    for (int64_t i = 0; i < n; ++i) {
+      auto& p = pieces[static_cast<size_t>(i)];
+      std::move(p.begin(), p.end(), out.strings() + i * static_cast<int64_t>(widest));
+      counts.data<int64_t>()[i] = static_cast<int64_t>(p.size());
+    }
+    io.set_output(0, std::move(out));
+    io.set_output(1, std::move(counts));
+  }
+
+ private:
+  bool may_split(size_t done) const { return maxsplit_ < 0 || static_cast<int64_t>(done) < maxsplit_; }
+
+  std::vector<std::string> split(const std::string& s) const {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (may_split(out.size())) {
+      const size_t at = s.find(delimiter_, start);
+      if (at == std::string::npos) break;
+      out.push_back(s.substr(start, at - start));
+      start = at + delimiter_.size();
+    }
+    out.push_back(s.substr(start));
+    return out;
+  }
+
+  std::vector<std::string> split_space(const std::string& s) const {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (true) {
+      while (i < s.size() && is_space(s[i])) ++i;
+      if (i == s.size()) break;
+      if (!may_split(out.size())) {  // the rest, whitespace and all (as Python does)
+        out.push_back(s.substr(i));
+        break;
+      }
+      const size_t start = i;
+      while (i < s.size() && !is_space(s[i])) ++i;
+      out.push_back(s.substr(start, i - start));
+    }
+    return out;
+  }
+
+  std::string delimiter_;
+  int64_t maxsplit_;  // -1: no limit
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const int64_t maxsplit = ctx.has_attr("maxsplit") ? ctx.attr_int("maxsplit", -1) : -1;
+  return std::make_unique<StringSplit>(ctx.attr_string("delimiter", ""), maxsplit);
+}
+
+}  // namespace
+
+const OpDef& def_StringSplit() {
+  static const OpDef def{"", "StringSplit", {20}, 1, 1, 1, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,62 @@
+// SwiGLU: y = a * sigmoid(alpha * a) * b, the Swish of the gate A times the value B. A and B
+// have one shape and type (no broadcasting). float16/bfloat16 go through float.
+#include <cmath>
+
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+
+template <typename T>
+Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, exec::ThreadPool& pool) {
+  Tensor y(a.type(), a.shape());
+  const T* pa = a.data<T>();
+  const T* pb = b.data<T>();
+  T* py = y.data<T>();
+  pool.parallel_for(a.numel(), kernels::kParallelGrain, [&](int64_t s, int64_t e) {
+    for (int64_t i = s; i < e; ++i) py[i] = pa[i] / (T(1) + std::exp(-alpha * pa[i])) * pb[i];
+  });
+  return y;
+}
+
+class SwiGLU : public exec::Kernel {
+ public:
+  explicit SwiGLU(double alpha) : alpha_(alpha) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& a = io.input(0);
+    const Tensor& b = io.input(1);
+    if (a.type() != b.type()) type_mismatch(a, b);
+    if (a.shape() != b.shape())
+      fail(ErrorKind::BadInput, "",
+           "SwiGLU inputs must have one shape, got " + shape_string(a.shape()) + " and " +
+               shape_string(b.shape()));
+    const ElemType t = a.type();
+    if (is_narrow_float(t)) {
+      Tensor y = swiglu<float>(kernels::to_float(a), kernels::to_float(b),
+                               static_cast<float>(alpha_), io.pool());
+      return io.set_output(0, kernels::cast(y, t));
+    }
+    io.set_output(0, kernels::visit_float(t, "SwiGLU", [&](auto tag) {
+                    using T = typename decltype(tag)::type;
+                    return swiglu<T>(a, b, static_cast<T>(alpha_), io.pool());
+                  }));
+  }
+
+ private:
+  double alpha_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<SwiGLU>(ctx.attr_float("alpha", 1.0f));
+}
+
+}  // namespace
+
+const OpDef& def_SwiGLU() {
+  static const OpDef def{"", "SwiGLU", {28}, 2, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

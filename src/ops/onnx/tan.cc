@@ -1,0 +1,25 @@
+// Tan: tangent, elementwise.
+#include <cmath>
+
+#include "ops/elementwise.h"
+
+namespace bough::ops {
+
+namespace {
+struct TanFn {
+  template <typename T>
+  T operator()(T v) const {
+    return std::tan(v);
+  }
+};
+Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+  return float_unary<TanFn>(x, pool, "Tan");
+}
+}  // namespace
+
+const OpDef& def_Tan() {
+  static const OpDef def{"", "Tan", {7, 22}, 1, 1, 1, 1, make_unary<compute>};
+  return def;
+}
+
+}  // namespace bough::ops

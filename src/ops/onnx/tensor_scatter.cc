@@ -1,0 +1,87 @@
+// TensorScatter: a copy of past_cache [batch, ..., max_len, ...] with `update` (the same shape
+// but seq_len along `axis`, default -2) written at write_indices[batch] (default 0) along the
+// axis; mode "circular" wraps positions modulo max_len, "linear" (default) requires them to
+// fit.
+#include <algorithm>
+
+#include "kernels/dispatch.h"
+#include "kernels/layout.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+class TensorScatter : public exec::Kernel {
+ public:
+  TensorScatter(int64_t axis, bool circular) : axis_(axis), circular_(circular) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& past = io.input(0);
+    const Tensor& update = io.input(1);
+    const auto rank = static_cast<int64_t>(past.rank());
+    const auto axis = static_cast<size_t>(kernels::normalize_axis(axis_, rank));
+    if (axis == 0) fail(ErrorKind::BadInput, "", "TensorScatter's axis cannot be the batch axis");
+    if (update.type() != past.type())
+      fail(ErrorKind::BadInput, "", "update and past_cache have different element types");
+    bool fits = update.rank() == past.rank();
+    for (size_t d = 0; fits && d < past.rank(); ++d)
+      fits = d == axis ? update.dim(d) <= past.dim(d) : update.dim(d) == past.dim(d);
+    if (!fits)
+      fail(ErrorKind::BadInput, "",
+           "update of shape " + shape_string(update.shape()) + " does not fit past_cache of shape " +
+               shape_string(past.shape()));
+    const int64_t batch = past.dim(0), max_len = past.dim(axis), len = update.dim(axis);
+    std::vector<int64_t> write(static_cast<size_t>(batch), 0);
+    if (io.has_input(2) && !io.value(2).is_none()) {
+      const Tensor& wi = io.input(2);
+      if (wi.numel() != batch || (wi.type() != ElemType::Int64 && wi.type() != ElemType::Int32))
+        fail(ErrorKind::BadInput, "", "write_indices must hold one integer per batch entry");
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t w = wi.get_int(b);
+        if (w < 0 || (!circular_ && w + len > max_len))
+          fail(ErrorKind::BadInput, "",
+               "write index " + std::to_string(w) + " with " + std::to_string(len) +
+                   " updates does not fit " + std::to_string(max_len) + " positions");
+        write[static_cast<size_t>(b)] = w;
+      }
+    }
+    if (is_sub_byte(past.type())) fail(ErrorKind::Unsupported, "", "TensorScatter on sub-byte types");
+    int64_t per_batch = 1, inner = 1;  // blocks between the batch axis and `axis`; block size
+    for (size_t d = 1; d < axis; ++d) per_batch *= past.dim(d);
+    for (size_t d = axis + 1; d < past.rank(); ++d) inner *= past.dim(d);
+    Tensor out = past.clone();
+    kernels::visit_storage(past.type(), "TensorScatter", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* src = kernels::elements<T>(update);
+      T* dst = kernels::elements<T>(out);
+      for (int64_t p = 0; p < batch * per_batch; ++p) {
+        const int64_t w = write[static_cast<size_t>(p / per_batch)];
+        for (int64_t s = 0; s < len; ++s) {
+          const int64_t at = circular_ ? (w + s) % max_len : w + s;
+          std::copy_n(src + (p * len + s) * inner, inner, dst + (p * max_len + at) * inner);
+        }
+      }
+    });
+    io.set_output(0, std::move(out));
+  }
+
+ private:
+  int64_t axis_;
+  bool circular_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const std::string mode = ctx.attr_string("mode", "linear");
+  if (mode != "linear" && mode != "circular") ctx.invalid("unknown mode \"" + mode + "\"");
+  return std::make_unique<TensorScatter>(ctx.attr_int("axis", -2), mode == "circular");
+}
+
+}  // namespace
+
+const OpDef& def_TensorScatter() {
+  static const OpDef def{"", "TensorScatter", {24}, 2, 3, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

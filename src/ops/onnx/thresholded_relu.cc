@@ -1,0 +1,21 @@
+// ThresholdedRelu: y = x for x > alpha, 0 otherwise (alpha defaults to 1).
+#include "ops/onnx/activation.h"
+
+namespace bough::ops {
+
+namespace {
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  const float alpha = ctx.attr_float("alpha", 1.0f);
+  return make_float_map("ThresholdedRelu", [alpha](auto v) {
+    using T = decltype(v);
+    return v > static_cast<T>(alpha) ? v : T(0);
+  });
+}
+}  // namespace
+
+const OpDef& def_ThresholdedRelu() {
+  static const OpDef def{"", "ThresholdedRelu", {10, 22}, 1, 1, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,110 @@
+// TopK: the k largest (largest=1, default) or smallest elements along an axis (default -1)
+// and their int64 indices, sorted; equal values keep the lower index first. k is an
+// attribute in opset 1 and a 1-element int64 input from opset 10. NaN counts as the largest.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "exec/thread_pool.h"
+#include "kernels/shape_args.h"
+#include "ops/onnx/axis_split.h"
+#include "ops/onnx/math_map.h"
+
+namespace bough::ops {
+
+namespace {
+// A total order with NaN above everything.
+template <typename T>
+bool less_nan_last(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
+
+template <typename T>
+void top_k_block(const T* x, T* values, int64_t* indices, int64_t o0, int64_t o1,
+                 const AxisSplit& s, int64_t k, bool largest) {
+  const int64_t n = s.n, inner = s.inner;
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  for (int64_t o = o0; o < o1; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const T* col = x + o * n * inner + i;
+      auto value = [&](int64_t r) { return col[r * inner]; };
+      std::iota(order.begin(), order.end(), int64_t{0});
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+        const T va = value(a), vb = value(b);
+        if (largest ? less_nan_last(vb, va) : less_nan_last(va, vb)) return true;
+        if (largest ? less_nan_last(va, vb) : less_nan_last(vb, va)) return false;
+        return a < b;
+      });
+      for (int64_t j = 0; j < k; ++j) {
+        const int64_t at = (o * k + j) * inner + i;
+        values[at] = value(order[static_cast<size_t>(j)]);
+        indices[at] = order[static_cast<size_t>(j)];
+      }
+    }
+  }
+}
+
+class TopK : public exec::Kernel {
+ public:
+  TopK(int64_t axis, bool largest, int64_t k_attr)
+      : axis_(axis), largest_(largest), k_attr_(k_attr) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& in = io.input(0);
+    const ElemType t = in.type();
+    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
+    if (x.rank() == 0) fail(ErrorKind::BadInput, "", "TopK input must have rank >= 1");
+    const int64_t k = k_attr_ >= 0 ? k_attr_ : kernels::read_int(io.input(1), "K");
+    const int64_t rank = static_cast<int64_t>(x.rank());
+    const int64_t axis = kernels::normalize_axis(axis_, rank);
+    if (k < 0 || k > x.dim(axis))
+      fail(ErrorKind::BadInput, "",
+           "k = " + std::to_string(k) + " is out of range for an axis of " +
+               std::to_string(x.dim(axis)));
+    const AxisSplit s = split_at_axis(x.shape(), axis, false);
+    Dims shape = x.shape();
+    shape[axis] = k;
+    Tensor values(x.type(), shape), indices(ElemType::Int64, shape);
+    kernels::visit_numeric(x.type(), "TopK", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* px = x.data<T>();
+      T* pv = values.data<T>();
+      int64_t* pi = indices.data<int64_t>();
+      const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, s.n * s.inner));
+      io.pool().parallel_for(s.outer, grain, [&](int64_t b, int64_t e) {
+        top_k_block(px, pv, pi, b, e, s, k, largest_);
+      });
+    });
+    io.set_output(0, is_narrow_float(t) ? kernels::cast(values, t) : values);
+    io.set_output(1, std::move(indices));
+  }
+
+ private:
+  int64_t axis_;
+  bool largest_;
+  int64_t k_attr_;  // -1 when k is an input
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  int64_t k_attr = -1;
+  if (ctx.since < 10) {
+    k_attr = ctx.attr_int("k", -1);
+    if (k_attr < 0) ctx.invalid("TopK needs a non-negative k attribute");
+  }
+  return std::make_unique<TopK>(ctx.attr_int("axis", -1),
+                                ctx.since < 11 || ctx.attr_int("largest", 1) != 0, k_attr);
+}
+}  // namespace
+
+const OpDef& def_TopK() {
+  static const OpDef def{"", "TopK", {1, 10, 11, 24}, 1, 2, 2, 2, make};
+  return def;
+}
+
+}  // namespace bough::ops

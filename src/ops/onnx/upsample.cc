@@ -1,0 +1,77 @@
+// Upsample (deprecated by Resize): X resized by per-dimension scales (output size
+// floor(in * scale)) with asymmetric coordinates, nearest (rounding down) or linear. The
+// scales are height_scale / width_scale attributes of a 4-D input in opset 1, the `scales`
+// attribute in 7, and the second input from 9.
+#include <cmath>
+
+#include "kernels/conv_resample.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
+
+class Upsample : public exec::Kernel {
+ public:
+  Upsample(kernels::ResampleSpec spec, std::vector<double> scales)
+      : spec_(spec), scales_(std::move(scales)) {}
+
+  void run(exec::KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    std::vector<double> scales = scales_;
+    if (io.has_input(1)) {
+      const Tensor& s = io.input(1);
+      if (!is_float_type(s.type()) || is_sub_byte(s.type())) bad("scales must be a float tensor");
+      scales.resize(static_cast<size_t>(s.numel()));
+      for (size_t i = 0; i < scales.size(); ++i) scales[i] = s.get_double(static_cast<int64_t>(i));
+    }
+    if (scales.size() != x.rank())
+      bad("Upsample has " + std::to_string(scales.size()) + " scales for an input of rank " +
+          std::to_string(x.rank()));
+    std::vector<int64_t> out(x.rank());
+    for (size_t d = 0; d < x.rank(); ++d) {
+      const double size = std::floor(static_cast<double>(x.dim(d)) * scales[d]);
+      if (!(scales[d] > 0) || !(size < double(int64_t{1} << 40)))
+        bad("Upsample's scales must be positive and keep the output size in range");
+      out[d] = static_cast<int64_t>(size);
+    }
+    io.set_output(0, kernels::resample(x, spec_, out, scales, {}, 0.0, io.pool()));
+  }
+
+ private:
+  kernels::ResampleSpec spec_;
+  std::vector<double> scales_;
+};
+
+std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+  kernels::ResampleSpec spec;
+  spec.coord = kernels::CoordMode::Asymmetric;
+  spec.nearest = kernels::NearestRound::Floor;
+  const std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode == "linear" || mode == "bilinear")
+    spec.mode = kernels::Interp::Linear;
+  else if (mode != "nearest")
+    ctx.invalid("unknown Upsample mode '" + mode + "'");
+  std::vector<double> scales;
+  if (ctx.since < 7) {
+    scales = {1.0, 1.0, ctx.attr_float("height_scale", 1.0f), ctx.attr_float("width_scale", 1.0f)};
+  } else if (ctx.since < 9) {
+    const ir::Attribute* a = ctx.attr("scales");
+    if (!a) ctx.invalid("Upsample needs the scales attribute");
+    scales.assign(a->floats.begin(), a->floats.end());
+  } else if (ctx.node.inputs.size() < 2 || !ctx.node.inputs[1]) {
+    ctx.invalid("Upsample needs the scales input");
+  }
+  return std::make_unique<Upsample>(spec, std::move(scales));
+}
+
+}  // namespace
+
+const OpDef& def_Upsample() {
+  static const OpDef def{"", "Upsample", {1, 7, 9, 10}, 1, 2, 1, 1, make};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,273 @@
+// Attention, normalization and loss operators on what the conformance tests leave out: bad
+// shapes, indices and attribute combinations (which must fail with BadInput, not crash),
+// and a few values worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "bough/error.h"
+#include "bough/session.h"
+#include "kernels/convert.h"
+#include "model_builder.h"
+#include "test_paths.h"
+
+namespace bough {
+namespace {
+
+using test::f32;
+using test::i64;
+
+using Attrs = std::function<void(onnxpb::NodeProto&)>;
+using Inputs = std::vector<std::pair<std::string, Tensor>>;
+
+// Runs one node; inputs named "" are omitted optional inputs.
+std::vector<Tensor> run_op(const std::string& op, const Inputs& ins, int outputs,
+                           const Attrs& attrs = {}, int64_t opset = 27) {
+  test::GraphBuilder g;
+  std::vector<std::string> names;
+  NamedValues feeds;
+  for (const auto& [name, t] : ins) {
+    names.push_back(name);
+    if (name.empty()) continue;
+    g.input(name, t.type(), t.shape().vec());
+    feeds.emplace_back(name, t);
+  }
+  std::vector<std::string> outs;
+  for (int i = 0; i < outputs; ++i) {
+    outs.push_back("y" + std::to_string(i));
+    g.output_untyped(outs.back());
+  }
+  onnxpb::NodeProto& n = g.node(op, names, outs);
+  if (attrs) attrs(n);
+  const std::string path =
+      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("attloss"), "m.onnx");
+  Session session(Model::load(path));
+  std::vector<Tensor> result;
+  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
+  return result;
+}
+
+void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnxpb::AttributeProto::STRING);
+  a->set_s(v);
+}
+
+void expect_bad_input(const std::function<void()>& fn) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
+  }
+}
+
+Tensor zeros(test::Dims64 dims) { return Tensor::zeros(ElemType::Float, Dims(std::span(dims))); }
+
+// ---------------------------------------------------------------------------------------
+// Attention
+
+TEST(AttentionLossTest, AttentionRejectsBadShapes) {
+  auto heads = [](onnxpb::NodeProto& n) {
+    test::set_int(n, "q_num_heads", 2);
+    test::set_int(n, "kv_num_heads", 2);
+  };
+  // 3-D inputs without head counts.
+  expect_bad_input([] {
+    run_op("Attention", {{"q", zeros({1, 2, 4})}, {"k", zeros({1, 2, 4})}, {"v", zeros({1, 2, 4})}},
+           1);
+  });
+  // Q and K head sizes differ.
+  expect_bad_input([] {
+    run_op("Attention",
+           {{"q", zeros({1, 1, 2, 4})}, {"k", zeros({1, 1, 2, 3})}, {"v", zeros({1, 1, 2, 4})}}, 1);
+  });
+  // 3 query heads over 2 key/value heads.
+  expect_bad_input([] {
+    run_op("Attention",
+           {{"q", zeros({1, 3, 2, 4})}, {"k", zeros({1, 2, 2, 4})}, {"v", zeros({1, 2, 2, 4})}}, 1);
+  });
+  // A mask wider than the keys, and one that does not broadcast.
+  expect_bad_input([&] {
+    run_op("Attention",
+           {{"q", zeros({1, 2, 8})},
+            {"k", zeros({1, 3, 8})},
+            {"v", zeros({1, 3, 8})},
+            {"m", zeros({2, 4})}},
+           1, heads);
+  });
+  expect_bad_input([&] {
+    run_op("Attention",
+           {{"q", zeros({1, 2, 8})},
+            {"k", zeros({1, 3, 8})},
+            {"v", zeros({1, 3, 8})},
+            {"m", zeros({3, 2, 3})}},
+           1, heads);
+  });
+  // past_key without past_value, and a past of the wrong head size.
+  expect_bad_input([] {
+    run_op("Attention",
+           {{"q", zeros({1, 1, 2, 4})},
+            {"k", zeros({1, 1, 2, 4})},
+            {"v", zeros({1, 1, 2, 4})},
+            {"", Tensor()},
+            {"pk", zeros({1, 1, 3, 4})}},
+           1);
+  });
+  expect_bad_input([] {
+    run_op("Attention",
+           {{"q", zeros({1, 1, 2, 4})},
+            {"k", zeros({1, 1, 2, 4})},
+            {"v", zeros({1, 1, 2, 4})},
+            {"", Tensor()},
+            {"pk", zeros({1, 1, 3, 5})},
+            {"pv", zeros({1, 1, 3, 4})}},
+           1);
+  });
+  // nonpad_kv_seqlen of the wrong length.
+  expect_bad_input([] {
+    run_op("Attention",
+           {{"q", zeros({1, 1, 2, 4})},
+            {"k", zeros({1, 1, 2, 4})},
+            {"v", zeros({1, 1, 2, 4})},
+            {"", Tensor()},
+            {"", Tensor()},
+            {"", Tensor()},
+            {"n", i64({2}, {1, 1})}},
+           1, {}, 24);
+  });
+}
+
+TEST(AttentionLossTest, AttentionCausalDecodeWithPastAndPresent) {
+  // One query over a past of one key and one new key; causal lets it see both. Q·K = 0 for
+  // both keys, so the weights are equal and Y is the mean of the values, (1 + 3) / 2 = 2.
+  auto r = run_op("Attention",
+                  {{"q", f32({1, 1, 1, 1}, {0})},
+                   {"k", f32({1, 1, 1, 1}, {5})},
+                   {"v", f32({1, 1, 1, 1}, {3})},
+                   {"", Tensor()},
+                   {"pk", f32({1, 1, 1, 1}, {7})},
+                   {"pv", f32({1, 1, 1, 1}, {1})}},
+                  3, [](onnxpb::NodeProto& n) { test::set_int(n, "is_causal", 1); });
+  EXPECT_EQ(test::floats_of(r[0]), (std::vector<float>{2}));
+  EXPECT_EQ(r[1].shape(), (Dims{1, 1, 2, 1}));
+  EXPECT_EQ(test::floats_of(r[1]), (std::vector<float>{7, 5}));
+  EXPECT_EQ(test::floats_of(r[2]), (std::vector<float>{1, 3}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Normalization, rotary embedding, elementwise
+
+TEST(AttentionLossTest, RotaryEmbeddingRejectsBadCachesAndPositions) {
+  const Tensor x = zeros({1, 1, 2, 4});
+  expect_bad_input([&] {  // position 5 of a 4-row cache
+    run_op("RotaryEmbedding",
+           {{"x", x}, {"c", zeros({4, 2})}, {"s", zeros({4, 2})}, {"p", i64({1, 2}, {0, 5})}}, 1);
+  });
+  expect_bad_input([&] {  // caches of half width 3 for a head of 4
+    run_op("RotaryEmbedding",
+           {{"x", x}, {"c", zeros({4, 3})}, {"s", zeros({4, 3})}, {"p", i64({1, 2}, {0, 1})}}, 1);
+  });
+  expect_bad_input([&] {  // an odd rotary dimension
+    run_op("RotaryEmbedding",
+           {{"x", x}, {"c", zeros({4, 2})}, {"s", zeros({4, 2})}, {"p", i64({1, 2}, {0, 1})}}, 1,
+           [](onnxpb::NodeProto& n) { test::set_int(n, "rotary_embedding_dim", 3); });
+  });
+}
+
+TEST(AttentionLossTest, RMSNormalizationOnFloat16AndBadScale) {
+  // Row (3, 4): mean square 12.5, so y = x / sqrt(12.5) * 2 = (1.697, 2.263).
+  const Tensor x = kernels::cast(f32({1, 2}, {3, 4}), ElemType::Float16);
+  const Tensor s = kernels::cast(f32({2}, {2, 2}), ElemType::Float16);
+  Tensor y = run_op("RMSNormalization", {{"x", x}, {"s", s}}, 1, {}, 23)[0];
+  ASSERT_EQ(y.type(), ElemType::Float16);
+  EXPECT_NEAR(y.get_double(0), 1.697, 2e-3);
+  EXPECT_NEAR(y.get_double(1), 2.263, 2e-3);
+  expect_bad_input([] {
+    run_op("RMSNormalization", {{"x", zeros({2, 3})}, {"s", zeros({2})}}, 1, {}, 23);
+  });
+}
+
+TEST(AttentionLossTest, ElementwiseRejectsMismatches) {
+  expect_bad_input([] { run_op("SwiGLU", {{"a", zeros({2})}, {"b", zeros({3})}}, 1, {}, 28); });
+  expect_bad_input([] {  // float to int64 changes the width
+    run_op(
+        "BitCast", {{"x", zeros({2})}}, 1, [](onnxpb::NodeProto& n) { test::set_int(n, "to", 7); },
+        26);
+  });
+  expect_bad_input([] { run_op("CumProd", {{"x", zeros({2})}, {"a", i64({}, {1})}}, 1, {}, 26); });
+}
+
+// ---------------------------------------------------------------------------------------
+// Losses
+
+TEST(AttentionLossTest, LossesRejectBadTargetsAndWeights) {
+  const Tensor x = zeros({2, 3});
+  expect_bad_input([&] {  // class 3 of 3
+    run_op("NegativeLogLikelihoodLoss", {{"x", x}, {"t", i64({2}, {0, 3})}}, 1);
+  });
+  expect_bad_input([&] {  // targets of the wrong shape
+    run_op("NegativeLogLikelihoodLoss", {{"x", x}, {"t", i64({3}, {0, 1, 2})}}, 1);
+  });
+  expect_bad_input([&] {  // weights for 2 classes
+    run_op("NegativeLogLikelihoodLoss", {{"x", x}, {"t", i64({2}, {0, 1})}, {"w", zeros({2})}}, 1);
+  });
+  expect_bad_input([&] {
+    run_op("SoftmaxCrossEntropyLoss", {{"x", x}, {"t", i64({2}, {-1, 0})}}, 1);
+  });
+}
+
+TEST(AttentionLossTest, NegativeLogLikelihoodLossSkipsIgnoredTargets) {
+  // Targets 0 (ignored) and 2: the mean is -x[1, 2] / 1 = 6.
+  Tensor y = run_op("NegativeLogLikelihoodLoss",
+                    {{"x", f32({2, 3}, {-1, -2, -3, -4, -5, -6})}, {"t", i64({2}, {0, 2})}}, 1,
+                    [](onnxpb::NodeProto& n) { test::set_int(n, "ignore_index", 0); })[0];
+  EXPECT_EQ(test::floats_of(y), (std::vector<float>{6}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Recurrent state operators
+
+TEST(AttentionLossTest, LinearAttentionRejectsBadInputs) {
+  auto heads = [](onnxpb::NodeProto& n) {
+    test::set_int(n, "q_num_heads", 1);
+    test::set_int(n, "kv_num_heads", 1);
+  };
+  const Tensor q = zeros({1, 2, 4});
+  expect_bad_input([&] {  // gated_delta without decay and beta
+    run_op("LinearAttention", {{"q", q}, {"k", q}, {"v", q}}, 2, heads);
+  });
+  expect_bad_input([&] {  // a past state of the wrong size
+    run_op("LinearAttention", {{"q", q}, {"k", q}, {"v", q}, {"s", zeros({1, 1, 4, 3})}}, 2,
+           [&](onnxpb::NodeProto& n) {
+             heads(n);
+             set_string(n, "update_rule", "linear");
+           });
+  });
+}
+
+TEST(AttentionLossTest, CausalConvWithStateRejectsBadWeightsAndState) {
+  const Tensor x = zeros({1, 2, 3});
+  expect_bad_input([&] { run_op("CausalConvWithState", {{"x", x}, {"w", zeros({3, 1, 2})}}, 2); });
+  expect_bad_input([&] {
+    run_op("CausalConvWithState",
+           {{"x", x}, {"w", zeros({2, 1, 2})}, {"", Tensor()}, {"s", zeros({1, 2, 2})}}, 2);
+  });
+}
+
+TEST(AttentionLossTest, CausalConvWithStateCarriesTheState) {
+  // Kernel (1, 1) over past 5 then input 1, 2: y = (5 + 1, 1 + 2) = (6, 3); state = 2.
+  auto r = run_op("CausalConvWithState",
+                  {{"x", f32({1, 1, 2}, {1, 2})},
+                   {"w", f32({1, 1, 2}, {1, 1})},
+                   {"", Tensor()},
+                   {"s", f32({1, 1, 1}, {5})}},
+                  2);
+  EXPECT_EQ(test::floats_of(r[0]), (std::vector<float>{6, 3}));
+  EXPECT_EQ(test::floats_of(r[1]), (std::vector<float>{2}));
+}
+
+}  // namespace
+}  // namespace bough
