@@ -2,6 +2,8 @@
 
 namespace bough::exec {
 
+thread_local bool ThreadPool::in_parallel_region_ = false;
+
 ThreadPool::ThreadPool(int threads) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
@@ -33,7 +35,9 @@ void ThreadPool::run_chunks(int64_t n, int chunks, void* fn, Trampoline call) {
   }
   wake_.notify_all();
   auto [b, e] = chunk(n, chunks, 0);
+  in_parallel_region_ = true;
   call(fn, b, e);
+  in_parallel_region_ = false;
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return pending_ == 0; });
   job_ = nullptr;
@@ -51,7 +55,9 @@ void ThreadPool::worker_loop(int index) {
     Trampoline call = job_call_;
     auto [b, e] = chunk(job_n_, job_chunks_, index);
     lock.unlock();
+    in_parallel_region_ = true;
     call(fn, b, e);
+    in_parallel_region_ = false;
     lock.lock();
     if (--pending_ == 0) done_.notify_one();
   }

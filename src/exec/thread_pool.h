@@ -23,11 +23,11 @@ class ThreadPool {
 
   // Calls fn(begin, end) over a partition of [0, n) into at most threads() chunks, and
   // returns when all are done. Runs inline (no allocation, no locking) when `n` is below
-  // two grains or there are no workers.
+  // two grains, there are no workers, or it is called from inside a chunk (nesting).
   template <typename F>
   void parallel_for(int64_t n, int64_t grain, F&& fn) {
     int64_t chunks = std::min<int64_t>(threads(), grain > 0 ? n / grain : n);
-    if (chunks <= 1) {
+    if (chunks <= 1 || in_parallel_region_) {
       if (n > 0) fn(int64_t{0}, n);
       return;
     }
@@ -41,6 +41,7 @@ class ThreadPool {
   void run_chunks(int64_t n, int chunks, void* fn, Trampoline call);
   void worker_loop(int index);
 
+  static thread_local bool in_parallel_region_;  // this thread is running a chunk
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;

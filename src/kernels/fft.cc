@@ -20,7 +20,8 @@ FftPlan::FftPlan(int64_t n, bool inverse) : n_(n), pow2_(is_pow2(n)) {
   if (pow2_) {
     twiddle_.resize(static_cast<size_t>(n / 2));
     for (int64_t k = 0; k < n / 2; ++k)
-      twiddle_[static_cast<size_t>(k)] = unit(sign * 2 * pi * static_cast<double>(k) / static_cast<double>(n));
+      twiddle_[static_cast<size_t>(k)] =
+          unit(sign * 2 * pi * static_cast<double>(k) / static_cast<double>(n));
     bitrev_.resize(static_cast<size_t>(n));
     int bits = 0;
     while ((int64_t{1} << bits) < n) ++bits;
@@ -39,7 +40,8 @@ FftPlan::FftPlan(int64_t n, bool inverse) : n_(n), pow2_(is_pow2(n)) {
   chirp_.resize(static_cast<size_t>(n));
   for (int64_t t = 0; t < n; ++t) {
     const int64_t sq = (t * t) % (2 * n);  // exact: keeps the angle small
-    chirp_[static_cast<size_t>(t)] = unit(sign * pi * static_cast<double>(sq) / static_cast<double>(n));
+    chirp_[static_cast<size_t>(t)] =
+        unit(sign * pi * static_cast<double>(sq) / static_cast<double>(n));
   }
   chirp_fft_.assign(static_cast<size_t>(m), {0, 0});
   for (int64_t t = 0; t < n; ++t) {
@@ -81,9 +83,11 @@ void FftPlan::run(const std::complex<double>* in, std::complex<double>* out,
   }
   const int64_t m = forward_m_->size();
   scratch.assign(static_cast<size_t>(m), {0, 0});
-  for (int64_t t = 0; t < n_; ++t) scratch[static_cast<size_t>(t)] = in[t] * chirp_[static_cast<size_t>(t)];
+  for (int64_t t = 0; t < n_; ++t)
+    scratch[static_cast<size_t>(t)] = in[t] * chirp_[static_cast<size_t>(t)];
   forward_m_->radix2(scratch.data());
-  for (int64_t k = 0; k < m; ++k) scratch[static_cast<size_t>(k)] *= chirp_fft_[static_cast<size_t>(k)];
+  for (int64_t k = 0; k < m; ++k)
+    scratch[static_cast<size_t>(k)] *= chirp_fft_[static_cast<size_t>(k)];
   inverse_m_->radix2(scratch.data());
   const double scale = 1.0 / static_cast<double>(m);
   for (int64_t k = 0; k < n_; ++k)

@@ -77,16 +77,11 @@ std::vector<int64_t> pooled_shape(std::span<const int64_t> x_shape, const Window
 }
 
 int64_t column_major_offset(const Window& w, int64_t offset) {
-  int64_t col = 0, stride = 1;
-  const size_t r = w.rank();
-  std::vector<int64_t> c(r);
-  for (size_t d = r; d-- > 0;) {
-    c[d] = offset % w.in[d];
+  int64_t before = w.in_numel(), col = 0;  // before: the product of the dimensions before d
+  for (size_t d = w.rank(); d-- > 0;) {
+    before /= w.in[d];
+    col += (offset % w.in[d]) * before;
     offset /= w.in[d];
-  }
-  for (size_t d = 0; d < r; ++d) {
-    col += c[d] * stride;
-    stride *= w.in[d];
   }
   return col;
 }

@@ -298,6 +298,31 @@ TEST(MathIndexTest, EinsumEllipsisBroadcastsAndThreeOperands) {
             (std::vector<double>{9}));
 }
 
+TEST(MathIndexTest, EinsumMatrixProductsAgreeWithLoops) {
+  // a [2, 3, 4] (b, i, j), c [2, 5, 4] (b, k, j): out[b, k, i] = sum_j a[b, i, j] c[b, k, j].
+  std::vector<float> av(24), cv(40);
+  for (size_t i = 0; i < av.size(); ++i) av[i] = static_cast<float>((i * 7) % 5) - 2;
+  for (size_t i = 0; i < cv.size(); ++i) cv[i] = static_cast<float>((i * 3) % 7) - 3;
+  std::vector<double> want(30, 0.0);
+  for (int b = 0; b < 2; ++b)
+    for (int k = 0; k < 5; ++k)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 4; ++j)
+          want[(b * 5 + k) * 3 + i] += av[(b * 3 + i) * 4 + j] * cv[(b * 5 + k) * 4 + j];
+  Tensor y = einsum("bij,bkj->bki", {{"a", f32({2, 3, 4}, av)}, {"c", f32({2, 5, 4}, cv)}});
+  EXPECT_EQ(y.shape(), (Dims{2, 5, 3}));
+  EXPECT_EQ(doubles_of(y), want);
+  // A label of one operand alone that is summed ("i" below) takes the general loop.
+  std::vector<double> want2(5, 0.0);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k) want2[k] += av[i * 4 + j] * cv[k * 4 + j];
+  Tensor y2 =
+      einsum("ij,kj->k", {{"a", f32({3, 4}, std::vector<float>(av.begin(), av.begin() + 12))},
+                          {"c", f32({5, 4}, std::vector<float>(cv.begin(), cv.begin() + 20))}});
+  EXPECT_EQ(doubles_of(y2), want2);
+}
+
 TEST(MathIndexTest, EinsumErrors) {
   Tensor a = f32({2, 2}, {1, 2, 3, 4});
   Tensor b = f32({3}, {1, 2, 3});

@@ -56,7 +56,7 @@ class KeyIndex {
 
 struct Mapping {
   KeyIndex keys;
-  Tensor values;  // 1-D, as long as the keys
+  Tensor values;    // 1-D, as long as the keys
   Tensor fallback;  // one element of the values' type
 };
 
@@ -123,7 +123,8 @@ Tensor default_for(const BuildContext& ctx, ElemType t) {
   if (t == ElemType::Int64) return int64s({ctx.attr_int("default_int64", -1)});
   if (t == ElemType::Float) return floats({ctx.attr_float("default_float", -0.0f)});
   if (is_float_type(t))
-    return kernels::cast(Tensor::from_vector(ElemType::Double, Dims{1}, std::vector<double>{-0.0}), t);
+    return kernels::cast(Tensor::from_vector(ElemType::Double, Dims{1}, std::vector<double>{-0.0}),
+                         t);
   return kernels::cast(int64s({-1}), t);
 }
 
@@ -134,7 +135,8 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
     const std::vector<std::string> names = classes ? classes->strings : std::vector<std::string>{};
     std::vector<int64_t> index(names.size());
     for (size_t i = 0; i < index.size(); ++i) index[i] = static_cast<int64_t>(i);
-    maps.push_back({KeyIndex(strings(names)), int64s(index), int64s({ctx.attr_int("default_int64", -1)})});
+    maps.push_back(
+        {KeyIndex(strings(names)), int64s(index), int64s({ctx.attr_int("default_int64", -1)})});
     maps.push_back({KeyIndex(int64s(index)), strings(names),
                     strings({ctx.attr_string("default_string", "_Unused")})});
     return std::make_unique<LabelEncoder>(std::move(maps));

@@ -49,12 +49,18 @@ struct Forest {
 bool goes_true(const Forest& f, const Node& n, double x) {
   if (std::isnan(x) && n.missing_true) return true;
   switch (n.mode) {
-    case Mode::Leq: return x <= n.split;
-    case Mode::Lt: return x < n.split;
-    case Mode::Gte: return x >= n.split;
-    case Mode::Gt: return x > n.split;
-    case Mode::Eq: return x == n.split;
-    case Mode::Neq: return x != n.split;
+    case Mode::Leq:
+      return x <= n.split;
+    case Mode::Lt:
+      return x < n.split;
+    case Mode::Gte:
+      return x >= n.split;
+    case Mode::Gt:
+      return x > n.split;
+    case Mode::Eq:
+      return x == n.split;
+    case Mode::Neq:
+      return x != n.split;
     case Mode::Member:
       return std::find(f.members.begin() + static_cast<std::ptrdiff_t>(n.members_begin),
                        f.members.begin() + static_cast<std::ptrdiff_t>(n.members_end),
@@ -145,10 +151,18 @@ class TreeEnsemble : public exec::Kernel {
           double& o = out[f_.targets[leaf]];
           const double w = f_.weights[leaf];
           switch (f_.aggregate) {
-            case Aggregate::Average: o += w / trees; break;
-            case Aggregate::Sum: o += w; break;
-            case Aggregate::Min: o = std::min(o, w); break;
-            case Aggregate::Max: o = std::max(o, w); break;
+            case Aggregate::Average:
+              o += w / trees;
+              break;
+            case Aggregate::Sum:
+              o += w;
+              break;
+            case Aggregate::Min:
+              o = std::min(o, w);
+              break;
+            case Aggregate::Max:
+              o = std::max(o, w);
+              break;
           }
         }
         post_transform(f_.post, out, targets);
@@ -212,7 +226,8 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
       true_leafs.size() != n || false_leafs.size() != n ||
       static_cast<size_t>(modes.numel()) != n || (!missing.empty() && missing.size() != n))
     ctx.invalid("TreeEnsemble's nodes_* attributes differ in length");
-  if (f.targets.size() != f.weights.size()) ctx.invalid("leaf_targetids and leaf_weights differ in length");
+  if (f.targets.size() != f.weights.size())
+    ctx.invalid("leaf_targetids and leaf_weights differ in length");
   if (f.n_targets < 1) ctx.invalid("n_targets must be positive");
   for (int64_t t : f.targets)
     if (t < 0 || t >= f.n_targets) ctx.invalid("leaf target id out of range");
@@ -239,7 +254,8 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
     node.leaf[1] = true_leafs[i] != 0;
     for (int side = 0; side < 2; ++side) {
       const int64_t limit = node.leaf[side] ? leaves : static_cast<int64_t>(n);
-      if (node.next[side] < 0 || node.next[side] >= limit) ctx.invalid("node or leaf id out of range");
+      if (node.next[side] < 0 || node.next[side] >= limit)
+        ctx.invalid("node or leaf id out of range");
     }
     if (node.feature < 0) ctx.invalid("negative feature id");
     if (node.mode == Mode::Member) {

@@ -1,6 +1,8 @@
 // Conv: N-D convolution (cross-correlation) of X (N x C x D1..Dn) with W (M x C/group x
-// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix, and each group
-// one matrix product with its slice of W. float16/bfloat16 are computed in float.
+// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (in column tiles
+// when large), and each group one matrix product with its slice of W; groups of a single
+// output channel (depthwise) are summed directly instead. float16/bfloat16 are computed in
+// float.
 #include <algorithm>
 
 #include "kernels/conv_im2col.h"
@@ -16,34 +18,55 @@ constexpr int64_t kColBudget = int64_t{1} << 23;
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
-// Column tile of the one-output-channel groups, in elements (cache-sized).
-constexpr int64_t kGroupTile = int64_t{1} << 15;
-
-// Groups of one output channel each (depthwise convolutions): y_g = Σ_r w_g[r] · col_g[r, :],
-// the group's column matrix built in cache-sized tiles, groups split across threads (each
-// thread t owns groups t, t + threads, ... and one tile buffer).
+// Groups of one output channel each (depthwise convolutions), computed directly: for each
+// output row (every coordinate but the last fixed), each input channel of the group and each
+// kernel tap, a weighted image row is added to the output row. Work items are (group, output
+// row) pairs.
 template <typename T>
 void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C,
                                int64_t groups, exec::ThreadPool& pool) {
+  const size_t r = win.rank();
   const int64_t K = win.kernel_numel(), P = win.out_numel(), in = win.in_numel();
-  const int64_t cg = C / groups, rows = cg * K;
-  const int64_t tile = std::clamp<int64_t>(kGroupTile / std::max<int64_t>(1, rows), 1, P);
-  const int64_t threads = std::min<int64_t>(pool.threads(), groups);
-  std::vector<T> cols(static_cast<size_t>(threads * rows * tile));
-  pool.parallel_for(threads, 1, [&](int64_t b, int64_t e) {
-    for (int64_t t = b; t < e; ++t) {
-      T* col = cols.data() + t * rows * tile;
-      for (int64_t g = t; g < groups; g += threads) {
-        const T* wg = w + g * rows;
-        for (int64_t p0 = 0; p0 < P; p0 += tile) {
-          const int64_t p1 = std::min(P, p0 + tile), n = p1 - p0;
-          kernels::im2col(x + g * cg * in, cg, win, p0, p1, col);
-          T* out = y + g * P + p0;
-          std::fill(out, out + n, T(0));
-          for (int64_t r = 0; r < rows; ++r) {
-            const T wr = wg[r];
-            const T* c = col + r * n;
-            for (int64_t j = 0; j < n; ++j) out[j] += wr * c[j];
+  const int64_t cg = C / groups, len = win.out[r - 1], rows = P / len;
+  const int64_t k_last = win.kernel[r - 1], k_outer = K / k_last;
+  const int64_t in_last = win.in[r - 1], s = win.stride[r - 1], dil = win.dilation[r - 1];
+  const int64_t grain =
+      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, len * K * cg));
+  pool.parallel_for(groups * rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> oc(r), kc(r);
+    for (int64_t item = b; item < e; ++item) {
+      const int64_t g = item / rows;
+      T* out = y + g * P + (item % rows) * len;
+      std::fill(out, out + len, T(0));
+      for (size_t d = r - 1, q = static_cast<size_t>(item % rows); d-- > 0;) {
+        oc[d] = static_cast<int64_t>(q) % win.out[d];
+        q /= static_cast<size_t>(win.out[d]);
+      }
+      for (int64_t ko = 0; ko < k_outer; ++ko) {
+        int64_t row = 0;  // the image row under kernel row ko, or -1 in the padding
+        for (size_t d = r - 1, q = static_cast<size_t>(ko); d-- > 0;) {
+          kc[d] = static_cast<int64_t>(q) % win.kernel[d];
+          q /= static_cast<size_t>(win.kernel[d]);
+        }
+        for (size_t d = 0; d + 1 < r && row >= 0; ++d) {
+          const int64_t i = oc[d] * win.stride[d] - win.pad_begin[d] + kc[d] * win.dilation[d];
+          row = i < 0 || i >= win.in[d] ? -1 : row * win.in[d] + i;
+        }
+        if (row < 0) continue;
+        for (int64_t c = 0; c < cg; ++c) {
+          const T* line = x + (g * cg + c) * in + row * in_last;
+          const T* wk = w + (g * cg + c) * K + ko * k_last;
+          for (int64_t k = 0; k < k_last; ++k) {
+            const int64_t base = k * dil - win.pad_begin[r - 1];
+            // The outputs j with 0 <= j*s + base < in_last.
+            const int64_t lo = base >= 0 ? 0 : (-base + s - 1) / s;
+            const int64_t hi = std::min(len, in_last - base > 0 ? (in_last - base + s - 1) / s : 0);
+            const T wv = wk[k];
+            if (s == 1) {
+              for (int64_t j = lo; j < hi; ++j) out[j] += wv * line[j + base];
+            } else {
+              for (int64_t j = lo; j < hi; ++j) out[j] += wv * line[j * s + base];
+            }
           }
         }
       }

@@ -53,6 +53,7 @@ kernels::Window transposed_window(const Attrs& a, std::span<const int64_t> in,
   w.pad_begin.resize(rank);
   w.pad_end.resize(rank);
   for (size_t d = 0; d < rank; ++d) {
+    if (kernel[d] < 1) bad("kernel dimensions must be positive");
     const int64_t natural =
         w.stride[d] * (in[d] - 1) + adj[d] + (kernel[d] - 1) * w.dilation[d] + 1;
     if (!shape.empty() || same) {
@@ -84,7 +85,8 @@ Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const k
   // Wᵀ per group: (mg*K x cg), groups back to back.
   const std::array<int64_t, 3> perm{0, 2, 1};
   const Tensor wt = kernels::transpose(w.reshaped(Dims{groups, cg, mg * K}), perm);
-  const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, M * K), 1, P);
+  const int64_t tile =
+      std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, M * K), 1, std::max<int64_t>(P, 1));
   std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
   std::vector<T> col(static_cast<size_t>(M * K * tile)), xt;
   if (tile < P) xt.resize(static_cast<size_t>(C * tile));

@@ -43,12 +43,14 @@ class Dft : public exec::Kernel {
     if (axis_input_ && present(io, 2)) axis = kernels::read_int(io.input(2), "axis");
     if (axis < 0) axis += rank;
     if (axis < 0 || axis > rank - 2)
-      fail(ErrorKind::BadInput, "", "DFT axis is out of range for shape " + shape_string(x.shape()));
+      fail(ErrorKind::BadInput, "",
+           "DFT axis is out of range for shape " + shape_string(x.shape()));
     const bool irfft = inverse_ && onesided_;
     const int64_t n_in = x.dim(static_cast<size_t>(axis));
     int64_t n = irfft ? 2 * (n_in - 1) : n_in;
     if (present(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
-    if (n < 1) fail(ErrorKind::BadInput, "", "dft_length must be positive, got " + std::to_string(n));
+    if (n < 1)
+      fail(ErrorKind::BadInput, "", "dft_length must be positive, got " + std::to_string(n));
 
     const int64_t n_out = inverse_ || !onesided_ ? n : n / 2 + 1;
     Dims shape = x.shape();

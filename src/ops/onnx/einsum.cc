@@ -1,13 +1,16 @@
 // Einsum: sums of products over labelled dimensions, numpy's einsum: "ij,jk->ik", a label
 // repeated within a term takes a diagonal, "..." stands for broadcast leading dimensions,
 // and without "->" the output holds the ellipsis dimensions and then the labels that appear
-// once, in alphabetical order (upper case first). Computed by one loop over every label
-// (output labels outside, summed labels inside), split across threads by output element.
+// once, in alphabetical order (upper case first). Two operands that form a batched matrix
+// product go through the matrix kernel (ops/onnx/einsum_matmul.h); anything else through one
+// loop over every label (output labels outside, summed labels inside), split across threads
+// by output element.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "exec/thread_pool.h"
+#include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -202,6 +205,11 @@ class Einsum : public exec::Kernel {
         stride *= xs[i].dim(d);
       }
       L.strides.push_back(std::move(s));
+    }
+    if (n == 2) {
+      const Tensor product =
+          einsum_as_matmul(xs[0], labels[0], xs[1], labels[1], out_labels, io.pool());
+      if (product.defined()) return io.set_output(0, narrow ? kernels::cast(product, t) : product);
     }
     Tensor y = kernels::visit_numeric(xs[0].type(), "Einsum", [&](auto tag) {
       using T = typename decltype(tag)::type;

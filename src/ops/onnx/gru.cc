@@ -68,8 +68,8 @@ void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset
       const T* xr = xw.data() + (t * B + b) * G + 2 * H;
       for (int64_t j = 0; j < H; ++j) {
         const int64_t k = b * H + j;
-        const T rec = linear_before_reset ? rs[k] * (hr_h[k] + rb[2 * H + j])
-                                          : hr_h[k] + rb[2 * H + j];
+        const T rec =
+            linear_before_reset ? rs[k] * (hr_h[k] + rb[2 * H + j]) : hr_h[k] + rb[2 * H + j];
         const T cand = g(recurrent::clipped(xr[j] + rec + wb[2 * H + j], clip));
         h[k] = (T(1) - z[k]) * cand + z[k] * h[k];
       }

@@ -50,11 +50,14 @@ void run_direction(const Inputs& in, const Config& cfg, bool input_forget, int d
       if (t < 0) continue;
       const T* xr = xw.data() + (t * B + b) * G;
       const T* rr = hr.data() + b * G;
-      auto pre = [&](int gate, int64_t j) { return xr[gate * H + j] + rr[gate * H + j] + bias[gate * H + j]; };
+      auto pre = [&](int gate, int64_t j) {
+        return xr[gate * H + j] + rr[gate * H + j] + bias[gate * H + j];
+      };
       for (int64_t j = 0; j < H; ++j) {
         T& cell = c[b * H + j];
         const T fg = f(recurrent::clipped(pre(2, j) + pf[j] * cell, clip));
-        const T ig = input_forget ? T(1) - fg : f(recurrent::clipped(pre(0, j) + pi[j] * cell, clip));
+        const T ig =
+            input_forget ? T(1) - fg : f(recurrent::clipped(pre(0, j) + pi[j] * cell, clip));
         const T cand = g(recurrent::clipped(pre(3, j), clip));
         cell = fg * cell + ig * cand;
         const T og = f(recurrent::clipped(pre(1, j) + po[j] * cell, clip));
@@ -74,7 +77,8 @@ class Lstm : public exec::Kernel {
     recurrent::States st = recurrent::start_states(io, in, true);
     kernels::visit_float(in.x.type(), "LSTM", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      for (int d = 0; d < cfg_.dirs; ++d) run_direction<T>(in, cfg_, input_forget_, d, st, io.pool());
+      for (int d = 0; d < cfg_.dirs; ++d)
+        run_direction<T>(in, cfg_, input_forget_, d, st, io.pool());
     });
     recurrent::write_outputs(io, cfg_, in.type, st.y, st.yh, &st.yc);
   }

@@ -36,9 +36,8 @@ class MelWeightMatrix : public exec::Kernel {
     for (int64_t i = 0; i < mel_bins + 2; ++i) {
       const double mel = static_cast<double>(i) * mel_step + low_mel;
       const double hz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
-      points[static_cast<size_t>(i)] =
-          static_cast<int64_t>(std::floor(static_cast<double>(dft_length + 1) * hz /
-                                          static_cast<double>(sample_rate)));
+      points[static_cast<size_t>(i)] = static_cast<int64_t>(
+          std::floor(static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate)));
     }
     for (int64_t p : points)
       if (p < 0 || p >= spectrum_bins)

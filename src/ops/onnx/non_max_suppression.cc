@@ -47,7 +47,8 @@ class NonMaxSuppression : public exec::Kernel {
     const Tensor& boxes = io.input(0);
     const Tensor& scores = io.input(1);
     if (boxes.rank() != 3 || boxes.dim(2) != 4)
-      fail(ErrorKind::BadInput, "", "boxes must be [batch, boxes, 4], got " + shape_string(boxes.shape()));
+      fail(ErrorKind::BadInput, "",
+           "boxes must be [batch, boxes, 4], got " + shape_string(boxes.shape()));
     if (scores.rank() != 3 || scores.dim(0) != boxes.dim(0) || scores.dim(2) != boxes.dim(1))
       fail(ErrorKind::BadInput, "",
            "scores of shape " + shape_string(scores.shape()) + " do not match boxes of shape " +
@@ -67,7 +68,8 @@ class NonMaxSuppression : public exec::Kernel {
     std::vector<Box> bx(static_cast<size_t>(n));
     std::vector<int64_t> order, kept, selected;
     for (int64_t b = 0; b < batches && max_out > 0; ++b) {
-      for (int64_t i = 0; i < n; ++i) bx[static_cast<size_t>(i)] = box(bf.data<float>() + (b * n + i) * 4);
+      for (int64_t i = 0; i < n; ++i)
+        bx[static_cast<size_t>(i)] = box(bf.data<float>() + (b * n + i) * 4);
       for (int64_t c = 0; c < classes; ++c) {
         const float* sc = sf.data<float>() + (b * classes + c) * n;
         auto score = [sc](int64_t i) { return sc[i]; };

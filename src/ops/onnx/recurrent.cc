@@ -47,8 +47,8 @@ Tensor operand(const exec::KernelIO& io, size_t i, ElemType type, ElemType compu
   const Tensor& t = io.input(i);
   if (t.type() != type)
     fail(ErrorKind::BadInput, "",
-         std::string(what) + " has element type " + std::string(elem_name(t.type())) +
-             ", X has " + std::string(elem_name(type)));
+         std::string(what) + " has element type " + std::string(elem_name(t.type())) + ", X has " +
+             std::string(elem_name(type)));
   if (t.shape() != Dims(dims))
     fail(ErrorKind::BadInput, "",
          std::string(what) + " has shape " + shape_string(t.shape()) + ", expected " +
@@ -151,8 +151,8 @@ Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char*
       const int64_t v = sl.get_int(i);
       if (v < 0 || v > in.seq)
         fail(ErrorKind::BadInput, "",
-             "sequence length " + std::to_string(v) + " is outside [0, " +
-                 std::to_string(in.seq) + "]");
+             "sequence length " + std::to_string(v) + " is outside [0, " + std::to_string(in.seq) +
+                 "]");
       in.lens[static_cast<size_t>(i)] = v;
     }
   }
@@ -195,8 +195,7 @@ void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const T
 }
 
 template <typename T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n,
-          exec::ThreadPool& pool) {
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, exec::ThreadPool& pool) {
   const int64_t zero = 0;
   kernels::batched_matmul<T>(a, b, c, {&zero, 1}, {&zero, 1}, m, k, n, pool);
 }
@@ -205,7 +204,8 @@ template <typename T>
 std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t cols) {
   std::vector<T> out(static_cast<size_t>(rows * cols));
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) out[static_cast<size_t>(j * rows + i)] = w[(row0 + i) * cols + j];
+    for (int64_t j = 0; j < cols; ++j)
+      out[static_cast<size_t>(j * rows + i)] = w[(row0 + i) * cols + j];
   return out;
 }
 

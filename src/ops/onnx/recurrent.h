@@ -18,8 +18,17 @@ namespace bough::ops::recurrent {
 // One activation function of a gate, with its alpha and beta.
 struct Activation {
   enum class Kind {
-    Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu,
-    Softsign, Softplus
+    Relu,
+    Tanh,
+    Sigmoid,
+    Affine,
+    LeakyRelu,
+    ThresholdedRelu,
+    ScaledTanh,
+    HardSigmoid,
+    Elu,
+    Softsign,
+    Softplus
   };
   Kind kind = Kind::Tanh;
   float alpha = 0, beta = 0;
@@ -28,29 +37,40 @@ struct Activation {
   T operator()(T x) const {
     const T a = static_cast<T>(alpha), b = static_cast<T>(beta);
     switch (kind) {
-      case Kind::Relu: return x > 0 ? x : T(0);
-      case Kind::Tanh: return std::tanh(x);
-      case Kind::Sigmoid: return T(1) / (T(1) + std::exp(-x));
-      case Kind::Affine: return a * x + b;
-      case Kind::LeakyRelu: return x >= 0 ? x : a * x;
-      case Kind::ThresholdedRelu: return x > a ? x : T(0);
-      case Kind::ScaledTanh: return a * std::tanh(b * x);
-      case Kind::HardSigmoid: return std::min(T(1), std::max(T(0), a * x + b));
-      case Kind::Elu: return x >= 0 ? x : a * (std::exp(x) - T(1));
-      case Kind::Softsign: return x / (T(1) + std::abs(x));
-      case Kind::Softplus: return std::log1p(std::exp(x));
+      case Kind::Relu:
+        return x > 0 ? x : T(0);
+      case Kind::Tanh:
+        return std::tanh(x);
+      case Kind::Sigmoid:
+        return T(1) / (T(1) + std::exp(-x));
+      case Kind::Affine:
+        return a * x + b;
+      case Kind::LeakyRelu:
+        return x >= 0 ? x : a * x;
+      case Kind::ThresholdedRelu:
+        return x > a ? x : T(0);
+      case Kind::ScaledTanh:
+        return a * std::tanh(b * x);
+      case Kind::HardSigmoid:
+        return std::min(T(1), std::max(T(0), a * x + b));
+      case Kind::Elu:
+        return x >= 0 ? x : a * (std::exp(x) - T(1));
+      case Kind::Softsign:
+        return x / (T(1) + std::abs(x));
+      case Kind::Softplus:
+        return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
     }
     return x;
   }
 };
 
 struct Config {
-  int dirs = 1;               // 2 when bidirectional
-  bool reverse_only = false;  // direction == "reverse"
-  int64_t hidden = 0;         // hidden_size, 0 when absent (taken from R)
+  int dirs = 1;                  // 2 when bidirectional
+  bool reverse_only = false;     // direction == "reverse"
+  int64_t hidden = 0;            // hidden_size, 0 when absent (taken from R)
   std::vector<Activation> acts;  // per_direction activations for each direction, in order
   int per_direction = 1;
-  float clip = 0;  // 0: no clipping
+  float clip = 0;            // 0: no clipping
   bool batch_first = false;  // layout == 1
 };
 
@@ -62,9 +82,9 @@ Config read_config(const BuildContext& ctx, std::initializer_list<const char*> d
 struct Inputs {
   ElemType type = ElemType::Undefined;  // the inputs' element type
   Tensor x;                             // [seq, batch, input]
-  Tensor w, r, b;                       // [dirs, gates*hidden, input|hidden], [dirs, 2*gates*hidden]
-  Tensor h0, c0, p;                     // [dirs, batch, hidden], P: [dirs, 3*hidden]
-  std::vector<int64_t> lens;            // per batch entry, in [0, seq]
+  Tensor w, r, b;             // [dirs, gates*hidden, input|hidden], [dirs, 2*gates*hidden]
+  Tensor h0, c0, p;           // [dirs, batch, hidden], P: [dirs, 3*hidden]
+  std::vector<int64_t> lens;  // per batch entry, in [0, seq]
   int64_t seq = 0, batch = 0, input = 0, hidden = 0;
 };
 Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char* name);

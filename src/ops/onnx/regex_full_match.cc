@@ -35,7 +35,8 @@ class RegexFullMatch : public exec::Kernel {
         }
       }
     });
-    if (too_complex) fail(ErrorKind::BadInput, "", "the pattern is too complex for an input string");
+    if (too_complex)
+      fail(ErrorKind::BadInput, "", "the pattern is too complex for an input string");
     io.set_output(0, std::move(y));
   }
 

@@ -40,7 +40,8 @@ class Stft : public exec::Kernel {
     if (present(io, 2)) {
       window = kernels::cast(io.input(2), ElemType::Double);
       if (window.rank() != 1)
-        fail(ErrorKind::BadInput, "", "STFT window must be 1-D, got shape " + shape_string(window.shape()));
+        fail(ErrorKind::BadInput, "",
+             "STFT window must be 1-D, got shape " + shape_string(window.shape()));
     }
     int64_t frame = window.defined() ? window.dim(0) : length;
     if (present(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");

@@ -32,7 +32,8 @@ class StringNormalizer : public exec::Kernel {
 
   void run(exec::KernelIO& io) override {
     const Tensor& x = io.input(0);
-    if (x.type() != ElemType::String) fail(ErrorKind::BadInput, "", "StringNormalizer takes strings");
+    if (x.type() != ElemType::String)
+      fail(ErrorKind::BadInput, "", "StringNormalizer takes strings");
     const bool two_d = x.rank() == 2;
     if (!(x.rank() == 1 || (two_d && x.dim(0) == 1)))
       fail(ErrorKind::BadInput, "",

@@ -45,7 +45,9 @@ class StringSplit : public exec::Kernel {
   }
 
  private:
-  bool may_split(size_t done) const { return maxsplit_ < 0 || static_cast<int64_t>(done) < maxsplit_; }
+  bool may_split(size_t done) const {
+    return maxsplit_ < 0 || static_cast<int64_t>(done) < maxsplit_;
+  }
 
   std::vector<std::string> split(const std::string& s) const {
     std::vector<std::string> out;

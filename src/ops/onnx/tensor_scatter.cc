@@ -29,8 +29,8 @@ class TensorScatter : public exec::Kernel {
       fits = d == axis ? update.dim(d) <= past.dim(d) : update.dim(d) == past.dim(d);
     if (!fits)
       fail(ErrorKind::BadInput, "",
-           "update of shape " + shape_string(update.shape()) + " does not fit past_cache of shape " +
-               shape_string(past.shape()));
+           "update of shape " + shape_string(update.shape()) +
+               " does not fit past_cache of shape " + shape_string(past.shape()));
     const int64_t batch = past.dim(0), max_len = past.dim(axis), len = update.dim(axis);
     std::vector<int64_t> write(static_cast<size_t>(batch), 0);
     if (io.has_input(2) && !io.value(2).is_none()) {
@@ -46,7 +46,8 @@ class TensorScatter : public exec::Kernel {
         write[static_cast<size_t>(b)] = w;
       }
     }
-    if (is_sub_byte(past.type())) fail(ErrorKind::Unsupported, "", "TensorScatter on sub-byte types");
+    if (is_sub_byte(past.type()))
+      fail(ErrorKind::Unsupported, "", "TensorScatter on sub-byte types");
     int64_t per_batch = 1, inner = 1;  // blocks between the batch axis and `axis`; block size
     for (size_t d = 1; d < axis; ++d) per_batch *= past.dim(d);
     for (size_t d = axis + 1; d < past.rank(); ++d) inner *= past.dim(d);

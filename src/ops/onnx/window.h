@@ -35,7 +35,8 @@ class WindowKernel : public exec::Kernel {
 template <double (*Fn)(double n, double N)>
 std::unique_ptr<exec::Kernel> make_window(const BuildContext& ctx) {
   const int64_t code = ctx.attr_int("output_datatype", 1);
-  if (!is_valid_elem_code(static_cast<int>(code)) || code == static_cast<int64_t>(ElemType::String) ||
+  if (!is_valid_elem_code(static_cast<int>(code)) ||
+      code == static_cast<int64_t>(ElemType::String) ||
       code == static_cast<int64_t>(ElemType::Bool) || is_sub_byte(static_cast<ElemType>(code)))
     ctx.invalid("unsupported output_datatype " + std::to_string(code));
   return std::make_unique<WindowKernel<Fn>>(ctx.attr_int("periodic", 1) != 0,
