@@ -64,114 +64,128 @@ std::unique_ptr<Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
 
 }  // namespace
 
-void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
-  where_ = graph_where(graph, env.model);
-  std::unordered_map<const ir::Value*, int32_t> slot_of;
-  auto new_slot = [&](const ir::Value* v) {
-    auto s = static_cast<int32_t>(slot_of.size());
-    slot_of[v] = s;
+namespace {
+
+// Numbers the values of a graph: inputs, captures, initializers, then node outputs.
+class SlotNumbering {
+ public:
+  int32_t add(const ir::Value* v) {
+    auto s = static_cast<int32_t>(slot_of_.size());
+    slot_of_[v] = s;
     return s;
-  };
-  std::vector<bool> pinned;  // constants and graph outputs: never freed by a step
-  for (const ir::Value* v : graph.inputs) input_slots_.push_back(new_slot(v));
-  for (const ir::Value* v : graph.captures) capture_slots_.push_back(new_slot(v));
-  std::vector<std::pair<int32_t, Value>> constants;
-  for (const ir::Value* v : graph.initializers)
-    if (!slot_of.count(v)) constants.emplace_back(new_slot(v), Value(*v->data));
-  for (const auto& node : graph.nodes)
-    for (const ir::Value* v : node->outputs)
-      if (v) new_slot(v);
-  frame_.resize(slot_of.size());
-  pinned.assign(slot_of.size(), false);
-  borrowed_.assign(slot_of.size(), false);
-  for (int32_t s : input_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
-  for (int32_t s : capture_slots_) borrowed_[static_cast<size_t>(s)] = pinned[static_cast<size_t>(s)] = true;
-  // Where each slot's value lives: the frame for owned slots, fixed; a caller's value for
-  // inputs and captures, bound per call, unless the capture's outer value has a fixed home.
-  slots_.resize(frame_.size());
-  fixed_.assign(frame_.size(), true);
-  for (size_t s = 0; s < frame_.size(); ++s) slots_[s] = borrowed_[s] ? &unbound_ : &frame_[s];
-  for (int32_t s : input_slots_) fixed_[static_cast<size_t>(s)] = false;
-  for (size_t k = 0; k < capture_slots_.size(); ++k) {
-    const Value* home = env.capture_addresses ? (*env.capture_addresses)[k] : nullptr;
-    auto s = static_cast<size_t>(capture_slots_[k]);
-    fixed_[s] = home != nullptr;
-    if (home) slots_[s] = const_cast<Value*>(home);
   }
-  constant_.assign(slot_of.size(), false);
-  for (auto& [s, value] : constants) {
-    frame_[static_cast<size_t>(s)] = std::move(value);
-    pinned[static_cast<size_t>(s)] = true;
-    constant_[static_cast<size_t>(s)] = true;
-  }
-  // An input that has a default (initializer of the same name) keeps the default when the
-  // caller binds nothing; the Session handles that for the main graph.
-  auto slot = [&](const ir::Value* v) -> int32_t {
+  bool has(const ir::Value* v) const { return slot_of_.count(v) != 0; }
+  size_t size() const { return slot_of_.size(); }
+  // The slot of `v`, or -1 for an omitted optional input or output.
+  int32_t operator()(const ir::Value* v, const std::string& where) const {
     if (!v) return -1;
-    auto it = slot_of.find(v);
-    if (it == slot_of.end())
-      fail(ErrorKind::InvalidModel, where_, "value '" + v->name + "' is not in this graph");
+    auto it = slot_of_.find(v);
+    if (it == slot_of_.end())
+      fail(ErrorKind::InvalidModel, where, "value '" + v->name + "' is not in this graph");
     return it->second;
-  };
-  for (const ir::Value* v : graph.outputs) {
-    int32_t s = slot(v);
-    output_slots_.push_back(s);
-    pinned[static_cast<size_t>(s)] = true;
   }
 
-  // Steps, and for every slot the step that reads it last.
-  std::vector<int64_t> last_use(frame_.size(), -1);
-  std::vector<std::vector<int32_t>> step_inputs;
+ private:
+  std::unordered_map<const ir::Value*, int32_t> slot_of_;
+};
+
+}  // namespace
+
+void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
+  where_ = graph_where(graph, env.model);
+  SlotNumbering slot;
+  for (const ir::Value* v : graph.inputs) input_slots_.push_back(slot.add(v));
+  for (const ir::Value* v : graph.captures) capture_slots_.push_back(slot.add(v));
+  std::vector<std::pair<int32_t, const Tensor*>> initializers;
+  for (const ir::Value* v : graph.initializers)
+    if (!slot.has(v)) initializers.emplace_back(slot.add(v), &*v->data);  // not an input's default
+  for (const auto& node : graph.nodes)
+    for (const ir::Value* v : node->outputs)
+      if (v) slot.add(v);
+  const size_t n = slot.size();
+  auto at = [](int32_t s) { return static_cast<size_t>(s); };
+
+  // Where each slot's value lives: the frame for owned slots (a fixed address); a caller's
+  // value for inputs and captures, bound per call, unless a capture's outer value has a
+  // fixed home, which is then bound here once.
+  frame_.resize(n);
+  slots_.resize(n);
+  borrowed_.assign(n, false);
+  fixed_.assign(n, true);
+  constant_.assign(n, false);
+  for (int32_t s : input_slots_) borrowed_[at(s)] = true, fixed_[at(s)] = false;
+  for (size_t k = 0; k < capture_slots_.size(); ++k) {
+    const Value* home = env.capture_addresses ? (*env.capture_addresses)[k] : nullptr;
+    size_t s = at(capture_slots_[k]);
+    borrowed_[s] = true;
+    fixed_[s] = home != nullptr;
+    slots_[s] = home ? const_cast<Value*>(home) : &unbound_;
+  }
+  for (size_t s = 0; s < n; ++s)
+    if (!borrowed_[s]) slots_[s] = &frame_[s];
+  for (const auto& [s, data] : initializers) {
+    frame_[at(s)] = *data;
+    constant_[at(s)] = true;
+  }
+  for (const ir::Value* v : graph.outputs) output_slots_.push_back(slot(v, where_));
+
+  // One step per node, except Constant nodes, which are evaluated here once and become
+  // constant slots. Also notes the step that reads each slot last.
+  std::vector<int64_t> last_use(n, -1);
   for (const auto& node : graph.nodes) {
     std::string where = where_ + "/" + node->label();
     std::vector<int32_t> ins;
-    for (const ir::Value* v : node->inputs) ins.push_back(slot(v));
-    for (const ir::Value* v : node->implicit_inputs) ins.push_back(slot(v));
-    auto index = static_cast<int64_t>(steps_.size());
-    for (int32_t s : ins)
-      if (s >= 0) last_use[static_cast<size_t>(s)] = index;
-    for (const ir::Value* v : node->outputs)
-      if (v && last_use[static_cast<size_t>(slot(v))] < index) last_use[static_cast<size_t>(slot(v))] = index;
+    for (const ir::Value* v : node->inputs) ins.push_back(slot(v, where));
+    for (const ir::Value* v : node->implicit_inputs) ins.push_back(slot(v, where));
     if (node->op_type == "Constant" && node->domain.empty() && node->outputs.size() == 1 &&
         node->outputs[0]) {
-      // Evaluated once here: its output becomes a constant slot and no step runs it.
-      int32_t s = slot(node->outputs[0]);
-      Value* target = &frame_[static_cast<size_t>(s)];
+      int32_t s = slot(node->outputs[0], where);
+      Value* target = &frame_[at(s)];
       RunContext none;
       int32_t out[] = {0};
       KernelIO io(none, &target, {}, out);
       make_kernel(*node, env, where, this, ins)->run(io);
-      pinned[static_cast<size_t>(s)] = constant_[static_cast<size_t>(s)] = true;
+      constant_[at(s)] = true;
       continue;
     }
+    auto index = static_cast<int64_t>(steps_.size());
+    for (int32_t s : ins)
+      if (s >= 0) last_use[at(s)] = index;
+    for (const ir::Value* v : node->outputs)
+      if (v) last_use[at(slot(v, where))] = std::max(last_use[at(slot(v, where))], index);
     kernels_.push_back(make_kernel(*node, env, where, this, ins));
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
     step.in = static_cast<uint32_t>(refs_.size());
     step.n_in = static_cast<uint32_t>(ins.size());
     refs_.insert(refs_.end(), ins.begin(), ins.end());
     step.out = static_cast<uint32_t>(refs_.size());
-    for (const ir::Value* v : node->outputs) refs_.push_back(slot(v));
+    for (const ir::Value* v : node->outputs) refs_.push_back(slot(v, where));
     step.n_out = static_cast<uint32_t>(node->outputs.size());
     steps_.push_back(step);
     step_where_.push_back(std::move(where));
   }
-  // Frees: append each step's dying slots after all inputs/outputs are laid out.
+
+  // A value dies after the step that reads it last (or that makes it, if nothing reads it);
+  // constants, borrowed values and graph outputs are never freed by a step.
+  std::vector<bool> kept(n, false);
+  for (size_t s = 0; s < n; ++s) kept[s] = constant_[s] || borrowed_[s];
+  for (int32_t s : output_slots_) kept[at(s)] = true;
   std::vector<std::vector<int32_t>> dying(steps_.size());
-  for (size_t s = 0; s < last_use.size(); ++s)
-    if (last_use[s] >= 0 && !pinned[s]) dying[static_cast<size_t>(last_use[s])].push_back(static_cast<int32_t>(s));
+  for (size_t s = 0; s < n; ++s)
+    if (last_use[s] >= 0 && !kept[s]) dying[static_cast<size_t>(last_use[s])].push_back(static_cast<int32_t>(s));
   for (size_t i = 0; i < steps_.size(); ++i) {
     steps_[i].free = static_cast<uint32_t>(refs_.size());
     steps_[i].n_free = static_cast<uint32_t>(dying[i].size());
     refs_.insert(refs_.end(), dying[i].begin(), dying[i].end());
   }
+
   // An output is moved out unless the slot is a constant, borrowed from the caller, or
-  // listed twice among the outputs.
-  for (int32_t s : output_slots_)
-    output_shared_.push_back(constant_[static_cast<size_t>(s)] || borrowed_[static_cast<size_t>(s)] ||
-                             std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
-  // What may be left after a run: outputs not taken.
-  for (int32_t s : output_slots_)
-    if (!constant_[static_cast<size_t>(s)] && !borrowed_[static_cast<size_t>(s)]) reset_slots_.push_back(s);
+  // listed twice among the outputs; what is not taken is cleared by reset().
+  for (int32_t s : output_slots_) {
+    bool owned = !constant_[at(s)] && !borrowed_[at(s)];
+    output_shared_.push_back(!owned || std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
+    if (owned) reset_slots_.push_back(s);
+  }
 }
 
 void Plan::run(RunContext& ctx) {

@@ -39,8 +39,13 @@ onnx::ProtoKind kind_of(const ir::Type& t) {
   return onnx::ProtoKind::Tensor;
 }
 
-// Tests whose expected outputs need a looser bound than the backend default.
-Tolerance tolerance_for(const std::string&) { return Tolerance{}; }
+// Tests whose expected outputs need a looser bound than the backend default: the DFT
+// references were computed in float32, so outputs that are exactly zero come out as
+// rounding noise of about 1e-7 times the signal's magnitude.
+Tolerance tolerance_for(const std::string& name) {
+  if (name.rfind("test_dft", 0) == 0 || name.rfind("test_stft", 0) == 0) return Tolerance{1e-3, 1e-5};
+  return Tolerance{};
+}
 
 Outcome run_test(const fs::path& dir, std::string* why) {
   const std::string name = dir.filename().string();
