@@ -1,0 +1,158 @@
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bough/tensor.h"
+
+// The buffers behind tensors: reference counted, and pooled so that running a model again
+// and again allocates little.
+namespace bough {
+
+// Small buffers come from per-thread free lists, one per power-of-two size class, so the
+// many tiny tensors of a control-flow loop (counters, conditions, f32[4] states) cost no
+// malloc. The header sits in the same block, and data starts 64-byte aligned.
+
+namespace {
+
+constexpr size_t kHeader = 64;
+static_assert(sizeof(Storage) <= kHeader);
+constexpr int kClasses = 8;  // 64 B .. 8 KiB of payload
+constexpr size_t kClassBytes[kClasses] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
+constexpr int kMaxCached = 64;
+
+struct FreeList {
+  void* blocks[kClasses][kMaxCached];
+  int count[kClasses] = {};
+  ~FreeList() {
+    for (int c = 0; c < kClasses; ++c)
+      for (int i = 0; i < count[c]; ++i) std::free(blocks[c][i]);
+  }
+};
+
+// The list lives in a thread_local object with a destructor; a plain thread_local pointer
+// to it keeps the hot path free of the TLS init-guard call.
+thread_local FreeList* cached_list = nullptr;
+
+FreeList& make_free_list() {
+  thread_local FreeList list;
+  cached_list = &list;
+  return list;
+}
+
+inline FreeList& free_list() { return cached_list ? *cached_list : make_free_list(); }
+
+int size_class(size_t bytes) {
+  for (int c = 0; c < kClasses; ++c)
+    if (bytes <= kClassBytes[c]) return c;
+  return -1;
+}
+
+// Large buffers are kept after release, up to kLargeCacheBytes in all, and handed out
+// again for a request of the same rounded size: a model run repeatedly then touches no
+// fresh pages (a fresh 128 MiB buffer costs some 30,000 page faults per run).
+constexpr size_t kLargeBytes = size_t{1} << 20;
+constexpr size_t kLargeCacheBytes = size_t{1} << 30;
+constexpr size_t kLargeCacheEntries = 16;
+
+class LargeBlockCache {
+ public:
+  ~LargeBlockCache() {
+    for (auto& [bytes, block] : blocks_) std::free(block);
+  }
+  void* take(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      if (blocks_[i].first != bytes) continue;
+      void* block = blocks_[i].second;
+      total_ -= bytes;
+      blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+      return block;
+    }
+    return nullptr;
+  }
+  bool put(size_t bytes, void* block) {
+    std::lock_guard lock(mutex_);
+    if (total_ + bytes > kLargeCacheBytes || blocks_.size() >= kLargeCacheEntries) return false;
+    blocks_.emplace_back(bytes, block);
+    total_ += bytes;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<size_t, void*>> blocks_;
+  size_t total_ = 0;
+};
+
+LargeBlockCache& large_cache() {
+  static LargeBlockCache cache;
+  return cache;
+}
+
+// Bytes to allocate for a payload of `bytes`: the size class, or 64 KiB steps when large.
+size_t block_bytes(size_t bytes, int cls) {
+  if (cls >= 0) return kHeader + kClassBytes[cls];
+  size_t step = bytes >= kLargeBytes ? (size_t{64} << 10) : 64;
+  return kHeader + (bytes + step - 1) / step * step;
+}
+
+void* allocate_block(size_t block, int cls) {
+  if (cls >= 0) {
+    FreeList& list = free_list();
+    if (list.count[cls] > 0) return list.blocks[cls][--list.count[cls]];
+  } else if (block >= kLargeBytes) {
+    if (void* cached = large_cache().take(block)) return cached;
+  }
+  void* p = std::aligned_alloc(64, block);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+Storage* Storage::allocate(size_t bytes) {
+  int cls = size_class(bytes);
+  size_t total = block_bytes(bytes, cls);
+  void* block = allocate_block(total, cls);
+  auto* s = new (block) Storage();
+  s->size_class_ = cls;
+  s->block_bytes_ = total;
+  s->size_ = bytes;
+  s->data_ = static_cast<uint8_t*>(block) + kHeader;
+  return s;
+}
+
+Storage* Storage::allocate_strings(size_t count) {
+  Storage* s = allocate(count * sizeof(std::string));
+  for (size_t i = 0; i < count; ++i) new (s->strings() + i) std::string();
+  s->string_count_ = count;
+  s->size_ = count;
+  return s;
+}
+
+void Storage::release() {
+  // A sole owner needs no atomic read-modify-write: nobody else can reach this buffer.
+  if (refs_.load(std::memory_order_acquire) != 1 &&
+      refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
+  int cls = size_class_;
+  size_t total = block_bytes_;
+  this->~Storage();
+  void* block = this;
+  if (cls >= 0) {
+    FreeList& list = free_list();
+    if (list.count[cls] < kMaxCached) {
+      list.blocks[cls][list.count[cls]++] = block;
+      return;
+    }
+  } else if (total >= kLargeBytes && large_cache().put(total, block)) {
+    return;
+  }
+  std::free(block);
+}
+
+}  // namespace bough
