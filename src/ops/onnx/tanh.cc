@@ -1,6 +1,8 @@
 // Tanh: hyperbolic tangent, elementwise.
 #include <cmath>
+#include <type_traits>
 
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 
 namespace bough::ops {
@@ -9,7 +11,8 @@ namespace {
 struct TanhFn {
   template <typename T>
   T operator()(T v) const {
-    return std::tanh(v);
+    if constexpr (std::is_same_v<T, float>) return kernels::fast_tanh(v);
+    else return std::tanh(v);
   }
 };
 Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
