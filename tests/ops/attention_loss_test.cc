@@ -23,7 +23,7 @@ using Inputs = std::vector<std::pair<std::string, Tensor>>;
 
 // Runs one node; inputs named "" are omitted optional inputs.
 std::vector<Tensor> run_op(const std::string& op, const Inputs& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 27) {
+                           const Attrs& attrs = {}, int64_t opset = 27, int threads = 1) {
   test::GraphBuilder g;
   std::vector<std::string> names;
   NamedValues feeds;
@@ -42,7 +42,7 @@ std::vector<Tensor> run_op(const std::string& op, const Inputs& ins, int outputs
   if (attrs) attrs(n);
   const std::string path =
       test::save_model(test::make_model(g, opset, 10), test::scratch_dir("attloss"), "m.onnx");
-  Session session(Model::load(path));
+  Session session(Model::load(path), SessionOptions{threads});
   std::vector<Tensor> result;
   for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
   return result;
@@ -155,6 +155,41 @@ TEST(AttentionLossTest, AttentionCausalDecodeWithPastAndPresent) {
   EXPECT_EQ(r[1].shape(), (Dims{1, 1, 2, 1}));
   EXPECT_EQ(test::floats_of(r[1]), (std::vector<float>{7, 5}));
   EXPECT_EQ(test::floats_of(r[2]), (std::vector<float>{1, 3}));
+}
+
+Tensor ramp(test::Dims64 dims, float step) {
+  Tensor t = zeros(dims);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = std::sin(step * float(i));
+  return t;
+}
+
+TEST(AttentionLossTest, AttentionAndLinearAttentionMatchAcrossThreadCounts) {
+  // Large enough to split across threads; each row is computed the same way either way.
+  const Inputs att = {{"q", ramp({2, 48, 8 * 16}, 0.37f)}, {"k", ramp({2, 40, 2 * 16}, 0.11f)},
+                      {"v", ramp({2, 40, 2 * 12}, 0.23f)}, {"m", ramp({48, 40}, 0.05f)},
+                      {"pk", ramp({2, 2, 8, 16}, 0.31f)},  {"pv", ramp({2, 2, 8, 12}, 0.17f)}};
+  auto attrs = [](onnxpb::NodeProto& n) {
+    test::set_int(n, "q_num_heads", 8);
+    test::set_int(n, "kv_num_heads", 2);
+    test::set_int(n, "is_causal", 1);
+    test::set_int(n, "qk_matmul_output_mode", 3);
+  };
+  auto one = run_op("Attention", att, 4, attrs, 24, 1);
+  auto four = run_op("Attention", att, 4, attrs, 24, 4);
+  ASSERT_EQ(one[0].shape(), (Dims{2, 48, 8 * 12}));
+  ASSERT_EQ(one[3].shape(), (Dims{2, 8, 48, 48}));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(test::floats_of(one[i]), test::floats_of(four[i])) << i;
+
+  const Inputs lin = {{"q", ramp({3, 6, 4 * 8}, 0.3f)}, {"k", ramp({3, 6, 2 * 8}, 0.2f)},
+                      {"v", ramp({3, 6, 2 * 8}, 0.1f)}, {"", Tensor()},
+                      {"g", ramp({3, 6, 2}, 0.4f)},     {"b", ramp({3, 6, 2}, 0.6f)}};
+  auto heads = [](onnxpb::NodeProto& n) {
+    test::set_int(n, "q_num_heads", 4);
+    test::set_int(n, "kv_num_heads", 2);
+  };
+  auto l1 = run_op("LinearAttention", lin, 2, heads, 27, 1);
+  auto l4 = run_op("LinearAttention", lin, 2, heads, 27, 4);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(test::floats_of(l1[i]), test::floats_of(l4[i])) << i;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ using Attrs = std::function<void(onnxpb::NodeProto&)>;
 // Runs one node; inputs named "" are omitted optional inputs.
 std::vector<Tensor> run_op(const std::string& op,
                            const std::vector<std::pair<std::string, Tensor>>& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 24) {
+                           const Attrs& attrs = {}, int64_t opset = 24, int threads = 1) {
   GraphBuilder g;
   std::vector<std::string> names;
   NamedValues feeds;
@@ -56,7 +56,7 @@ std::vector<Tensor> run_op(const std::string& op,
   if (attrs) attrs(n);
   const std::string path =
       test::save_model(test::make_model(g, opset, 10), test::scratch_dir("mathidx"), "m.onnx");
-  Session session(Model::load(path));
+  Session session(Model::load(path), SessionOptions{threads});
   std::vector<Tensor> result;
   for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
   return result;
@@ -268,6 +268,30 @@ TEST(MathIndexTest, UniqueUnsortedWithNaN) {
   EXPECT_EQ(doubles_of(r[1]), (std::vector<double>{0, 1, 2}));
   EXPECT_EQ(doubles_of(r[2]), (std::vector<double>{0, 1, 2, 0, 1}));
   EXPECT_EQ(doubles_of(r[3]), (std::vector<double>{2, 2, 1}));
+}
+
+TEST(MathIndexTest, ThreadedKernelsMatchOneThread) {
+  // [64, 300, 40] is large enough for the kernels to split their outer loop.
+  std::vector<float> v(64 * 300 * 40);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 37) % 101) / 10 - 5;
+  const Tensor x = f32({64, 300, 40}, v);
+  auto axis1 = [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 1); };
+  for (const char* op : {"LogSoftmax", "Hardmax"}) {
+    const Tensor one = run_op(op, {{"x", x}}, 1, axis1, 13, 1)[0];
+    const Tensor four = run_op(op, {{"x", x}}, 1, axis1, 13, 4)[0];
+    EXPECT_EQ(doubles_of(one), doubles_of(four)) << op;
+  }
+  const Tensor axis = i64({}, {1});
+  EXPECT_EQ(doubles_of(run_op("CumSum", {{"x", x}, {"a", axis}}, 1, {}, 14, 1)[0]),
+            doubles_of(run_op("CumSum", {{"x", x}, {"a", axis}}, 1, {}, 14, 4)[0]));
+  const Tensor k = i64({1}, {5});
+  auto top1 = run_op("TopK", {{"x", x}, {"k", k}}, 2, axis1, 24, 1);
+  auto top4 = run_op("TopK", {{"x", x}, {"k", k}}, 2, axis1, 24, 4);
+  EXPECT_EQ(doubles_of(top1[0]), doubles_of(top4[0]));
+  EXPECT_EQ(doubles_of(top1[1]), doubles_of(top4[1]));
+  auto eq = [](onnxpb::NodeProto& n) { set_string(n, "equation", "abc->ca"); };
+  EXPECT_EQ(doubles_of(run_op("Einsum", {{"x", x}}, 1, eq, 12, 1)[0]),
+            doubles_of(run_op("Einsum", {{"x", x}}, 1, eq, 12, 4)[0]));
 }
 
 // ---------------------------------------------------------------------------------------

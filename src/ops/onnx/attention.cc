@@ -11,7 +11,8 @@
 // keys j >= nonpad_kv_seqlen[b]. A row with every key masked gives zero weights.
 //
 // The optional qk_matmul_output holds the scores after the matmul (mode 0), the softcap (1),
-// the bias (2) or the softmax (3). float16/bfloat16 go through float.
+// the bias (2) or the softmax (3). Everything runs in float, or double for double inputs,
+// whatever softmax_precision asks (float16/bfloat16 inputs thus get at least float).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -83,6 +83,12 @@ void run_head(const Operands<T>& a, const Sizes& z, Rule rule, T scale, int64_t 
   }
 }
 
+// The state the recurrence updates in place: past_state copied in the compute type, or zeros.
+Tensor initial_state(const Tensor* past, ElemType ct, const Sizes& z) {
+  if (!past) return Tensor::zeros(ct, Dims{z.batch, z.kv_heads, z.dk, z.dv});
+  return past->type() == ct ? past->clone() : kernels::cast(*past, ct);
+}
+
 class LinearAttention : public exec::Kernel {
  public:
   LinearAttention(Rule rule, int64_t q_heads, int64_t kv_heads, double scale)
@@ -101,9 +107,7 @@ class LinearAttention : public exec::Kernel {
     auto as_ct = [&](const Tensor& x) { return x.type() == ct ? x : kernels::cast(x, ct); };
     const Tensor q = as_ct(q_in), k = as_ct(k_in), v = as_ct(v_in);
     const Tensor g = decay ? as_ct(*decay) : Tensor(), b = beta ? as_ct(*beta) : Tensor();
-    Tensor state = !past                ? Tensor::zeros(ct, Dims{z.batch, z.kv_heads, z.dk, z.dv})
-                   : past->type() == ct ? past->clone()
-                                        : kernels::cast(*past, ct);
+    Tensor state = initial_state(past, ct, z);
     Tensor out(ct, Dims{z.batch, z.seq, z.q_heads * z.dv});
     Tensor scratch(ct, Dims{z.batch * z.kv_heads, z.dv});
     kernels::visit_float(ct, "LinearAttention", [&](auto tag) {
