@@ -110,20 +110,43 @@ class Dims {
 
 // The buffer behind tensors: a block of bytes, or an array of std::string for the string
 // element type. Reference counted; allocated through a small-size pool.
+//
+// Counting is atomic unless the buffer is run-local: made by a Session::run on its own
+// thread and not yet handed out (Value::share). While that run's thread is outside a
+// parallel region, nobody else can reach such a buffer, so its count is kept with plain
+// loads and stores: If, Loop and Scan pass many tiny tensors around, and a locked
+// read-modify-write per copy was a tenth of their cost.
 class Storage {
  public:
   static Storage* allocate(size_t bytes);
   static Storage* allocate_strings(size_t count);
-  void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
-  void release();
+  void retain() {
+    if (counts_plainly()) refs_.store(refs_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    else refs_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void release() {
+    // A sole owner needs no atomic read-modify-write: nobody else can reach this buffer.
+    const int32_t refs = refs_.load(std::memory_order_acquire);
+    if (refs == 1) return destroy();
+    if (counts_plainly()) return refs_.store(refs - 1, std::memory_order_relaxed);
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
+  }
   bool unique() const { return refs_.load(std::memory_order_acquire) == 1; }
   uint8_t* bytes() { return data_; }
   std::string* strings() { return reinterpret_cast<std::string*>(data_); }
   size_t size() const { return size_; }
+  // From now on other threads may reach this buffer.
+  void share() { run_local_ = false; }
+
+  // Set by Session::run on its thread, and cleared while that thread runs a parallel chunk.
+  static inline thread_local bool plain_counts = false;
 
  private:
   Storage() = default;
+  bool counts_plainly() const { return run_local_ && plain_counts; }
+  void destroy();
   std::atomic<int32_t> refs_{1};
+  bool run_local_ = false;
   int32_t size_class_ = -1;  // pool bucket, -1 for a plain allocation
   size_t block_bytes_ = 0;   // the whole allocation, header included
   size_t size_ = 0;          // bytes, or string count
@@ -206,6 +229,10 @@ class Tensor {
   std::string* strings() { return storage_->strings() + offset_; }
   const std::string* strings() const { return storage_->strings() + offset_; }
 
+  // Lets other threads reach the buffer (see Storage).
+  void share() const {
+    if (storage_) storage_->share();
+  }
   // True when no other Tensor shares the buffer (so it may be written in place).
   bool unique() const { return storage_ && storage_->unique(); }
   // Same buffer, new shape of the same element count (Reshape, Squeeze, ...).
@@ -266,6 +293,8 @@ class Value {
     kind_ = Kind::None;
   }
   static Value sequence(ElemType elem, std::vector<Value> items);
+  // Lets other threads reach the buffers of this value, its items included (see Storage).
+  void share() const;
 
   Kind kind() const { return kind_; }
   bool is_tensor() const { return kind_ == Kind::Tensor; }

@@ -48,6 +48,18 @@ void check_input(const ir::Value& decl, const Value& value, const std::string& m
          "has shape " + shape_string(x.shape()) + ", the model expects " + ir::to_string(t.shape));
 }
 
+// Buffers made by this thread until the end of the scope are run-local (see Storage).
+class PlainCounts {
+ public:
+  PlainCounts() : was_(Storage::plain_counts) { Storage::plain_counts = true; }
+  ~PlainCounts() { Storage::plain_counts = was_; }
+  PlainCounts(const PlainCounts&) = delete;
+  PlainCounts& operator=(const PlainCounts&) = delete;
+
+ private:
+  bool was_;
+};
+
 }  // namespace
 
 struct Session::Impl {
@@ -100,8 +112,12 @@ NamedValues Session::run(const NamedValues& inputs) {
   exec::RunContext ctx{&s.pool};
   NamedValues out;
   try {
+    PlainCounts plain;
     s.plan->run(ctx);
-    for (size_t i = 0; i < s.outputs.size(); ++i) out.emplace_back(s.outputs[i], s.plan->take_output(i));
+    for (size_t i = 0; i < s.outputs.size(); ++i) {
+      out.emplace_back(s.outputs[i], s.plan->take_output(i));
+      out.back().second.share();
+    }
   } catch (...) {
     s.plan->reset();
     throw;

@@ -1,5 +1,7 @@
 #include "exec/thread_pool.h"
 
+#include "bough/tensor.h"
+
 namespace bough::exec {
 
 thread_local bool ThreadPool::in_parallel_region_ = false;
@@ -30,17 +32,35 @@ void ThreadPool::run_chunks(int64_t n, int chunks, void* fn, Trampoline call) {
     job_call_ = call;
     job_n_ = n;
     job_chunks_ = chunks;
+    job_error_ = nullptr;
     pending_ = chunks - 1;
     ++generation_;
   }
   wake_.notify_all();
   auto [b, e] = chunk(n, chunks, 0);
-  in_parallel_region_ = true;
-  call(fn, b, e);
-  in_parallel_region_ = false;
+  // Inside the chunk, other threads may touch the same buffers: count atomically.
+  const bool plain = Storage::plain_counts;
+  Storage::plain_counts = false;
+  std::exception_ptr error = run_chunk(fn, call, b, e);
+  Storage::plain_counts = plain;
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return pending_ == 0; });
   job_ = nullptr;
+  if (!error) error = job_error_;
+  job_error_ = nullptr;
+  if (error) std::rethrow_exception(error);
+}
+
+std::exception_ptr ThreadPool::run_chunk(void* fn, Trampoline call, int64_t begin, int64_t end) {
+  std::exception_ptr error;
+  in_parallel_region_ = true;
+  try {
+    call(fn, begin, end);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  in_parallel_region_ = false;
+  return error;
 }
 
 void ThreadPool::worker_loop(int index) {
@@ -55,10 +75,9 @@ void ThreadPool::worker_loop(int index) {
     Trampoline call = job_call_;
     auto [b, e] = chunk(job_n_, job_chunks_, index);
     lock.unlock();
-    in_parallel_region_ = true;
-    call(fn, b, e);
-    in_parallel_region_ = false;
+    std::exception_ptr error = run_chunk(fn, call, b, e);
     lock.lock();
+    if (error && !job_error_) job_error_ = error;
     if (--pending_ == 0) done_.notify_one();
   }
 }

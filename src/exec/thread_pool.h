@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <algorithm>
 #include <type_traits>
 #include <mutex>
@@ -22,8 +23,9 @@ class ThreadPool {
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Calls fn(begin, end) over a partition of [0, n) into at most threads() chunks, and
-  // returns when all are done. Runs inline (no allocation, no locking) when `n` is below
-  // two grains, there are no workers, or it is called from inside a chunk (nesting).
+  // returns when all are done, rethrowing a chunk's exception then. Runs inline (no
+  // allocation, no locking) when `n` is below two grains, there are no workers, or it is
+  // called from inside a chunk (nesting).
   template <typename F>
   void parallel_for(int64_t n, int64_t grain, F&& fn) {
     int64_t chunks = std::min<int64_t>(threads(), grain > 0 ? n / grain : n);
@@ -40,6 +42,7 @@ class ThreadPool {
   using Trampoline = void (*)(void*, int64_t, int64_t);
   void run_chunks(int64_t n, int chunks, void* fn, Trampoline call);
   void worker_loop(int index);
+  static std::exception_ptr run_chunk(void* fn, Trampoline call, int64_t begin, int64_t end);
 
   static thread_local bool in_parallel_region_;  // this thread is running a chunk
   std::vector<std::thread> workers_;
@@ -50,6 +53,7 @@ class ThreadPool {
   Trampoline job_call_ = nullptr;
   int64_t job_n_ = 0;
   int job_chunks_ = 0;
+  std::exception_ptr job_error_;  // the first exception of a worker's chunk
   uint64_t generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;

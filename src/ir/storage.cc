@@ -118,6 +118,7 @@ Storage* Storage::allocate(size_t bytes) {
   size_t total = block_bytes(bytes, cls);
   void* block = allocate_block(total, cls);
   auto* s = new (block) Storage();
+  s->run_local_ = plain_counts;
   s->size_class_ = cls;
   s->block_bytes_ = total;
   s->size_ = bytes;
@@ -133,11 +134,7 @@ Storage* Storage::allocate_strings(size_t count) {
   return s;
 }
 
-void Storage::release() {
-  // A sole owner needs no atomic read-modify-write: nobody else can reach this buffer.
-  if (refs_.load(std::memory_order_acquire) != 1 &&
-      refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
-    return;
+void Storage::destroy() {
   for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
   int cls = size_class_;
   size_t total = block_bytes_;

@@ -164,6 +164,12 @@ Value Value::sequence(ElemType elem, std::vector<Value> items) {
   return v;
 }
 
+void Value::share() const {
+  tensor_.share();
+  if (kind_ == Kind::Sequence)
+    for (const Value& item : seq_->items) item.share();
+}
+
 std::string shape_string(std::span<const int64_t> dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
