@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -24,9 +25,9 @@ class Dims {
   Dims() = default;
   Dims(std::initializer_list<int64_t> dims) { assign(dims.begin(), dims.size()); }
   explicit Dims(std::span<const int64_t> dims) { assign(dims.data(), dims.size()); }
-  Dims(const Dims& other) { assign(other.data(), other.size()); }
+  Dims(const Dims& other) { copy_from(other); }
   Dims& operator=(const Dims& other) {
-    if (this != &other) assign(other.data(), other.size());
+    if (this != &other) copy_from(other);
     return *this;
   }
   Dims(Dims&& other) noexcept { take(other); }
@@ -79,7 +80,13 @@ class Dims {
     if (n > capacity_) grow(n);
     int64_t* p = data();
     for (size_t i = 0; i < n; ++i) p[i] = d[i];
-    size_ = n;
+    size_ = static_cast<uint32_t>(n);
+  }
+  // Ranks up to kInline copy the whole inline array: a fixed-size copy beats a loop.
+  void copy_from(const Dims& other) {
+    if (other.heap_) return assign(other.heap_, other.size_);
+    std::memcpy(inline_, other.inline_, sizeof(inline_));
+    size_ = other.size_;
   }
   void release() {
     if (heap_) {
@@ -98,14 +105,14 @@ class Dims {
       other.heap_ = nullptr;
       other.capacity_ = kInline;
     } else {
-      for (size_t i = 0; i < size_; ++i) inline_[i] = other.inline_[i];
+      std::memcpy(inline_, other.inline_, sizeof(inline_));
     }
     other.size_ = 0;
   }
   int64_t inline_[kInline] = {};
   int64_t* heap_ = nullptr;
-  size_t size_ = 0;
-  size_t capacity_ = kInline;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = kInline;
 };
 
 // The buffer behind tensors: a block of bytes, or an array of std::string for the string
@@ -158,7 +165,8 @@ class Tensor {
  public:
   Tensor() = default;
   // An uninitialized tensor (strings are empty, other bytes undefined).
-  Tensor(ElemType type, Dims shape);
+  Tensor(ElemType type, const Dims& shape) : type_(type), shape_(shape) { allocate(); }
+  Tensor(ElemType type, Dims&& shape) : type_(type), shape_(std::move(shape)) { allocate(); }
   // A zero-filled tensor.
   static Tensor zeros(ElemType type, Dims shape);
   template <typename T>
@@ -247,6 +255,7 @@ class Tensor {
   int64_t get_int(int64_t i) const;
 
  private:
+  void allocate();  // the buffer for type_ and shape_
   ElemType type_ = ElemType::Undefined;
   Dims shape_;
   Storage* storage_ = nullptr;
@@ -283,6 +292,13 @@ class Value {
       seq_ = std::move(o.seq_);
       o.kind_ = Kind::None;
     }
+    return *this;
+  }
+  // Holds `t` from now on (cheaper than building a Value and moving it in).
+  Value& operator=(Tensor&& t) noexcept {
+    if (kind_ == Kind::Sequence) seq_.reset();
+    kind_ = Kind::Tensor;
+    tensor_ = std::move(t);
     return *this;
   }
   static Value none() { return Value(); }

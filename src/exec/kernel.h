@@ -42,6 +42,11 @@ class KernelIO {
   void set_output(size_t i, Value v) {
     if (has_output(i)) *slots_[out_[i]] = std::move(v);
   }
+  void set_output(size_t i, Tensor&& t) {
+    if (has_output(i)) *slots_[out_[i]] = std::move(t);
+  }
+  // Where output i goes; only for an output that is present (has_output).
+  Value& output(size_t i) { return *slots_[out_[i]]; }
   RunContext& context() { return ctx_; }
   ThreadPool& pool() { return *ctx_.pool; }
 

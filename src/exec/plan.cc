@@ -121,8 +121,14 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     fixed_[s] = home != nullptr;
     slots_[s] = home ? const_cast<Value*>(home) : &unbound_;
   }
-  for (size_t s = 0; s < n; ++s)
-    if (!borrowed_[s]) slots_[s] = &frame_[s];
+  for (size_t s = 0; s < n; ++s) {
+    if (!borrowed_[s]) {
+      slots_[s] = &frame_[s];
+    } else if (!fixed_[s]) {
+      slots_[s] = &unbound_;
+      bound_per_call_.push_back(static_cast<int32_t>(s));
+    }
+  }
   for (const auto& [s, data] : initializers) {
     frame_[at(s)] = *data;
     constant_[at(s)] = true;
@@ -218,20 +224,12 @@ void Plan::clear_all() {
   unbind();
 }
 
-Value Plan::take_output(size_t i) {
-  Value& v = *slots_[static_cast<size_t>(output_slots_[i])];
-  return output_shared_[i] ? v : std::move(v);
-}
-
 void Plan::unbind() {
-  for (int32_t s : input_slots_) slots_[static_cast<size_t>(s)] = &unbound_;
-  for (int32_t s : capture_slots_)
-    if (!fixed_[static_cast<size_t>(s)]) slots_[static_cast<size_t>(s)] = &unbound_;
+  for (int32_t s : bound_per_call_) slots_[static_cast<size_t>(s)] = &unbound_;
 }
 
 void Plan::reset() {
   for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
-  unbind();
 }
 
 }  // namespace bough::exec

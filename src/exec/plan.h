@@ -39,17 +39,28 @@ class Plan {
   size_t num_outputs() const { return output_slots_.size(); }
 
   // Before run(): input i / capture k reads the caller's value in place, by reference (no
-  // copy, no reference-count traffic). It must stay alive and unchanged until reset().
-  // Captures with a fixed address (CompileEnv::capture_addresses) are bound once, at compile
-  // time, and need no binding.
+  // copy, no reference-count traffic). It must stay alive and unchanged until run() returns.
+  // A binding stays until the next one, so the owner binds every input and capture before
+  // each run. Captures with a fixed address (CompileEnv::capture_addresses) are bound once,
+  // at compile time, and need no binding.
   void bind_input(size_t i, const Value& v) { bind(input_slots_[i], v); }
   void bind_capture(size_t k, const Value& v) { bind(capture_slots_[k], v); }
 
   // Runs the steps over the bound inputs and captures.
   void run(RunContext& ctx);
-  // Output i after run(): moved out when nothing else refers to the slot, else shared.
-  Value take_output(size_t i);
-  // Clears what run() left (outputs not taken) and unbinds inputs and captures.
+  // Output i after run(), into `dst`: moved out when nothing else refers to the slot, else
+  // shared.
+  void take_output(size_t i, Value& dst) {
+    Value& v = *slots_[static_cast<size_t>(output_slots_[i])];
+    if (output_shared_[i]) dst = v;
+    else dst = std::move(v);
+  }
+  Value take_output(size_t i) {
+    Value v;
+    take_output(i, v);
+    return v;
+  }
+  // Clears what run() left: outputs not taken.
   void reset();
 
   size_t num_steps() const { return steps_.size(); }
@@ -77,8 +88,9 @@ class Plan {
   std::vector<int32_t> refs_;
   std::vector<std::unique_ptr<Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;
-  std::vector<bool> output_shared_;
+  std::vector<uint8_t> output_shared_;  // per output: bool
   std::vector<int32_t> reset_slots_;
+  std::vector<int32_t> bound_per_call_;  // inputs, and captures without a fixed home
   std::vector<bool> constant_;  // per slot: holds an initializer for the Plan's lifetime
   std::vector<Value> frame_;       // values this plan owns (node outputs, constants)
   std::vector<Value*> slots_;      // per slot: its value in frame_, or a caller's bound value

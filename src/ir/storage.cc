@@ -1,3 +1,4 @@
+#include <bit>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -21,6 +22,7 @@ constexpr size_t kHeader = 64;
 static_assert(sizeof(Storage) <= kHeader);
 constexpr int kClasses = 8;  // 64 B .. 8 KiB of payload
 constexpr size_t kClassBytes[kClasses] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
+static_assert(kClassBytes[kClasses - 1] == kClassBytes[0] << (kClasses - 1));  // powers of two
 constexpr int kMaxCached = 64;
 
 struct FreeList {
@@ -45,9 +47,9 @@ FreeList& make_free_list() {
 inline FreeList& free_list() { return cached_list ? *cached_list : make_free_list(); }
 
 int size_class(size_t bytes) {
-  for (int c = 0; c < kClasses; ++c)
-    if (bytes <= kClassBytes[c]) return c;
-  return -1;
+  if (bytes <= kClassBytes[0]) return 0;
+  int c = std::bit_width(bytes - 1) - 6;  // 65..128 -> 1, 129..256 -> 2, ...
+  return c < kClasses ? c : -1;
 }
 
 // Large buffers are kept after release, up to kLargeCacheBytes in all, and handed out

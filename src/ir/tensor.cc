@@ -14,13 +14,13 @@ void Dims::grow(size_t n) {
   std::memcpy(grown, data(), size_ * sizeof(int64_t));
   delete[] heap_;
   heap_ = grown;
-  capacity_ = n;
+  capacity_ = static_cast<uint32_t>(n);
 }
 
 void Dims::resize(size_t n, int64_t fill) {
   if (n > capacity_) grow(n);
   for (size_t i = size_; i < n; ++i) data()[i] = fill;
-  size_ = n;
+  size_ = static_cast<uint32_t>(n);
 }
 
 void Dims::insert(size_t pos, int64_t d) {
@@ -47,22 +47,23 @@ namespace {
   fail(ErrorKind::BadInput, "", "tensor of shape " + shape_string(shape) + " is too large");
 }
 
-// Guards against negative dims and element counts that overflow or cannot be allocated.
-inline void check_shape(const Dims& shape) {
+// The element count of `shape`; an error for negative dims and for counts that overflow or
+// cannot be allocated.
+inline size_t checked_numel(const Dims& shape) {
   constexpr int64_t kMaxElements = int64_t{1} << 40;
   int64_t n = 1;
   for (int64_t d : shape)
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) bad_shape(shape);
-  if (n > kMaxElements) bad_shape(shape);
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) [[unlikely]] bad_shape(shape);
+  if (n > kMaxElements) [[unlikely]] bad_shape(shape);
+  return static_cast<size_t>(n);
 }
 
 }  // namespace
 
-Tensor::Tensor(ElemType type, Dims shape) : type_(type), shape_(std::move(shape)) {
-  check_shape(shape_);
-  auto n = static_cast<size_t>(shape_.numel());
-  storage_ = type == ElemType::String ? Storage::allocate_strings(n)
-                                      : Storage::allocate(elem_storage_bytes(type, n));
+void Tensor::allocate() {
+  const size_t n = checked_numel(shape_);
+  storage_ = type_ == ElemType::String ? Storage::allocate_strings(n)
+                                       : Storage::allocate(elem_storage_bytes(type_, n));
 }
 
 Tensor Tensor::zeros(ElemType type, Dims shape) {

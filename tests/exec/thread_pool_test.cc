@@ -1,4 +1,6 @@
 // The thread pool's error handling, and reference counts of buffers that leave a run.
+#include "exec/thread_pool.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -6,7 +8,6 @@
 #include <thread>
 
 #include "bough/session.h"
-#include "exec/thread_pool.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -32,7 +33,8 @@ TEST(ThreadPool, ChunkExceptionReachesTheCaller) {
 }
 
 Session session_for(const test::GraphBuilder& g, const std::string& name) {
-  return Session(Model::load(test::save_model(test::make_model(g), test::scratch_dir(name), "m.onnx")));
+  return Session(
+      Model::load(test::save_model(test::make_model(g), test::scratch_dir(name), "m.onnx")));
 }
 
 // Buffers made during a run count references without atomics while only the run's thread

@@ -252,6 +252,29 @@ TEST(MathIndexTest, BitShiftByTheWidthGivesZero) {
   EXPECT_EQ(doubles_of(y), (std::vector<double>{128, 0, 0}));
 }
 
+TEST(MathIndexTest, IntegerModTakesTheDivisorsSignAndRejectsZero) {
+  const Tensor a = make<int64_t>(ElemType::Int64, {4}, {-7, 7, -7, 7});
+  const Tensor b = make<int64_t>(ElemType::Int64, {4}, {3, -3, -3, 3});
+  // Python's %: -7 % 3 = 2, 7 % -3 = -2, -7 % -3 = -1, 7 % 3 = 1; C's fmod keeps a's sign.
+  EXPECT_EQ(doubles_of(run1("Mod", {{"a", a}, {"b", b}})), (std::vector<double>{2, -2, -1, 1}));
+  EXPECT_EQ(doubles_of(run1("Mod", {{"a", a}, {"b", b}},
+                            [](onnxpb::NodeProto& n) { test::set_int(n, "fmod", 1); })),
+            (std::vector<double>{-1, 1, -1, 1}));
+  expect_bad_input([] {
+    run1("Mod", {{"a", make<int32_t>(ElemType::Int32, {2}, {1, 2})},
+                 {"b", make<int32_t>(ElemType::Int32, {2}, {1, 0})}});
+  });
+  // A zero far into a large tensor, in the chunk a worker thread computes with 2 threads.
+  std::vector<int32_t> ones(1 << 18, 1);
+  ones.back() = 0;
+  expect_bad_input([&] {
+    run_op("Mod",
+           {{"a", make<int32_t>(ElemType::Int32, {1 << 18}, ones)},
+            {"b", make<int32_t>(ElemType::Int32, {1 << 18}, ones)}},
+           1, {}, 13, 2);
+  });
+}
+
 TEST(MathIndexTest, ReduceLogSumExpOfLargeValues) {
   Tensor y = run1("ReduceLogSumExp", {{"x", f32({2}, {1000, 1000})}},
                   [](onnxpb::NodeProto& n) { test::set_int(n, "keepdims", 0); });

@@ -6,7 +6,9 @@ namespace bough::ops {
 namespace {
 class Identity : public exec::Kernel {
  public:
-  void run(exec::KernelIO& io) override { io.set_output(0, io.value(0)); }
+  void run(exec::KernelIO& io) override {
+    if (io.has_output(0)) io.output(0) = io.value(0);
+  }
 };
 std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Identity>(); }
 }  // namespace

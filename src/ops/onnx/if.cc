@@ -22,7 +22,8 @@ class If : public exec::Kernel {
     Body& branch = read_condition(io.value(0), "the If condition") ? then_ : else_;
     branch.bind_captures(io);
     branch.plan->run(io.context());
-    for (size_t i = 0; i < io.num_outputs(); ++i) io.set_output(i, branch.plan->take_output(i));
+    for (size_t i = 0; i < io.num_outputs(); ++i)
+      if (io.has_output(i)) branch.plan->take_output(i, io.output(i));
     branch.plan->reset();
   }
 

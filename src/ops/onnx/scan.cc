@@ -67,7 +67,7 @@ class Scan : public exec::Kernel {
       }
       body_.bind_captures(io);
       plan.run(io.context());
-      for (size_t j = 0; j < spec_.states; ++j) next[j] = plan.take_output(j);
+      for (size_t j = 0; j < spec_.states; ++j) plan.take_output(j, next[j]);
       for (size_t k = 0; k < stacks.size(); ++k) {
         Value v = plan.take_output(spec_.states + k);
         if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
