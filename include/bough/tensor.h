@@ -151,7 +151,9 @@ class Storage {
  private:
   Storage() = default;
   bool counts_plainly() const { return run_local_ && plain_counts; }
+  static Storage* allocate_new(size_t bytes);
   void destroy();
+  void destroy_slow();
   std::atomic<int32_t> refs_{1};
   bool run_local_ = false;
   int32_t size_class_ = -1;  // pool bucket, -1 for a plain allocation

@@ -4,6 +4,7 @@
 #include <new>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "exec/function_call.h"
 #include "ops/registry.h"
@@ -70,12 +71,13 @@ namespace {
 class SlotNumbering {
  public:
   int32_t add(const ir::Value* v) {
-    auto s = static_cast<int32_t>(slot_of_.size());
-    slot_of_[v] = s;
-    return s;
+    slot_of_[v] = count_;
+    return count_++;
   }
+  // `v` shares the slot of `same`.
+  void alias(const ir::Value* v, const ir::Value* same) { slot_of_[v] = slot_of_.at(same); }
   bool has(const ir::Value* v) const { return slot_of_.count(v) != 0; }
-  size_t size() const { return slot_of_.size(); }
+  size_t size() const { return static_cast<size_t>(count_); }
   // The slot of `v`, or -1 for an omitted optional input or output.
   int32_t operator()(const ir::Value* v, const std::string& where) const {
     if (!v) return -1;
@@ -87,7 +89,14 @@ class SlotNumbering {
 
  private:
   std::unordered_map<const ir::Value*, int32_t> slot_of_;
+  int32_t count_ = 0;
 };
+
+// An Identity node needs no step: its output is another name for its input's slot.
+bool is_alias(const ir::Node& node) {
+  return node.op_type == "Identity" && node.domain.empty() && node.inputs.size() == 1 &&
+         node.inputs[0] && node.outputs.size() == 1 && node.outputs[0];
+}
 
 }  // namespace
 
@@ -99,9 +108,16 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   std::vector<std::pair<int32_t, const Tensor*>> initializers;
   for (const ir::Value* v : graph.initializers)
     if (!slot.has(v)) initializers.emplace_back(slot.add(v), &*v->data);  // not an input's default
-  for (const auto& node : graph.nodes)
+  std::unordered_set<const ir::Node*> aliases;
+  for (const auto& node : graph.nodes) {
+    if (is_alias(*node) && slot.has(node->inputs[0])) {
+      slot.alias(node->outputs[0], node->inputs[0]);
+      aliases.insert(node.get());
+      continue;
+    }
     for (const ir::Value* v : node->outputs)
       if (v) slot.add(v);
+  }
   const size_t n = slot.size();
   auto at = [](int32_t s) { return static_cast<size_t>(s); };
 
@@ -139,6 +155,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   // constant slots. Also notes the step that reads each slot last.
   std::vector<int64_t> last_use(n, -1);
   for (const auto& node : graph.nodes) {
+    if (aliases.count(node.get())) continue;
     std::string where = where_ + "/" + node->label();
     std::vector<int32_t> ins;
     for (const ir::Value* v : node->inputs) ins.push_back(slot(v, where));

@@ -1,6 +1,7 @@
 // A Plan is a graph compiled once: a flat list of steps over numbered slots, with the
 // slot of every value, when each value dies, and a nested Plan inside every control-flow
-// kernel. Running never re-plans and never looks a name up.
+// kernel. Running never re-plans and never looks a name up. Identity nodes take no step:
+// their output names the input's slot.
 //
 // A Plan owns one frame (its slots) and so runs one call at a time; a Session runs one
 // call at a time too. Nesting is fine: a subgraph has its own Plan and frame.

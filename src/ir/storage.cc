@@ -3,6 +3,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -20,10 +21,18 @@ namespace {
 
 constexpr size_t kHeader = 64;
 static_assert(sizeof(Storage) <= kHeader);
+static_assert(std::is_trivially_destructible_v<Storage>);  // blocks are freed without it
 constexpr int kClasses = 8;  // 64 B .. 8 KiB of payload
 constexpr size_t kClassBytes[kClasses] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
 static_assert(kClassBytes[kClasses - 1] == kClassBytes[0] << (kClasses - 1));  // powers of two
 constexpr int kMaxCached = 64;
+
+// The list lives in a thread_local object with a destructor; a plain thread_local pointer
+// to it keeps the hot path free of the TLS init-guard call. Once the thread's list is gone
+// (thread exit), buffers released later go straight back to malloc.
+struct FreeList;
+thread_local FreeList* cached_list = nullptr;
+thread_local bool list_gone = false;
 
 struct FreeList {
   void* blocks[kClasses][kMaxCached];
@@ -31,20 +40,19 @@ struct FreeList {
   ~FreeList() {
     for (int c = 0; c < kClasses; ++c)
       for (int i = 0; i < count[c]; ++i) std::free(blocks[c][i]);
+    cached_list = nullptr;
+    list_gone = true;
   }
 };
 
-// The list lives in a thread_local object with a destructor; a plain thread_local pointer
-// to it keeps the hot path free of the TLS init-guard call.
-thread_local FreeList* cached_list = nullptr;
-
-FreeList& make_free_list() {
-  thread_local FreeList list;
-  cached_list = &list;
-  return list;
+// This thread's list, made on first use; null after thread exit.
+FreeList* free_list() {
+  if (!cached_list && !list_gone) {
+    thread_local FreeList list;
+    cached_list = &list;
+  }
+  return cached_list;
 }
-
-inline FreeList& free_list() { return cached_list ? *cached_list : make_free_list(); }
 
 int size_class(size_t bytes) {
   if (bytes <= kClassBytes[0]) return 0;
@@ -102,10 +110,7 @@ size_t block_bytes(size_t bytes, int cls) {
 }
 
 void* allocate_block(size_t block, int cls) {
-  if (cls >= 0) {
-    FreeList& list = free_list();
-    if (list.count[cls] > 0) return list.blocks[cls][--list.count[cls]];
-  } else if (block >= kLargeBytes) {
+  if (cls < 0 && block >= kLargeBytes) {
     if (void* cached = large_cache().take(block)) return cached;
   }
   void* p = std::aligned_alloc(64, block);
@@ -115,7 +120,25 @@ void* allocate_block(size_t block, int cls) {
 
 }  // namespace
 
+// The hot paths (a small buffer from or back to this thread's free list) stay free of calls
+// so that they need no stack frame. A block in a free list keeps its live Storage header:
+// the size class, block size and data pointer stay valid and are not written again.
 Storage* Storage::allocate(size_t bytes) {
+  if (bytes <= kClassBytes[kClasses - 1] && cached_list) {
+    FreeList& list = *cached_list;
+    const int cls = size_class(bytes);
+    if (list.count[cls] > 0) {
+      auto* s = static_cast<Storage*>(list.blocks[cls][--list.count[cls]]);
+      s->refs_.store(1, std::memory_order_relaxed);
+      s->run_local_ = plain_counts;
+      s->size_ = bytes;
+      return s;
+    }
+  }
+  return allocate_new(bytes);
+}
+
+Storage* Storage::allocate_new(size_t bytes) {
   int cls = size_class(bytes);
   size_t total = block_bytes(bytes, cls);
   void* block = allocate_block(total, cls);
@@ -137,20 +160,28 @@ Storage* Storage::allocate_strings(size_t count) {
 }
 
 void Storage::destroy() {
-  for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
-  int cls = size_class_;
-  size_t total = block_bytes_;
-  this->~Storage();
-  void* block = this;
-  if (cls >= 0) {
-    FreeList& list = free_list();
-    if (list.count[cls] < kMaxCached) {
-      list.blocks[cls][list.count[cls]++] = block;
+  if (string_count_ == 0 && size_class_ >= 0 && cached_list) {
+    FreeList& list = *cached_list;
+    if (list.count[size_class_] < kMaxCached) {
+      list.blocks[size_class_][list.count[size_class_]++] = this;
       return;
     }
-  } else if (total >= kLargeBytes && large_cache().put(total, block)) {
+  }
+  destroy_slow();
+}
+
+void Storage::destroy_slow() {
+  for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
+  string_count_ = 0;
+  const int cls = size_class_;
+  if (FreeList* list = cls >= 0 ? free_list() : nullptr; list && list->count[cls] < kMaxCached) {
+    list->blocks[cls][list->count[cls]++] = this;
     return;
   }
+  const size_t total = block_bytes_;
+  this->~Storage();
+  void* block = this;
+  if (cls < 0 && total >= kLargeBytes && large_cache().put(total, block)) return;
   std::free(block);
 }
 
