@@ -62,5 +62,35 @@ TEST(Session, OutputThatIsAnInputOrAConstantIsShared) {
   }
 }
 
+// Identity takes no step: its output shares the input's slot. Chains, outputs listed
+// through several names, and Identity of a constant must all still give their values.
+TEST(Session, IdentityChainsAndAliasedOutputs) {
+  GraphBuilder g;
+  g.input("x", ElemType::Float, {2})
+      .output("a", ElemType::Float, {2})
+      .output("b", ElemType::Float, {2})
+      .output("n", ElemType::Float, {2})
+      .output("m", ElemType::Float, {2})
+      .output("k", ElemType::Float, {1});
+  g.initializer("c", f32({1}, {7}));
+  g.node("Identity", {"x"}, {"a"});
+  g.node("Identity", {"a"}, {"b"});
+  g.node("Neg", {"b"}, {"n"});
+  g.node("Identity", {"n"}, {"m"});
+  g.node("Identity", {"c"}, {"k"});
+  Session s = session_for(g, "identity_alias");
+  for (int i = 0; i < 2; ++i) {
+    const Tensor x = f32({2}, {1, 2});
+    auto out = s.run({{"x", x}});
+    EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 2}));
+    EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{1, 2}));
+    EXPECT_EQ(floats_of(out[2].second.tensor()), (std::vector<float>{-1, -2}));
+    EXPECT_EQ(floats_of(out[3].second.tensor()), (std::vector<float>{-1, -2}));
+    EXPECT_EQ(floats_of(out[4].second.tensor()), (std::vector<float>{7}));
+    out[2].second.tensor().data<float>()[0] = 100;  // n and m are one buffer, not x's
+    EXPECT_EQ(floats_of(x), (std::vector<float>{1, 2}));
+  }
+}
+
 }  // namespace
 }  // namespace bough
