@@ -245,8 +245,6 @@ void Plan::unbind() {
   for (int32_t s : bound_per_call_) slots_[static_cast<size_t>(s)] = &unbound_;
 }
 
-void Plan::reset() {
-  for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
-}
+
 
 }  // namespace bough::exec

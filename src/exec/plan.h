@@ -62,7 +62,9 @@ class Plan {
     return v;
   }
   // Clears what run() left: outputs not taken.
-  void reset();
+  void reset() {
+    for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
+  }
 
   size_t num_steps() const { return steps_.size(); }
   // Where slot `s` always lives, or null when that changes from call to call (inputs and

@@ -29,7 +29,13 @@ struct Body {
   size_t num_outputs() const { return plan->num_outputs(); }
 };
 
+[[noreturn, gnu::cold]] void bad_condition(const Value& v, const char* what);
+
 // Reads a condition: a bool tensor with exactly one element, of any rank.
-bool read_condition(const Value& v, const char* what);
+inline bool read_condition(const Value& v, const char* what) {
+  if (!v.is_tensor() || v.tensor().type() != ElemType::Bool || v.tensor().numel() != 1) [[unlikely]]
+    bad_condition(v, what);
+  return v.tensor().data<bool>()[0];
+}
 
 }  // namespace bough::ops

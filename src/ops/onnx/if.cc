@@ -4,11 +4,9 @@
 
 namespace bough::ops {
 
-bool read_condition(const Value& v, const char* what) {
-  if (!v.is_tensor() || v.tensor().type() != ElemType::Bool || v.tensor().numel() != 1)
-    fail(ErrorKind::BadInput, "",
-         std::string(what) + " must be a bool tensor with exactly one element, got " + describe(v));
-  return v.tensor().data<bool>()[0];
+void bad_condition(const Value& v, const char* what) {
+  fail(ErrorKind::BadInput, "",
+       std::string(what) + " must be a bool tensor with exactly one element, got " + describe(v));
 }
 
 namespace {
