@@ -238,6 +238,7 @@ void Plan::run(RunContext& ctx) {
 void Plan::clear_all() {
   for (size_t s = 0; s < frame_.size(); ++s)
     if (!constant_[s]) frame_[s].reset();
+  for (int32_t s : reset_slots_) slots_[static_cast<size_t>(s)] = &frame_[static_cast<size_t>(s)];
   unbind();
 }
 

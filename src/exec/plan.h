@@ -49,12 +49,18 @@ class Plan {
 
   // Runs the steps over the bound inputs and captures.
   void run(RunContext& ctx);
+  // Before run(), optional: output i is computed straight into `dst`, so that taking it
+  // afterwards costs nothing. Only for an output the plan computes itself and lists once
+  // (else this does nothing); `dst` must not be an input or capture. Undone by reset().
+  void bind_output(size_t i, Value& dst) {
+    if (!output_shared_[i]) slots_[static_cast<size_t>(output_slots_[i])] = &dst;
+  }
   // Output i after run(), into `dst`: moved out when nothing else refers to the slot, else
-  // shared.
+  // shared (nothing to do when it was bound to `dst`).
   void take_output(size_t i, Value& dst) {
     Value& v = *slots_[static_cast<size_t>(output_slots_[i])];
     if (output_shared_[i]) dst = v;
-    else dst = std::move(v);
+    else dst = std::move(v);  // a no-op for an output bound to dst
   }
   Value take_output(size_t i) {
     Value v;
@@ -63,7 +69,10 @@ class Plan {
   }
   // Clears what run() left: outputs not taken.
   void reset() {
-    for (int32_t s : reset_slots_) frame_[static_cast<size_t>(s)].reset();
+    for (int32_t s : reset_slots_) {
+      slots_[static_cast<size_t>(s)] = &frame_[static_cast<size_t>(s)];
+      frame_[static_cast<size_t>(s)].reset();
+    }
   }
 
   size_t num_steps() const { return steps_.size(); }
@@ -92,7 +101,7 @@ class Plan {
   std::vector<std::unique_ptr<Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;
   std::vector<uint8_t> output_shared_;  // per output: bool
-  std::vector<int32_t> reset_slots_;
+  std::vector<int32_t> reset_slots_;  // outputs the plan computes (they may be bound)
   std::vector<int32_t> bound_per_call_;  // inputs, and captures without a fixed home
   std::vector<bool> constant_;  // per slot: holds an initializer for the Plan's lifetime
   std::vector<Value> frame_;       // values this plan owns (node outputs, constants)

@@ -10,9 +10,9 @@
 namespace bough {
 namespace {
 
-using test::GraphBuilder;
 using test::f32;
 using test::floats_of;
+using test::GraphBuilder;
 
 NamedValues run_model(const GraphBuilder& g, const NamedValues& inputs, int64_t opset = 17) {
   std::string dir = test::scratch_dir("cf");
@@ -80,6 +80,39 @@ TEST(If, BranchesOfDifferentShapesAndBranchInitializers) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{7, 8, 9}));
 }
 
+// Branch outputs are computed in place, into the If's outputs: a branch that reads its own
+// output again, an output listed under two names, and a failed run in between must not
+// disturb that.
+TEST(If, BranchReadsItsOwnOutputAndSurvivesAFailedRun) {
+  GraphBuilder t("t"), e("e");
+  t.output_untyped("ty").output_untyped("tz");
+  t.node("Mod", {"x", "d"}, {"ty"});
+  t.node("Mul", {"ty", "ty"}, {"tz"});
+  e.output_untyped("ey").output_untyped("ez");
+  e.node("Neg", {"x"}, {"ey"});
+  e.node("Identity", {"ey"}, {"ez"});
+  GraphBuilder g;
+  g.input("c", ElemType::Bool).input("x", ElemType::Int64, {2}).input("d", ElemType::Int64, {2});
+  g.output("y", ElemType::Int64, {2}).output("z", ElemType::Int64, {2});
+  test::set_graph(g.node("If", {"c"}, {"y", "z"}), "then_branch", t);
+  test::set_graph(g.graph_node_last(), "else_branch", e);
+  Session s(Model::load(
+      test::save_model(test::make_model(g), test::scratch_dir("cf_inplace"), "m.onnx")));
+  auto run = [&](bool c, std::vector<int64_t> d) {
+    auto out = s.run(
+        {{"c", test::boolean({}, {c})}, {"x", test::i64({2}, {7, -7})}, {"d", test::i64({2}, d)}});
+    return std::vector<int64_t>{
+        out[0].second.tensor().get_int(0), out[0].second.tensor().get_int(1),
+        out[1].second.tensor().get_int(0), out[1].second.tensor().get_int(1)};
+  };
+  // 7 mod 3 = 1, -7 mod 3 = 2 (the divisor's sign); squared: 1, 4.
+  EXPECT_EQ(run(true, {3, 3}), (std::vector<int64_t>{1, 2, 1, 4}));
+  EXPECT_THROW(run(true, {0, 3}), Error);  // integer modulo by zero
+  EXPECT_EQ(run(true, {3, 3}), (std::vector<int64_t>{1, 2, 1, 4}));
+  EXPECT_EQ(run(false, {3, 3}), (std::vector<int64_t>{-7, 7, -7, 7}));
+  EXPECT_EQ(run(true, {3, 3}), (std::vector<int64_t>{1, 2, 1, 4}));
+}
+
 GraphBuilder if_on_input(const test::Dims64& cond_dims) {
   GraphBuilder t = branch("t", "one"), e = branch("e", "two");
   t.initializer("one", f32({}, {1}));
@@ -101,7 +134,8 @@ TEST(If, ConditionOfAnyRankWithOneElement) {
 TEST(If, ConditionWithZeroOrTwoElementsIsAnErrorNamingTheNode) {
   for (int64_t n : {0, 2}) {
     try {
-      run_model(if_on_input({-1}), {{"c", test::boolean({n}, std::vector<bool>(static_cast<size_t>(n), true))}});
+      run_model(if_on_input({-1}),
+                {{"c", test::boolean({n}, std::vector<bool>(static_cast<size_t>(n), true))}});
       ADD_FAILURE() << "no error for a condition of " << n << " elements";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::BadInput);
@@ -115,7 +149,9 @@ TEST(If, ConditionWithZeroOrTwoElementsIsAnErrorNamingTheNode) {
 // initializer chosen by the test.
 GraphBuilder counting_body(bool keep_going) {
   GraphBuilder body("body");
-  body.input("i", ElemType::Int64).input("cond_in", ElemType::Bool).input("x", ElemType::Float, {1});
+  body.input("i", ElemType::Int64)
+      .input("cond_in", ElemType::Bool)
+      .input("x", ElemType::Float, {1});
   body.initializer("keep", test::boolean({}, {keep_going}));
   body.node("Add", {"x", "one"}, {"x_next"});
   body.node("Identity", {"keep"}, {"cond_out"});
@@ -137,8 +173,8 @@ GraphBuilder loop_model(const std::string& m, const std::string& cond, bool keep
 
 TEST(Loop, OnlyTripCountIgnoresTheBodyCondition) {
   // The body says stop (false) every time; with M alone the spec ignores it: 4 iterations.
-  auto out = run_model(loop_model("M", "", false),
-                       {{"M", Tensor::scalar_i64(4)}, {"x0", f32({1}, {10})}});
+  auto out =
+      run_model(loop_model("M", "", false), {{"M", Tensor::scalar_i64(4)}, {"x0", f32({1}, {10})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{14}));
   EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{10, 11, 12, 13}));
   EXPECT_EQ(out[1].second.tensor().shape(), (Dims{4, 1}));
@@ -153,20 +189,24 @@ TEST(Loop, OnlyConditionRunsWhileTheBodySaysSo) {
 }
 
 TEST(Loop, BothStopAtWhicheverComesFirst) {
-  auto out = run_model(loop_model("M", "cond", true),
-                       {{"M", Tensor::scalar_i64(3)}, {"cond", test::boolean({}, {true})}, {"x0", f32({1}, {0})}});
+  auto out = run_model(
+      loop_model("M", "cond", true),
+      {{"M", Tensor::scalar_i64(3)}, {"cond", test::boolean({}, {true})}, {"x0", f32({1}, {0})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{3}));
-  out = run_model(loop_model("M", "cond", false),
-                  {{"M", Tensor::scalar_i64(3)}, {"cond", test::boolean({}, {true})}, {"x0", f32({1}, {0})}});
+  out = run_model(
+      loop_model("M", "cond", false),
+      {{"M", Tensor::scalar_i64(3)}, {"cond", test::boolean({}, {true})}, {"x0", f32({1}, {0})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1}));
 }
 
 TEST(Loop, ZeroIterationsGiveInitialValuesAndEmptyScanOutputs) {
-  auto out = run_model(loop_model("M", "", true), {{"M", Tensor::scalar_i64(0)}, {"x0", f32({1}, {7})}});
+  auto out =
+      run_model(loop_model("M", "", true), {{"M", Tensor::scalar_i64(0)}, {"x0", f32({1}, {7})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{7}));
   EXPECT_EQ(out[1].second.tensor().shape(), (Dims{0, 1}));
-  out = run_model(loop_model("M", "cond", true),
-                  {{"M", Tensor::scalar_i64(5)}, {"cond", test::boolean({}, {false})}, {"x0", f32({1}, {7})}});
+  out = run_model(
+      loop_model("M", "cond", true),
+      {{"M", Tensor::scalar_i64(5)}, {"cond", test::boolean({}, {false})}, {"x0", f32({1}, {7})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{7}));
   EXPECT_EQ(out[1].second.tensor().shape(), (Dims{0, 1}));
 }
@@ -175,7 +215,9 @@ TEST(Loop, HugeTripCountWithEarlyExit) {
   // M = 2^62 with cond: the body stops when i + 1 >= 5, so 5 iterations and a 5-row scan
   // output (nothing is reserved for 2^62 rows).
   GraphBuilder body("body");
-  body.input("i", ElemType::Int64).input("cond_in", ElemType::Bool).input("x", ElemType::Float, {1});
+  body.input("i", ElemType::Int64)
+      .input("cond_in", ElemType::Bool)
+      .input("x", ElemType::Float, {1});
   body.initializer("five", Tensor::scalar_i64(5));
   body.node("Add", {"x", "one"}, {"x_next"});
   body.node("Add", {"i", "one_i"}, {"i1"});
@@ -200,7 +242,9 @@ TEST(Loop, IfInsideLoopInsideIf) {
   inner_t.node("Add", {"x", "c"}, {"sum"});
   inner_e.node("Identity", {"x"}, {"same"});
   GraphBuilder body("body");
-  body.input("i", ElemType::Int64).input("cond_in", ElemType::Bool).input("x", ElemType::Float, {2});
+  body.input("i", ElemType::Int64)
+      .input("cond_in", ElemType::Bool)
+      .input("x", ElemType::Float, {2});
   test::set_graph(body.node("If", {"cond_in"}, {"x_next"}, "inner"), "then_branch", inner_t);
   test::set_graph(body.graph_node_last(), "else_branch", inner_e);
   body.node("Identity", {"cond_in"}, {"cond_out"});
@@ -212,8 +256,10 @@ TEST(Loop, IfInsideLoopInsideIf) {
   g.input("go", ElemType::Bool).output("y", ElemType::Float, {2});
   test::set_graph(g.node("If", {"go"}, {"y"}, "outer"), "then_branch", outer_t);
   test::set_graph(g.graph_node_last(), "else_branch", outer_e);
-  auto out = run_model(g, {{"c", f32({2}, {1, 10})}, {"x0", f32({2}, {0, 0})},
-                           {"M", Tensor::scalar_i64(3)}, {"go", test::boolean({}, {true})}});
+  auto out = run_model(g, {{"c", f32({2}, {1, 10})},
+                           {"x0", f32({2}, {0, 0})},
+                           {"M", Tensor::scalar_i64(3)},
+                           {"go", test::boolean({}, {true})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{3, 30}));
 }
 
@@ -229,13 +275,16 @@ TEST(Scan, BodyWithAnIfReadingAnOuterValue) {
   body.node("Identity", {"s_next"}, {"scan"});
   body.output_untyped("s_next").output_untyped("scan");
   GraphBuilder g;
-  g.input("flag", ElemType::Bool).input("s0", ElemType::Float, {2}).input("X", ElemType::Float, {3, 2});
+  g.input("flag", ElemType::Bool)
+      .input("s0", ElemType::Float, {2})
+      .input("X", ElemType::Float, {3, 2});
   g.initializer("bias", f32({2}, {100, 200}));
   g.output("s", ElemType::Float, {2}).output("ys", ElemType::Float, {3, 2});
   auto& scan = g.node("Scan", {"s0", "X"}, {"s", "ys"});
   test::set_int(scan, "num_scan_inputs", 1);
   test::set_graph(scan, "body", body);
-  NamedValues in = {{"flag", test::boolean({}, {true})}, {"s0", f32({2}, {0, 0})},
+  NamedValues in = {{"flag", test::boolean({}, {true})},
+                    {"s0", f32({2}, {0, 0})},
                     {"X", f32({3, 2}, {1, 2, 3, 4, 5, 6})}};
   auto out = run_model(g, in);
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{9, 12}));

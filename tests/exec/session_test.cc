@@ -1,30 +1,35 @@
 // Session: binding inputs (defaults, errors) and running one plan many times.
+#include "bough/session.h"
+
 #include <gtest/gtest.h>
 
 #include "bough/error.h"
-#include "bough/session.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
 namespace bough {
 namespace {
 
-using test::GraphBuilder;
 using test::f32;
 using test::floats_of;
+using test::GraphBuilder;
 
 Session session_for(const GraphBuilder& g, const std::string& name) {
-  return Session(Model::load(test::save_model(test::make_model(g), test::scratch_dir(name), "m.onnx")));
+  return Session(
+      Model::load(test::save_model(test::make_model(g), test::scratch_dir(name), "m.onnx")));
 }
 
 TEST(Session, InputWithDefaultValue) {
   // An initializer that is also a graph input (as before IR 4) is that input's default.
   GraphBuilder g;
-  g.input("x", ElemType::Float, {2}).input("w", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.input("x", ElemType::Float, {2})
+      .input("w", ElemType::Float, {2})
+      .output("y", ElemType::Float, {2});
   g.initializer("w", f32({2}, {10, 20}));
   g.node("Add", {"x", "w"}, {"y"});
   Session s = session_for(g, "default");
-  EXPECT_EQ(floats_of(s.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()), (std::vector<float>{11, 22}));
+  EXPECT_EQ(floats_of(s.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()),
+            (std::vector<float>{11, 22}));
   EXPECT_EQ(floats_of(s.run({{"x", f32({2}, {1, 2})}, {"w", f32({2}, {0, 0})}})[0].second.tensor()),
             (std::vector<float>{1, 2}));
 }
@@ -42,17 +47,21 @@ TEST(Session, BadInputsAreErrors) {
     }
     return ErrorKind::IO;  // no error: fails the expectations below
   };
-  EXPECT_EQ(kind_of({}), ErrorKind::BadInput);                                       // missing
-  EXPECT_EQ(kind_of({{"x", f32({2}, {1, 2})}, {"z", f32({1}, {0})}}), ErrorKind::BadInput);  // unknown
-  EXPECT_EQ(kind_of({{"x", test::i64({2}, {1, 2})}}), ErrorKind::BadInput);          // element type
-  EXPECT_EQ(kind_of({{"x", f32({3}, {1, 2, 3})}}), ErrorKind::BadInput);             // shape
+  EXPECT_EQ(kind_of({}), ErrorKind::BadInput);  // missing
+  EXPECT_EQ(kind_of({{"x", f32({2}, {1, 2})}, {"z", f32({1}, {0})}}),
+            ErrorKind::BadInput);                                            // unknown
+  EXPECT_EQ(kind_of({{"x", test::i64({2}, {1, 2})}}), ErrorKind::BadInput);  // element type
+  EXPECT_EQ(kind_of({{"x", f32({3}, {1, 2, 3})}}), ErrorKind::BadInput);     // shape
   // The session is still usable after errors.
-  EXPECT_EQ(floats_of(s.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()), (std::vector<float>{-1, -2}));
+  EXPECT_EQ(floats_of(s.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()),
+            (std::vector<float>{-1, -2}));
 }
 
 TEST(Session, OutputThatIsAnInputOrAConstantIsShared) {
   GraphBuilder g;
-  g.input("x", ElemType::Float, {1}).output("x", ElemType::Float, {1}).output("c", ElemType::Float, {1});
+  g.input("x", ElemType::Float, {1})
+      .output("x", ElemType::Float, {1})
+      .output("c", ElemType::Float, {1});
   g.initializer("c", f32({1}, {5}));
   Session s = session_for(g, "passthrough");
   for (int i = 0; i < 2; ++i) {  // the constant survives being returned

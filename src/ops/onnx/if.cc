@@ -19,6 +19,8 @@ class If : public exec::Kernel {
   void run(exec::KernelIO& io) override {
     Body& branch = read_condition(io.value(0), "the If condition") ? then_ : else_;
     branch.bind_captures(io);
+    for (size_t i = 0; i < io.num_outputs(); ++i)
+      if (io.has_output(i)) branch.plan->bind_output(i, io.output(i));  // computed in place
     branch.plan->run(io.context());
     for (size_t i = 0; i < io.num_outputs(); ++i)
       if (io.has_output(i)) branch.plan->take_output(i, io.output(i));

@@ -43,7 +43,10 @@ class Loop : public exec::Kernel {
       *cond_in.tensor().data<bool>() = cond;
       plan.bind_input(0, iter);
       plan.bind_input(1, cond_in);
-      for (size_t j = 0; j < carried_; ++j) plan.bind_input(2 + j, state[j]);
+      for (size_t j = 0; j < carried_; ++j) {
+        plan.bind_input(2 + j, state[j]);
+        plan.bind_output(1 + j, next[j]);  // computed in place
+      }
       body_.bind_captures(io);
       plan.run(io.context());
       plan.take_output(0, cond_out);
