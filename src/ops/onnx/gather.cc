@@ -42,10 +42,11 @@ class Gather : public exec::Kernel {
       const T* src = kernels::elements<T>(data);
       T* dst = kernels::elements<T>(out);
       auto blocks = [&](int64_t b, int64_t e) {
+        int64_t o = b / n, j = b % n;  // block k is (o, j) = (k / n, k % n); one division a chunk
         for (int64_t k = b; k < e; ++k) {
-          const int64_t o = k / n, j = k % n;
           std::copy_n(src + (o * len + idx[static_cast<size_t>(j)]) * inner, inner,
                       dst + k * inner);
+          if (++j == n) j = 0, ++o;
         }
       };
       io.pool().parallel_for(outer * n,
