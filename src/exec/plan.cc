@@ -246,6 +246,4 @@ void Plan::unbind() {
   for (int32_t s : bound_per_call_) slots_[static_cast<size_t>(s)] = &unbound_;
 }
 
-
-
 }  // namespace bough::exec
