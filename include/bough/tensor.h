@@ -82,9 +82,10 @@ class Dims {
     for (size_t i = 0; i < n; ++i) p[i] = d[i];
     size_ = static_cast<uint32_t>(n);
   }
-  // Ranks up to kInline copy the whole inline array: a fixed-size copy beats a loop.
+  // Between inline arrays, copy the whole array: a fixed-size copy beats a loop. A heap
+  // buffer on either side goes through assign (this one's stays in use).
   void copy_from(const Dims& other) {
-    if (other.heap_) return assign(other.heap_, other.size_);
+    if (other.heap_ || heap_) return assign(other.data(), other.size_);
     std::memcpy(inline_, other.inline_, sizeof(inline_));
     size_ = other.size_;
   }
