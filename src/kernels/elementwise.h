@@ -14,21 +14,16 @@ inline constexpr int64_t kParallelGrain = 1 << 16;
 template <typename TA, typename TB, typename TO, typename Op>
 Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool,
                   Op op) {
+  const bool same_shape = a.shape() == b.shape();  // the common case skips broadcasting
+  Tensor out = same_shape ? Tensor(out_type, a.shape())
+                          : Tensor(out_type, broadcast_shape(a.shape(), b.shape()));
   const TA* pa = a.data<TA>();
   const TB* pb = b.data<TB>();
-  if (a.shape() == b.shape()) {  // one flat run
-    Tensor out(out_type, a.shape());
-    TO* po = out.data<TO>();
-    pool.parallel_for(out.numel(), kParallelGrain, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) po[i] = op(pa[i], pb[i]);
-    });
-    return out;
-  }
-  Tensor out(out_type, broadcast_shape(a.shape(), b.shape()));
   TO* po = out.data<TO>();
   const int64_t total = out.numel();
   if (total == 0) return out;
-  if (a.numel() == total && b.numel() == total) {  // same count, e.g. [1,4] and [4]
+  // One flat run when both cover the output, e.g. equal shapes or [1,4] and [4].
+  if (same_shape || (a.numel() == total && b.numel() == total)) {
     pool.parallel_for(total, kParallelGrain, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) po[i] = op(pa[i], pb[i]);
     });
