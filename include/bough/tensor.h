@@ -83,14 +83,15 @@ class Dims {
     size_ = static_cast<uint32_t>(n);
   }
   // Between inline arrays, copy the whole array: a fixed-size copy beats a loop. A heap
-  // buffer on either side goes through assign (this one's stays in use).
+  // buffer on either side goes through assign (this one's stays in use). The heap paths
+  // are marked unlikely: GCC otherwise deems the inline copy cold and emits `rep movs`.
   void copy_from(const Dims& other) {
-    if (other.heap_ || heap_) return assign(other.data(), other.size_);
+    if (other.heap_ || heap_) [[unlikely]] return assign(other.data(), other.size_);
     std::memcpy(inline_, other.inline_, sizeof(inline_));
     size_ = other.size_;
   }
   void release() {
-    if (heap_) {
+    if (heap_) [[unlikely]] {
       delete[] heap_;
       heap_ = nullptr;
       capacity_ = kInline;
@@ -100,7 +101,7 @@ class Dims {
   // Moves other's dims into this (empty) Dims, stealing a heap buffer.
   void take(Dims& other) noexcept {
     size_ = other.size_;
-    if (other.heap_) {
+    if (other.heap_) [[unlikely]] {
       heap_ = other.heap_;
       capacity_ = other.capacity_;
       other.heap_ = nullptr;
@@ -140,6 +141,9 @@ class Storage {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy();
   }
   bool unique() const { return refs_.load(std::memory_order_acquire) == 1; }
+  // A buffer this small, once its value is dead, stays with the slot for reuse (see
+  // Value::release_after_use).
+  bool worth_keeping() const { return size_ <= 1024 && unique(); }
   uint8_t* bytes() { return data_; }
   std::string* strings() { return reinterpret_cast<std::string*>(data_); }
   size_t size() const { return size_; }
@@ -210,6 +214,14 @@ class Tensor {
     if (storage_) storage_->release();
   }
   void swap(Tensor& other) noexcept;
+  // Becomes an uninitialized tensor of `type` and `shape`, as Tensor(type, shape) would,
+  // but keeps its buffer when nothing else refers to it and the type and shape are the
+  // same: a kernel that runs again and again (in a Loop body, say) then allocates nothing.
+  // Strings keep their old values.
+  void reinit(ElemType type, const Dims& shape) {
+    if (storage_ && type == type_ && offset_ == 0 && shape == shape_ && storage_->unique()) return;
+    *this = Tensor(type, shape);
+  }
   // Drops the buffer (the tensor becomes undefined).
   void reset() {
     if (storage_) storage_->release();
@@ -246,6 +258,7 @@ class Tensor {
   }
   // True when no other Tensor shares the buffer (so it may be written in place).
   bool unique() const { return storage_ && storage_->unique(); }
+  bool worth_keeping() const { return storage_ && storage_->worth_keeping(); }
   // Same buffer, new shape of the same element count (Reshape, Squeeze, ...).
   Tensor reshaped(Dims shape) const;
   // A view of `count` elements starting at element `first` (byte-aligned types only).
@@ -305,6 +318,21 @@ class Value {
     return *this;
   }
   static Value none() { return Value(); }
+  // Makes this value a tensor, keeping the tensor it holds (if any), for a kernel to
+  // overwrite in place (Tensor::reinit).
+  Tensor& as_tensor() {
+    if (kind_ != Kind::Tensor) [[unlikely]] {
+      seq_.reset();
+      kind_ = Kind::Tensor;
+    }
+    return tensor_;
+  }
+  // After the value's last use in a run: drops what it holds, except a small tensor buffer
+  // nobody else refers to. That one stays for the next run of the same step to overwrite
+  // (Tensor::reinit), which saves an allocation per step in Loop and Scan bodies.
+  void release_after_use() {
+    if (kind_ != Kind::Tensor || !tensor_.worth_keeping()) reset();
+  }
   // Makes this the empty optional, releasing what it held.
   void reset() {
     tensor_.reset();

@@ -47,12 +47,22 @@ class KernelIO {
   }
   // Where output i goes; only for an output that is present (has_output).
   Value& output(size_t i) { return *slots_[out_[i]]; }
+  // Output i as a tensor for the kernel to overwrite: call Tensor::reinit on it, which
+  // reuses the buffer a previous run left there. An omitted output gets a scratch tensor.
+  Tensor& output_tensor(size_t i) {
+    if (!has_output(i)) [[unlikely]] return scratch();
+    return output(i).as_tensor();
+  }
   RunContext& context() { return ctx_; }
   ThreadPool& pool() { return *ctx_.pool; }
 
  private:
   [[noreturn, gnu::cold, gnu::noinline]] static void not_a_tensor(size_t i, const Value& v) {
     fail(ErrorKind::BadInput, "", "input " + std::to_string(i) + " must be a tensor, got " + describe(v));
+  }
+  static Tensor& scratch() {
+    static thread_local Tensor t;
+    return t;
   }
   static inline const Value none_{};
   RunContext& ctx_;

@@ -220,7 +220,7 @@ void Plan::run(RunContext& ctx) {
       const Step& st = steps_[i];
       KernelIO io(ctx, frame, {refs + st.in, st.n_in}, {refs + st.out, st.n_out});
       st.kernel->run(io);
-      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]]->reset();
+      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]]->release_after_use();
     }
   } catch (const Error& e) {
     clear_all();

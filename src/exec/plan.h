@@ -1,7 +1,9 @@
 // A Plan is a graph compiled once: a flat list of steps over numbered slots, with the
 // slot of every value, when each value dies, and a nested Plan inside every control-flow
 // kernel. Running never re-plans and never looks a name up. Identity nodes take no step:
-// their output names the input's slot.
+// their output names the input's slot. A value is dropped after its last use, except a
+// small buffer nobody else holds: that stays in its slot for the next run to overwrite
+// (KernelIO::output_tensor), so steps in a Loop body allocate nothing.
 //
 // A Plan owns one frame (its slots) and so runs one call at a time; a Session runs one
 // call at a time too. Nesting is fine: a subgraph has its own Plan and frame.
@@ -62,16 +64,19 @@ class Plan {
     if (output_shared_[i]) dst = v;
     else dst = std::move(v);  // a no-op for an output bound to dst
   }
+  // Output i after run(), where it is: valid until reset() or the next run().
+  const Value& output(size_t i) const { return *slots_[static_cast<size_t>(output_slots_[i])]; }
   Value take_output(size_t i) {
     Value v;
     take_output(i, v);
     return v;
   }
-  // Clears what run() left: outputs not taken.
+  // Clears what run() left: outputs not taken (a small buffer stays for the next run, see
+  // Value::release_after_use), and bindings of outputs.
   void reset() {
     for (int32_t s : reset_slots_) {
       slots_[static_cast<size_t>(s)] = &frame_[static_cast<size_t>(s)];
-      frame_[static_cast<size_t>(s)].reset();
+      frame_[static_cast<size_t>(s)].release_after_use();
     }
   }
 

@@ -10,24 +10,39 @@ namespace bough::kernels {
 // Elements per thread chunk below which splitting does not pay.
 inline constexpr int64_t kParallelGrain = 1 << 16;
 
-// out[i] = op(a[i], b[i]) with multidirectional broadcasting. `out` is allocated here.
+// Makes `out` a `type` tensor of the broadcast shape of `a` and `b` (reusing its buffer when
+// it can, see Tensor::reinit). True when both inputs cover the output element for element,
+// e.g. equal shapes or [1,4] and [4], so one flat loop serves.
+inline bool prepare_binary_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out) {
+  if (a.shape() == b.shape()) {  // the common case skips broadcasting
+    out.reinit(type, a.shape());
+    return true;
+  }
+  out.reinit(type, broadcast_shape(a.shape(), b.shape()));
+  const int64_t total = out.numel();
+  return a.numel() == total && b.numel() == total;
+}
+
+// out[i] = op(a[i], b[i]) with multidirectional broadcasting, into `out` (reinit'ed here;
+// it must not be `a` or `b`).
 template <typename TA, typename TB, typename TO, typename Op>
-Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool,
-                  Op op) {
-  const bool same_shape = a.shape() == b.shape();  // the common case skips broadcasting
-  Tensor out = same_shape ? Tensor(out_type, a.shape())
-                          : Tensor(out_type, broadcast_shape(a.shape(), b.shape()));
+void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out_type,
+                     exec::ThreadPool& pool, Op op) {
+  const bool flat = prepare_binary_output(a, b, out_type, out);
   const TA* pa = a.data<TA>();
   const TB* pb = b.data<TB>();
   TO* po = out.data<TO>();
   const int64_t total = out.numel();
-  if (total == 0) return out;
-  // One flat run when both cover the output, e.g. equal shapes or [1,4] and [4].
-  if (same_shape || (a.numel() == total && b.numel() == total)) {
+  if (total == 0) return;
+  if (flat) {
+    if (total == 1) {  // scalars, as in loop counters and conditions: no loop set-up
+      po[0] = op(pa[0], pb[0]);
+      return;
+    }
     pool.parallel_for(total, kParallelGrain, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) po[i] = op(pa[i], pb[i]);
     });
-    return out;
+    return;
   }
   const Dims* shapes[] = {&a.shape(), &b.shape()};
   BroadcastLoop L = make_broadcast_loop(out.shape(), shapes);
@@ -53,18 +68,32 @@ Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::Thr
   };
   int64_t grain = std::max<int64_t>(1, kParallelGrain / L.inner());
   pool.parallel_for(L.outer(), grain, runs);
+}
+
+// binary_map_into a new tensor.
+template <typename TA, typename TB, typename TO, typename Op>
+Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool, Op op) {
+  Tensor out;
+  binary_map_into<TA, TB, TO>(a, b, out, out_type, pool, op);
   return out;
 }
 
-// out[i] = op(x[i]).
+// out[i] = op(x[i]), into `out` (reinit'ed here; it must not be `x`).
 template <typename TI, typename TO, typename Op>
-Tensor unary_map(const Tensor& x, ElemType out_type, exec::ThreadPool& pool, Op op) {
-  Tensor out(out_type, x.shape());
+void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, exec::ThreadPool& pool, Op op) {
+  out.reinit(out_type, x.shape());
   const TI* px = x.data<TI>();
   TO* po = out.data<TO>();
   pool.parallel_for(x.numel(), kParallelGrain, [&](int64_t s, int64_t e) {
     for (int64_t i = s; i < e; ++i) po[i] = op(px[i]);
   });
+}
+
+// unary_map_into a new tensor.
+template <typename TI, typename TO, typename Op>
+Tensor unary_map(const Tensor& x, ElemType out_type, exec::ThreadPool& pool, Op op) {
+  Tensor out;
+  unary_map_into<TI, TO>(x, out, out_type, pool, op);
   return out;
 }
 

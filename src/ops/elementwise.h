@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
@@ -40,89 +41,118 @@ struct LegacyBroadcast {
 }
 
 // Binary operator whose result has the inputs' type: Fn is called per element pair.
-// float16/bfloat16 are computed in float.
+// float16/bfloat16 are computed in float. The result goes into `out` (see
+// KernelIO::output_tensor).
 template <typename Fn>
-Tensor arith(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const char* name) {
+void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool, const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
     Tensor r = kernels::binary_map<float, float, float>(kernels::to_float(a), kernels::to_float(b),
                                                        ElemType::Float, pool, Fn{});
-    return kernels::cast(r, t);
+    out = kernels::cast(r, t);
+    return;
   }
-  return kernels::visit_numeric(t, name, [&](auto tag) {
+  kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return kernels::binary_map<T, T, T>(a, b, t, pool, [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
+    kernels::binary_map_into<T, T, T>(a, b, out, t, pool, [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
   });
 }
 
-// Binary operator with a bool result (comparisons).
 template <typename Fn>
-Tensor compare(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const char* name) {
+Tensor arith(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const char* name) {
+  Tensor out;
+  arith<Fn>(a, b, out, pool, name);
+  return out;
+}
+
+// Binary operator with a bool result (comparisons), into `out`.
+template <typename Fn>
+void compare(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool, const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::binary_map<float, float, bool>(kernels::to_float(a), kernels::to_float(b),
-                                                   ElemType::Bool, pool, Fn{});
+    return kernels::binary_map_into<float, float, bool>(kernels::to_float(a), kernels::to_float(b), out,
+                                                        ElemType::Bool, pool, Fn{});
   if (t == ElemType::String)
-    return kernels::binary_map<std::string, std::string, bool>(a, b, ElemType::Bool, pool, Fn{});
-  return kernels::visit_numeric_bool(t, name, [&](auto tag) {
+    return kernels::binary_map_into<std::string, std::string, bool>(a, b, out, ElemType::Bool, pool, Fn{});
+  kernels::visit_numeric_bool(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return kernels::binary_map<T, T, bool>(a, b, ElemType::Bool, pool, Fn{});
+    kernels::binary_map_into<T, T, bool>(a, b, out, ElemType::Bool, pool, Fn{});
   });
 }
 
-// A kernel for a binary operator: Compute(a, b, pool) -> Tensor.
-template <Tensor (*Compute)(const Tensor&, const Tensor&, exec::ThreadPool&)>
+// A kernel for a binary operator. Compute is either (a, b, out, pool), writing into the
+// output (which reuses a buffer left from the previous run: the fast form for operators
+// that run in loops), or (a, b, pool) -> Tensor.
+template <auto Compute>
 class BinaryKernel : public exec::Kernel {
  public:
   explicit BinaryKernel(LegacyBroadcast legacy) : legacy_(legacy) {}
   void run(exec::KernelIO& io) override {
     const Tensor& a = io.input(0);
-    if (legacy_.enabled) return io.set_output(0, Compute(a, legacy_.apply(a, io.input(1)), io.pool()));
-    io.set_output(0, Compute(a, io.input(1), io.pool()));
+    if (legacy_.enabled) [[unlikely]]
+      return compute(io, a, legacy_.apply(a, io.input(1)));
+    compute(io, a, io.input(1));
   }
 
  private:
+  static void compute(exec::KernelIO& io, const Tensor& a, const Tensor& b) {
+    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, const Tensor&, Tensor&, exec::ThreadPool&>)
+      Compute(a, b, io.output_tensor(0), io.pool());
+    else
+      io.set_output(0, Compute(a, b, io.pool()));
+  }
   LegacyBroadcast legacy_;
 };
 
-template <Tensor (*Compute)(const Tensor&, const Tensor&, exec::ThreadPool&)>
+template <auto Compute>
 std::unique_ptr<exec::Kernel> make_binary(const BuildContext& ctx) {
   return std::make_unique<BinaryKernel<Compute>>(LegacyBroadcast::from(ctx));
 }
 
-// Unary operator on float types (float16/bfloat16 through float).
+// Unary operator on float types (float16/bfloat16 through float), into `out`.
 template <typename Fn>
-Tensor float_unary(const Tensor& x, exec::ThreadPool& pool, const char* name) {
+void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
-  return kernels::visit_float(t, name, [&](auto tag) {
+  if (t == ElemType::Float16 || t == ElemType::BFloat16) {
+    out = kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
+    return;
+  }
+  kernels::visit_float(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return kernels::unary_map<T, T>(x, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
+    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
   });
 }
 
-// Unary operator on any numeric type.
+// Unary operator on any numeric type, into `out`.
 template <typename Fn>
-Tensor numeric_unary(const Tensor& x, exec::ThreadPool& pool, const char* name) {
+void numeric_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
-  return kernels::visit_numeric(t, name, [&](auto tag) {
+  if (t == ElemType::Float16 || t == ElemType::BFloat16) {
+    out = kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
+    return;
+  }
+  kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return kernels::unary_map<T, T>(x, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
+    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
   });
 }
 
-template <Tensor (*Compute)(const Tensor&, exec::ThreadPool&)>
+// A kernel for a unary operator; Compute is (x, out, pool) or (x, pool) -> Tensor, as for
+// BinaryKernel.
+template <auto Compute>
 class UnaryKernel : public exec::Kernel {
  public:
-  void run(exec::KernelIO& io) override { io.set_output(0, Compute(io.input(0), io.pool())); }
+  void run(exec::KernelIO& io) override {
+    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, Tensor&, exec::ThreadPool&>)
+      Compute(io.input(0), io.output_tensor(0), io.pool());
+    else
+      io.set_output(0, Compute(io.input(0), io.pool()));
+  }
 };
 
-template <Tensor (*Compute)(const Tensor&, exec::ThreadPool&)>
+template <auto Compute>
 std::unique_ptr<exec::Kernel> make_unary(const BuildContext&) {
   return std::make_unique<UnaryKernel<Compute>>();
 }

@@ -294,6 +294,73 @@ TEST(Scan, BodyWithAnIfReadingAnOuterValue) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{300, 600}));
 }
 
+TEST(Loop, BuffersStillHeldElsewhereAreNeverOverwrittenInPlace) {
+  // Each iteration computes x + 1 into a buffer left from an earlier one, when nothing else
+  // holds it. Here the sequence holds every x and the caller holds x0, so each iteration
+  // needs a new buffer: the sequence is [1], [2], [3], [4] and x0 stays [0]. Reusing a
+  // held buffer would give [3], [4], [3], [4]. A second run must not disturb the first's
+  // outputs either.
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("c", ElemType::Bool).input("x", ElemType::Float, {1});
+  body.g_input_sequence("s_in");
+  body.node("Add", {"x", "one"}, {"x_next"});
+  body.node("SequenceInsert", {"s_in", "x_next"}, {"s_out"});
+  body.node("Identity", {"c"}, {"c_out"});
+  body.output_untyped("c_out").output_untyped("x_next").output_untyped("s_out");
+  GraphBuilder g;
+  g.input("x0", ElemType::Float, {1}).input("M", ElemType::Int64).initializer("one", f32({1}, {1}));
+  g.output("x_final", ElemType::Float, {1}).output("all", ElemType::Float, {-1});
+  test::set_int(g.node("SequenceEmpty", {}, {"empty"}), "dtype", 1);
+  test::set_graph(g.node("Loop", {"M", "", "x0", "empty"}, {"x_final", "xs"}), "body", body);
+  test::set_int(g.node("ConcatFromSequence", {"xs"}, {"all"}), "axis", 0);
+  std::string dir = test::scratch_dir("cf");
+  Session session(Model::load(test::save_model(test::make_model(g, 17), dir, "m.onnx")));
+  const Tensor x0 = f32({1}, {0});
+  auto first = session.run({{"x0", x0}, {"M", Tensor::scalar_i64(4)}});
+  EXPECT_EQ(floats_of(first[1].second.tensor()), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(floats_of(first[0].second.tensor()), (std::vector<float>{4}));
+  EXPECT_EQ(floats_of(x0), (std::vector<float>{0}));
+  auto second = session.run({{"x0", f32({1}, {10})}, {"M", Tensor::scalar_i64(2)}});
+  EXPECT_EQ(floats_of(second[1].second.tensor()), (std::vector<float>{11, 12}));
+  EXPECT_EQ(floats_of(first[1].second.tensor()), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(floats_of(first[0].second.tensor()), (std::vector<float>{4}));
+}
+
+TEST(Loop, SmallBuffersAreReusedAcrossIterationsAndRuns) {
+  // The if_in_loop pattern: Mod, Equal and an If per iteration. Alternating x + 1 and
+  // x * 0.5 from x0 = 0 for 5 iterations: 1, 0.5, 1.5, 0.75, 1.75. Run twice on one
+  // session (the second run overwrites what the first left in place) with a different M.
+  GraphBuilder then_g = branch("then", "t");
+  then_g.node("Add", {"x", "one"}, {"t"});
+  GraphBuilder else_g = branch("else", "e");
+  else_g.node("Mul", {"x", "half"}, {"e"});
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("c", ElemType::Bool).input("x", ElemType::Float, {1});
+  body.initializer("two", Tensor::scalar_i64(2)).initializer("zero", Tensor::scalar_i64(0));
+  body.node("Mod", {"i", "two"}, {"rem"});
+  body.node("Equal", {"rem", "zero"}, {"even"});
+  auto& gate = body.node("If", {"even"}, {"x_next"});
+  test::set_graph(gate, "then_branch", then_g);
+  test::set_graph(gate, "else_branch", else_g);
+  body.node("Identity", {"c"}, {"c_out"});
+  body.output_untyped("c_out").output_untyped("x_next");
+  GraphBuilder g;
+  g.input("M", ElemType::Int64).initializer("x0", f32({1}, {0}));
+  g.initializer("one", f32({1}, {1})).initializer("half", f32({1}, {0.5}));
+  g.output("x_final", ElemType::Float, {1});
+  test::set_graph(g.node("Loop", {"M", "", "x0"}, {"x_final"}), "body", body);
+  std::string dir = test::scratch_dir("cf");
+  Session session(Model::load(test::save_model(test::make_model(g, 17), dir, "m.onnx")));
+  auto five = session.run({{"M", Tensor::scalar_i64(5)}});
+  EXPECT_EQ(floats_of(five[0].second.tensor()), (std::vector<float>{1.75f}));
+  auto two = session.run({{"M", Tensor::scalar_i64(2)}});
+  EXPECT_EQ(floats_of(two[0].second.tensor()), (std::vector<float>{0.5f}));
+  EXPECT_EQ(floats_of(five[0].second.tensor()), (std::vector<float>{1.75f}));
+  // The initializer x0 was never written through.
+  auto zero = session.run({{"M", Tensor::scalar_i64(0)}});
+  EXPECT_EQ(floats_of(zero[0].second.tensor()), (std::vector<float>{0}));
+}
+
 TEST(Scan, ReverseDirectionsAndOutputAxis) {
   // Scan over columns of X [2,3] (axis 1) backwards; stack outputs on axis 1 in reverse.
   GraphBuilder body("body");

@@ -18,8 +18,8 @@ struct AbsFn {
       return static_cast<T>(v < 0 ? -v : v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return numeric_unary<AbsFn>(x, pool, "Abs");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  numeric_unary<AbsFn>(x, out, pool, "Abs");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct AcosFn {
     return std::acos(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AcosFn>(x, pool, "Acos");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AcosFn>(x, out, pool, "Acos");
 }
 }  // namespace
 

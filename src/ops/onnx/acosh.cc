@@ -12,8 +12,8 @@ struct AcoshFn {
     return std::acosh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AcoshFn>(x, pool, "Acosh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AcoshFn>(x, out, pool, "Acosh");
 }
 }  // namespace
 

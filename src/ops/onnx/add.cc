@@ -8,8 +8,8 @@ struct AddFn {
   template <typename T>
   auto operator()(T a, T b) const { return a + b; }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return arith<AddFn>(a, b, pool, "Add");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  arith<AddFn>(a, b, out, pool, "Add");
 }
 }  // namespace
 

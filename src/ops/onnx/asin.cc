@@ -12,8 +12,8 @@ struct AsinFn {
     return std::asin(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AsinFn>(x, pool, "Asin");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AsinFn>(x, out, pool, "Asin");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct AsinhFn {
     return std::asinh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AsinhFn>(x, pool, "Asinh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AsinhFn>(x, out, pool, "Asinh");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct AtanFn {
     return std::atan(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AtanFn>(x, pool, "Atan");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AtanFn>(x, out, pool, "Atan");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct AtanhFn {
     return std::atanh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<AtanhFn>(x, pool, "Atanh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<AtanhFn>(x, out, pool, "Atanh");
 }
 }  // namespace
 

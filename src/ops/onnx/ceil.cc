@@ -12,8 +12,8 @@ struct CeilFn {
     return std::ceil(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<CeilFn>(x, pool, "Ceil");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<CeilFn>(x, out, pool, "Ceil");
 }
 }  // namespace
 

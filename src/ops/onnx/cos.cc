@@ -12,8 +12,8 @@ struct CosFn {
     return std::cos(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<CosFn>(x, pool, "Cos");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<CosFn>(x, out, pool, "Cos");
 }
 }  // namespace
 

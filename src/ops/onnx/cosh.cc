@@ -12,8 +12,8 @@ struct CoshFn {
     return std::cosh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<CoshFn>(x, pool, "Cosh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<CoshFn>(x, out, pool, "Cosh");
 }
 }  // namespace
 

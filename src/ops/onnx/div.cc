@@ -23,9 +23,9 @@ void check_no_zero_divisor(const Tensor& b) {
     if (b.get_int(i) == 0) fail(ErrorKind::BadInput, "", "integer division by zero");
 }
 
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
   check_no_zero_divisor(b);
-  return arith<DivFn>(a, b, pool, "Div");
+  arith<DivFn>(a, b, out, pool, "Div");
 }
 }  // namespace
 

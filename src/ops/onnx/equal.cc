@@ -11,8 +11,8 @@ struct EqualFn {
     return a == b;
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return compare<EqualFn>(a, b, pool, "Equal");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  compare<EqualFn>(a, b, out, pool, "Equal");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct ErfFn {
     return std::erf(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<ErfFn>(x, pool, "Erf");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<ErfFn>(x, out, pool, "Erf");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct ExpFn {
     return std::exp(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<ExpFn>(x, pool, "Exp");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<ExpFn>(x, out, pool, "Exp");
 }
 }  // namespace
 

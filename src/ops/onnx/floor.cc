@@ -12,8 +12,8 @@ struct FloorFn {
     return std::floor(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<FloorFn>(x, pool, "Floor");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<FloorFn>(x, out, pool, "Floor");
 }
 }  // namespace
 

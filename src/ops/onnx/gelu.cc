@@ -20,11 +20,11 @@ struct GeluTanhFn {
     return T(0.5) * v * (T(1) + std::tanh(inner));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<GeluFn>(x, pool, "Gelu");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<GeluFn>(x, out, pool, "Gelu");
 }
-Tensor compute_tanh(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<GeluTanhFn>(x, pool, "Gelu");
+void compute_tanh(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<GeluTanhFn>(x, out, pool, "Gelu");
 }
 std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
   const std::string approximate = ctx.attr_string("approximate", "none");

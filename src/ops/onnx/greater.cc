@@ -11,8 +11,8 @@ struct GreaterFn {
     return a > b;
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return compare<GreaterFn>(a, b, pool, "Greater");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  compare<GreaterFn>(a, b, out, pool, "Greater");
 }
 }  // namespace
 

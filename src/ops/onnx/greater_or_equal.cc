@@ -11,8 +11,8 @@ struct GreaterOrEqualFn {
     return a >= b;
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return compare<GreaterOrEqualFn>(a, b, pool, "GreaterOrEqual");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  compare<GreaterOrEqualFn>(a, b, out, pool, "GreaterOrEqual");
 }
 }  // namespace
 

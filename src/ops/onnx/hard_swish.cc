@@ -12,8 +12,8 @@ struct HardSwishFn {
     return v * std::clamp(v / T(6) + T(0.5), T(0), T(1));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<HardSwishFn>(x, pool, "HardSwish");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<HardSwishFn>(x, out, pool, "HardSwish");
 }
 }  // namespace
 

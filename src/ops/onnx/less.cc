@@ -11,8 +11,8 @@ struct LessFn {
     return a < b;
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return compare<LessFn>(a, b, pool, "Less");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  compare<LessFn>(a, b, out, pool, "Less");
 }
 }  // namespace
 

@@ -11,8 +11,8 @@ struct LessOrEqualFn {
     return a <= b;
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return compare<LessOrEqualFn>(a, b, pool, "LessOrEqual");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  compare<LessOrEqualFn>(a, b, out, pool, "LessOrEqual");
 }
 }  // namespace
 

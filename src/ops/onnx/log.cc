@@ -12,8 +12,8 @@ struct LogFn {
     return std::log(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<LogFn>(x, pool, "Log");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<LogFn>(x, out, pool, "Log");
 }
 }  // namespace
 

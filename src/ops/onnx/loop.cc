@@ -34,7 +34,7 @@ class Loop : public exec::Kernel {
 
     // The body reads the counter, the condition and the carried values in place; the
     // counter and condition tensors are rewritten whenever the body kept no reference.
-    Value iter, cond_in, cond_out;
+    Value iter, cond_in;
     exec::Plan& plan = *body_.plan;
     for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
       if (!iter.is_tensor() || !iter.tensor().unique()) iter = Tensor(ElemType::Int64, {});
@@ -49,18 +49,21 @@ class Loop : public exec::Kernel {
       }
       body_.bind_captures(io);
       plan.run(io.context());
-      plan.take_output(0, cond_out);
-      for (size_t j = 0; j < carried_; ++j) plan.take_output(1 + j, next[j]);
-      for (size_t k = 0; k < scans.size(); ++k) {
-        Value v = plan.take_output(1 + carried_ + k);
-        if (!v.is_tensor())
-          fail(ErrorKind::BadInput, "", "scan output " + std::to_string(k) + " must be a tensor");
-        scans[k].append(v.tensor());
+      try {
+        if (has_cond) cond = read_condition(plan.output(0), "the Loop body's condition output");
+        for (size_t j = 0; j < carried_; ++j) plan.take_output(1 + j, next[j]);
+        for (size_t k = 0; k < scans.size(); ++k) {
+          const Value& v = plan.output(1 + carried_ + k);
+          if (!v.is_tensor())
+            fail(ErrorKind::BadInput, "", "scan output " + std::to_string(k) + " must be a tensor");
+          scans[k].append(v.tensor());
+        }
+      } catch (...) {
+        plan.reset();  // its outputs point at next[], which is about to go
+        throw;
       }
       plan.reset();
       state.swap(next);  // carried values move to the next iteration, never copied
-      if (has_cond) cond = read_condition(cond_out, "the Loop body's condition output");
-      cond_out.reset();  // it may share cond_in's buffer, which is rewritten next time
     }
     for (size_t j = 0; j < carried_; ++j) io.set_output(j, std::move(state[j]));
     for (size_t k = 0; k < scans.size(); ++k) io.set_output(carried_ + k, scans[k].finish(scan_types_[k]));

@@ -13,8 +13,8 @@ struct MishFn {
     return v * std::tanh(softplus);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<MishFn>(x, pool, "Mish");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<MishFn>(x, out, pool, "Mish");
 }
 }  // namespace
 

@@ -39,14 +39,14 @@ struct ModFn {
   }
 };
 
-Tensor compute_fmod(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return arith<FModFn>(a, b, pool, "Mod");
+void compute_fmod(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  arith<FModFn>(a, b, out, pool, "Mod");
 }
 
-Tensor compute_mod(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+void compute_mod(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
   if (is_float_type(a.type()))
     fail(ErrorKind::BadInput, "", "Mod of floating-point inputs requires fmod=1");
-  return arith<ModFn>(a, b, pool, "Mod");
+  arith<ModFn>(a, b, out, pool, "Mod");
 }
 
 std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {

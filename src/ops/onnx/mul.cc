@@ -8,8 +8,8 @@ struct MulFn {
   template <typename T>
   auto operator()(T a, T b) const { return a * b; }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return arith<MulFn>(a, b, pool, "Mul");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  arith<MulFn>(a, b, out, pool, "Mul");
 }
 }  // namespace
 

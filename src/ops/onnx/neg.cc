@@ -10,8 +10,8 @@ struct NegFn {
     return -v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return numeric_unary<NegFn>(x, pool, "Neg");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  numeric_unary<NegFn>(x, out, pool, "Neg");
 }
 }  // namespace
 

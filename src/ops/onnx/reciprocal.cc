@@ -10,8 +10,8 @@ struct ReciprocalFn {
     return T(1) / v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<ReciprocalFn>(x, pool, "Reciprocal");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<ReciprocalFn>(x, out, pool, "Reciprocal");
 }
 }  // namespace
 

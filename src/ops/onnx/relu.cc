@@ -10,8 +10,8 @@ struct ReluFn {
     return v < T(0) ? T(0) : v;
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return numeric_unary<ReluFn>(x, pool, "Relu");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  numeric_unary<ReluFn>(x, out, pool, "Relu");
 }
 }  // namespace
 

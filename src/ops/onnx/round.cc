@@ -12,8 +12,8 @@ struct RoundFn {
     return std::nearbyint(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<RoundFn>(x, pool, "Round");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<RoundFn>(x, out, pool, "Round");
 }
 }  // namespace
 

@@ -59,7 +59,10 @@ class Scan : public exec::Kernel {
     std::vector<Value> slices(inputs.size()), next(spec_.states);
     exec::Plan& plan = *body_.plan;
     for (int64_t t = 0; t < length; ++t) {
-      for (size_t j = 0; j < spec_.states; ++j) plan.bind_input(j, states[j]);
+      for (size_t j = 0; j < spec_.states; ++j) {
+        plan.bind_input(j, states[j]);
+        plan.bind_output(j, next[j]);  // computed in place
+      }
       for (size_t j = 0; j < inputs.size(); ++j) {
         int64_t pos = spec_.in_reverse[j] ? extent - 1 - t : t;
         slices[j] = kernels::select(inputs[j], ax[j], pos);
@@ -67,11 +70,16 @@ class Scan : public exec::Kernel {
       }
       body_.bind_captures(io);
       plan.run(io.context());
-      for (size_t j = 0; j < spec_.states; ++j) plan.take_output(j, next[j]);
-      for (size_t k = 0; k < stacks.size(); ++k) {
-        Value v = plan.take_output(spec_.states + k);
-        if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
-        stacks[k].append(v.tensor());
+      try {
+        for (size_t j = 0; j < spec_.states; ++j) plan.take_output(j, next[j]);
+        for (size_t k = 0; k < stacks.size(); ++k) {
+          const Value& v = plan.output(spec_.states + k);
+          if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
+          stacks[k].append(v.tensor());
+        }
+      } catch (...) {
+        plan.reset();  // its outputs point at next[], which is about to go
+        throw;
       }
       plan.reset();
       states.swap(next);

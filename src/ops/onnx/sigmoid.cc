@@ -12,8 +12,8 @@ struct SigmoidFn {
     return T(1) / (T(1) + std::exp(-v));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SigmoidFn>(x, pool, "Sigmoid");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SigmoidFn>(x, out, pool, "Sigmoid");
 }
 }  // namespace
 

@@ -11,8 +11,8 @@ struct SignFn {
     return static_cast<T>((T(0) < v) - (v < T(0)));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return numeric_unary<SignFn>(x, pool, "Sign");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  numeric_unary<SignFn>(x, out, pool, "Sign");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct SinFn {
     return std::sin(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SinFn>(x, pool, "Sin");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SinFn>(x, out, pool, "Sin");
 }
 }  // namespace
 

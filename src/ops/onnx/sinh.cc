@@ -12,8 +12,8 @@ struct SinhFn {
     return std::sinh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SinhFn>(x, pool, "Sinh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SinhFn>(x, out, pool, "Sinh");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct SoftplusFn {
     return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SoftplusFn>(x, pool, "Softplus");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SoftplusFn>(x, out, pool, "Softplus");
 }
 }  // namespace
 

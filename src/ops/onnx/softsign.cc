@@ -12,8 +12,8 @@ struct SoftsignFn {
     return v / (T(1) + std::abs(v));
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SoftsignFn>(x, pool, "Softsign");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SoftsignFn>(x, out, pool, "Softsign");
 }
 }  // namespace
 

@@ -12,8 +12,8 @@ struct SqrtFn {
     return std::sqrt(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<SqrtFn>(x, pool, "Sqrt");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<SqrtFn>(x, out, pool, "Sqrt");
 }
 }  // namespace
 

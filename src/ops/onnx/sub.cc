@@ -8,8 +8,8 @@ struct SubFn {
   template <typename T>
   auto operator()(T a, T b) const { return a - b; }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
-  return arith<SubFn>(a, b, pool, "Sub");
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+  arith<SubFn>(a, b, out, pool, "Sub");
 }
 }  // namespace
 

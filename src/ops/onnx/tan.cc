@@ -12,8 +12,8 @@ struct TanFn {
     return std::tan(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<TanFn>(x, pool, "Tan");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<TanFn>(x, out, pool, "Tan");
 }
 }  // namespace
 

@@ -15,8 +15,8 @@ struct TanhFn {
     else return std::tanh(v);
   }
 };
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
-  return float_unary<TanhFn>(x, pool, "Tanh");
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+  float_unary<TanhFn>(x, out, pool, "Tanh");
 }
 }  // namespace
 
