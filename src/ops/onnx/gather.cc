@@ -24,18 +24,21 @@ class Gather : public exec::Kernel {
     const int64_t len = data.dim(axis);
     kernels::checked_indices(indices, len, &idx_);
     const std::vector<int64_t>& idx = idx_;
+    if (is_sub_byte(data.type())) fail(ErrorKind::Unsupported, "", "Gather on sub-byte types");
     Dims shape;
+    shape.resize(data.rank() - 1 + indices.rank());
     int64_t outer = 1, inner = 1;
+    size_t r = 0;
     for (size_t d = 0; d < data.rank(); ++d) {
       if (d == axis) {
-        for (int64_t i : indices.shape()) shape.push_back(i);
+        for (int64_t i : indices.shape()) shape[r++] = i;
         continue;
       }
-      shape.push_back(data.dim(d));
+      shape[r++] = data.dim(d);
       (d < axis ? outer : inner) *= data.dim(d);
     }
-    if (is_sub_byte(data.type())) fail(ErrorKind::Unsupported, "", "Gather on sub-byte types");
-    Tensor out(data.type(), shape);
+    Tensor& out = io.output_tensor(0);
+    out.reinit(data.type(), shape);
     const auto n = static_cast<int64_t>(idx.size());
     kernels::visit_storage(data.type(), "Gather", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -44,15 +47,15 @@ class Gather : public exec::Kernel {
       auto blocks = [&](int64_t b, int64_t e) {
         int64_t o = b / n, j = b % n;  // block k is (o, j) = (k / n, k % n); one division a chunk
         for (int64_t k = b; k < e; ++k) {
-          std::copy_n(src + (o * len + idx[static_cast<size_t>(j)]) * inner, inner,
-                      dst + k * inner);
+          const T* from = src + (o * len + idx[static_cast<size_t>(j)]) * inner;
+          if (inner == 1) dst[k] = *from;  // e.g. picking scalars: no copy call
+          else std::copy_n(from, inner, dst + k * inner);
           if (++j == n) j = 0, ++o;
         }
       };
       io.pool().parallel_for(outer * n,
                              std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, inner)), blocks);
     });
-    io.set_output(0, std::move(out));
   }
 
  private:
