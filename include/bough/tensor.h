@@ -219,8 +219,9 @@ class Tensor {
   // same: a kernel that runs again and again (in a Loop body, say) then allocates nothing.
   // Strings keep their old values.
   void reinit(ElemType type, const Dims& shape) {
-    if (storage_ && type == type_ && offset_ == 0 && shape == shape_ && storage_->unique()) return;
-    *this = Tensor(type, shape);
+    if (storage_ && type == type_ && offset_ == 0 && shape == shape_ && storage_->unique()) [[likely]]
+      return;
+    remake(type, shape);
   }
   // Drops the buffer (the tensor becomes undefined).
   void reset() {
@@ -272,6 +273,7 @@ class Tensor {
 
  private:
   void allocate();  // the buffer for type_ and shape_
+  void remake(ElemType type, const Dims& shape);  // reinit with a new buffer
   ElemType type_ = ElemType::Undefined;
   Dims shape_;
   Storage* storage_ = nullptr;

@@ -28,13 +28,14 @@ class ThreadPool {
   // called from inside a chunk (nesting).
   template <typename F>
   void parallel_for(int64_t n, int64_t grain, F&& fn) {
-    int64_t chunks = std::min<int64_t>(threads(), grain > 0 ? n / grain : n);
-    if (chunks <= 1 || in_parallel_region_) {
+    grain = std::max<int64_t>(grain, 1);
+    // Tested before dividing: most calls are small, and a division costs more than they do.
+    if (n < 2 * grain || workers_.empty() || in_parallel_region_) {
       if (n > 0) fn(int64_t{0}, n);
       return;
     }
     using Fn = std::remove_reference_t<F>;
-    run_chunks(n, static_cast<int>(chunks), &fn,
+    run_chunks(n, static_cast<int>(std::min<int64_t>(threads(), n / grain)), &fn,
                [](void* f, int64_t b, int64_t e) { (*static_cast<Fn*>(f))(b, e); });
   }
 

@@ -66,6 +66,8 @@ void Tensor::allocate() {
                                        : Storage::allocate(elem_storage_bytes(type_, n));
 }
 
+void Tensor::remake(ElemType type, const Dims& shape) { *this = Tensor(type, shape); }
+
 Tensor Tensor::zeros(ElemType type, Dims shape) {
   Tensor t(type, std::move(shape));
   if (type != ElemType::String) std::memset(t.raw(), 0, t.nbytes());

@@ -29,6 +29,12 @@ Dims broadcast_shape(std::span<const Dims* const> shapes) {
   return out;
 }
 
+bool prepare_broadcast_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out) {
+  out.reinit(type, broadcast_shape(a.shape(), b.shape()));
+  const int64_t total = out.numel();
+  return a.numel() == total && b.numel() == total;
+}
+
 Dims broadcast_shape(const Dims& a, const Dims& b) {
   if (a == b) return a;
   const Dims* shapes[] = {&a, &b};

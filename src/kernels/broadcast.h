@@ -19,6 +19,9 @@ inline constexpr int kMaxBroadcastRank = 16;
 // The multidirectional broadcast of `shapes`; throws Error(BadInput) naming them on mismatch.
 Dims broadcast_shape(std::span<const Dims* const> shapes);
 Dims broadcast_shape(const Dims& a, const Dims& b);
+// For shapes that differ: makes `out` a `type` tensor of their broadcast shape (see
+// prepare_binary_output) and says whether both inputs have its element count.
+bool prepare_broadcast_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out);
 // True when `from` broadcasts to `target` unidirectionally (Gemm's C, PRelu's slope, Expand).
 bool broadcasts_to(const Dims& from, const Dims& target);
 

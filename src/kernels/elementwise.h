@@ -14,13 +14,11 @@ inline constexpr int64_t kParallelGrain = 1 << 16;
 // it can, see Tensor::reinit). True when both inputs cover the output element for element,
 // e.g. equal shapes or [1,4] and [4], so one flat loop serves.
 inline bool prepare_binary_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out) {
-  if (a.shape() == b.shape()) {  // the common case skips broadcasting
+  if (a.shape() == b.shape()) [[likely]] {  // the common case skips broadcasting
     out.reinit(type, a.shape());
     return true;
   }
-  out.reinit(type, broadcast_shape(a.shape(), b.shape()));
-  const int64_t total = out.numel();
-  return a.numel() == total && b.numel() == total;
+  return prepare_broadcast_output(a, b, type, out);
 }
 
 // out[i] = op(a[i], b[i]) with multidirectional broadcasting, into `out` (reinit'ed here;

@@ -90,13 +90,16 @@ class BinaryKernel : public exec::Kernel {
  public:
   explicit BinaryKernel(LegacyBroadcast legacy) : legacy_(legacy) {}
   void run(exec::KernelIO& io) override {
-    const Tensor& a = io.input(0);
-    if (legacy_.enabled) [[unlikely]]
-      return compute(io, a, legacy_.apply(a, io.input(1)));
-    compute(io, a, io.input(1));
+    if (legacy_.enabled) [[unlikely]] return run_legacy(io);
+    compute(io, io.input(0), io.input(1));
   }
 
  private:
+  // Out of line, so that the common path keeps a small stack frame.
+  [[gnu::noinline]] void run_legacy(exec::KernelIO& io) {
+    const Tensor& a = io.input(0);
+    compute(io, a, legacy_.apply(a, io.input(1)));
+  }
   static void compute(exec::KernelIO& io, const Tensor& a, const Tensor& b) {
     if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, const Tensor&, Tensor&, exec::ThreadPool&>)
       Compute(a, b, io.output_tensor(0), io.pool());
