@@ -11,7 +11,7 @@ namespace bough::kernels {
 // ±1 in float); absolute error below 1e-6. Coefficients as in Eigen's ptanh_float.
 inline float fast_tanh(float x) {
   constexpr float kClamp = 7.90531110763549805f;
-  const float c = std::clamp(x, -kClamp, kClamp);
+  const float c = std::min(std::max(x, -kClamp), kClamp);
   const float x2 = c * c;
   float p = -2.76076847742355e-16f;
   p = p * x2 + 2.00018790482477e-13f;
@@ -26,7 +26,10 @@ inline float fast_tanh(float x) {
   q = q * x2 + 2.26843463243900e-03f;
   q = q * x2 + 4.89352518554385e-03f;
   // Tiny inputs: tanh(x) = x to float precision, and the ratio would lose the low bits.
-  return std::abs(x) < 4e-4f ? x : p / q;
+  // The division is unconditional so that loops over this vectorize (a conditional
+  // division might trap, so GCC will not if-convert it).
+  const float r = p / q;
+  return std::abs(x) < 4e-4f ? x : r;
 }
 
 }  // namespace bough::kernels
