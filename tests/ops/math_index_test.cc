@@ -127,6 +127,30 @@ TEST(MathIndexTest, ScatterNDAddsDuplicateIndices) {
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1, 13, 3}));
 }
 
+TEST(MathIndexTest, GatherOfOneElementByAScalarIndex) {
+  // The shortcut for a scalar index into a vector: a scalar result, negative indices from
+  // the back, int32 indices, any byte-sized type, axis -1; strings take the general path.
+  Tensor y = run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {-1})}});
+  EXPECT_EQ(y.shape(), Dims{});
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{3}));
+  y = run1("Gather", {{"d", make<double>(ElemType::Double, {2}, {0.5, 1.5})},
+                      {"i", make<int32_t>(ElemType::Int32, {}, {1})}},
+           [](onnxpb::NodeProto& n) { test::set_int(n, "axis", -1); });
+  EXPECT_EQ(y.type(), ElemType::Double);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{1.5}));
+  y = run1("Gather", {{"d", make<bool>(ElemType::Bool, {2}, {false, true})}, {"i", i64({}, {1})}});
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{1}));
+  y = run1("Gather", {{"d", make<std::string>(ElemType::String, {2}, {"a", "bc"})}, {"i", i64({}, {1})}});
+  EXPECT_EQ(y.data<std::string>()[0], "bc");
+  expect_bad_input([&] { run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {3})}}); });
+  expect_bad_input([&] { run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {-4})}}); });
+  expect_bad_input([&] { run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", f32({}, {0})}}); });
+  expect_bad_input([&] {
+    run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {0})}},
+         [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 1); });
+  });
+}
+
 TEST(MathIndexTest, GatherNDWithBatchDimsAndBadIndices) {
   // data [2, 2, 2], batch_dims 1, indices [2, 1]: batch 0 row 1, batch 1 row 0.
   Tensor d = f32({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
