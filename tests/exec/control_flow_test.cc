@@ -326,6 +326,34 @@ TEST(Loop, BuffersStillHeldElsewhereAreNeverOverwrittenInPlace) {
   EXPECT_EQ(floats_of(first[0].second.tensor()), (std::vector<float>{4}));
 }
 
+TEST(Loop, BadBodyConditionIsAnErrorAndTheSessionRunsOnAfterIt) {
+  // The body's condition is x_next < limit: with a 2-element limit it has 2 elements, an
+  // error naming the Loop. The same session then runs a good input: x counts up from 0
+  // while x < 3, so 3 iterations.
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("c", ElemType::Bool).input("x", ElemType::Float, {1});
+  body.node("Add", {"x", "one"}, {"x_next"});
+  body.node("Less", {"x_next", "limit"}, {"c_out"});
+  body.output_untyped("c_out").output_untyped("x_next");
+  GraphBuilder g;
+  g.input("limit", ElemType::Float, {}, false).input("cond", ElemType::Bool);
+  g.initializer("one", f32({1}, {1})).initializer("x0", f32({1}, {0}));
+  g.output("x_final", ElemType::Float, {1});
+  test::set_graph(g.node("Loop", {"", "cond", "x0"}, {"x_final"}, "counter"), "body", body);
+  std::string dir = test::scratch_dir("cf");
+  Session session(Model::load(test::save_model(test::make_model(g, 17), dir, "m.onnx")));
+  try {
+    session.run({{"limit", f32({2}, {3, 3})}, {"cond", test::boolean({}, {true})}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("Loop \"counter\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("condition output"), std::string::npos) << e.what();
+  }
+  auto out = session.run({{"limit", f32({1}, {3})}, {"cond", test::boolean({}, {true})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{3}));
+}
+
 TEST(Loop, SmallBuffersAreReusedAcrossIterationsAndRuns) {
   // The if_in_loop pattern: Mod, Equal and an If per iteration. Alternating x + 1 and
   // x * 0.5 from x0 = 0 for 5 iterations: 1, 0.5, 1.5, 0.75, 1.75. Run twice on one
