@@ -43,8 +43,8 @@ inline constexpr int kLastElemType = 26;
 // String reports 0: strings are stored as std::string objects, not packed bytes.
 inline int elem_bits(ElemType t) {
   // Indexed by the ONNX code. Static, or GCC builds the table on the stack on every call.
-  static constexpr uint8_t kBits[kLastElemType + 1] = {0,  32, 8, 8, 16, 16, 32, 64, 0, 8, 16, 64, 32, 64,
-                                               64, 128, 16, 8, 8, 8, 8, 4, 4, 4, 8, 2, 2};
+  static constexpr uint8_t kBits[kLastElemType + 1] = {
+      0, 32, 8, 8, 16, 16, 32, 64, 0, 8, 16, 64, 32, 64, 64, 128, 16, 8, 8, 8, 8, 4, 4, 4, 8, 2, 2};
   auto code = static_cast<unsigned>(t);
   return code <= kLastElemType ? kBits[code] : 0;
 }

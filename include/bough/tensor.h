@@ -86,7 +86,8 @@ class Dims {
   // buffer on either side goes through assign (this one's stays in use). The heap paths
   // are marked unlikely: GCC otherwise deems the inline copy cold and emits `rep movs`.
   void copy_from(const Dims& other) {
-    if (other.heap_ || heap_) [[unlikely]] return assign(other.data(), other.size_);
+    if (other.heap_ || heap_) [[unlikely]]
+      return assign(other.data(), other.size_);
     std::memcpy(inline_, other.inline_, sizeof(inline_));
     size_ = other.size_;
   }
@@ -219,9 +220,9 @@ class Tensor {
   // same: a kernel that runs again and again (in a Loop body, say) then allocates nothing.
   // Strings keep their old values.
   void reinit(ElemType type, const Dims& shape) {
-    if (storage_ && type == type_ && offset_ == 0 && shape == shape_ && storage_->unique()) [[likely]]
-      return;
-    remake(type, shape);
+    const bool fits = storage_ && type == type_ && offset_ == 0 && shape == shape_;
+    if (!fits || !storage_->unique()) [[unlikely]]
+      remake(type, shape);
   }
   // Drops the buffer (the tensor becomes undefined).
   void reset() {

@@ -50,7 +50,8 @@ class KernelIO {
   // Output i as a tensor for the kernel to overwrite: call Tensor::reinit on it, which
   // reuses the buffer a previous run left there. An omitted output gets a scratch tensor.
   Tensor& output_tensor(size_t i) {
-    if (!has_output(i)) [[unlikely]] return scratch();
+    if (!has_output(i)) [[unlikely]]
+      return scratch();
     return output(i).as_tensor();
   }
   RunContext& context() { return ctx_; }

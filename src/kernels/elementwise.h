@@ -70,7 +70,8 @@ void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out
 
 // binary_map_into a new tensor.
 template <typename TA, typename TB, typename TO, typename Op>
-Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool, Op op) {
+Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool,
+                  Op op) {
   Tensor out;
   binary_map_into<TA, TB, TO>(a, b, out, out_type, pool, op);
   return out;
@@ -78,7 +79,8 @@ Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::Thr
 
 // out[i] = op(x[i]), into `out` (reinit'ed here; it must not be `x`).
 template <typename TI, typename TO, typename Op>
-void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, exec::ThreadPool& pool, Op op) {
+void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, exec::ThreadPool& pool,
+                    Op op) {
   out.reinit(out_type, x.shape());
   const TI* px = x.data<TI>();
   TO* po = out.data<TO>();

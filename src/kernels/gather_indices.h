@@ -18,9 +18,10 @@ namespace bough::kernels {
 // Element k of an int32/int64 index tensor, checked against an axis of `len` entries
 // (negative ones count from the back) and made non-negative.
 inline int64_t checked_index(const Tensor& indices, int64_t k, int64_t len) {
-  const int64_t i = indices.type() == ElemType::Int64 ? indices.data<int64_t>()[k]
-                                                      : indices.data<int32_t>()[k];
-  if (i < -len || i >= len) [[unlikely]] index_out_of_range(i, len);
+  const int64_t i =
+      indices.type() == ElemType::Int64 ? indices.data<int64_t>()[k] : indices.data<int32_t>()[k];
+  if (i < -len || i >= len) [[unlikely]]
+    index_out_of_range(i, len);
   return i < 0 ? i + len : i;
 }
 

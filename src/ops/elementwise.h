@@ -44,7 +44,8 @@ struct LegacyBroadcast {
 // float16/bfloat16 are computed in float. The result goes into `out` (see
 // KernelIO::output_tensor).
 template <typename Fn>
-void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool, const char* name) {
+void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool,
+           const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
@@ -55,7 +56,8 @@ void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool
   }
   kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    kernels::binary_map_into<T, T, T>(a, b, out, t, pool, [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
+    kernels::binary_map_into<T, T, T>(a, b, out, t, pool,
+                                      [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
   });
 }
 
@@ -68,14 +70,16 @@ Tensor arith(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const cha
 
 // Binary operator with a bool result (comparisons), into `out`.
 template <typename Fn>
-void compare(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool, const char* name) {
+void compare(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool,
+             const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::binary_map_into<float, float, bool>(kernels::to_float(a), kernels::to_float(b), out,
-                                                        ElemType::Bool, pool, Fn{});
+    return kernels::binary_map_into<float, float, bool>(kernels::to_float(a), kernels::to_float(b),
+                                                        out, ElemType::Bool, pool, Fn{});
   if (t == ElemType::String)
-    return kernels::binary_map_into<std::string, std::string, bool>(a, b, out, ElemType::Bool, pool, Fn{});
+    return kernels::binary_map_into<std::string, std::string, bool>(a, b, out, ElemType::Bool, pool,
+                                                                    Fn{});
   kernels::visit_numeric_bool(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::binary_map_into<T, T, bool>(a, b, out, ElemType::Bool, pool, Fn{});
@@ -90,7 +94,8 @@ class BinaryKernel : public exec::Kernel {
  public:
   explicit BinaryKernel(LegacyBroadcast legacy) : legacy_(legacy) {}
   void run(exec::KernelIO& io) override {
-    if (legacy_.enabled) [[unlikely]] return run_legacy(io);
+    if (legacy_.enabled) [[unlikely]]
+      return run_legacy(io);
     compute(io, io.input(0), io.input(1));
   }
 
@@ -101,7 +106,8 @@ class BinaryKernel : public exec::Kernel {
     compute(io, a, legacy_.apply(a, io.input(1)));
   }
   static void compute(exec::KernelIO& io, const Tensor& a, const Tensor& b) {
-    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, const Tensor&, Tensor&, exec::ThreadPool&>)
+    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, const Tensor&, Tensor&,
+                                      exec::ThreadPool&>)
       Compute(a, b, io.output_tensor(0), io.pool());
     else
       io.set_output(0, Compute(a, b, io.pool()));
@@ -119,7 +125,8 @@ template <typename Fn>
 void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-    out = kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
+    out = kernels::cast(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
     return;
   }
   kernels::visit_float(t, name, [&](auto tag) {
@@ -133,7 +140,8 @@ template <typename Fn>
 void numeric_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-    out = kernels::cast(kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
+    out = kernels::cast(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
     return;
   }
   kernels::visit_numeric(t, name, [&](auto tag) {

@@ -133,14 +133,16 @@ TEST(MathIndexTest, GatherOfOneElementByAScalarIndex) {
   Tensor y = run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {-1})}});
   EXPECT_EQ(y.shape(), Dims{});
   EXPECT_EQ(doubles_of(y), (std::vector<double>{3}));
-  y = run1("Gather", {{"d", make<double>(ElemType::Double, {2}, {0.5, 1.5})},
-                      {"i", make<int32_t>(ElemType::Int32, {}, {1})}},
+  y = run1("Gather",
+           {{"d", make<double>(ElemType::Double, {2}, {0.5, 1.5})},
+            {"i", make<int32_t>(ElemType::Int32, {}, {1})}},
            [](onnxpb::NodeProto& n) { test::set_int(n, "axis", -1); });
   EXPECT_EQ(y.type(), ElemType::Double);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1.5}));
   y = run1("Gather", {{"d", make<bool>(ElemType::Bool, {2}, {false, true})}, {"i", i64({}, {1})}});
   EXPECT_EQ(doubles_of(y), (std::vector<double>{1}));
-  y = run1("Gather", {{"d", make<std::string>(ElemType::String, {2}, {"a", "bc"})}, {"i", i64({}, {1})}});
+  y = run1("Gather",
+           {{"d", make<std::string>(ElemType::String, {2}, {"a", "bc"})}, {"i", i64({}, {1})}});
   EXPECT_EQ(y.data<std::string>()[0], "bc");
   expect_bad_input([&] { run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {3})}}); });
   expect_bad_input([&] { run1("Gather", {{"d", f32({3}, {1, 2, 3})}, {"i", i64({}, {-4})}}); });

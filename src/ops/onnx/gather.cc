@@ -58,8 +58,10 @@ class Gather : public exec::Kernel {
         int64_t o = b / n, j = b % n;  // block k is (o, j) = (k / n, k % n); one division a chunk
         for (int64_t k = b; k < e; ++k) {
           const T* from = src + (o * len + idx[static_cast<size_t>(j)]) * inner;
-          if (inner == 1) dst[k] = *from;  // e.g. picking scalars: no copy call
-          else std::copy_n(from, inner, dst + k * inner);
+          if (inner == 1)
+            dst[k] = *from;  // e.g. picking scalars: no copy call
+          else
+            std::copy_n(from, inner, dst + k * inner);
           if (++j == n) j = 0, ++o;
         }
       };
@@ -81,11 +83,20 @@ class Gather : public exec::Kernel {
     const auto bytes = static_cast<size_t>(bits / 8);
     const auto* src = static_cast<const uint8_t*>(data.raw()) + static_cast<size_t>(i) * bytes;
     switch (bytes) {  // fixed sizes compile to one load and store
-      case 1: std::memcpy(out.raw(), src, 1); break;
-      case 2: std::memcpy(out.raw(), src, 2); break;
-      case 4: std::memcpy(out.raw(), src, 4); break;
-      case 8: std::memcpy(out.raw(), src, 8); break;
-      default: std::memcpy(out.raw(), src, bytes);
+      case 1:
+        std::memcpy(out.raw(), src, 1);
+        break;
+      case 2:
+        std::memcpy(out.raw(), src, 2);
+        break;
+      case 4:
+        std::memcpy(out.raw(), src, 4);
+        break;
+      case 8:
+        std::memcpy(out.raw(), src, 8);
+        break;
+      default:
+        std::memcpy(out.raw(), src, bytes);
     }
     return true;
   }
