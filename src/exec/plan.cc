@@ -211,27 +211,42 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   }
 }
 
+namespace {
+
+// Rethrows the exception being handled, a step's, as an Error placed at the step (unless it
+// names its place already); out-of-memory becomes BadInput. Others pass unchanged.
+[[noreturn]] void rethrow_at(const std::string& where) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    if (!e.where().empty()) throw;
+    throw Error(e.kind(), where, e.message());
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::BadInput, where, "out of memory");
+  } catch (const std::length_error&) {
+    throw Error(ErrorKind::BadInput, where, "out of memory");
+  }
+}
+
+}  // namespace
+
 void Plan::run(RunContext& ctx) {
   Value* const* frame = slots_.data();
   const int32_t* refs = refs_.data();
-  size_t i = 0;
+  // Pointers kept in locals: a kernel could in principle reach this plan, so the compiler
+  // would otherwise reload steps_ after every call.
+  const Step* st = steps_.data();
+  const Step* const end = st + steps_.size();
   try {
-    for (; i < steps_.size(); ++i) {
-      const Step& st = steps_[i];
-      KernelIO io(ctx, frame, {refs + st.in, st.n_in}, {refs + st.out, st.n_out});
-      st.kernel->run(io);
-      for (uint32_t k = 0; k < st.n_free; ++k) frame[refs[st.free + k]]->release_after_use();
+    for (; st != end; ++st) {
+      KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
+      st->kernel->run(io);
+      for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)
+        frame[*f]->release_after_use();
     }
-  } catch (const Error& e) {
+  } catch (...) {
     clear_all();
-    if (!e.where().empty()) throw;
-    throw Error(e.kind(), step_where_[i], e.message());
-  } catch (const std::bad_alloc&) {
-    clear_all();
-    throw Error(ErrorKind::BadInput, step_where_[i], "out of memory");
-  } catch (const std::length_error&) {
-    clear_all();
-    throw Error(ErrorKind::BadInput, step_where_[i], "out of memory");
+    rethrow_at(step_where_[static_cast<size_t>(st - steps_.data())]);
   }
 }
 
