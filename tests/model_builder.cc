@@ -1,8 +1,13 @@
 #include "model_builder.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 
+#include "bough/error.h"
+#include "bough/session.h"
 #include "formats/onnx/tensor_proto.h"
+#include "test_paths.h"
 
 namespace bough::test {
 
@@ -43,8 +48,11 @@ GraphBuilder& GraphBuilder::output(const std::string& name, ElemType t, Dims64 d
 GraphBuilder& GraphBuilder::g_input_sequence(const std::string& name) {
   auto* vi = g_.add_input();
   vi->set_name(name);
-  vi->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
-      static_cast<int>(ElemType::Float));
+  vi->mutable_type()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
+      ->set_elem_type(static_cast<int>(ElemType::Float));
   return *this;
 }
 
@@ -98,7 +106,8 @@ onnxpb::ModelProto make_model(const GraphBuilder& g, int64_t opset, int64_t ir_v
   return m;
 }
 
-std::string save_model(const onnxpb::ModelProto& m, const std::string& dir, const std::string& name) {
+std::string save_model(const onnxpb::ModelProto& m, const std::string& dir,
+                       const std::string& name) {
   std::string path = dir + "/" + name;
   std::ofstream out(path, std::ios::binary);
   m.SerializeToOstream(&out);
@@ -109,7 +118,8 @@ Tensor f32(Dims64 dims, std::vector<float> values) {
   return Tensor::from_vector<float>(ElemType::Float, Dims(std::span<const int64_t>(dims)), values);
 }
 Tensor i64(Dims64 dims, std::vector<int64_t> values) {
-  return Tensor::from_vector<int64_t>(ElemType::Int64, Dims(std::span<const int64_t>(dims)), values);
+  return Tensor::from_vector<int64_t>(ElemType::Int64, Dims(std::span<const int64_t>(dims)),
+                                      values);
 }
 Tensor boolean(Dims64 dims, std::vector<bool> values) {
   Tensor t(ElemType::Bool, Dims(std::span<const int64_t>(dims)));
@@ -118,6 +128,51 @@ Tensor boolean(Dims64 dims, std::vector<bool> values) {
 }
 std::vector<float> floats_of(const Tensor& t) {
   return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
+}
+
+std::vector<double> doubles_of(const Tensor& t) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get_double(i));
+  return v;
+}
+
+void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
+  add_attr(n, name, onnxpb::AttributeProto::STRING)->set_s(v);
+}
+
+std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int outputs,
+                             const Attrs& attrs, int64_t opset, const std::string& dir,
+                             int threads) {
+  GraphBuilder g;
+  std::vector<std::string> names;
+  NamedValues feeds;
+  for (const auto& [name, t] : ins) {
+    names.push_back(name);
+    if (name.empty()) continue;
+    g.input(name, t.type(), t.shape().vec());
+    feeds.emplace_back(name, t);
+  }
+  std::vector<std::string> outs;
+  for (int i = 0; i < outputs; ++i) {
+    outs.push_back("y" + std::to_string(i));
+    g.output_untyped(outs.back());
+  }
+  onnxpb::NodeProto& n = g.node(op, names, outs);
+  if (attrs) attrs(n);
+  const std::string path = save_model(make_model(g, opset, 10), scratch_dir(dir), "m.onnx");
+  Session session(Model::load(path), SessionOptions{threads});
+  std::vector<Tensor> result;
+  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
+  return result;
+}
+
+void expect_bad_input(const std::function<void()>& fn) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
+  }
 }
 
 }  // namespace bough::test

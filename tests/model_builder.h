@@ -2,8 +2,10 @@
 // that the tests then load with the real reader.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bough/tensor.h"
@@ -41,12 +43,30 @@ void set_graph(onnxpb::NodeProto& n, const std::string& name, const GraphBuilder
 
 onnxpb::ModelProto make_model(const GraphBuilder& g, int64_t opset = 17, int64_t ir_version = 8);
 // Writes the model to DIR/NAME and returns the path.
-std::string save_model(const onnxpb::ModelProto& m, const std::string& dir, const std::string& name);
+std::string save_model(const onnxpb::ModelProto& m, const std::string& dir,
+                       const std::string& name);
+
+using Attrs = std::function<void(onnxpb::NodeProto&)>;
+using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
+
+void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v);
+
+// Builds a model of one `op` node at `opset` (inputs named "" are omitted optional inputs;
+// `attrs` adds attributes), saves it in scratch_dir(dir), runs it once on `threads` threads
+// and returns its `outputs` outputs.
+std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int outputs,
+                             const Attrs& attrs, int64_t opset, const std::string& dir,
+                             int threads = 1);
+
+// Runs `fn` and expects a bough::Error of kind BadInput (a gtest failure otherwise).
+void expect_bad_input(const std::function<void()>& fn);
 
 Tensor f32(Dims64 dims, std::vector<float> values);
 Tensor i64(Dims64 dims, std::vector<int64_t> values);
 Tensor boolean(Dims64 dims, std::vector<bool> values);
 std::vector<float> floats_of(const Tensor& t);
+// Any numeric tensor's elements as doubles.
+std::vector<double> doubles_of(const Tensor& t);
 
 }  // namespace bough::test
 

@@ -15,53 +15,16 @@
 namespace bough {
 namespace {
 
+using test::Attrs;
+using test::expect_bad_input;
 using test::f32;
 using test::i64;
+using test::set_string;
+using Inputs = test::NamedTensors;
 
-using Attrs = std::function<void(onnxpb::NodeProto&)>;
-using Inputs = std::vector<std::pair<std::string, Tensor>>;
-
-// Runs one node; inputs named "" are omitted optional inputs.
-std::vector<Tensor> run_op(const std::string& op, const Inputs& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 27, int threads = 1) {
-  test::GraphBuilder g;
-  std::vector<std::string> names;
-  NamedValues feeds;
-  for (const auto& [name, t] : ins) {
-    names.push_back(name);
-    if (name.empty()) continue;
-    g.input(name, t.type(), t.shape().vec());
-    feeds.emplace_back(name, t);
-  }
-  std::vector<std::string> outs;
-  for (int i = 0; i < outputs; ++i) {
-    outs.push_back("y" + std::to_string(i));
-    g.output_untyped(outs.back());
-  }
-  onnxpb::NodeProto& n = g.node(op, names, outs);
-  if (attrs) attrs(n);
-  const std::string path =
-      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("attloss"), "m.onnx");
-  Session session(Model::load(path), SessionOptions{threads});
-  std::vector<Tensor> result;
-  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
-  return result;
-}
-
-void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnxpb::AttributeProto::STRING);
-  a->set_s(v);
-}
-
-void expect_bad_input(const std::function<void()>& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
-  }
+std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins, int outputs,
+                           const test::Attrs& attrs = {}, int64_t opset = 27, int threads = 1) {
+  return test::run_node(op, ins, outputs, attrs, opset, "attloss", threads);
 }
 
 Tensor zeros(test::Dims64 dims) { return Tensor::zeros(ElemType::Float, Dims(std::span(dims))); }

@@ -16,72 +16,27 @@
 namespace bough {
 namespace {
 
+using test::Attrs;
 using test::Dims64;
+using test::doubles_of;
+using test::expect_bad_input;
 using test::f32;
-using test::GraphBuilder;
 using test::i64;
+using test::set_string;
 
 template <typename T>
 Tensor make(ElemType type, Dims64 dims, std::vector<T> values) {
   return Tensor::from_vector<T>(type, Dims(std::span<const int64_t>(dims)), values);
 }
 
-std::vector<double> doubles_of(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get_double(i));
-  return v;
-}
-
-using Attrs = std::function<void(onnxpb::NodeProto&)>;
-
-// Runs one node; inputs named "" are omitted optional inputs.
-std::vector<Tensor> run_op(const std::string& op,
-                           const std::vector<std::pair<std::string, Tensor>>& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 24, int threads = 1) {
-  GraphBuilder g;
-  std::vector<std::string> names;
-  NamedValues feeds;
-  for (const auto& [name, t] : ins) {
-    names.push_back(name);
-    if (name.empty()) continue;
-    g.input(name, t.type(), t.shape().vec());
-    feeds.emplace_back(name, t);
-  }
-  std::vector<std::string> outs;
-  for (int i = 0; i < outputs; ++i) {
-    outs.push_back("y" + std::to_string(i));
-    g.output_untyped(outs.back());
-  }
-  onnxpb::NodeProto& n = g.node(op, names, outs);
-  if (attrs) attrs(n);
-  const std::string path =
-      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("mathidx"), "m.onnx");
-  Session session(Model::load(path), SessionOptions{threads});
-  std::vector<Tensor> result;
-  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
-  return result;
+std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins, int outputs,
+                           const test::Attrs& attrs = {}, int64_t opset = 24, int threads = 1) {
+  return test::run_node(op, ins, outputs, attrs, opset, "mathidx", threads);
 }
 
 Tensor run1(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,
             const Attrs& attrs = {}, int64_t opset = 24) {
   return run_op(op, ins, 1, attrs, opset)[0];
-}
-
-void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnxpb::AttributeProto::STRING);
-  a->set_s(v);
-}
-
-// Runs `fn` and expects a bough::Error of kind BadInput.
-void expect_bad_input(const std::function<void()>& fn) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
-  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -17,9 +17,10 @@
 namespace bough {
 namespace {
 
+using test::Attrs;
 using test::Dims64;
+using test::doubles_of;
 using test::f32;
-using test::GraphBuilder;
 
 template <typename T>
 Tensor make(ElemType type, Dims64 dims, std::vector<T> values) {
@@ -37,40 +38,9 @@ Tensor packed(ElemType type, Dims64 dims, std::vector<int> v) {
   return t;
 }
 
-std::vector<double> doubles_of(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get_double(i));
-  return v;
-}
-
-using Attrs = std::function<void(onnxpb::NodeProto&)>;
-
-// Runs one node; inputs named "" are omitted optional inputs.
-std::vector<Tensor> run_op(const std::string& op,
-                           const std::vector<std::pair<std::string, Tensor>>& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 25, int threads = 1) {
-  GraphBuilder g;
-  std::vector<std::string> names;
-  NamedValues feeds;
-  for (const auto& [name, t] : ins) {
-    names.push_back(name);
-    if (name.empty()) continue;
-    g.input(name, t.type(), t.shape().vec());
-    feeds.emplace_back(name, t);
-  }
-  std::vector<std::string> outs;
-  for (int i = 0; i < outputs; ++i) {
-    outs.push_back("y" + std::to_string(i));
-    g.output_untyped(outs.back());
-  }
-  onnxpb::NodeProto& n = g.node(op, names, outs);
-  if (attrs) attrs(n);
-  const std::string path =
-      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("quant"), "m.onnx");
-  Session session(Model::load(path), SessionOptions{threads});
-  std::vector<Tensor> result;
-  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
-  return result;
+std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins, int outputs,
+                           const test::Attrs& attrs = {}, int64_t opset = 25, int threads = 1) {
+  return test::run_node(op, ins, outputs, attrs, opset, "quant", threads);
 }
 
 Tensor run1(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,

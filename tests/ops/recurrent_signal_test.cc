@@ -17,43 +17,14 @@
 namespace bough {
 namespace {
 
+using test::Attrs;
 using test::Dims64;
 using test::f32;
-using test::GraphBuilder;
-using Attrs = std::function<void(onnxpb::NodeProto&)>;
+using test::set_string;
 
-std::vector<Tensor> run_op(const std::string& op,
-                           const std::vector<std::pair<std::string, Tensor>>& ins, int outputs,
-                           const Attrs& attrs = {}, int64_t opset = 22) {
-  GraphBuilder g;
-  std::vector<std::string> names;
-  NamedValues feeds;
-  for (const auto& [name, t] : ins) {
-    names.push_back(name);
-    if (name.empty()) continue;
-    g.input(name, t.type(), t.shape().vec());
-    feeds.emplace_back(name, t);
-  }
-  std::vector<std::string> outs;
-  for (int i = 0; i < outputs; ++i) {
-    outs.push_back("y" + std::to_string(i));
-    g.output_untyped(outs.back());
-  }
-  onnxpb::NodeProto& n = g.node(op, names, outs);
-  if (attrs) attrs(n);
-  const std::string path =
-      test::save_model(test::make_model(g, opset, 10), test::scratch_dir("recsig"), "m.onnx");
-  Session session(Model::load(path));
-  std::vector<Tensor> result;
-  for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());
-  return result;
-}
-
-void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnxpb::AttributeProto::STRING);
-  a->set_s(v);
+std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins, int outputs,
+                           const test::Attrs& attrs = {}, int64_t opset = 22) {
+  return test::run_node(op, ins, outputs, attrs, opset, "recsig");
 }
 
 // Deterministic values in [-1, 1).
