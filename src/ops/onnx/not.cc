@@ -4,9 +4,9 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
   if (x.type() != ElemType::Bool) kernels::unsupported_type(x.type(), "Not");
-  return kernels::unary_map<bool, bool>(x, ElemType::Bool, pool, [](bool v) { return !v; });
+  kernels::unary_map_into<bool, bool>(x, out, ElemType::Bool, pool, [](bool v) { return !v; });
 }
 }  // namespace
 

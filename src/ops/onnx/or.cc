@@ -5,11 +5,11 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
   if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Or");
   if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Or");
-  return kernels::binary_map<bool, bool, bool>(a, b, ElemType::Bool, pool,
-                                               [](bool x, bool y) { return x || y; });
+  kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,
+                                             [](bool x, bool y) { return x || y; });
 }
 }  // namespace
 

@@ -18,9 +18,9 @@ class Shape : public exec::Kernel {
     auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t{0}, rank); };
     const int64_t begin = clamp(start_), end = clamp(end_.value_or(rank));
     const int64_t n = std::max<int64_t>(0, end - begin);
-    Tensor out(ElemType::Int64, {n});
+    Tensor& out = io.output_tensor(0);
+    out.reinit(ElemType::Int64, {n});
     for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = dims[static_cast<size_t>(begin + i)];
-    io.set_output(0, std::move(out));
   }
 
  private:
