@@ -83,21 +83,26 @@ void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double 
 
 }  // namespace
 
-Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
-  if (x.type() == to) return x;
-  Tensor out = is_sub_byte(to) ? Tensor::zeros(to, x.shape()) : Tensor(to, x.shape());
+void cast_into(const Tensor& x, ElemType to, Tensor& out, CastOptions o) {
+  if (x.type() == to) {
+    out = x;
+    return;
+  }
+  out.reinit(to, x.shape());
+  // Sub-byte stores OR their bits into the packed bytes, which must start at zero.
+  if (is_sub_byte(to)) std::memset(out.raw(), 0, out.nbytes());
   const int64_t n = x.numel();
   const ElemType from = x.type();
   if (from == ElemType::Float && to == ElemType::Double) {
     for (int64_t i = 0; i < n; ++i) out.data<double>()[i] = x.data<float>()[i];
-    return out;
+    return;
   }
   if (from == ElemType::String) {
     for (int64_t i = 0; i < n; ++i) {
       double v = parse_float(x.strings()[i]);
       store(out, i, false, 0, 0, v, o);
     }
-    return out;
+    return;
   }
   if (to == ElemType::String) {
     for (int64_t i = 0; i < n; ++i) {
@@ -106,7 +111,7 @@ Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
       else if (from == ElemType::Bool) out.strings()[i] = x.data<bool>()[i] ? "True" : "False";
       else out.strings()[i] = std::to_string(x.get_int(i));
     }
-    return out;
+    return;
   }
   if (from == ElemType::Complex64 || from == ElemType::Complex128 || to == ElemType::Complex64 ||
       to == ElemType::Complex128)
@@ -123,6 +128,11 @@ Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
       store(out, i, false, 0, 0, x.get_double(i), o);
     }
   }
+}
+
+Tensor cast(const Tensor& x, ElemType to, CastOptions o) {
+  Tensor out;
+  cast_into(x, to, out, o);
   return out;
 }
 

@@ -12,7 +12,7 @@ class Cast : public exec::Kernel {
  public:
   Cast(ElemType to, kernels::CastOptions options) : to_(to), options_(options) {}
   void run(exec::KernelIO& io) override {
-    io.set_output(0, kernels::cast(io.input(0), to_, options_));
+    kernels::cast_into(io.input(0), to_, io.output_tensor(0), options_);
   }
 
  private:
