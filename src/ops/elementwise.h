@@ -51,8 +51,7 @@ void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
     Tensor r = kernels::binary_map<float, float, float>(kernels::to_float(a), kernels::to_float(b),
                                                        ElemType::Float, pool, Fn{});
-    out = kernels::cast(r, t);
-    return;
+    return kernels::cast_into(r, t, out);
   }
   kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -124,11 +123,9 @@ std::unique_ptr<exec::Kernel> make_binary(const BuildContext& ctx) {
 template <typename Fn>
 void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-    out = kernels::cast(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
-    return;
-  }
+  if (t == ElemType::Float16 || t == ElemType::BFloat16)
+    return kernels::cast_into(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t, out);
   kernels::visit_float(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
@@ -139,11 +136,9 @@ void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const cha
 template <typename Fn>
 void numeric_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-    out = kernels::cast(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t);
-    return;
-  }
+  if (t == ElemType::Float16 || t == ElemType::BFloat16)
+    return kernels::cast_into(
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t, out);
   kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });

@@ -1,7 +1,6 @@
 // Gather: entries of `data` along `axis` picked by `indices` (int32/int64, negative counts
 // from the back); the output shape is data[:axis] + indices + data[axis+1:].
 #include <algorithm>
-#include <cstring>
 
 #include "exec/thread_pool.h"
 #include "kernels/dispatch.h"
@@ -72,32 +71,17 @@ class Gather : public exec::Kernel {
 
   // One element of a vector by a scalar index, as graphs read a dimension or a flag: no
   // index vector, no loop, no copy call. False for what the general path must handle
-  // (strings, sub-byte types, and index types it reports).
+  // (sub-byte types, and index types it reports).
   static bool pick_one(exec::KernelIO& io, const Tensor& data, const Tensor& indices) {
-    const int bits = elem_bits(data.type());
-    if (bits % 8 != 0 || bits == 0) return false;
+    if (elem_bits(data.type()) % 8 != 0) return false;
     if (indices.type() != ElemType::Int64 && indices.type() != ElemType::Int32) return false;
     const int64_t i = kernels::checked_index(indices, 0, data.dim(0));
     Tensor& out = io.output_tensor(0);
     out.reinit(data.type(), indices.shape());
-    const auto bytes = static_cast<size_t>(bits / 8);
-    const auto* src = static_cast<const uint8_t*>(data.raw()) + static_cast<size_t>(i) * bytes;
-    switch (bytes) {  // fixed sizes compile to one load and store
-      case 1:
-        std::memcpy(out.raw(), src, 1);
-        break;
-      case 2:
-        std::memcpy(out.raw(), src, 2);
-        break;
-      case 4:
-        std::memcpy(out.raw(), src, 4);
-        break;
-      case 8:
-        std::memcpy(out.raw(), src, 8);
-        break;
-      default:
-        std::memcpy(out.raw(), src, bytes);
-    }
+    kernels::visit_storage(data.type(), "Gather", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      *kernels::elements<T>(out) = kernels::elements<T>(data)[i];
+    });
     return true;
   }
 

@@ -37,9 +37,9 @@ class Loop : public exec::Kernel {
     Value iter, cond_in;
     exec::Plan& plan = *body_.plan;
     for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
-      if (!iter.is_tensor() || !iter.tensor().unique()) iter = Tensor(ElemType::Int64, {});
+      iter.as_tensor().reinit(ElemType::Int64, {});
       *iter.tensor().data<int64_t>() = i;
-      if (!cond_in.is_tensor() || !cond_in.tensor().unique()) cond_in = Tensor(ElemType::Bool, {});
+      cond_in.as_tensor().reinit(ElemType::Bool, {});
       *cond_in.tensor().data<bool>() = cond;
       plan.bind_input(0, iter);
       plan.bind_input(1, cond_in);
