@@ -26,6 +26,9 @@ class Session {
   Session& operator=(Session&&) noexcept;
 
   // Inputs by name (an input with a default value may be left out); outputs in graph order.
+  // Inputs are read in place and never written. The outputs belong to the caller: none
+  // shares a buffer with the model's constants, with an input or with another output (one
+  // that would is copied), so writing into an output changes nothing else.
   NamedValues run(const NamedValues& inputs);
   const std::vector<std::string>& input_names() const;
   const std::vector<std::string>& output_names() const;

@@ -150,6 +150,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     constant_[at(s)] = true;
   }
   for (const ir::Value* v : graph.outputs) output_slots_.push_back(slot(v, where_));
+  // An output the plan computes may be redirected to the owner's destination on any call
+  // (bind_output), so its address is not fixed: a subgraph that captures it must bind it on
+  // every call, or it would read the frame's empty value.
+  for (int32_t s : output_slots_)
+    if (!borrowed_[at(s)] && !constant_[at(s)]) fixed_[at(s)] = false;
 
   // One step per node, except Constant nodes, which are evaluated here once and become
   // constant slots. Also notes the step that reads each slot last.
@@ -169,6 +174,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       KernelIO io(none, &target, {}, out);
       make_kernel(*node, env, where, this, ins)->run(io);
       constant_[at(s)] = true;
+      fixed_[at(s)] = true;  // a constant output is shared, never redirected
       continue;
     }
     auto index = static_cast<int64_t>(steps_.size());

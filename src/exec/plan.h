@@ -82,7 +82,7 @@ class Plan {
 
   size_t num_steps() const { return steps_.size(); }
   // Where slot `s` always lives, or null when that changes from call to call (inputs and
-  // captures bound per call).
+  // captures bound per call, and outputs the owner may bind to its own destination).
   const Value* fixed_slot(int32_t s) const {
     return fixed_[static_cast<size_t>(s)] ? slots_[static_cast<size_t>(s)] : nullptr;
   }

@@ -60,6 +60,24 @@ class PlainCounts {
   bool was_;
 };
 
+// Makes `v` the only holder of its buffers, so that writing into a returned output changes
+// nothing else: a tensor that anything else still holds (a constant of the model, the
+// caller's input, another output, a view of either) is copied. Sequences are rare and
+// their items may be held through a shared list, so they are always copied.
+void own_buffers(Value& v) {
+  if (v.is_tensor()) {
+    if (!v.tensor().unique()) v = v.tensor().clone();
+  } else if (v.is_sequence()) {
+    std::vector<Value> items;
+    for (const Value& item : v.seq().items) {
+      Value copy = item;  // held twice now, so own_buffers copies it
+      own_buffers(copy);
+      items.push_back(std::move(copy));
+    }
+    v = Value::sequence(v.seq().elem, std::move(items));
+  }
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -98,7 +116,8 @@ NamedValues Session::run(const NamedValues& inputs) {
   // Inputs are read in place from the caller's values for the length of the run.
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const ir::Value* decl = g.inputs[i];
-    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const auto& p) { return p.first == decl->name; });
+    auto it = std::find_if(inputs.begin(), inputs.end(),
+                           [&](const auto& p) { return p.first == decl->name; });
     if (it != inputs.end()) {
       check_input(*decl, it->second, path);
       s.plan->bind_input(i, it->second);
@@ -114,15 +133,17 @@ NamedValues Session::run(const NamedValues& inputs) {
   try {
     PlainCounts plain;
     s.plan->run(ctx);
-    for (size_t i = 0; i < s.outputs.size(); ++i) {
+    for (size_t i = 0; i < s.outputs.size(); ++i)
       out.emplace_back(s.outputs[i], s.plan->take_output(i));
-      out.back().second.share();
-    }
   } catch (...) {
     s.plan->reset();
     throw;
   }
-  s.plan->reset();
+  s.plan->reset();  // first, so that the plan no longer holds what it returns
+  for (auto& named : out) {
+    own_buffers(named.second);
+    named.second.share();
+  }
   return out;
 }
 
