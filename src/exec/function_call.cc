@@ -4,12 +4,11 @@ namespace bough::exec {
 
 namespace {
 
-class FunctionCall : public Kernel {
+class FunctionCall : public ops::Kernel {
  public:
-  FunctionCall(std::unique_ptr<AttrEnv> attrs, std::unique_ptr<Plan> body)
-      : attrs_(std::move(attrs)), body_(std::move(body)) {}
+  explicit FunctionCall(std::unique_ptr<Plan> body) : body_(std::move(body)) {}
 
-  void run(KernelIO& io) override {
+  void run(ops::KernelIO& io) override {
     for (size_t i = 0; i < body_->num_inputs(); ++i) body_->bind_input(i, io.value(i));
     body_->run(io.context());
     for (size_t i = 0; i < io.num_outputs() && i < body_->num_outputs(); ++i)
@@ -18,25 +17,24 @@ class FunctionCall : public Kernel {
   }
 
  private:
-  std::unique_ptr<AttrEnv> attrs_;  // must outlive compilation only, kept for clarity of ownership
   std::unique_ptr<Plan> body_;
 };
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_function_call(const ir::Node& node, const ir::Function& fn,
+std::unique_ptr<ops::Kernel> make_function_call(const ir::Node& node, const ir::Function& fn,
                                            const CompileEnv& env, const std::string& where) {
   if (node.inputs.size() > fn.body->inputs.size() || node.outputs.size() > fn.body->outputs.size())
     fail(ErrorKind::InvalidModel, where,
          "function " + fn.name + " takes " + std::to_string(fn.body->inputs.size()) +
              " inputs and " + std::to_string(fn.body->outputs.size()) + " outputs");
-  // The caller's attributes first, then the function's defaults.
-  auto attrs = std::make_unique<AttrEnv>();
-  for (const auto& a : node.attributes) attrs->push_back(&a);
-  for (const auto& a : fn.attribute_defaults) attrs->push_back(&a);
-  CompileEnv inner{env.model, attrs.get(), &fn.opset_imports};
-  auto body = Plan::compile(*fn.body, inner);
-  return std::make_unique<FunctionCall>(std::move(attrs), std::move(body));
+  // The caller's attributes first, then the function's defaults. Kernels read attributes
+  // while they are built, so the list is needed only during compilation.
+  AttrEnv attrs;
+  for (const auto& a : node.attributes) attrs.push_back(&a);
+  for (const auto& a : fn.attribute_defaults) attrs.push_back(&a);
+  CompileEnv inner{env.model, &attrs, &fn.opset_imports};
+  return std::make_unique<FunctionCall>(Plan::compile(*fn.body, inner));
 }
 
 }  // namespace bough::exec

@@ -33,7 +33,7 @@ int64_t domain_opset(const ir::Node& node, const CompileEnv& env) {
   return env.model ? env.model->opset(node.domain) : 0;
 }
 
-std::unique_ptr<Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
+std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
                                     const std::string& where, const Plan* plan,
                                     std::span<const int32_t> step_inputs) {
   if (env.model)
@@ -59,7 +59,7 @@ std::unique_ptr<Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
   if (n_out < def->min_outputs || n_out > def->max_outputs)
     fail(ErrorKind::InvalidModel, where, op + " has " + std::to_string(n_out) + " outputs, expected " +
                                              std::to_string(def->min_outputs) + (def->max_outputs == def->min_outputs ? "" : " or more"));
-  ops::BuildContext ctx(node, opset, since, env, where, plan, step_inputs);
+  ops::BuildContext ctx(node, opset, since, env, env.attrs, where, plan, step_inputs);
   return def->make(ctx);
 }
 
@@ -169,9 +169,9 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
         node->outputs[0]) {
       int32_t s = slot(node->outputs[0], where);
       Value* target = &frame_[at(s)];
-      RunContext none;
+      ops::RunContext none;
       int32_t out[] = {0};
-      KernelIO io(none, &target, {}, out);
+      ops::KernelIO io(none, &target, {}, out);
       make_kernel(*node, env, where, this, ins)->run(io);
       constant_[at(s)] = true;
       fixed_[at(s)] = true;  // a constant output is shared, never redirected
@@ -236,7 +236,7 @@ namespace {
 
 }  // namespace
 
-void Plan::run(RunContext& ctx) {
+void Plan::run(ops::RunContext& ctx) {
   Value* const* frame = slots_.data();
   const int32_t* refs = refs_.data();
   // Pointers kept in locals: a kernel could in principle reach this plan, so the compiler
@@ -245,7 +245,7 @@ void Plan::run(RunContext& ctx) {
   const Step* const end = st + steps_.size();
   try {
     for (; st != end; ++st) {
-      KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
+      ops::KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
       st->kernel->run(io);
       for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)
         frame[*f]->release_after_use();

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "exec/kernel.h"
 #include "ir/graph.h"
+#include "ops/kernel.h"
 
 namespace bough::exec {
 
@@ -38,7 +38,6 @@ class Plan {
   ~Plan();
 
   size_t num_inputs() const { return input_slots_.size(); }
-  size_t num_captures() const { return capture_slots_.size(); }
   size_t num_outputs() const { return output_slots_.size(); }
 
   // Before run(): input i / capture k reads the caller's value in place, by reference (no
@@ -50,7 +49,7 @@ class Plan {
   void bind_capture(size_t k, const Value& v) { bind(capture_slots_[k], v); }
 
   // Runs the steps over the bound inputs and captures.
-  void run(RunContext& ctx);
+  void run(ops::RunContext& ctx);
   // Before run(), optional: output i is computed straight into `dst`, so that taking it
   // afterwards costs nothing. Only for an output the plan computes itself and lists once
   // (else this does nothing); `dst` must not be an input or capture. Undone by reset().
@@ -80,7 +79,6 @@ class Plan {
     }
   }
 
-  size_t num_steps() const { return steps_.size(); }
   // Where slot `s` always lives, or null when that changes from call to call (inputs and
   // captures bound per call, and outputs the owner may bind to its own destination).
   const Value* fixed_slot(int32_t s) const {
@@ -90,7 +88,7 @@ class Plan {
 
  private:
   struct Step {
-    Kernel* kernel;
+    ops::Kernel* kernel;
     uint32_t in, n_in, out, n_out, free, n_free;  // ranges into refs_
   };
   Plan() = default;
@@ -103,7 +101,7 @@ class Plan {
   std::vector<Step> steps_;
   std::vector<std::string> step_where_;
   std::vector<int32_t> refs_;
-  std::vector<std::unique_ptr<Kernel>> kernels_;
+  std::vector<std::unique_ptr<ops::Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;
   std::vector<uint8_t> output_shared_;  // per output: bool
   std::vector<int32_t> reset_slots_;  // outputs the plan computes (they may be bound)

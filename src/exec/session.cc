@@ -4,28 +4,10 @@
 
 #include "bough/error.h"
 #include "exec/plan.h"
-#include "exec/thread_pool.h"
-#include "formats/onnx/reader.h"
+#include "util/thread_pool.h"
 #include "ir/graph.h"
 
 namespace bough {
-
-Model Model::load(const std::string& path) {
-  return Model(std::shared_ptr<ir::Model>(onnx::read_model_file(path)));
-}
-
-std::vector<std::string> Model::input_names() const {
-  std::vector<std::string> names;
-  for (const ir::Value* v : ir_->graph->inputs)
-    if (!v->data) names.push_back(v->name);
-  return names;
-}
-
-std::vector<std::string> Model::output_names() const {
-  std::vector<std::string> names;
-  for (const ir::Value* v : ir_->graph->outputs) names.push_back(v->name);
-  return names;
-}
 
 namespace {
 
@@ -78,16 +60,28 @@ void own_buffers(Value& v) {
   }
 }
 
+// The pool's region hook: while the run's thread shares a parallel region with the
+// workers, they may touch the same buffers, so it counts references atomically.
+void count_atomically_in_parallel(bool entering) {
+  static thread_local bool was_plain = false;
+  if (entering) {
+    was_plain = Storage::plain_counts;
+    Storage::plain_counts = false;
+  } else {
+    Storage::plain_counts = was_plain;
+  }
+}
+
 }  // namespace
 
 struct Session::Impl {
   Model model;
-  exec::ThreadPool pool;
+  util::ThreadPool pool;
   std::unique_ptr<exec::Plan> plan;
   std::vector<std::string> inputs, outputs;
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
 
-  Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads)) {
+  Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
     plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
     for (const ir::Value* v : model.ir().graph->inputs) {
       inputs.push_back(v->name);
@@ -128,7 +122,7 @@ NamedValues Session::run(const NamedValues& inputs) {
       fail(ErrorKind::BadInput, path, "missing input '" + decl->name + "'");
     }
   }
-  exec::RunContext ctx{&s.pool};
+  ops::RunContext ctx{&s.pool};
   NamedValues out;
   try {
     PlainCounts plain;

@@ -63,7 +63,7 @@ void valid_range(int64_t base, int64_t s, int64_t in, int64_t o0, int64_t n, int
 // im2col, rows split across `pool` when given.
 template <typename T>
 void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
-            exec::ThreadPool* pool) {
+            util::ThreadPool* pool) {
   const size_t r = w.rank();
   const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
   const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
@@ -104,18 +104,18 @@ void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64
 
 template <typename T>
 void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
-            exec::ThreadPool& pool) {
+            util::ThreadPool& pool) {
   unroll(image, channels, w, p0, p1, col, &pool);
 }
 
 template <typename T>
 void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col) {
-  unroll(image, channels, w, p0, p1, col, static_cast<exec::ThreadPool*>(nullptr));
+  unroll(image, channels, w, p0, p1, col, static_cast<util::ThreadPool*>(nullptr));
 }
 
 template <typename T>
 void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
-                exec::ThreadPool& pool) {
+                util::ThreadPool& pool) {
   const size_t r = w.rank();
   const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
   const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
@@ -144,14 +144,14 @@ void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int
 }
 
 template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,
-                            exec::ThreadPool&);
+                            util::ThreadPool&);
 template void im2col<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*,
-                             exec::ThreadPool&);
+                             util::ThreadPool&);
 template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*);
 template void im2col<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*);
 template void col2im_add<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,
-                                exec::ThreadPool&);
+                                util::ThreadPool&);
 template void col2im_add<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*,
-                                 exec::ThreadPool&);
+                                 util::ThreadPool&);
 
 }  // namespace bough::kernels

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/conv_window.h"
 
 namespace bough::kernels {
@@ -17,7 +17,7 @@ namespace bough::kernels {
 // thread without it). Defined for float and double.
 template <typename T>
 void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
-            exec::ThreadPool& pool);
+            util::ThreadPool& pool);
 template <typename T>
 void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col);
 
@@ -27,6 +27,6 @@ void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64
 // initialized. Channels are split across `pool`. Defined for float and double.
 template <typename T>
 void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
-                exec::ThreadPool& pool);
+                util::ThreadPool& pool);
 
 }  // namespace bough::kernels

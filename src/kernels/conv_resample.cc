@@ -135,7 +135,7 @@ namespace {
 
 // Copies for one-tap, weight-1 axes: any storage type.
 Tensor gather_axis(const Tensor& x, const Dims& shape, int64_t outer, int64_t inner,
-                   const ResampleAxis& a, double extrapolation, exec::ThreadPool& pool) {
+                   const ResampleAxis& a, double extrapolation, util::ThreadPool& pool) {
   Tensor y(x.type(), shape);
   Tensor fill;
   if (std::find(a.outside.begin(), a.outside.end(), 1) != a.outside.end())
@@ -166,7 +166,7 @@ Tensor gather_axis(const Tensor& x, const Dims& shape, int64_t outer, int64_t in
 
 template <typename T>
 void blend_axis(const T* src, T* dst, int64_t outer, int64_t inner, const ResampleAxis& a, T fill,
-                exec::ThreadPool& pool) {
+                util::ThreadPool& pool) {
   const std::vector<T> weight(a.weight.begin(), a.weight.end());
   if (inner == 1) {  // the last axis: one dot product per output, a row per work item
     const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, a.out * 4));
@@ -206,7 +206,7 @@ void blend_axis(const T* src, T* dst, int64_t outer, int64_t inner, const Resamp
 }  // namespace
 
 Tensor resample_axis(const Tensor& x, size_t axis, const ResampleAxis& a, double extrapolation,
-                     exec::ThreadPool& pool) {
+                     util::ThreadPool& pool) {
   int64_t outer = 1, inner = 1;
   for (size_t d = 0; d < x.rank(); ++d) {
     if (d < axis) outer *= x.dim(d);
@@ -234,7 +234,7 @@ Tensor resample_axis(const Tensor& x, size_t axis, const ResampleAxis& a, double
 
 Tensor resample(const Tensor& x, const ResampleSpec& spec, std::span<const int64_t> out,
                 std::span<const double> scales, std::span<const double> roi, double extrapolation,
-                exec::ThreadPool& pool) {
+                util::ThreadPool& pool) {
   const size_t rank = x.rank();
   Tensor y = x;
   for (size_t d = 0; d < rank; ++d) {

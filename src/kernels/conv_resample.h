@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bough/tensor.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 
@@ -54,12 +54,12 @@ ResampleAxis make_resample_axis(const ResampleSpec& spec, int64_t in, int64_t ou
 // any byte-aligned type or strings; other taps need a numeric type, summed in double (float
 // for float, float16, bfloat16) and converted back.
 Tensor resample_axis(const Tensor& x, size_t axis, const ResampleAxis& a, double extrapolation,
-                     exec::ThreadPool& pool);
+                     util::ThreadPool& pool);
 
 // x resampled to shape `out` with per-dimension `scales`; `roi` holds every dimension's start
 // then every end (empty: 0 and 1). Dimensions that stay as they are are skipped.
 Tensor resample(const Tensor& x, const ResampleSpec& spec, std::span<const int64_t> out,
                 std::span<const double> scales, std::span<const double> roi, double extrapolation,
-                exec::ThreadPool& pool);
+                util::ThreadPool& pool);
 
 }  // namespace bough::kernels

@@ -1,12 +1,11 @@
 // Sliding-window geometry shared by Conv, ConvTranspose, Col2Im and the pooling operators:
-// the kernel_shape / strides / dilations / pads / auto_pad attributes, resolved against the
-// spatial dimensions of one input.
+// kernel shape, strides, dilations, pads and auto_pad, resolved against the spatial
+// dimensions of one input. The operators read them from attributes (ops/onnx/window_attrs.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,22 +22,6 @@ struct WindowAttrs {
   AutoPad auto_pad = AutoPad::NotSet;
   bool ceil_mode = false;
 };
-
-// Reads the window attributes through a BuildContext; invalid() on a bad auto_pad.
-template <typename Ctx>
-WindowAttrs read_window_attrs(const Ctx& ctx) {
-  WindowAttrs a;
-  a.kernel = ctx.attr_ints("kernel_shape");
-  a.strides = ctx.attr_ints("strides");
-  a.dilations = ctx.attr_ints("dilations");
-  a.pads = ctx.attr_ints("pads");
-  a.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
-  const std::string pad = ctx.attr_string("auto_pad", "NOTSET");
-  const std::optional<AutoPad> mode = parse_auto_pad(pad);
-  if (!mode) ctx.invalid("unknown auto_pad '" + pad + "'");
-  a.auto_pad = *mode;
-  return a;
-}
 
 // One window laid over an "image" of spatial size `in`, giving `out` positions: output
 // position o reads image positions o*stride - pad_begin + k*dilation for each tap k.

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bough/tensor.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/broadcast.h"
 
 namespace bough::kernels {
@@ -25,7 +25,7 @@ inline bool prepare_binary_output(const Tensor& a, const Tensor& b, ElemType typ
 // it must not be `a` or `b`).
 template <typename TA, typename TB, typename TO, typename Op>
 void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out_type,
-                     exec::ThreadPool& pool, Op op) {
+                     util::ThreadPool& pool, Op op) {
   const bool flat = prepare_binary_output(a, b, out_type, out);
   const TA* pa = a.data<TA>();
   const TB* pb = b.data<TB>();
@@ -70,7 +70,7 @@ void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out
 
 // binary_map_into a new tensor.
 template <typename TA, typename TB, typename TO, typename Op>
-Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::ThreadPool& pool,
+Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, util::ThreadPool& pool,
                   Op op) {
   Tensor out;
   binary_map_into<TA, TB, TO>(a, b, out, out_type, pool, op);
@@ -79,7 +79,7 @@ Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, exec::Thr
 
 // out[i] = op(x[i]), into `out` (reinit'ed here; it must not be `x`).
 template <typename TI, typename TO, typename Op>
-void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, exec::ThreadPool& pool,
+void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, util::ThreadPool& pool,
                     Op op) {
   out.reinit(out_type, x.shape());
   const TI* px = x.data<TI>();
@@ -91,7 +91,7 @@ void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, exec::Threa
 
 // unary_map_into a new tensor.
 template <typename TI, typename TO, typename Op>
-Tensor unary_map(const Tensor& x, ElemType out_type, exec::ThreadPool& pool, Op op) {
+Tensor unary_map(const Tensor& x, ElemType out_type, util::ThreadPool& pool, Op op) {
   Tensor out;
   unary_map_into<TI, TO>(x, out, out_type, pool, op);
   return out;

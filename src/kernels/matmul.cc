@@ -103,7 +103,7 @@ std::vector<int64_t> batch_offsets(const Dims& batch, const Dims& shape) {
 
 }  // namespace
 
-Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (a.type() != b.type())
     fail(ErrorKind::BadInput, "",
          "MatMul inputs have different element types " + std::string(elem_name(a.type())) +
@@ -137,7 +137,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
   return out;
 }
 
-Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   const ElemType t = a.type();
   if (a.type() == b.type() && (t == ElemType::Float16 || t == ElemType::BFloat16))
     return cast(matmul_transposed_b(to_float(a), to_float(b), pool), t);
@@ -168,7 +168,7 @@ Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& p
 template <typename T>
 void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off,
                     std::span<const int64_t> b_off, int64_t m, int64_t k, int64_t n,
-                    exec::ThreadPool& pool) {
+                    util::ThreadPool& pool) {
   const int64_t batches = static_cast<int64_t>(a_off.size());
   const int64_t rows = batches * m;
   if (rows == 0 || n == 0) return;
@@ -196,7 +196,7 @@ void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off
 #define BOUGH_MATMUL(T)                                                                \
   template void batched_matmul<T>(const T*, const T*, T*, std::span<const int64_t>,    \
                                   std::span<const int64_t>, int64_t, int64_t, int64_t, \
-                                  exec::ThreadPool&);
+                                  util::ThreadPool&);
 BOUGH_MATMUL(float)
 BOUGH_MATMUL(double)
 BOUGH_MATMUL(int32_t)

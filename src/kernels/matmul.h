@@ -5,18 +5,18 @@
 #include <span>
 
 #include "bough/tensor.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 
 // numpy's matmul: 1-D operands are promoted to a matrix (and the added dimension removed
 // from the result); leading batch dimensions broadcast. Both inputs have one numeric type;
 // float16/bfloat16 are computed in float. Throws Error(BadInput) on mismatched shapes.
-Tensor matmul(const Tensor& a, const Tensor& b, exec::ThreadPool& pool);
+Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 
 // a (m x k) · bᵀ for a 2-D b of shape (n x k), as Gemm's transB: for a few rows of a by dot
 // products of rows (b is not transposed), else through matmul.
-Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& pool);
+Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 
 // For each batch entry i: c[i] (m x n) = a[a_off[i]] (m x k) · b[b_off[i]] (k x n).
 // `c` holds the batches back to back; it is overwritten. Defined for the plain numeric
@@ -24,6 +24,6 @@ Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, exec::ThreadPool& p
 template <typename T>
 void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off,
                     std::span<const int64_t> b_off, int64_t m, int64_t k, int64_t n,
-                    exec::ThreadPool& pool);
+                    util::ThreadPool& pool);
 
 }  // namespace bough::kernels

@@ -7,14 +7,14 @@
 
 #include "bough/error.h"
 #include "bough/tensor.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/elementwise.h"
 
 namespace bough::kernels {
 
 // y[plane] = reduce(plane's elements, their count), planes split across `pool`.
 template <typename T, typename Reduce>
-Tensor global_pool(const Tensor& x, exec::ThreadPool& pool, const char* name, Reduce reduce) {
+Tensor global_pool(const Tensor& x, util::ThreadPool& pool, const char* name, Reduce reduce) {
   if (x.rank() < 2)
     fail(ErrorKind::BadInput, "",
          std::string(name) + " needs an input of rank 2 or more, got shape " +

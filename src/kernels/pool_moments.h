@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/elementwise.h"
 
 namespace bough::kernels {
@@ -20,7 +20,7 @@ struct Moments {
 // The moments of `groups` groups of `size` elements, x[g*size .. (g+1)*size), in double.
 template <typename T>
 Moments pool_moments(const T* x, int64_t groups, int64_t size, double epsilon,
-                     exec::ThreadPool& pool) {
+                     util::ThreadPool& pool) {
   Moments m;
   m.mean.resize(static_cast<size_t>(groups));
   m.inv_std.resize(static_cast<size_t>(groups));

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "bough/error.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/dispatch.h"
 
 namespace bough::kernels {
@@ -76,7 +76,7 @@ void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) 
 }  // namespace
 
 void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView to,
-                  std::span<const int64_t> dims, exec::ThreadPool* pool) {
+                  std::span<const int64_t> dims, util::ThreadPool* pool) {
   if (src.type() != dst.type()) fail(ErrorKind::BadInput, "", "copy between different types");
   for (int64_t d : dims)
     if (d == 0) return;

@@ -7,7 +7,7 @@
 
 #include "bough/tensor.h"
 
-namespace bough::exec {
+namespace bough::util {
 class ThreadPool;
 }
 
@@ -25,6 +25,6 @@ struct StridedView {
 // strings (sub-byte types throw Error(Unsupported)). The caller keeps the offsets in range.
 // Splits the outer dimensions across `pool` when given and the walk is large.
 void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView to,
-                  std::span<const int64_t> dims, exec::ThreadPool* pool = nullptr);
+                  std::span<const int64_t> dims, util::ThreadPool* pool = nullptr);
 
 }  // namespace bough::kernels

@@ -57,16 +57,11 @@ void Stacker::append(const Tensor& item) {
   ++count_;
 }
 
-Tensor Stacker::finish(const ir::Type& declared) {
+Tensor Stacker::finish(ElemType empty_elem, const Dims& empty_item) {
   if (count_ == 0) {
-    Dims shape{0};
-    if (declared.kind == ir::Type::Kind::Tensor && declared.shape.rank_known) {
-      for (const auto& d : declared.shape.dims) shape.push_back(d.is_known() ? d.value : 0);
-    }
-    ElemType t = declared.kind == ir::Type::Kind::Tensor && declared.elem != ElemType::Undefined
-                     ? declared.elem
-                     : ElemType::Float;
-    return Tensor(t, shape);
+    Dims shape = empty_item;
+    shape.insert(0, 0);
+    return Tensor(empty_elem, shape);
   }
   Dims shape = item_shape_;
   shape.insert(0, count_);

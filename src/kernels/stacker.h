@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "bough/tensor.h"
-#include "ir/types.h"
 
 namespace bough::kernels {
 
@@ -17,9 +16,9 @@ class Stacker {
 
   // Throws Error(BadInput) when `item` differs in type or shape from the first item.
   void append(const Tensor& item);
-  // The stacked tensor [count, ...item shape]. With no items, `declared` (the body's
-  // declared output type) gives the element type and item shape where it is known.
-  Tensor finish(const ir::Type& declared);
+  // The stacked tensor [count, ...item shape]. With no items, an empty tensor
+  // [0, ...empty_item] of element type `empty_elem`.
+  Tensor finish(ElemType empty_elem, const Dims& empty_item);
   int64_t count() const { return count_; }
 
  private:

@@ -44,7 +44,7 @@ struct LegacyBroadcast {
 // float16/bfloat16 are computed in float. The result goes into `out` (see
 // KernelIO::output_tensor).
 template <typename Fn>
-void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool,
+void arith(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool,
            const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
@@ -61,7 +61,7 @@ void arith(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool
 }
 
 template <typename Fn>
-Tensor arith(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const char* name) {
+Tensor arith(const Tensor& a, const Tensor& b, util::ThreadPool& pool, const char* name) {
   Tensor out;
   arith<Fn>(a, b, out, pool, name);
   return out;
@@ -69,7 +69,7 @@ Tensor arith(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const cha
 
 // Binary operator with a bool result (comparisons), into `out`.
 template <typename Fn>
-void compare(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool,
+void compare(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool,
              const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
@@ -89,10 +89,10 @@ void compare(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& po
 // output (which reuses a buffer left from the previous run: the fast form for operators
 // that run in loops), or (a, b, pool) -> Tensor.
 template <auto Compute>
-class BinaryKernel : public exec::Kernel {
+class BinaryKernel : public Kernel {
  public:
   explicit BinaryKernel(LegacyBroadcast legacy) : legacy_(legacy) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     if (legacy_.enabled) [[unlikely]]
       return run_legacy(io);
     compute(io, io.input(0), io.input(1));
@@ -100,13 +100,13 @@ class BinaryKernel : public exec::Kernel {
 
  private:
   // Out of line, so that the common path keeps a small stack frame.
-  [[gnu::noinline]] void run_legacy(exec::KernelIO& io) {
+  [[gnu::noinline]] void run_legacy(KernelIO& io) {
     const Tensor& a = io.input(0);
     compute(io, a, legacy_.apply(a, io.input(1)));
   }
-  static void compute(exec::KernelIO& io, const Tensor& a, const Tensor& b) {
+  static void compute(KernelIO& io, const Tensor& a, const Tensor& b) {
     if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, const Tensor&, Tensor&,
-                                      exec::ThreadPool&>)
+                                      util::ThreadPool&>)
       Compute(a, b, io.output_tensor(0), io.pool());
     else
       io.set_output(0, Compute(a, b, io.pool()));
@@ -115,13 +115,13 @@ class BinaryKernel : public exec::Kernel {
 };
 
 template <auto Compute>
-std::unique_ptr<exec::Kernel> make_binary(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make_binary(const BuildContext& ctx) {
   return std::make_unique<BinaryKernel<Compute>>(LegacyBroadcast::from(ctx));
 }
 
 // Unary operator on float types (float16/bfloat16 through float), into `out`.
 template <typename Fn>
-void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
+void float_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
     return kernels::cast_into(
@@ -134,7 +134,7 @@ void float_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const cha
 
 // Unary operator on any numeric type, into `out`.
 template <typename Fn>
-void numeric_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const char* name) {
+void numeric_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
     return kernels::cast_into(
@@ -148,10 +148,10 @@ void numeric_unary(const Tensor& x, Tensor& out, exec::ThreadPool& pool, const c
 // A kernel for a unary operator; Compute is (x, out, pool) or (x, pool) -> Tensor, as for
 // BinaryKernel.
 template <auto Compute>
-class UnaryKernel : public exec::Kernel {
+class UnaryKernel : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
-    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, Tensor&, exec::ThreadPool&>)
+  void run(KernelIO& io) override {
+    if constexpr (std::is_invocable_v<decltype(Compute), const Tensor&, Tensor&, util::ThreadPool&>)
       Compute(io.input(0), io.output_tensor(0), io.pool());
     else
       io.set_output(0, Compute(io.input(0), io.pool()));
@@ -159,7 +159,7 @@ class UnaryKernel : public exec::Kernel {
 };
 
 template <auto Compute>
-std::unique_ptr<exec::Kernel> make_unary(const BuildContext&) {
+std::unique_ptr<Kernel> make_unary(const BuildContext&) {
   return std::make_unique<UnaryKernel<Compute>>();
 }
 

@@ -1,7 +1,5 @@
 #include "ops/registry.h"
 
-#include <algorithm>
-
 namespace bough::ops {
 
 // Every operator file defines one `const OpDef& def_<Name>()`; op_list.inc names them all.
@@ -28,8 +26,8 @@ const OpDef* find_op(std::string_view domain, std::string_view name) {
 const ir::Attribute* BuildContext::attr(std::string_view name) const {
   const ir::Attribute* a = node.attr(name);
   if (!a || a->ref_attr_name.empty()) return a;
-  if (env.attrs)
-    for (const ir::Attribute* bound : *env.attrs)
+  if (function_attrs_)
+    for (const ir::Attribute* bound : *function_attrs_)
       if (bound->name == a->ref_attr_name) return bound;
   return nullptr;
 }
@@ -59,24 +57,6 @@ const ir::Graph& BuildContext::graph_attr(std::string_view name) const {
   if (!a || a->kind != ir::Attribute::Kind::Graph || !a->g)
     invalid("missing graph attribute '" + std::string(name) + "'");
   return *a->g;
-}
-
-std::unique_ptr<exec::Plan> BuildContext::compile(
-    const ir::Graph& graph, std::vector<std::pair<size_t, int32_t>>* dynamic) const {
-  std::vector<const Value*> homes;
-  const auto& implicit = node.implicit_inputs;
-  for (size_t k = 0; k < graph.captures.size(); ++k) {
-    auto it = std::find(implicit.begin(), implicit.end(), graph.captures[k]->outer);
-    auto position = static_cast<int32_t>(node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
-    const Value* home = nullptr;
-    if (plan_ && static_cast<size_t>(position) < step_inputs_.size())
-      home = plan_->fixed_slot(step_inputs_[static_cast<size_t>(position)]);
-    homes.push_back(home);
-    if (!home) dynamic->emplace_back(k, position);
-  }
-  exec::CompileEnv inner = env;
-  inner.capture_addresses = &homes;
-  return exec::Plan::compile(graph, inner);
 }
 
 void BuildContext::invalid(const std::string& message) const {

@@ -4,25 +4,31 @@
 
 #include <memory>
 #include <span>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "exec/kernel.h"
-#include "exec/plan.h"
 #include "ir/graph.h"
+#include "ops/kernel.h"
+
+namespace bough::exec {
+struct CompileEnv;
+class Plan;
+}  // namespace bough::exec
 
 namespace bough::ops {
 
-// What a kernel factory sees of the node it builds for.
+// What a kernel factory sees of the node it builds for. The planner's own state (the
+// compile environment, the plan being built and this step's input slots) passes through
+// untouched, for the control-flow operators in exec/control that compile subgraphs.
 class BuildContext {
  public:
   BuildContext(const ir::Node& node, int64_t opset, int since, const exec::CompileEnv& env,
-               std::string where, const exec::Plan* plan = nullptr,
-               std::span<const int32_t> step_inputs = {})
-      : node(node), opset(opset), since(since), env(env), where(std::move(where)), plan_(plan),
-        step_inputs_(step_inputs) {}
+               const std::vector<const ir::Attribute*>* function_attrs, std::string where,
+               const exec::Plan* plan = nullptr, std::span<const int32_t> step_inputs = {})
+      : node(node), opset(opset), since(since), env(env), where(std::move(where)),
+        function_attrs_(function_attrs), plan_(plan), step_inputs_(step_inputs) {}
 
   const ir::Node& node;
   int64_t opset;  // version of the node's domain imported by the model
@@ -38,20 +44,21 @@ class BuildContext {
   std::vector<int64_t> attr_ints(std::string_view name) const;
   bool has_attr(std::string_view name) const { return attr(name) != nullptr; }
   const ir::Graph& graph_attr(std::string_view name) const;
-  // Compiles a subgraph of this node. Captures whose outer value has a fixed home in the
-  // enclosing plan are bound there once; `dynamic` receives, for each other capture, its
-  // index and its position among the step's inputs, to be bound on every call.
-  std::unique_ptr<exec::Plan> compile(const ir::Graph& graph,
-                                      std::vector<std::pair<size_t, int32_t>>* dynamic) const;
   [[noreturn]] void invalid(const std::string& message) const;
   [[noreturn]] void unsupported(const std::string& message) const;
 
+  // The plan being compiled (null when a kernel is built on its own) and its slots for this
+  // node's inputs, implicit ones last.
+  const exec::Plan* plan() const { return plan_; }
+  std::span<const int32_t> step_inputs() const { return step_inputs_; }
+
  private:
-  const exec::Plan* plan_;                 // the plan being compiled (null for folding)
-  std::span<const int32_t> step_inputs_;  // its slots for this node's inputs, implicit ones last
+  const std::vector<const ir::Attribute*>* function_attrs_;  // inside a function body
+  const exec::Plan* plan_;
+  std::span<const int32_t> step_inputs_;
 };
 
-using KernelFactory = std::unique_ptr<exec::Kernel> (*)(const BuildContext&);
+using KernelFactory = std::unique_ptr<Kernel> (*)(const BuildContext&);
 
 struct OpDef {
   std::string_view domain;  // "" for ai.onnx

@@ -7,12 +7,12 @@
 
 #include "bough/error.h"
 #include "bough/tensor.h"
-#include "exec/kernel.h"
+#include "ops/kernel.h"
 
 namespace bough::ops {
 
 // Input i as a sequence; a clear error when it is something else.
-inline const SequenceValue& sequence_input(const exec::KernelIO& io, size_t i) {
+inline const SequenceValue& sequence_input(const KernelIO& io, size_t i) {
   const Value& v = io.value(i);
   if (!v.is_sequence())
     fail(ErrorKind::BadInput, "",

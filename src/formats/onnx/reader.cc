@@ -183,6 +183,10 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
       v->has_value_info = true;
       v->doc_string = vi.doc_string();
       v->metadata = metadata_from(vi.metadata_props());
+    } else if (vi.has_type() && v->origin == Value::Origin::Capture && v->type.kind == ir::Type::Kind::Undefined) {
+      // A branch or body that returns an outer value directly declares its type here: a
+      // Loop or Scan that runs zero times shapes its empty scan output from it.
+      v->type = type_from_proto(vi.type(), where(g));
     }
     g->outputs.push_back(v);
   }

@@ -10,9 +10,9 @@ namespace bough::ops {
 
 namespace {
 
-class ArrayFeatureExtractor : public exec::Kernel {
+class ArrayFeatureExtractor : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& y = io.input(1);
     if (x.rank() == 0) fail(ErrorKind::BadInput, "", "ArrayFeatureExtractor needs X of rank >= 1");
@@ -40,7 +40,7 @@ class ArrayFeatureExtractor : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<ArrayFeatureExtractor>();
 }
 

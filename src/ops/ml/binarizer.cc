@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double threshold = ctx.attr_float("threshold", 0.0f);
   return make_numeric_map("Binarizer", [threshold](auto v) {
     return static_cast<double>(v) > threshold ? decltype(v)(1) : decltype(v)(0);

@@ -60,11 +60,11 @@ struct Mapping {
   Tensor fallback;  // one element of the values' type
 };
 
-class LabelEncoder : public exec::Kernel {
+class LabelEncoder : public Kernel {
  public:
   explicit LabelEncoder(std::vector<Mapping> maps) : maps_(std::move(maps)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Mapping* m = nullptr;
     for (const Mapping& c : maps_)
@@ -128,7 +128,7 @@ Tensor default_for(const BuildContext& ctx, ElemType t) {
   return kernels::cast(int64s({-1}), t);
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::vector<Mapping> maps;
   if (ctx.since < 2) {
     const ir::Attribute* classes = ctx.attr("classes_strings");

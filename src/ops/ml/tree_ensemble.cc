@@ -11,7 +11,7 @@
 #include <limits>
 #include <numbers>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "ops/registry.h"
 
@@ -119,11 +119,11 @@ double largest(ElemType t) {
   return std::numeric_limits<float>::max();
 }
 
-class TreeEnsemble : public exec::Kernel {
+class TreeEnsemble : public Kernel {
  public:
   explicit TreeEnsemble(Forest f) : f_(std::move(f)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (!is_float_type(x.type()) || elem_bits(x.type()) < 16)
       fail(ErrorKind::BadInput, "",
@@ -203,7 +203,7 @@ void check_walks(const BuildContext& ctx, const Forest& f) {
   }
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Forest f;
   const std::vector<int64_t> features = ctx.attr_ints("nodes_featureids");
   const std::vector<int64_t> true_ids = ctx.attr_ints("nodes_truenodeids");

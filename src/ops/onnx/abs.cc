@@ -18,7 +18,7 @@ struct AbsFn {
       return static_cast<T>(v < 0 ? -v : v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<AbsFn>(x, out, pool, "Abs");
 }
 }  // namespace

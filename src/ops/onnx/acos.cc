@@ -12,7 +12,7 @@ struct AcosFn {
     return std::acos(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AcosFn>(x, out, pool, "Acos");
 }
 }  // namespace

@@ -12,7 +12,7 @@ struct AcoshFn {
     return std::acosh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AcoshFn>(x, out, pool, "Acosh");
 }
 }  // namespace

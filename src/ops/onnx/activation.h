@@ -10,10 +10,10 @@ namespace bough::ops {
 
 // y = f(x) for float types (float16/bfloat16 through float); f is called with float or double.
 template <typename F>
-class FloatMapKernel : public exec::Kernel {
+class FloatMapKernel : public Kernel {
  public:
   FloatMapKernel(const char* name, F f) : name_(name), f_(f) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, float_map(io.input(0), io.pool(), name_, f_));
   }
 
@@ -24,10 +24,10 @@ class FloatMapKernel : public exec::Kernel {
 
 // y = f(x) for every numeric type (float16/bfloat16 through float).
 template <typename F>
-class NumericMapKernel : public exec::Kernel {
+class NumericMapKernel : public Kernel {
  public:
   NumericMapKernel(const char* name, F f) : name_(name), f_(f) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, numeric_map(io.input(0), io.pool(), name_, f_));
   }
 
@@ -37,12 +37,12 @@ class NumericMapKernel : public exec::Kernel {
 };
 
 template <typename F>
-std::unique_ptr<exec::Kernel> make_float_map(const char* name, F f) {
+std::unique_ptr<Kernel> make_float_map(const char* name, F f) {
   return std::make_unique<FloatMapKernel<F>>(name, f);
 }
 
 template <typename F>
-std::unique_ptr<exec::Kernel> make_numeric_map(const char* name, F f) {
+std::unique_ptr<Kernel> make_numeric_map(const char* name, F f) {
   return std::make_unique<NumericMapKernel<F>>(name, f);
 }
 

@@ -8,7 +8,7 @@ struct AddFn {
   template <typename T>
   auto operator()(T a, T b) const { return a + b; }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<AddFn>(a, b, out, pool, "Add");
 }
 }  // namespace

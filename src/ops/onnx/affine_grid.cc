@@ -51,11 +51,11 @@ Tensor affine_grid(const Tensor& theta, const std::vector<int64_t>& size, bool a
   return grid;
 }
 
-class AffineGrid : public exec::Kernel {
+class AffineGrid : public Kernel {
  public:
   explicit AffineGrid(bool align_corners) : align_(align_corners) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const std::vector<int64_t> size = kernels::read_shape_arg(io.input(1), "size");
     if (size.size() != 4 && size.size() != 5) bad("AffineGrid's size must have 4 or 5 entries");
@@ -78,7 +78,7 @@ class AffineGrid : public exec::Kernel {
   bool align_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<AffineGrid>(ctx.attr_int("align_corners", 0) != 0);
 }
 

@@ -10,12 +10,12 @@
 namespace bough::ops {
 
 template <bool IsMax>
-class ArgReduce : public exec::Kernel {
+class ArgReduce : public Kernel {
  public:
   ArgReduce(int64_t axis, bool keepdims, bool select_last)
       : axis_(axis), keepdims_(keepdims), select_last_(select_last) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const char* name = IsMax ? "ArgMax" : "ArgMin";
     const Tensor& in = io.input(0);
     const Tensor x = is_narrow_float(in.type()) ? kernels::to_float(in) : in;
@@ -78,7 +78,7 @@ class ArgReduce : public exec::Kernel {
 };
 
 template <bool IsMax>
-std::unique_ptr<exec::Kernel> make_arg_reduce(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make_arg_reduce(const BuildContext& ctx) {
   return std::make_unique<ArgReduce<IsMax>>(
       ctx.attr_int("axis", 0), ctx.attr_int("keepdims", 1) != 0,
       ctx.since >= 12 && ctx.attr_int("select_last_index", 0) != 0);

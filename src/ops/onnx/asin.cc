@@ -12,7 +12,7 @@ struct AsinFn {
     return std::asin(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AsinFn>(x, out, pool, "Asin");
 }
 }  // namespace

@@ -12,7 +12,7 @@ struct AsinhFn {
     return std::asinh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AsinhFn>(x, out, pool, "Asinh");
 }
 }  // namespace

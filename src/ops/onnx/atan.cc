@@ -12,7 +12,7 @@ struct AtanFn {
     return std::atan(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AtanFn>(x, out, pool, "Atan");
 }
 }  // namespace

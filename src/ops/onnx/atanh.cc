@@ -12,7 +12,7 @@ struct AtanhFn {
     return std::atanh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AtanhFn>(x, out, pool, "Atanh");
 }
 }  // namespace

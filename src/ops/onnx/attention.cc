@@ -212,7 +212,7 @@ void attend_row(const Problem<T>& p, int64_t b, int64_t h, int64_t i, T* s) {
 
 // Runs every row, split into as many contiguous blocks as pay, each with its own scratch.
 template <typename T>
-void attend(const Problem<T>& p, exec::ThreadPool& pool) {
+void attend(const Problem<T>& p, util::ThreadPool& pool) {
   const int64_t rows = p.q.batch * p.q.heads * p.q.seq;
   if (rows == 0) return;
   const int64_t work = rows * std::max<int64_t>(1, p.total * (p.q.size + p.y.size));
@@ -231,11 +231,11 @@ void attend(const Problem<T>& p, exec::ThreadPool& pool) {
   });
 }
 
-class Attention : public exec::Kernel {
+class Attention : public Kernel {
  public:
   explicit Attention(Options o) : o_(o) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& q_in = io.input(0);
     const Tensor& k_in = io.input(1);
     const Tensor& v_in = io.input(2);
@@ -326,7 +326,7 @@ class Attention : public exec::Kernel {
   Options o_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Options o;
   o.q_heads = ctx.attr_int("q_num_heads", 0);
   o.kv_heads = ctx.attr_int("kv_num_heads", 0);

@@ -3,6 +3,7 @@
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
 #include "kernels/pool_window.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -10,7 +11,7 @@ namespace {
 
 template <typename T>
 void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
-                  exec::ThreadPool& pool) {
+                  util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
   const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
   const int64_t rows = win.rows(), len = win.row_length();
@@ -35,12 +36,12 @@ void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool inc
   });
 }
 
-class AveragePool : public exec::Kernel {
+class AveragePool : public Kernel {
  public:
   AveragePool(kernels::WindowAttrs attrs, bool include_pad)
       : attrs_(std::move(attrs)), include_pad_(include_pad) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
     const bool narrow = is_narrow_float(in.type());
@@ -58,8 +59,8 @@ class AveragePool : public exec::Kernel {
   bool include_pad_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = read_window_attrs(ctx);
   if (attrs.kernel.empty()) ctx.invalid("AveragePool needs kernel_shape");
   return std::make_unique<AveragePool>(std::move(attrs), ctx.attr_int("count_include_pad", 0) != 0);
 }

@@ -50,7 +50,7 @@ void batch_stats(const Inputs& in, std::vector<double>& mean, std::vector<double
 
 template <typename T>
 Tensor normalize(const Inputs& in, const std::vector<double>& mean, const std::vector<double>& var,
-                 double epsilon, exec::ThreadPool& pool) {
+                 double epsilon, util::ThreadPool& pool) {
   Tensor y(in.x.type(), in.x.shape());
   const int64_t slots = in.C * in.per;
   std::vector<T> k(static_cast<size_t>(slots)), shift(static_cast<size_t>(slots));
@@ -75,12 +75,12 @@ Tensor normalize(const Inputs& in, const std::vector<double>& mean, const std::v
   return y;
 }
 
-class BatchNormalization : public exec::Kernel {
+class BatchNormalization : public Kernel {
  public:
   BatchNormalization(double epsilon, double momentum, bool training)
       : epsilon_(epsilon), momentum_(momentum), training_(training) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() < 2) bad("BatchNormalization needs an input of rank 2 or more");
     const ElemType ct = x.type() == ElemType::Double ? ElemType::Double : ElemType::Float;
@@ -136,7 +136,7 @@ class BatchNormalization : public exec::Kernel {
   }
 
   // Output i: `values` in the type and shape of `like`.
-  static void set_stats(exec::KernelIO& io, size_t i, const std::vector<double>& values,
+  static void set_stats(KernelIO& io, size_t i, const std::vector<double>& values,
                         const Tensor& like) {
     if (!io.has_output(i)) return;
     io.set_output(i,
@@ -148,7 +148,7 @@ class BatchNormalization : public exec::Kernel {
   bool training_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<BatchNormalization>(ctx.attr_float("epsilon", 1e-5f),
                                               ctx.attr_float("momentum", 0.9f),
                                               ctx.attr_int("training_mode", 0) != 0);

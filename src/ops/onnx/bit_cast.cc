@@ -8,11 +8,11 @@ namespace bough::ops {
 
 namespace {
 
-class BitCast : public exec::Kernel {
+class BitCast : public Kernel {
  public:
   explicit BitCast(ElemType to) : to_(to) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.type() == ElemType::String)
       fail(ErrorKind::BadInput, "", "BitCast does not accept string input");
@@ -33,7 +33,7 @@ class BitCast : public exec::Kernel {
   ElemType to_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t to = ctx.attr_int("to", 0);
   if (!ctx.has_attr("to") || to < 1 || to > kLastElemType)
     ctx.invalid("BitCast needs a valid `to` element type");

@@ -17,12 +17,12 @@ struct ShiftFn {
 };
 
 template <bool Left>
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (is_signed_integer(a.type())) kernels::unsupported_type(a.type(), "BitShift");
   return bitwise_binary<ShiftFn<Left>>(a, b, pool, "BitShift");
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string direction = ctx.attr_string("direction", "");
   if (direction == "LEFT") return make_binary<compute<true>>(ctx);
   if (direction == "RIGHT") return make_binary<compute<false>>(ctx);

@@ -33,7 +33,7 @@ decltype(auto) visit_integer(ElemType t, const char* what, F&& fn) {
 
 // Binary bitwise operator with multidirectional broadcasting; Fn is called per element pair.
 template <typename Fn>
-Tensor bitwise_binary(const Tensor& a, const Tensor& b, exec::ThreadPool& pool, const char* name) {
+Tensor bitwise_binary(const Tensor& a, const Tensor& b, util::ThreadPool& pool, const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   return visit_integer(a.type(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;

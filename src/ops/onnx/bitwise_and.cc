@@ -10,7 +10,7 @@ struct BitwiseAndFn {
     return static_cast<T>(a & b);
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return bitwise_binary<BitwiseAndFn>(a, b, pool, "BitwiseAnd");
 }
 }  // namespace

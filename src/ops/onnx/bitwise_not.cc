@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   return visit_integer(x.type(), "BitwiseNot", [&](auto tag) {
     using T = typename decltype(tag)::type;
     return kernels::unary_map<T, T>(x, x.type(), pool, [](T v) { return static_cast<T>(~v); });

@@ -8,10 +8,10 @@ namespace bough::ops {
 
 namespace {
 
-class Cast : public exec::Kernel {
+class Cast : public Kernel {
  public:
   Cast(ElemType to, kernels::CastOptions options) : to_(to), options_(options) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     kernels::cast_into(io.input(0), to_, io.output_tensor(0), options_);
   }
 
@@ -35,7 +35,7 @@ ElemType read_to(const BuildContext& ctx) {
   return static_cast<ElemType>(a->i);
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Cast>(read_to(ctx), read_cast_options(ctx));
 }
 

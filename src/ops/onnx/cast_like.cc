@@ -6,10 +6,10 @@ namespace bough::ops {
 
 namespace {
 
-class CastLike : public exec::Kernel {
+class CastLike : public Kernel {
  public:
   explicit CastLike(kernels::CastOptions options) : options_(options) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, kernels::cast(io.input(0), io.input(1).type(), options_));
   }
 
@@ -17,7 +17,7 @@ class CastLike : public exec::Kernel {
   kernels::CastOptions options_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CastLike>(read_cast_options(ctx));
 }
 

@@ -19,7 +19,7 @@ namespace {
 
 template <typename T>
 void causal_conv(const Tensor& x, const Tensor& w, const Tensor* bias, const Tensor* past,
-                 bool silu, Tensor& y, Tensor& present, exec::ThreadPool& pool) {
+                 bool silu, Tensor& y, Tensor& present, util::ThreadPool& pool) {
   const int64_t channels = x.dim(1), len = x.dim(2), k = w.dim(2), carry = k - 1;
   const T* px = x.data<T>();
   const T* pw = w.data<T>();
@@ -47,11 +47,11 @@ void causal_conv(const Tensor& x, const Tensor& w, const Tensor* bias, const Ten
   });
 }
 
-class CausalConvWithState : public exec::Kernel {
+class CausalConvWithState : public Kernel {
  public:
   explicit CausalConvWithState(bool silu) : silu_(silu) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x_in = io.input(0);
     const Tensor& w_in = io.input(1);
     const Tensor* bias_in = io.has_input(2) ? &io.input(2) : nullptr;
@@ -90,7 +90,7 @@ class CausalConvWithState : public exec::Kernel {
   bool silu_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string act = ctx.attr_string("activation", "none");
   if (act != "none" && act != "silu" && act != "swish")
     ctx.invalid("activation must be \"none\", \"silu\" or \"swish\", got \"" + act + "\"");

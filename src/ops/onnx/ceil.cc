@@ -12,7 +12,7 @@ struct CeilFn {
     return std::ceil(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CeilFn>(x, out, pool, "Ceil");
 }
 }  // namespace

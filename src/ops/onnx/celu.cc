@@ -7,7 +7,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.0f);
   if (alpha == 0) ctx.invalid("Celu alpha must not be 0");
   return make_float_map("Celu", [alpha](auto v) {

@@ -9,12 +9,12 @@ namespace bough::ops {
 
 namespace {
 
-class CenterCropPad : public exec::Kernel {
+class CenterCropPad : public Kernel {
  public:
   CenterCropPad(bool has_axes, std::vector<int64_t> axes)
       : has_axes_(has_axes), axes_(std::move(axes)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const std::vector<int64_t> sizes = kernels::read_shape_arg(io.input(1), "shape");
     const auto rank = static_cast<int64_t>(x.rank());
@@ -53,7 +53,7 @@ class CenterCropPad : public exec::Kernel {
   std::vector<int64_t> axes_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CenterCropPad>(ctx.has_attr("axes"), ctx.attr_ints("axes"));
 }
 

@@ -17,7 +17,7 @@ auto clamp_to(T lo, T hi) {
 }
 
 // Bound input i: a one-element tensor of x's type, or null when omitted.
-const Tensor* bound_input(const exec::KernelIO& io, size_t i) {
+const Tensor* bound_input(const KernelIO& io, size_t i) {
   if (!io.has_input(i) || io.value(i).is_none()) return nullptr;
   const Tensor& b = io.input(i);
   if (b.type() != io.input(0).type()) type_mismatch(io.input(0), b);
@@ -27,9 +27,9 @@ const Tensor* bound_input(const exec::KernelIO& io, size_t i) {
   return &b;
 }
 
-class ClipInputs : public exec::Kernel {
+class ClipInputs : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const ElemType t = x.type();
     const Tensor* lo_in = bound_input(io, 1);
@@ -51,10 +51,10 @@ class ClipInputs : public exec::Kernel {
   }
 };
 
-class ClipAttrs : public exec::Kernel {
+class ClipAttrs : public Kernel {
  public:
   ClipAttrs(float lo, float hi) : lo_(lo), hi_(hi) {}
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const float lo = lo_, hi = hi_;
     io.set_output(0, float_map(io.input(0), io.pool(), "Clip", [lo, hi](auto v) {
                     using T = decltype(v);
@@ -66,7 +66,7 @@ class ClipAttrs : public exec::Kernel {
   float lo_, hi_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since >= 11) return std::make_unique<ClipInputs>();
   return std::make_unique<ClipAttrs>(ctx.attr_float("min", std::numeric_limits<float>::lowest()),
                                      ctx.attr_float("max", std::numeric_limits<float>::max()));

@@ -6,6 +6,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -14,7 +15,7 @@ namespace {
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
 template <typename T>
-Tensor col2im(const Tensor& x, const kernels::Window& w, int64_t C, exec::ThreadPool& pool) {
+Tensor col2im(const Tensor& x, const kernels::Window& w, int64_t C, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), image = w.in_numel(), block = C * w.kernel_numel() * w.out_numel();
   Dims shape{N, C};
   for (int64_t d : w.in) shape.push_back(d);
@@ -25,11 +26,11 @@ Tensor col2im(const Tensor& x, const kernels::Window& w, int64_t C, exec::Thread
   return y;
 }
 
-class Col2Im : public exec::Kernel {
+class Col2Im : public Kernel {
  public:
   explicit Col2Im(kernels::WindowAttrs attrs) : attrs_(std::move(attrs)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const std::vector<int64_t> image = kernels::read_shape_arg(io.input(1), "image_shape");
     const std::vector<int64_t> block = kernels::read_shape_arg(io.input(2), "block_shape");
@@ -67,8 +68,8 @@ class Col2Im : public exec::Kernel {
   kernels::WindowAttrs attrs_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<Col2Im>(kernels::read_window_attrs(ctx));
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<Col2Im>(read_window_attrs(ctx));
 }
 
 }  // namespace

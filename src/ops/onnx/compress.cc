@@ -11,11 +11,11 @@
 namespace bough::ops {
 
 namespace {
-class Compress : public exec::Kernel {
+class Compress : public Kernel {
  public:
   Compress(bool has_axis, int64_t axis) : has_axis_(has_axis), axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& cond = io.input(1);
     if (cond.rank() != 1 || cond.type() != ElemType::Bool)
@@ -59,7 +59,7 @@ class Compress : public exec::Kernel {
   int64_t axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Compress>(ctx.has_attr("axis"), ctx.attr_int("axis", 0));
 }
 }  // namespace

@@ -8,11 +8,11 @@
 namespace bough::ops {
 
 namespace {
-class Concat : public exec::Kernel {
+class Concat : public Kernel {
  public:
   explicit Concat(int64_t axis) : axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& first = io.input(0);
     const auto rank = static_cast<int64_t>(first.rank());
     if (rank == 0) fail(ErrorKind::BadInput, "", "cannot concatenate scalars");
@@ -49,7 +49,7 @@ class Concat : public exec::Kernel {
   int64_t axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since >= 4 && !ctx.has_attr("axis")) ctx.invalid("Concat needs the axis attribute");
   return std::make_unique<Concat>(ctx.attr_int("axis", 1));
 }

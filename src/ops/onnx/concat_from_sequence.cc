@@ -9,11 +9,11 @@ namespace bough::ops {
 
 namespace {
 
-class ConcatFromSequence : public exec::Kernel {
+class ConcatFromSequence : public Kernel {
  public:
   ConcatFromSequence(int64_t axis, bool new_axis) : axis_(axis), new_axis_(new_axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const SequenceValue& seq = sequence_input(io, 0);
     if (seq.items.empty()) fail(ErrorKind::BadInput, "", "cannot concatenate an empty sequence");
     std::vector<const Tensor*> parts;
@@ -72,7 +72,7 @@ class ConcatFromSequence : public exec::Kernel {
   bool new_axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (!ctx.has_attr("axis")) ctx.invalid("ConcatFromSequence requires the 'axis' attribute");
   const int64_t new_axis = ctx.attr_int("new_axis", 0);
   if (new_axis != 0 && new_axis != 1)

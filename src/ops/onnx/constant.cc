@@ -5,10 +5,10 @@
 namespace bough::ops {
 
 namespace {
-class Constant : public exec::Kernel {
+class Constant : public Kernel {
  public:
   explicit Constant(Tensor value) : value_(std::move(value)) {}
-  void run(exec::KernelIO& io) override { io.set_output(0, value_); }
+  void run(KernelIO& io) override { io.set_output(0, value_); }
 
  private:
   Tensor value_;
@@ -52,7 +52,7 @@ Tensor value_of(const BuildContext& ctx) {
   return found[0];
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Constant>(value_of(ctx));
 }
 }  // namespace

@@ -37,11 +37,11 @@ Tensor filled(const Tensor& value, const Dims& shape) {
   return out;
 }
 
-class ConstantOfShape : public exec::Kernel {
+class ConstantOfShape : public Kernel {
  public:
   explicit ConstantOfShape(Tensor value) : value_(std::move(value)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const std::vector<int64_t> spec = kernels::read_shape_arg(io.input(0), "shape");
     for (int64_t d : spec)
       if (d < 0) fail(ErrorKind::BadInput, "", "negative dimension in shape " + shape_string(spec));
@@ -52,7 +52,7 @@ class ConstantOfShape : public exec::Kernel {
   Tensor value_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* a = ctx.attr("value");
   if (!a) return std::make_unique<ConstantOfShape>(Tensor::zeros(ElemType::Float, {}));
   if (a->kind != ir::Attribute::Kind::Tensor || a->t.numel() != 1)

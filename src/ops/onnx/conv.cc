@@ -8,6 +8,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -24,7 +25,7 @@ constexpr int64_t kColBudget = int64_t{1} << 23;
 // row) pairs.
 template <typename T>
 void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C,
-                               int64_t groups, exec::ThreadPool& pool) {
+                               int64_t groups, util::ThreadPool& pool) {
   const size_t r = win.rank();
   const int64_t K = win.kernel_numel(), P = win.out_numel(), in = win.in_numel();
   const int64_t cg = C / groups, len = win.out[r - 1], rows = P / len;
@@ -78,7 +79,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
 template <typename T>
 void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C, int64_t M,
                 int64_t groups, std::vector<T>& col, std::vector<T>& tile_out,
-                exec::ThreadPool& pool) {
+                util::ThreadPool& pool) {
   const int64_t K = win.kernel_numel(), P = win.out_numel();
   const int64_t cg = C / groups, mg = M / groups;
   if (mg == 1 && !win.is_pointwise())
@@ -112,7 +113,7 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-            int64_t groups, exec::ThreadPool& pool) {
+            int64_t groups, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
@@ -134,11 +135,11 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   return y;
 }
 
-class Conv : public exec::Kernel {
+class Conv : public Kernel {
  public:
   Conv(kernels::WindowAttrs attrs, int64_t groups) : attrs_(std::move(attrs)), groups_(groups) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
@@ -165,7 +166,7 @@ class Conv : public exec::Kernel {
   }
 
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-                 exec::ThreadPool& pool) const {
+                 util::ThreadPool& pool) const {
     if (is_narrow_float(x.type())) {
       const Tensor bf = b ? kernels::to_float(*b) : Tensor();
       Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
@@ -181,10 +182,10 @@ class Conv : public exec::Kernel {
   int64_t groups_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t groups = ctx.attr_int("group", 1);
   if (groups < 1) ctx.invalid("group must be positive");
-  return std::make_unique<Conv>(kernels::read_window_attrs(ctx), groups);
+  return std::make_unique<Conv>(read_window_attrs(ctx), groups);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "kernels/matmul.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -44,12 +45,12 @@ std::vector<double> shifted(const Tensor& x, const Tensor* zp, bool per_channel,
   return out;
 }
 
-class ConvInteger : public exec::Kernel {
+class ConvInteger : public Kernel {
  public:
   ConvInteger(kernels::WindowAttrs attrs, int64_t groups)
       : attrs_(std::move(attrs)), groups_(groups) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& w = io.input(1);
     const Tensor* x_zp = io.has_input(2) ? &io.input(2) : nullptr;
@@ -106,10 +107,10 @@ class ConvInteger : public exec::Kernel {
   int64_t groups_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t groups = ctx.attr_int("group", 1);
   if (groups < 1) ctx.invalid("group must be positive");
-  return std::make_unique<ConvInteger>(kernels::read_window_attrs(ctx), groups);
+  return std::make_unique<ConvInteger>(read_window_attrs(ctx), groups);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -79,7 +80,7 @@ constexpr int64_t kColBudget = int64_t{1} << 23;
 
 template <typename T>
 Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-                      int64_t groups, exec::ThreadPool& pool) {
+                      int64_t groups, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1), cg = C / groups, mg = w.dim(1), M = mg * groups;
   const int64_t K = win.kernel_numel(), P = win.out_numel(), out_numel = win.in_numel();
   // Wᵀ per group: (mg*K x cg), groups back to back.
@@ -119,11 +120,11 @@ Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const k
   return y;
 }
 
-class ConvTranspose : public exec::Kernel {
+class ConvTranspose : public Kernel {
  public:
   explicit ConvTranspose(Attrs attrs) : a_(std::move(attrs)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
@@ -144,7 +145,7 @@ class ConvTranspose : public exec::Kernel {
 
  private:
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-                 exec::ThreadPool& pool) const {
+                 util::ThreadPool& pool) const {
     if (is_narrow_float(x.type())) {
       const Tensor bf = b ? kernels::to_float(*b) : Tensor();
       Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
@@ -159,9 +160,9 @@ class ConvTranspose : public exec::Kernel {
   Attrs a_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Attrs a;
-  a.window = kernels::read_window_attrs(ctx);
+  a.window = read_window_attrs(ctx);
   a.output_padding = ctx.attr_ints("output_padding");
   a.output_shape = ctx.attr_ints("output_shape");
   a.groups = ctx.attr_int("group", 1);

@@ -12,7 +12,7 @@ struct CosFn {
     return std::cos(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CosFn>(x, out, pool, "Cos");
 }
 }  // namespace

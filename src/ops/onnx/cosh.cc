@@ -12,7 +12,7 @@ struct CoshFn {
     return std::cosh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CoshFn>(x, out, pool, "Cosh");
 }
 }  // namespace

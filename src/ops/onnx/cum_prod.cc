@@ -3,7 +3,7 @@
 // runs from the back. float16/bfloat16 go through float.
 #include <algorithm>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
@@ -52,11 +52,11 @@ void cumprod_block(const T* x, T* y, int64_t o0, int64_t o1, const Split& s, boo
   }
 }
 
-class CumProd : public exec::Kernel {
+class CumProd : public Kernel {
  public:
   CumProd(bool exclusive, bool reverse) : exclusive_(exclusive), reverse_(reverse) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     if (in.rank() == 0) fail(ErrorKind::BadInput, "", "CumProd input must have rank >= 1");
@@ -83,7 +83,7 @@ class CumProd : public exec::Kernel {
   bool exclusive_, reverse_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CumProd>(ctx.attr_int("exclusive", 0) != 0,
                                    ctx.attr_int("reverse", 0) != 0);
 }

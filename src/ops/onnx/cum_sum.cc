@@ -2,7 +2,7 @@
 // tensor). exclusive=1 leaves the current element out; reverse=1 sums from the back.
 #include <algorithm>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/axis_split.h"
@@ -33,11 +33,11 @@ void cumsum_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s, 
   }
 }
 
-class CumSum : public exec::Kernel {
+class CumSum : public Kernel {
  public:
   CumSum(bool exclusive, bool reverse) : exclusive_(exclusive), reverse_(reverse) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -62,7 +62,7 @@ class CumSum : public exec::Kernel {
   bool exclusive_, reverse_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CumSum>(ctx.attr_int("exclusive", 0) != 0,
                                   ctx.attr_int("reverse", 0) != 0);
 }

@@ -7,11 +7,11 @@
 namespace bough::ops {
 
 namespace {
-class DepthToSpace : public exec::Kernel {
+class DepthToSpace : public Kernel {
  public:
   DepthToSpace(int64_t block, bool crd) : block_(block), crd_(crd) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() != 4)
       fail(ErrorKind::BadInput, "",
@@ -38,7 +38,7 @@ class DepthToSpace : public exec::Kernel {
   bool crd_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t block = ctx.attr_int("blocksize", 0);
   if (block < 1) ctx.invalid("DepthToSpace needs a positive blocksize");
   const std::string mode = ctx.since >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";

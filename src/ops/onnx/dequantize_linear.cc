@@ -17,12 +17,12 @@ bool is_output_type(ElemType t) {
          t == ElemType::Double;
 }
 
-class DequantizeLinear : public exec::Kernel {
+class DequantizeLinear : public Kernel {
  public:
   DequantizeLinear(int64_t axis, int64_t block_size, ElemType output_dtype)
       : axis_(axis), block_size_(block_size), output_dtype_(output_dtype) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& scale = io.input(1);
     const Tensor* zp = io.has_input(2) ? &io.input(2) : nullptr;
@@ -99,7 +99,7 @@ class DequantizeLinear : public exec::Kernel {
   ElemType output_dtype_;  // Undefined when absent
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t axis = ctx.since >= 13 ? ctx.attr_int("axis", 1) : 1;
   int64_t block_size = 0;
   ElemType output_dtype = ElemType::Undefined;

@@ -31,9 +31,9 @@ double determinant(std::vector<double>& a, int64_t m) {
   return det;
 }
 
-class Det : public exec::Kernel {
+class Det : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -60,7 +60,7 @@ class Det : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Det>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Det>(); }
 }  // namespace
 
 const OpDef& def_Det() {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <complex>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
@@ -20,16 +20,16 @@ namespace {
 
 using cd = std::complex<double>;
 
-bool present(const exec::KernelIO& io, size_t i) {
+bool present(const KernelIO& io, size_t i) {
   return io.has_input(i) && !io.value(i).is_none();
 }
 
-class Dft : public exec::Kernel {
+class Dft : public Kernel {
  public:
   Dft(bool axis_input, int64_t axis, bool inverse, bool onesided)
       : axis_input_(axis_input), axis_(axis), inverse_(inverse), onesided_(onesided) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (!is_float_type(x.type()) || elem_bits(x.type()) < 16)
       fail(ErrorKind::Unsupported, "",
@@ -103,7 +103,7 @@ class Dft : public exec::Kernel {
   bool inverse_, onesided_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool axis_input = ctx.since >= 20;
   const int64_t axis = axis_input ? -2 : ctx.attr_int("axis", 1);
   return std::make_unique<Dft>(axis_input, axis, ctx.attr_int("inverse", 0) != 0,

@@ -23,7 +23,7 @@ void check_no_zero_divisor(const Tensor& b) {
     if (b.get_int(i) == 0) fail(ErrorKind::BadInput, "", "integer division by zero");
 }
 
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   check_no_zero_divisor(b);
   arith<DivFn>(a, b, out, pool, "Div");
 }

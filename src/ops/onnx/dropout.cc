@@ -21,11 +21,11 @@ double uniform53(std::mt19937& gen) {
   return (a * 67108864.0 + b) / 9007199254740992.0;
 }
 
-class Dropout : public exec::Kernel {
+class Dropout : public Kernel {
  public:
   Dropout(bool bool_mask, std::optional<int64_t> seed) : bool_mask_(bool_mask), seed_(seed) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const bool training = io.has_input(2) && io.input(2).numel() == 1 && io.input(2).get_int(0);
     double ratio = 0.5;
@@ -73,7 +73,7 @@ class Dropout : public exec::Kernel {
   std::optional<int64_t> seed_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::optional<int64_t> seed;
   if (ctx.has_attr("seed")) seed = ctx.attr_int("seed", 0);
   if (ctx.since < 12 && ctx.node.inputs.size() > 1)

@@ -15,9 +15,9 @@ namespace bough::ops {
 
 namespace {
 
-class DynamicQuantizeLinear : public exec::Kernel {
+class DynamicQuantizeLinear : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.type() != ElemType::Float)
       quant::bad("DynamicQuantizeLinear: x must be float, got " + quant::type_name(x.type()));
@@ -53,7 +53,7 @@ class DynamicQuantizeLinear : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<DynamicQuantizeLinear>();
 }
 

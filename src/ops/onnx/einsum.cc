@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
 
@@ -124,11 +124,11 @@ void einsum_range(const std::vector<const T*>& in, T* out, const Loop& L, int64_
   }
 }
 
-class Einsum : public exec::Kernel {
+class Einsum : public Kernel {
  public:
   explicit Einsum(Equation eq) : eq_(std::move(eq)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const size_t n = io.num_inputs();
     if (n != eq_.inputs.size())
       fail(ErrorKind::BadInput, "",
@@ -231,7 +231,7 @@ class Einsum : public exec::Kernel {
   Equation eq_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Equation eq;
   if (!parse_equation(ctx.attr_string("equation", ""), &eq))
     ctx.invalid("malformed Einsum equation \"" + ctx.attr_string("equation", "") + "\"");

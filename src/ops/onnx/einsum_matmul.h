@@ -18,7 +18,7 @@ namespace bough::ops {
 // dimension, or a type without a matrix product.
 inline Tensor einsum_as_matmul(const Tensor& a, const std::vector<int>& a_labels, const Tensor& b,
                                const std::vector<int>& b_labels, const std::vector<int>& out_labels,
-                               exec::ThreadPool& pool) {
+                               util::ThreadPool& pool) {
   auto has = [](const std::vector<int>& v, int l) {
     return std::find(v.begin(), v.end(), l) != v.end();
   };

@@ -6,7 +6,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.0f);
   return make_float_map("Elu", [alpha](auto v) {
     using T = decltype(v);

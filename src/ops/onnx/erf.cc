@@ -12,7 +12,7 @@ struct ErfFn {
     return std::erf(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ErfFn>(x, out, pool, "Erf");
 }
 }  // namespace

@@ -12,7 +12,7 @@ struct ExpFn {
     return std::exp(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ExpFn>(x, out, pool, "Exp");
 }
 }  // namespace

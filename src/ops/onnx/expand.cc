@@ -8,9 +8,9 @@
 namespace bough::ops {
 
 namespace {
-class Expand : public exec::Kernel {
+class Expand : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const std::vector<int64_t> spec = kernels::read_shape_arg(io.input(1), "shape");
     for (int64_t d : spec)
@@ -32,7 +32,7 @@ class Expand : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Expand>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Expand>(); }
 }  // namespace
 
 const OpDef& def_Expand() {

@@ -6,11 +6,11 @@
 namespace bough::ops {
 
 namespace {
-class EyeLike : public exec::Kernel {
+class EyeLike : public Kernel {
  public:
   EyeLike(int64_t k, ElemType dtype) : k_(k), dtype_(dtype) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() != 2)
       fail(ErrorKind::BadInput, "", "EyeLike input must be 2-D, got " + shape_string(x.shape()));
@@ -30,7 +30,7 @@ class EyeLike : public exec::Kernel {
   ElemType dtype_;  // Undefined: the input's type
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   ElemType dtype = ElemType::Undefined;
   if (ctx.has_attr("dtype")) {
     const int64_t code = ctx.attr_int("dtype", 0);

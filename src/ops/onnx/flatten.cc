@@ -5,11 +5,11 @@
 namespace bough::ops {
 
 namespace {
-class Flatten : public exec::Kernel {
+class Flatten : public Kernel {
  public:
   explicit Flatten(int64_t axis) : axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const auto rank = static_cast<int64_t>(x.rank());
     int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
@@ -25,7 +25,7 @@ class Flatten : public exec::Kernel {
   int64_t axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Flatten>(ctx.attr_int("axis", 1));
 }
 }  // namespace

@@ -7,7 +7,7 @@
 namespace bough::ops {
 
 template <typename F>
-Tensor float_test(const Tensor& in, exec::ThreadPool& pool, const char* name, F f) {
+Tensor float_test(const Tensor& in, util::ThreadPool& pool, const char* name, F f) {
   if (!is_float_type(in.type())) kernels::unsupported_type(in.type(), name);
   const bool wide = in.type() == ElemType::Float || in.type() == ElemType::Double;
   const Tensor x = wide ? in : kernels::to_float(in);

@@ -12,7 +12,7 @@ struct FloorFn {
     return std::floor(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<FloorFn>(x, out, pool, "Floor");
 }
 }  // namespace

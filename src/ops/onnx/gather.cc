@@ -2,7 +2,7 @@
 // from the back); the output shape is data[:axis] + indices + data[axis+1:].
 #include <algorithm>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/dispatch.h"
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
@@ -12,11 +12,11 @@ namespace bough::ops {
 
 namespace {
 
-class Gather : public exec::Kernel {
+class Gather : public Kernel {
  public:
   explicit Gather(int64_t axis) : axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     if (data.rank() == 1 && indices.rank() == 0 && (axis_ == 0 || axis_ == -1) &&
@@ -27,7 +27,7 @@ class Gather : public exec::Kernel {
 
  private:
   // Out of line, so that pick_one's path keeps a small stack frame.
-  [[gnu::noinline]] void gather(exec::KernelIO& io, const Tensor& data, const Tensor& indices) {
+  [[gnu::noinline]] void gather(KernelIO& io, const Tensor& data, const Tensor& indices) {
     const auto axis =
         static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(data.rank())));
     const int64_t len = data.dim(axis);
@@ -72,7 +72,7 @@ class Gather : public exec::Kernel {
   // One element of a vector by a scalar index, as graphs read a dimension or a flag: no
   // index vector, no loop, no copy call. False for what the general path must handle
   // (sub-byte types, and index types it reports).
-  static bool pick_one(exec::KernelIO& io, const Tensor& data, const Tensor& indices) {
+  static bool pick_one(KernelIO& io, const Tensor& data, const Tensor& indices) {
     if (elem_bits(data.type()) % 8 != 0) return false;
     if (indices.type() != ElemType::Int64 && indices.type() != ElemType::Int32) return false;
     const int64_t i = kernels::checked_index(indices, 0, data.dim(0));
@@ -89,7 +89,7 @@ class Gather : public exec::Kernel {
   std::vector<int64_t> idx_;  // checked indices, kept to avoid an allocation per call
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Gather>(ctx.attr_int("axis", 0));
 }
 }  // namespace

@@ -9,11 +9,11 @@
 namespace bough::ops {
 
 namespace {
-class GatherElements : public exec::Kernel {
+class GatherElements : public Kernel {
  public:
   explicit GatherElements(int64_t axis) : axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     const size_t rank = data.rank();
@@ -54,7 +54,7 @@ class GatherElements : public exec::Kernel {
   int64_t axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GatherElements>(ctx.attr_int("axis", 0));
 }
 }  // namespace

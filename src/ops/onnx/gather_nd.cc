@@ -10,11 +10,11 @@
 namespace bough::ops {
 
 namespace {
-class GatherND : public exec::Kernel {
+class GatherND : public Kernel {
  public:
   explicit GatherND(int64_t batch_dims) : batch_dims_(batch_dims) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     const auto b = static_cast<size_t>(batch_dims_);
@@ -59,7 +59,7 @@ class GatherND : public exec::Kernel {
   int64_t batch_dims_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GatherND>(ctx.since >= 12 ? ctx.attr_int("batch_dims", 0) : 0);
 }
 }  // namespace

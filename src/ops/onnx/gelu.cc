@@ -20,13 +20,13 @@ struct GeluTanhFn {
     return T(0.5) * v * (T(1) + std::tanh(inner));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<GeluFn>(x, out, pool, "Gelu");
 }
-void compute_tanh(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute_tanh(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<GeluTanhFn>(x, out, pool, "Gelu");
 }
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string approximate = ctx.attr_string("approximate", "none");
   if (approximate == "tanh") return make_unary<compute_tanh>(ctx);
   if (approximate != "none") ctx.invalid("Gelu approximate must be \"none\" or \"tanh\"");

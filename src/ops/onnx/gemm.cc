@@ -11,12 +11,12 @@ namespace bough::ops {
 
 namespace {
 
-class Gemm : public exec::Kernel {
+class Gemm : public Kernel {
  public:
   Gemm(bool trans_a, bool trans_b, float alpha, float beta)
       : trans_a_(trans_a), trans_b_(trans_b), alpha_(alpha), beta_(beta) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor a = operand(io.input(0), trans_a_, "A");
     const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
     if (a.type() != b.type()) type_mismatch(a, b);
@@ -53,7 +53,7 @@ class Gemm : public exec::Kernel {
   }
 
   // alpha * y + beta * c, in float for float16/bfloat16 and in double for integers.
-  Tensor scale_add(const Tensor& y, const Tensor& c, exec::ThreadPool& pool) const {
+  Tensor scale_add(const Tensor& y, const Tensor& c, util::ThreadPool& pool) const {
     const ElemType t = y.type();
     const float alpha = alpha_, beta = beta_;
     if (t == ElemType::Float16 || t == ElemType::BFloat16) {
@@ -76,7 +76,7 @@ class Gemm : public exec::Kernel {
   float alpha_, beta_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Gemm>(ctx.attr_int("transA", 0) != 0, ctx.attr_int("transB", 0) != 0,
                                 ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f));
 }

@@ -7,7 +7,7 @@ namespace bough::ops {
 
 namespace {
 
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   if (is_narrow_float(x.type()))
     return kernels::cast(compute(kernels::to_float(x), pool), x.type());
   return kernels::visit_float(x.type(), "GlobalAveragePool", [&](auto tag) {

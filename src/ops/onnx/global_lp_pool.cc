@@ -10,14 +10,14 @@ namespace bough::ops {
 
 namespace {
 
-class GlobalLpPool : public exec::Kernel {
+class GlobalLpPool : public Kernel {
  public:
   explicit GlobalLpPool(double p) : p_(p) {}
 
-  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+  void run(KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
 
  private:
-  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+  Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     if (is_narrow_float(x.type()))
       return kernels::cast(compute(kernels::to_float(x), pool), x.type());
     const double p = p_;
@@ -34,7 +34,7 @@ class GlobalLpPool : public exec::Kernel {
   double p_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* a = ctx.attr("p");
   const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));
   if (!(p > 0)) ctx.invalid("GlobalLpPool's p must be positive");

@@ -88,7 +88,7 @@ struct Sampler {
 
 template <typename T, typename G>
 void grid_sample(const Tensor& x, const Tensor& grid, Tensor& y, const Sampler& s,
-                 exec::ThreadPool& pool) {
+                 util::ThreadPool& pool) {
   const size_t r = x.rank() - 2;
   const int64_t N = x.dim(0), C = x.dim(1);
   const int64_t in = x.numel() / std::max<int64_t>(1, N * C);
@@ -131,11 +131,11 @@ void grid_sample(const Tensor& x, const Tensor& grid, Tensor& y, const Sampler& 
   });
 }
 
-class GridSample : public exec::Kernel {
+class GridSample : public Kernel {
  public:
   explicit GridSample(Sampler s) : s_(s) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& gin = io.input(1);
     if (in.rank() < 3) bad("GridSample's X must have rank 3 or more");
@@ -173,7 +173,7 @@ class GridSample : public exec::Kernel {
   Sampler s_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Sampler s{};
   const bool v16 = ctx.since < 20;
   const std::string mode = ctx.attr_string("mode", v16 ? "bilinear" : "linear");

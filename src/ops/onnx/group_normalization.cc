@@ -14,7 +14,7 @@ namespace {
 
 template <typename T>
 Tensor group_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, int64_t groups,
-                  bool per_channel, double epsilon, exec::ThreadPool& pool) {
+                  bool per_channel, double epsilon, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1);
   const int64_t plane = C > 0 && N > 0 ? x.numel() / (N * C) : 0;
   const int64_t cg = C / groups, size = cg * plane;
@@ -37,12 +37,12 @@ Tensor group_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, int6
   return y;
 }
 
-class GroupNormalization : public exec::Kernel {
+class GroupNormalization : public Kernel {
  public:
   GroupNormalization(int64_t groups, double epsilon, bool per_channel)
       : groups_(groups), epsilon_(epsilon), per_channel_(per_channel) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& scale = io.input(1);
     const Tensor& bias = io.input(2);
@@ -60,7 +60,7 @@ class GroupNormalization : public exec::Kernel {
 
  private:
   Tensor compute(const Tensor& x, const Tensor& scale, const Tensor& bias,
-                 exec::ThreadPool& pool) const {
+                 util::ThreadPool& pool) const {
     if (is_narrow_float(x.type()))
       return kernels::cast(
           compute(kernels::to_float(x), kernels::to_float(scale), kernels::to_float(bias), pool),
@@ -76,7 +76,7 @@ class GroupNormalization : public exec::Kernel {
   bool per_channel_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t groups = ctx.attr_int("num_groups", 0);
   if (groups < 1) ctx.invalid("GroupNormalization needs a positive num_groups");
   return std::make_unique<GroupNormalization>(groups, ctx.attr_float("epsilon", 1e-5f),

@@ -17,7 +17,7 @@ using recurrent::Walk;
 
 template <typename T>
 void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset, int d,
-                   recurrent::States& st, exec::ThreadPool& pool) {
+                   recurrent::States& st, util::ThreadPool& pool) {
   const int64_t B = in.batch, I = in.input, H = in.hidden, G = 3 * H;
   const std::vector<T> wt = recurrent::transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
   const T* r = in.r.data<T>() + d * G * H;
@@ -78,12 +78,12 @@ void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset
   }
 }
 
-class Gru : public exec::Kernel {
+class Gru : public Kernel {
  public:
   Gru(Config cfg, bool linear_before_reset)
       : cfg_(std::move(cfg)), linear_before_reset_(linear_before_reset) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Inputs in = recurrent::read_inputs(io, cfg_, 3, "GRU");
     recurrent::States st = recurrent::start_states(io, in, false);
     kernels::visit_float(in.x.type(), "GRU", [&](auto tag) {
@@ -99,7 +99,7 @@ class Gru : public exec::Kernel {
   bool linear_before_reset_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Gru>(recurrent::read_config(ctx, {"Sigmoid", "Tanh"}),
                                ctx.attr_int("linear_before_reset", 0) != 0);
 }

@@ -6,7 +6,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 0.2f);
   const float beta = ctx.attr_float("beta", 0.5f);
   return make_float_map("HardSigmoid", [alpha, beta](auto v) {

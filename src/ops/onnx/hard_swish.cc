@@ -12,7 +12,7 @@ struct HardSwishFn {
     return v * std::clamp(v / T(6) + T(0.5), T(0), T(1));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<HardSwishFn>(x, out, pool, "HardSwish");
 }
 }  // namespace

@@ -26,11 +26,11 @@ void hardmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s)
   }
 }
 
-class Hardmax : public exec::Kernel {
+class Hardmax : public Kernel {
  public:
   Hardmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -54,7 +54,7 @@ class Hardmax : public exec::Kernel {
   bool coerce_2d_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
   return std::make_unique<Hardmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
 }

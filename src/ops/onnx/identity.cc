@@ -4,13 +4,13 @@
 namespace bough::ops {
 
 namespace {
-class Identity : public exec::Kernel {
+class Identity : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     if (io.has_output(0)) io.output(0) = io.value(0);
   }
 };
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Identity>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Identity>(); }
 }  // namespace
 
 const OpDef& def_Identity() {

@@ -12,7 +12,7 @@ namespace {
 
 template <typename T>
 Tensor instance_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, double epsilon,
-                     exec::ThreadPool& pool) {
+                     util::ThreadPool& pool) {
   const int64_t C = x.dim(1), planes = x.dim(0) * C;
   const int64_t size = planes > 0 ? x.numel() / planes : 0;
   const T* src = x.data<T>();
@@ -32,11 +32,11 @@ Tensor instance_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, d
   return y;
 }
 
-class InstanceNormalization : public exec::Kernel {
+class InstanceNormalization : public Kernel {
  public:
   explicit InstanceNormalization(double epsilon) : epsilon_(epsilon) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& scale = io.input(1);
     const Tensor& bias = io.input(2);
@@ -50,7 +50,7 @@ class InstanceNormalization : public exec::Kernel {
 
  private:
   Tensor compute(const Tensor& x, const Tensor& scale, const Tensor& bias,
-                 exec::ThreadPool& pool) const {
+                 util::ThreadPool& pool) const {
     if (is_narrow_float(x.type()))
       return kernels::cast(
           compute(kernels::to_float(x), kernels::to_float(scale), kernels::to_float(bias), pool),
@@ -64,7 +64,7 @@ class InstanceNormalization : public exec::Kernel {
   double epsilon_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<InstanceNormalization>(ctx.attr_float("epsilon", 1e-5f));
 }
 

@@ -7,11 +7,11 @@
 namespace bough::ops {
 
 namespace {
-class IsInf : public exec::Kernel {
+class IsInf : public Kernel {
  public:
   IsInf(bool positive, bool negative) : positive_(positive), negative_(negative) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const bool pos = positive_, neg = negative_;
     io.set_output(0, float_test(io.input(0), io.pool(), "IsInf", [pos, neg](auto v) {
                     return std::isinf(v) && (v > 0 ? pos : neg);
@@ -22,7 +22,7 @@ class IsInf : public exec::Kernel {
   bool positive_, negative_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<IsInf>(ctx.attr_int("detect_positive", 1) != 0,
                                  ctx.attr_int("detect_negative", 1) != 0);
 }

@@ -6,7 +6,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& x, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   return float_test(x, pool, "IsNaN", [](auto v) { return std::isnan(v); });
 }
 }  // namespace

@@ -15,7 +15,7 @@ namespace {
 
 // p broadcast (unidirectionally) to `shape`, in T.
 template <typename T>
-Tensor expand_param(const Tensor& p, const Dims& shape, exec::ThreadPool& pool, const char* name) {
+Tensor expand_param(const Tensor& p, const Dims& shape, util::ThreadPool& pool, const char* name) {
   if (!kernels::broadcasts_to(p.shape(), shape))
     bad(std::string("LayerNormalization's ") + name + " of shape " + shape_string(p.shape()) +
         " does not broadcast to " + shape_string(shape));
@@ -30,7 +30,7 @@ struct Result {
 
 template <typename T>
 Result layer_norm(const Tensor& x, const Tensor& scale, const Tensor* bias, int64_t axis,
-                  double epsilon, exec::ThreadPool& pool) {
+                  double epsilon, util::ThreadPool& pool) {
   Dims norm_shape, stat_shape;
   for (size_t d = 0; d < x.rank(); ++d) {
     if (static_cast<int64_t>(d) >= axis) norm_shape.push_back(x.dim(d));
@@ -60,12 +60,12 @@ Result layer_norm(const Tensor& x, const Tensor& scale, const Tensor* bias, int6
   return r;
 }
 
-class LayerNormalization : public exec::Kernel {
+class LayerNormalization : public Kernel {
  public:
   LayerNormalization(int64_t axis, double epsilon, ElemType stash)
       : axis_(axis), epsilon_(epsilon), stash_(stash) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor* bias = io.has_input(2) ? &io.input(2) : nullptr;
     if (io.input(1).type() != in.type() || (bias && bias->type() != in.type()))
@@ -90,7 +90,7 @@ class LayerNormalization : public exec::Kernel {
   ElemType stash_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
   if (stash != ElemType::Float && stash != ElemType::Double && stash != ElemType::Float16 &&
       stash != ElemType::BFloat16)

@@ -5,11 +5,11 @@ namespace bough::ops {
 
 namespace {
 
-class LeakyRelu : public exec::Kernel {
+class LeakyRelu : public Kernel {
  public:
   explicit LeakyRelu(float alpha) : alpha_(alpha) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const float alpha = alpha_;
     io.set_output(0, float_map(io.input(0), io.pool(), "LeakyRelu",
                                [alpha](auto v) { return v < 0 ? v * alpha : v; }));
@@ -19,7 +19,7 @@ class LeakyRelu : public exec::Kernel {
   float alpha_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LeakyRelu>(ctx.attr_float("alpha", 0.01f));
 }
 

@@ -11,7 +11,7 @@ struct LessFn {
     return a < b;
   }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<LessFn>(a, b, out, pool, "Less");
 }
 }  // namespace

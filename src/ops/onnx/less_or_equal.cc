@@ -11,7 +11,7 @@ struct LessOrEqualFn {
     return a <= b;
   }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<LessOrEqualFn>(a, b, out, pool, "LessOrEqual");
 }
 }  // namespace

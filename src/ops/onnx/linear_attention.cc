@@ -89,12 +89,12 @@ Tensor initial_state(const Tensor* past, ElemType ct, const Sizes& z) {
   return past->type() == ct ? past->clone() : kernels::cast(*past, ct);
 }
 
-class LinearAttention : public exec::Kernel {
+class LinearAttention : public Kernel {
  public:
   LinearAttention(Rule rule, int64_t q_heads, int64_t kv_heads, double scale)
       : rule_(rule), q_heads_(q_heads), kv_heads_(kv_heads), scale_(scale) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& q_in = io.input(0);
     const Tensor& k_in = io.input(1);
     const Tensor& v_in = io.input(2);
@@ -132,7 +132,7 @@ class LinearAttention : public exec::Kernel {
 
  private:
   template <typename F>
-  static void pool_run(exec::ThreadPool& pool, int64_t n, int64_t work, F f) {
+  static void pool_run(util::ThreadPool& pool, int64_t n, int64_t work, F f) {
     const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / work);
     pool.parallel_for(n, grain, [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r) f(r);
@@ -189,7 +189,7 @@ class LinearAttention : public exec::Kernel {
   double scale_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string r = ctx.attr_string("update_rule", "gated_delta");
   Rule rule;
   if (r == "linear")

@@ -12,7 +12,7 @@ struct LogFn {
     return std::log(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<LogFn>(x, out, pool, "Log");
 }
 }  // namespace

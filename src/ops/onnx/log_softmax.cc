@@ -30,11 +30,11 @@ void log_softmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit
   }
 }
 
-class LogSoftmax : public exec::Kernel {
+class LogSoftmax : public Kernel {
  public:
   LogSoftmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -58,7 +58,7 @@ class LogSoftmax : public exec::Kernel {
   bool coerce_2d_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
   return std::make_unique<LogSoftmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
 }

@@ -10,7 +10,7 @@ namespace bough::ops {
 namespace {
 
 template <typename T>
-Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, exec::ThreadPool& pool) {
+Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, util::ThreadPool& pool) {
   int64_t outer = 1, n = 1, inner = 1;
   for (size_t d = 0; d < x.rank(); ++d) {
     const int64_t a = static_cast<int64_t>(d);
@@ -36,14 +36,14 @@ Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, exec::ThreadPool& 
   return y;
 }
 
-class LpNormalization : public exec::Kernel {
+class LpNormalization : public Kernel {
  public:
   LpNormalization(int64_t axis, int64_t p) : axis_(axis), p_(p) {}
 
-  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+  void run(KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
 
  private:
-  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+  Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     if (is_narrow_float(x.type()))
       return kernels::cast(compute(kernels::to_float(x), pool), x.type());
     const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
@@ -56,7 +56,7 @@ class LpNormalization : public exec::Kernel {
   int64_t axis_, p_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t p = ctx.attr_int("p", 2);
   if (p != 1 && p != 2) ctx.invalid("LpNormalization supports p = 1 or 2");
   return std::make_unique<LpNormalization>(ctx.attr_int("axis", -1), p);

@@ -5,6 +5,7 @@
 
 #include "kernels/pool_window.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -12,7 +13,7 @@ namespace {
 
 template <typename T>
 void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
-             exec::ThreadPool& pool) {
+             util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
   const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
   const int64_t rows = win.rows(), len = win.row_length();
@@ -41,11 +42,11 @@ void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
   });
 }
 
-class LpPool : public exec::Kernel {
+class LpPool : public Kernel {
  public:
   LpPool(kernels::WindowAttrs attrs, double p) : attrs_(std::move(attrs)), p_(p) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
     const bool narrow = is_narrow_float(in.type());
@@ -63,8 +64,8 @@ class LpPool : public exec::Kernel {
   double p_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = read_window_attrs(ctx);
   if (attrs.kernel.empty()) ctx.invalid("LpPool needs kernel_shape");
   const ir::Attribute* a = ctx.attr("p");
   const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));

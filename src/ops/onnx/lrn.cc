@@ -15,7 +15,7 @@ struct Params {
 };
 
 template <typename T>
-Tensor lrn(const Tensor& x, const Params& a, exec::ThreadPool& pool) {
+Tensor lrn(const Tensor& x, const Params& a, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1);
   const int64_t plane = N * C > 0 ? x.numel() / (N * C) : 0;
   const int64_t before = (a.size - 1) / 2, after = a.size - 1 - before;
@@ -43,14 +43,14 @@ Tensor lrn(const Tensor& x, const Params& a, exec::ThreadPool& pool) {
   return y;
 }
 
-class LRN : public exec::Kernel {
+class LRN : public Kernel {
  public:
   explicit LRN(Params a) : a_(a) {}
 
-  void run(exec::KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
+  void run(KernelIO& io) override { io.set_output(0, compute(io.input(0), io.pool())); }
 
  private:
-  Tensor compute(const Tensor& x, exec::ThreadPool& pool) const {
+  Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     if (x.rank() < 2) fail(ErrorKind::BadInput, "", "LRN needs an input of rank 2 or more");
     if (is_narrow_float(x.type()))
       return kernels::cast(compute(kernels::to_float(x), pool), x.type());
@@ -63,7 +63,7 @@ class LRN : public exec::Kernel {
   Params a_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Params a{ctx.attr_float("alpha", 1e-4f), ctx.attr_float("beta", 0.75f),
            ctx.attr_float("bias", 1.0f), ctx.attr_int("size", 0)};
   if (a.size < 1) ctx.invalid("LRN needs a positive size");

@@ -18,7 +18,7 @@ using recurrent::Walk;
 
 template <typename T>
 void run_direction(const Inputs& in, const Config& cfg, bool input_forget, int d,
-                   recurrent::States& st, exec::ThreadPool& pool) {
+                   recurrent::States& st, util::ThreadPool& pool) {
   const int64_t B = in.batch, I = in.input, H = in.hidden, G = 4 * H;
   const std::vector<T> wt = recurrent::transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
   const std::vector<T> rt = recurrent::transposed_rows(in.r.data<T>() + d * G * H, 0, G, H);
@@ -68,11 +68,11 @@ void run_direction(const Inputs& in, const Config& cfg, bool input_forget, int d
   }
 }
 
-class Lstm : public exec::Kernel {
+class Lstm : public Kernel {
  public:
   Lstm(Config cfg, bool input_forget) : cfg_(std::move(cfg)), input_forget_(input_forget) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Inputs in = recurrent::read_inputs(io, cfg_, 4, "LSTM");
     recurrent::States st = recurrent::start_states(io, in, true);
     kernels::visit_float(in.x.type(), "LSTM", [&](auto tag) {
@@ -88,7 +88,7 @@ class Lstm : public exec::Kernel {
   bool input_forget_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Lstm>(recurrent::read_config(ctx, {"Sigmoid", "Tanh", "Tanh"}),
                                 ctx.attr_int("input_forget", 0) != 0);
 }

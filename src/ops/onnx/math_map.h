@@ -12,7 +12,7 @@ inline bool is_narrow_float(ElemType t) {
 
 // f(v) for float and double elements; float16/bfloat16 are computed in float.
 template <typename F>
-Tensor float_map(const Tensor& x, exec::ThreadPool& pool, const char* name, F f) {
+Tensor float_map(const Tensor& x, util::ThreadPool& pool, const char* name, F f) {
   const ElemType t = x.type();
   if (is_narrow_float(t))
     return kernels::cast(
@@ -25,7 +25,7 @@ Tensor float_map(const Tensor& x, exec::ThreadPool& pool, const char* name, F f)
 
 // f(v) for every numeric element type; float16/bfloat16 are computed in float.
 template <typename F>
-Tensor numeric_map(const Tensor& x, exec::ThreadPool& pool, const char* name, F f) {
+Tensor numeric_map(const Tensor& x, util::ThreadPool& pool, const char* name, F f) {
   const ElemType t = x.type();
   if (is_narrow_float(t))
     return kernels::cast(

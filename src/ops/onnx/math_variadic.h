@@ -8,7 +8,7 @@ namespace bough::ops {
 
 // Fn is called per element pair, as in arith<Fn>; `visit` picks the supported types.
 template <typename Fn, typename Visit>
-Tensor fold_inputs(exec::KernelIO& io, const char* name, Visit visit) {
+Tensor fold_inputs(KernelIO& io, const char* name, Visit visit) {
   const Tensor& first = io.input(0);
   const ElemType t = first.type();
   for (size_t i = 1; i < io.num_inputs(); ++i)
@@ -31,14 +31,14 @@ Tensor fold_inputs(exec::KernelIO& io, const char* name, Visit visit) {
 }
 
 template <typename Fn>
-Tensor fold_numeric(exec::KernelIO& io, const char* name) {
+Tensor fold_numeric(KernelIO& io, const char* name) {
   return fold_inputs<Fn>(io, name, [](ElemType t, const char* what, auto&& fn) {
     return kernels::visit_numeric(t, what, fn);
   });
 }
 
 template <typename Fn>
-Tensor fold_float(exec::KernelIO& io, const char* name) {
+Tensor fold_float(KernelIO& io, const char* name) {
   return fold_inputs<Fn>(io, name, [](ElemType t, const char* what, auto&& fn) {
     return kernels::visit_float(t, what, fn);
   });
@@ -65,14 +65,14 @@ struct MinFn {
   }
 };
 
-template <Tensor (*Compute)(exec::KernelIO&)>
-class VariadicKernel : public exec::Kernel {
+template <Tensor (*Compute)(KernelIO&)>
+class VariadicKernel : public Kernel {
  public:
-  void run(exec::KernelIO& io) override { io.set_output(0, Compute(io)); }
+  void run(KernelIO& io) override { io.set_output(0, Compute(io)); }
 };
 
-template <Tensor (*Compute)(exec::KernelIO&)>
-std::unique_ptr<exec::Kernel> make_variadic(const BuildContext&) {
+template <Tensor (*Compute)(KernelIO&)>
+std::unique_ptr<Kernel> make_variadic(const BuildContext&) {
   return std::make_unique<VariadicKernel<Compute>>();
 }
 

@@ -6,18 +6,18 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(const Tensor& a, const Tensor& b, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return kernels::matmul(a, b, pool);
 }
 
-class MatMul : public exec::Kernel {
+class MatMul : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, compute(io.input(0), io.input(1), io.pool()));
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<MatMul>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMul>(); }
 }  // namespace
 
 const OpDef& def_MatMul() {

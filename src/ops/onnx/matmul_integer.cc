@@ -27,9 +27,9 @@ Tensor shifted(const Tensor& x, const Tensor* zp, bool per_row, const char* name
   return quant::subtract_zero_point(x, zp, shape);
 }
 
-class MatMulInteger : public exec::Kernel {
+class MatMulInteger : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& a = io.input(0);
     const Tensor& b = io.input(1);
     const Tensor* a_zp = io.has_input(2) ? &io.input(2) : nullptr;
@@ -40,7 +40,7 @@ class MatMulInteger : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<MatMulInteger>();
 }
 

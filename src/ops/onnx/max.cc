@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(exec::KernelIO& io) { return fold_numeric<MaxFn>(io, "Max"); }
+Tensor compute(KernelIO& io) { return fold_numeric<MaxFn>(io, "Max"); }
 }  // namespace
 
 const OpDef& def_Max() {

@@ -6,6 +6,7 @@
 
 #include "kernels/pool_window.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -19,7 +20,7 @@ T lowest() {
 
 template <typename T>
 void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Window& w,
-              bool column_major, exec::ThreadPool& pool) {
+              bool column_major, util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
   const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
   const int64_t rows = win.rows(), len = win.row_length(), dil = win.dilation();
@@ -59,12 +60,12 @@ void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Windo
   });
 }
 
-class MaxPool : public exec::Kernel {
+class MaxPool : public Kernel {
  public:
   MaxPool(kernels::WindowAttrs attrs, bool column_major)
       : attrs_(std::move(attrs)), column_major_(column_major) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
     const std::vector<int64_t> shape = kernels::pooled_shape(in.shape(), w);
@@ -87,8 +88,8 @@ class MaxPool : public exec::Kernel {
   bool column_major_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = read_window_attrs(ctx);
   if (attrs.kernel.empty()) ctx.invalid("MaxPool needs kernel_shape");
   const int64_t order = ctx.attr_int("storage_order", 0);
   if (order != 0 && order != 1) ctx.invalid("storage_order must be 0 or 1");

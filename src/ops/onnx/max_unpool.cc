@@ -5,6 +5,7 @@
 #include "kernels/conv_window.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -24,11 +25,11 @@ int64_t place(int64_t i, const Dims& from, const Dims& to) {
   return off;
 }
 
-class MaxUnpool : public exec::Kernel {
+class MaxUnpool : public Kernel {
  public:
   explicit MaxUnpool(kernels::WindowAttrs attrs) : attrs_(std::move(attrs)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& ind = io.input(1);
     if (x.rank() < 3) bad("MaxUnpool needs an input of rank 3 or more");
@@ -77,8 +78,8 @@ class MaxUnpool : public exec::Kernel {
   kernels::WindowAttrs attrs_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = kernels::read_window_attrs(ctx);
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  kernels::WindowAttrs attrs = read_window_attrs(ctx);
   if (attrs.kernel.empty()) ctx.invalid("MaxUnpool needs kernel_shape");
   return std::make_unique<MaxUnpool>(std::move(attrs));
 }

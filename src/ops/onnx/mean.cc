@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(exec::KernelIO& io) {
+Tensor compute(KernelIO& io) {
   Tensor sum = fold_float<SumFn>(io, "Mean");
   if (io.num_inputs() == 1) return sum;
   const double n = static_cast<double>(io.num_inputs());

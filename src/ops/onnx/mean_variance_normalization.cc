@@ -20,11 +20,11 @@ struct MeanOf {
   T finish(double a, int64_t n) const { return static_cast<T>(n ? a / static_cast<double>(n) : 0); }
 };
 
-class MeanVarianceNormalization : public exec::Kernel {
+class MeanVarianceNormalization : public Kernel {
  public:
   explicit MeanVarianceNormalization(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -51,7 +51,7 @@ class MeanVarianceNormalization : public exec::Kernel {
   std::vector<int64_t> axes_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::vector<int64_t> axes =
       ctx.has_attr("axes") ? ctx.attr_ints("axes") : std::vector<int64_t>{0, 2, 3};
   return std::make_unique<MeanVarianceNormalization>(std::move(axes));

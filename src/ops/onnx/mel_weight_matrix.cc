@@ -14,11 +14,11 @@ namespace bough::ops {
 
 namespace {
 
-class MelWeightMatrix : public exec::Kernel {
+class MelWeightMatrix : public Kernel {
  public:
   explicit MelWeightMatrix(ElemType out) : out_(out) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const int64_t mel_bins = kernels::read_int(io.input(0), "num_mel_bins");
     const int64_t dft_length = kernels::read_int(io.input(1), "dft_length");
     const int64_t sample_rate = kernels::read_int(io.input(2), "sample_rate");
@@ -72,7 +72,7 @@ class MelWeightMatrix : public exec::Kernel {
   ElemType out_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t code = ctx.attr_int("output_datatype", 1);
   if (!is_valid_elem_code(static_cast<int>(code)) ||
       code == static_cast<int64_t>(ElemType::String) || is_sub_byte(static_cast<ElemType>(code)))

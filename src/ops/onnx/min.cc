@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(exec::KernelIO& io) { return fold_numeric<MinFn>(io, "Min"); }
+Tensor compute(KernelIO& io) { return fold_numeric<MinFn>(io, "Min"); }
 }  // namespace
 
 const OpDef& def_Min() {

@@ -13,7 +13,7 @@ struct MishFn {
     return v * std::tanh(softplus);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<MishFn>(x, out, pool, "Mish");
 }
 }  // namespace

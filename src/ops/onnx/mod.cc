@@ -39,17 +39,17 @@ struct ModFn {
   }
 };
 
-void compute_fmod(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute_fmod(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<FModFn>(a, b, out, pool, "Mod");
 }
 
-void compute_mod(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute_mod(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   if (is_float_type(a.type()))
     fail(ErrorKind::BadInput, "", "Mod of floating-point inputs requires fmod=1");
   arith<ModFn>(a, b, out, pool, "Mod");
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t fmod = ctx.attr_int("fmod", 0);
   if (fmod != 0 && fmod != 1) ctx.invalid("fmod must be 0 or 1");
   return fmod ? make_binary<compute_fmod>(ctx) : make_binary<compute_mod>(ctx);

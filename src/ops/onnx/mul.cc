@@ -8,7 +8,7 @@ struct MulFn {
   template <typename T>
   auto operator()(T a, T b) const { return a * b; }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<MulFn>(a, b, out, pool, "Mul");
 }
 }  // namespace

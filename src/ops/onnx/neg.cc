@@ -10,7 +10,7 @@ struct NegFn {
     return -v;
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<NegFn>(x, out, pool, "Neg");
 }
 }  // namespace

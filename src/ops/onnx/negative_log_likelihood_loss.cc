@@ -8,12 +8,12 @@ namespace bough::ops {
 
 namespace {
 
-class NegativeLogLikelihoodLoss : public exec::Kernel {
+class NegativeLogLikelihoodLoss : public Kernel {
  public:
   NegativeLogLikelihoodLoss(LossReduction reduction, std::optional<int64_t> ignore)
       : reduction_(reduction), ignore_(ignore) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& target = io.input(1);
     const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
@@ -35,7 +35,7 @@ class NegativeLogLikelihoodLoss : public exec::Kernel {
   std::optional<int64_t> ignore_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<NegativeLogLikelihoodLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 

@@ -27,11 +27,11 @@ float iou(const Box& a, const Box& b) {
   return uni > 0 ? inter / uni : 0;
 }
 
-bool present(const exec::KernelIO& io, size_t i) {
+bool present(const KernelIO& io, size_t i) {
   return io.has_input(i) && !io.value(i).is_none();
 }
 
-float float_arg(const exec::KernelIO& io, size_t i, float fallback, const char* what) {
+float float_arg(const KernelIO& io, size_t i, float fallback, const char* what) {
   if (!present(io, i)) return fallback;
   const Tensor& t = io.input(i);
   if (t.numel() != 1 || !is_float_type(t.type()))
@@ -39,11 +39,11 @@ float float_arg(const exec::KernelIO& io, size_t i, float fallback, const char* 
   return static_cast<float>(t.get_double(0));
 }
 
-class NonMaxSuppression : public exec::Kernel {
+class NonMaxSuppression : public Kernel {
  public:
   explicit NonMaxSuppression(bool center) : center_(center) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& boxes = io.input(0);
     const Tensor& scores = io.input(1);
     if (boxes.rank() != 3 || boxes.dim(2) != 4)
@@ -108,7 +108,7 @@ class NonMaxSuppression : public exec::Kernel {
   bool center_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t center = ctx.attr_int("center_point_box", 0);
   if (center != 0 && center != 1) ctx.invalid("center_point_box must be 0 or 1");
   return std::make_unique<NonMaxSuppression>(center == 1);

@@ -28,9 +28,9 @@ std::vector<int64_t> nonzero_positions(const Tensor& in) {
   return pos;
 }
 
-class NonZero : public exec::Kernel {
+class NonZero : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const std::vector<int64_t> pos = nonzero_positions(x);
     const Dims shape = x.rank() == 0 ? Dims{1} : x.shape();
@@ -49,7 +49,7 @@ class NonZero : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<NonZero>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<NonZero>(); }
 }  // namespace
 
 const OpDef& def_NonZero() {

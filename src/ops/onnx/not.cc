@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   if (x.type() != ElemType::Bool) kernels::unsupported_type(x.type(), "Not");
   kernels::unary_map_into<bool, bool>(x, out, ElemType::Bool, pool, [](bool v) { return !v; });
 }

@@ -23,11 +23,11 @@ bool integer_at(const Tensor& t, int64_t i, int64_t* out) {
   return true;
 }
 
-class OneHot : public exec::Kernel {
+class OneHot : public Kernel {
  public:
   explicit OneHot(int64_t axis) : axis_(axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& indices = io.input(0);
     const Tensor& depth_t = io.input(1);
     const Tensor& values = io.input(2);
@@ -77,7 +77,7 @@ class OneHot : public exec::Kernel {
   int64_t axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<OneHot>(ctx.attr_int("axis", -1));
 }
 }  // namespace

@@ -7,11 +7,11 @@ namespace bough::ops {
 
 namespace {
 
-class Optional : public exec::Kernel {
+class Optional : public Kernel {
  public:
   explicit Optional(ir::Type type) : type_(std::move(type)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     if (!io.has_input(0)) {
       io.set_output(0, Value::none());
       return;
@@ -38,7 +38,7 @@ class Optional : public exec::Kernel {
   ir::Type type_;  // undefined when the attribute is absent
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* type = ctx.attr("type");
   if (type && type->kind != ir::Attribute::Kind::TypeProto)
     ctx.invalid("the 'type' attribute must be a type");

@@ -6,16 +6,16 @@ namespace bough::ops {
 
 namespace {
 
-class OptionalGetElement : public exec::Kernel {
+class OptionalGetElement : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Value& v = io.value(0);
     if (v.is_none()) fail(ErrorKind::BadInput, "", "the optional input is empty");
     io.set_output(0, v);
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<OptionalGetElement>();
 }
 

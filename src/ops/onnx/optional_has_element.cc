@@ -6,14 +6,14 @@ namespace bough::ops {
 
 namespace {
 
-class OptionalHasElement : public exec::Kernel {
+class OptionalHasElement : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, Tensor::scalar_bool(io.has_input(0) && !io.value(0).is_none()));
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool has_input = !ctx.node.inputs.empty() && ctx.node.inputs[0];
   if (ctx.since < 18 && !has_input)
     ctx.invalid("OptionalHasElement before opset 18 requires its input");

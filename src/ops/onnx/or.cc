@@ -5,7 +5,7 @@
 namespace bough::ops {
 
 namespace {
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Or");
   if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Or");
   kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
@@ -72,7 +72,7 @@ void padded_rows(const T* src, T* dst, const Dims& out_shape, std::span<const in
 
 // Every output element read through the per-axis maps (the edge, reflect and wrap modes).
 void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<int64_t>>& maps,
-                   exec::ThreadPool& pool) {
+                   util::ThreadPool& pool) {
   const std::vector<int64_t> strides = kernels::contiguous_strides(x.shape());
   const int64_t inner = out.dim(out.rank() - 1);
   const int64_t grain = std::max<int64_t>(1, (1 << 16) / inner);
@@ -88,7 +88,7 @@ void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<i
 
 // The constant mode: fill with `value`, then copy the part of the input that remains.
 void fill_and_copy(const Tensor& x, Tensor& out, std::span<const int64_t> pads, const Tensor& value,
-                   exec::ThreadPool& pool) {
+                   util::ThreadPool& pool) {
   kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::fill_n(kernels::elements<T>(out), out.numel(), kernels::elements<T>(value)[0]);
@@ -108,12 +108,12 @@ void fill_and_copy(const Tensor& x, Tensor& out, std::span<const int64_t> pads, 
   kernels::strided_copy(x, {from, in_strides}, out, {to, out_strides}, dims, &pool);
 }
 
-class Pad : public exec::Kernel {
+class Pad : public Kernel {
  public:
   Pad(Mode mode, std::optional<std::vector<int64_t>> pads, std::optional<double> value)
       : mode_(mode), pads_(std::move(pads)), value_(value) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const size_t rank = x.rank();
     if (rank == 0) return io.set_output(0, x);  // nothing to pad
@@ -156,7 +156,7 @@ class Pad : public exec::Kernel {
 
  private:
   // The constant as a one-element tensor of `type`.
-  Tensor fill_value(exec::KernelIO& io, ElemType type) const {
+  Tensor fill_value(KernelIO& io, ElemType type) const {
     if (io.has_input(2)) {
       const Tensor& v = io.input(2);
       if (v.type() != type)
@@ -174,7 +174,7 @@ class Pad : public exec::Kernel {
   std::optional<double> value_;               // opset 1/2 attribute
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string name = ctx.attr_string("mode", "constant");
   Mode mode = Mode::Constant;
   if (name == "reflect")

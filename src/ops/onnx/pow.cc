@@ -69,7 +69,7 @@ Tensor visit_base(ElemType t, F&& fn) {
   }
 }
 
-Tensor compute(const Tensor& x, const Tensor& y, exec::ThreadPool& pool) {
+Tensor compute(const Tensor& x, const Tensor& y, util::ThreadPool& pool) {
   if (is_narrow_float(x.type()))
     return kernels::cast(compute(kernels::to_float(x), y, pool), x.type());
   const Tensor e = is_narrow_float(y.type()) ? kernels::to_float(y) : y;

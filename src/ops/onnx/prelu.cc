@@ -13,11 +13,11 @@ struct PReluFn {
   }
 };
 
-class PRelu : public exec::Kernel {
+class PRelu : public Kernel {
  public:
   explicit PRelu(bool per_channel) : per_channel_(per_channel) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     Tensor slope = io.input(1);
     if (per_channel_ && x.rank() >= 2 && slope.rank() == 1 && slope.dim(0) == x.dim(1) &&
@@ -37,7 +37,7 @@ class PRelu : public exec::Kernel {
   bool per_channel_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<PRelu>(ctx.since < 7);
 }
 }  // namespace

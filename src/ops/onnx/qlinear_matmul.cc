@@ -55,9 +55,9 @@ Dims output_param_shape(Dims s, bool per_row, bool other_is_vector) {
   return s;
 }
 
-class QLinearMatMul : public exec::Kernel {
+class QLinearMatMul : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& a = io.input(0);
     const Tensor& a_scale = io.input(1);
     const Tensor* a_zp = io.has_input(2) ? &io.input(2) : nullptr;
@@ -124,7 +124,7 @@ class QLinearMatMul : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<QLinearMatMul>();
 }
 

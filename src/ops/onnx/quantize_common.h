@@ -12,7 +12,7 @@
 
 #include "bough/error.h"
 #include "bough/tensor.h"
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "ir/float_formats.h"
 #include "kernels/elementwise.h"
 
@@ -178,7 +178,7 @@ struct ParamLayout {
 // over the pool in chunks whose bounds are multiples of `align` (so that threads writing a
 // packed sub-byte output never share a byte). fn must not throw.
 template <typename F>
-void for_each_element(const ParamLayout& L, int64_t align, exec::ThreadPool& pool, F&& fn) {
+void for_each_element(const ParamLayout& L, int64_t align, util::ThreadPool& pool, F&& fn) {
   const int64_t n = L.outer * L.axis_dim * L.inner;
   const int64_t units = (n + align - 1) / align;
   pool.parallel_for(

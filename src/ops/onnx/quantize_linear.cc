@@ -19,7 +19,7 @@ bool is_input_type(ElemType t) {
          t == ElemType::Int32 || t == ElemType::Double;
 }
 
-class QuantizeLinear : public exec::Kernel {
+class QuantizeLinear : public Kernel {
  public:
   QuantizeLinear(int64_t axis, bool saturate, int64_t block_size, ElemType output_dtype,
                  ElemType precision)
@@ -29,7 +29,7 @@ class QuantizeLinear : public exec::Kernel {
         output_dtype_(output_dtype),
         precision_(precision) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& scale = io.input(1);
     const Tensor* zp = io.has_input(2) ? &io.input(2) : nullptr;
@@ -92,7 +92,7 @@ class QuantizeLinear : public exec::Kernel {
   ElemType precision_;     // Undefined when absent
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t axis = ctx.since >= 13 ? ctx.attr_int("axis", 1) : 1;
   const bool saturate = ctx.since >= 19 ? ctx.attr_int("saturate", 1) != 0 : true;
   int64_t block_size = 0;

@@ -46,11 +46,11 @@ Tensor float_range(const Tensor& s, const Tensor& l, const Tensor& d, ElemType t
   return kernels::cast(out, type);
 }
 
-class Range : public exec::Kernel {
+class Range : public Kernel {
  public:
   explicit Range(bool stash_double) : stash_double_(stash_double) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& s = io.input(0);
     const Tensor& l = io.input(1);
     const Tensor& d = io.input(2);
@@ -82,7 +82,7 @@ class Range : public exec::Kernel {
   bool stash_double_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t stash = ctx.attr_int("stash_type", 1);
   if (stash != 1 && stash != 11) ctx.unsupported("Range stash_type must be float or double");
   return std::make_unique<Range>(stash == 11);

@@ -10,7 +10,7 @@ struct ReciprocalFn {
     return T(1) / v;
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ReciprocalFn>(x, out, pool, "Reciprocal");
 }
 }  // namespace

@@ -37,12 +37,12 @@ constexpr std::array<KindInfo, 11> kKinds{{
     {"softplus", Activation::Kind::Softplus, false, false, 0, 0},
 }};
 
-bool present(const exec::KernelIO& io, size_t i) {
+bool present(const KernelIO& io, size_t i) {
   return io.has_input(i) && !io.value(i).is_none();
 }
 
 // Input i in the compute type, checked to have the element type of X and `dims`.
-Tensor operand(const exec::KernelIO& io, size_t i, ElemType type, ElemType compute,
+Tensor operand(const KernelIO& io, size_t i, ElemType type, ElemType compute,
                std::initializer_list<int64_t> dims, const char* what) {
   const Tensor& t = io.input(i);
   if (t.type() != type)
@@ -112,7 +112,7 @@ Config read_config(const BuildContext& ctx, std::initializer_list<const char*> d
   return cfg;
 }
 
-Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char* name) {
+Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name) {
   Inputs in;
   const Tensor& x = io.input(0);
   in.type = x.type();
@@ -169,7 +169,7 @@ Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char*
   return in;
 }
 
-States start_states(const exec::KernelIO& io, const Inputs& in, bool cell) {
+States start_states(const KernelIO& io, const Inputs& in, bool cell) {
   const ElemType ct = in.x.type();
   const Dims state{in.w.dim(0), in.batch, in.hidden};
   States s;
@@ -179,7 +179,7 @@ States start_states(const exec::KernelIO& io, const Inputs& in, bool cell) {
   return s;
 }
 
-void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
+void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
                    const Tensor& yh, const Tensor* yc) {
   auto out = [&](const Tensor& t) { return t.type() == type ? t : kernels::cast(t, type); };
   if (io.has_output(0)) {
@@ -195,7 +195,7 @@ void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const T
 }
 
 template <typename T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, exec::ThreadPool& pool) {
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
   const int64_t zero = 0;
   kernels::batched_matmul<T>(a, b, c, {&zero, 1}, {&zero, 1}, m, k, n, pool);
 }
@@ -210,9 +210,9 @@ std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t c
 }
 
 template void gemm<float>(const float*, const float*, float*, int64_t, int64_t, int64_t,
-                          exec::ThreadPool&);
+                          util::ThreadPool&);
 template void gemm<double>(const double*, const double*, double*, int64_t, int64_t, int64_t,
-                           exec::ThreadPool&);
+                           util::ThreadPool&);
 template std::vector<float> transposed_rows<float>(const float*, int64_t, int64_t, int64_t);
 template std::vector<double> transposed_rows<double>(const double*, int64_t, int64_t, int64_t);
 

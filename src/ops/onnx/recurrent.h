@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/kernel.h"
+#include "ops/kernel.h"
 #include "ops/registry.h"
 
 namespace bough::ops::recurrent {
@@ -87,7 +87,7 @@ struct Inputs {
   std::vector<int64_t> lens;  // per batch entry, in [0, seq]
   int64_t seq = 0, batch = 0, input = 0, hidden = 0;
 };
-Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char* name);
+Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name);
 
 // Y [seq, dirs, batch, hidden] (zeros; undefined when the output is not wanted), and the
 // states [dirs, batch, hidden] to run in place: Y_h from initial_h, Y_c from initial_c (when
@@ -95,7 +95,7 @@ Inputs read_inputs(exec::KernelIO& io, const Config& cfg, int gates, const char*
 struct States {
   Tensor y, yh, yc;
 };
-States start_states(const exec::KernelIO& io, const Inputs& in, bool cell);
+States start_states(const KernelIO& io, const Inputs& in, bool cell);
 
 // Where direction d of a run stands: which time index a batch entry reads at a step, and
 // where its row of Y is.
@@ -124,12 +124,12 @@ struct Walk {
 
 // Sets Y [seq, dirs, batch, hidden] and the final states [dirs, batch, hidden] (Y_h, and
 // Y_c for LSTM when given), converted to `type` and to the batch-first layout when asked.
-void write_outputs(exec::KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
+void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
                    const Tensor& yh, const Tensor* yc);
 
 // c (m x n) = a (m x k) · b (k x n), row-major.
 template <typename T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, exec::ThreadPool& pool);
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool);
 
 // Rows [row0, row0 + rows) of the row-major matrix w (cols wide), transposed: cols x rows.
 template <typename T>

@@ -92,7 +92,7 @@ Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const cha
 
 using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&);
 
-class ReduceKernel : public exec::Kernel {
+class ReduceKernel : public Kernel {
  public:
   ReduceKernel(ReduceCompute compute, bool axes_input, std::vector<int64_t> axes, bool keepdims,
                bool noop_with_empty_axes)
@@ -102,7 +102,7 @@ class ReduceKernel : public exec::Kernel {
         keepdims_(keepdims),
         noop_(noop_with_empty_axes) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::vector<int64_t> axes = axes_input_ ? input_axes(io) : axes_;
     if (axes.empty() && noop_) return io.set_output(0, x);
@@ -112,7 +112,7 @@ class ReduceKernel : public exec::Kernel {
   }
 
  private:
-  static std::vector<int64_t> input_axes(const exec::KernelIO& io) {
+  static std::vector<int64_t> input_axes(const KernelIO& io) {
     if (!io.has_input(1) || io.value(1).is_none()) return {};
     const Tensor& t = io.input(1);
     if (t.type() != ElemType::Int64) fail(ErrorKind::BadInput, "", "axes must be an int64 tensor");
@@ -129,7 +129,7 @@ class ReduceKernel : public exec::Kernel {
 };
 
 // `axes_input_since`: the first version taking axes as an input (13 for ReduceSum, else 18).
-inline std::unique_ptr<exec::Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
+inline std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
                                                  int axes_input_since) {
   const bool axes_input = ctx.since >= axes_input_since;
   return std::make_unique<ReduceKernel>(

@@ -7,18 +7,18 @@
 #include <atomic>
 #include <regex>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
 
 namespace {
 
-class RegexFullMatch : public exec::Kernel {
+class RegexFullMatch : public Kernel {
  public:
   explicit RegexFullMatch(std::regex re) : re_(std::move(re)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.type() != ElemType::String) fail(ErrorKind::BadInput, "", "RegexFullMatch takes strings");
     Tensor y(ElemType::Bool, x.shape());
@@ -65,7 +65,7 @@ std::string ecmascript(const BuildContext& ctx, const std::string& re2) {
   return out;
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* p = ctx.attr("pattern");
   if (!p) ctx.invalid("RegexFullMatch needs a pattern");
   try {

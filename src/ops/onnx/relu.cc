@@ -10,7 +10,7 @@ struct ReluFn {
     return v < T(0) ? T(0) : v;
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<ReluFn>(x, out, pool, "Relu");
 }
 }  // namespace

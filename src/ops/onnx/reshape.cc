@@ -51,12 +51,12 @@ Dims target_shape(const Dims& in, std::span<const int64_t> spec, bool allowzero)
   return out;
 }
 
-class Reshape : public exec::Kernel {
+class Reshape : public Kernel {
  public:
   Reshape(bool allowzero, std::optional<std::vector<int64_t>> fixed)
       : allowzero_(allowzero), fixed_(std::move(fixed)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::vector<int64_t> spec = fixed_ ? *fixed_ : kernels::read_shape_arg(io.input(1), "shape");
     io.set_output(0, x.reshaped(target_shape(x.shape(), spec, allowzero_)));
@@ -67,7 +67,7 @@ class Reshape : public exec::Kernel {
   std::optional<std::vector<int64_t>> fixed_;  // the opset-1 attribute
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool allowzero = ctx.since >= 14 && ctx.attr_int("allowzero", 0) != 0;
   if (ctx.node.inputs.size() >= 2 && ctx.node.inputs[1])
     return std::make_unique<Reshape>(allowzero, std::nullopt);

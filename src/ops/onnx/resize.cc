@@ -31,7 +31,7 @@ std::vector<double> read_doubles(const Tensor& t, const char* what) {
   return v;
 }
 
-class Resize : public exec::Kernel {
+class Resize : public Kernel {
  public:
   Resize(kernels::ResampleSpec spec, bool v10, std::vector<int64_t> axes, Policy policy,
          double extrapolation)
@@ -41,7 +41,7 @@ class Resize : public exec::Kernel {
         policy_(policy),
         extrapolation_(extrapolation) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const int64_t rank = static_cast<int64_t>(x.rank());
     std::vector<int64_t> axes = kernels::normalize_axes(axes_, rank);
@@ -121,7 +121,7 @@ class Resize : public exec::Kernel {
   double extrapolation_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   kernels::ResampleSpec spec;
   const std::string mode = ctx.attr_string("mode", "nearest");
   if (mode == "nearest")

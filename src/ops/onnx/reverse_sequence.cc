@@ -10,12 +10,12 @@
 namespace bough::ops {
 
 namespace {
-class ReverseSequence : public exec::Kernel {
+class ReverseSequence : public Kernel {
  public:
   ReverseSequence(int64_t time_axis, int64_t batch_axis)
       : time_axis_(time_axis), batch_axis_(batch_axis) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() < 2) fail(ErrorKind::BadInput, "", "ReverseSequence input must have rank >= 2");
     const int64_t batch = x.dim(static_cast<size_t>(batch_axis_));
@@ -56,7 +56,7 @@ class ReverseSequence : public exec::Kernel {
   int64_t time_axis_, batch_axis_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t time_axis = ctx.attr_int("time_axis", 0);
   const int64_t batch_axis = ctx.attr_int("batch_axis", 1);
   if ((time_axis != 0 && time_axis != 1) || batch_axis != 1 - time_axis)

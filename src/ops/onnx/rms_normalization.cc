@@ -14,7 +14,7 @@ namespace {
 
 // Scale broadcast (unidirectionally) to `shape`.
 template <typename T>
-Tensor expand_scale(const Tensor& p, const Dims& shape, exec::ThreadPool& pool) {
+Tensor expand_scale(const Tensor& p, const Dims& shape, util::ThreadPool& pool) {
   if (!kernels::broadcasts_to(p.shape(), shape))
     bad("RMSNormalization's Scale of shape " + shape_string(p.shape()) + " does not broadcast to " +
         shape_string(shape));
@@ -25,7 +25,7 @@ Tensor expand_scale(const Tensor& p, const Dims& shape, exec::ThreadPool& pool) 
 
 template <typename T>
 Tensor rms_norm(const Tensor& x, const Tensor& scale, int64_t axis, double epsilon,
-                exec::ThreadPool& pool) {
+                util::ThreadPool& pool) {
   Dims norm_shape;
   int64_t outer = 1;
   for (size_t d = 0; d < x.rank(); ++d) {
@@ -54,11 +54,11 @@ Tensor rms_norm(const Tensor& x, const Tensor& scale, int64_t axis, double epsil
   return y;
 }
 
-class RMSNormalization : public exec::Kernel {
+class RMSNormalization : public Kernel {
  public:
   RMSNormalization(int64_t axis, double epsilon) : axis_(axis), epsilon_(epsilon) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     if (io.input(1).type() != in.type())
       bad("RMSNormalization inputs have different element types");
@@ -79,7 +79,7 @@ class RMSNormalization : public exec::Kernel {
   double epsilon_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
   if (stash != ElemType::Float && stash != ElemType::Double && stash != ElemType::Float16 &&
       stash != ElemType::BFloat16)

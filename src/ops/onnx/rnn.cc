@@ -14,7 +14,7 @@ using recurrent::Walk;
 
 template <typename T>
 void run_direction(const Inputs& in, const Config& cfg, int d, recurrent::States& st,
-                   exec::ThreadPool& pool) {
+                   util::ThreadPool& pool) {
   const int64_t B = in.batch, I = in.input, H = in.hidden;
   const std::vector<T> wt = recurrent::transposed_rows(in.w.data<T>() + d * H * I, 0, H, I);
   const std::vector<T> rt = recurrent::transposed_rows(in.r.data<T>() + d * H * H, 0, H, H);
@@ -43,11 +43,11 @@ void run_direction(const Inputs& in, const Config& cfg, int d, recurrent::States
   }
 }
 
-class Rnn : public exec::Kernel {
+class Rnn : public Kernel {
  public:
   explicit Rnn(Config cfg) : cfg_(std::move(cfg)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Inputs in = recurrent::read_inputs(io, cfg_, 1, "RNN");
     recurrent::States st = recurrent::start_states(io, in, false);
     kernels::visit_float(in.x.type(), "RNN", [&](auto tag) {
@@ -61,7 +61,7 @@ class Rnn : public exec::Kernel {
   Config cfg_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Rnn>(recurrent::read_config(ctx, {"Tanh"}));
 }
 

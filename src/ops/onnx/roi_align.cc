@@ -101,11 +101,11 @@ void align_roi(const T* plane0, int64_t C, int64_t H, int64_t W, const double* b
     }
 }
 
-class RoiAlign : public exec::Kernel {
+class RoiAlign : public Kernel {
  public:
   explicit RoiAlign(Params p) : p_(p) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& rois = io.input(1);
     const Tensor& idx = io.input(2);
@@ -162,7 +162,7 @@ class RoiAlign : public exec::Kernel {
   Params p_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Params p;
   const std::string coord = ctx.attr_string("coordinate_transformation_mode",
                                             ctx.since >= 16 ? "half_pixel" : "output_half_pixel");

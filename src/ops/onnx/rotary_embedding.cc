@@ -45,7 +45,7 @@ Layout layout_of(const Tensor& x, int64_t num_heads) {
 template <typename T>
 void rotate(const T* x, T* y, const T* cos, const T* sin, const Layout& L,
             const std::vector<int64_t>& cache_row, int64_t dim, bool interleaved,
-            exec::ThreadPool& pool) {
+            util::ThreadPool& pool) {
   const int64_t half = dim / 2, rows = L.batch * L.seq * L.heads;
   const int64_t grain =
       std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, L.head_size));
@@ -68,12 +68,12 @@ void rotate(const T* x, T* y, const T* cos, const T* sin, const Layout& L,
   });
 }
 
-class RotaryEmbedding : public exec::Kernel {
+class RotaryEmbedding : public Kernel {
  public:
   RotaryEmbedding(bool interleaved, int64_t dim, int64_t num_heads)
       : interleaved_(interleaved), dim_(dim), num_heads_(num_heads) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& cos_in = io.input(1);
     const Tensor& sin_in = io.input(2);
@@ -128,7 +128,7 @@ class RotaryEmbedding : public exec::Kernel {
   int64_t dim_, num_heads_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t dim = ctx.attr_int("rotary_embedding_dim", 0);
   const int64_t heads = ctx.attr_int("num_heads", 0);
   if (dim < 0) ctx.invalid("rotary_embedding_dim must be >= 0");

@@ -12,7 +12,7 @@ struct RoundFn {
     return std::nearbyint(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<RoundFn>(x, out, pool, "Round");
 }
 }  // namespace

@@ -7,7 +7,7 @@ namespace bough::ops {
 const OpDef& def_ScatterElements();
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return def_ScatterElements().make(ctx);  // since < 16: no reduction attribute is read
 }
 }  // namespace

@@ -9,11 +9,11 @@
 namespace bough::ops {
 
 namespace {
-class ScatterElements : public exec::Kernel {
+class ScatterElements : public Kernel {
  public:
   ScatterElements(int64_t axis, ScatterReduction reduction) : axis_(axis), reduction_(reduction) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     const Tensor& updates = io.input(2);
@@ -51,7 +51,7 @@ class ScatterElements : public exec::Kernel {
   ScatterReduction reduction_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ScatterElements>(ctx.attr_int("axis", 0), scatter_reduction(ctx));
 }
 }  // namespace

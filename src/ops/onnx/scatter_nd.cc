@@ -7,11 +7,11 @@
 namespace bough::ops {
 
 namespace {
-class ScatterND : public exec::Kernel {
+class ScatterND : public Kernel {
  public:
   explicit ScatterND(ScatterReduction reduction) : reduction_(reduction) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& data = io.input(0);
     const Tensor& indices = io.input(1);
     const Tensor& updates = io.input(2);
@@ -35,7 +35,7 @@ class ScatterND : public exec::Kernel {
   ScatterReduction reduction_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ScatterND>(scatter_reduction(ctx));
 }
 }  // namespace

@@ -6,7 +6,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.67326319217681884765625f);
   const float gamma = ctx.attr_float("gamma", 1.05070102214813232421875f);
   return make_float_map("Selu", [alpha, gamma](auto v) {

@@ -7,15 +7,15 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceAt : public exec::Kernel {
+class SequenceAt : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const SequenceValue& seq = sequence_input(io, 0);
     io.set_output(0, seq.items[read_position(io.value(1), seq.items.size(), false)]);
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<SequenceAt>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceAt>(); }
 
 }  // namespace
 

@@ -6,9 +6,9 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceConstruct : public exec::Kernel {
+class SequenceConstruct : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     std::vector<Value> items;
     items.reserve(io.num_inputs());
     ElemType elem = ElemType::Undefined;
@@ -22,7 +22,7 @@ class SequenceConstruct : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<SequenceConstruct>();
 }
 

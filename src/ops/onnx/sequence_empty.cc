@@ -6,16 +6,16 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceEmpty : public exec::Kernel {
+class SequenceEmpty : public Kernel {
  public:
   explicit SequenceEmpty(ElemType elem) : elem_(elem) {}
-  void run(exec::KernelIO& io) override { io.set_output(0, Value::sequence(elem_, {})); }
+  void run(KernelIO& io) override { io.set_output(0, Value::sequence(elem_, {})); }
 
  private:
   ElemType elem_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t dtype = ctx.attr_int("dtype", static_cast<int64_t>(ElemType::Float));
   if (dtype < 0 || dtype > kLastElemType || !is_valid_elem_code(static_cast<int>(dtype)))
     ctx.invalid("dtype " + std::to_string(dtype) + " is not a tensor element type");

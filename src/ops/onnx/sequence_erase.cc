@@ -7,9 +7,9 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceErase : public exec::Kernel {
+class SequenceErase : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const SequenceValue& seq = sequence_input(io, 0);
     const size_t n = seq.items.size();
     if (n == 0) fail(ErrorKind::BadInput, "", "cannot erase from an empty sequence");
@@ -22,7 +22,7 @@ class SequenceErase : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<SequenceErase>();
 }
 

@@ -7,9 +7,9 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceInsert : public exec::Kernel {
+class SequenceInsert : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const SequenceValue& seq = sequence_input(io, 0);
     const Tensor& t = io.input(1);
     check_elem_type(seq.elem, t, "the inserted tensor");
@@ -24,7 +24,7 @@ class SequenceInsert : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<SequenceInsert>();
 }
 

@@ -6,15 +6,15 @@ namespace bough::ops {
 
 namespace {
 
-class SequenceLength : public exec::Kernel {
+class SequenceLength : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const SequenceValue& seq = sequence_input(io, 0);
     io.set_output(0, Tensor::scalar_i64(static_cast<int64_t>(seq.items.size())));
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) {
+std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<SequenceLength>();
 }
 

@@ -8,11 +8,11 @@
 namespace bough::ops {
 
 namespace {
-class Shape : public exec::Kernel {
+class Shape : public Kernel {
  public:
   Shape(int64_t start, std::optional<int64_t> end) : start_(start), end_(end) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Dims& dims = io.input(0).shape();
     const int64_t rank = static_cast<int64_t>(dims.size());
     auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t{0}, rank); };
@@ -28,7 +28,7 @@ class Shape : public exec::Kernel {
   std::optional<int64_t> end_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since < 15) return std::make_unique<Shape>(0, std::nullopt);
   std::optional<int64_t> end;
   if (ctx.has_attr("end")) end = ctx.attr_int("end", 0);

@@ -5,7 +5,7 @@
 namespace bough::ops {
 
 namespace {
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double bias = ctx.attr_float("bias", 0.0f);
   const double lambd = ctx.attr_float("lambd", 0.5f);
   return make_numeric_map("Shrink", [bias, lambd](auto v) {

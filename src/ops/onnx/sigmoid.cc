@@ -12,7 +12,7 @@ struct SigmoidFn {
     return T(1) / (T(1) + std::exp(-v));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SigmoidFn>(x, out, pool, "Sigmoid");
 }
 }  // namespace

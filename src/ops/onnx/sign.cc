@@ -11,7 +11,7 @@ struct SignFn {
     return static_cast<T>((T(0) < v) - (v < T(0)));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<SignFn>(x, out, pool, "Sign");
 }
 }  // namespace

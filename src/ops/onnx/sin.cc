@@ -12,7 +12,7 @@ struct SinFn {
     return std::sin(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SinFn>(x, out, pool, "Sin");
 }
 }  // namespace

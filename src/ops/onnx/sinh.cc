@@ -12,7 +12,7 @@ struct SinhFn {
     return std::sinh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SinhFn>(x, out, pool, "Sinh");
 }
 }  // namespace

@@ -4,13 +4,13 @@
 namespace bough::ops {
 
 namespace {
-class Size : public exec::Kernel {
+class Size : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     io.set_output(0, Tensor::scalar_i64(io.input(0).numel()));
   }
 };
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Size>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Size>(); }
 }  // namespace
 
 const OpDef& def_Size() {

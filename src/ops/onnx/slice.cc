@@ -48,7 +48,7 @@ struct SliceArgs {
   std::vector<int64_t> starts, ends, axes, steps;
 };
 
-Tensor slice(const Tensor& x, const SliceArgs& a, exec::ThreadPool& pool) {
+Tensor slice(const Tensor& x, const SliceArgs& a, util::ThreadPool& pool) {
   const auto rank = static_cast<int64_t>(x.rank());
   const size_t k = a.starts.size();
   if (a.ends.size() != k || (!a.axes.empty() && a.axes.size() != k) ||
@@ -87,11 +87,11 @@ Tensor slice(const Tensor& x, const SliceArgs& a, exec::ThreadPool& pool) {
   return out;
 }
 
-class Slice : public exec::Kernel {
+class Slice : public Kernel {
  public:
   explicit Slice(std::optional<SliceArgs> fixed) : fixed_(std::move(fixed)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (fixed_) return io.set_output(0, slice(x, *fixed_, io.pool()));
     SliceArgs a;
@@ -106,7 +106,7 @@ class Slice : public exec::Kernel {
   std::optional<SliceArgs> fixed_;  // opset 1: the attributes
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const size_t n_in = ctx.node.inputs.size();
   if (ctx.since >= 10) {
     if (n_in < 3) ctx.invalid("Slice needs the starts and ends inputs");

@@ -81,11 +81,11 @@ void softmax_block(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t 
   }
 }
 
-class Softmax : public exec::Kernel {
+class Softmax : public Kernel {
  public:
   Softmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -122,7 +122,7 @@ class Softmax : public exec::Kernel {
   bool coerce_2d_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
   return std::make_unique<Softmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
 }

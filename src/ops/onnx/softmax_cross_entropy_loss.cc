@@ -13,7 +13,7 @@ namespace {
 
 // log_softmax over c of x laid out (n, c, d).
 template <typename T>
-Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, exec::ThreadPool& pool) {
+Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, util::ThreadPool& pool) {
   Tensor out(x.type(), x.shape());
   const T* px = x.data<T>();
   T* py = out.data<T>();
@@ -33,12 +33,12 @@ Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, exec::ThreadPool& 
   return out;
 }
 
-class SoftmaxCrossEntropyLoss : public exec::Kernel {
+class SoftmaxCrossEntropyLoss : public Kernel {
  public:
   SoftmaxCrossEntropyLoss(LossReduction reduction, std::optional<int64_t> ignore)
       : reduction_(reduction), ignore_(ignore) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor& target = io.input(1);
     const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
@@ -62,7 +62,7 @@ class SoftmaxCrossEntropyLoss : public exec::Kernel {
   std::optional<int64_t> ignore_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SoftmaxCrossEntropyLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 

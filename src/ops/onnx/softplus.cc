@@ -12,7 +12,7 @@ struct SoftplusFn {
     return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SoftplusFn>(x, out, pool, "Softplus");
 }
 }  // namespace

@@ -12,7 +12,7 @@ struct SoftsignFn {
     return v / (T(1) + std::abs(v));
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SoftsignFn>(x, out, pool, "Softsign");
 }
 }  // namespace

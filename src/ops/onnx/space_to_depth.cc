@@ -6,11 +6,11 @@
 namespace bough::ops {
 
 namespace {
-class SpaceToDepth : public exec::Kernel {
+class SpaceToDepth : public Kernel {
  public:
   explicit SpaceToDepth(int64_t block) : block_(block) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() != 4)
       fail(ErrorKind::BadInput, "",
@@ -29,7 +29,7 @@ class SpaceToDepth : public exec::Kernel {
   int64_t block_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t block = ctx.attr_int("blocksize", 0);
   if (block < 1) ctx.invalid("SpaceToDepth needs a positive blocksize");
   return std::make_unique<SpaceToDepth>(block);

@@ -36,12 +36,12 @@ std::vector<int64_t> equal_parts(int64_t dim, size_t outputs, bool last_smaller)
   return sizes;
 }
 
-class Split : public exec::Kernel {
+class Split : public Kernel {
  public:
   Split(int64_t axis, std::optional<std::vector<int64_t>> split, bool uneven)
       : axis_(axis), split_(std::move(split)), uneven_(uneven) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const auto axis =
         static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank())));
@@ -89,7 +89,7 @@ class Split : public exec::Kernel {
   bool uneven_;                                // num_outputs given (opset 18)
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::optional<std::vector<int64_t>> split;
   if (ctx.since < 13 && ctx.has_attr("split")) split = ctx.attr_ints("split");
   bool uneven = false;

@@ -39,11 +39,11 @@ std::vector<int64_t> part_lengths(const Tensor& split, int64_t dim) {
   return lengths;
 }
 
-class SplitToSequence : public exec::Kernel {
+class SplitToSequence : public Kernel {
  public:
   SplitToSequence(int64_t axis, bool keepdims) : axis_(axis), keepdims_(keepdims) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (is_sub_byte(x.type()))
       fail(ErrorKind::Unsupported, "",
@@ -87,7 +87,7 @@ class SplitToSequence : public exec::Kernel {
   bool keepdims_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SplitToSequence>(ctx.attr_int("axis", 0),
                                            ctx.attr_int("keepdims", 1) != 0);
 }

@@ -12,7 +12,7 @@ struct SqrtFn {
     return std::sqrt(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SqrtFn>(x, out, pool, "Sqrt");
 }
 }  // namespace

@@ -8,11 +8,11 @@
 namespace bough::ops {
 
 namespace {
-class Squeeze : public exec::Kernel {
+class Squeeze : public Kernel {
  public:
   explicit Squeeze(std::optional<std::vector<int64_t>> axes) : axes_(std::move(axes)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::optional<std::vector<int64_t>> axes = axes_;
     if (io.has_input(1)) axes = kernels::read_ints(io.input(1), "axes");
@@ -38,7 +38,7 @@ class Squeeze : public exec::Kernel {
   std::optional<std::vector<int64_t>> axes_;  // the attribute (opset < 13)
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::optional<std::vector<int64_t>> axes;
   if (ctx.since < 13 && ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
   return std::make_unique<Squeeze>(std::move(axes));

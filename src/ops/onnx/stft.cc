@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <complex>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
@@ -18,15 +18,15 @@ namespace {
 
 using cd = std::complex<double>;
 
-bool present(const exec::KernelIO& io, size_t i) {
+bool present(const KernelIO& io, size_t i) {
   return io.has_input(i) && !io.value(i).is_none();
 }
 
-class Stft : public exec::Kernel {
+class Stft : public Kernel {
  public:
   explicit Stft(bool onesided) : onesided_(onesided) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (!is_float_type(x.type()) || elem_bits(x.type()) < 16)
       fail(ErrorKind::Unsupported, "",
@@ -87,7 +87,7 @@ class Stft : public exec::Kernel {
   bool onesided_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Stft>(ctx.attr_int("onesided", 1) != 0);
 }
 

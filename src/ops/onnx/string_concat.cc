@@ -6,9 +6,9 @@ namespace bough::ops {
 
 namespace {
 
-class StringConcat : public exec::Kernel {
+class StringConcat : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const Tensor& y = io.input(1);
     if (x.type() != ElemType::String || y.type() != ElemType::String)
@@ -19,7 +19,7 @@ class StringConcat : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<StringConcat>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<StringConcat>(); }
 
 }  // namespace
 

@@ -23,14 +23,14 @@ std::string with_case(std::string s, CaseChange c) {
   return s;
 }
 
-class StringNormalizer : public exec::Kernel {
+class StringNormalizer : public Kernel {
  public:
   StringNormalizer(CaseChange change, bool case_sensitive, const std::vector<std::string>& stop)
       : change_(change), case_sensitive_(case_sensitive) {
     for (const std::string& w : stop) stop_.insert(key(w));
   }
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.type() != ElemType::String)
       fail(ErrorKind::BadInput, "", "StringNormalizer takes strings");
@@ -60,7 +60,7 @@ class StringNormalizer : public exec::Kernel {
   std::unordered_set<std::string> stop_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string action = ctx.attr_string("case_change_action", "NONE");
   CaseChange change = CaseChange::None;
   if (action == "LOWER")

@@ -15,12 +15,12 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-class StringSplit : public exec::Kernel {
+class StringSplit : public Kernel {
  public:
   StringSplit(std::string delimiter, int64_t maxsplit)
       : delimiter_(std::move(delimiter)), maxsplit_(maxsplit) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.type() != ElemType::String) fail(ErrorKind::BadInput, "", "StringSplit takes strings");
     const int64_t n = x.numel();
@@ -83,7 +83,7 @@ class StringSplit : public exec::Kernel {
   int64_t maxsplit_;  // -1: no limit
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t maxsplit = ctx.has_attr("maxsplit") ? ctx.attr_int("maxsplit", -1) : -1;
   return std::make_unique<StringSplit>(ctx.attr_string("delimiter", ""), maxsplit);
 }

@@ -8,7 +8,7 @@ struct SubFn {
   template <typename T>
   auto operator()(T a, T b) const { return a - b; }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<SubFn>(a, b, out, pool, "Sub");
 }
 }  // namespace

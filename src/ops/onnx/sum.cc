@@ -4,7 +4,7 @@
 namespace bough::ops {
 
 namespace {
-Tensor compute(exec::KernelIO& io) { return fold_float<SumFn>(io, "Sum"); }
+Tensor compute(KernelIO& io) { return fold_float<SumFn>(io, "Sum"); }
 }  // namespace
 
 const OpDef& def_Sum() {

@@ -9,7 +9,7 @@ namespace bough::ops {
 namespace {
 
 template <typename T>
-Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, exec::ThreadPool& pool) {
+Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, util::ThreadPool& pool) {
   Tensor y(a.type(), a.shape());
   const T* pa = a.data<T>();
   const T* pb = b.data<T>();
@@ -20,11 +20,11 @@ Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, exec::ThreadPool& pool)
   return y;
 }
 
-class SwiGLU : public exec::Kernel {
+class SwiGLU : public Kernel {
  public:
   explicit SwiGLU(double alpha) : alpha_(alpha) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& a = io.input(0);
     const Tensor& b = io.input(1);
     if (a.type() != b.type()) type_mismatch(a, b);
@@ -48,7 +48,7 @@ class SwiGLU : public exec::Kernel {
   double alpha_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SwiGLU>(ctx.attr_float("alpha", 1.0f));
 }
 

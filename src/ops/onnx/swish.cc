@@ -7,11 +7,11 @@ namespace bough::ops {
 
 namespace {
 
-class Swish : public exec::Kernel {
+class Swish : public Kernel {
  public:
   explicit Swish(double alpha) : alpha_(alpha) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const double alpha = alpha_;
     io.set_output(0, float_map(io.input(0), io.pool(), "Swish", [alpha](auto v) {
                     using T = decltype(v);
@@ -23,7 +23,7 @@ class Swish : public exec::Kernel {
   double alpha_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Swish>(ctx.attr_float("alpha", 1.0f));
 }
 

@@ -12,7 +12,7 @@ struct TanFn {
     return std::tan(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<TanFn>(x, out, pool, "Tan");
 }
 }  // namespace

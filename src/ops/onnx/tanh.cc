@@ -15,7 +15,7 @@ struct TanhFn {
     else return std::tanh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, exec::ThreadPool& pool) {
+void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<TanhFn>(x, out, pool, "Tanh");
 }
 }  // namespace

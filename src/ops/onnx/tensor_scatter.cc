@@ -12,11 +12,11 @@ namespace bough::ops {
 
 namespace {
 
-class TensorScatter : public exec::Kernel {
+class TensorScatter : public Kernel {
  public:
   TensorScatter(int64_t axis, bool circular) : axis_(axis), circular_(circular) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& past = io.input(0);
     const Tensor& update = io.input(1);
     const auto rank = static_cast<int64_t>(past.rank());
@@ -72,7 +72,7 @@ class TensorScatter : public exec::Kernel {
   bool circular_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const std::string mode = ctx.attr_string("mode", "linear");
   if (mode != "linear" && mode != "circular") ctx.invalid("unknown mode \"" + mode + "\"");
   return std::make_unique<TensorScatter>(ctx.attr_int("axis", -2), mode == "circular");

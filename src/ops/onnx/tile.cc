@@ -11,11 +11,11 @@ namespace {
 
 constexpr int64_t kMaxElements = int64_t{1} << 40;
 
-class Tile : public exec::Kernel {
+class Tile : public Kernel {
  public:
   explicit Tile(bool legacy) : legacy_(legacy) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     const auto rank = static_cast<int64_t>(x.rank());
     std::vector<int64_t> repeats;
@@ -52,7 +52,7 @@ class Tile : public exec::Kernel {
   bool legacy_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool legacy = ctx.since < 6;
   if (ctx.node.inputs.size() != (legacy ? 3u : 2u))
     ctx.invalid(legacy ? "Tile-1 takes input, tiles and axis" : "Tile takes input and repeats");

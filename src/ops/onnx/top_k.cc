@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
@@ -50,12 +50,12 @@ void top_k_block(const T* x, T* values, int64_t* indices, int64_t o0, int64_t o1
   }
 }
 
-class TopK : public exec::Kernel {
+class TopK : public Kernel {
  public:
   TopK(int64_t axis, bool largest, int64_t k_attr)
       : axis_(axis), largest_(largest), k_attr_(k_attr) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const ElemType t = in.type();
     const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
@@ -91,7 +91,7 @@ class TopK : public exec::Kernel {
   int64_t k_attr_;  // -1 when k is an input
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   int64_t k_attr = -1;
   if (ctx.since < 10) {
     k_attr = ctx.attr_int("k", -1);

@@ -6,11 +6,11 @@
 namespace bough::ops {
 
 namespace {
-class Transpose : public exec::Kernel {
+class Transpose : public Kernel {
  public:
   explicit Transpose(std::vector<int64_t> perm) : perm_(std::move(perm)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::vector<int64_t> perm = perm_;
     if (perm.empty())
@@ -43,7 +43,7 @@ class Transpose : public exec::Kernel {
   std::vector<int64_t> perm_;  // empty: reverse
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Transpose>(ctx.attr_ints("perm"));
 }
 }  // namespace

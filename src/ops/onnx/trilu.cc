@@ -8,11 +8,11 @@
 namespace bough::ops {
 
 namespace {
-class Trilu : public exec::Kernel {
+class Trilu : public Kernel {
  public:
   explicit Trilu(bool upper) : upper_(upper) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (x.rank() < 2)
       fail(ErrorKind::BadInput, "",
@@ -43,7 +43,7 @@ class Trilu : public exec::Kernel {
   bool upper_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Trilu>(ctx.attr_int("upper", 1) != 0);
 }
 }  // namespace

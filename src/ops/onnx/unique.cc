@@ -86,12 +86,12 @@ void order_by_first_row(Groups& g) {
   g.count = std::move(out.count);
 }
 
-class Unique : public exec::Kernel {
+class Unique : public Kernel {
  public:
   Unique(bool has_axis, int64_t axis, bool sorted)
       : has_axis_(has_axis), axis_(axis), sorted_(sorted) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     if (is_sub_byte(in.type())) fail(ErrorKind::Unsupported, "", "Unique on sub-byte types");
     int64_t axis = 0;
@@ -130,7 +130,7 @@ class Unique : public exec::Kernel {
   bool sorted_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Unique>(ctx.has_attr("axis"), ctx.attr_int("axis", 0),
                                   ctx.attr_int("sorted", 1) != 0);
 }

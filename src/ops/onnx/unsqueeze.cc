@@ -8,11 +8,11 @@
 namespace bough::ops {
 
 namespace {
-class Unsqueeze : public exec::Kernel {
+class Unsqueeze : public Kernel {
  public:
   explicit Unsqueeze(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::vector<int64_t> axes = io.has_input(1) ? kernels::read_ints(io.input(1), "axes") : axes_;
     const auto rank = static_cast<int64_t>(x.rank() + axes.size());
@@ -27,7 +27,7 @@ class Unsqueeze : public exec::Kernel {
   std::vector<int64_t> axes_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const bool from_input = ctx.node.inputs.size() >= 2 && ctx.node.inputs[1];
   if (ctx.since >= 13 && !from_input) ctx.invalid("Unsqueeze needs the axes input");
   if (ctx.since < 13 && !from_input && !ctx.has_attr("axes"))

@@ -13,12 +13,12 @@ namespace {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
-class Upsample : public exec::Kernel {
+class Upsample : public Kernel {
  public:
   Upsample(kernels::ResampleSpec spec, std::vector<double> scales)
       : spec_(spec), scales_(std::move(scales)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     std::vector<double> scales = scales_;
     if (io.has_input(1)) {
@@ -45,7 +45,7 @@ class Upsample : public exec::Kernel {
   std::vector<double> scales_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   kernels::ResampleSpec spec;
   spec.coord = kernels::CoordMode::Asymmetric;
   spec.nearest = kernels::NearestRound::Floor;

@@ -2,7 +2,7 @@
 // X and Y share any element type (strings included); condition is bool.
 #include <algorithm>
 
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 #include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise.h"
@@ -16,7 +16,7 @@ namespace {
 // a third input. Elements are read through kernels::elements, so T may be std::string.
 template <typename TA, typename TB, typename TC, typename TO, typename Op>
 Tensor ternary_map(const Tensor& a, const Tensor& b, const Tensor& c, ElemType out_type,
-                   exec::ThreadPool& pool, Op op) {
+                   util::ThreadPool& pool, Op op) {
   const Dims* shapes[] = {&a.shape(), &b.shape(), &c.shape()};
   Tensor out(out_type, kernels::broadcast_shape(shapes));
   const int64_t total = out.numel();
@@ -46,9 +46,9 @@ Tensor ternary_map(const Tensor& a, const Tensor& b, const Tensor& c, ElemType o
   return out;
 }
 
-class Where : public exec::Kernel {
+class Where : public Kernel {
  public:
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const Tensor& cond = io.input(0);
     const Tensor& x = io.input(1);
     const Tensor& y = io.input(2);
@@ -69,7 +69,7 @@ class Where : public exec::Kernel {
   }
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext&) { return std::make_unique<Where>(); }
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Where>(); }
 
 }  // namespace
 

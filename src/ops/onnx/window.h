@@ -13,11 +13,11 @@
 namespace bough::ops {
 
 template <double (*Fn)(double n, double N)>
-class WindowKernel : public exec::Kernel {
+class WindowKernel : public Kernel {
  public:
   WindowKernel(bool periodic, ElemType out) : periodic_(periodic), out_(out) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const int64_t size = kernels::read_int(io.input(0), "size");
     if (size < 0) fail(ErrorKind::BadInput, "", "window size must not be negative");
     Tensor w(ElemType::Double, Dims{size});
@@ -33,7 +33,7 @@ class WindowKernel : public exec::Kernel {
 };
 
 template <double (*Fn)(double n, double N)>
-std::unique_ptr<exec::Kernel> make_window(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make_window(const BuildContext& ctx) {
   const int64_t code = ctx.attr_int("output_datatype", 1);
   if (!is_valid_elem_code(static_cast<int>(code)) ||
       code == static_cast<int64_t>(ElemType::String) ||

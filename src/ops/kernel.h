@@ -9,13 +9,15 @@
 #include "bough/error.h"
 #include "bough/tensor.h"
 
-namespace bough::exec {
-
+namespace bough::util {
 class ThreadPool;
+}
+
+namespace bough::ops {
 
 // Per-run context shared by every frame of one Session::run call.
 struct RunContext {
-  ThreadPool* pool = nullptr;
+  util::ThreadPool* pool = nullptr;
 };
 
 // The inputs and outputs of one step. `slots` maps each slot to where its value lives (the
@@ -55,7 +57,7 @@ class KernelIO {
     return output(i).as_tensor();
   }
   RunContext& context() { return ctx_; }
-  ThreadPool& pool() { return *ctx_.pool; }
+  util::ThreadPool& pool() { return *ctx_.pool; }
 
  private:
   [[noreturn, gnu::cold, gnu::noinline]] static void not_a_tensor(size_t i, const Value& v) {
@@ -78,4 +80,4 @@ class Kernel {
   virtual void run(KernelIO& io) = 0;
 };
 
-}  // namespace bough::exec
+}  // namespace bough::ops

@@ -3,8 +3,7 @@
 // the batch, axis 1 the sequence, with optional sequence_lens); version 9 on has per-input
 // axes and directions and no batch. Slices along axis 0 are views, not copies.
 #include "kernels/layout.h"
-#include "kernels/stacker.h"
-#include "ops/subgraph.h"
+#include "exec/control/subgraph.h"
 
 namespace bough::ops {
 
@@ -15,13 +14,13 @@ struct ScanSpec {
   std::vector<int64_t> in_axes, in_reverse, out_axes, out_reverse;
 };
 
-class Scan : public exec::Kernel {
+class Scan : public Kernel {
  public:
-  Scan(Body body, ScanSpec spec, std::vector<ir::Type> out_types, bool batched)
-      : body_(std::move(body)), spec_(std::move(spec)), out_types_(std::move(out_types)),
+  Scan(Body body, ScanSpec spec, std::vector<StackItem> out_items, bool batched)
+      : body_(std::move(body)), spec_(std::move(spec)), out_items_(std::move(out_items)),
         batched_(batched) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     if (batched_) return run_batched(io);
     std::vector<Value> states(spec_.states);
     std::vector<Tensor> inputs;
@@ -40,7 +39,7 @@ class Scan : public exec::Kernel {
   // One scan over `inputs` along `axes`; states are updated in place. Returns each scan
   // output stacked along a new axis 0, in output-direction order. `length` < 0: the
   // inputs' extent.
-  std::vector<Tensor> scan(exec::KernelIO& io, std::vector<Value>& states,
+  std::vector<Tensor> scan(KernelIO& io, std::vector<Value>& states,
                            const std::vector<Tensor>& inputs, const std::vector<int64_t>& axes,
                            int64_t length) {
     std::vector<int64_t> ax(inputs.size());
@@ -57,43 +56,24 @@ class Scan : public exec::Kernel {
     if (length < 0) length = std::max<int64_t>(extent, 0);
     std::vector<kernels::Stacker> stacks(spec_.scan_outputs, kernels::Stacker(length));
     std::vector<Value> slices(inputs.size()), next(spec_.states);
-    exec::Plan& plan = *body_.plan;
     for (int64_t t = 0; t < length; ++t) {
-      for (size_t j = 0; j < spec_.states; ++j) {
-        plan.bind_input(j, states[j]);
-        plan.bind_output(j, next[j]);  // computed in place
-      }
       for (size_t j = 0; j < inputs.size(); ++j) {
         int64_t pos = spec_.in_reverse[j] ? extent - 1 - t : t;
         slices[j] = kernels::select(inputs[j], ax[j], pos);
-        plan.bind_input(spec_.states + j, slices[j]);
+        body_.plan->bind_input(spec_.states + j, slices[j]);
       }
-      body_.bind_captures(io);
-      plan.run(io.context());
-      try {
-        for (size_t j = 0; j < spec_.states; ++j) plan.take_output(j, next[j]);
-        for (size_t k = 0; k < stacks.size(); ++k) {
-          const Value& v = plan.output(spec_.states + k);
-          if (!v.is_tensor()) fail(ErrorKind::BadInput, "", "scan outputs must be tensors");
-          stacks[k].append(v.tensor());
-        }
-      } catch (...) {
-        plan.reset();  // its outputs point at next[], which is about to go
-        throw;
-      }
-      plan.reset();
-      states.swap(next);
+      body_.iterate(io, states, next, 0, 0, stacks, [](const exec::Plan&) {});
     }
     std::vector<Tensor> outs;
     for (size_t k = 0; k < stacks.size(); ++k) {
-      Tensor t = stacks[k].finish(out_types_[k]);
+      Tensor t = stacks[k].finish(out_items_[k].elem, out_items_[k].shape);
       outs.push_back(spec_.out_reverse[k] ? kernels::reverse_leading(t) : t);
     }
     return outs;
   }
 
   // Scan-8: axis 0 of every state and scan input is a batch; each entry scans on its own.
-  void run_batched(exec::KernelIO& io) {
+  void run_batched(KernelIO& io) {
     const size_t first = 1;  // input 0 is sequence_lens
     int64_t batch = -1;
     for (size_t j = first; j < first + spec_.states + spec_.scan_inputs; ++j) {
@@ -117,13 +97,13 @@ class Scan : public exec::Kernel {
     for (size_t o = 0; o < per_output.size(); ++o) {
       kernels::Stacker stack(batch);
       for (const Tensor& t : per_output[o]) stack.append(t);
-      io.set_output(o, stack.finish(ir::Type()));
+      io.set_output(o, stack.finish(ElemType::Float, {}));
     }
   }
 
   Body body_;
   ScanSpec spec_;
-  std::vector<ir::Type> out_types_;
+  std::vector<StackItem> out_items_;  // from the declared types, for empty scan outputs
   bool batched_;
 };
 
@@ -136,7 +116,7 @@ std::vector<int64_t> ints_or(const BuildContext& ctx, const char* name, size_t n
   return v;
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Graph& body = ctx.graph_attr("body");
   const bool batched = ctx.since == 8;
   ScanSpec spec;
@@ -156,9 +136,9 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
   spec.in_reverse = ints_or(ctx, batched ? "directions" : "scan_input_directions", spec.scan_inputs, 0);
   spec.out_axes = ints_or(ctx, "scan_output_axes", spec.scan_outputs, 0);
   spec.out_reverse = ints_or(ctx, "scan_output_directions", spec.scan_outputs, 0);
-  std::vector<ir::Type> out_types;
-  for (size_t k = 0; k < spec.scan_outputs; ++k) out_types.push_back(body.outputs[spec.states + k]->type);
-  return std::make_unique<Scan>(Body::compile(ctx, body), std::move(spec), std::move(out_types), batched);
+  std::vector<StackItem> out_items;
+  for (size_t k = 0; k < spec.scan_outputs; ++k) out_items.push_back(stack_item(body.outputs[spec.states + k]->type));
+  return std::make_unique<Scan>(Body::compile(ctx, body), std::move(spec), std::move(out_items), batched);
 }
 
 }  // namespace

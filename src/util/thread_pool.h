@@ -10,12 +10,17 @@
 #include <thread>
 #include <vector>
 
-namespace bough::exec {
+namespace bough::util {
 
 class ThreadPool {
  public:
+  // Called on the calling thread just before it runs its own chunk beside the workers
+  // (entering = true) and just after (false): the place to make thread-local state safe
+  // for sharing, such as how reference counts are kept.
+  using RegionHook = void (*)(bool entering);
+
   // `threads` counts the calling thread: 1 means no workers.
-  explicit ThreadPool(int threads);
+  explicit ThreadPool(int threads, RegionHook hook = nullptr);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -46,6 +51,7 @@ class ThreadPool {
   static std::exception_ptr run_chunk(void* fn, Trampoline call, int64_t begin, int64_t end);
 
   static thread_local bool in_parallel_region_;  // this thread is running a chunk
+  RegionHook hook_;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -60,4 +66,4 @@ class ThreadPool {
   bool stop_ = false;
 };
 
-}  // namespace bough::exec
+}  // namespace bough::util

@@ -4,19 +4,18 @@
 // Modes (spec table): M and cond both omitted runs until the body... never stops; M alone
 // runs M times and ignores the body's condition output; cond alone runs while it holds;
 // both stop at whichever comes first.
-#include "kernels/stacker.h"
-#include "ops/subgraph.h"
+#include "exec/control/subgraph.h"
 
 namespace bough::ops {
 
 namespace {
 
-class Loop : public exec::Kernel {
+class Loop : public Kernel {
  public:
-  Loop(Body body, size_t carried, std::vector<ir::Type> scan_types)
-      : body_(std::move(body)), carried_(carried), scan_types_(std::move(scan_types)) {}
+  Loop(Body body, size_t carried, std::vector<StackItem> scan_items)
+      : body_(std::move(body)), carried_(carried), scan_items_(std::move(scan_items)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const bool has_trip = io.has_input(0);
     const bool has_cond = io.has_input(1);
     int64_t trip = 0;
@@ -30,49 +29,32 @@ class Loop : public exec::Kernel {
 
     std::vector<Value> state(carried_), next(carried_);
     for (size_t j = 0; j < carried_; ++j) state[j] = io.value(2 + j);
-    std::vector<kernels::Stacker> scans(scan_types_.size(), kernels::Stacker(has_trip ? trip : -1));
+    std::vector<kernels::Stacker> scans(scan_items_.size(), kernels::Stacker(has_trip ? trip : -1));
 
     // The body reads the counter, the condition and the carried values in place; the
     // counter and condition tensors are rewritten whenever the body kept no reference.
     Value iter, cond_in;
-    exec::Plan& plan = *body_.plan;
+    auto read_cond = [&](const exec::Plan& plan) {
+      if (has_cond) cond = read_condition(plan.output(0), "the Loop body's condition output");
+    };
     for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
       iter.as_tensor().reinit(ElemType::Int64, {});
       *iter.tensor().data<int64_t>() = i;
       cond_in.as_tensor().reinit(ElemType::Bool, {});
       *cond_in.tensor().data<bool>() = cond;
-      plan.bind_input(0, iter);
-      plan.bind_input(1, cond_in);
-      for (size_t j = 0; j < carried_; ++j) {
-        plan.bind_input(2 + j, state[j]);
-        plan.bind_output(1 + j, next[j]);  // computed in place
-      }
-      body_.bind_captures(io);
-      plan.run(io.context());
-      try {
-        if (has_cond) cond = read_condition(plan.output(0), "the Loop body's condition output");
-        for (size_t j = 0; j < carried_; ++j) plan.take_output(1 + j, next[j]);
-        for (size_t k = 0; k < scans.size(); ++k) {
-          const Value& v = plan.output(1 + carried_ + k);
-          if (!v.is_tensor())
-            fail(ErrorKind::BadInput, "", "scan output " + std::to_string(k) + " must be a tensor");
-          scans[k].append(v.tensor());
-        }
-      } catch (...) {
-        plan.reset();  // its outputs point at next[], which is about to go
-        throw;
-      }
-      plan.reset();
-      state.swap(next);  // carried values move to the next iteration, never copied
+      body_.plan->bind_input(0, iter);
+      body_.plan->bind_input(1, cond_in);
+      body_.iterate(io, state, next, 2, 1, scans, read_cond);
     }
     for (size_t j = 0; j < carried_; ++j) io.set_output(j, std::move(state[j]));
-    for (size_t k = 0; k < scans.size(); ++k) io.set_output(carried_ + k, scans[k].finish(scan_types_[k]));
+    for (size_t k = 0; k < scans.size(); ++k)
+      io.set_output(carried_ + k, scans[k].finish(scan_items_[k].elem, scan_items_[k].shape));
   }
 
  private:
   Body body_;
   size_t carried_;
-  std::vector<ir::Type> scan_types_;  // declared body output types, for empty scan outputs
+  std::vector<StackItem> scan_items_;  // from the declared types, for empty scan outputs
 };
 
 // The type of one item of a scan output, for shaping an empty result: the body's declared
@@ -89,7 +71,7 @@ ir::Type scan_item_type(const BuildContext& ctx, const ir::Graph& body, size_t b
   return item;
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Graph& body = ctx.graph_attr("body");
   size_t carried = ctx.node.inputs.size() - 2;
   if (body.inputs.size() != 2 + carried)
@@ -104,9 +86,10 @@ std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
   if (ctx.node.outputs.size() > carried + scans)
     ctx.invalid("Loop has " + std::to_string(ctx.node.outputs.size()) + " outputs, its body yields " +
                 std::to_string(carried + scans));
-  std::vector<ir::Type> scan_types;
-  for (size_t k = 0; k < scans; ++k) scan_types.push_back(scan_item_type(ctx, body, 1 + carried + k, carried + k));
-  return std::make_unique<Loop>(Body::compile(ctx, body), carried, std::move(scan_types));
+  std::vector<StackItem> scan_items;
+  for (size_t k = 0; k < scans; ++k)
+    scan_items.push_back(stack_item(scan_item_type(ctx, body, 1 + carried + k, carried + k)));
+  return std::make_unique<Loop>(Body::compile(ctx, body), carried, std::move(scan_items));
 }
 
 }  // namespace

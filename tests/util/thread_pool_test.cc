@@ -1,5 +1,5 @@
 // The thread pool's error handling, and reference counts of buffers that leave a run.
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace {
 // A chunk that throws, on the calling thread or on a worker, reaches the caller once every
 // chunk has finished; the pool keeps working afterwards.
 TEST(ThreadPool, ChunkExceptionReachesTheCaller) {
-  exec::ThreadPool pool(2);
+  util::ThreadPool pool(2);
   for (int64_t bad_begin : {int64_t{0}, int64_t{50}}) {  // the caller's chunk, a worker's chunk
     std::atomic<int> finished{0};
     auto body = [&](int64_t b, int64_t) {

@@ -1,12 +1,10 @@
-#include "exec/thread_pool.h"
+#include "util/thread_pool.h"
 
-#include "bough/tensor.h"
-
-namespace bough::exec {
+namespace bough::util {
 
 thread_local bool ThreadPool::in_parallel_region_ = false;
 
-ThreadPool::ThreadPool(int threads) {
+ThreadPool::ThreadPool(int threads, RegionHook hook) : hook_(hook) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
@@ -38,11 +36,9 @@ void ThreadPool::run_chunks(int64_t n, int chunks, void* fn, Trampoline call) {
   }
   wake_.notify_all();
   auto [b, e] = chunk(n, chunks, 0);
-  // Inside the chunk, other threads may touch the same buffers: count atomically.
-  const bool plain = Storage::plain_counts;
-  Storage::plain_counts = false;
+  if (hook_) hook_(true);
   std::exception_ptr error = run_chunk(fn, call, b, e);
-  Storage::plain_counts = plain;
+  if (hook_) hook_(false);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return pending_ == 0; });
   job_ = nullptr;
@@ -82,4 +78,4 @@ void ThreadPool::worker_loop(int index) {
   }
 }
 
-}  // namespace bough::exec
+}  // namespace bough::util

@@ -2,18 +2,18 @@
 // give the body their item at that position (all must be as long as the first); tensor
 // inputs are passed unchanged to every run. Each body output is collected into a sequence.
 #include "ops/sequence_util.h"
-#include "ops/subgraph.h"
+#include "exec/control/subgraph.h"
 
 namespace bough::ops {
 
 namespace {
 
-class SequenceMap : public exec::Kernel {
+class SequenceMap : public Kernel {
  public:
   SequenceMap(Body body, std::vector<ElemType> declared)
       : body_(std::move(body)), declared_(std::move(declared)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     const size_t count = sequence_input(io, 0).items.size();
     const size_t n_in = body_.num_inputs();
     for (size_t j = 1; j < n_in; ++j) {
@@ -72,7 +72,7 @@ ElemType declared_elem(const ir::Value* node_out, const ir::Value* body_out) {
   return ElemType::Float;
 }
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Graph& body = ctx.graph_attr("body");
   const size_t n_in = ctx.node.inputs.size(), n_out = ctx.node.outputs.size();
   if (body.inputs.size() != n_in || body.outputs.size() != n_out)

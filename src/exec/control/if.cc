@@ -1,6 +1,6 @@
 // If: runs then_branch or else_branch, chosen by a one-element bool condition.
 // Branches take no inputs; what they read from outer scopes arrives as captures.
-#include "ops/subgraph.h"
+#include "exec/control/subgraph.h"
 
 namespace bough::ops {
 
@@ -11,12 +11,12 @@ void bad_condition(const Value& v, const char* what) {
 
 namespace {
 
-class If : public exec::Kernel {
+class If : public Kernel {
  public:
   If(Body then_body, Body else_body)
       : then_(std::move(then_body)), else_(std::move(else_body)) {}
 
-  void run(exec::KernelIO& io) override {
+  void run(KernelIO& io) override {
     Body& branch = read_condition(io.value(0), "the If condition") ? then_ : else_;
     branch.bind_captures(io);
     for (size_t i = 0; i < io.num_outputs(); ++i)
@@ -31,7 +31,7 @@ class If : public exec::Kernel {
   Body then_, else_;
 };
 
-std::unique_ptr<exec::Kernel> make(const BuildContext& ctx) {
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Graph& then_graph = ctx.graph_attr("then_branch");
   const ir::Graph& else_graph = ctx.graph_attr("else_branch");
   size_t n = ctx.node.outputs.size();

@@ -1,0 +1,36 @@
+#include "exec/control/subgraph.h"
+
+#include <algorithm>
+
+namespace bough::ops {
+
+Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
+  Body body;
+  std::vector<const Value*> homes;
+  const auto& implicit = ctx.node.implicit_inputs;
+  const std::span<const int32_t> step_inputs = ctx.step_inputs();
+  for (size_t k = 0; k < graph.captures.size(); ++k) {
+    auto it = std::find(implicit.begin(), implicit.end(), graph.captures[k]->outer);
+    auto position = static_cast<int32_t>(ctx.node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
+    const Value* home = nullptr;
+    if (ctx.plan() && static_cast<size_t>(position) < step_inputs.size())
+      home = ctx.plan()->fixed_slot(step_inputs[static_cast<size_t>(position)]);
+    homes.push_back(home);
+    if (!home) body.dynamic_captures.emplace_back(k, position);
+  }
+  exec::CompileEnv inner = ctx.env;
+  inner.capture_addresses = &homes;
+  body.plan = exec::Plan::compile(graph, inner);
+  return body;
+}
+
+StackItem stack_item(const ir::Type& declared) {
+  StackItem item;
+  if (declared.kind != ir::Type::Kind::Tensor) return item;
+  if (declared.elem != ElemType::Undefined) item.elem = declared.elem;
+  if (declared.shape.rank_known)
+    for (const auto& d : declared.shape.dims) item.shape.push_back(d.is_known() ? d.value : 0);
+  return item;
+}
+
+}  // namespace bough::ops
