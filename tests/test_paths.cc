@@ -31,7 +31,11 @@ std::string scratch_dir(const std::string& name) {
 }
 
 int run_cli(const std::string& args, std::string* output) {
-  std::string cmd = cli_path() + " " + args + " 2>&1";
+  return run_command(cli_path() + " " + args, output);
+}
+
+int run_command(const std::string& command, std::string* output) {
+  std::string cmd = "{ " + command + "; } 2>&1";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return -1;
   std::array<char, 4096> buf;

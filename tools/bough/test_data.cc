@@ -43,23 +43,38 @@ onnx::ProtoKind kind_of(const ir::Type& t) {
 // references were computed in float32, so outputs that are exactly zero come out as
 // rounding noise of about 1e-7 times the signal's magnitude.
 Tolerance tolerance_for(const std::string& name) {
-  if (name.rfind("test_dft", 0) == 0 || name.rfind("test_stft", 0) == 0) return Tolerance{1e-3, 1e-5};
+  if (name.rfind("test_dft", 0) == 0 || name.rfind("test_stft", 0) == 0)
+    return Tolerance{1e-3, 1e-5};
   return Tolerance{};
 }
 
 Outcome run_test(const fs::path& dir, std::string* why) {
   const std::string name = dir.filename().string();
+  // A test with nothing to compare must not pass.
+  const std::vector<fs::path> sets = sorted_entries(dir, "test_data_set_");
+  if (sets.empty()) {
+    *why = "no test data sets (test_data_set_*)";
+    return Outcome::Fail;
+  }
   Model model = Model::load((dir / "model.onnx").string());
   Session session(model);
   const ir::Graph& g = *model.ir().graph;
   std::vector<const ir::Value*> inputs;
   for (const ir::Value* v : g.inputs)
     if (!v->data) inputs.push_back(v);
-  for (const fs::path& set : sorted_entries(dir, "test_data_set_")) {
+  for (const fs::path& set : sets) {
     NamedValues feed;
     auto input_files = sorted_entries(set, "input_");
-    for (size_t i = 0; i < input_files.size() && i < inputs.size(); ++i)
-      feed.emplace_back(inputs[i]->name, onnx::read_value_file(input_files[i].string(), kind_of(inputs[i]->type)));
+    // One file per input without an initializer, in order. Feeding fewer would leave the
+    // session to complain about a missing input; extra files would be silently ignored.
+    if (input_files.size() != inputs.size()) {
+      *why = set.filename().string() + ": " + std::to_string(input_files.size()) +
+             " input files, the model has " + std::to_string(inputs.size()) + " inputs";
+      return Outcome::Fail;
+    }
+    for (size_t i = 0; i < input_files.size(); ++i)
+      feed.emplace_back(inputs[i]->name,
+                        onnx::read_value_file(input_files[i].string(), kind_of(inputs[i]->type)));
     NamedValues got = session.run(feed);
     auto output_files = sorted_entries(set, "output_");
     if (output_files.size() != got.size()) {
