@@ -70,16 +70,16 @@ namespace {
 // Numbers the values of a graph: inputs, captures, initializers, then node outputs.
 class SlotNumbering {
  public:
-  int32_t add(const ir::Value* v) {
+  int32_t add(const ir::Edge* v) {
     slot_of_[v] = count_;
     return count_++;
   }
   // `v` shares the slot of `same`.
-  void alias(const ir::Value* v, const ir::Value* same) { slot_of_[v] = slot_of_.at(same); }
-  bool has(const ir::Value* v) const { return slot_of_.count(v) != 0; }
+  void alias(const ir::Edge* v, const ir::Edge* same) { slot_of_[v] = slot_of_.at(same); }
+  bool has(const ir::Edge* v) const { return slot_of_.count(v) != 0; }
   size_t size() const { return static_cast<size_t>(count_); }
   // The slot of `v`, or -1 for an omitted optional input or output.
-  int32_t operator()(const ir::Value* v, const std::string& where) const {
+  int32_t operator()(const ir::Edge* v, const std::string& where) const {
     if (!v) return -1;
     auto it = slot_of_.find(v);
     if (it == slot_of_.end())
@@ -88,7 +88,7 @@ class SlotNumbering {
   }
 
  private:
-  std::unordered_map<const ir::Value*, int32_t> slot_of_;
+  std::unordered_map<const ir::Edge*, int32_t> slot_of_;
   int32_t count_ = 0;
 };
 
@@ -103,10 +103,10 @@ bool is_alias(const ir::Node& node) {
 void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   where_ = graph_where(graph, env.model);
   SlotNumbering slot;
-  for (const ir::Value* v : graph.inputs) input_slots_.push_back(slot.add(v));
-  for (const ir::Value* v : graph.captures) capture_slots_.push_back(slot.add(v));
+  for (const ir::Edge* v : graph.inputs) input_slots_.push_back(slot.add(v));
+  for (const ir::Edge* v : graph.captures) capture_slots_.push_back(slot.add(v));
   std::vector<std::pair<int32_t, const Tensor*>> initializers;
-  for (const ir::Value* v : graph.initializers)
+  for (const ir::Edge* v : graph.initializers)
     if (!slot.has(v)) initializers.emplace_back(slot.add(v), &*v->data);  // not an input's default
   std::unordered_set<const ir::Node*> aliases;
   for (const auto& node : graph.nodes) {
@@ -115,7 +115,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
       aliases.insert(node.get());
       continue;
     }
-    for (const ir::Value* v : node->outputs)
+    for (const ir::Edge* v : node->outputs)
       if (v) slot.add(v);
   }
   const size_t n = slot.size();
@@ -149,7 +149,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     frame_[at(s)] = *data;
     constant_[at(s)] = true;
   }
-  for (const ir::Value* v : graph.outputs) output_slots_.push_back(slot(v, where_));
+  for (const ir::Edge* v : graph.outputs) output_slots_.push_back(slot(v, where_));
   // An output the plan computes may be redirected to the owner's destination on any call
   // (bind_output), so its address is not fixed: a subgraph that captures it must bind it on
   // every call, or it would read the frame's empty value.
@@ -163,8 +163,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     if (aliases.count(node.get())) continue;
     std::string where = where_ + "/" + node->label();
     std::vector<int32_t> ins;
-    for (const ir::Value* v : node->inputs) ins.push_back(slot(v, where));
-    for (const ir::Value* v : node->implicit_inputs) ins.push_back(slot(v, where));
+    for (const ir::Edge* v : node->inputs) ins.push_back(slot(v, where));
+    for (const ir::Edge* v : node->implicit_inputs) ins.push_back(slot(v, where));
     if (node->op_type == "Constant" && node->domain.empty() && node->outputs.size() == 1 &&
         node->outputs[0]) {
       int32_t s = slot(node->outputs[0], where);
@@ -180,7 +180,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     auto index = static_cast<int64_t>(steps_.size());
     for (int32_t s : ins)
       if (s >= 0) last_use[at(s)] = index;
-    for (const ir::Value* v : node->outputs)
+    for (const ir::Edge* v : node->outputs)
       if (v) last_use[at(slot(v, where))] = std::max(last_use[at(slot(v, where))], index);
     kernels_.push_back(make_kernel(*node, env, where, this, ins));
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
@@ -188,7 +188,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     step.n_in = static_cast<uint32_t>(ins.size());
     refs_.insert(refs_.end(), ins.begin(), ins.end());
     step.out = static_cast<uint32_t>(refs_.size());
-    for (const ir::Value* v : node->outputs) refs_.push_back(slot(v, where));
+    for (const ir::Edge* v : node->outputs) refs_.push_back(slot(v, where));
     step.n_out = static_cast<uint32_t>(node->outputs.size());
     steps_.push_back(step);
     step_where_.push_back(std::move(where));

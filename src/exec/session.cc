@@ -12,7 +12,7 @@ namespace bough {
 namespace {
 
 // Checks a caller's value against the input's declared element type and known dims.
-void check_input(const ir::Value& decl, const Value& value, const std::string& model_path) {
+void check_input(const ir::Edge& decl, const Value& value, const std::string& model_path) {
   const ir::Type& t = decl.type;
   if (t.kind != ir::Type::Kind::Tensor || !value.is_tensor()) return;
   const std::string where = model_path + ": input '" + decl.name + "'";
@@ -83,7 +83,7 @@ struct Session::Impl {
 
   Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
     plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
-    for (const ir::Value* v : model.ir().graph->inputs) {
+    for (const ir::Edge* v : model.ir().graph->inputs) {
       inputs.push_back(v->name);
       defaults.push_back(v->data ? Value(*v->data) : Value());
     }
@@ -109,7 +109,7 @@ NamedValues Session::run(const NamedValues& inputs) {
       fail(ErrorKind::BadInput, path, "the model has no input named '" + named.first + "'");
   // Inputs are read in place from the caller's values for the length of the run.
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    const ir::Value* decl = g.inputs[i];
+    const ir::Edge* decl = g.inputs[i];
     auto it = std::find_if(inputs.begin(), inputs.end(),
                            [&](const auto& p) { return p.first == decl->name; });
     if (it != inputs.end()) {

@@ -12,14 +12,14 @@ Model Model::load(const std::string& path) {
 
 std::vector<std::string> Model::input_names() const {
   std::vector<std::string> names;
-  for (const ir::Value* v : ir_->graph->inputs)
+  for (const ir::Edge* v : ir_->graph->inputs)
     if (!v->data) names.push_back(v->name);
   return names;
 }
 
 std::vector<std::string> Model::output_names() const {
   std::vector<std::string> names;
-  for (const ir::Value* v : ir_->graph->outputs) names.push_back(v->name);
+  for (const ir::Edge* v : ir_->graph->outputs) names.push_back(v->name);
   return names;
 }
 

@@ -12,13 +12,13 @@ std::string Node::label() const {
   return name.empty() ? op_type : op_type + " \"" + name + "\"";
 }
 
-Value* Graph::new_value(std::string value_name, Value::Origin origin) {
-  auto v = std::make_unique<Value>();
+Edge* Graph::new_edge(std::string value_name, Edge::Origin origin) {
+  auto v = std::make_unique<Edge>();
   v->name = std::move(value_name);
   v->origin = origin;
   v->graph = this;
-  values_.push_back(std::move(v));
-  return values_.back().get();
+  edges_.push_back(std::move(v));
+  return edges_.back().get();
 }
 
 Node* Graph::new_node(std::string op_type, std::string domain) {

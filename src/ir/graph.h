@@ -1,9 +1,11 @@
-// The core IR: a Model owns a main Graph; a Graph owns its Nodes and Values; a Node's
-// graph attributes own their subgraphs.
+// The core IR: a Model owns a main Graph; a Graph owns its Nodes and Edges; a Node's
+// graph attributes own their subgraphs. An Edge is a graph value: one definition (a graph
+// input, an initializer, a node output or a capture) read by any number of nodes. (The
+// run-time value that flows along it is bough::Value.)
 //
 // Every subgraph is closed: a value it reads from an enclosing scope is one of its
-// `captures`, a Value whose `outer` points at the value in the parent graph, and the
-// owning Node lists that parent value among its `implicit_inputs`. Edges are pointers;
+// `captures`, an Edge whose `outer` points at the edge in the parent graph, and the owning
+// Node lists that parent edge among its `implicit_inputs`. Nodes hold pointers to edges;
 // names are labels for diagnostics and for writing files back.
 #pragma once
 
@@ -25,7 +27,7 @@ struct Node;
 
 using Metadata = std::vector<std::pair<std::string, std::string>>;
 
-struct Value {
+struct Edge {
   enum class Origin : uint8_t { Input, Initializer, NodeOutput, Capture };
   std::string name;
   Type type;  // may be undefined when nothing declares it
@@ -33,7 +35,7 @@ struct Value {
   Graph* graph = nullptr;      // the graph this value belongs to
   Node* producer = nullptr;    // for node outputs
   int producer_index = 0;      // which output of the producer
-  Value* outer = nullptr;      // for captures: the value in the parent graph
+  Edge* outer = nullptr;      // for captures: the value in the parent graph
   std::optional<Tensor> data;  // initializers, and graph inputs with a default value
   std::string doc_string;
   Metadata metadata;
@@ -68,9 +70,9 @@ struct Node {
   std::string domain;  // "" is ai.onnx
   std::string name;
   std::string overload;
-  std::vector<Value*> inputs;           // nullptr for an omitted optional input
-  std::vector<Value*> outputs;          // nullptr for an omitted optional output
-  std::vector<Value*> implicit_inputs;  // parent values read by this node's subgraphs
+  std::vector<Edge*> inputs;           // nullptr for an omitted optional input
+  std::vector<Edge*> outputs;          // nullptr for an omitted optional output
+  std::vector<Edge*> implicit_inputs;  // parent values read by this node's subgraphs
   std::vector<Attribute> attributes;
   std::string doc_string;
   Metadata metadata;
@@ -91,20 +93,20 @@ class Graph {
   std::string owner_attr;      // "then_branch", "body", ...
   bool is_function_body = false;
 
-  std::vector<Value*> inputs;
-  std::vector<Value*> outputs;
-  std::vector<Value*> initializers;  // in file order
-  std::vector<Value*> captures;      // values read from enclosing graphs
+  std::vector<Edge*> inputs;
+  std::vector<Edge*> outputs;
+  std::vector<Edge*> initializers;  // in file order
+  std::vector<Edge*> captures;      // values read from enclosing graphs
   std::vector<std::unique_ptr<Node>> nodes;  // topological order
 
-  Value* new_value(std::string name, Value::Origin origin);
+  Edge* new_edge(std::string name, Edge::Origin origin);
   Node* new_node(std::string op_type, std::string domain = "");
-  const std::vector<std::unique_ptr<Value>>& values() const { return values_; }
+  const std::vector<std::unique_ptr<Edge>>& edges() const { return edges_; }
   // Place of this graph for diagnostics: `main/If "gate"/then_branch`.
   std::string path() const;
 
  private:
-  std::vector<std::unique_ptr<Value>> values_;
+  std::vector<std::unique_ptr<Edge>> edges_;
 };
 
 // An attribute a model-local function declares, possibly with a default.
@@ -136,8 +138,5 @@ struct Model {
   // The opset version imported for a domain ("" and "ai.onnx" are the same), 0 if none.
   int64_t opset(std::string_view domain) const;
 };
-
-// True for a value whose data is known before running (an initializer).
-inline bool is_constant(const Value* v) { return v && v->origin == Value::Origin::Initializer; }
 
 }  // namespace bough::ir

@@ -6,9 +6,9 @@ namespace bough::ir {
 
 namespace {
 
-std::string ref(const Value* v) { return v ? "%" + v->name : "%<none>"; }
+std::string ref(const Edge* v) { return v ? "%" + v->name : "%<none>"; }
 
-std::string typed(const Value* v) {
+std::string typed(const Edge* v) {
   return ref(v) + ": " + to_string(v->type);
 }
 
@@ -83,14 +83,14 @@ void print_node(const Node& n, int indent, std::ostringstream& out) {
 void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {
   std::string pad(static_cast<size_t>(indent), ' ');
   out << pad << "graph \"" << g.name << "\"\n";
-  for (const Value* v : g.captures)
+  for (const Edge* v : g.captures)
     out << pad << "  capture " << typed(v) << " <- " << ref(v->outer) << "\n";
-  for (const Value* v : g.inputs)
+  for (const Edge* v : g.inputs)
     out << pad << "  input " << typed(v) << (v->data ? " (has default)" : "") << "\n";
-  for (const Value* v : g.initializers)
-    if (v->origin == Value::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
+  for (const Edge* v : g.initializers)
+    if (v->origin == Edge::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
   for (const auto& n : g.nodes) print_node(*n, indent + 2, out);
-  for (const Value* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
+  for (const Edge* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
 }
 
 }  // namespace

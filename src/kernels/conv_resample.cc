@@ -6,7 +6,7 @@
 #include "bough/error.h"
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 
 namespace bough::kernels {
 

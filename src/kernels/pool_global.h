@@ -8,7 +8,7 @@
 #include "bough/error.h"
 #include "bough/tensor.h"
 #include "util/thread_pool.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 
 namespace bough::kernels {
 

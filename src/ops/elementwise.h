@@ -7,7 +7,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
 
 namespace bough::ops {

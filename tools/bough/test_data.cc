@@ -59,8 +59,8 @@ Outcome run_test(const fs::path& dir, std::string* why) {
   Model model = Model::load((dir / "model.onnx").string());
   Session session(model);
   const ir::Graph& g = *model.ir().graph;
-  std::vector<const ir::Value*> inputs;
-  for (const ir::Value* v : g.inputs)
+  std::vector<const ir::Edge*> inputs;
+  for (const ir::Edge* v : g.inputs)
     if (!v->data) inputs.push_back(v);
   for (const fs::path& set : sets) {
     NamedValues feed;

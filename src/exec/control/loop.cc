@@ -62,7 +62,7 @@ class Loop : public Kernel {
 ir::Type scan_item_type(const BuildContext& ctx, const ir::Graph& body, size_t body_out, size_t node_out) {
   const ir::Type& inner = body.outputs[body_out]->type;
   if (inner.kind == ir::Type::Kind::Tensor && inner.shape.rank_known) return inner;
-  const ir::Value* outer = node_out < ctx.node.outputs.size() ? ctx.node.outputs[node_out] : nullptr;
+  const ir::Edge* outer = node_out < ctx.node.outputs.size() ? ctx.node.outputs[node_out] : nullptr;
   if (!outer || outer->type.kind != ir::Type::Kind::Tensor || !outer->type.shape.rank_known ||
       outer->type.shape.dims.empty())
     return inner;

@@ -62,7 +62,7 @@ class SequenceMap : public Kernel {
 
 // The element type of a body output as declared: by the node's output (a sequence of
 // tensors) or by the body's output (a tensor); float when neither says.
-ElemType declared_elem(const ir::Value* node_out, const ir::Value* body_out) {
+ElemType declared_elem(const ir::Edge* node_out, const ir::Edge* body_out) {
   if (node_out && node_out->type.kind == ir::Type::Kind::Sequence && node_out->type.inner &&
       node_out->type.inner->kind == ir::Type::Kind::Tensor &&
       node_out->type.inner->elem != ElemType::Undefined)

@@ -18,13 +18,13 @@ namespace {
 
 using ir::Graph;
 using ir::Node;
-using ir::Value;
+using ir::Edge;
 
 // The names visible in one graph, chained to the enclosing graph's scope.
 struct Scope {
   Graph* graph;
   Scope* parent;
-  std::unordered_map<std::string, Value*> names;
+  std::unordered_map<std::string, Edge*> names;
 };
 
 ir::Metadata metadata_from(const google::protobuf::RepeatedPtrField<onnxpb::StringStringEntryProto>& entries) {
@@ -47,7 +47,7 @@ class Reader {
   void read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes, Scope* scope);
   void read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* scope,
                       ir::Attribute* out);
-  Value* resolve(Scope* scope, const std::string& name);
+  Edge* resolve(Scope* scope, const std::string& name);
   void sort_topologically(Graph* graph);
   std::string where(const Graph* g) const { return path_ + ": " + g->path(); }
   std::string where(const Node* n) const { return where(n->graph) + "/" + n->label(); }
@@ -91,7 +91,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
     read_attribute(a, nullptr, &scope, &fn->attribute_defaults.back());
   }
   for (const auto& name : p.input()) {
-    Value* v = body->new_value(name, Value::Origin::Input);
+    Edge* v = body->new_edge(name, Edge::Origin::Input);
     body->inputs.push_back(v);
     scope.names[name] = v;
   }
@@ -104,7 +104,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
     }
   }
   for (const auto& name : p.output()) {
-    Value* v = resolve(&scope, name);
+    Edge* v = resolve(&scope, name);
     if (!v) fail(ErrorKind::InvalidModel, where(body.get()), "output '" + name + "' is not defined");
     body->outputs.push_back(v);
   }
@@ -128,7 +128,7 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   for (const auto& vi : p.input()) {
     if (scope.names.count(vi.name()))
       fail(ErrorKind::InvalidModel, where(g), "duplicate input name '" + vi.name() + "'");
-    Value* v = g->new_value(vi.name(), Value::Origin::Input);
+    Edge* v = g->new_edge(vi.name(), Edge::Origin::Input);
     if (vi.has_type()) v->type = type_from_proto(vi.type(), where(g));
     v->has_value_info = vi.has_type();
     v->doc_string = vi.doc_string();
@@ -138,12 +138,12 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   }
   auto add_initializer = [&](const std::string& name, Tensor data) {
     auto it = scope.names.find(name);
-    Value* v;
+    Edge* v;
     if (it != scope.names.end()) {
       v = it->second;  // an input with a default value (IR < 4 listed initializers as inputs)
       if (v->data) fail(ErrorKind::InvalidModel, where(g), "duplicate initializer '" + name + "'");
     } else {
-      v = g->new_value(name, Value::Origin::Initializer);
+      v = g->new_edge(name, Edge::Origin::Initializer);
       scope.names[name] = v;
       v->type = ir::Type::tensor(data.type());
       v->type.shape.rank_known = true;
@@ -155,7 +155,7 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   };
   for (const auto& t : p.initializer()) {
     if (t.name().empty()) fail(ErrorKind::InvalidModel, where(g), "an initializer has no name");
-    Value* v = add_initializer(t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
+    Edge* v = add_initializer(t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
     v->doc_string = t.doc_string();
   }
   for (const auto& st : p.sparse_initializer()) {
@@ -174,16 +174,16 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
     it->second->metadata = metadata_from(vi.metadata_props());
   }
   for (const auto& vi : p.output()) {
-    Value* v = resolve(&scope, vi.name());
+    Edge* v = resolve(&scope, vi.name());
     if (!v)
       fail(ErrorKind::InvalidModel, where(g),
            "output '" + vi.name() + "' is not defined in this graph or any enclosing graph");
-    if (vi.has_type() && v->origin == Value::Origin::NodeOutput) {
+    if (vi.has_type() && v->origin == Edge::Origin::NodeOutput) {
       v->type = type_from_proto(vi.type(), where(g));
       v->has_value_info = true;
       v->doc_string = vi.doc_string();
       v->metadata = metadata_from(vi.metadata_props());
-    } else if (vi.has_type() && v->origin == Value::Origin::Capture && v->type.kind == ir::Type::Kind::Undefined) {
+    } else if (vi.has_type() && v->origin == Edge::Origin::Capture && v->type.kind == ir::Type::Kind::Undefined) {
       // A branch or body that returns an outer value directly declares its type here: a
       // Loop or Scan that runs zero times shapes its empty scan output from it.
       v->type = type_from_proto(vi.type(), where(g));
@@ -214,7 +214,7 @@ void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodePro
       if (scope->names.count(name))
         fail(ErrorKind::InvalidModel, where(n),
              "output name '" + name + "' is already defined in this graph (names must be unique)");
-      Value* v = g->new_value(name, Value::Origin::NodeOutput);
+      Edge* v = g->new_edge(name, Edge::Origin::NodeOutput);
       v->producer = n;
       v->producer_index = i;
       n->outputs.push_back(v);
@@ -231,7 +231,7 @@ void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodePro
         n->inputs.push_back(nullptr);
         continue;
       }
-      Value* v = resolve(scope, name);
+      Edge* v = resolve(scope, name);
       if (!v)
         fail(ErrorKind::InvalidModel, where(n),
              "input '" + name + "' is not defined in this graph or any enclosing graph");
@@ -244,14 +244,14 @@ void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodePro
   }
 }
 
-Value* Reader::resolve(Scope* scope, const std::string& name) {
+Edge* Reader::resolve(Scope* scope, const std::string& name) {
   auto it = scope->names.find(name);
   if (it != scope->names.end()) return it->second;
   if (!scope->parent) return nullptr;
-  Value* outer = resolve(scope->parent, name);
+  Edge* outer = resolve(scope->parent, name);
   if (!outer) return nullptr;
   Graph* g = scope->graph;
-  Value* cap = g->new_value(name, Value::Origin::Capture);
+  Edge* cap = g->new_edge(name, Edge::Origin::Capture);
   cap->outer = outer;
   cap->type = outer->type;
   g->captures.push_back(cap);
@@ -336,11 +336,11 @@ void Reader::sort_topologically(Graph* g) {
   for (size_t i = 0; i < n; ++i) {
     const Node* node = g->nodes[i].get();
     std::unordered_set<size_t> deps;
-    auto depend = [&](const Value* v) {
+    auto depend = [&](const Edge* v) {
       if (v && v->producer && v->graph == g) deps.insert(index.at(v->producer));
     };
-    for (const Value* v : node->inputs) depend(v);
-    for (const Value* v : node->implicit_inputs) depend(v);
+    for (const Edge* v : node->inputs) depend(v);
+    for (const Edge* v : node->implicit_inputs) depend(v);
     for (size_t d : deps) {
       users[d].push_back(i);
       ++pending[i];

@@ -18,7 +18,7 @@ void metadata_to(const ir::Metadata& m, Entries* out) {
   }
 }
 
-void value_info_to(const ir::Value& v, onnxpb::ValueInfoProto* p) {
+void value_info_to(const ir::Edge& v, onnxpb::ValueInfoProto* p) {
   p->set_name(v.name);
   if (v.type.defined()) type_to_proto(v.type, p->mutable_type());
   if (!v.doc_string.empty()) p->set_doc_string(v.doc_string);
@@ -80,8 +80,8 @@ void node_to(const ir::Node& n, onnxpb::NodeProto* p) {
   if (!n.overload.empty()) p->set_overload(n.overload);
   if (!n.doc_string.empty()) p->set_doc_string(n.doc_string);
   // Implicit inputs are not written: the subgraphs name the outer values directly.
-  for (const ir::Value* v : n.inputs) p->add_input(v ? v->name : "");
-  for (const ir::Value* v : n.outputs) p->add_output(v ? v->name : "");
+  for (const ir::Edge* v : n.inputs) p->add_input(v ? v->name : "");
+  for (const ir::Edge* v : n.outputs) p->add_output(v ? v->name : "");
   for (const auto& a : n.attributes) attribute_to(a, p->add_attribute());
   metadata_to(n.metadata, p->mutable_metadata_props());
 }
@@ -89,7 +89,7 @@ void node_to(const ir::Node& n, onnxpb::NodeProto* p) {
 // Value infos for the values a node produces, when their type is known.
 void node_value_infos(const ir::Graph& g, onnxpb::GraphProto* p) {
   for (const auto& n : g.nodes)
-    for (const ir::Value* v : n->outputs) {
+    for (const ir::Edge* v : n->outputs) {
       if (!v || !v->type.defined()) continue;
       bool is_output = std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end();
       if (!is_output) value_info_to(*v, p->add_value_info());
@@ -100,16 +100,16 @@ void graph_to(const ir::Graph& g, onnxpb::GraphProto* p) {
   if (!g.name.empty()) p->set_name(g.name);
   if (!g.doc_string.empty()) p->set_doc_string(g.doc_string);
   metadata_to(g.metadata, p->mutable_metadata_props());
-  for (const ir::Value* v : g.inputs) value_info_to(*v, p->add_input());
-  for (const ir::Value* v : g.initializers) {
+  for (const ir::Edge* v : g.inputs) value_info_to(*v, p->add_input());
+  for (const ir::Edge* v : g.initializers) {
     auto* t = p->add_initializer();
     tensor_to_proto(*v->data, t);
     t->set_name(v->name);
-    if (!v->doc_string.empty() && v->origin == ir::Value::Origin::Initializer)
+    if (!v->doc_string.empty() && v->origin == ir::Edge::Origin::Initializer)
       t->set_doc_string(v->doc_string);
   }
   for (const auto& n : g.nodes) node_to(*n, p->add_node());
-  for (const ir::Value* v : g.outputs) value_info_to(*v, p->add_output());
+  for (const ir::Edge* v : g.outputs) value_info_to(*v, p->add_output());
   node_value_infos(g, p);
 }
 
@@ -125,11 +125,11 @@ void function_to(const ir::Function& f, onnxpb::FunctionProto* p) {
     op->set_domain(domain);
     op->set_version(version);
   }
-  for (const ir::Value* v : f.body->inputs) p->add_input(v->name);
-  for (const ir::Value* v : f.body->outputs) p->add_output(v->name);
+  for (const ir::Edge* v : f.body->inputs) p->add_input(v->name);
+  for (const ir::Edge* v : f.body->outputs) p->add_output(v->name);
   for (const auto& n : f.body->nodes) node_to(*n, p->add_node());
   for (const auto& n : f.body->nodes)
-    for (const ir::Value* v : n->outputs)
+    for (const ir::Edge* v : n->outputs)
       if (v && v->has_value_info) value_info_to(*v, p->add_value_info());
   metadata_to(f.metadata, p->mutable_metadata_props());
 }

@@ -1,7 +1,7 @@
 // Hardmax: 1 at the first largest element along an axis, 0 elsewhere. Before opset 13 the
 // input is coerced to 2-D at `axis` (default 1); from 13 it runs along the one axis
 // (default -1).
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 

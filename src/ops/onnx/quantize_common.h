@@ -14,7 +14,7 @@
 #include "bough/tensor.h"
 #include "util/thread_pool.h"
 #include "ir/float_formats.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 
 namespace bough::ops::quant {
 

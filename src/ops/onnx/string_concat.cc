@@ -1,5 +1,5 @@
 // StringConcat: X + Y elementwise on string tensors, with multidirectional broadcasting.
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
 
 namespace bough::ops {

@@ -5,7 +5,7 @@
 #include "util/thread_pool.h"
 #include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
