@@ -30,6 +30,8 @@ class GraphBuilder {
   // The node added last (to add more attributes after node()).
   onnxpb::NodeProto& graph_node_last() { return *g_.mutable_node(g_.node_size() - 1); }
   const onnxpb::GraphProto& proto() const { return g_; }
+  // For what the helpers above do not cover (sequence or optional types, symbolic dims).
+  onnxpb::GraphProto& mutable_proto() { return g_; }
 
  private:
   onnxpb::GraphProto g_;

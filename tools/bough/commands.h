@@ -9,6 +9,7 @@ namespace bough::cli {
 using Args = std::vector<std::string>;
 
 int cmd_info(const Args& args);
+int cmd_check(const Args& args);
 int cmd_test_data(const Args& args);
 int cmd_run(const Args& args);
 int cmd_bench(const Args& args);

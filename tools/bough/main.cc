@@ -28,6 +28,9 @@ constexpr const char* kUsage = R"(usage: bough COMMAND [ARGS]
 
 commands:
   info MODEL                      print the model's IR: graphs, subgraphs, captures, types
+  check MODEL [--json] [--allow-newer-opset]
+                                  check the model's structure; list every problem found
+                                  (stderr, or JSON on stdout); exit 1 when it is invalid
   run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N]
                                   run the model and print its outputs
   bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   try {
     if (cmd == "info") return cmd_info(args);
+    if (cmd == "check") return cmd_check(args);
     if (cmd == "test-data") return cmd_test_data(args);
     if (cmd == "run") return cmd_run(args);
     if (cmd == "bench") return cmd_bench(args);

@@ -1,0 +1,21 @@
+// The structural check of a model: the rules of the ONNX IR and of the control-flow
+// operators that hold whatever the values turn out to be. Sessions run it before planning,
+// so an invalid model never runs; `bough check` prints what it finds.
+#pragma once
+
+#include "check/diagnostics.h"
+#include "ir/graph.h"
+
+namespace bough::check {
+
+struct CheckOptions {
+  // An opset newer than bough knows is an error (its operators may mean something else);
+  // with this it is only a warning.
+  bool allow_newer_opset = false;
+};
+
+// Checks the main graph, every nested subgraph and every model-local function, and returns
+// every problem found.
+Diagnostics check_model(const ir::Model& model, const CheckOptions& options = {});
+
+}  // namespace bough::check

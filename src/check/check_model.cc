@@ -1,0 +1,66 @@
+// Walks the model — main graph, nested subgraphs, model-local functions — and applies the
+// rules of rules.h to each node.
+#include "check/check.h"
+#include "check/rules.h"
+
+namespace bough::check {
+
+namespace {
+
+using Opsets = std::map<std::string, int64_t>;
+
+Opsets model_opsets(const ir::Model& model) {
+  Opsets m;
+  for (const auto& [domain, version] : model.opset_imports)
+    m[domain == "ai.onnx" ? "" : domain] = version;
+  return m;
+}
+
+class Walker {
+ public:
+  Walker(const ir::Model& model, const Opsets* function_opsets, Diagnostics& out)
+      : model_(model), function_opsets_(function_opsets), out_(out) {}
+
+  void graph(const ir::Graph& g) {
+    for (const auto& n : g.nodes) {
+      NodeSite site{model_, *n, opset(*n), g.path() + "/" + n->label(), out_};
+      check_operator(site);
+      check_control_flow(site);
+      for (const auto& a : n->attributes) {
+        if (a.g) graph(*a.g);
+        for (const auto& sub : a.graphs) graph(*sub);
+      }
+    }
+  }
+
+ private:
+  // Inside a function body the function's own imports come first, as when it runs.
+  int64_t opset(const ir::Node& n) const {
+    if (function_opsets_)
+      for (const auto& [d, v] : *function_opsets_)
+        if (d == n.domain || (n.domain.empty() && d == "ai.onnx")) return v;
+    return model_.opset(n.domain);
+  }
+
+  const ir::Model& model_;
+  const Opsets* function_opsets_;
+  Diagnostics& out_;
+};
+
+}  // namespace
+
+Diagnostics check_model(const ir::Model& model, const CheckOptions& options) {
+  Diagnostics out;
+  check_opset_imports(model_opsets(model), "", options, out);
+  for (const auto& fn : model.functions)
+    check_opset_imports(fn->opset_imports, fn->body->path(), options, out);
+  check_names(*model.graph, out);
+  Walker(model, nullptr, out).graph(*model.graph);
+  for (const auto& fn : model.functions) {
+    check_names(*fn->body, out);
+    Walker(model, &fn->opset_imports, out).graph(*fn->body);
+  }
+  return out;
+}
+
+}  // namespace bough::check

@@ -1,0 +1,84 @@
+#include "check/diagnostics.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace bough::check {
+
+void Diagnostics::error(std::string place, std::string message) {
+  items_.push_back({Severity::Error, std::move(place), std::move(message)});
+}
+
+void Diagnostics::warning(std::string place, std::string message) {
+  items_.push_back({Severity::Warning, std::move(place), std::move(message)});
+}
+
+size_t Diagnostics::errors() const {
+  return static_cast<size_t>(std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::Error;
+  }));
+}
+
+std::string render_text(const Diagnostics& d, const std::string& model_path) {
+  std::string out;
+  for (const Diagnostic& x : d.all()) {
+    out += model_path;
+    if (!x.place.empty()) out += ": " + x.place;
+    out += x.severity == Severity::Warning ? ": warning: " : ": ";
+    out += x.message + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+// Names and messages quote ONNX names, which may hold any byte.
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string render_json(const Diagnostics& d, const std::string& model_path) {
+  std::string out = "{\"model\": " + json_string(model_path) +
+                    ", \"valid\": " + (d.has_errors() ? "false" : "true") +
+                    ", \"errors\": " + std::to_string(d.errors()) +
+                    ", \"warnings\": " + std::to_string(d.warnings()) + ", \"diagnostics\": [";
+  bool first = true;
+  for (const Diagnostic& x : d.all()) {
+    out += first ? "\n  " : ",\n  ";
+    first = false;
+    out += "{\"severity\": ";
+    out += x.severity == Severity::Error ? "\"error\"" : "\"warning\"";
+    out +=
+        ", \"place\": " + json_string(x.place) + ", \"message\": " + json_string(x.message) + "}";
+  }
+  return out + (first ? "]}\n" : "\n]}\n");
+}
+
+}  // namespace bough::check

@@ -1,0 +1,33 @@
+// The newest opset version bough knows for each operator domain. An OpDef's last row is the
+// last version that changed that operator, not the newest opset: a model importing ai.onnx
+// 28 is fine though no operator has a row 28. Raise these when the operators of a new
+// opset are in (the conformance suite goes up to ai.onnx 28).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace bough::check {
+
+struct DomainOpset {
+  std::string_view domain;
+  int64_t newest;
+};
+
+inline constexpr DomainOpset kNewestOpsets[] = {
+    {"", 28},
+    {"ai.onnx.ml", 5},
+    {"ai.onnx.preview", 1},
+    {"ai.onnx.preview.training", 1},
+};
+
+// The newest version bough knows for `domain` ("" and "ai.onnx" alike), 0 for a domain it
+// has no operators in (a domain of model-local functions, say).
+inline int64_t newest_opset(std::string_view domain) {
+  if (domain == "ai.onnx") domain = "";
+  for (const auto& d : kNewestOpsets)
+    if (d.domain == domain) return d.newest;
+  return 0;
+}
+
+}  // namespace bough::check

@@ -1,0 +1,37 @@
+// The checker's rules, one group per file; check_model.cc walks the model and calls them.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "check/check.h"
+#include "ops/registry.h"
+
+namespace bough::check {
+
+// What a rule sees of one node.
+struct NodeSite {
+  const ir::Model& model;
+  const ir::Node& node;
+  int64_t opset;      // version of the node's domain in force (the function's, in a body)
+  std::string place;  // `main/If "gate"`
+  Diagnostics& out;
+};
+
+// The since_version of the schema row of `def` in force at `opset` (the first row when the
+// opset is older than all of them, as the planner does).
+int since_of(const ops::OpDef& def, int64_t opset);
+
+// operators.cc: opset imports against what bough knows.
+void check_opset_imports(const std::map<std::string, int64_t>& imports, const std::string& place,
+                         const CheckOptions& options, Diagnostics& out);
+// operators.cc: the operator is known (or a model-local function) and its arity fits.
+void check_operator(const NodeSite& site);
+
+// names.cc: single static assignment across a graph and every graph nested in it.
+void check_names(const ir::Graph& graph, Diagnostics& out);
+
+// control_flow.cc: If, Loop and Scan against their bodies.
+void check_control_flow(const NodeSite& site);
+
+}  // namespace bough::check

@@ -1,0 +1,48 @@
+// bough check MODEL [--json] [--allow-newer-opset] — report every structural problem.
+#include "check/check.h"
+
+#include <cstdio>
+
+#include "commands.h"
+#include "formats/onnx/reader.h"
+
+namespace bough::cli {
+
+int cmd_check(const Args& args) {
+  std::string path;
+  bool json = false;
+  check::CheckOptions options;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--allow-newer-opset") {
+      options.allow_newer_opset = true;
+    } else if (path.empty() && a.rfind("--", 0) != 0) {
+      path = a;
+    } else {
+      path.clear();
+      break;
+    }
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "usage: bough check MODEL [--json] [--allow-newer-opset]\n");
+    return kExitUsage;
+  }
+  // What the reader refuses (unresolved names, cycles) is thrown, reported by main().
+  auto model = onnx::read_model_file(path);
+  check::Diagnostics found = check::check_model(*model, options);
+  if (json) {
+    std::fputs(check::render_json(found, path).c_str(), stdout);
+  } else {
+    std::fputs(check::render_text(found, path).c_str(), stderr);
+    auto count = [](size_t n, const char* what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    std::fprintf(found.has_errors() ? stderr : stdout, "%s: %s (%s, %s)\n", path.c_str(),
+                 found.has_errors() ? "invalid" : "valid", count(found.errors(), "error").c_str(),
+                 count(found.warnings(), "warning").c_str());
+  }
+  return found.has_errors() ? kExitInvalid : kExitOk;
+}
+
+}  // namespace bough::cli
