@@ -13,6 +13,9 @@ namespace bough {
 
 struct SessionOptions {
   int threads = 1;  // threads for kernels that split their work (the caller's thread included)
+  // A model importing an opset newer than bough knows is refused unless this is set; then
+  // its operators run as the newest version bough knows defines them.
+  bool allow_newer_opset = false;
 };
 
 using NamedValues = std::vector<std::pair<std::string, Value>>;

@@ -6,11 +6,17 @@
 namespace bough::check {
 
 void Diagnostics::error(std::string place, std::string message) {
-  items_.push_back({Severity::Error, std::move(place), std::move(message)});
+  items_.push_back(
+      {Severity::Error, ErrorKind::InvalidModel, std::move(place), std::move(message)});
+}
+
+void Diagnostics::unsupported(std::string place, std::string message) {
+  items_.push_back({Severity::Error, ErrorKind::Unsupported, std::move(place), std::move(message)});
 }
 
 void Diagnostics::warning(std::string place, std::string message) {
-  items_.push_back({Severity::Warning, std::move(place), std::move(message)});
+  items_.push_back(
+      {Severity::Warning, ErrorKind::InvalidModel, std::move(place), std::move(message)});
 }
 
 size_t Diagnostics::errors() const {
@@ -74,7 +80,11 @@ std::string render_json(const Diagnostics& d, const std::string& model_path) {
     out += first ? "\n  " : ",\n  ";
     first = false;
     out += "{\"severity\": ";
-    out += x.severity == Severity::Error ? "\"error\"" : "\"warning\"";
+    if (x.severity == Severity::Warning)
+      out += "\"warning\"";
+    else
+      out += x.kind == ErrorKind::Unsupported ? "\"error\", \"kind\": \"unsupported\""
+                                              : "\"error\", \"kind\": \"invalid\"";
     out +=
         ", \"place\": " + json_string(x.place) + ", \"message\": " + json_string(x.message) + "}";
   }

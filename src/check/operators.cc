@@ -26,8 +26,8 @@ void check_opset_imports(const std::map<std::string, int64_t>& imports, const st
       out.warning(place, message + "; its operators are read as version " + std::to_string(newest) +
                              " defines them");
     } else {
-      out.error(place,
-                message + " (allowing newer opsets, --allow-newer-opset, makes this a warning)");
+      out.unsupported(
+          place, message + " (allowing newer opsets, --allow-newer-opset, makes this a warning)");
     }
   }
 }
@@ -59,9 +59,9 @@ void check_operator(const NodeSite& site) {
   std::string op = (n.domain.empty() ? "" : n.domain + ".") + n.op_type;
   const ops::OpDef* def = ops::find_op(n.domain, n.op_type);
   if (!def) {
-    site.out.error(site.place,
-                   "unknown operator " + op +
-                       ": neither an operator bough implements nor a function of the model");
+    site.out.unsupported(site.place,
+                         "unknown operator " + op +
+                             ": neither an operator bough implements nor a function of the model");
     return;
   }
   if (has_control_flow_rules(n)) return;

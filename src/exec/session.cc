@@ -32,19 +32,23 @@ void check_input(const ir::Edge& decl, const Value& value, const std::string& mo
 }
 
 // An invalid model never runs: the structural check's first error is the session's error,
-// with a count of the others (`bough check` lists them all).
-void refuse_invalid(const ir::Model& model) {
-  check::Diagnostics found = check::check_model(model);
+// with a count of the others (`bough check` lists them all). A model that breaks a rule is
+// reported before one that is only beyond bough (an operator it lacks), so the error's kind
+// says whether the model itself is wrong.
+void refuse_invalid(const ir::Model& model, const SessionOptions& options) {
+  check::Diagnostics found = check::check_model(model, {options.allow_newer_opset});
   if (!found.has_errors()) return;
   const check::Diagnostic* first = nullptr;
   for (const auto& d : found.all())
-    if (d.severity == check::Severity::Error && !first) first = &d;
+    if (d.severity == check::Severity::Error &&
+        (!first || (first->kind != ErrorKind::InvalidModel && d.kind == ErrorKind::InvalidModel)))
+      first = &d;
   const size_t others = found.errors() - 1;
   std::string more = others == 0 ? ""
                                  : " (and " + std::to_string(others) + " more error" +
                                        (others == 1 ? "" : "s") + "; `bough check` lists them)";
-  fail(ErrorKind::InvalidModel,
-       first->place.empty() ? model.path : model.path + ": " + first->place, first->message + more);
+  fail(first->kind, first->place.empty() ? model.path : model.path + ": " + first->place,
+       first->message + more);
 }
 
 // Buffers made by this thread until the end of the scope are run-local (see Storage).
@@ -99,7 +103,7 @@ struct Session::Impl {
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
 
   Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
-    refuse_invalid(model.ir());
+    refuse_invalid(model.ir(), options);
     plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
     for (const ir::Edge* v : model.ir().graph->inputs) {
       inputs.push_back(v->name);

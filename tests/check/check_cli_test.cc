@@ -1,4 +1,6 @@
 // `bough check` and sessions refusing invalid models: exit codes, text and JSON output.
+#include <filesystem>
+
 #include "bough/error.h"
 #include "bough/session.h"
 #include "check_util.h"
@@ -46,7 +48,8 @@ TEST(CheckCli, JsonOutput) {
   std::string path = save_invalid(scratch_dir("check_cli"));
   EXPECT_EQ(run_cli("check --json " + path, &out), 1) << out;
   EXPECT_NE(out.find("\"valid\": false, \"errors\": 2, \"warnings\": 0"), std::string::npos) << out;
-  EXPECT_NE(out.find("{\"severity\": \"error\", \"place\": \"main/If \\\"gate\\\"\", \"message\": "
+  EXPECT_NE(out.find("{\"severity\": \"error\", \"kind\": \"invalid\", \"place\": \"main/If "
+                     "\\\"gate\\\"\", \"message\": "
                      "\"If takes exactly one input"),
             std::string::npos)
       << out;
@@ -96,6 +99,59 @@ TEST(CheckSession, RefusesAnInvalidModelWithItsFirstError) {
   std::string out;
   EXPECT_EQ(run_cli("run " + path, &out), 1) << out;
   EXPECT_NE(out.find("If takes exactly one input"), std::string::npos) << out;
+}
+
+TEST(CheckSession, UnknownOperatorIsUnsupportedUnlessTheModelIsAlsoInvalid) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.node("Frobnicate", {"x"}, {"y"}, "f");
+  std::string dir = scratch_dir("check_session");
+  try {
+    Session session(Model::load(save_model(make_model(g, 17), dir, "m.onnx")));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(e.message().find("unknown operator Frobnicate"), std::string::npos) << e.what();
+  }
+  // A broken rule comes first, whatever the order of the diagnostics.
+  g.node("Relu", {"x"}, {"r1", "r2"}, "relu");
+  try {
+    Session session(Model::load(save_model(make_model(g, 17), dir, "m2.onnx")));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidModel) << e.what();
+    EXPECT_NE(e.message().find("Relu has 2 outputs, expected 1 (and 1 more error"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CheckSession, NewerOpsetRunsOnlyWhenAllowed) {
+  std::string path = save_valid(scratch_dir("check_session"), 99);
+  try {
+    Session session(Model::load(path));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+  }
+  SessionOptions allow;
+  allow.allow_newer_opset = true;
+  Session session(Model::load(path), allow);
+  auto out = session.run({{"c", boolean({}, {true})}, {"x", f32({2}, {1, 2})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 2}));
+  std::string text;
+  EXPECT_EQ(run_cli("run " + path, &text), 1) << text;
+  EXPECT_EQ(run_cli("run --allow-newer-opset " + path, &text), 2) << text;  // no inputs given
+  EXPECT_NE(text.find("input 'c'"), std::string::npos) << text;
+}
+
+TEST(CheckSession, TestDataSkipsAModelWithAnOperatorBoughLacks) {
+  std::string dir = conformance_dir();
+  if (dir.empty() || !std::filesystem::exists(dir + "/test_bernoulli"))
+    GTEST_SKIP() << "no conformance suite";
+  std::string out;
+  EXPECT_EQ(run_cli("test-data " + dir + "/test_bernoulli", &out), 0) << out;
+  EXPECT_NE(out.find("SKIP test_bernoulli: "), std::string::npos) << out;
 }
 
 }  // namespace

@@ -23,8 +23,17 @@ TEST(Diagnostics, JsonEscapesNames) {
   EXPECT_EQ(render_json(d, "m.onnx"),
             "{\"model\": \"m.onnx\", \"valid\": false, \"errors\": 1, \"warnings\": 0, "
             "\"diagnostics\": [\n"
-            "  {\"severity\": \"error\", \"place\": \"main/Add \\\"a\\\\b\\\"\", \"message\": "
+            "  {\"severity\": \"error\", \"kind\": \"invalid\", \"place\": \"main/Add "
+            "\\\"a\\\\b\\\"\", \"message\": "
             "\"line\\nbreak\\u0001\"}\n]}\n");
+  d.unsupported("main/Frob", "unknown operator Frob");
+  d.warning("", "w");
+  EXPECT_NE(render_json(d, "m.onnx")
+                .find("{\"severity\": \"error\", \"kind\": \"unsupported\", "
+                      "\"place\": \"main/Frob\""),
+            std::string::npos);
+  EXPECT_NE(render_json(d, "m.onnx").find("{\"severity\": \"warning\", \"place\": \"\""),
+            std::string::npos);
   EXPECT_EQ(render_json(Diagnostics(), "m.onnx"),
             "{\"model\": \"m.onnx\", \"valid\": true, \"errors\": 0, \"warnings\": 0, "
             "\"diagnostics\": []}\n");

@@ -45,6 +45,8 @@ TEST(CheckOperators, UnknownOperatorIsAnError) {
   EXPECT_TRUE(has_error(d, "main/Frobnicate \"f\"",
                         "unknown operator Frobnicate: neither an operator bough implements nor a "
                         "function of the model"));
+  // Valid ONNX that bough lacks, not a broken model: sessions say Unsupported.
+  EXPECT_EQ(d.all().at(0).kind, ErrorKind::Unsupported);
 }
 
 TEST(CheckOperators, UnknownOperatorInABranchAndInADomain) {
@@ -78,6 +80,7 @@ TEST(CheckOpsets, NewerOpsetThanBoughKnowsIsAnErrorUnlessAllowed) {
   auto m = make_model(relu_model(), 99);
   auto d = check_proto(m);
   EXPECT_TRUE(has_error(d, "", "imports opset ai.onnx 99, newer than bough supports (28)"));
+  EXPECT_EQ(d.all().at(0).kind, ErrorKind::Unsupported);
   check::CheckOptions allow;
   allow.allow_newer_opset = true;
   d = check_proto(m, allow);

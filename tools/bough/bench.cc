@@ -16,7 +16,7 @@ int cmd_bench(const Args& args) {
   if (!parse_run_options(args, "bench", &opt, &bench)) return kExitUsage;
   Model model = Model::load(opt.model);
   auto t0 = std::chrono::steady_clock::now();
-  Session session(model, SessionOptions{opt.threads});
+  Session session(model, SessionOptions{opt.threads, opt.allow_newer_opset});
   double create_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   NamedValues feed = load_inputs(opt);
   for (int i = 0; i < opt.warmup; ++i) session.run(feed);

@@ -23,7 +23,9 @@ bool parse_int(const std::string& s, int* out) {
 bool parse_run_options(const Args& args, const char* command, RunOptions* opt, bool* is_bench) {
   const bool bench = is_bench != nullptr;
   auto usage = [&] {
-    std::fprintf(stderr, "usage: bough %s MODEL [--input NAME=FILE.npy|FILE.pb]... %s[--threads N]\n",
+    std::fprintf(stderr,
+                 "usage: bough %s MODEL [--input NAME=FILE.npy|FILE.pb]... %s[--threads N] "
+                 "[--allow-newer-opset]\n",
                  command, bench ? "[--iters N] [--warmup W] " : "[--output-dir DIR] ");
     return false;
   };
@@ -42,6 +44,8 @@ bool parse_run_options(const Args& args, const char* command, RunOptions* opt, b
       opt->inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (a == "--threads") {
       if (!value(&v) || !parse_int(v, &opt->threads) || opt->threads < 1) return usage();
+    } else if (a == "--allow-newer-opset") {
+      opt->allow_newer_opset = true;
     } else if (!bench && a == "--output-dir") {
       if (!value(&opt->output_dir)) return usage();
     } else if (bench && a == "--iters") {

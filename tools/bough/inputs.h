@@ -14,6 +14,7 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> inputs;  // name, file
   std::string output_dir;
   int threads = 1;
+  bool allow_newer_opset = false;
   int iters = 100;
   int warmup = 5;
 };

@@ -35,6 +35,8 @@ commands:
                                   run the model and print its outputs
   bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
                                   time repeated runs in one process
+                                  (run and bench refuse an invalid model, and an opset newer
+                                  than bough knows unless given --allow-newer-opset)
   test-data DIR...                run ONNX backend-layout test folders and compare outputs
 
 exit status: 0 success, 1 invalid model or failed tests, 2 usage or I/O error
