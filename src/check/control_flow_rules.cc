@@ -78,6 +78,7 @@ bool if_allows(int since, const ir::Type& t, std::string* why) {
 
 ir::Type union_type(const ir::Type& a, const ir::Type& b) {
   ir::Type u = a;
+  if (u.elem == ElemType::Undefined) u.elem = b.elem;
   if (a.kind == K::Tensor) {
     if (a.shape.rank_known && b.shape.rank_known && a.shape.dims.size() == b.shape.dims.size()) {
       for (size_t i = 0; i < u.shape.dims.size(); ++i)

@@ -2,7 +2,8 @@
 // output of a nested graph does not reuse a name visible from an enclosing graph (ONNX IR,
 // "Graphs": "a node output name MUST be distinct from the names from the outer scopes that
 // are visible in the nested subgraph"). A subgraph's own inputs and initializers may shadow
-// outer names; only node outputs may not, as in the IR spec and the ONNX checker.
+// outer names; only node outputs may not, as in the IR spec and the ONNX checker. Names
+// are collected in node order, which the reader has made topological.
 #include <unordered_map>
 
 #include "check/rules.h"
@@ -28,7 +29,14 @@ void check_graph(const ir::Graph& g, const Visible& outer, Diagnostics& out) {
   };
   for (const ir::Edge* e : g.inputs) define(e, g.path());
   for (const ir::Edge* e : g.initializers) define(e, g.path());
+  // A node's subgraphs see the names defined before the node, not its own outputs nor later
+  // ones (as the ONNX checker walks a graph): a branch may reuse the name of a value the
+  // enclosing graph only defines after it.
   for (const auto& n : g.nodes) {
+    for (const auto& a : n->attributes) {
+      if (a.g) check_graph(*a.g, here, out);
+      for (const auto& sub : a.graphs) check_graph(*sub, here, out);
+    }
     std::string place = g.path() + "/" + n->label();
     for (const ir::Edge* e : n->outputs) {
       if (!e) continue;
@@ -40,11 +48,6 @@ void check_graph(const ir::Graph& g, const Visible& outer, Diagnostics& out) {
       define(e, place);
     }
   }
-  for (const auto& n : g.nodes)
-    for (const auto& a : n->attributes) {
-      if (a.g) check_graph(*a.g, here, out);
-      for (const auto& sub : a.graphs) check_graph(*sub, here, out);
-    }
 }
 
 }  // namespace

@@ -80,6 +80,16 @@ TEST(CheckValid, BodyInputsMayShadowOuterNames) {
   EXPECT_TRUE(is_valid(check_graph(g)));
 }
 
+TEST(CheckValid, BranchMayReuseANameTheOuterGraphDefinesLater) {
+  // then_y is defined in the then branch and, after the If, in main: the branch cannot see
+  // main's then_y, so neither shadows the other.
+  GraphBuilder g = if_model(branch("then", ElemType::Float, {2}),
+                            branch("else", ElemType::Float, {2}), ElemType::Float, {2});
+  g.node("Neg", {"y"}, {"then_y"}, "later");
+  g.output("then_y", ElemType::Float, {2});
+  EXPECT_TRUE(is_valid(check_graph(g)));
+}
+
 TEST(CheckValid, OptionalSequencesFromIf16) {
   GraphBuilder t("then"), e("else");
   for (GraphBuilder* b : {&t, &e}) {
