@@ -79,7 +79,14 @@ TEST(CheckCli, ReaderErrorsAndUsage) {
   std::string path = save_model(make_model(g, 17), scratch_dir("check_cli"), "m.onnx");
   EXPECT_EQ(run_cli("check " + path, &out), 1) << out;
   EXPECT_NE(out.find("'nowhere' is not defined"), std::string::npos) << out;
+  // With --json the reader's error is the one diagnostic.
+  EXPECT_EQ(run_cli("check --json " + path, &out), 1) << out;
+  EXPECT_NE(out.find("\"place\": \"main/Relu \\\"relu\\\"\", \"message\": \"input 'nowhere' is "
+                     "not defined"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(run_cli("check /nonexistent/m.onnx", &out), 2) << out;
+  EXPECT_EQ(run_cli("check --json /nonexistent/m.onnx", &out), 2) << out;
   EXPECT_EQ(run_cli("check", &out), 2) << out;
   EXPECT_EQ(run_cli("check a.onnx b.onnx", &out), 2) << out;
 }

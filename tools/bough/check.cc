@@ -2,7 +2,9 @@
 #include "check/check.h"
 
 #include <cstdio>
+#include <memory>
 
+#include "bough/error.h"
 #include "commands.h"
 #include "formats/onnx/reader.h"
 
@@ -28,8 +30,23 @@ int cmd_check(const Args& args) {
     std::fprintf(stderr, "usage: bough check MODEL [--json] [--allow-newer-opset]\n");
     return kExitUsage;
   }
-  // What the reader refuses (unresolved names, cycles) is thrown, reported by main().
-  auto model = onnx::read_model_file(path);
+  // What the reader refuses (unresolved names, cycles) stays the reader's error: reported by
+  // main(), or with --json as the one diagnostic. I/O errors are never diagnostics.
+  std::unique_ptr<ir::Model> model;
+  try {
+    model = onnx::read_model_file(path);
+  } catch (const Error& e) {
+    if (!json || e.kind() == ErrorKind::IO) throw;
+    check::Diagnostics refused;
+    std::string place = e.where().rfind(path, 0) == 0 ? e.where().substr(path.size()) : e.where();
+    if (place.rfind(": ", 0) == 0) place = place.substr(2);
+    if (e.kind() == ErrorKind::Unsupported)
+      refused.unsupported(place, e.message());
+    else
+      refused.error(place, e.message());
+    std::fputs(check::render_json(refused, path).c_str(), stdout);
+    return kExitInvalid;
+  }
   check::Diagnostics found = check::check_model(*model, options);
   if (json) {
     std::fputs(check::render_json(found, path).c_str(), stdout);
