@@ -43,6 +43,19 @@ TEST(CheckIf, NodeWithMoreOutputsThanTheBranchesIsAnError) {
   EXPECT_TRUE(has_error(d, kGate, "If has 2 outputs but else_branch yields 1"));
 }
 
+TEST(CheckIf, NoOutputsAtAllIsAnError) {
+  GraphBuilder t("then"), e("else");
+  GraphBuilder g("main");
+  g.input("c", ElemType::Bool).output("c2", ElemType::Bool);
+  g.node("Identity", {"c"}, {"c2"});
+  auto& n = g.node("If", {"c"}, {}, "gate");
+  set_graph(n, "then_branch", t);
+  set_graph(n, "else_branch", e);
+  auto d = check_graph(g);
+  EXPECT_TRUE(has_error(d, kGate, "If has 0 outputs, expected 1 or more"));
+  EXPECT_EQ(d.errors(), 1u);
+}
+
 TEST(CheckIf, BranchesOfDifferentElementTypesAreAnError) {
   auto d = check_graph(if_model(branch("then", ElemType::Float, {2}),
                                 branch("else", ElemType::Int64, {2}), ElemType::Float, {2}));
