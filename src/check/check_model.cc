@@ -25,7 +25,9 @@ class Walker {
     for (const auto& n : g.nodes) {
       NodeSite site{model_, *n, opset(*n), g.path() + "/" + n->label(), out_};
       check_operator(site);
-      check_control_flow(site);
+      if (n->domain.empty() && n->op_type == "If") check_if(site);
+      if (n->domain.empty() && n->op_type == "Loop") check_loop(site);
+      if (n->domain.empty() && n->op_type == "Scan") check_scan(site);
       for (const auto& a : n->attributes) {
         if (a.g) graph(*a.g);
         for (const auto& sub : a.graphs) graph(*sub);

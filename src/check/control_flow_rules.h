@@ -1,7 +1,7 @@
 // Type rules of the control-flow operators that do not depend on running them: which
 // types each schema row of If allows, and how the two branches' types combine. They live
 // here rather than beside the kernels in exec/control because check/ may not depend on
-// exec/ (scripts/check-layers); infer/ will use the union rule too.
+// exec/ (scripts/check-layers); infer/ will use the union rule too. if_rules.cc applies them.
 #pragma once
 
 #include <string>

@@ -47,7 +47,7 @@ std::string count_range(int lo, int hi) {
 }
 
 // If, Loop and Scan count their inputs with rules of their own that say more
-// (control_flow.cc).
+// (if_rules.cc, loop_scan_rules.cc).
 bool counts_inputs_itself(const ir::Node& n) {
   return n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan");
 }

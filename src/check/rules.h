@@ -31,7 +31,9 @@ void check_operator(const NodeSite& site);
 // names.cc: single static assignment across a graph and every graph nested in it.
 void check_names(const ir::Graph& graph, Diagnostics& out);
 
-// control_flow.cc: If, Loop and Scan against their bodies.
-void check_control_flow(const NodeSite& site);
+// if_rules.cc, loop_scan_rules.cc: the control-flow operators against their subgraphs.
+void check_if(const NodeSite& site);
+void check_loop(const NodeSite& site);
+void check_scan(const NodeSite& site);
 
 }  // namespace bough::check
