@@ -24,19 +24,19 @@ bool same_kinds(const ir::Type& a, const ir::Type& b) {
 void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Graph& else_g) {
   const int since = since_of(*ops::find_op("", "If"), site.opset);
   const std::string row = "If-" + std::to_string(since);
-  std::string why;
+  // Output `i` of a branch or of the node, at `place`, against the row.
+  auto allowed = [&](const ir::Edge* e, size_t i, const std::string& place) {
+    std::string why;
+    if (!if_allows(since, e->type, &why))
+      site.out.error(place, "output " + std::to_string(i) + " '" + e->name + "' has type " +
+                                ir::to_string(e->type) + ", which " + row + " does not allow (" +
+                                why + ")");
+  };
   for (const ir::Graph* g : {&then_g, &else_g})
-    for (size_t i = 0; i < g->outputs.size(); ++i)
-      if (!if_allows(since, g->outputs[i]->type, &why))
-        site.out.error(g->path(), "output " + std::to_string(i) + " '" + g->outputs[i]->name +
-                                      "' has type " + ir::to_string(g->outputs[i]->type) +
-                                      ", which " + row + " does not allow (" + why + ")");
+    for (size_t i = 0; i < g->outputs.size(); ++i) allowed(g->outputs[i], i, g->path());
   const auto& outs = site.node.outputs;
   for (size_t i = 0; i < outs.size(); ++i) {
-    if (outs[i] && !if_allows(since, outs[i]->type, &why))
-      site.out.error(site.place, "output " + std::to_string(i) + " '" + outs[i]->name +
-                                     "' has type " + ir::to_string(outs[i]->type) + ", which " +
-                                     row + " does not allow (" + why + ")");
+    if (outs[i]) allowed(outs[i], i, site.place);
     if (i >= then_g.outputs.size() || i >= else_g.outputs.size()) continue;
     const ir::Type& a = then_g.outputs[i]->type;
     const ir::Type& b = else_g.outputs[i]->type;
