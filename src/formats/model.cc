@@ -1,12 +1,18 @@
 // bough::Model: loading a model file into the core IR.
 #include "bough/model.h"
 
+#include <filesystem>
+
 #include "formats/onnx/reader.h"
+#include "formats/openvino/reader.h"
 #include "ir/graph.h"
 
 namespace bough {
 
+// By extension: .xml is an OpenVINO IR (with its .bin beside it); anything else is ONNX.
 Model Model::load(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".xml")
+    return Model(std::shared_ptr<ir::Model>(openvino::read_model_file(path)));
   return Model(std::shared_ptr<ir::Model>(onnx::read_model_file(path)));
 }
 
