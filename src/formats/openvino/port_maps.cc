@@ -4,6 +4,7 @@
 // implicit inputs, as the ONNX reader does it); Loop's back edges become loop-carried values
 // and its concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
 #include <algorithm>
+#include <limits>
 
 #include "bough/error.h"
 #include "formats/openvino/op_mapping.h"
@@ -135,7 +136,7 @@ struct Carried {
 
 // A per-iteration value of rank r concatenated along `axis`: ONNX stacks them as
 // [N, d0, ..., d(r-1)]; moving N next to d(axis) and merging the two gives OpenVINO's
-// [d0, ..., N*d(axis), ...]. The dims after the axis must be known for the merge.
+// [d0, ..., N*d(axis), ...].
 void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edge* out,
                  const XmlLayer& result, int64_t axis) {
   const ir::Shape& s = result.inputs.at(0).shape;
@@ -152,18 +153,21 @@ void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edg
     for (int64_t i = axis + 1; i <= r; ++i) perm.push_back(i);
     moved = g.node("Transpose", {stacked}, l.name + "/scan_axis", ints_attr("perm", perm));
   }
-  std::vector<int64_t> target(static_cast<size_t>(axis), 0);
-  target.push_back(-1);
-  for (int64_t i = axis + 1; i < r; ++i) {
-    const ir::Dim& d = s.dims[static_cast<size_t>(i)];
-    if (!d.is_known())
-      fail(ErrorKind::Unsupported, g.where(l),
-           "a concatenated output whose dims after the axis are not static");
-    target.push_back(d.value);
-  }
-  ir::Edge* shape = g.constant(
-      Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(target.size())}, target),
-      l.name + "/scan_shape");
+  // The target shape: 0 (keep) before the axis, -1 for the merged dims, then the dims
+  // after them as they are at run time.
+  auto i64 = [](std::vector<int64_t> v) {
+    return Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(v.size())}, v);
+  };
+  std::vector<int64_t> head(static_cast<size_t>(axis), 0);
+  head.push_back(-1);
+  ir::Edge* dims = g.node("Shape", {moved}, l.name + "/scan_dims");
+  ir::Edge* tail =
+      g.node("Slice",
+             {dims, g.constant(i64({axis + 2}), l.name + "/scan_tail_start"),
+              g.constant(i64({std::numeric_limits<int64_t>::max()}), l.name + "/scan_tail_end")},
+             l.name + "/scan_tail");
+  ir::Edge* shape = g.node("Concat", {g.constant(i64(head), l.name + "/scan_head"), tail},
+                           l.name + "/scan_shape", int_attr("axis", 0));
   g.node_to("Reshape", {moved, shape}, {out}, l.name + "/scan_concat");
 }
 
