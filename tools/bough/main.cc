@@ -33,6 +33,9 @@ commands:
   bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
                                   time repeated runs in one process
   test-data DIR...                run ONNX backend-layout test folders and compare outputs
+  convert IN OUT                  convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
+
+MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
 
 exit status: 0 success, 1 invalid model or failed tests, 2 usage or I/O error
 )";
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
     if (cmd == "test-data") return cmd_test_data(args);
     if (cmd == "run") return cmd_run(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "convert") return cmd_convert(args);
   } catch (const std::exception& e) {
     return report_error(e);
   }

@@ -142,7 +142,7 @@ void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edg
   const ir::Shape& s = result.inputs.at(0).shape;
   auto r = static_cast<int64_t>(s.dims.size());
   if (axis < 0) axis += r;
-  if (r == 0 || axis < 0 || axis >= r)
+  if (axis < 0 || (r > 0 && axis >= r))
     fail(ErrorKind::InvalidModel, g.where(l),
          "concatenation axis out of range for Result " + std::to_string(result.id));
   ir::Edge* moved = stacked;
@@ -194,6 +194,12 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     back[to] = from;
   }
 
+  const PortMapEntry* cond = nullptr;
+  for (const PortMapEntry& e : outs)
+    if (e.purpose == "execution_condition") cond = &e;
+  if (!cond)
+    fail(ErrorKind::InvalidModel, g.where(l), "the port map has no execution_condition output");
+
   // A trip count of -1 means no limit, which ONNX says by leaving M out.
   ir::Edge* trip = io.in[0];
   const Tensor* t = GraphLowering::constant_value(trip);
@@ -207,9 +213,18 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   ir::Graph* b = body.get();
   GraphLowering lowering(g.model(), b, g.where(l) + "/body");
   ModelContext& ctx = g.model();
-  ir::Edge* iter = b->new_edge(ctx.unique_name(l.name + "/iteration"), ir::Edge::Origin::Input);
+  // The counter and condition take the names of the Parameters that stand for them.
+  std::string iter_name = l.name + "/iteration", cond_name = l.name + "/cond_in";
+  for (const XmlLayer& p : net.layers) {
+    const PortMapEntry* e = entry_for(ins, p.id);
+    auto back_it = back.find(p.id);
+    if (e && e->purpose == "current_iteration") iter_name = p.name;
+    if (e && back_it != back.end() && back_it->second == cond->internal_layer_id)
+      cond_name = p.name;
+  }
+  ir::Edge* iter = b->new_edge(ctx.unique_name(iter_name), ir::Edge::Origin::Input);
   iter->type = ir::Type::tensor(ElemType::Int64, ir::Shape::of({}));
-  ir::Edge* cond_in = b->new_edge(ctx.unique_name(l.name + "/cond_in"), ir::Edge::Origin::Input);
+  ir::Edge* cond_in = b->new_edge(ctx.unique_name(cond_name), ir::Edge::Origin::Input);
   cond_in->type = ir::Type::tensor(ElemType::Bool, ir::Shape::of({}));
   b->inputs = {iter, cond_in};
 
@@ -232,6 +247,11 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
       return v;
     }
     auto back_it = back.find(param.id);
+    // Bound to the Loop's condition and fed back from the body's condition: that is
+    // exactly ONNX's cond_in.
+    if (e && back_it != back.end() && back_it->second == cond->internal_layer_id &&
+        input_index(g, l, map_name, e->external_port_id) == 1)
+      return cond_in;
     if (back_it != back.end()) {
       if (!e)
         fail(ErrorKind::InvalidModel, lowering.where(param),
@@ -253,11 +273,6 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   auto results = lowering.lower(net, bind);
 
   // Body outputs: the condition, the carried values, then the scan outputs.
-  const PortMapEntry* cond = nullptr;
-  for (const PortMapEntry& e : outs)
-    if (e.purpose == "execution_condition") cond = &e;
-  if (!cond)
-    fail(ErrorKind::InvalidModel, g.where(l), "the port map has no execution_condition output");
   b->outputs = {result_edge(g, l, results, cond->internal_layer_id)};
   for (const Carried& c : carried) b->outputs.push_back(result_edge(g, l, results, c.result));
 

@@ -65,4 +65,7 @@ struct XmlNet {
 std::unique_ptr<XmlNet> parse_xml_net(const std::string& text, const std::string& path,
                                       int max_depth);
 
+// The XML text of `net` as an IR v11 file (the inverse of parse_xml_net).
+std::string xml_text(const XmlNet& net);
+
 }  // namespace bough::openvino
