@@ -16,116 +16,12 @@ namespace {
 using test::f32;
 using test::floats_of;
 
-// The If layer of "Example 1: a typical If structure" in the If-8 specification
-// (/work/shared/specs/openvino-if-8.rst; docs/articles_en/.../condition/if-8.rst in
-// openvinotoolkit/openvino): then_body adds inputs 1 and 2, else_body adds inputs 1 and 3,
-// so each body binds a different subset of the If's inputs.
-const char* kSpecIf = R"(<?xml version="1.0"?>
-<net name="if_spec" version="11">
-  <layers>
-    <layer id="0" name="cond" type="Parameter" version="opset1">
-      <data element_type="boolean" shape=""/>
-      <output><port id="0" precision="BOOL" names="cond"/></output>
-    </layer>
-    <layer id="1" name="x" type="Parameter" version="opset1">
-      <data element_type="f32" shape="2,4"/>
-      <output><port id="0" precision="FP32" names="x"><dim>2</dim><dim>4</dim></port></output>
-    </layer>
-    <layer id="2" name="z" type="Parameter" version="opset1">
-      <data element_type="f32" shape="2,4"/>
-      <output><port id="0" precision="FP32" names="z"><dim>2</dim><dim>4</dim></port></output>
-    </layer>
-    <layer id="3" name="w" type="Parameter" version="opset1">
-      <data element_type="f32" shape="2,4"/>
-      <output><port id="0" precision="FP32" names="w"><dim>2</dim><dim>4</dim></port></output>
-    </layer>
-    <layer id="6" name="if/cond" type="If" version="opset8">
-      <input>
-        <port id="0"/>
-        <port id="1"><dim>2</dim><dim>4</dim></port>
-        <port id="2"><dim>2</dim><dim>4</dim></port>
-        <port id="3"><dim>2</dim><dim>4</dim></port>
-      </input>
-      <output>
-        <port id="4" names="if/cond/Identity:0,if/cond:0" precision="FP32"><dim>2</dim><dim>4</dim></port>
-      </output>
-      <then_port_map>
-        <input external_port_id="1" internal_layer_id="0"/>
-        <input external_port_id="2" internal_layer_id="1"/>
-        <output external_port_id="0" internal_layer_id="3"/>
-      </then_port_map>
-      <else_port_map>
-        <input external_port_id="1" internal_layer_id="0"/>
-        <input external_port_id="3" internal_layer_id="1"/>
-        <output external_port_id="0" internal_layer_id="3"/>
-      </else_port_map>
-      <then_body>
-        <layers>
-          <layer id="0" name="add_x" type="Parameter" version="opset1">
-            <data element_type="f32" shape="2,4"/>
-            <output><port id="0" names="add_x:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="1" name="add_z" type="Parameter" version="opset1">
-            <data element_type="f32" shape="2,4"/>
-            <output><port id="0" names="add_z:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="2" name="Add" type="Add" version="opset1">
-            <data auto_broadcast="numpy"/>
-            <input><port id="0"><dim>2</dim><dim>4</dim></port><port id="1"><dim>2</dim><dim>4</dim></port></input>
-            <output><port id="2" names="Add:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="3" name="Identity/sink_port_0" type="Result" version="opset1">
-            <input><port id="0"><dim>2</dim><dim>4</dim></port></input>
-          </layer>
-        </layers>
-        <edges>
-          <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
-          <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
-          <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
-        </edges>
-      </then_body>
-      <else_body>
-        <layers>
-          <layer id="0" name="add_x" type="Parameter" version="opset1">
-            <data element_type="f32" shape="2,4"/>
-            <output><port id="0" names="add_x:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="1" name="add_w" type="Parameter" version="opset1">
-            <data element_type="f32" shape="2,4"/>
-            <output><port id="0" names="add_w:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="2" name="Add" type="Add" version="opset1">
-            <data auto_broadcast="numpy"/>
-            <input><port id="0"><dim>2</dim><dim>4</dim></port><port id="1"><dim>2</dim><dim>4</dim></port></input>
-            <output><port id="2" names="Add:0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
-          </layer>
-          <layer id="3" name="Identity/sink_port_0" type="Result" version="opset1">
-            <input><port id="0"><dim>2</dim><dim>4</dim></port></input>
-          </layer>
-        </layers>
-        <edges>
-          <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
-          <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
-          <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
-        </edges>
-      </else_body>
-    </layer>
-    <layer id="7" name="out" type="Result" version="opset1">
-      <input><port id="0"><dim>2</dim><dim>4</dim></port></input>
-    </layer>
-  </layers>
-  <edges>
-    <edge from-layer="6" from-port="4" to-layer="7" to-port="0"/>
-    <edge from-layer="3" from-port="0" to-layer="6" to-port="3"/>
-    <edge from-layer="2" from-port="0" to-layer="6" to-port="2"/>
-    <edge from-layer="1" from-port="0" to-layer="6" to-port="1"/>
-    <edge from-layer="0" from-port="0" to-layer="6" to-port="0"/>
-  </edges>
-</net>
-)";
+// The If-8 specification's example (then_body adds inputs 1 and 2, else_body adds inputs 1
+// and 3, so each body binds a different subset of the If's inputs).
+std::string spec_if_path() { return test::source_dir() + "/tests/fixtures/openvino/if8_spec.xml"; }
 
 TEST(OpenVinoIf, SpecExampleBodiesBindDifferentInputs) {
-  std::string path = test::save_ir(test::scratch_dir("ov_if_spec"), "m", kSpecIf);
+  std::string path = spec_if_path();
   // x = 1..8, z = 10 everywhere, w = 100 everywhere.
   Tensor x = f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   Tensor z = f32({2, 4}, std::vector<float>(8, 10));
@@ -145,7 +41,7 @@ TEST(OpenVinoIf, SpecExampleBodiesBindDifferentInputs) {
 }
 
 TEST(OpenVinoIf, PortMapsBecomeCapturesAndOnnxHasOneInput) {
-  std::string path = test::save_ir(test::scratch_dir("ov_if_captures"), "m", kSpecIf);
+  std::string path = spec_if_path();
   auto model = openvino::read_model_file(path);
   const ir::Node& node = *model->graph->nodes.at(0);
   ASSERT_EQ(node.op_type, "If");
