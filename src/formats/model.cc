@@ -5,15 +5,18 @@
 
 #include "formats/onnx/reader.h"
 #include "formats/openvino/reader.h"
+#include "formats/read_model.h"
 #include "ir/graph.h"
 
 namespace bough {
 
-// By extension: .xml is an OpenVINO IR (with its .bin beside it); anything else is ONNX.
+std::unique_ptr<ir::Model> read_model_file(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".xml") return openvino::read_model_file(path);
+  return onnx::read_model_file(path);
+}
+
 Model Model::load(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".xml")
-    return Model(std::shared_ptr<ir::Model>(openvino::read_model_file(path)));
-  return Model(std::shared_ptr<ir::Model>(onnx::read_model_file(path)));
+  return Model(std::shared_ptr<ir::Model>(read_model_file(path)));
 }
 
 std::vector<std::string> Model::input_names() const {

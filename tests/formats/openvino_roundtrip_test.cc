@@ -134,6 +134,13 @@ TEST(OpenVinoRoundTrip, ConvertCommand) {
   EXPECT_EQ(test::run_cli("convert '" + dir + "/m.onnx' '" + dir + "/./m.onnx'", &output), 2);
   EXPECT_NE(output.find("never overwrites its input"), std::string::npos) << output;
   EXPECT_EQ(test::run_cli("convert '" + dir + "/back.xml' '" + dir + "/m.txt'", &output), 2);
+  EXPECT_EQ(test::run_cli("convert '" + dir + "/back.xml' '" + dir + "/i.onnx' --captures implicit",
+                          &output),
+            0)
+      << output;
+  EXPECT_EQ(
+      test::run_cli("convert '" + dir + "/back.xml' '" + dir + "/b.onnx' --captures some", &output),
+      2);
   // A model that cannot be converted leaves no output behind.
   EXPECT_NE(test::run_cli("convert '" + dir + "/missing.onnx' '" + dir + "/x.xml'", &output), 0);
   EXPECT_FALSE(fs::exists(dir + "/x.xml"));

@@ -33,7 +33,8 @@ commands:
   bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
                                   time repeated runs in one process
   test-data DIR...                run ONNX backend-layout test folders and compare outputs
-  convert IN OUT                  convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
+  convert IN OUT [--captures carried|implicit]
+                                  convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
 
 MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
 
