@@ -1,7 +1,9 @@
-// If and Loop written as If-8 and Loop-5. Each capture of a body becomes a Parameter bound
-// by a port-map entry to an extra input of the node (the node's implicit inputs follow its
-// ONNX inputs); Loop-carried values become Parameters with back edges, and scan outputs,
-// which ONNX stacks on a new leading axis, are unsqueezed and concatenated on axis 0.
+// If, Loop and Scan written as If-8, Loop-5 and TensorIterator-1. Each capture of a body becomes a
+// Parameter bound by a port-map entry to an extra input of the node (the node's implicit inputs
+// follow its ONNX inputs); Loop-carried values become Parameters with back edges, and scan outputs,
+// which ONNX stacks on a new leading axis, are unsqueezed and concatenated on axis 0. A
+// Scan's scanned inputs are sliced one element at a time (OpenVINO keeps the sliced axis,
+// so the body squeezes it), its states are back edges.
 #include <algorithm>
 
 #include "bough/error.h"
@@ -125,6 +127,92 @@ void write_loop(NetWriter& w, const ir::Node& n) {
     }
     int64_t r = body.result(row, e->name);
     out_map.push_back({first_out + static_cast<int64_t>(carried + s), r, 0, {}});
+  }
+  l.bodies["body"] = std::move(net);
+  int64_t id = w.add(std::move(l), ins);
+  bind_outputs(w, n, id, ins.size());
+}
+
+namespace {
+
+std::vector<int64_t> ints_or(const ir::Node& n, const char* name, size_t count) {
+  const ir::Attribute* a = n.attr(name);
+  return a ? a->ints : std::vector<int64_t>(count, 0);
+}
+
+// One element per iteration over the whole axis, forward or (direction 1) backward.
+PortMapEntry sliced(int64_t external, int64_t internal, int64_t axis, int64_t direction) {
+  PortMapEntry e{external, internal, axis, {}};
+  if (direction) {
+    e.start = -1;
+    e.end = 0;
+    e.stride = -1;
+  }
+  return e;
+}
+
+}  // namespace
+
+void write_scan(NetWriter& w, const ir::Node& n) {
+  if (w.opset() < 9)
+    fail(ErrorKind::Unsupported, w.where(n), "Scan-8 (batched, with sequence_lens)");
+  const ir::Graph& g = body_of(w, n, "body");
+  const ir::Attribute* k_attr = n.attr("num_scan_inputs");
+  auto k = static_cast<size_t>(k_attr ? k_attr->i : 0);
+  if (k == 0 || k > n.inputs.size() || g.inputs.size() != n.inputs.size())
+    fail(ErrorKind::InvalidModel, w.where(n), "the body does not match the Scan's inputs");
+  size_t states = n.inputs.size() - k;
+  size_t scans = g.outputs.size() - states;
+  std::vector<int64_t> in_axes = ints_or(n, "scan_input_axes", k),
+                       in_dirs = ints_or(n, "scan_input_directions", k),
+                       out_axes = ints_or(n, "scan_output_axes", scans),
+                       out_dirs = ints_or(n, "scan_output_directions", scans);
+  XmlLayer l = node_layer(n, "TensorIterator", "opset1");
+  std::vector<PortRef> ins;
+  for (const ir::Edge* e : n.inputs) ins.push_back(w.source(e));
+  for (const ir::Edge* e : n.implicit_inputs) ins.push_back(w.source(e));
+
+  auto net = std::make_unique<XmlNet>();
+  NetWriter body(w.context(), net.get(), w.where(n) + "/body");
+  auto& in_map = l.input_maps["port_map"];
+  auto& out_map = l.output_maps["port_map"];
+  std::vector<int64_t> state_params;
+  for (size_t j = 0; j < states; ++j) {
+    state_params.push_back(body.parameter(g.inputs[j], false).layer);
+    in_map.push_back({static_cast<int64_t>(j), state_params.back(), {}, {}});
+  }
+  for (size_t s = 0; s < k; ++s) {
+    // The slice keeps the scanned axis with size 1; the body's value is it squeezed.
+    const ir::Edge* e = g.inputs[states + s];
+    XmlLayer param;
+    param.name = e->name + "/part";
+    param.type = "Parameter";
+    param.version = "opset1";
+    param.data = {{"element_type", "dynamic"}, {"shape", "..."}};
+    param.outputs = {XmlPort{}};
+    PortRef part{body.add(std::move(param), {}), 0};
+    in_map.push_back(sliced(static_cast<int64_t>(states + s), part.layer, in_axes[s], in_dirs[s]));
+    body.op("Squeeze", "opset1", e->name + "/squeeze",
+            {part, body.const_i64({in_axes[s]}, e->name + "/axis")}, e);
+  }
+  bind_captures(body, g, n, static_cast<int64_t>(n.inputs.size()), &in_map);
+  for (const auto& node : g.nodes) write_node(body, *node);
+
+  auto first_out = static_cast<int64_t>(ins.size());
+  for (size_t j = 0; j < states; ++j) {
+    const ir::Edge* e = g.outputs[j];
+    int64_t r = body.result(body.source(e), e->name);
+    l.back_edges.emplace_back(r, state_params[j]);
+    out_map.push_back({first_out + static_cast<int64_t>(j), r, {}, {}});
+  }
+  for (size_t s = 0; s < scans; ++s) {
+    const ir::Edge* e = g.outputs[states + s];
+    PortRef part =
+        body.op("Unsqueeze", "opset1", e->name + "/part",
+                {body.source(e), body.const_i64({out_axes[s]}, e->name + "/axis")}, nullptr);
+    int64_t r = body.result(part, e->name);
+    out_map.push_back(
+        sliced(first_out + static_cast<int64_t>(states + s), r, out_axes[s], out_dirs[s]));
   }
   l.bodies["body"] = std::move(net);
   int64_t id = w.add(std::move(l), ins);

@@ -232,7 +232,8 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Range", write_range},
                                                 {"Expand", write_expand},
                                                 {"If", write_if},
-                                                {"Loop", write_loop}};
+                                                {"Loop", write_loop},
+                                                {"Scan", write_scan}};
   return m;
 }
 

@@ -332,7 +332,8 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
                                               {"If", lower_if},
-                                              {"Loop", lower_loop}};
+                                              {"Loop", lower_loop},
+                                              {"TensorIterator", lower_tensor_iterator}};
   return m;
 }
 

@@ -17,5 +17,7 @@ void map_layer(GraphLowering& g, const LayerIO& io);
 // loop-carried values and scan outputs.
 void lower_if(GraphLowering& g, const LayerIO& io);
 void lower_loop(GraphLowering& g, const LayerIO& io);
+// In tensor_iterator.cc: TensorIterator as an ONNX Scan.
+void lower_tensor_iterator(GraphLowering& g, const LayerIO& io);
 
 }  // namespace bough::openvino

@@ -121,6 +121,10 @@ XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
         m.external_port_id = integer(e, "external_port_id", w);
         m.internal_layer_id = integer(e, "internal_layer_id", w);
         if (e.attribute("axis")) m.axis = integer(e, "axis", w);
+        if (e.attribute("start")) m.start = integer(e, "start", w);
+        if (e.attribute("end")) m.end = integer(e, "end", w);
+        if (e.attribute("stride")) m.stride = integer(e, "stride", w);
+        if (e.attribute("part_size")) m.part_size = integer(e, "part_size", w);
         m.purpose = e.attribute("purpose").value();
         (kind == "input" ? ins : outs).push_back(m);
       }

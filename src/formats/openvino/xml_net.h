@@ -26,6 +26,8 @@ struct PortMapEntry {
   int64_t internal_layer_id = -1;
   std::optional<int64_t> axis;  // slices an input / concatenates an output
   std::string purpose;          // "current_iteration", "execution_condition" or ""
+  // With `axis`: the parts taken (TensorIterator), start..end by stride, part_size long.
+  int64_t start = 0, end = -1, stride = 1, part_size = 1;
 };
 
 struct XmlNet;

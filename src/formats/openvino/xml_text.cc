@@ -41,7 +41,13 @@ void write_entries(pugi::xml_node map, const char* kind, const std::vector<PortM
     pugi::xml_node n = map.append_child(kind);
     n.append_attribute("external_port_id") = static_cast<long long>(e.external_port_id);
     n.append_attribute("internal_layer_id") = static_cast<long long>(e.internal_layer_id);
-    if (e.axis) n.append_attribute("axis") = static_cast<long long>(*e.axis);
+    if (e.axis) {
+      n.append_attribute("axis") = static_cast<long long>(*e.axis);
+      n.append_attribute("start") = static_cast<long long>(e.start);
+      n.append_attribute("end") = static_cast<long long>(e.end);
+      n.append_attribute("stride") = static_cast<long long>(e.stride);
+      n.append_attribute("part_size") = static_cast<long long>(e.part_size);
+    }
     if (!e.purpose.empty()) n.append_attribute("purpose") = e.purpose.c_str();
   }
 }
