@@ -15,11 +15,10 @@
 
 namespace bough::openvino {
 
-// What all graphs of one model share: where the file is, its weights, and the value names
-// already taken (names are unique across the model, so a subgraph that reads an outer value
-// by name, as written ONNX does, can never find a body value of the same name instead).
+// What all graphs of one model share: its weights, and the value names already taken.
+// Names are unique across the model, so a subgraph that reads an outer value by name, as
+// written ONNX does, can never find a body value of the same name instead.
 struct ModelContext {
-  std::string path;
   const std::string* weights = nullptr;  // the .bin; nullptr when there is none
   std::unordered_set<std::string> names;
   std::string unique_name(const std::string& wanted);
@@ -62,7 +61,6 @@ class GraphLowering {
   ir::Graph* graph() const { return graph_; }
   ModelContext& model() const { return model_; }
   std::string where(const XmlLayer& l) const { return where_ + "/" + l.label(); }
-  const std::string& where() const { return where_; }
 
  private:
   ir::Edge* output_edge(const XmlLayer& l, const XmlPort& port);

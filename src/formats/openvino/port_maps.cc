@@ -4,7 +4,6 @@
 // implicit inputs, as the ONNX reader does it); Loop's back edges become loop-carried values
 // and its concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
 #include <algorithm>
-#include <limits>
 
 #include "bough/error.h"
 #include "formats/openvino/body_ports.h"

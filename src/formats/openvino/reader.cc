@@ -64,7 +64,7 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
   model->producer_name = "bough (from OpenVINO IR v" + std::to_string(net->version) + ")";
   model->graph = std::make_unique<ir::Graph>();
   model->graph->name = net->name;
-  ModelContext ctx{path, weights, {}};
+  ModelContext ctx{weights, {}};
   GraphLowering g(ctx, model->graph.get(), path + ": main");
   auto results = g.lower(*net, [&](const XmlLayer& p) { return graph_input(g, p); });
   for (const auto& [layer, edge] : results) {
