@@ -1,6 +1,8 @@
 // ONNX-domain nodes as OpenVINO opset layers: the inverse of op_mapping.cc. Values that
 // ONNX keeps in attributes (axes, perm) become Const inputs; Identity writes nothing and
 // lets its output stand for its input.
+#include <cstring>
+#include <limits>
 #include <map>
 
 #include "bough/error.h"
@@ -138,10 +140,61 @@ void write_concat(NetWriter& w, const ir::Node& n) {
        {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
 }
 
+// Shape's start and end (opset 15) slice the shape vector.
 void write_shape(NetWriter& w, const ir::Node& n) {
-  if (n.attr("start") || n.attr("end"))
-    fail(ErrorKind::Unsupported, w.where(n), "Shape with start or end");
-  w.op("ShapeOf", "opset3", layer_name(n), sources(w, n), out0(w, n), {{"output_type", "i64"}});
+  const ir::Attribute* start = n.attr("start");
+  const ir::Attribute* end = n.attr("end");
+  if (!start && !end) {
+    w.op("ShapeOf", "opset3", layer_name(n), sources(w, n), out0(w, n), {{"output_type", "i64"}});
+    return;
+  }
+  std::string name = layer_name(n);
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", sources(w, n), nullptr, {{"output_type", "i64"}});
+  w.op("Slice", "opset8", name,
+       {shape, w.const_i64({start ? start->i : 0}, name + "/start"),
+        w.const_i64({end ? end->i : std::numeric_limits<int64_t>::max()}, name + "/stop"),
+        w.const_i64({1}, name + "/step")},
+       out0(w, n));
+}
+
+// Size is the product of the shape.
+void write_size(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", sources(w, n), nullptr, {{"output_type", "i64"}});
+  w.op("ReduceProd", "opset1", name, {shape, w.const_i64({0}, name + "/axes")}, out0(w, n),
+       {{"keep_dims", "false"}});
+}
+
+// ConstantOfShape broadcasts its one-element value (0.0f by default) to the shape.
+void write_constant_of_shape(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* a = n.attr("value");
+  Tensor value = a ? a->t : Tensor::zeros(ElemType::Float, {1});
+  if (value.numel() != 1)
+    fail(ErrorKind::InvalidModel, w.where(n), "the value must hold one element");
+  Tensor scalar(value.type(), Dims{});
+  std::memcpy(scalar.raw(), value.raw(), value.nbytes());
+  std::string name = layer_name(n);
+  w.op("Broadcast", "opset3", name, {w.constant(scalar, name + "/value"), w.source(n.inputs.at(0))},
+       out0(w, n), {{"mode", "numpy"}});
+}
+
+// 1 / x, with the 1 converted to x's type at run time.
+void write_reciprocal(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  PortRef x = w.source(n.inputs.at(0));
+  PortRef one = w.op("ConvertLike", "opset1", name + "/one",
+                     {w.constant(Tensor::from_vector(ElemType::Float, {}, std::vector<float>{1}),
+                                 name + "/one_f32"),
+                      x},
+                     nullptr);
+  w.op("Divide", "opset1", name, {one, x}, out0(w, n),
+       {{"auto_broadcast", "numpy"}, {"m_pythondiv", "false"}});
+}
+
+void write_cast_like(NetWriter& w, const ir::Node& n) {
+  w.op("ConvertLike", "opset1", layer_name(n), sources(w, n), out0(w, n));
 }
 
 void write_gather(NetWriter& w, const ir::Node& n) {
@@ -210,6 +263,10 @@ void write_expand(NetWriter& w, const ir::Node& n) {
 
 const std::map<std::string, WriteFn>& special() {
   static const std::map<std::string, WriteFn> m{{"Identity", write_identity},
+                                                {"CastLike", write_cast_like},
+                                                {"Size", write_size},
+                                                {"ConstantOfShape", write_constant_of_shape},
+                                                {"Reciprocal", write_reciprocal},
                                                 {"Constant", write_constant},
                                                 {"Cast", write_cast},
                                                 {"Where", write_where},

@@ -130,6 +130,11 @@ void map_not_equal(GraphLowering& g, const LayerIO& io) {
   g.node_to("Not", {eq}, {io.out[0]}, io.layer.name);
 }
 
+void map_convert_like(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  g.node_to("CastLike", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name);
+}
+
 void map_select(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
   check_broadcast(g, io);
@@ -312,6 +317,7 @@ const std::map<std::string, MapFn>& special_ops() {
   static const std::map<std::string, MapFn> m{{"NotEqual", map_not_equal},
                                               {"Select", map_select},
                                               {"Convert", map_convert},
+                                              {"ConvertLike", map_convert_like},
                                               {"MatMul", map_matmul},
                                               {"Reshape", map_reshape},
                                               {"Squeeze", map_axes_op},
