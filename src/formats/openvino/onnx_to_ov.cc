@@ -193,6 +193,32 @@ void write_reciprocal(NetWriter& w, const ir::Node& n) {
        {{"auto_broadcast", "numpy"}, {"m_pythondiv", "false"}});
 }
 
+// Split with lengths (an input from opset 13, an attribute before) is VariadicSplit;
+// without, it is Split into as many equal parts as it has outputs.
+void write_split(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  XmlLayer l;
+  l.name = name;
+  l.version = "opset1";
+  std::vector<PortRef> ins{
+      w.source(n.inputs.at(0)),
+      w.constant(Tensor::scalar_i64(int_attr_or(n, "axis", 0)), name + "/axis")};
+  if (auto lengths = axes_of(w, n, 1, "split")) {
+    l.type = "VariadicSplit";
+    ins.push_back(*lengths);
+  } else {
+    l.type = "Split";
+    l.data = {{"num_splits", std::to_string(n.outputs.size())}};
+  }
+  for (const ir::Edge* e : n.outputs) {
+    if (!e) fail(ErrorKind::Unsupported, w.where(n), "Split with an omitted output");
+    l.outputs.push_back(NetWriter::port_of(e));
+  }
+  int64_t id = w.add(std::move(l), ins);
+  for (size_t k = 0; k < n.outputs.size(); ++k)
+    w.bind(n.outputs[k], {id, static_cast<int64_t>(ins.size() + k)});
+}
+
 void write_cast_like(NetWriter& w, const ir::Node& n) {
   w.op("ConvertLike", "opset1", layer_name(n), sources(w, n), out0(w, n));
 }
@@ -201,6 +227,11 @@ void write_gather(NetWriter& w, const ir::Node& n) {
   std::vector<PortRef> ins = sources(w, n);
   ins.push_back(w.const_i64({int_attr_or(n, "axis", 0)}, layer_name(n) + "/axis"));
   w.op("Gather", "opset8", layer_name(n), ins, out0(w, n), {{"batch_dims", "0"}});
+}
+
+void write_gather_elements(NetWriter& w, const ir::Node& n) {
+  w.op("GatherElements", "opset6", layer_name(n), sources(w, n), out0(w, n),
+       {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
 }
 
 // Axes are an input of ReduceSum from opset 13 and of the others from opset 18.
@@ -247,11 +278,16 @@ void write_slice(NetWriter& w, const ir::Node& n) {
   w.op("Slice", "opset8", name, ins, out0(w, n));
 }
 
+// Range-4 names its output type; with the type unknown, Range-1 takes it from its inputs,
+// which ONNX requires to be alike anyway.
 void write_range(NetWriter& w, const ir::Node& n) {
   const ir::Type& t = n.inputs.at(0)->type;
   std::string_view type =
       t.kind == ir::Type::Kind::Tensor ? ov_elem_name(t.elem) : std::string_view();
-  if (type.empty()) fail(ErrorKind::Unsupported, w.where(n), "Range whose element type is unknown");
+  if (type.empty()) {
+    w.op("Range", "opset1", layer_name(n), sources(w, n), out0(w, n));
+    return;
+  }
   w.op("Range", "opset4", layer_name(n), sources(w, n), out0(w, n),
        {{"output_type", std::string(type)}});
 }
@@ -265,6 +301,8 @@ const std::map<std::string, WriteFn>& special() {
   static const std::map<std::string, WriteFn> m{{"Identity", write_identity},
                                                 {"CastLike", write_cast_like},
                                                 {"Size", write_size},
+                                                {"Split", write_split},
+                                                {"GatherElements", write_gather_elements},
                                                 {"ConstantOfShape", write_constant_of_shape},
                                                 {"Reciprocal", write_reciprocal},
                                                 {"Constant", write_constant},

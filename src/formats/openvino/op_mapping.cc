@@ -135,6 +135,29 @@ void map_convert_like(GraphLowering& g, const LayerIO& io) {
   g.node_to("CastLike", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name);
 }
 
+// Split-1 cuts into num_splits equal parts (ONNX's num_outputs); VariadicSplit takes the
+// lengths as an input, which ONNX's Split takes too, though without OpenVINO's -1 for "the
+// rest".
+void map_split(GraphLowering& g, const LayerIO& io) {
+  const bool variadic = io.layer.type == "VariadicSplit";
+  if (io.in.size() != (variadic ? 3u : 2u) || io.out.empty())
+    fail(ErrorKind::InvalidModel, g.where(io.layer), io.layer.type + " has the wrong inputs");
+  std::vector<int64_t> axis = const_ints(g, io, 1, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  std::vector<ir::Edge*> ins{io.in[0]};
+  if (variadic) {
+    if (GraphLowering::constant_value(io.in[2]))
+      for (int64_t v : const_ints(g, io, 2, "split_lengths"))
+        if (v < 0) fail(ErrorKind::Unsupported, g.where(io.layer), "split_lengths with -1");
+    ins.push_back(g.as_int64(io.in[2], io.layer.name + "/lengths"));
+  }
+  ir::Node* n = g.node_to("Split", ins, io.out, io.layer.name);
+  n->attributes.push_back(int_attr("axis", axis[0]));
+  if (!variadic)
+    n->attributes.push_back(int_attr("num_outputs", static_cast<int64_t>(io.out.size())));
+}
+
 void map_select(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
   check_broadcast(g, io);
@@ -215,6 +238,12 @@ void map_gather(GraphLowering& g, const LayerIO& io) {
     fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
   g.node_to("Gather", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
       ->attributes.push_back(int_attr("axis", axis[0]));
+}
+
+void map_gather_elements(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  g.node_to("GatherElements", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(int_attr("axis", int_data(g, io.layer, "axis", 0)));
 }
 
 // OpenVINO with no axes reduces nothing; ONNX would reduce everything unless told not to.
@@ -318,6 +347,8 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Select", map_select},
                                               {"Convert", map_convert},
                                               {"ConvertLike", map_convert_like},
+                                              {"Split", map_split},
+                                              {"VariadicSplit", map_split},
                                               {"MatMul", map_matmul},
                                               {"Reshape", map_reshape},
                                               {"Squeeze", map_axes_op},
@@ -325,6 +356,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Concat", map_concat},
                                               {"ShapeOf", map_shape_of},
                                               {"Gather", map_gather},
+                                              {"GatherElements", map_gather_elements},
                                               {"ReduceSum", map_reduce},
                                               {"ReduceMean", map_reduce},
                                               {"ReduceMax", map_reduce},
