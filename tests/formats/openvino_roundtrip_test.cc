@@ -121,6 +121,28 @@ TEST(OpenVinoRoundTrip, IdenticalConstantsAreStoredOnce) {
   EXPECT_EQ(test::floats_of(out[0].second.tensor()), (std::vector<float>{2, 6, 12, 20}));
 }
 
+TEST(OpenVinoRoundTrip, WhatHasNoOpenVinoFormIsRefusedNamingTheNode) {
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {4});
+  g.initializer("reps", test::i64({1}, {2}));
+  g.node("Tile", {"x", "reps"}, {"y"}, "tile");
+  std::string dir = test::scratch_dir("ov_refuse");
+  auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
+  try {
+    openvino::write_ir(*model);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_NE(e.where().find("main/Tile \"tile\""), std::string::npos) << e.what();
+  }
+  // An input of unknown rank cannot be a Parameter.
+  test::GraphBuilder h;
+  h.input("x", ElemType::Float, {}, false).output("y", ElemType::Float, {}, false);
+  h.node("Relu", {"x"}, {"y"});
+  model = onnx::read_model_file(test::save_model(test::make_model(h, 17), dir, "h.onnx"));
+  EXPECT_THROW(openvino::write_ir(*model), Error);
+}
+
 TEST(OpenVinoRoundTrip, ConvertCommand) {
   std::string dir = test::scratch_dir("ov_convert");
   std::string output;
