@@ -174,5 +174,127 @@ TEST(OpenVinoLoop, BackEdgeToAParameterWithoutInitialValueIsAnError) {
   }
 }
 
+// Trip count 4 over x [2, 3] sliced on axis 1 (3 parts): acc = acc + part, carried from
+// acc0; `doubled` = part * 2 has no back edge, so the Loop returns its last value.
+// .bin: 0: 4 (i64), 8: true (boolean), 12: 2.0 (f32).
+const char* kSlicedLoop = R"(<?xml version="1.0"?>
+<net name="sliced" version="11">
+  <layers>
+    <layer id="0" name="trip" type="Const" version="opset1">
+      <data element_type="i64" shape="" offset="0" size="8"/>
+      <output><port id="0" precision="I64"/></output>
+    </layer>
+    <layer id="1" name="go" type="Const" version="opset1">
+      <data element_type="boolean" shape="" offset="8" size="1"/>
+      <output><port id="0" precision="BOOL"/></output>
+    </layer>
+    <layer id="2" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="2,3"/>
+      <output><port id="0" precision="FP32" names="x"><dim>2</dim><dim>3</dim></port></output>
+    </layer>
+    <layer id="3" name="acc0" type="Parameter" version="opset1">
+      <data element_type="f32" shape="2,1"/>
+      <output><port id="0" precision="FP32" names="acc0"><dim>2</dim><dim>1</dim></port></output>
+    </layer>
+    <layer id="4" name="loop" type="Loop" version="opset5">
+      <input><port id="0"/><port id="1"/><port id="2"><dim>2</dim><dim>3</dim></port><port id="3"><dim>2</dim><dim>1</dim></port></input>
+      <output>
+        <port id="4" precision="FP32" names="acc"><dim>2</dim><dim>1</dim></port>
+        <port id="5" precision="FP32" names="doubled"><dim>2</dim><dim>1</dim></port>
+      </output>
+      <port_map>
+        <input external_port_id="2" internal_layer_id="0" axis="1"/>
+        <input external_port_id="3" internal_layer_id="1"/>
+        <output external_port_id="-1" internal_layer_id="8" purpose="execution_condition"/>
+        <output external_port_id="4" internal_layer_id="5"/>
+        <output external_port_id="5" internal_layer_id="6"/>
+      </port_map>
+      <back_edges><edge from-layer="5" to-layer="1"/></back_edges>
+      <body>
+        <layers>
+          <layer id="0" name="part" type="Parameter" version="opset1">
+            <data element_type="f32" shape="2,1"/>
+            <output><port id="0" precision="FP32"><dim>2</dim><dim>1</dim></port></output>
+          </layer>
+          <layer id="1" name="a" type="Parameter" version="opset1">
+            <data element_type="f32" shape="2,1"/>
+            <output><port id="0" precision="FP32"><dim>2</dim><dim>1</dim></port></output>
+          </layer>
+          <layer id="2" name="a_next" type="Add" version="opset1">
+            <input><port id="0"/><port id="1"/></input>
+            <output><port id="2" precision="FP32"><dim>2</dim><dim>1</dim></port></output>
+          </layer>
+          <layer id="3" name="two" type="Const" version="opset1">
+            <data element_type="f32" shape="" offset="12" size="4"/>
+            <output><port id="0" precision="FP32"/></output>
+          </layer>
+          <layer id="4" name="twice" type="Multiply" version="opset1">
+            <input><port id="0"/><port id="1"/></input>
+            <output><port id="2" precision="FP32"><dim>2</dim><dim>1</dim></port></output>
+          </layer>
+          <layer id="5" name="a_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+          <layer id="6" name="twice_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+          <layer id="7" name="yes" type="Const" version="opset1">
+            <data element_type="boolean" shape="" offset="8" size="1"/>
+            <output><port id="0" precision="BOOL"/></output>
+          </layer>
+          <layer id="8" name="cond_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+        </layers>
+        <edges>
+          <edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+          <edge from-layer="0" from-port="0" to-layer="2" to-port="1"/>
+          <edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>
+          <edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>
+          <edge from-layer="2" from-port="2" to-layer="5" to-port="0"/>
+          <edge from-layer="4" from-port="2" to-layer="6" to-port="0"/>
+          <edge from-layer="7" from-port="0" to-layer="8" to-port="0"/>
+        </edges>
+      </body>
+    </layer>
+    <layer id="5" name="r0" type="Result" version="opset1"><input><port id="0"/></input></layer>
+    <layer id="6" name="r1" type="Result" version="opset1"><input><port id="0"/></input></layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="4" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="4" to-port="1"/>
+    <edge from-layer="2" from-port="0" to-layer="4" to-port="2"/>
+    <edge from-layer="3" from-port="0" to-layer="4" to-port="3"/>
+    <edge from-layer="4" from-port="4" to-layer="5" to-port="0"/>
+    <edge from-layer="4" from-port="5" to-layer="6" to-port="0"/>
+  </edges>
+</net>
+)";
+
+NamedValues run_sliced(const std::string& xml, const std::string& dir) {
+  std::string bin =
+      test::bytes_of<int64_t>({4}) + std::string("\1\0\0\0", 4) + test::bytes_of<float>({2});
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, bin);
+  return test::run_ir(path,
+                      {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"acc0", f32({2, 1}, {0, 0})}});
+}
+
+TEST(OpenVinoLoop, SlicedInputAndLastValueWithoutBackEdge) {
+  NamedValues out = run_sliced(kSlicedLoop, "ov_loop_sliced");
+  ASSERT_EQ(out.size(), 2u);
+  // Parts [1, 4], [2, 5], [3, 6], then the last part again for the fourth iteration (as
+  // OpenVINO's reference Loop keeps it): acc = [1+2+3+3, 4+5+6+6] = [9, 21].
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{9, 21}));
+  // The last iteration's part doubled: [6, 12].
+  EXPECT_EQ(out[1].first, "doubled");
+  EXPECT_EQ(out[1].second.tensor().shape().vec(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{6, 12}));
+}
+
+TEST(OpenVinoLoop, BackwardSlicedInput) {
+  std::string xml = kSlicedLoop;
+  const std::string forward = R"(internal_layer_id="0" axis="1"/>)";
+  xml.replace(xml.find(forward), forward.size(),
+              R"(internal_layer_id="0" axis="1" start="-1" end="0" stride="-1"/>)");
+  NamedValues out = run_sliced(xml, "ov_loop_sliced_back");
+  // Parts [3, 6], [2, 5], [1, 4], [1, 4]: acc = [7, 19]; the last part doubled: [2, 8].
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{7, 19}));
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{2, 8}));
+}
+
 }  // namespace
 }  // namespace bough

@@ -119,6 +119,18 @@ TEST(OpenVinoTensorIterator, BackwardSlicedInput) {
   EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{3, 5, 6, 6, 11, 15}));
 }
 
+TEST(OpenVinoTensorIterator, LastValueWithoutBackEdge) {
+  // Without the back edge, h is h0 in every iteration: h_next = part.
+  std::string xml = replaced(
+      kTensorIterator,
+      R"(<back_edges><edge from-layer="3" from-port="0" to-layer="1" to-port="0"/></back_edges>)",
+      "");
+  NamedValues out = run(xml, "ov_ti_last");
+  // The last iteration's h_next: the third part, [3, 6]; all of them: x itself.
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{3, 6}));
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+}
+
 TEST(OpenVinoTensorIterator, PartsLongerThanOneAreRefused) {
   std::string xml = replaced(kTensorIterator, R"(internal_layer_id="0" part_size="1")",
                              R"(internal_layer_id="0" part_size="3")");

@@ -65,10 +65,17 @@ ir::Edge* result_edge(GraphLowering& g, const XmlLayer& l, const BodyResults& re
   fail(ErrorKind::InvalidModel, g.where(l), "Result " + std::to_string(id) + " is not in the body");
 }
 
-const XmlLayer& result_layer(const BodyResults& results, int64_t id) {
+const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResults& results,
+                             int64_t id) {
   for (const auto& [r, e] : results)
     if (r->id == id) return *r;
-  throw std::logic_error("result_layer: checked by result_edge first");
+  fail(ErrorKind::InvalidModel, g.where(l), "Result " + std::to_string(id) + " is not in the body");
+}
+
+bool whole_axis(const PortMapEntry& e) {
+  if (e.part_size != 1) return false;
+  return (e.stride == 1 && e.start == 0 && e.end == -1) ||
+         (e.stride == -1 && e.start == -1 && e.end == 0);
 }
 
 // A per-iteration value of rank r concatenated along `axis`: ONNX stacks them as

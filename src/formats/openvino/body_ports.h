@@ -26,7 +26,11 @@ size_t input_index(GraphLowering& g, const XmlLayer& l, const std::string& map_n
                    int64_t port_id);
 std::unique_ptr<ir::Graph> new_body(GraphLowering& g, ir::Node* owner, const std::string& attr);
 ir::Edge* result_edge(GraphLowering& g, const XmlLayer& l, const BodyResults& results, int64_t id);
-const XmlLayer& result_layer(const BodyResults& results, int64_t id);
+const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResults& results,
+                             int64_t id);
+// Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
+// whole axis, one element at a time: the slicing ONNX can express.
+bool whole_axis(const PortMapEntry& e);
 // `stacked` holds the per-iteration values of `result` stacked on a new axis 0 (an ONNX scan
 // output); `out` becomes them concatenated along `axis`, as OpenVINO does.
 void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edge* out,

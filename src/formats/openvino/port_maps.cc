@@ -1,5 +1,6 @@
 // If-8 and Loop-5: bodies whose Parameters and Results are bound to the node's inputs and
-// outputs by port maps. In the core IR every subgraph is closed, so a Parameter bound to an
+// outputs by port maps. Sliced Loop inputs are taken apart in the body, by the iteration
+// number. In the core IR every subgraph is closed, so a Parameter bound to an
 // input the body only reads becomes a capture of the outer value (listed among the node's
 // implicit inputs, as the ONNX reader does it); Loop's back edges become loop-carried values
 // and its concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
@@ -62,6 +63,30 @@ struct Carried {
   int64_t param, result;
   ir::Edge* initial;
 };
+
+}  // namespace
+
+namespace {
+
+// Slice `iteration` of `outer` along the entry's axis, keeping the axis (size 1), as a
+// sliced Loop input gets it. Past the last slice the last one stays, as OpenVINO's
+// reference Loop does; backward slicing counts from the end.
+ir::Edge* sliced_part(GraphLowering& b, ir::Edge* outer, ir::Edge* iteration, const PortMapEntry& e,
+                      const std::string& name) {
+  auto i64 = [&](int64_t v, const std::string& suffix, bool scalar) {
+    return b.constant(scalar ? Tensor::scalar_i64(v)
+                             : Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}),
+                      name + suffix);
+  };
+  ir::Edge* dims = b.node("Shape", {outer}, name + "/dims");
+  ir::Edge* count =
+      b.node("Gather", {dims, i64(*e.axis, "/axis", true)}, name + "/count", int_attr("axis", 0));
+  ir::Edge* last = b.node("Sub", {count, i64(1, "/one", true)}, name + "/last");
+  ir::Edge* index = b.node("Min", {iteration, last}, name + "/index");
+  if (e.stride < 0) index = b.node("Sub", {last, index}, name + "/index_backward");
+  ir::Edge* part = b.node("Gather", {outer, index}, name + "/slice", int_attr("axis", *e.axis));
+  return b.node("Unsqueeze", {part, i64(*e.axis, "/keep_axis", false)}, name);
+}
 
 }  // namespace
 
@@ -158,11 +183,35 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     if (!e)
       fail(ErrorKind::InvalidModel, lowering.where(param),
            "the Parameter is bound by neither the port map nor a back edge");
-    if (e->axis)
-      fail(ErrorKind::Unsupported, lowering.where(param), "sliced Loop inputs (port map axis)");
-    return capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+    ir::Edge* outer = capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+    if (!e->axis) return outer;
+    if (!whole_axis(*e))
+      fail(ErrorKind::Unsupported, lowering.where(param),
+           "a sliced input other than one element at a time over the whole axis");
+    return sliced_part(lowering, outer, iter, *e, param.name);
   };
   auto results = lowering.lower(net, bind);
+
+  // A Result returned as it is without a back edge is the last iteration's value: ONNX
+  // gets it as a carried value that starts empty and that the body replaces every time.
+  for (const PortMapEntry& e : outs) {
+    bool is_carried = std::any_of(carried.begin(), carried.end(), [&](const Carried& c) {
+      return c.result == e.internal_layer_id;
+    });
+    if (!e.purpose.empty() || e.axis || is_carried) continue;
+    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
+    std::optional<ElemType> elem = r.inputs.at(0).elem;
+    for (const XmlPort& p : l.outputs)
+      if (p.id == e.external_port_id && p.elem) elem = p.elem;
+    if (!elem)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "output port " + std::to_string(e.external_port_id) +
+               " returns the last value of a Result of unknown element type");
+    ir::Edge* v = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
+    b->inputs.push_back(v);
+    carried.push_back(
+        {-1, e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first")});
+  }
 
   // Body outputs: the condition, the carried values, then the scan outputs.
   b->outputs = {result_edge(g, l, results, cond->internal_layer_id)};
@@ -189,16 +238,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
   for (const PortMapEntry& e : outs) {
     if (!e.purpose.empty()) continue;
-    if (!e.axis) {
-      bool is_carried = std::any_of(carried.begin(), carried.end(), [&](const Carried& c) {
-        return c.result == e.internal_layer_id;
-      });
-      if (!is_carried)
-        fail(ErrorKind::Unsupported, g.where(l),
-             "output port " + std::to_string(e.external_port_id) +
-                 " returns the last value of a Result that no back edge carries");
-      continue;
-    }
+    if (!e.axis) continue;  // a carried value's last value, above
     b->outputs.push_back(result_edge(g, l, results, e.internal_layer_id));
     scans.emplace_back(&e, g.graph()->new_edge(ctx.unique_name(l.name + "/stacked"),
                                                ir::Edge::Origin::NodeOutput));
@@ -215,7 +255,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   node->attributes.push_back(graph_attr("body", std::move(body)));
   for (const auto& [e, stacked] : scans)
     concat_scan(g, l, stacked, io.out[output_index(*e)],
-                result_layer(results, e->internal_layer_id), *e->axis);
+                result_layer(g, l, results, e->internal_layer_id), *e->axis);
 }
 
 }  // namespace bough::openvino

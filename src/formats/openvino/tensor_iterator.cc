@@ -1,8 +1,9 @@
 // TensorIterator-1 as an ONNX Scan. Sliced inputs (part_size 1 over the whole axis, forward
 // or backward) are Scan inputs; OpenVINO keeps the sliced axis with size 1 where ONNX
-// removes it, so the body unsqueezes each slice. Back edges are Scan state variables,
-// inputs used as they are become captures, and concatenated outputs are Scan outputs
-// stacked on axis 0 and merged into the concatenation axis (concat_scan).
+// removes it, so the body unsqueezes each slice. Back edges are Scan state variables, and
+// so are Results returned without one (for their last value); inputs used as they are
+// become captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged
+// into the concatenation axis (concat_scan).
 #include "bough/error.h"
 #include "formats/openvino/body_ports.h"
 #include "formats/openvino/op_mapping.h"
@@ -10,14 +11,6 @@
 namespace bough::openvino {
 
 namespace {
-
-// Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
-// whole axis, one element at a time: the parts an ONNX Scan takes.
-bool whole_axis(const PortMapEntry& e) {
-  if (e.part_size != 1) return false;
-  return (e.stride == 1 && e.start == 0 && e.end == -1) ||
-         (e.stride == -1 && e.start == -1 && e.end == 0);
-}
 
 ir::Edge* i64_vector(GraphLowering& g, int64_t v, const std::string& name) {
   return g.constant(Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}), name);
@@ -88,6 +81,24 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   BodyResults results = lowering.lower(net, bind);
   if (sliced.empty())
     fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
+  // A Result returned as it is without a back edge is the last iteration's value: a state
+  // that starts empty and that the body replaces every time.
+  for (const PortMapEntry& e : outs) {
+    bool is_state = false;
+    for (const State& s : states) is_state = is_state || s.result == e.internal_layer_id;
+    if (e.axis || is_state) continue;
+    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
+    std::optional<ElemType> elem = r.inputs.at(0).elem;
+    for (const XmlPort& p : l.outputs)
+      if (p.id == e.external_port_id && p.elem) elem = p.elem;
+    if (!elem)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "output port " + std::to_string(e.external_port_id) +
+               " returns the last value of a Result of unknown element type");
+    ir::Edge* input = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
+    states.push_back(
+        {e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first"), input});
+  }
 
   // ONNX Scan: inputs and body inputs are the states, then the scanned values; outputs are
   // the final states, then the scan outputs.
@@ -120,15 +131,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   }
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
   for (const PortMapEntry& e : outs) {
-    if (!e.axis) {
-      bool is_state = false;
-      for (const State& s : states) is_state = is_state || s.result == e.internal_layer_id;
-      if (!is_state)
-        fail(ErrorKind::Unsupported, g.where(l),
-             "output port " + std::to_string(e.external_port_id) +
-                 " returns the last value of a Result that no back edge carries");
-      continue;
-    }
+    if (!e.axis) continue;  // a state's last value, above
     if (!whole_axis(e))
       fail(ErrorKind::Unsupported, g.where(l),
            "a concatenated output other than one part per iteration over the whole axis");
@@ -150,7 +153,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   if (!out_dirs.empty()) node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
   for (const auto& [e, stacked] : scans)
     concat_scan(g, l, stacked, io.out[output_index(*e)],
-                result_layer(results, e->internal_layer_id), *e->axis);
+                result_layer(g, l, results, e->internal_layer_id), *e->axis);
 }
 
 }  // namespace bough::openvino
