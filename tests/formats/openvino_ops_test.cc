@@ -171,5 +171,33 @@ TEST(OpenVinoOps, MatMulTransposeReshapeSpecialZeroReduceSum) {
   EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{30}));
 }
 
+TEST(OpenVinoOps, DynamicRankParameter) {
+  // shape="..." with no dims on the port: any rank, not a scalar.
+  const char* xml = R"(<?xml version="1.0"?>
+<net name="dyn" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="..."/>
+      <output><port id="0" precision="FP32" names="x"/></output>
+    </layer>
+    <layer id="1" name="relu" type="Relu" version="opset1">
+      <input><port id="0"/></input>
+      <output><port id="1" precision="FP32" names="y"/></output>
+    </layer>
+    <layer id="2" name="out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+  </edges>
+</net>
+)";
+  std::string path = test::save_ir(test::scratch_dir("ov_dyn"), "m", xml);
+  // relu([[-1, 2], [3, -4]])
+  NamedValues out = test::run_ir(path, {{"x", f32({2, 2}, {-1, 2, 3, -4})}});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, 2, 3, 0}));
+}
+
 }  // namespace
 }  // namespace bough

@@ -135,12 +135,27 @@ TEST(OpenVinoRoundTrip, WhatHasNoOpenVinoFormIsRefusedNamingTheNode) {
     EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
     EXPECT_NE(e.where().find("main/Tile \"tile\""), std::string::npos) << e.what();
   }
-  // An input of unknown rank cannot be a Parameter.
+  // An input that is not a tensor cannot be a Parameter.
   test::GraphBuilder h;
-  h.input("x", ElemType::Float, {}, false).output("y", ElemType::Float, {}, false);
-  h.node("Relu", {"x"}, {"y"});
+  h.g_input_sequence("s").output("n", ElemType::Int64, {});
+  h.node("SequenceLength", {"s"}, {"n"});
   model = onnx::read_model_file(test::save_model(test::make_model(h, 17), dir, "h.onnx"));
   EXPECT_THROW(openvino::write_ir(*model), Error);
+}
+
+TEST(OpenVinoRoundTrip, InputOfUnknownRank) {
+  // y = relu(x), x of unknown rank: written with shape "...", read back as such.
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {}, false).output("y", ElemType::Float, {}, false);
+  g.node("Relu", {"x"}, {"y"});
+  std::string dir = test::scratch_dir("ov_unknown_rank");
+  auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
+  openvino::IrFiles files = openvino::write_ir(*model);
+  EXPECT_NE(files.xml.find(R"(element_type="f32" shape="...")"), std::string::npos) << files.xml;
+  std::string path = test::save_ir(dir, "m", files.xml, files.bin);
+  // relu([-1, 5, -3])
+  NamedValues out = test::run_ir(path, {{"x", test::f32({3}, {-1, 5, -3})}});
+  EXPECT_EQ(test::floats_of(out[0].second.tensor()), (std::vector<float>{0, 5, 0}));
 }
 
 TEST(OpenVinoRoundTrip, ConvertCommand) {

@@ -107,14 +107,18 @@ PortRef NetWriter::const_i64(const std::vector<int64_t>& v, const std::string& n
 
 PortRef NetWriter::parameter(const ir::Edge* e, bool require_type) {
   XmlPort port = port_of(e);
-  if (!port.elem && require_type)
+  // A tensor of unknown rank keeps its element type, with the shape "...".
+  std::optional<ElemType> elem = port.elem;
+  if (!elem && e->type.kind == ir::Type::Kind::Tensor && !ov_elem_name(e->type.elem).empty())
+    elem = e->type.elem;
+  if (!elem && require_type)
     fail(ErrorKind::Unsupported, where_,
-         "input '" + e->name + "' needs a tensor type of known rank to become a Parameter");
+         "input '" + e->name + "' needs a tensor type to become a Parameter");
   XmlLayer l;
   l.name = e->name;
   l.type = "Parameter";
   l.version = "opset1";
-  l.data = {{"element_type", port.elem ? std::string(ov_elem_name(*port.elem)) : "dynamic"},
+  l.data = {{"element_type", elem ? std::string(ov_elem_name(*elem)) : "dynamic"},
             {"shape", port.elem ? shape_text(port.shape) : "..."}};
   l.outputs = {port};
   PortRef p{add(std::move(l), {}), 0};

@@ -46,7 +46,8 @@ class NetWriter {
   PortRef constant(const Tensor& t, const std::string& name);
   PortRef const_i64(const std::vector<int64_t>& v, const std::string& name);
   // A Parameter for `e`. A body Parameter whose type is unknown is written as OpenVINO's
-  // dynamic type (element_type "dynamic", shape "..."); a graph input must have a type.
+  // dynamic type (element_type "dynamic", shape "..."); a graph input needs at least its
+  // element type.
   PortRef parameter(const ir::Edge* e, bool require_type = true);
   int64_t result(PortRef p, const std::string& name);
 

@@ -40,6 +40,9 @@ ir::Edge* graph_input(GraphLowering& g, const XmlLayer& param) {
   }
   if (!elem) fail(ErrorKind::InvalidModel, g.where(param), "the Parameter has no element type");
   e->type = ir::Type::tensor(*elem, port.shape);
+  // A port lists no dims both for a scalar and for a dynamic rank; the shape says which.
+  if (const std::string* shape = param.attr("shape"); shape && *shape == "...")
+    e->type.shape = ir::Shape::unknown_rank();
   e->has_value_info = true;
   g.graph()->inputs.push_back(e);
   return e;
