@@ -78,6 +78,44 @@ bool whole_axis(const PortMapEntry& e) {
          (e.stride == -1 && e.start == -1 && e.end == 0);
 }
 
+ir::Edge* unsqueezed_from(const ir::Edge* e, int64_t axis) {
+  const ir::Node* n = e->producer;
+  if (!n || n->op_type != "Unsqueeze" || n->inputs.size() != 2 || !n->inputs[1]) return nullptr;
+  const Tensor* axes = GraphLowering::constant_value(n->inputs[1]);
+  if (!axes || axes->type() != ElemType::Int64 || axes->numel() != 1 ||
+      axes->data<int64_t>()[0] != axis)
+    return nullptr;
+  return n->inputs[0];
+}
+
+void drop_unused(ir::Graph* body, const std::vector<ir::Node*>& candidates) {
+  auto used = [&](const ir::Edge* e) {
+    if (std::find(body->outputs.begin(), body->outputs.end(), e) != body->outputs.end())
+      return true;
+    for (const auto& n : body->nodes) {
+      if (std::find(n->inputs.begin(), n->inputs.end(), e) != n->inputs.end()) return true;
+      auto& implicit = n->implicit_inputs;
+      if (std::find(implicit.begin(), implicit.end(), e) != implicit.end()) return true;
+    }
+    return false;
+  };
+  for (ir::Node* c : candidates) {
+    auto it = std::find_if(body->nodes.begin(), body->nodes.end(),
+                           [&](const auto& n) { return n.get() == c; });
+    if (it == body->nodes.end() || std::any_of(c->outputs.begin(), c->outputs.end(), used))
+      continue;
+    for (ir::Edge* e : c->outputs)
+      if (e) e->producer = nullptr;  // an orphan edge now: nothing reads it
+    std::vector<ir::Edge*> inputs = c->inputs;
+    body->nodes.erase(it);
+    // So are the constants only it read (the axes).
+    for (ir::Edge* in : inputs) {
+      auto init = std::find(body->initializers.begin(), body->initializers.end(), in);
+      if (init != body->initializers.end() && !used(in)) body->initializers.erase(init);
+    }
+  }
+}
+
 // A per-iteration value of rank r concatenated along `axis`: ONNX stacks them as
 // [N, d0, ..., d(r-1)]; moving N next to d(axis) and merging the two gives OpenVINO's
 // [d0, ..., N*d(axis), ...].

@@ -31,6 +31,12 @@ const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResu
 // Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
 // whole axis, one element at a time: the slicing ONNX can express.
 bool whole_axis(const PortMapEntry& e);
+// Concatenating Unsqueeze(v, [axis]) along `axis` is stacking v on a new `axis`, which ONNX
+// scan outputs do directly: returns v for such an `e`, else nullptr.
+ir::Edge* unsqueezed_from(const ir::Edge* e, int64_t axis);
+// Removes from `body` those of `candidates` whose outputs nothing reads any more, and the
+// initializers only they read.
+void drop_unused(ir::Graph* body, const std::vector<ir::Node*>& candidates);
 // `stacked` holds the per-iteration values of `result` stacked on a new axis 0 (an ONNX scan
 // output); `out` becomes them concatenated along `axis`, as OpenVINO does.
 void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edge* out,

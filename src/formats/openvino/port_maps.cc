@@ -235,19 +235,32 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
                          : g.graph()->new_edge(ctx.unique_name(l.name + "/carried"),
                                                ir::Edge::Origin::NodeOutput));
   }
+  // A scan output is either the value the body unsqueezed on axis 0, stacked as it is, or
+  // stacked and then merged into the concatenation axis.
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
+  std::vector<ir::Edge*> scan_outputs;
+  std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
     if (!e.purpose.empty()) continue;
     if (!e.axis) continue;  // a carried value's last value, above
-    b->outputs.push_back(result_edge(g, l, results, e.internal_layer_id));
+    ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
+    if (ir::Edge* v = *e.axis == 0 ? unsqueezed_from(r, 0) : nullptr) {
+      unsqueezes.push_back(r->producer);
+      b->outputs.push_back(v);
+      scan_outputs.push_back(io.out[output_index(e)]);
+      continue;
+    }
+    b->outputs.push_back(r);
     scans.emplace_back(&e, g.graph()->new_edge(ctx.unique_name(l.name + "/stacked"),
                                                ir::Edge::Origin::NodeOutput));
+    scan_outputs.push_back(scans.back().second);
   }
+  drop_unused(b, unsqueezes);
 
   node->inputs = {m, io.in[1]};
   for (const Carried& c : carried) node->inputs.push_back(c.initial);
   node->outputs = finals;
-  for (const auto& [e, stacked] : scans) node->outputs.push_back(stacked);
+  for (ir::Edge* e : scan_outputs) node->outputs.push_back(e);
   for (size_t i = 0; i < node->outputs.size(); ++i) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);

@@ -102,7 +102,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
 
   // ONNX Scan: inputs and body inputs are the states, then the scanned values; outputs are
   // the final states, then the scan outputs.
-  std::vector<int64_t> in_axes, in_dirs, out_dirs;
+  std::vector<int64_t> in_axes, in_dirs, out_axes, out_dirs;
   for (const State& s : states) {
     b->inputs.push_back(s.input);
     node->inputs.push_back(s.initial);
@@ -129,19 +129,32 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
                                 : g.graph()->new_edge(ctx.unique_name(l.name + "/state"),
                                                       ir::Edge::Origin::NodeOutput));
   }
+  // A scan output is either the value the body unsqueezed on the concatenation axis,
+  // stacked there as it is, or stacked on axis 0 and then merged into that axis.
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
+  std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
     if (!e.axis) continue;  // a state's last value, above
     if (!whole_axis(e))
       fail(ErrorKind::Unsupported, g.where(l),
            "a concatenated output other than one part per iteration over the whole axis");
-    b->outputs.push_back(result_edge(g, l, results, e.internal_layer_id));
     out_dirs.push_back(e.stride < 0 ? 1 : 0);
+    ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
+    if (ir::Edge* v = unsqueezed_from(r, *e.axis)) {
+      unsqueezes.push_back(r->producer);
+      b->outputs.push_back(v);
+      out_axes.push_back(*e.axis);
+      node->outputs.push_back(io.out[output_index(e)]);
+      continue;
+    }
+    b->outputs.push_back(r);
+    out_axes.push_back(0);
     ir::Edge* stacked =
         g.graph()->new_edge(ctx.unique_name(l.name + "/stacked"), ir::Edge::Origin::NodeOutput);
     node->outputs.push_back(stacked);
     scans.emplace_back(&e, stacked);
   }
+  drop_unused(b, unsqueezes);
   for (size_t i = 0; i < node->outputs.size(); ++i) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
@@ -150,7 +163,10 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   node->attributes.push_back(int_attr("num_scan_inputs", static_cast<int64_t>(sliced.size())));
   node->attributes.push_back(ints_attr("scan_input_axes", in_axes));
   node->attributes.push_back(ints_attr("scan_input_directions", in_dirs));
-  if (!out_dirs.empty()) node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
+  if (!out_dirs.empty()) {
+    node->attributes.push_back(ints_attr("scan_output_axes", out_axes));
+    node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
+  }
   for (const auto& [e, stacked] : scans)
     concat_scan(g, l, stacked, io.out[output_index(*e)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
