@@ -1,9 +1,9 @@
 // If-8 and Loop-5: bodies whose Parameters and Results are bound to the node's inputs and
-// outputs by port maps. Sliced Loop inputs are taken apart in the body, by the iteration
-// number. In the core IR every subgraph is closed, so a Parameter bound to an
+// outputs by port maps. In the core IR every subgraph is closed, so a Parameter bound to an
 // input the body only reads becomes a capture of the outer value (listed among the node's
-// implicit inputs, as the ONNX reader does it); Loop's back edges become loop-carried values
-// and its concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
+// implicit inputs, as the ONNX reader does it). Loop's back edges become loop-carried
+// values, its sliced inputs are taken apart in the body by the iteration number, and its
+// concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
 #include <algorithm>
 
 #include "bough/error.h"
