@@ -104,6 +104,60 @@ TEST(OpenVinoRoundTrip, IrToIrKeepsPortMapsAndNames) {
             (std::vector<float>{101, 102, 103, 104, 105, 106, 107, 108}));
 }
 
+TEST(OpenVinoRoundTrip, CaptureFromThreeLevelsUpBecomesAPortMapAtEachLevel) {
+  // main: c, x; If1.then -> If2.then -> If3.then computes x + x, reading x (and c) from
+  // main; each else returns x. In the IR each If takes c and x as inputs, and each body
+  // binds them to its Parameters.
+  auto branch = [](const std::string& name, const std::string& out) {
+    test::GraphBuilder b(name);
+    b.output_untyped(out);
+    return b;
+  };
+  test::GraphBuilder l3t = branch("l3t", "s3"), l3e = branch("l3e", "e3");
+  l3t.node("Add", {"x", "x"}, {"s3"});
+  l3e.node("Identity", {"x"}, {"e3"});
+  test::GraphBuilder l2t = branch("l2t", "s2"), l2e = branch("l2e", "e2");
+  test::set_graph(l2t.node("If", {"c"}, {"s2"}, "level3"), "then_branch", l3t);
+  test::set_graph(l2t.graph_node_last(), "else_branch", l3e);
+  l2e.node("Identity", {"x"}, {"e2"});
+  test::GraphBuilder l1t = branch("l1t", "s1"), l1e = branch("l1e", "e1");
+  test::set_graph(l1t.node("If", {"c"}, {"s1"}, "level2"), "then_branch", l2t);
+  test::set_graph(l1t.graph_node_last(), "else_branch", l2e);
+  l1e.node("Identity", {"x"}, {"e1"});
+  test::GraphBuilder g;
+  g.input("c", ElemType::Bool).input("x", ElemType::Float, {3}).output("y", ElemType::Float, {3});
+  test::set_graph(g.node("If", {"c"}, {"y"}, "level1"), "then_branch", l1t);
+  test::set_graph(g.graph_node_last(), "else_branch", l1e);
+  std::string dir = test::scratch_dir("ov_nested_captures");
+  auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
+  openvino::IrFiles files = openvino::write_ir(*model);
+  size_t ifs = 0;
+  for (size_t at = files.xml.find(R"(type="If")"); at != std::string::npos;
+       at = files.xml.find(R"(type="If")", at + 1))
+    ++ifs;
+  EXPECT_EQ(ifs, 3u);
+  std::string path = test::save_ir(dir, "m", files.xml, files.bin);
+  // c true: x + x = [2, 4, 6]; c false: x = [1, 2, 3]
+  NamedValues t =
+      test::run_ir(path, {{"c", Tensor::scalar_bool(true)}, {"x", test::f32({3}, {1, 2, 3})}});
+  EXPECT_EQ(test::floats_of(t[0].second.tensor()), (std::vector<float>{2, 4, 6}));
+  NamedValues f =
+      test::run_ir(path, {{"c", Tensor::scalar_bool(false)}, {"x", test::f32({3}, {1, 2, 3})}});
+  EXPECT_EQ(test::floats_of(f[0].second.tensor()), (std::vector<float>{1, 2, 3}));
+  // Read back, every If again has only its condition as an input.
+  auto back = openvino::read_model_file(path);
+  const ir::Node* node = back->graph->nodes.at(0).get();
+  for (int level = 1; level <= 3; ++level) {
+    ASSERT_EQ(node->op_type, "If");
+    EXPECT_EQ(node->inputs.size(), 1u);
+    const ir::Graph& then_branch = *node->attr("then_branch")->g;
+    node = then_branch.nodes.empty() ? nullptr : then_branch.nodes.back().get();
+    if (level < 3) {
+      ASSERT_NE(node, nullptr);
+    }
+  }
+}
+
 TEST(OpenVinoRoundTrip, IdenticalConstantsAreStoredOnce) {
   // y = (x + k1) * k2 where k1 and k2 hold the same four floats.
   test::GraphBuilder g;
