@@ -13,6 +13,7 @@ int cmd_check(const Args& args);
 int cmd_test_data(const Args& args);
 int cmd_run(const Args& args);
 int cmd_bench(const Args& args);
+int cmd_convert(const Args& args);
 
 // Exit codes shared by every subcommand.
 inline constexpr int kExitOk = 0;

@@ -1,8 +1,8 @@
 // bough info MODEL — print the IR.
 #include <cstdio>
 
+#include "bough/model.h"
 #include "commands.h"
-#include "formats/onnx/reader.h"
 #include "ir/printer.h"
 
 namespace bough::cli {
@@ -12,8 +12,8 @@ int cmd_info(const Args& args) {
     std::fprintf(stderr, "usage: bough info MODEL\n");
     return kExitUsage;
   }
-  auto model = onnx::read_model_file(args[0]);
-  std::fputs(ir::print_model(*model).c_str(), stdout);
+  Model model = Model::load(args[0]);
+  std::fputs(ir::print_model(model.ir()).c_str(), stdout);
   return kExitOk;
 }
 

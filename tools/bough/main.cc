@@ -38,6 +38,10 @@ commands:
                                   (run and bench refuse an invalid model, and an opset newer
                                   than bough knows unless given --allow-newer-opset)
   test-data DIR...                run ONNX backend-layout test folders and compare outputs
+  convert IN OUT [--captures carried|implicit]
+                                  convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
+
+MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
 
 exit status: 0 success, 1 invalid model or failed tests, 2 usage or I/O error
 )";
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
     if (cmd == "test-data") return cmd_test_data(args);
     if (cmd == "run") return cmd_run(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "convert") return cmd_convert(args);
   } catch (const std::exception& e) {
     return report_error(e);
   }

@@ -1,0 +1,73 @@
+#include "formats/onnx/loop_captures.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace bough::onnx {
+
+namespace {
+
+void carry(ir::Graph& g, std::unordered_set<std::string>& names);
+
+void carry_in_loop(ir::Node& loop, std::unordered_set<std::string>& names) {
+  ir::Attribute* a = nullptr;
+  for (auto& attr : loop.attributes)
+    if (attr.name == "body" && attr.g) a = &attr;
+  if (!a) return;
+  ir::Graph& body = *a->g;
+  auto carried = static_cast<std::ptrdiff_t>(body.inputs.size() >= 2 ? body.inputs.size() - 2 : 0);
+  for (ir::Edge* c : body.captures) {
+    // The capture edge itself becomes the body input, so every reader of it, nested
+    // captures included, stays as it is.
+    ir::Edge* outer = c->outer;
+    c->origin = ir::Edge::Origin::Input;
+    c->outer = nullptr;
+    body.inputs.push_back(c);
+    body.outputs.insert(body.outputs.begin() + 1 + carried, c);
+    loop.inputs.push_back(outer);
+    std::string name = c->name + "_final";
+    for (int k = 1; names.count(name); ++k) name = c->name + "_final_" + std::to_string(k);
+    names.insert(name);
+    ir::Edge* final_value = loop.graph->new_edge(name, ir::Edge::Origin::NodeOutput);
+    final_value->type = c->type;
+    loop.outputs.insert(loop.outputs.begin() + carried, final_value);
+    ++carried;
+  }
+  body.captures.clear();
+  loop.implicit_inputs.clear();
+  for (size_t i = 0; i < loop.outputs.size(); ++i)
+    if (loop.outputs[i]) {
+      loop.outputs[i]->producer = &loop;
+      loop.outputs[i]->producer_index = static_cast<int>(i);
+    }
+}
+
+void carry(ir::Graph& g, std::unordered_set<std::string>& names) {
+  for (auto& n : g.nodes) {
+    // Inner Loops first: their captures may become captures of this body in turn.
+    for (auto& a : n->attributes) {
+      if (a.g) carry(*a.g, names);
+      for (auto& sub : a.graphs) carry(*sub, names);
+    }
+    if (n->op_type == "Loop" && n->domain.empty()) carry_in_loop(*n, names);
+  }
+}
+
+void collect_names(const ir::Graph& g, std::unordered_set<std::string>& names) {
+  for (const auto& e : g.edges()) names.insert(e->name);
+  for (const auto& n : g.nodes)
+    for (const auto& a : n->attributes) {
+      if (a.g) collect_names(*a.g, names);
+      for (const auto& sub : a.graphs) collect_names(*sub, names);
+    }
+}
+
+}  // namespace
+
+void carry_loop_captures(ir::Model& model) {
+  std::unordered_set<std::string> names;
+  collect_names(*model.graph, names);
+  carry(*model.graph, names);
+}
+
+}  // namespace bough::onnx

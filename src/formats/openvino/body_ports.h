@@ -1,0 +1,45 @@
+// What If, Loop and TensorIterator share when lowering a body: captures for the Parameters
+// bound to the node's inputs, port-map lookups and checks, and OpenVINO's concatenated
+// outputs rebuilt from ONNX's stacked ones.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/openvino/lower.h"
+
+namespace bough::openvino {
+
+using BodyResults = std::vector<std::pair<const XmlLayer*, ir::Edge*>>;
+
+// The capture of `outer` in `body` (one per outer value), listed among the owner's
+// implicit inputs.
+ir::Edge* capture(ir::Graph* body, ir::Edge* outer);
+const PortMapEntry* entry_for(const std::vector<PortMapEntry>& entries, int64_t layer_id);
+// Every entry must name a layer of `type` ("Parameter", "Result") in the body.
+void check_entries(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
+                   const std::vector<PortMapEntry>& entries, const XmlNet& body, const char* type);
+// The position of the input port `port_id` of `l`.
+size_t input_index(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
+                   int64_t port_id);
+std::unique_ptr<ir::Graph> new_body(GraphLowering& g, ir::Node* owner, const std::string& attr);
+ir::Edge* result_edge(GraphLowering& g, const XmlLayer& l, const BodyResults& results, int64_t id);
+const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResults& results,
+                             int64_t id);
+// Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
+// whole axis, one element at a time: the slicing ONNX can express.
+bool whole_axis(const PortMapEntry& e);
+// Concatenating Unsqueeze(v, [axis]) along `axis` is stacking v on a new `axis`, which ONNX
+// scan outputs do directly: returns v for such an `e`, else nullptr.
+ir::Edge* unsqueezed_from(const ir::Edge* e, int64_t axis);
+// Removes from `body` those of `candidates` whose outputs nothing reads any more, and the
+// initializers only they read.
+void drop_unused(ir::Graph* body, const std::vector<ir::Node*>& candidates);
+// `stacked` holds the per-iteration values of `result` stacked on a new axis 0 (an ONNX scan
+// output); `out` becomes them concatenated along `axis`, as OpenVINO does.
+void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edge* out,
+                 const XmlLayer& result, int64_t axis);
+
+}  // namespace bough::openvino

@@ -1,0 +1,80 @@
+// Lowering an OpenVINO IR (XmlNet) into the core IR. A GraphLowering builds one ir::Graph:
+// it orders the layers topologically, turns Parameters, Consts and Results into graph
+// inputs, initializers and outputs, and hands every other layer to the op mapping
+// (op_mapping.h), which emits ONNX-domain nodes through the helpers below.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "formats/openvino/xml_net.h"
+#include "ir/graph.h"
+
+namespace bough::openvino {
+
+// What all graphs of one model share: its weights, and the value names already taken.
+// Names are unique across the model, so a subgraph that reads an outer value by name, as
+// written ONNX does, can never find a body value of the same name instead.
+struct ModelContext {
+  const std::string* weights = nullptr;  // the .bin; nullptr when there is none
+  std::unordered_set<std::string> names;
+  std::string unique_name(const std::string& wanted);
+};
+
+// One layer being lowered: its XML and the edges at its input and output ports, in port
+// order. The op mapping must give every output edge a producer.
+struct LayerIO {
+  const XmlLayer& layer;
+  std::vector<ir::Edge*> in;
+  std::vector<ir::Edge*> out;
+};
+
+class GraphLowering {
+ public:
+  // Gives the edge a body Parameter stands for (a graph input, or a capture of an outer value).
+  using ParamBinder = std::function<ir::Edge*(const XmlLayer& param)>;
+
+  GraphLowering(ModelContext& model, ir::Graph* graph, std::string where)
+      : model_(model), graph_(graph), where_(std::move(where)) {}
+
+  // Lowers every layer of `net`; returns each Result layer's id with the edge it returns,
+  // in file order.
+  std::vector<std::pair<const XmlLayer*, ir::Edge*>> lower(const XmlNet& net,
+                                                           const ParamBinder& bind);
+
+  // A node of `op` reading `ins` and producing the existing edges `outs`.
+  ir::Node* node_to(const std::string& op, std::vector<ir::Edge*> ins, std::vector<ir::Edge*> outs,
+                    const std::string& name);
+  // A one-output node with at most one attribute; returns its new output edge, named
+  // after `name`.
+  ir::Edge* node(const std::string& op, std::vector<ir::Edge*> ins, const std::string& name,
+                 ir::Attribute attr = {});
+  ir::Edge* constant(Tensor t, const std::string& name);
+  // `e` as int64 (ONNX wants int64 shapes, axes and indices where OpenVINO allows int32).
+  ir::Edge* as_int64(ir::Edge* e, const std::string& name);
+  // The value of `e` when it is a constant (here or in an enclosing graph), else nullptr.
+  static const Tensor* constant_value(const ir::Edge* e);
+
+  ir::Graph* graph() const { return graph_; }
+  ModelContext& model() const { return model_; }
+  std::string where(const XmlLayer& l) const { return where_ + "/" + l.label(); }
+
+ private:
+  ir::Edge* output_edge(const XmlLayer& l, const XmlPort& port);
+  ir::Edge* const_edge(const XmlLayer& l);
+
+  ModelContext& model_;
+  ir::Graph* graph_;
+  std::string where_;
+};
+
+ir::Attribute int_attr(const std::string& name, int64_t v);
+ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v);
+ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
+// The type a port declares (undefined when it gives no element type).
+ir::Type port_type(const XmlPort& p);
+
+}  // namespace bough::openvino

@@ -1,0 +1,175 @@
+#include "formats/openvino/net_writer.h"
+
+#include <filesystem>
+
+#include "bough/error.h"
+#include "formats/openvino/element_types.h"
+#include "formats/openvino/writer.h"
+#include "util/files.h"
+
+namespace bough::openvino {
+
+namespace {
+
+std::string shape_text(const ir::Shape& s) {
+  std::string out;
+  for (const ir::Dim& d : s.dims) {
+    if (!out.empty()) out += ',';
+    out += d.is_known() ? std::to_string(d.value) : "?";
+  }
+  return out;
+}
+
+}  // namespace
+
+XmlPort NetWriter::port_of(const ir::Edge* e) {
+  XmlPort p;
+  p.shape.rank_known = true;
+  if (!e) return p;
+  p.names = {e->name};
+  // A port without dims reads back as a scalar, so the type is written only when its rank
+  // is known.
+  const ir::Type& t = e->type;
+  if (t.kind == ir::Type::Kind::Tensor && t.shape.rank_known && !ov_elem_name(t.elem).empty()) {
+    p.elem = t.elem;
+    p.shape = t.shape;
+  }
+  return p;
+}
+
+// Layer ids are positions in the net, and a layer's output k is port (inputs + k).
+XmlPort& NetWriter::output_port(PortRef p) const {
+  XmlLayer& l = net_->layers.at(static_cast<size_t>(p.layer));
+  return l.outputs.at(static_cast<size_t>(p.port) - l.inputs.size());
+}
+
+int64_t NetWriter::add(XmlLayer l, const std::vector<PortRef>& ins) {
+  l.id = static_cast<int64_t>(net_->layers.size());
+  l.inputs.clear();
+  for (size_t k = 0; k < ins.size(); ++k) {
+    XmlPort in;
+    in.id = static_cast<int64_t>(k);
+    in.shape = output_port(ins[k]).shape;
+    l.inputs.push_back(in);
+    net_->edges.push_back({ins[k].layer, ins[k].port, l.id, in.id});
+  }
+  for (size_t k = 0; k < l.outputs.size(); ++k)
+    l.outputs[k].id = static_cast<int64_t>(ins.size() + k);
+  net_->layers.push_back(std::move(l));
+  return net_->layers.back().id;
+}
+
+PortRef NetWriter::op(const std::string& type, const std::string& version, const std::string& name,
+                      const std::vector<PortRef>& ins, const ir::Edge* out,
+                      std::map<std::string, std::string> data) {
+  XmlLayer l;
+  l.name = name;
+  l.type = type;
+  l.version = version;
+  l.data = std::move(data);
+  l.outputs = {port_of(out)};
+  int64_t id = add(std::move(l), ins);
+  PortRef p{id, static_cast<int64_t>(ins.size())};
+  if (out) bind(out, p);
+  return p;
+}
+
+PortRef NetWriter::constant(const Tensor& t, const std::string& name) {
+  std::string_view type = ov_elem_name(t.type());
+  if (type.empty() || t.type() == ElemType::String)
+    fail(ErrorKind::Unsupported, where_ + "/" + name,
+         "constants of type " + std::string(elem_name(t.type())) + " have no OpenVINO form");
+  std::string bytes(static_cast<const char*>(t.raw()), t.nbytes());
+  auto [it, fresh] = ctx_.blobs.emplace(bytes, ctx_.bin.size());
+  if (fresh) ctx_.bin += bytes;
+  XmlLayer l;
+  l.name = name;
+  l.type = "Const";
+  l.version = "opset1";
+  std::string shape;
+  for (int64_t d : t.shape()) shape += (shape.empty() ? "" : ",") + std::to_string(d);
+  l.data = {{"element_type", std::string(type)},
+            {"shape", shape},
+            {"offset", std::to_string(it->second)},
+            {"size", std::to_string(bytes.size())}};
+  XmlPort out;
+  out.elem = t.type();
+  out.shape.rank_known = true;
+  for (int64_t d : t.shape()) out.shape.dims.push_back(ir::Dim::known(d));
+  out.names = {name};
+  l.outputs = {out};
+  return {add(std::move(l), {}), 0};
+}
+
+PortRef NetWriter::const_i64(const std::vector<int64_t>& v, const std::string& name) {
+  return constant(Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(v.size())}, v), name);
+}
+
+PortRef NetWriter::parameter(const ir::Edge* e, bool require_type) {
+  XmlPort port = port_of(e);
+  // A tensor of unknown rank keeps its element type, with the shape "...".
+  std::optional<ElemType> elem = port.elem;
+  if (!elem && e->type.kind == ir::Type::Kind::Tensor && !ov_elem_name(e->type.elem).empty())
+    elem = e->type.elem;
+  if (!elem && require_type)
+    fail(ErrorKind::Unsupported, where_,
+         "input '" + e->name + "' needs a tensor type to become a Parameter");
+  XmlLayer l;
+  l.name = e->name;
+  l.type = "Parameter";
+  l.version = "opset1";
+  l.data = {{"element_type", elem ? std::string(ov_elem_name(*elem)) : "dynamic"},
+            {"shape", port.elem ? shape_text(port.shape) : "..."}};
+  l.outputs = {port};
+  PortRef p{add(std::move(l), {}), 0};
+  bind(e, p);
+  return p;
+}
+
+int64_t NetWriter::result(PortRef p, const std::string& name) {
+  XmlLayer l;
+  l.name = name + "/sink_port_0";
+  l.type = "Result";
+  l.version = "opset1";
+  return add(std::move(l), {p});
+}
+
+PortRef NetWriter::source(const ir::Edge* e) {
+  auto it = ports_.find(e);
+  if (it != ports_.end()) return it->second;
+  if (e->data) {  // an initializer, or an input with a default value
+    PortRef p = constant(*e->data, e->name);
+    bind(e, p);
+    return p;
+  }
+  fail(ErrorKind::InvalidModel, where_, "value '" + e->name + "' is read before it is defined");
+}
+
+std::vector<int64_t> NetWriter::write_graph(const ir::Graph& g) {
+  for (const auto& n : g.nodes) write_node(*this, *n);
+  std::vector<int64_t> results;
+  for (const ir::Edge* e : g.outputs) results.push_back(result(source(e), e->name));
+  return results;
+}
+
+IrFiles write_ir(const ir::Model& model) {
+  WriterContext ctx;
+  ctx.opset = model.opset("");
+  XmlNet net;
+  net.name = model.graph->name.empty() ? "model" : model.graph->name;
+  net.version = 11;
+  NetWriter w(ctx, &net, model.path + ": main");
+  for (const ir::Edge* e : model.graph->inputs)
+    if (!e->data) w.parameter(e);
+  w.write_graph(*model.graph);
+  return {xml_text(net), std::move(ctx.bin)};
+}
+
+void write_model_files(const ir::Model& model, const std::string& xml_path, bool overwrite) {
+  IrFiles files = write_ir(model);
+  std::string bin = std::filesystem::path(xml_path).replace_extension(".bin").string();
+  write_file_atomic(bin, files.bin, overwrite);
+  write_file_atomic(xml_path, files.xml, overwrite);
+}
+
+}  // namespace bough::openvino

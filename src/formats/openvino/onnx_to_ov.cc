@@ -1,0 +1,349 @@
+// ONNX-domain nodes as OpenVINO opset layers: the inverse of op_mapping.cc. Values that
+// ONNX keeps in attributes (axes, perm) become Const inputs; Identity writes nothing and
+// lets its output stand for its input.
+#include <cstring>
+#include <limits>
+#include <map>
+
+#include "bough/error.h"
+#include "formats/openvino/element_types.h"
+#include "formats/openvino/net_writer.h"
+
+namespace bough::openvino {
+
+namespace {
+
+using WriteFn = void (*)(NetWriter&, const ir::Node&);
+
+std::string layer_name(const ir::Node& n) {
+  return n.name.empty() && !n.outputs.empty() && n.outputs[0] ? n.outputs[0]->name : n.name;
+}
+
+const ir::Edge* out0(NetWriter& w, const ir::Node& n) {
+  if (n.outputs.empty() || !n.outputs[0]) fail(ErrorKind::InvalidModel, w.where(n), "no output");
+  return n.outputs[0];
+}
+
+std::vector<PortRef> sources(NetWriter& w, const ir::Node& n) {
+  std::vector<PortRef> ins;
+  for (const ir::Edge* e : n.inputs) {
+    if (!e) fail(ErrorKind::Unsupported, w.where(n), "an omitted optional input");
+    ins.push_back(w.source(e));
+  }
+  return ins;
+}
+
+int64_t int_attr_or(const ir::Node& n, const char* name, int64_t fallback) {
+  const ir::Attribute* a = n.attr(name);
+  return a ? a->i : fallback;
+}
+
+// Axes given as input `k` (newer opsets) or as the attribute `name` (older ones); nullopt
+// when neither is there.
+std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const char* name) {
+  if (n.inputs.size() > k && n.inputs[k]) return w.source(n.inputs[k]);
+  if (const ir::Attribute* a = n.attr(name))
+    return w.const_i64(a->ints, layer_name(n) + "/" + name);
+  return std::nullopt;
+}
+
+const std::map<std::string, std::string>& unary() {
+  static const std::map<std::string, std::string> m{
+      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
+      {"Abs", "Abs"},     {"Neg", "Negative"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
+      {"Floor", "Floor"}, {"Ceil", "Ceiling"},    {"Sin", "Sin"},       {"Cos", "Cos"},
+      {"Erf", "Erf"},     {"Sign", "Sign"},       {"Not", "LogicalNot"}};
+  return m;
+}
+
+const std::map<std::string, std::string>& binary() {
+  static const std::map<std::string, std::string> m{
+      {"Add", "Add"},         {"Sub", "Subtract"},          {"Mul", "Multiply"},
+      {"Div", "Divide"},      {"Max", "Maximum"},           {"Min", "Minimum"},
+      {"Pow", "Power"},       {"Equal", "Equal"},           {"Less", "Less"},
+      {"Greater", "Greater"}, {"LessOrEqual", "LessEqual"}, {"GreaterOrEqual", "GreaterEqual"},
+      {"And", "LogicalAnd"},  {"Or", "LogicalOr"},          {"Xor", "LogicalXor"}};
+  return m;
+}
+
+void write_unary(NetWriter& w, const ir::Node& n) {
+  w.op(unary().at(n.op_type), "opset1", layer_name(n), sources(w, n), out0(w, n));
+}
+
+// ONNX integer division truncates, which is OpenVINO's Divide without python division.
+void write_binary(NetWriter& w, const ir::Node& n) {
+  if (n.inputs.size() != 2)
+    fail(ErrorKind::Unsupported, w.where(n), n.op_type + " with other than two inputs");
+  std::map<std::string, std::string> data{{"auto_broadcast", "numpy"}};
+  if (n.op_type == "Div") data["m_pythondiv"] = "false";
+  w.op(binary().at(n.op_type), "opset1", layer_name(n), sources(w, n), out0(w, n), data);
+}
+
+void write_identity(NetWriter& w, const ir::Node& n) {
+  w.bind(out0(w, n), w.source(n.inputs.at(0)));
+}
+
+void write_constant(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* a = n.attr("value");
+  Tensor t;
+  if (a && a->kind == ir::Attribute::Kind::Tensor)
+    t = a->t;
+  else if ((a = n.attr("value_float")))
+    t = Tensor::from_vector(ElemType::Float, {}, std::vector<float>{a->f});
+  else if ((a = n.attr("value_int")))
+    t = Tensor::scalar_i64(a->i);
+  else if ((a = n.attr("value_ints")))
+    t = Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints);
+  else if ((a = n.attr("value_floats")))
+    t = Tensor::from_vector(ElemType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats);
+  else
+    fail(ErrorKind::Unsupported, w.where(n), "a Constant without a tensor, float or int value");
+  w.bind(out0(w, n), w.constant(t, out0(w, n)->name));
+}
+
+void write_cast(NetWriter& w, const ir::Node& n) {
+  auto to = static_cast<ElemType>(int_attr_or(n, "to", 0));
+  std::string_view name =
+      is_valid_elem_code(static_cast<int>(to)) ? ov_elem_name(to) : std::string_view();
+  if (name.empty())
+    fail(ErrorKind::Unsupported, w.where(n), "Cast to a type OpenVINO does not have");
+  w.op("Convert", "opset1", layer_name(n), sources(w, n), out0(w, n),
+       {{"destination_type", std::string(name)}});
+}
+
+void write_where(NetWriter& w, const ir::Node& n) {
+  w.op("Select", "opset1", layer_name(n), sources(w, n), out0(w, n), {{"auto_broadcast", "numpy"}});
+}
+
+void write_matmul(NetWriter& w, const ir::Node& n) {
+  w.op("MatMul", "opset1", layer_name(n), sources(w, n), out0(w, n),
+       {{"transpose_a", "false"}, {"transpose_b", "false"}});
+}
+
+void write_reshape(NetWriter& w, const ir::Node& n) {
+  bool allowzero = int_attr_or(n, "allowzero", 0) != 0;
+  w.op("Reshape", "opset1", layer_name(n), sources(w, n), out0(w, n),
+       {{"special_zero", allowzero ? "false" : "true"}});
+}
+
+void write_squeeze_like(NetWriter& w, const ir::Node& n) {
+  std::vector<PortRef> ins{w.source(n.inputs.at(0))};
+  if (auto axes = axes_of(w, n, 1, "axes"))
+    ins.push_back(*axes);
+  else if (n.op_type == "Unsqueeze")
+    fail(ErrorKind::InvalidModel, w.where(n), "Unsqueeze without axes");
+  w.op(n.op_type, "opset1", layer_name(n), ins, out0(w, n));
+}
+
+void write_concat(NetWriter& w, const ir::Node& n) {
+  w.op("Concat", "opset1", layer_name(n), sources(w, n), out0(w, n),
+       {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
+}
+
+// Shape's start and end (opset 15) slice the shape vector.
+void write_shape(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* start = n.attr("start");
+  const ir::Attribute* end = n.attr("end");
+  if (!start && !end) {
+    w.op("ShapeOf", "opset3", layer_name(n), sources(w, n), out0(w, n), {{"output_type", "i64"}});
+    return;
+  }
+  std::string name = layer_name(n);
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", sources(w, n), nullptr, {{"output_type", "i64"}});
+  w.op("Slice", "opset8", name,
+       {shape, w.const_i64({start ? start->i : 0}, name + "/start"),
+        w.const_i64({end ? end->i : std::numeric_limits<int64_t>::max()}, name + "/stop"),
+        w.const_i64({1}, name + "/step")},
+       out0(w, n));
+}
+
+// Size is the product of the shape.
+void write_size(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", sources(w, n), nullptr, {{"output_type", "i64"}});
+  w.op("ReduceProd", "opset1", name, {shape, w.const_i64({0}, name + "/axes")}, out0(w, n),
+       {{"keep_dims", "false"}});
+}
+
+// ConstantOfShape broadcasts its one-element value (0.0f by default) to the shape.
+void write_constant_of_shape(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* a = n.attr("value");
+  Tensor value = a ? a->t : Tensor::zeros(ElemType::Float, {1});
+  if (value.numel() != 1)
+    fail(ErrorKind::InvalidModel, w.where(n), "the value must hold one element");
+  Tensor scalar(value.type(), Dims{});
+  std::memcpy(scalar.raw(), value.raw(), value.nbytes());
+  std::string name = layer_name(n);
+  w.op("Broadcast", "opset3", name, {w.constant(scalar, name + "/value"), w.source(n.inputs.at(0))},
+       out0(w, n), {{"mode", "numpy"}});
+}
+
+// 1 / x, with the 1 converted to x's type at run time.
+void write_reciprocal(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  PortRef x = w.source(n.inputs.at(0));
+  PortRef one = w.op("ConvertLike", "opset1", name + "/one",
+                     {w.constant(Tensor::from_vector(ElemType::Float, {}, std::vector<float>{1}),
+                                 name + "/one_f32"),
+                      x},
+                     nullptr);
+  w.op("Divide", "opset1", name, {one, x}, out0(w, n),
+       {{"auto_broadcast", "numpy"}, {"m_pythondiv", "false"}});
+}
+
+// Split with lengths (an input from opset 13, an attribute before) is VariadicSplit;
+// without, it is Split into as many equal parts as it has outputs.
+void write_split(NetWriter& w, const ir::Node& n) {
+  std::string name = layer_name(n);
+  XmlLayer l;
+  l.name = name;
+  l.version = "opset1";
+  std::vector<PortRef> ins{
+      w.source(n.inputs.at(0)),
+      w.constant(Tensor::scalar_i64(int_attr_or(n, "axis", 0)), name + "/axis")};
+  if (auto lengths = axes_of(w, n, 1, "split")) {
+    l.type = "VariadicSplit";
+    ins.push_back(*lengths);
+  } else {
+    l.type = "Split";
+    l.data = {{"num_splits", std::to_string(n.outputs.size())}};
+  }
+  for (const ir::Edge* e : n.outputs) {
+    if (!e) fail(ErrorKind::Unsupported, w.where(n), "Split with an omitted output");
+    l.outputs.push_back(NetWriter::port_of(e));
+  }
+  int64_t id = w.add(std::move(l), ins);
+  for (size_t k = 0; k < n.outputs.size(); ++k)
+    w.bind(n.outputs[k], {id, static_cast<int64_t>(ins.size() + k)});
+}
+
+void write_cast_like(NetWriter& w, const ir::Node& n) {
+  w.op("ConvertLike", "opset1", layer_name(n), sources(w, n), out0(w, n));
+}
+
+void write_gather(NetWriter& w, const ir::Node& n) {
+  std::vector<PortRef> ins = sources(w, n);
+  ins.push_back(w.const_i64({int_attr_or(n, "axis", 0)}, layer_name(n) + "/axis"));
+  w.op("Gather", "opset8", layer_name(n), ins, out0(w, n), {{"batch_dims", "0"}});
+}
+
+void write_gather_elements(NetWriter& w, const ir::Node& n) {
+  w.op("GatherElements", "opset6", layer_name(n), sources(w, n), out0(w, n),
+       {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
+}
+
+// Axes are an input of ReduceSum from opset 13 and of the others from opset 18.
+void write_reduce(NetWriter& w, const ir::Node& n) {
+  auto axes = axes_of(w, n, 1, "axes");
+  if (!axes || int_attr_or(n, "noop_with_empty_axes", 0))
+    fail(ErrorKind::Unsupported, w.where(n), n.op_type + " without axes");
+  bool keep = int_attr_or(n, "keepdims", 1) != 0;
+  w.op(n.op_type, "opset1", layer_name(n), {w.source(n.inputs.at(0)), *axes}, out0(w, n),
+       {{"keep_dims", keep ? "true" : "false"}});
+}
+
+// Before opset 13, ONNX's Softmax flattened the input at the axis; OpenVINO's never does.
+void write_softmax(NetWriter& w, const ir::Node& n) {
+  if (w.opset() < 13) fail(ErrorKind::Unsupported, w.where(n), n.op_type + " before opset 13");
+  w.op(n.op_type, n.op_type == "Softmax" ? "opset8" : "opset5", layer_name(n), sources(w, n),
+       out0(w, n), {{"axis", std::to_string(int_attr_or(n, "axis", -1))}});
+}
+
+void write_transpose(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* perm = n.attr("perm");
+  PortRef order = w.const_i64(perm ? perm->ints : std::vector<int64_t>(), layer_name(n) + "/order");
+  w.op("Transpose", "opset1", layer_name(n), {w.source(n.inputs.at(0)), order}, out0(w, n));
+}
+
+// ONNX Slice (opset 10+) is (data, starts, ends[, axes[, steps]]); Slice-8 is
+// (data, start, stop, step[, axes]) with a step required: ones shaped like `starts`.
+void write_slice(NetWriter& w, const ir::Node& n) {
+  if (w.opset() < 10) fail(ErrorKind::Unsupported, w.where(n), "Slice before opset 10");
+  std::string name = layer_name(n);
+  auto input = [&](size_t k) { return n.inputs.size() > k ? n.inputs[k] : nullptr; };
+  PortRef starts = w.source(input(1));
+  PortRef step;
+  if (input(4)) {
+    step = w.source(input(4));
+  } else {
+    PortRef len =
+        w.op("ShapeOf", "opset3", name + "/len", {starts}, nullptr, {{"output_type", "i64"}});
+    step = w.op("Broadcast", "opset3", name + "/step", {w.const_i64({1}, name + "/one"), len},
+                nullptr, {{"mode", "numpy"}});
+  }
+  std::vector<PortRef> ins{w.source(n.inputs.at(0)), starts, w.source(input(2)), step};
+  if (input(3)) ins.push_back(w.source(input(3)));
+  w.op("Slice", "opset8", name, ins, out0(w, n));
+}
+
+// Range-4 names its output type; with the type unknown, Range-1 takes it from its inputs,
+// which ONNX requires to be alike anyway.
+void write_range(NetWriter& w, const ir::Node& n) {
+  const ir::Type& t = n.inputs.at(0)->type;
+  std::string_view type =
+      t.kind == ir::Type::Kind::Tensor ? ov_elem_name(t.elem) : std::string_view();
+  if (type.empty()) {
+    w.op("Range", "opset1", layer_name(n), sources(w, n), out0(w, n));
+    return;
+  }
+  w.op("Range", "opset4", layer_name(n), sources(w, n), out0(w, n),
+       {{"output_type", std::string(type)}});
+}
+
+void write_expand(NetWriter& w, const ir::Node& n) {
+  w.op("Broadcast", "opset3", layer_name(n), sources(w, n), out0(w, n),
+       {{"mode", "bidirectional"}});
+}
+
+const std::map<std::string, WriteFn>& special() {
+  static const std::map<std::string, WriteFn> m{{"Identity", write_identity},
+                                                {"CastLike", write_cast_like},
+                                                {"Size", write_size},
+                                                {"Split", write_split},
+                                                {"GatherElements", write_gather_elements},
+                                                {"ConstantOfShape", write_constant_of_shape},
+                                                {"Reciprocal", write_reciprocal},
+                                                {"Constant", write_constant},
+                                                {"Cast", write_cast},
+                                                {"Where", write_where},
+                                                {"MatMul", write_matmul},
+                                                {"Reshape", write_reshape},
+                                                {"Squeeze", write_squeeze_like},
+                                                {"Unsqueeze", write_squeeze_like},
+                                                {"Concat", write_concat},
+                                                {"Shape", write_shape},
+                                                {"Gather", write_gather},
+                                                {"ReduceSum", write_reduce},
+                                                {"ReduceMean", write_reduce},
+                                                {"ReduceMax", write_reduce},
+                                                {"ReduceMin", write_reduce},
+                                                {"ReduceProd", write_reduce},
+                                                {"Softmax", write_softmax},
+                                                {"LogSoftmax", write_softmax},
+                                                {"Transpose", write_transpose},
+                                                {"Slice", write_slice},
+                                                {"Range", write_range},
+                                                {"Expand", write_expand},
+                                                {"If", write_if},
+                                                {"Loop", write_loop},
+                                                {"Scan", write_scan}};
+  return m;
+}
+
+}  // namespace
+
+void write_node(NetWriter& w, const ir::Node& n) {
+  if (!n.domain.empty())
+    fail(ErrorKind::Unsupported, w.where(n),
+         "operators of domain '" + n.domain + "' have no OpenVINO form");
+  if (unary().count(n.op_type)) return write_unary(w, n);
+  if (binary().count(n.op_type)) return write_binary(w, n);
+  auto it = special().find(n.op_type);
+  if (it == special().end())
+    fail(ErrorKind::Unsupported, w.where(n), "operator " + n.op_type + " has no OpenVINO mapping");
+  it->second(w, n);
+}
+
+}  // namespace bough::openvino

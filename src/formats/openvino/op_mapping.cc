@@ -1,0 +1,397 @@
+// Each OpenVINO operator becomes one ONNX-domain node, or a few where the attributes need
+// it (MatMul's transposes, NotEqual, StridedSlice's masks). Inputs that ONNX wants as
+// attributes (Gather's axis, Transpose's order) must be constants.
+#include "formats/openvino/op_mapping.h"
+
+#include <limits>
+#include <map>
+
+#include "bough/error.h"
+#include "formats/openvino/element_types.h"
+
+namespace bough::openvino {
+
+namespace {
+
+using MapFn = void (*)(GraphLowering&, const LayerIO&);
+
+bool flag(const XmlLayer& l, const char* key, bool fallback) {
+  const std::string* v = l.attr(key);
+  if (!v) return fallback;
+  return *v == "true" || *v == "1" || *v == "True";
+}
+
+int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback) {
+  const std::string* v = l.attr(key);
+  if (!v) return fallback;
+  char* end = nullptr;
+  long long x = std::strtoll(v->c_str(), &end, 10);
+  if (v->empty() || *end != '\0')
+    fail(ErrorKind::InvalidModel, g.where(l),
+         std::string(key) + "=\"" + *v + "\" is not an integer");
+  return x;
+}
+
+// "1,0,1" as a list of integers ("" is empty).
+std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
+  std::vector<int64_t> out;
+  const std::string* v = l.attr(key);
+  if (!v) return out;
+  size_t pos = 0;
+  while (pos < v->size()) {
+    size_t comma = v->find(',', pos);
+    std::string item = v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    char* end = nullptr;
+    long long x = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0')
+      fail(ErrorKind::InvalidModel, g.where(l),
+           std::string(key) + "=\"" + *v + "\" is not a list of integers");
+    out.push_back(x);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
+                                const char* what) {
+  const Tensor* t = GraphLowering::constant_value(io.in.at(input));
+  if (!t || (t->type() != ElemType::Int64 && t->type() != ElemType::Int32))
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         std::string(what) + " must be an int32/int64 constant to map to ONNX");
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t->numel(); ++i)
+    v.push_back(t->type() == ElemType::Int64 ? t->data<int64_t>()[i] : t->data<int32_t>()[i]);
+  return v;
+}
+
+Tensor i64_tensor(const std::vector<int64_t>& v) {
+  return Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(v.size())}, v);
+}
+
+void check_inputs(GraphLowering& g, const LayerIO& io, size_t lo, size_t hi) {
+  if (io.in.size() < lo || io.in.size() > hi || io.out.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer),
+         "expected " + std::to_string(lo) + (lo == hi ? "" : " to " + std::to_string(hi)) +
+             " inputs and one output, got " + std::to_string(io.in.size()) + " and " +
+             std::to_string(io.out.size()));
+}
+
+// numpy broadcasting is ONNX's; "none" requires equal shapes, which ONNX then handles the
+// same way. pdpd needs a pass that bough does not have yet.
+void check_broadcast(GraphLowering& g, const LayerIO& io) {
+  const std::string* mode = io.layer.attr("auto_broadcast");
+  if (!mode || *mode == "numpy" || *mode == "none") return;
+  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + *mode + "\"");
+}
+
+const std::map<std::string, std::string>& unary_ops() {
+  static const std::map<std::string, std::string> m{
+      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
+      {"Abs", "Abs"},     {"Negative", "Neg"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
+      {"Floor", "Floor"}, {"Ceiling", "Ceil"},    {"Sin", "Sin"},       {"Cos", "Cos"},
+      {"Erf", "Erf"},     {"Sign", "Sign"},       {"LogicalNot", "Not"}};
+  return m;
+}
+
+const std::map<std::string, std::string>& binary_ops() {
+  static const std::map<std::string, std::string> m{
+      {"Add", "Add"},         {"Subtract", "Sub"},          {"Multiply", "Mul"},
+      {"Divide", "Div"},      {"Maximum", "Max"},           {"Minimum", "Min"},
+      {"Power", "Pow"},       {"Equal", "Equal"},           {"Less", "Less"},
+      {"Greater", "Greater"}, {"LessEqual", "LessOrEqual"}, {"GreaterEqual", "GreaterOrEqual"},
+      {"LogicalAnd", "And"},  {"LogicalOr", "Or"},          {"LogicalXor", "Xor"}};
+  return m;
+}
+
+void map_unary(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  g.node_to(unary_ops().at(io.layer.type), {io.in[0]}, {io.out[0]}, io.layer.name);
+}
+
+void map_binary(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  check_broadcast(g, io);
+  const XmlLayer& l = io.layer;
+  // OpenVINO divides integers rounding down (python division) unless told otherwise; ONNX
+  // truncates. They differ for negative quotients, so that case is refused.
+  if (l.type == "Divide" && flag(l, "m_pythondiv", true)) {
+    const ir::Type& t = io.out[0]->type;
+    if (t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem))
+      fail(ErrorKind::Unsupported, g.where(l), "integer Divide with python (floor) division");
+  }
+  g.node_to(binary_ops().at(l.type), {io.in[0], io.in[1]}, {io.out[0]}, l.name);
+}
+
+void map_not_equal(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  check_broadcast(g, io);
+  ir::Edge* eq = g.node("Equal", {io.in[0], io.in[1]}, io.layer.name + "/equal");
+  g.node_to("Not", {eq}, {io.out[0]}, io.layer.name);
+}
+
+void map_convert_like(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  g.node_to("CastLike", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name);
+}
+
+// Split-1 cuts into num_splits equal parts (ONNX's num_outputs); VariadicSplit takes the
+// lengths as an input, which ONNX's Split takes too, though without OpenVINO's -1 for "the
+// rest".
+void map_split(GraphLowering& g, const LayerIO& io) {
+  const bool variadic = io.layer.type == "VariadicSplit";
+  if (io.in.size() != (variadic ? 3u : 2u) || io.out.empty())
+    fail(ErrorKind::InvalidModel, g.where(io.layer), io.layer.type + " has the wrong inputs");
+  std::vector<int64_t> axis = const_ints(g, io, 1, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  std::vector<ir::Edge*> ins{io.in[0]};
+  if (variadic) {
+    if (GraphLowering::constant_value(io.in[2]))
+      for (int64_t v : const_ints(g, io, 2, "split_lengths"))
+        if (v < 0) fail(ErrorKind::Unsupported, g.where(io.layer), "split_lengths with -1");
+    ins.push_back(g.as_int64(io.in[2], io.layer.name + "/lengths"));
+  }
+  ir::Node* n = g.node_to("Split", ins, io.out, io.layer.name);
+  n->attributes.push_back(int_attr("axis", axis[0]));
+  if (!variadic)
+    n->attributes.push_back(int_attr("num_outputs", static_cast<int64_t>(io.out.size())));
+}
+
+void map_select(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 3);
+  check_broadcast(g, io);
+  g.node_to("Where", {io.in[0], io.in[1], io.in[2]}, {io.out[0]}, io.layer.name);
+}
+
+void map_convert(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const std::string* to = io.layer.attr("destination_type");
+  auto elem = to ? elem_from_ov(*to) : std::nullopt;
+  if (!elem)
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         "destination_type \"" + (to ? *to : std::string()) + "\"");
+  ir::Node* n = g.node_to("Cast", {io.in[0]}, {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("to", static_cast<int64_t>(*elem)));
+}
+
+// transpose_a/b swap the last two axes of a matrix operand (ignored for vectors).
+void map_matmul(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  std::vector<ir::Edge*> ins = io.in;
+  const char* keys[2] = {"transpose_a", "transpose_b"};
+  for (size_t k = 0; k < 2; ++k) {
+    if (!flag(io.layer, keys[k], false)) continue;
+    size_t rank = io.layer.inputs[k].shape.dims.size();
+    if (rank < 2) continue;
+    std::vector<int64_t> perm;
+    for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    ins[k] = g.node("Transpose", {ins[k]}, io.layer.name + "/" + keys[k], ints_attr("perm", perm));
+  }
+  g.node_to("MatMul", ins, {io.out[0]}, io.layer.name);
+}
+
+// special_zero=true: a 0 copies the input's dim, which is ONNX's allowzero=0.
+void map_reshape(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  ir::Edge* shape = g.as_int64(io.in[1], io.layer.name + "/shape");
+  ir::Node* n = g.node_to("Reshape", {io.in[0], shape}, {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("allowzero", flag(io.layer, "special_zero", false) ? 0 : 1));
+}
+
+// Squeeze and Unsqueeze take their axes as an input in both formats.
+void map_axes_op(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 2);
+  std::vector<ir::Edge*> ins{io.in[0]};
+  if (io.in.size() == 2) ins.push_back(g.as_int64(io.in[1], io.layer.name + "/axes"));
+  g.node_to(io.layer.type, ins, {io.out[0]}, io.layer.name);
+}
+
+void map_concat(GraphLowering& g, const LayerIO& io) {
+  if (io.in.empty() || io.out.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "Concat needs inputs and one output");
+  ir::Node* n = g.node_to("Concat", io.in, {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("axis", int_data(g, io.layer, "axis", 0)));
+}
+
+void map_shape_of(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const std::string* type = io.layer.attr("output_type");
+  if (!type || *type == "i64") {
+    g.node_to("Shape", {io.in[0]}, {io.out[0]}, io.layer.name);
+    return;
+  }
+  auto elem = elem_from_ov(*type);
+  if (!elem) fail(ErrorKind::Unsupported, g.where(io.layer), "output_type \"" + *type + "\"");
+  ir::Edge* shape = g.node("Shape", {io.in[0]}, io.layer.name + "/i64");
+  g.node_to("Cast", {shape}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(int_attr("to", static_cast<int64_t>(*elem)));
+}
+
+void map_gather(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 3);
+  if (int_data(g, io.layer, "batch_dims", 0) != 0)
+    fail(ErrorKind::Unsupported, g.where(io.layer), "Gather with batch_dims other than 0");
+  std::vector<int64_t> axis = const_ints(g, io, 2, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  g.node_to("Gather", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(int_attr("axis", axis[0]));
+}
+
+void map_gather_elements(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  g.node_to("GatherElements", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(int_attr("axis", int_data(g, io.layer, "axis", 0)));
+}
+
+// OpenVINO with no axes reduces nothing; ONNX would reduce everything unless told not to.
+void map_reduce(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  ir::Edge* axes = g.as_int64(io.in[1], io.layer.name + "/axes");
+  ir::Node* n = g.node_to(io.layer.type, {io.in[0], axes}, {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("keepdims", flag(io.layer, "keep_dims", false) ? 1 : 0));
+  n->attributes.push_back(int_attr("noop_with_empty_axes", 1));
+}
+
+void map_softmax(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  g.node_to(io.layer.type, {io.in[0]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(int_attr("axis", int_data(g, io.layer, "axis", 1)));
+}
+
+// An empty order reverses the axes, as ONNX's Transpose does without `perm`.
+void map_transpose(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  std::vector<int64_t> order = const_ints(g, io, 1, "the order input");
+  ir::Node* n = g.node_to("Transpose", {io.in[0]}, {io.out[0]}, io.layer.name);
+  if (!order.empty()) n->attributes.push_back(ints_attr("perm", order));
+}
+
+// Slice-8 is (data, start, stop, step[, axes]); ONNX's is (data, starts, ends, axes, steps).
+void map_slice(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 4, 5);
+  const std::string& name = io.layer.name;
+  std::vector<ir::Edge*> ins{io.in[0], g.as_int64(io.in[1], name + "/start"),
+                             g.as_int64(io.in[2], name + "/stop"),
+                             io.in.size() == 5 ? g.as_int64(io.in[4], name + "/axes") : nullptr,
+                             g.as_int64(io.in[3], name + "/step")};
+  g.node_to("Slice", ins, {io.out[0]}, name);
+}
+
+// StridedSlice with constant begin/end/stride and only begin/end masks (a set bit means
+// "from the start" / "to the end" along that axis).
+void map_strided_slice(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 4);
+  const XmlLayer& l = io.layer;
+  for (const char* key : {"new_axis_mask", "shrink_axis_mask", "ellipsis_mask"})
+    for (int64_t bit : int_list(g, l, key))
+      if (bit) fail(ErrorKind::Unsupported, g.where(l), std::string("StridedSlice with ") + key);
+  std::vector<int64_t> begin = const_ints(g, io, 1, "begin");
+  std::vector<int64_t> end = const_ints(g, io, 2, "end");
+  std::vector<int64_t> stride =
+      io.in.size() == 4 ? const_ints(g, io, 3, "stride") : std::vector<int64_t>(begin.size(), 1);
+  if (end.size() != begin.size() || stride.size() != begin.size())
+    fail(ErrorKind::InvalidModel, g.where(l), "begin, end and stride differ in length");
+  std::vector<int64_t> begin_mask = int_list(g, l, "begin_mask"),
+                       end_mask = int_list(g, l, "end_mask");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(),
+                    kMin = std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < begin.size(); ++i) {
+    axes.push_back(static_cast<int64_t>(i));
+    if (stride[i] == 0) fail(ErrorKind::InvalidModel, g.where(l), "a stride is 0");
+    if (i < begin_mask.size() && begin_mask[i]) begin[i] = stride[i] > 0 ? 0 : kMax;
+    if (i < end_mask.size() && end_mask[i]) end[i] = stride[i] > 0 ? kMax : kMin;
+  }
+  const std::string& name = l.name;
+  g.node_to(
+      "Slice",
+      {io.in[0], g.constant(i64_tensor(begin), name + "/starts"),
+       g.constant(i64_tensor(end), name + "/ends"), g.constant(i64_tensor(axes), name + "/axes"),
+       g.constant(i64_tensor(stride), name + "/steps")},
+      {io.out[0]}, name);
+}
+
+// Range-4 converts its scalars to output_type; ONNX's Range wants them already alike.
+void map_range(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 3);
+  std::vector<ir::Edge*> ins = io.in;
+  if (const std::string* type = io.layer.attr("output_type")) {
+    auto elem = elem_from_ov(*type);
+    if (!elem) fail(ErrorKind::Unsupported, g.where(io.layer), "output_type \"" + *type + "\"");
+    const char* names[3] = {"/start", "/stop", "/step"};
+    for (size_t k = 0; k < 3; ++k) {
+      const ir::Type& t = ins[k]->type;
+      if (t.kind == ir::Type::Kind::Tensor && t.elem == *elem) continue;
+      ins[k] = g.node("Cast", {ins[k]}, io.layer.name + names[k],
+                      int_attr("to", static_cast<int64_t>(*elem)));
+    }
+  }
+  g.node_to("Range", ins, {io.out[0]}, io.layer.name);
+}
+
+// numpy and bidirectional broadcasting to a target shape are what ONNX's Expand does.
+void map_broadcast(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 3);
+  const std::string* mode = io.layer.attr("mode");
+  if (mode && *mode != "numpy" && *mode != "bidirectional")
+    fail(ErrorKind::Unsupported, g.where(io.layer), "Broadcast with mode=\"" + *mode + "\"");
+  ir::Edge* shape = g.as_int64(io.in[1], io.layer.name + "/target_shape");
+  g.node_to("Expand", {io.in[0], shape}, {io.out[0]}, io.layer.name);
+}
+
+const std::map<std::string, MapFn>& special_ops() {
+  static const std::map<std::string, MapFn> m{{"NotEqual", map_not_equal},
+                                              {"Select", map_select},
+                                              {"Convert", map_convert},
+                                              {"ConvertLike", map_convert_like},
+                                              {"Split", map_split},
+                                              {"VariadicSplit", map_split},
+                                              {"MatMul", map_matmul},
+                                              {"Reshape", map_reshape},
+                                              {"Squeeze", map_axes_op},
+                                              {"Unsqueeze", map_axes_op},
+                                              {"Concat", map_concat},
+                                              {"ShapeOf", map_shape_of},
+                                              {"Gather", map_gather},
+                                              {"GatherElements", map_gather_elements},
+                                              {"ReduceSum", map_reduce},
+                                              {"ReduceMean", map_reduce},
+                                              {"ReduceMax", map_reduce},
+                                              {"ReduceMin", map_reduce},
+                                              {"ReduceProd", map_reduce},
+                                              {"Softmax", map_softmax},
+                                              {"LogSoftmax", map_softmax},
+                                              {"Transpose", map_transpose},
+                                              {"Slice", map_slice},
+                                              {"StridedSlice", map_strided_slice},
+                                              {"Range", map_range},
+                                              {"Broadcast", map_broadcast},
+                                              {"If", lower_if},
+                                              {"Loop", lower_loop},
+                                              {"TensorIterator", lower_tensor_iterator}};
+  return m;
+}
+
+MapFn find_mapping(const std::string& type) {
+  if (unary_ops().count(type)) return map_unary;
+  if (binary_ops().count(type)) return map_binary;
+  auto it = special_ops().find(type);
+  return it == special_ops().end() ? nullptr : it->second;
+}
+
+}  // namespace
+
+bool is_mapped(const std::string& type) { return find_mapping(type) != nullptr; }
+
+void map_layer(GraphLowering& g, const LayerIO& io) {
+  MapFn fn = find_mapping(io.layer.type);
+  if (!fn)
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         "operator " + io.layer.type + " has no mapping");
+  fn(g, io);
+}
+
+}  // namespace bough::openvino

@@ -1,0 +1,23 @@
+// OpenVINO opset operators in terms of ONNX-domain operators.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/openvino/lower.h"
+
+namespace bough::openvino {
+
+// True when `type` (other than Parameter, Const and Result) has a mapping.
+bool is_mapped(const std::string& type);
+// Emits the nodes for one layer; throws bough::Error for attributes bough cannot express.
+void map_layer(GraphLowering& g, const LayerIO& io);
+
+// Control flow, in port_maps.cc: bodies lowered with their port maps turned into captures,
+// loop-carried values and scan outputs.
+void lower_if(GraphLowering& g, const LayerIO& io);
+void lower_loop(GraphLowering& g, const LayerIO& io);
+// In tensor_iterator.cc: TensorIterator as an ONNX Scan.
+void lower_tensor_iterator(GraphLowering& g, const LayerIO& io);
+
+}  // namespace bough::openvino

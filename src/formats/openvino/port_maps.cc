@@ -1,0 +1,274 @@
+// If-8 and Loop-5: bodies whose Parameters and Results are bound to the node's inputs and
+// outputs by port maps. In the core IR every subgraph is closed, so a Parameter bound to an
+// input the body only reads becomes a capture of the outer value (listed among the node's
+// implicit inputs, as the ONNX reader does it). Loop's back edges become loop-carried
+// values, its sliced inputs are taken apart in the body by the iteration number, and its
+// concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
+#include <algorithm>
+
+#include "bough/error.h"
+#include "formats/openvino/body_ports.h"
+#include "formats/openvino/op_mapping.h"
+
+namespace bough::openvino {
+
+void lower_if(GraphLowering& g, const LayerIO& io) {
+  const XmlLayer& l = io.layer;
+  if (io.in.empty()) fail(ErrorKind::InvalidModel, g.where(l), "If has no cond input");
+  ir::Node* node = g.node_to("If", {io.in[0]}, io.out, l.name);
+  const char* bodies[2][3] = {{"then_body", "then_port_map", "then_branch"},
+                              {"else_body", "else_port_map", "else_branch"}};
+  for (const auto& [body_tag, map_name, attr] : bodies) {
+    auto net = l.bodies.find(body_tag);
+    if (net == l.bodies.end())
+      fail(ErrorKind::InvalidModel, g.where(l), std::string("no ") + body_tag);
+    const auto& ins =
+        l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
+    const auto& outs =
+        l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
+    check_entries(g, l, map_name, ins, *net->second, "Parameter");
+    check_entries(g, l, map_name, outs, *net->second, "Result");
+    auto body = new_body(g, node, attr);
+    ir::Graph* b = body.get();
+    GraphLowering lowering(g.model(), b, g.where(l) + "/" + body_tag);
+    auto bind = [&](const XmlLayer& param) {
+      const PortMapEntry* e = entry_for(ins, param.id);
+      if (!e)
+        fail(ErrorKind::InvalidModel, lowering.where(param),
+             std::string("the Parameter is not bound by ") + map_name);
+      return capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+    };
+    auto results = lowering.lower(*net->second, bind);
+    // An output entry's external_port_id is the If's output index (If-8 spec example).
+    b->outputs.assign(io.out.size(), nullptr);
+    for (const PortMapEntry& e : outs) {
+      if (e.external_port_id < 0 || static_cast<size_t>(e.external_port_id) >= io.out.size())
+        fail(ErrorKind::InvalidModel, g.where(l),
+             std::string(map_name) + " binds output " + std::to_string(e.external_port_id) +
+                 ", but the If has " + std::to_string(io.out.size()) + " outputs");
+      b->outputs[static_cast<size_t>(e.external_port_id)] =
+          result_edge(g, l, results, e.internal_layer_id);
+    }
+    for (size_t k = 0; k < b->outputs.size(); ++k)
+      if (!b->outputs[k])
+        fail(ErrorKind::InvalidModel, g.where(l),
+             "output " + std::to_string(k) + " is not bound by " + map_name);
+    node->attributes.push_back(graph_attr(attr, std::move(body)));
+  }
+}
+
+namespace {
+
+struct Carried {
+  int64_t param, result;
+  ir::Edge* initial;
+};
+
+}  // namespace
+
+namespace {
+
+// Slice `iteration` of `outer` along the entry's axis, keeping the axis (size 1), as a
+// sliced Loop input gets it. Past the last slice the last one stays, as OpenVINO's
+// reference Loop does; backward slicing counts from the end.
+ir::Edge* sliced_part(GraphLowering& b, ir::Edge* outer, ir::Edge* iteration, const PortMapEntry& e,
+                      const std::string& name) {
+  auto i64 = [&](int64_t v, const std::string& suffix, bool scalar) {
+    return b.constant(scalar ? Tensor::scalar_i64(v)
+                             : Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}),
+                      name + suffix);
+  };
+  ir::Edge* dims = b.node("Shape", {outer}, name + "/dims");
+  ir::Edge* count =
+      b.node("Gather", {dims, i64(*e.axis, "/axis", true)}, name + "/count", int_attr("axis", 0));
+  ir::Edge* last = b.node("Sub", {count, i64(1, "/one", true)}, name + "/last");
+  ir::Edge* index = b.node("Min", {iteration, last}, name + "/index");
+  if (e.stride < 0) index = b.node("Sub", {last, index}, name + "/index_backward");
+  ir::Edge* part = b.node("Gather", {outer, index}, name + "/slice", int_attr("axis", *e.axis));
+  return b.node("Unsqueeze", {part, i64(*e.axis, "/keep_axis", false)}, name);
+}
+
+}  // namespace
+
+void lower_loop(GraphLowering& g, const LayerIO& io) {
+  const XmlLayer& l = io.layer;
+  const std::string map_name = "port_map";
+  if (io.in.size() < 2)
+    fail(ErrorKind::InvalidModel, g.where(l), "Loop needs a trip count and a condition");
+  auto net_it = l.bodies.find("body");
+  if (net_it == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no body");
+  const XmlNet& net = *net_it->second;
+  const auto& ins =
+      l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
+  const auto& outs =
+      l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
+  check_entries(g, l, map_name, ins, net, "Parameter");
+  check_entries(g, l, map_name, outs, net, "Result");
+  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
+  for (const auto& [from, to] : l.back_edges) {
+    check_entries(g, l, "back_edges", {PortMapEntry{-1, from, {}, {}}}, net, "Result");
+    check_entries(g, l, "back_edges", {PortMapEntry{-1, to, {}, {}}}, net, "Parameter");
+    back[to] = from;
+  }
+
+  const PortMapEntry* cond = nullptr;
+  for (const PortMapEntry& e : outs)
+    if (e.purpose == "execution_condition") cond = &e;
+  if (!cond)
+    fail(ErrorKind::InvalidModel, g.where(l), "the port map has no execution_condition output");
+
+  // A trip count of -1 means no limit, which ONNX says by leaving M out.
+  ir::Edge* trip = io.in[0];
+  const Tensor* t = GraphLowering::constant_value(trip);
+  bool unlimited = t && t->numel() == 1 &&
+                   ((t->type() == ElemType::Int64 && t->data<int64_t>()[0] < 0) ||
+                    (t->type() == ElemType::Int32 && t->data<int32_t>()[0] < 0));
+  ir::Edge* m = unlimited ? nullptr : g.as_int64(trip, l.name + "/trip_count");
+  ir::Node* node = g.node_to("Loop", {}, {}, l.name);
+
+  auto body = new_body(g, node, "body");
+  ir::Graph* b = body.get();
+  GraphLowering lowering(g.model(), b, g.where(l) + "/body");
+  ModelContext& ctx = g.model();
+  // The counter and condition take the names of the Parameters that stand for them.
+  std::string iter_name = l.name + "/iteration", cond_name = l.name + "/cond_in";
+  for (const XmlLayer& p : net.layers) {
+    const PortMapEntry* e = entry_for(ins, p.id);
+    auto back_it = back.find(p.id);
+    if (e && e->purpose == "current_iteration") iter_name = p.name;
+    if (e && back_it != back.end() && back_it->second == cond->internal_layer_id)
+      cond_name = p.name;
+  }
+  ir::Edge* iter = b->new_edge(ctx.unique_name(iter_name), ir::Edge::Origin::Input);
+  iter->type = ir::Type::tensor(ElemType::Int64, ir::Shape::of({}));
+  ir::Edge* cond_in = b->new_edge(ctx.unique_name(cond_name), ir::Edge::Origin::Input);
+  cond_in->type = ir::Type::tensor(ElemType::Bool, ir::Shape::of({}));
+  b->inputs = {iter, cond_in};
+
+  std::vector<Carried> carried;
+  auto bind = [&](const XmlLayer& param) -> ir::Edge* {
+    const PortMapEntry* e = entry_for(ins, param.id);
+    const XmlPort& port = param.outputs[0];
+    if (e && e->purpose == "current_iteration") {
+      // ONNX counts in int64 scalars; OpenVINO may want int32 or a one-element vector.
+      ir::Edge* v = iter;
+      if (port.elem && *port.elem != ElemType::Int64)
+        v = lowering.node("Cast", {v}, param.name + "/cast",
+                          int_attr("to", static_cast<int64_t>(*port.elem)));
+      if (port.shape.dims.size() == 1)
+        v = lowering.node("Unsqueeze",
+                          {v, lowering.constant(Tensor::from_vector(ElemType::Int64, {1},
+                                                                    std::vector<int64_t>{0}),
+                                                param.name + "/axes")},
+                          param.name);
+      return v;
+    }
+    auto back_it = back.find(param.id);
+    // Bound to the Loop's condition and fed back from the body's condition: that is
+    // exactly ONNX's cond_in.
+    if (e && back_it != back.end() && back_it->second == cond->internal_layer_id &&
+        input_index(g, l, map_name, e->external_port_id) == 1)
+      return cond_in;
+    if (back_it != back.end()) {
+      if (!e)
+        fail(ErrorKind::InvalidModel, lowering.where(param),
+             "the Parameter has a back edge but no initial value in the port map");
+      ir::Edge* v = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
+      v->type = port_type(port);
+      b->inputs.push_back(v);
+      carried.push_back(
+          {param.id, back_it->second, io.in[input_index(g, l, map_name, e->external_port_id)]});
+      return v;
+    }
+    if (!e)
+      fail(ErrorKind::InvalidModel, lowering.where(param),
+           "the Parameter is bound by neither the port map nor a back edge");
+    ir::Edge* outer = capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+    if (!e->axis) return outer;
+    if (!whole_axis(*e))
+      fail(ErrorKind::Unsupported, lowering.where(param),
+           "a sliced input other than one element at a time over the whole axis");
+    return sliced_part(lowering, outer, iter, *e, param.name);
+  };
+  auto results = lowering.lower(net, bind);
+
+  // A Result returned as it is without a back edge is the last iteration's value: ONNX
+  // gets it as a carried value that starts empty and that the body replaces every time.
+  for (const PortMapEntry& e : outs) {
+    bool is_carried = std::any_of(carried.begin(), carried.end(), [&](const Carried& c) {
+      return c.result == e.internal_layer_id;
+    });
+    if (!e.purpose.empty() || e.axis || is_carried) continue;
+    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
+    std::optional<ElemType> elem = r.inputs.at(0).elem;
+    for (const XmlPort& p : l.outputs)
+      if (p.id == e.external_port_id && p.elem) elem = p.elem;
+    if (!elem)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "output port " + std::to_string(e.external_port_id) +
+               " returns the last value of a Result of unknown element type");
+    ir::Edge* v = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
+    b->inputs.push_back(v);
+    carried.push_back(
+        {-1, e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first")});
+  }
+
+  // Body outputs: the condition, the carried values, then the scan outputs.
+  b->outputs = {result_edge(g, l, results, cond->internal_layer_id)};
+  for (const Carried& c : carried) b->outputs.push_back(result_edge(g, l, results, c.result));
+
+  // Loop outputs: an output port is either a carried value's last value or a scan output.
+  auto output_index = [&](const PortMapEntry& e) {
+    for (size_t i = 0; i < l.outputs.size(); ++i)
+      if (l.outputs[i].id == e.external_port_id) return i;
+    fail(ErrorKind::InvalidModel, g.where(l),
+         "port_map binds output port " + std::to_string(e.external_port_id) +
+             ", which the Loop does not have");
+  };
+  std::vector<ir::Edge*> finals;
+  for (const Carried& c : carried) {
+    ir::Edge* out = nullptr;
+    for (const PortMapEntry& e : outs)
+      if (e.purpose.empty() && !e.axis && e.internal_layer_id == c.result)
+        out = io.out[output_index(e)];
+    finals.push_back(out ? out
+                         : g.graph()->new_edge(ctx.unique_name(l.name + "/carried"),
+                                               ir::Edge::Origin::NodeOutput));
+  }
+  // A scan output is either the value the body unsqueezed on axis 0, stacked as it is, or
+  // stacked and then merged into the concatenation axis.
+  std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
+  std::vector<ir::Edge*> scan_outputs;
+  std::vector<ir::Node*> unsqueezes;
+  for (const PortMapEntry& e : outs) {
+    if (!e.purpose.empty()) continue;
+    if (!e.axis) continue;  // a carried value's last value, above
+    ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
+    if (ir::Edge* v = *e.axis == 0 ? unsqueezed_from(r, 0) : nullptr) {
+      unsqueezes.push_back(r->producer);
+      b->outputs.push_back(v);
+      scan_outputs.push_back(io.out[output_index(e)]);
+      continue;
+    }
+    b->outputs.push_back(r);
+    scans.emplace_back(&e, g.graph()->new_edge(ctx.unique_name(l.name + "/stacked"),
+                                               ir::Edge::Origin::NodeOutput));
+    scan_outputs.push_back(scans.back().second);
+  }
+  drop_unused(b, unsqueezes);
+
+  node->inputs = {m, io.in[1]};
+  for (const Carried& c : carried) node->inputs.push_back(c.initial);
+  node->outputs = finals;
+  for (ir::Edge* e : scan_outputs) node->outputs.push_back(e);
+  for (size_t i = 0; i < node->outputs.size(); ++i) {
+    node->outputs[i]->producer = node;
+    node->outputs[i]->producer_index = static_cast<int>(i);
+  }
+  node->attributes.push_back(graph_attr("body", std::move(body)));
+  for (const auto& [e, stacked] : scans)
+    concat_scan(g, l, stacked, io.out[output_index(*e)],
+                result_layer(g, l, results, e->internal_layer_id), *e->axis);
+}
+
+}  // namespace bough::openvino

@@ -1,0 +1,90 @@
+#include "formats/openvino/reader.h"
+
+#include <filesystem>
+#include <set>
+
+#include "bough/error.h"
+#include "formats/openvino/element_types.h"
+#include "formats/openvino/lower.h"
+#include "formats/openvino/op_mapping.h"
+#include "formats/openvino/xml_net.h"
+#include "util/files.h"
+
+namespace bough::openvino {
+
+namespace {
+
+// The ONNX opset the mapped nodes follow (Reshape's allowzero, reductions with axes inputs).
+constexpr int64_t kOnnxOpset = 21;
+
+void collect_unmapped(const XmlNet& net, std::set<std::string>* unmapped) {
+  for (const XmlLayer& l : net.layers) {
+    if (l.type != "Parameter" && l.type != "Const" && l.type != "Constant" && l.type != "Result" &&
+        !is_mapped(l.type))
+      unmapped->insert(l.type);
+    for (const auto& [tag, body] : l.bodies) collect_unmapped(*body, unmapped);
+  }
+}
+
+// A main-graph Parameter is a graph input; its port gives the type, else its `data`.
+ir::Edge* graph_input(GraphLowering& g, const XmlLayer& param) {
+  const XmlPort& port = param.outputs[0];
+  std::string wanted = !port.names.empty() ? port.names.front() : param.name;
+  ir::Edge* e = g.graph()->new_edge(g.model().unique_name(wanted), ir::Edge::Origin::Input);
+  std::optional<ElemType> elem = port.elem;
+  if (const std::string* t = param.attr("element_type")) {
+    elem = elem_from_ov(*t);
+    if (!elem)
+      fail(ErrorKind::Unsupported, g.where(param),
+           "element type '" + *t + "', which bough does not support");
+  }
+  if (!elem) fail(ErrorKind::InvalidModel, g.where(param), "the Parameter has no element type");
+  e->type = ir::Type::tensor(*elem, port.shape);
+  // A port lists no dims both for a scalar and for a dynamic rank; the shape says which.
+  if (const std::string* shape = param.attr("shape"); shape && *shape == "...")
+    e->type.shape = ir::Shape::unknown_rank();
+  e->has_value_info = true;
+  g.graph()->inputs.push_back(e);
+  return e;
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::string* weights,
+                                           const std::string& path) {
+  std::unique_ptr<XmlNet> net = parse_xml_net(xml, path, kMaxNesting);
+  std::set<std::string> unmapped;
+  collect_unmapped(*net, &unmapped);
+  if (!unmapped.empty()) {
+    std::string list;
+    for (const std::string& t : unmapped) list += (list.empty() ? "" : ", ") + t;
+    fail(ErrorKind::Unsupported, path, "operators with no mapping to bough: " + list);
+  }
+  auto model = std::make_unique<ir::Model>();
+  model->path = path;
+  model->ir_version = 10;
+  model->opset_imports = {{"", kOnnxOpset}};
+  model->producer_name = "bough (from OpenVINO IR v" + std::to_string(net->version) + ")";
+  model->graph = std::make_unique<ir::Graph>();
+  model->graph->name = net->name;
+  ModelContext ctx{weights, {}};
+  GraphLowering g(ctx, model->graph.get(), path + ": main");
+  auto results = g.lower(*net, [&](const XmlLayer& p) { return graph_input(g, p); });
+  for (const auto& [layer, edge] : results) {
+    model->graph->outputs.push_back(edge);
+    // A Result's port may declare the type the producer's port left out.
+    if (!edge->type.defined()) edge->type = port_type(layer->inputs[0]);
+  }
+  return model;
+}
+
+std::unique_ptr<ir::Model> read_model_file(const std::string& xml_path) {
+  std::string xml = read_file(xml_path);
+  std::filesystem::path bin = std::filesystem::path(xml_path).replace_extension(".bin");
+  std::string weights;
+  bool has_bin = std::filesystem::exists(bin);
+  if (has_bin) weights = read_file(bin.string());
+  return read_model_text(xml, has_bin ? &weights : nullptr, xml_path);
+}
+
+}  // namespace bough::openvino

@@ -1,0 +1,175 @@
+// TensorIterator-1 as an ONNX Scan. Sliced inputs (part_size 1 over the whole axis, forward
+// or backward) are Scan inputs; OpenVINO keeps the sliced axis with size 1 where ONNX
+// removes it, so the body unsqueezes each slice. Back edges are Scan state variables, and
+// so are Results returned without one (for their last value); inputs used as they are
+// become captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged
+// into the concatenation axis (concat_scan).
+#include "bough/error.h"
+#include "formats/openvino/body_ports.h"
+#include "formats/openvino/op_mapping.h"
+
+namespace bough::openvino {
+
+namespace {
+
+ir::Edge* i64_vector(GraphLowering& g, int64_t v, const std::string& name) {
+  return g.constant(Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}), name);
+}
+
+}  // namespace
+
+void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
+  const XmlLayer& l = io.layer;
+  const std::string map_name = "port_map";
+  auto net_it = l.bodies.find("body");
+  if (net_it == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no body");
+  const XmlNet& net = *net_it->second;
+  const auto& ins =
+      l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
+  const auto& outs =
+      l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
+  check_entries(g, l, map_name, ins, net, "Parameter");
+  check_entries(g, l, map_name, outs, net, "Result");
+  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
+  for (const auto& [from, to] : l.back_edges) {
+    check_entries(g, l, "back_edges", {PortMapEntry{-1, from}}, net, "Result");
+    check_entries(g, l, "back_edges", {PortMapEntry{-1, to}}, net, "Parameter");
+    back[to] = from;
+  }
+
+  ir::Node* node = g.node_to("Scan", {}, {}, l.name);
+  auto body = new_body(g, node, "body");
+  ir::Graph* b = body.get();
+  GraphLowering lowering(g.model(), b, g.where(l) + "/body");
+  ModelContext& ctx = g.model();
+
+  struct State {
+    int64_t result;
+    ir::Edge *initial, *input;
+  };
+  struct Sliced {
+    const PortMapEntry* entry;
+    ir::Edge *outer, *input;
+  };
+  std::vector<State> states;
+  std::vector<Sliced> sliced;
+  auto bind = [&](const XmlLayer& param) -> ir::Edge* {
+    const PortMapEntry* e = entry_for(ins, param.id);
+    auto back_it = back.find(param.id);
+    if (!e)
+      fail(ErrorKind::InvalidModel, lowering.where(param),
+           back_it == back.end()
+               ? "the Parameter is bound by neither the port map nor a back edge"
+               : "the Parameter has a back edge but no initial value in the port map");
+    ir::Edge* outer = io.in[input_index(g, l, map_name, e->external_port_id)];
+    ir::Edge* input = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
+    if (back_it != back.end()) {
+      if (e->axis)
+        fail(ErrorKind::Unsupported, lowering.where(param), "a sliced input with a back edge");
+      input->type = port_type(param.outputs[0]);
+      states.push_back({back_it->second, outer, input});
+      return input;
+    }
+    if (!e->axis) return capture(b, outer);
+    if (!whole_axis(*e))
+      fail(ErrorKind::Unsupported, lowering.where(param),
+           "a sliced input other than one element at a time over the whole axis");
+    sliced.push_back({e, outer, input});
+    return lowering.node("Unsqueeze", {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
+                         param.name + "/part");
+  };
+  BodyResults results = lowering.lower(net, bind);
+  if (sliced.empty())
+    fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
+  // A Result returned as it is without a back edge is the last iteration's value: a state
+  // that starts empty and that the body replaces every time.
+  for (const PortMapEntry& e : outs) {
+    bool is_state = false;
+    for (const State& s : states) is_state = is_state || s.result == e.internal_layer_id;
+    if (e.axis || is_state) continue;
+    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
+    std::optional<ElemType> elem = r.inputs.at(0).elem;
+    for (const XmlPort& p : l.outputs)
+      if (p.id == e.external_port_id && p.elem) elem = p.elem;
+    if (!elem)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "output port " + std::to_string(e.external_port_id) +
+               " returns the last value of a Result of unknown element type");
+    ir::Edge* input = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
+    states.push_back(
+        {e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first"), input});
+  }
+
+  // ONNX Scan: inputs and body inputs are the states, then the scanned values; outputs are
+  // the final states, then the scan outputs.
+  std::vector<int64_t> in_axes, in_dirs, out_axes, out_dirs;
+  for (const State& s : states) {
+    b->inputs.push_back(s.input);
+    node->inputs.push_back(s.initial);
+    b->outputs.push_back(result_edge(g, l, results, s.result));
+  }
+  for (const Sliced& s : sliced) {
+    b->inputs.push_back(s.input);
+    node->inputs.push_back(s.outer);
+    in_axes.push_back(*s.entry->axis);
+    in_dirs.push_back(s.entry->stride < 0 ? 1 : 0);
+  }
+  auto output_index = [&](const PortMapEntry& e) {
+    for (size_t i = 0; i < l.outputs.size(); ++i)
+      if (l.outputs[i].id == e.external_port_id) return i;
+    fail(ErrorKind::InvalidModel, g.where(l),
+         "port_map binds output port " + std::to_string(e.external_port_id) +
+             ", which the TensorIterator does not have");
+  };
+  for (const State& s : states) {
+    ir::Edge* out = nullptr;
+    for (const PortMapEntry& e : outs)
+      if (!e.axis && e.internal_layer_id == s.result) out = io.out[output_index(e)];
+    node->outputs.push_back(out ? out
+                                : g.graph()->new_edge(ctx.unique_name(l.name + "/state"),
+                                                      ir::Edge::Origin::NodeOutput));
+  }
+  // A scan output is either the value the body unsqueezed on the concatenation axis,
+  // stacked there as it is, or stacked on axis 0 and then merged into that axis.
+  std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
+  std::vector<ir::Node*> unsqueezes;
+  for (const PortMapEntry& e : outs) {
+    if (!e.axis) continue;  // a state's last value, above
+    if (!whole_axis(e))
+      fail(ErrorKind::Unsupported, g.where(l),
+           "a concatenated output other than one part per iteration over the whole axis");
+    out_dirs.push_back(e.stride < 0 ? 1 : 0);
+    ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
+    if (ir::Edge* v = unsqueezed_from(r, *e.axis)) {
+      unsqueezes.push_back(r->producer);
+      b->outputs.push_back(v);
+      out_axes.push_back(*e.axis);
+      node->outputs.push_back(io.out[output_index(e)]);
+      continue;
+    }
+    b->outputs.push_back(r);
+    out_axes.push_back(0);
+    ir::Edge* stacked =
+        g.graph()->new_edge(ctx.unique_name(l.name + "/stacked"), ir::Edge::Origin::NodeOutput);
+    node->outputs.push_back(stacked);
+    scans.emplace_back(&e, stacked);
+  }
+  drop_unused(b, unsqueezes);
+  for (size_t i = 0; i < node->outputs.size(); ++i) {
+    node->outputs[i]->producer = node;
+    node->outputs[i]->producer_index = static_cast<int>(i);
+  }
+  node->attributes.push_back(graph_attr("body", std::move(body)));
+  node->attributes.push_back(int_attr("num_scan_inputs", static_cast<int64_t>(sliced.size())));
+  node->attributes.push_back(ints_attr("scan_input_axes", in_axes));
+  node->attributes.push_back(ints_attr("scan_input_directions", in_dirs));
+  if (!out_dirs.empty()) {
+    node->attributes.push_back(ints_attr("scan_output_axes", out_axes));
+    node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
+  }
+  for (const auto& [e, stacked] : scans)
+    concat_scan(g, l, stacked, io.out[output_index(*e)],
+                result_layer(g, l, results, e->internal_layer_id), *e->axis);
+}
+
+}  // namespace bough::openvino

@@ -1,0 +1,180 @@
+#include "formats/openvino/xml_net.h"
+
+#include <charconv>
+#include <pugixml.hpp>
+
+#include "bough/error.h"
+#include "formats/openvino/element_types.h"
+
+namespace bough::openvino {
+
+std::string XmlLayer::label() const {
+  return type + " \"" + name + "\" (id " + std::to_string(id) + ")";
+}
+
+const std::string* XmlLayer::attr(const std::string& key) const {
+  auto it = data.find(key);
+  return it == data.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(int max_depth) : max_depth_(max_depth) {}
+
+  std::unique_ptr<XmlNet> net(const pugi::xml_node& node, int64_t version, int depth,
+                              const std::string& where);
+
+ private:
+  XmlLayer layer(const pugi::xml_node& node, int64_t version, int depth, const std::string& where);
+  XmlPort port(const pugi::xml_node& node, const std::string& where);
+  int64_t integer(const pugi::xml_node& node, const char* attr, const std::string& where);
+
+  int max_depth_;
+};
+
+int64_t Parser::integer(const pugi::xml_node& node, const char* attr, const std::string& where) {
+  pugi::xml_attribute a = node.attribute(attr);
+  if (!a)
+    fail(ErrorKind::InvalidModel, where,
+         "<" + std::string(node.name()) + "> has no '" + attr + "' attribute");
+  std::string_view s = a.value();
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size())
+    fail(ErrorKind::InvalidModel, where,
+         std::string(attr) + "=\"" + std::string(s) + "\" is not an integer");
+  return v;
+}
+
+// A dim is a size, or -1 / "?" / a range "1..10" for a dynamic one.
+ir::Dim parse_dim(std::string_view s) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && end == s.data() + s.size() && v >= 0) return ir::Dim::known(v);
+  return ir::Dim::unknown();
+}
+
+// `names` is a comma-separated list in which a literal comma is written "\,".
+std::vector<std::string> split_names(std::string_view s) {
+  std::vector<std::string> names;
+  std::string cur;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == ',') {
+      cur += ',';
+      ++i;
+    } else if (s[i] == ',') {
+      if (!cur.empty()) names.push_back(cur);
+      cur.clear();
+    } else {
+      cur += s[i];
+    }
+  }
+  if (!cur.empty()) names.push_back(cur);
+  return names;
+}
+
+XmlPort Parser::port(const pugi::xml_node& node, const std::string& where) {
+  XmlPort p;
+  p.id = integer(node, "id", where);
+  if (pugi::xml_attribute prec = node.attribute("precision")) {
+    p.elem = elem_from_ov(prec.value());
+    if (!p.elem)
+      fail(ErrorKind::Unsupported, where,
+           "port " + std::to_string(p.id) + " has element type '" + prec.value() +
+               "', which bough does not support");
+  }
+  p.shape.rank_known = true;
+  for (pugi::xml_node d : node.children("dim")) p.shape.dims.push_back(parse_dim(d.text().get()));
+  p.names = split_names(node.attribute("names").value());
+  return p;
+}
+
+XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
+                       const std::string& where) {
+  XmlLayer l;
+  l.id = integer(node, "id", where + " <layer>");
+  l.name = node.attribute("name").value();
+  l.type = node.attribute("type").value();
+  l.version = node.attribute("version").value();
+  std::string at = where + "/" + l.label();
+  if (l.type.empty()) fail(ErrorKind::InvalidModel, at, "the layer has no type");
+  for (pugi::xml_attribute a : node.child("data").attributes()) l.data[a.name()] = a.value();
+  for (pugi::xml_node p : node.child("input").children("port")) l.inputs.push_back(port(p, at));
+  for (pugi::xml_node p : node.child("output").children("port")) l.outputs.push_back(port(p, at));
+  for (pugi::xml_node child : node.children()) {
+    std::string tag = child.name();
+    if (tag == "body" || tag == "then_body" || tag == "else_body") {
+      if (depth + 1 > max_depth_)
+        fail(ErrorKind::Unsupported, at,
+             "bodies are nested more than " + std::to_string(max_depth_) + " deep");
+      l.bodies[tag] = net(child, version, depth + 1, at + "/" + tag);
+    } else if (tag == "port_map" || tag == "then_port_map" || tag == "else_port_map") {
+      auto& ins = l.input_maps[tag];
+      auto& outs = l.output_maps[tag];
+      for (pugi::xml_node e : child.children()) {
+        std::string kind = e.name();
+        if (kind != "input" && kind != "output") continue;
+        PortMapEntry m;
+        std::string w = at + "/" + tag;
+        m.external_port_id = integer(e, "external_port_id", w);
+        m.internal_layer_id = integer(e, "internal_layer_id", w);
+        if (e.attribute("axis")) m.axis = integer(e, "axis", w);
+        if (e.attribute("start")) m.start = integer(e, "start", w);
+        if (e.attribute("end")) m.end = integer(e, "end", w);
+        if (e.attribute("stride")) m.stride = integer(e, "stride", w);
+        if (e.attribute("part_size")) m.part_size = integer(e, "part_size", w);
+        m.purpose = e.attribute("purpose").value();
+        (kind == "input" ? ins : outs).push_back(m);
+      }
+    } else if (tag == "back_edges") {
+      for (pugi::xml_node e : child.children("edge"))
+        l.back_edges.emplace_back(integer(e, "from-layer", at + "/back_edges"),
+                                  integer(e, "to-layer", at + "/back_edges"));
+    }
+  }
+  return l;
+}
+
+std::unique_ptr<XmlNet> Parser::net(const pugi::xml_node& node, int64_t version, int depth,
+                                    const std::string& where) {
+  auto n = std::make_unique<XmlNet>();
+  n->name = node.attribute("name").value();
+  n->version = version;
+  // rt_info and other sections carry nothing bough runs; they are skipped.
+  for (pugi::xml_node l : node.child("layers").children("layer"))
+    n->layers.push_back(layer(l, version, depth, where));
+  for (pugi::xml_node e : node.child("edges").children("edge")) {
+    std::string w = where + " <edge>";
+    n->edges.push_back({integer(e, "from-layer", w), integer(e, "from-port", w),
+                        integer(e, "to-layer", w), integer(e, "to-port", w)});
+  }
+  return n;
+}
+
+}  // namespace
+
+std::unique_ptr<XmlNet> parse_xml_net(const std::string& text, const std::string& path,
+                                      int max_depth) {
+  pugi::xml_document doc;
+  pugi::xml_parse_result ok = doc.load_buffer(text.data(), text.size());
+  if (!ok)
+    fail(ErrorKind::InvalidModel, path,
+         std::string("not an OpenVINO IR: malformed XML (") + ok.description() + " at byte " +
+             std::to_string(ok.offset) + ")");
+  pugi::xml_node net = doc.child("net");
+  if (!net) fail(ErrorKind::InvalidModel, path, "not an OpenVINO IR: no <net> element");
+  Parser parser(max_depth);
+  int64_t version = 0;
+  {
+    std::string v = net.attribute("version").value();
+    if (v == "10" || v == "11")
+      version = std::stoll(v);
+    else
+      fail(ErrorKind::Unsupported, path, "IR version '" + v + "' (bough reads versions 10 and 11)");
+  }
+  return parser.net(net, version, 0, path + ": main");
+}
+
+}  // namespace bough::openvino

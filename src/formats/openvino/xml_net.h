@@ -1,0 +1,73 @@
+// The OpenVINO IR XML as plain data: layers with their attributes and ports, edges, and
+// for If/Loop/TensorIterator their bodies, port maps and back edges. Parsing stops at
+// what the file says; turning it into the core IR is the lowering's job (lower.h).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/types.h"
+
+namespace bough::openvino {
+
+struct XmlPort {
+  int64_t id = 0;
+  std::optional<ElemType> elem;  // from `precision`, when given
+  ir::Shape shape;               // from the <dim>s (-1, ?, or a range is unknown)
+  std::vector<std::string> names;
+};
+
+// One <input>/<output> entry of a port map.
+struct PortMapEntry {
+  int64_t external_port_id = -1;
+  int64_t internal_layer_id = -1;
+  std::optional<int64_t> axis;  // slices an input / concatenates an output
+  std::string purpose;          // "current_iteration", "execution_condition" or ""
+  // With `axis`: the parts taken (TensorIterator), start..end by stride, part_size long.
+  int64_t start = 0, end = -1, stride = 1, part_size = 1;
+};
+
+struct XmlNet;
+
+struct XmlLayer {
+  int64_t id = 0;
+  std::string name;
+  std::string type;
+  std::string version;  // "opset8", ...
+  std::map<std::string, std::string> data;
+  std::vector<XmlPort> inputs;
+  std::vector<XmlPort> outputs;
+  // then_body/else_body/body, and then_port_map/else_port_map/port_map.
+  std::map<std::string, std::unique_ptr<XmlNet>> bodies;
+  std::map<std::string, std::vector<PortMapEntry>> input_maps;
+  std::map<std::string, std::vector<PortMapEntry>> output_maps;
+  std::vector<std::pair<int64_t, int64_t>> back_edges;  // Result id -> Parameter id
+
+  // The label used in diagnostics: `Add "name" (id 3)`.
+  std::string label() const;
+  const std::string* attr(const std::string& key) const;
+};
+
+struct XmlEdge {
+  int64_t from_layer, from_port, to_layer, to_port;
+};
+
+struct XmlNet {
+  std::string name;
+  int64_t version = 0;           // IR version: 10 or 11 (bodies inherit it)
+  std::vector<XmlLayer> layers;  // file order
+  std::vector<XmlEdge> edges;
+};
+
+// Parses the XML text; throws bough::Error naming `path` (and the layer) on malformed XML,
+// unknown IR versions and bodies nested deeper than `max_depth`.
+std::unique_ptr<XmlNet> parse_xml_net(const std::string& text, const std::string& path,
+                                      int max_depth);
+
+// The XML text of `net` as an IR v11 file (the inverse of parse_xml_net).
+std::string xml_text(const XmlNet& net);
+
+}  // namespace bough::openvino

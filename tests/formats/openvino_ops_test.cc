@@ -1,0 +1,203 @@
+// OpenVINO operators mapped to ONNX-domain ones: each model runs as read and after
+// IR -> ONNX (run_ir). Expected values are worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include "bough/error.h"
+#include "formats/openvino_test_util.h"
+#include "model_builder.h"
+#include "test_paths.h"
+
+namespace bough {
+namespace {
+
+using test::f32;
+using test::floats_of;
+
+// One binary layer `type` with `data` attributes on x [2, 3] and y of `y_dims`.
+std::string binary_net(const std::string& type, const std::string& data, const std::string& y_dims,
+                       const std::string& y_shape) {
+  return R"(<?xml version="1.0"?>
+<net name="bin" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="2,3"/>
+      <output><port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port></output>
+    </layer>
+    <layer id="1" name="y" type="Parameter" version="opset1">
+      <data element_type="f32" shape=")" +
+         y_shape + R"("/>
+      <output><port id="0" precision="FP32">)" +
+         y_dims + R"(</port></output>
+    </layer>
+    <layer id="2" name="op" type=")" +
+         type + R"(" version="opset1">
+      <data )" +
+         data + R"(/>
+      <input><port id="0"><dim>2</dim><dim>3</dim></port><port id="1">)" +
+         y_dims + R"(</port></input>
+      <output><port id="2" precision="FP32" names="z"><dim>2</dim><dim>3</dim></port></output>
+    </layer>
+    <layer id="3" name="out" type="Result" version="opset1">
+      <input><port id="0"><dim>2</dim><dim>3</dim></port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+  </edges>
+</net>
+)";
+}
+
+TEST(OpenVinoOps, NumpyBroadcastAdd) {
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_numpy"), "m",
+                    binary_net("Add", R"(auto_broadcast="numpy")", "<dim>3</dim>", "3"));
+  // [[1, 2, 3], [4, 5, 6]] + [10, 20, 30] row-wise
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {10, 20, 30})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{11, 22, 33, 14, 25, 36}));
+}
+
+TEST(OpenVinoOps, NoBroadcastMultiplyAndDefaultMode) {
+  // auto_broadcast="none": same shapes, elementwise; no attribute means numpy.
+  for (std::string data : {std::string(R"(auto_broadcast="none")"), std::string()}) {
+    std::string path =
+        test::save_ir(test::scratch_dir("ov_none"), "m",
+                      binary_net("Multiply", data, "<dim>2</dim><dim>3</dim>", "2,3"));
+    // [1..6] * [2, 2, 2, -1, -1, -1]
+    NamedValues out = test::run_ir(
+        path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2, 3}, {2, 2, 2, -1, -1, -1})}});
+    EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{2, 4, 6, -4, -5, -6}));
+  }
+}
+
+TEST(OpenVinoOps, PdpdBroadcastIsRefused) {
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_pdpd"), "m",
+                    binary_net("Subtract", R"(auto_broadcast="pdpd")", "<dim>3</dim>", "3"));
+  try {
+    Model::load(path);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_NE(e.where().find("Subtract \"op\" (id 2)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OpenVinoOps, MaximumAndPower) {
+  std::string max_path = test::save_ir(test::scratch_dir("ov_max"), "m",
+                                       binary_net("Maximum", "", "<dim>3</dim>", "3"));
+  // max([[1, 5, 3], [4, 2, 6]], [2, 2, 2])
+  NamedValues m =
+      test::run_ir(max_path, {{"x", f32({2, 3}, {1, 5, 3, 4, 2, 6})}, {"y", f32({3}, {2, 2, 2})}});
+  EXPECT_EQ(floats_of(m[0].second.tensor()), (std::vector<float>{2, 5, 3, 4, 2, 6}));
+  std::string pow_path =
+      test::save_ir(test::scratch_dir("ov_pow"), "m", binary_net("Power", "", "<dim>3</dim>", "3"));
+  // [[1, 2, 3], [4, 5, 6]] ** [2, 1, 0]
+  NamedValues p =
+      test::run_ir(pow_path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {2, 1, 0})}});
+  EXPECT_EQ(floats_of(p[0].second.tensor()), (std::vector<float>{1, 2, 1, 16, 5, 1}));
+}
+
+// MatMul with transpose_b, then Reshape with special_zero (0 keeps the dim), then
+// ReduceSum over axis 1 with keep_dims. .bin: 0: w [2, 3] f32; 24: shape [0, 2, 1] i64;
+// 48: axes [1] i64.
+const char* kMatMul = R"(<?xml version="1.0"?>
+<net name="mm" version="11">
+  <layers>
+    <layer id="0" name="a" type="Parameter" version="opset1">
+      <data element_type="f32" shape="1,3"/>
+      <output><port id="0" precision="FP32"><dim>1</dim><dim>3</dim></port></output>
+    </layer>
+    <layer id="1" name="w" type="Const" version="opset1">
+      <data element_type="f32" shape="2,3" offset="0" size="24"/>
+      <output><port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port></output>
+    </layer>
+    <layer id="2" name="mm" type="MatMul" version="opset1">
+      <data transpose_a="false" transpose_b="true"/>
+      <input><port id="0"><dim>1</dim><dim>3</dim></port><port id="1"><dim>2</dim><dim>3</dim></port></input>
+      <output><port id="2" precision="FP32"><dim>1</dim><dim>2</dim></port></output>
+    </layer>
+    <layer id="3" name="shape" type="Const" version="opset1">
+      <data element_type="i64" shape="3" offset="24" size="24"/>
+      <output><port id="0" precision="I64"><dim>3</dim></port></output>
+    </layer>
+    <layer id="4" name="rs" type="Reshape" version="opset1">
+      <data special_zero="true"/>
+      <input><port id="0"><dim>1</dim><dim>2</dim></port><port id="1"><dim>3</dim></port></input>
+      <output><port id="2" precision="FP32"><dim>1</dim><dim>2</dim><dim>1</dim></port></output>
+    </layer>
+    <layer id="5" name="axes" type="Const" version="opset1">
+      <data element_type="i64" shape="1" offset="48" size="8"/>
+      <output><port id="0" precision="I64"><dim>1</dim></port></output>
+    </layer>
+    <layer id="6" name="sum" type="ReduceSum" version="opset1">
+      <data keep_dims="true"/>
+      <input><port id="0"><dim>1</dim><dim>2</dim><dim>1</dim></port><port id="1"><dim>1</dim></port></input>
+      <output><port id="2" precision="FP32" names="s"><dim>1</dim><dim>1</dim><dim>1</dim></port></output>
+    </layer>
+    <layer id="7" name="out_mm" type="Result" version="opset1">
+      <input><port id="0"><dim>1</dim><dim>2</dim><dim>1</dim></port></input>
+    </layer>
+    <layer id="8" name="out_s" type="Result" version="opset1">
+      <input><port id="0"><dim>1</dim><dim>1</dim><dim>1</dim></port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="4" to-port="0"/>
+    <edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>
+    <edge from-layer="4" from-port="2" to-layer="6" to-port="0"/>
+    <edge from-layer="5" from-port="0" to-layer="6" to-port="1"/>
+    <edge from-layer="4" from-port="2" to-layer="7" to-port="0"/>
+    <edge from-layer="6" from-port="2" to-layer="8" to-port="0"/>
+  </edges>
+</net>
+)";
+
+TEST(OpenVinoOps, MatMulTransposeReshapeSpecialZeroReduceSum) {
+  std::string bin =
+      test::bytes_of<float>({1, 2, 3, 4, 5, 6}) + test::bytes_of<int64_t>({0, 2, 1, 1});
+  std::string path = test::save_ir(test::scratch_dir("ov_mm"), "m", kMatMul, bin);
+  // a = [[1, 1, 2]]; a @ w^T = [[1+2+6, 4+5+12]] = [[9, 21]]; reshaped to [1, 2, 1];
+  // summed over axis 1 keeping it: [[[30]]]
+  NamedValues out = test::run_ir(path, {{"a", f32({1, 3}, {1, 1, 2})}});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{1, 2, 1}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{9, 21}));
+  EXPECT_EQ(out[1].first, "s");
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{30}));
+}
+
+TEST(OpenVinoOps, DynamicRankParameter) {
+  // shape="..." with no dims on the port: any rank, not a scalar.
+  const char* xml = R"(<?xml version="1.0"?>
+<net name="dyn" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="..."/>
+      <output><port id="0" precision="FP32" names="x"/></output>
+    </layer>
+    <layer id="1" name="relu" type="Relu" version="opset1">
+      <input><port id="0"/></input>
+      <output><port id="1" precision="FP32" names="y"/></output>
+    </layer>
+    <layer id="2" name="out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+  </edges>
+</net>
+)";
+  std::string path = test::save_ir(test::scratch_dir("ov_dyn"), "m", xml);
+  // relu([[-1, 2], [3, -4]])
+  NamedValues out = test::run_ir(path, {{"x", f32({2, 2}, {-1, 2, 3, -4})}});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, 2, 3, 0}));
+}
+
+}  // namespace
+}  // namespace bough

@@ -1,0 +1,25 @@
+// Helpers for the OpenVINO IR tests: save a hand-written XML (and its weights) as a model,
+// and run it both as read and after a trip through ONNX, which must agree.
+#pragma once
+
+#include <string>
+
+#include "bough/session.h"
+
+namespace bough::test {
+
+// Writes DIR/NAME.xml (and DIR/NAME.bin when `weights` is not empty); returns the .xml path.
+std::string save_ir(const std::string& dir, const std::string& name, const std::string& xml,
+                    const std::string& weights = "");
+// Runs the IR at `xml_path`; also writes it as ONNX, runs that, and fails the test when the
+// two runs differ. Returns the IR run's outputs.
+NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs);
+// The bytes of `values` as they lie in memory (for .bin contents).
+template <typename T>
+std::string bytes_of(std::initializer_list<T> values) {
+  std::string s;
+  for (T v : values) s.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  return s;
+}
+
+}  // namespace bough::test
