@@ -56,6 +56,13 @@ GraphBuilder& GraphBuilder::g_input_sequence(const std::string& name) {
   return *this;
 }
 
+GraphBuilder& GraphBuilder::value_info(const std::string& name, ElemType t, Dims64 dims) {
+  auto* vi = g_.add_value_info();
+  vi->set_name(name);
+  set_type(vi, t, dims, true);
+  return *this;
+}
+
 GraphBuilder& GraphBuilder::output_untyped(const std::string& name) {
   g_.add_output()->set_name(name);
   return *this;

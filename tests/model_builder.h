@@ -22,6 +22,8 @@ class GraphBuilder {
   GraphBuilder& input(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output_untyped(const std::string& name);
+  // Declares the type of an intermediate value (a value_info entry).
+  GraphBuilder& value_info(const std::string& name, ElemType t, Dims64 dims = {});
   // An input of type seq(tensor(float)).
   GraphBuilder& g_input_sequence(const std::string& name);
   GraphBuilder& initializer(const std::string& name, const Tensor& t);
