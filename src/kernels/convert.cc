@@ -1,5 +1,6 @@
 #include "kernels/convert.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -40,8 +41,19 @@ double parse_float(const std::string& s) {
   return v;
 }
 
-// Writes element i of `out` from an integer (is_int) or a double.
-void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double dv,
+// `v` rounded to float so that rounding the result once more to a narrower format (float16)
+// gives what rounding `v` directly would: an inexact result takes the neighbour whose last
+// bit is odd ("round to odd"), so it never lands on a halfway point of the narrower format.
+float narrow_to_odd(double v) {
+  const float f = static_cast<float>(v);
+  if (std::isnan(v) || std::isinf(f) || static_cast<double>(f) == v) return f;
+  if (std::bit_cast<uint32_t>(f) & 1u) return f;
+  return std::nextafter(f, static_cast<double>(f) < v ? HUGE_VALF : -HUGE_VALF);
+}
+
+// Writes element i of `out` from an integer (is_int) or a double `dv`; `fv` is the source
+// rounded to float once (directly from an integer source, not through dv).
+void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double dv, float fv,
            const CastOptions& o) {
   switch (out.type()) {
     case ElemType::Bool: out.data<bool>()[i] = is_int ? iv != 0 : dv != 0; return;
@@ -53,21 +65,21 @@ void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double 
     case ElemType::UInt16: out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : float_to_int<uint16_t>(dv); return;
     case ElemType::UInt32: out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : float_to_int<uint32_t>(dv); return;
     case ElemType::UInt64: out.data<uint64_t>()[i] = is_int ? uv : float_to_int<uint64_t>(dv); return;
-    case ElemType::Float: out.data<float>()[i] = static_cast<float>(dv); return;
+    case ElemType::Float: out.data<float>()[i] = fv; return;
     case ElemType::Double: out.data<double>()[i] = dv; return;
-    case ElemType::Float16: out.data<uint16_t>()[i] = float_to_half(static_cast<float>(dv)); return;
-    case ElemType::BFloat16: out.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(dv)); return;
+    case ElemType::Float16: out.data<uint16_t>()[i] = float_to_half(narrow_to_odd(dv)); return;
+    case ElemType::BFloat16: out.data<uint16_t>()[i] = float_to_bfloat16(fv); return;
     case ElemType::Float8E4M3FN:
     case ElemType::Float8E4M3FNUZ:
     case ElemType::Float8E5M2:
     case ElemType::Float8E5M2FNUZ:
-      out.data<uint8_t>()[i] = float_to_float8(out.type(), static_cast<float>(dv), o.saturate);
+      out.data<uint8_t>()[i] = float_to_float8(out.type(), fv, o.saturate);
       return;
     case ElemType::Float8E8M0:
-      out.data<uint8_t>()[i] = float_to_e8m0(static_cast<float>(dv), o.saturate, o.round);
+      out.data<uint8_t>()[i] = float_to_e8m0(fv, o.saturate, o.round);
       return;
     case ElemType::Float4E2M1:
-      set_packed(out.data<uint8_t>(), i, 4, float_to_float4e2m1(static_cast<float>(dv)));
+      set_packed(out.data<uint8_t>(), i, 4, float_to_float4e2m1(fv));
       return;
     case ElemType::Int4:
     case ElemType::UInt4:
@@ -100,7 +112,7 @@ void cast_into(const Tensor& x, ElemType to, Tensor& out, CastOptions o) {
   if (from == ElemType::String) {
     for (int64_t i = 0; i < n; ++i) {
       double v = parse_float(x.strings()[i]);
-      store(out, i, false, 0, 0, v, o);
+      store(out, i, false, 0, 0, v, static_cast<float>(v), o);
     }
     return;
   }
@@ -123,9 +135,11 @@ void cast_into(const Tensor& x, ElemType to, Tensor& out, CastOptions o) {
       int64_t iv = x.get_int(i);
       uint64_t uv = from == ElemType::UInt64 ? x.data<uint64_t>()[i] : static_cast<uint64_t>(iv);
       double dv = from == ElemType::UInt64 ? static_cast<double>(uv) : static_cast<double>(iv);
-      store(out, i, !dst_float, iv, uv, dv, o);
+      float fv = from == ElemType::UInt64 ? static_cast<float>(uv) : static_cast<float>(iv);
+      store(out, i, !dst_float, iv, uv, dv, fv, o);
     } else {
-      store(out, i, false, 0, 0, x.get_double(i), o);
+      const double dv = x.get_double(i);
+      store(out, i, false, 0, 0, dv, static_cast<float>(dv), o);
     }
   }
 }

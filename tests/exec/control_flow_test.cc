@@ -211,6 +211,28 @@ TEST(Loop, ZeroIterationsGiveInitialValuesAndEmptyScanOutputs) {
   EXPECT_EQ(out[1].second.tensor().shape(), (Dims{0, 1}));
 }
 
+// A body that returns an outer value as a scan output, without declaring its type, shapes
+// an empty result from the outer value's type, here declared by a value_info entry of main
+// (which the reader applies after reading the body): [0, 2, 3], not [0].
+TEST(Loop, ZeroIterationsShapeAScanOfACaptureTypedByValueInfo) {
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("cond_in", ElemType::Bool);
+  body.node("Identity", {"cond_in"}, {"cond_out"});
+  body.output("cond_out", ElemType::Bool).output_untyped("xn");
+  GraphBuilder g;
+  g.input("x", ElemType::Float, {2, 3}).input("M", ElemType::Int64);
+  g.node("Neg", {"x"}, {"xn"});
+  test::set_graph(g.node("Loop", {"M", ""}, {"scans"}), "body", body);
+  g.value_info("xn", ElemType::Float, {2, 3});
+  g.output_untyped("scans");
+  const Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto out = run_model(g, {{"x", x}, {"M", Tensor::scalar_i64(0)}});
+  EXPECT_EQ(out[0].second.tensor().shape(), (Dims{0, 2, 3}));
+  EXPECT_EQ(out[0].second.tensor().type(), ElemType::Float);
+  out = run_model(g, {{"x", x}, {"M", Tensor::scalar_i64(2)}});
+  EXPECT_EQ(out[0].second.tensor().shape(), (Dims{2, 2, 3}));
+}
+
 TEST(Loop, HugeTripCountWithEarlyExit) {
   // M = 2^62 with cond: the body stops when i + 1 >= 5, so 5 iterations and a 5-row scan
   // output (nothing is reserved for 2^62 rows).

@@ -33,6 +33,22 @@ ir::Metadata metadata_from(const google::protobuf::RepeatedPtrField<onnxpb::Stri
   return m;
 }
 
+// A capture copies its outer value's type when the subgraph is read, which comes before the
+// enclosing graph applies its value_info and output declarations: fills in the types still
+// unknown from the outer values, level by level down.
+void complete_capture_types(Graph* g) {
+  for (const auto& n : g->nodes)
+    for (auto& a : n->attributes) {
+      auto visit = [](Graph* sub) {
+        for (Value* c : sub->captures)
+          if (c->type.kind == ir::Type::Kind::Undefined) c->type = c->outer->type;
+        complete_capture_types(sub);
+      };
+      if (a.g) visit(a.g.get());
+      for (const auto& sub : a.graphs) visit(sub.get());
+    }
+}
+
 class Reader {
  public:
   Reader(std::string path, std::string model_dir)
@@ -190,6 +206,7 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
     }
     g->outputs.push_back(v);
   }
+  complete_capture_types(g);
   sort_topologically(g);
   return graph;
 }
