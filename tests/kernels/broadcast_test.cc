@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bough/error.h"
-#include "kernels/elementwise.h"
+#include "kernels/elementwise_loops.h"
 #include "model_builder.h"
 #include "reference.h"
 

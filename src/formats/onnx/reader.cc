@@ -40,7 +40,7 @@ void complete_capture_types(Graph* g) {
   for (const auto& n : g->nodes)
     for (auto& a : n->attributes) {
       auto visit = [](Graph* sub) {
-        for (Value* c : sub->captures)
+        for (Edge* c : sub->captures)
           if (c->type.kind == ir::Type::Kind::Undefined) c->type = c->outer->type;
         complete_capture_types(sub);
       };
