@@ -148,8 +148,8 @@ void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string
 }
 
 std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int outputs,
-                             const Attrs& attrs, int64_t opset, const std::string& dir,
-                             int threads) {
+                             const Attrs& attrs, int64_t opset, const std::string& dir, int threads,
+                             const std::string& domain) {
   GraphBuilder g;
   std::vector<std::string> names;
   NamedValues feeds;
@@ -166,7 +166,14 @@ std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int
   }
   onnxpb::NodeProto& n = g.node(op, names, outs);
   if (attrs) attrs(n);
-  const std::string path = save_model(make_model(g, opset, 10), scratch_dir(dir), "m.onnx");
+  onnxpb::ModelProto m = make_model(g, domain.empty() ? opset : 21, 10);
+  if (!domain.empty()) {
+    m.mutable_graph()->mutable_node(0)->set_domain(domain);
+    auto* import = m.add_opset_import();
+    import->set_domain(domain);
+    import->set_version(opset);
+  }
+  const std::string path = save_model(m, scratch_dir(dir), "m.onnx");
   Session session(Model::load(path), SessionOptions{threads});
   std::vector<Tensor> result;
   for (auto& [name, v] : session.run(feeds)) result.push_back(v.tensor());

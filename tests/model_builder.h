@@ -55,10 +55,11 @@ void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string
 
 // Builds a model of one `op` node at `opset` (inputs named "" are omitted optional inputs;
 // `attrs` adds attributes), saves it in scratch_dir(dir), runs it once on `threads` threads
-// and returns its `outputs` outputs.
+// and returns its `outputs` outputs. With a `domain` other than ai.onnx, `opset` is that
+// domain's version (ai.onnx is imported at version 21 beside it).
 std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int outputs,
                              const Attrs& attrs, int64_t opset, const std::string& dir,
-                             int threads = 1);
+                             int threads = 1, const std::string& domain = "");
 
 // Runs `fn` and expects a bough::Error of kind BadInput (a gtest failure otherwise).
 void expect_bad_input(const std::function<void()>& fn);
