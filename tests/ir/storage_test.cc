@@ -121,8 +121,10 @@ void check_large_block_cache() {
 // keep a new one out. The check runs in a fresh process: the "threadsafe" death-test style
 // starts this binary again for this test alone.
 TEST(Storage, LargeBlocksAreCachedBySize) {
+  const std::string style = GTEST_FLAG_GET(death_test_style);
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(check_large_block_cache(), ::testing::ExitedWithCode(0), "");
+  GTEST_FLAG_SET(death_test_style, style);
 }
 
 // Copies share the buffer and count it; the last one to go frees it.
