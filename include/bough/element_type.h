@@ -61,9 +61,9 @@ inline size_t elem_storage_bytes(ElemType t, size_t count) {
   return (count * static_cast<size_t>(bits) + 7) / 8;
 }
 
-bool is_float_type(ElemType t);     // float, double, float16, bfloat16, float8*, float4
-bool is_integer_type(ElemType t);   // signed/unsigned ints incl. 4- and 2-bit
+bool is_float_type(ElemType t);    // float, double, float16, bfloat16, float8*, float4
+bool is_integer_type(ElemType t);  // signed/unsigned ints incl. 4- and 2-bit
 bool is_signed_integer(ElemType t);
-bool is_sub_byte(ElemType t);       // int4, uint4, float4e2m1, int2, uint2
+bool is_sub_byte(ElemType t);  // int4, uint4, float4e2m1, int2, uint2
 
 }  // namespace bough

@@ -13,7 +13,8 @@ struct Model;
 
 class Model {
  public:
-  // Reads an ONNX file, or an OpenVINO IR when the path ends in .xml; throws bough::Error naming the path (and node) on bad input.
+  // Reads an ONNX file, or an OpenVINO IR when the path ends in .xml; throws bough::Error naming
+  // the path (and node) on bad input.
   static Model load(const std::string& path);
   explicit Model(std::shared_ptr<ir::Model> ir) : ir_(std::move(ir)) {}
 

@@ -131,8 +131,10 @@ class Storage {
   static Storage* allocate(size_t bytes);
   static Storage* allocate_strings(size_t count);
   void retain() {
-    if (counts_plainly()) refs_.store(refs_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    else refs_.fetch_add(1, std::memory_order_relaxed);
+    if (counts_plainly())
+      refs_.store(refs_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    else
+      refs_.fetch_add(1, std::memory_order_relaxed);
   }
   void release() {
     // A sole owner needs no atomic read-modify-write: nobody else can reach this buffer.
@@ -182,12 +184,14 @@ class Tensor {
   static Tensor scalar_bool(bool v);
   static Tensor scalar_i64(int64_t v);
 
-  Tensor(const Tensor& other) : type_(other.type_), shape_(other.shape_), storage_(other.storage_),
-                                offset_(other.offset_) {
+  Tensor(const Tensor& other)
+      : type_(other.type_), shape_(other.shape_), storage_(other.storage_), offset_(other.offset_) {
     if (storage_) storage_->retain();
   }
   Tensor(Tensor&& other) noexcept
-      : type_(other.type_), shape_(std::move(other.shape_)), storage_(other.storage_),
+      : type_(other.type_),
+        shape_(std::move(other.shape_)),
+        storage_(other.storage_),
         offset_(other.offset_) {
     other.storage_ = nullptr;
   }
@@ -243,13 +247,17 @@ class Tensor {
   // Elements as T; for the string type, T is std::string (views keep their offset).
   template <typename T>
   T* data() {
-    if constexpr (std::is_same_v<T, std::string>) return strings();
-    else return reinterpret_cast<T*>(raw());
+    if constexpr (std::is_same_v<T, std::string>)
+      return strings();
+    else
+      return reinterpret_cast<T*>(raw());
   }
   template <typename T>
   const T* data() const {
-    if constexpr (std::is_same_v<T, std::string>) return strings();
-    else return reinterpret_cast<const T*>(raw());
+    if constexpr (std::is_same_v<T, std::string>)
+      return strings();
+    else
+      return reinterpret_cast<const T*>(raw());
   }
   std::string* strings() { return storage_->strings() + offset_; }
   const std::string* strings() const { return storage_->strings() + offset_; }
@@ -273,7 +281,7 @@ class Tensor {
   int64_t get_int(int64_t i) const;
 
  private:
-  void allocate();  // the buffer for type_ and shape_
+  void allocate();                                // the buffer for type_ and shape_
   void remake(ElemType type, const Dims& shape);  // reinit with a new buffer
   ElemType type_ = ElemType::Undefined;
   Dims shape_;
@@ -301,7 +309,8 @@ class Value {
   Value(const Value&) = default;
   Value& operator=(const Value&) = default;
   // A moved-from Value is the empty optional.
-  Value(Value&& o) noexcept : kind_(o.kind_), tensor_(std::move(o.tensor_)), seq_(std::move(o.seq_)) {
+  Value(Value&& o) noexcept
+      : kind_(o.kind_), tensor_(std::move(o.tensor_)), seq_(std::move(o.seq_)) {
     o.kind_ = Kind::None;
   }
   Value& operator=(Value&& o) noexcept {

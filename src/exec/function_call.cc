@@ -23,7 +23,7 @@ class FunctionCall : public ops::Kernel {
 }  // namespace
 
 std::unique_ptr<ops::Kernel> make_function_call(const ir::Node& node, const ir::Function& fn,
-                                           const CompileEnv& env, const std::string& where) {
+                                                const CompileEnv& env, const std::string& where) {
   if (node.inputs.size() > fn.body->inputs.size() || node.outputs.size() > fn.body->outputs.size())
     fail(ErrorKind::InvalidModel, where,
          "function " + fn.name + " takes " + std::to_string(fn.body->inputs.size()) +

@@ -5,12 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "ops/kernel.h"
 #include "exec/plan.h"
+#include "ops/kernel.h"
 
 namespace bough::exec {
 
 std::unique_ptr<ops::Kernel> make_function_call(const ir::Node& node, const ir::Function& fn,
-                                           const CompileEnv& env, const std::string& where);
+                                                const CompileEnv& env, const std::string& where);
 
 }  // namespace bough::exec

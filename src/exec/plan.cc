@@ -34,8 +34,8 @@ int64_t domain_opset(const ir::Node& node, const CompileEnv& env) {
 }
 
 std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
-                                    const std::string& where, const Plan* plan,
-                                    std::span<const int32_t> step_inputs) {
+                                         const std::string& where, const Plan* plan,
+                                         std::span<const int32_t> step_inputs) {
   if (env.model)
     for (const auto& fn : env.model->functions)
       if (fn->name == node.op_type && fn->domain == node.domain && fn->overload == node.overload)
@@ -52,13 +52,19 @@ std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv&
   auto n_in = static_cast<int>(node.inputs.size());
   auto n_out = static_cast<int>(node.outputs.size());
   if (n_in < def->min_inputs || n_in > def->max_inputs)
-    fail(ErrorKind::InvalidModel, where,
-         op + " takes " + std::to_string(def->min_inputs) +
-             (def->max_inputs == def->min_inputs ? "" : " to " + (def->max_inputs >= ops::kVariadic ? std::string("any number of") : std::to_string(def->max_inputs))) +
-             " inputs, got " + std::to_string(n_in));
+    fail(
+        ErrorKind::InvalidModel, where,
+        op + " takes " + std::to_string(def->min_inputs) +
+            (def->max_inputs == def->min_inputs
+                 ? ""
+                 : " to " + (def->max_inputs >= ops::kVariadic ? std::string("any number of")
+                                                               : std::to_string(def->max_inputs))) +
+            " inputs, got " + std::to_string(n_in));
   if (n_out < def->min_outputs || n_out > def->max_outputs)
-    fail(ErrorKind::InvalidModel, where, op + " has " + std::to_string(n_out) + " outputs, expected " +
-                                             std::to_string(def->min_outputs) + (def->max_outputs == def->min_outputs ? "" : " or more"));
+    fail(ErrorKind::InvalidModel, where,
+         op + " has " + std::to_string(n_out) + " outputs, expected " +
+             std::to_string(def->min_outputs) +
+             (def->max_outputs == def->min_outputs ? "" : " or more"));
   ops::BuildContext ctx(node, opset, since, env, env.attrs, where, plan, step_inputs);
   return def->make(ctx);
 }
@@ -201,7 +207,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   for (int32_t s : output_slots_) kept[at(s)] = true;
   std::vector<std::vector<int32_t>> dying(steps_.size());
   for (size_t s = 0; s < n; ++s)
-    if (last_use[s] >= 0 && !kept[s]) dying[static_cast<size_t>(last_use[s])].push_back(static_cast<int32_t>(s));
+    if (last_use[s] >= 0 && !kept[s])
+      dying[static_cast<size_t>(last_use[s])].push_back(static_cast<int32_t>(s));
   for (size_t i = 0; i < steps_.size(); ++i) {
     steps_[i].free = static_cast<uint32_t>(refs_.size());
     steps_[i].n_free = static_cast<uint32_t>(dying[i].size());
@@ -212,7 +219,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
   // listed twice among the outputs; what is not taken is cleared by reset().
   for (int32_t s : output_slots_) {
     bool owned = !constant_[at(s)] && !borrowed_[at(s)];
-    output_shared_.push_back(!owned || std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
+    output_shared_.push_back(!owned ||
+                             std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
     if (owned) reset_slots_.push_back(s);
   }
 }

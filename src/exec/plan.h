@@ -60,8 +60,10 @@ class Plan {
   // shared (nothing to do when it was bound to `dst`).
   void take_output(size_t i, Value& dst) {
     Value& v = *slots_[static_cast<size_t>(output_slots_[i])];
-    if (output_shared_[i]) dst = v;
-    else dst = std::move(v);  // a no-op for an output bound to dst
+    if (output_shared_[i])
+      dst = v;
+    else
+      dst = std::move(v);  // a no-op for an output bound to dst
   }
   // Output i after run(), where it is: valid until reset() or the next run().
   const Value& output(size_t i) const { return *slots_[static_cast<size_t>(output_slots_[i])]; }
@@ -103,15 +105,15 @@ class Plan {
   std::vector<int32_t> refs_;
   std::vector<std::unique_ptr<ops::Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;
-  std::vector<uint8_t> output_shared_;  // per output: bool
-  std::vector<int32_t> reset_slots_;  // outputs the plan computes (they may be bound)
+  std::vector<uint8_t> output_shared_;   // per output: bool
+  std::vector<int32_t> reset_slots_;     // outputs the plan computes (they may be bound)
   std::vector<int32_t> bound_per_call_;  // inputs, and captures without a fixed home
-  std::vector<bool> constant_;  // per slot: holds an initializer for the Plan's lifetime
-  std::vector<Value> frame_;       // values this plan owns (node outputs, constants)
-  std::vector<Value*> slots_;      // per slot: its value in frame_, or a caller's bound value
-  std::vector<bool> borrowed_;     // per slot: an input or capture, bound by the caller
-  std::vector<bool> fixed_;        // per slot: its address never changes
-  Value unbound_;                  // what an unbound input or capture reads: the empty optional
+  std::vector<bool> constant_;           // per slot: holds an initializer for the Plan's lifetime
+  std::vector<Value> frame_;             // values this plan owns (node outputs, constants)
+  std::vector<Value*> slots_;            // per slot: its value in frame_, or a caller's bound value
+  std::vector<bool> borrowed_;           // per slot: an input or capture, bound by the caller
+  std::vector<bool> fixed_;              // per slot: its address never changes
+  Value unbound_;  // what an unbound input or capture reads: the empty optional
   std::string where_;
 };
 

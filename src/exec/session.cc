@@ -102,7 +102,8 @@ struct Session::Impl {
   std::vector<std::string> inputs, outputs;
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
 
-  Impl(const Model& m, SessionOptions options) : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
+  Impl(const Model& m, SessionOptions options)
+      : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
     refuse_invalid(model.ir(), options);
     plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
     for (const ir::Edge* v : model.ir().graph->inputs) {

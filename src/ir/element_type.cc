@@ -7,11 +7,11 @@ namespace {
 
 // Indexed by the ONNX DataType code.
 constexpr std::array<std::string_view, kLastElemType + 1> kNames = {
-    "undefined",      "float",    "uint8",        "int8",           "uint16",     "int16",
-    "int32",          "int64",    "string",       "bool",           "float16",    "double",
-    "uint32",         "uint64",   "complex64",    "complex128",     "bfloat16",   "float8e4m3fn",
-    "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",      "int4",       "float4e2m1",
-    "float8e8m0",     "uint2",    "int2",
+    "undefined",      "float",      "uint8",          "int8",       "uint16",   "int16",
+    "int32",          "int64",      "string",         "bool",       "float16",  "double",
+    "uint32",         "uint64",     "complex64",      "complex128", "bfloat16", "float8e4m3fn",
+    "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",      "int4",     "float4e2m1",
+    "float8e8m0",     "uint2",      "int2",
 };
 
 }  // namespace

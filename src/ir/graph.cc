@@ -8,9 +8,7 @@ const Attribute* Node::attr(std::string_view attr_name) const {
   return nullptr;
 }
 
-std::string Node::label() const {
-  return name.empty() ? op_type : op_type + " \"" + name + "\"";
-}
+std::string Node::label() const { return name.empty() ? op_type : op_type + " \"" + name + "\""; }
 
 Edge* Graph::new_edge(std::string value_name, Edge::Origin origin) {
   auto v = std::make_unique<Edge>();

@@ -35,7 +35,7 @@ struct Edge {
   Graph* graph = nullptr;      // the graph this value belongs to
   Node* producer = nullptr;    // for node outputs
   int producer_index = 0;      // which output of the producer
-  Edge* outer = nullptr;      // for captures: the value in the parent graph
+  Edge* outer = nullptr;       // for captures: the value in the parent graph
   std::optional<Tensor> data;  // initializers, and graph inputs with a default value
   std::string doc_string;
   Metadata metadata;
@@ -44,8 +44,21 @@ struct Edge {
 
 struct Attribute {
   enum class Kind : uint8_t {
-    Undefined, Float, Int, String, Tensor, Graph, SparseTensor, TypeProto,
-    Floats, Ints, Strings, Tensors, Graphs, SparseTensors, TypeProtos
+    Undefined,
+    Float,
+    Int,
+    String,
+    Tensor,
+    Graph,
+    SparseTensor,
+    TypeProto,
+    Floats,
+    Ints,
+    Strings,
+    Tensors,
+    Graphs,
+    SparseTensors,
+    TypeProtos
   };
   std::string name;
   Kind kind = Kind::Undefined;
@@ -88,15 +101,15 @@ class Graph {
   std::string name;
   std::string doc_string;
   Metadata metadata;
-  Graph* parent = nullptr;     // enclosing graph, for subgraphs
-  Node* owner = nullptr;       // the node whose attribute this graph is
-  std::string owner_attr;      // "then_branch", "body", ...
+  Graph* parent = nullptr;  // enclosing graph, for subgraphs
+  Node* owner = nullptr;    // the node whose attribute this graph is
+  std::string owner_attr;   // "then_branch", "body", ...
   bool is_function_body = false;
 
   std::vector<Edge*> inputs;
   std::vector<Edge*> outputs;
-  std::vector<Edge*> initializers;  // in file order
-  std::vector<Edge*> captures;      // values read from enclosing graphs
+  std::vector<Edge*> initializers;           // in file order
+  std::vector<Edge*> captures;               // values read from enclosing graphs
   std::vector<std::unique_ptr<Node>> nodes;  // topological order
 
   Edge* new_edge(std::string name, Edge::Origin origin);

@@ -8,9 +8,7 @@ namespace {
 
 std::string ref(const Edge* v) { return v ? "%" + v->name : "%<none>"; }
 
-std::string typed(const Edge* v) {
-  return ref(v) + ": " + to_string(v->type);
-}
+std::string typed(const Edge* v) { return ref(v) + ": " + to_string(v->type); }
 
 template <typename T>
 std::string list(const std::vector<T>& items) {
@@ -46,19 +44,41 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
   }
   out << " = ";
   switch (a.kind) {
-    case K::Float: out << a.f; break;
-    case K::Int: out << a.i; break;
-    case K::String: out << '"' << a.s << '"'; break;
+    case K::Float:
+      out << a.f;
+      break;
+    case K::Int:
+      out << a.i;
+      break;
+    case K::String:
+      out << '"' << a.s << '"';
+      break;
     case K::Tensor:
-    case K::SparseTensor: out << tensor_summary(a.t); break;
-    case K::TypeProto: out << to_string(a.tp); break;
-    case K::Floats: out << list(a.floats); break;
-    case K::Ints: out << list(a.ints); break;
-    case K::Strings: out << list(a.strings); break;
+    case K::SparseTensor:
+      out << tensor_summary(a.t);
+      break;
+    case K::TypeProto:
+      out << to_string(a.tp);
+      break;
+    case K::Floats:
+      out << list(a.floats);
+      break;
+    case K::Ints:
+      out << list(a.ints);
+      break;
+    case K::Strings:
+      out << list(a.strings);
+      break;
     case K::Tensors:
-    case K::SparseTensors: out << a.tensors.size() << " tensors"; break;
-    case K::TypeProtos: out << a.type_protos.size() << " types"; break;
-    default: out << "?"; break;
+    case K::SparseTensors:
+      out << a.tensors.size() << " tensors";
+      break;
+    case K::TypeProtos:
+      out << a.type_protos.size() << " types";
+      break;
+    default:
+      out << "?";
+      break;
   }
   out << "\n";
 }

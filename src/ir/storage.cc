@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kHeader = 64;
 static_assert(sizeof(Storage) <= kHeader);
 static_assert(std::is_trivially_destructible_v<Storage>);  // blocks are freed without it
-constexpr int kClasses = 8;  // 64 B .. 8 KiB of payload
+constexpr int kClasses = 8;                                // 64 B .. 8 KiB of payload
 constexpr size_t kClassBytes[kClasses] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
 static_assert(kClassBytes[kClasses - 1] == kClassBytes[0] << (kClasses - 1));  // powers of two
 constexpr int kMaxCached = 64;

@@ -36,7 +36,6 @@ void Dims::erase(size_t pos) {
   --size_;
 }
 
-
 // ---- Tensor -----------------------------------------------------------------------------
 
 namespace {
@@ -53,8 +52,10 @@ inline size_t checked_numel(const Dims& shape) {
   constexpr int64_t kMaxElements = int64_t{1} << 40;
   int64_t n = 1;
   for (int64_t d : shape)
-    if (d < 0 || __builtin_mul_overflow(n, d, &n)) [[unlikely]] bad_shape(shape);
-  if (n > kMaxElements) [[unlikely]] bad_shape(shape);
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) [[unlikely]]
+      bad_shape(shape);
+  if (n > kMaxElements) [[unlikely]]
+    bad_shape(shape);
   return static_cast<size_t>(n);
 }
 
@@ -95,7 +96,8 @@ void Tensor::swap(Tensor& other) noexcept {
 
 Tensor Tensor::reshaped(Dims shape) const {
   if (shape.numel() != numel())
-    fail(ErrorKind::BadInput, "", "cannot view " + shape_string(shape_) + " as " + shape_string(shape));
+    fail(ErrorKind::BadInput, "",
+         "cannot view " + shape_string(shape_) + " as " + shape_string(shape));
   Tensor t(*this);
   t.shape_ = std::move(shape);
   return t;
@@ -121,40 +123,62 @@ Tensor Tensor::clone() const {
 
 double Tensor::get_double(int64_t i) const {
   switch (type_) {
-    case ElemType::Float: return data<float>()[i];
-    case ElemType::Double: return data<double>()[i];
-    case ElemType::Float16: return half_to_float(data<uint16_t>()[i]);
-    case ElemType::BFloat16: return bfloat16_to_float(data<uint16_t>()[i]);
+    case ElemType::Float:
+      return data<float>()[i];
+    case ElemType::Double:
+      return data<double>()[i];
+    case ElemType::Float16:
+      return half_to_float(data<uint16_t>()[i]);
+    case ElemType::BFloat16:
+      return bfloat16_to_float(data<uint16_t>()[i]);
     case ElemType::Float8E4M3FN:
     case ElemType::Float8E4M3FNUZ:
     case ElemType::Float8E5M2:
-    case ElemType::Float8E5M2FNUZ: return float8_to_float(type_, data<uint8_t>()[i]);
-    case ElemType::Float8E8M0: return e8m0_to_float(data<uint8_t>()[i]);
-    case ElemType::Float4E2M1: return float4e2m1_to_float(get_packed(data<uint8_t>(), i, 4));
-    case ElemType::UInt64: return static_cast<double>(data<uint64_t>()[i]);
-    default: return static_cast<double>(get_int(i));
+    case ElemType::Float8E5M2FNUZ:
+      return float8_to_float(type_, data<uint8_t>()[i]);
+    case ElemType::Float8E8M0:
+      return e8m0_to_float(data<uint8_t>()[i]);
+    case ElemType::Float4E2M1:
+      return float4e2m1_to_float(get_packed(data<uint8_t>(), i, 4));
+    case ElemType::UInt64:
+      return static_cast<double>(data<uint64_t>()[i]);
+    default:
+      return static_cast<double>(get_int(i));
   }
 }
 
 int64_t Tensor::get_int(int64_t i) const {
   switch (type_) {
-    case ElemType::Bool: return data<bool>()[i];
-    case ElemType::UInt8: return data<uint8_t>()[i];
-    case ElemType::Int8: return data<int8_t>()[i];
-    case ElemType::UInt16: return data<uint16_t>()[i];
-    case ElemType::Int16: return data<int16_t>()[i];
-    case ElemType::Int32: return data<int32_t>()[i];
-    case ElemType::Int64: return data<int64_t>()[i];
-    case ElemType::UInt32: return data<uint32_t>()[i];
-    case ElemType::UInt64: return static_cast<int64_t>(data<uint64_t>()[i]);
-    case ElemType::UInt4: return get_packed(data<uint8_t>(), i, 4);
-    case ElemType::Int4: return sign_extend(get_packed(data<uint8_t>(), i, 4), 4);
-    case ElemType::UInt2: return get_packed(data<uint8_t>(), i, 2);
-    case ElemType::Int2: return sign_extend(get_packed(data<uint8_t>(), i, 2), 2);
+    case ElemType::Bool:
+      return data<bool>()[i];
+    case ElemType::UInt8:
+      return data<uint8_t>()[i];
+    case ElemType::Int8:
+      return data<int8_t>()[i];
+    case ElemType::UInt16:
+      return data<uint16_t>()[i];
+    case ElemType::Int16:
+      return data<int16_t>()[i];
+    case ElemType::Int32:
+      return data<int32_t>()[i];
+    case ElemType::Int64:
+      return data<int64_t>()[i];
+    case ElemType::UInt32:
+      return data<uint32_t>()[i];
+    case ElemType::UInt64:
+      return static_cast<int64_t>(data<uint64_t>()[i]);
+    case ElemType::UInt4:
+      return get_packed(data<uint8_t>(), i, 4);
+    case ElemType::Int4:
+      return sign_extend(get_packed(data<uint8_t>(), i, 4), 4);
+    case ElemType::UInt2:
+      return get_packed(data<uint8_t>(), i, 2);
+    case ElemType::Int2:
+      return sign_extend(get_packed(data<uint8_t>(), i, 2), 2);
     default:
       if (is_float_type(type_)) return static_cast<int64_t>(get_double(i));
-      fail(ErrorKind::Unsupported, "", std::string("no integer value for type ") +
-                                           std::string(elem_name(type_)));
+      fail(ErrorKind::Unsupported, "",
+           std::string("no integer value for type ") + std::string(elem_name(type_)));
   }
 }
 
@@ -181,7 +205,8 @@ std::string shape_string(std::span<const int64_t> dims) {
 
 std::string describe(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::None: return "optional(none)";
+    case Value::Kind::None:
+      return "optional(none)";
     case Value::Kind::Tensor:
       return "tensor(" + std::string(elem_name(v.tensor().type())) + ")" +
              shape_string(v.tensor().shape());

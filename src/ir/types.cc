@@ -14,9 +14,12 @@ std::string to_string(const Shape& s) {
   for (size_t i = 0; i < s.dims.size(); ++i) {
     if (i) out += ",";
     const Dim& d = s.dims[i];
-    if (d.kind == Dim::Kind::Known) out += std::to_string(d.value);
-    else if (d.kind == Dim::Kind::Symbol) out += d.symbol;
-    else out += "?";
+    if (d.kind == Dim::Kind::Known)
+      out += std::to_string(d.value);
+    else if (d.kind == Dim::Kind::Symbol)
+      out += d.symbol;
+    else
+      out += "?";
   }
   return out + "]";
 }
@@ -24,15 +27,20 @@ std::string to_string(const Shape& s) {
 std::string to_string(const Type& t) {
   auto inner = [&] { return t.inner ? to_string(*t.inner) : std::string("?"); };
   switch (t.kind) {
-    case Type::Kind::Undefined: return "?";
+    case Type::Kind::Undefined:
+      return "?";
     case Type::Kind::Tensor:
       return "tensor(" + std::string(elem_name(t.elem)) + ")" + to_string(t.shape);
     case Type::Kind::SparseTensor:
       return "sparse_tensor(" + std::string(elem_name(t.elem)) + ")" + to_string(t.shape);
-    case Type::Kind::Sequence: return "seq(" + inner() + ")";
-    case Type::Kind::Optional: return "optional(" + inner() + ")";
-    case Type::Kind::Map: return "map(" + std::string(elem_name(t.elem)) + "," + inner() + ")";
-    case Type::Kind::Opaque: return "opaque";
+    case Type::Kind::Sequence:
+      return "seq(" + inner() + ")";
+    case Type::Kind::Optional:
+      return "optional(" + inner() + ")";
+    case Type::Kind::Map:
+      return "map(" + std::string(elem_name(t.elem)) + "," + inner() + ")";
+    case Type::Kind::Opaque:
+      return "opaque";
   }
   return "?";
 }

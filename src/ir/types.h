@@ -33,9 +33,7 @@ struct Shape {
 
   static Shape unknown_rank() { return {}; }
   static Shape of(std::vector<Dim> d) { return {true, std::move(d)}; }
-  bool operator==(const Shape& o) const {
-    return rank_known == o.rank_known && dims == o.dims;
-  }
+  bool operator==(const Shape& o) const { return rank_known == o.rank_known && dims == o.dims; }
 };
 
 struct Type {

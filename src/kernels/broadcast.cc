@@ -57,7 +57,8 @@ BroadcastLoop make_broadcast_loop(const Dims& out, std::span<const Dims* const> 
   int64_t strides[kMaxBroadcastInputs][kMaxBroadcastRank + 1];
   int rank = 0;
   if (out.size() > kMaxBroadcastRank)
-    fail(ErrorKind::Unsupported, "", "broadcasting beyond rank " + std::to_string(kMaxBroadcastRank));
+    fail(ErrorKind::Unsupported, "",
+         "broadcasting beyond rank " + std::to_string(kMaxBroadcastRank));
   for (size_t d = 0; d < out.size(); ++d) {
     if (out[d] == 1) continue;
     dims[rank] = out[d];

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "util/thread_pool.h"
 #include "kernels/conv_window.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 

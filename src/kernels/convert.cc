@@ -19,7 +19,8 @@ template <typename T>
 T float_to_int(double v) {
   if (std::isnan(v)) return 0;
   double t = std::trunc(v);
-  if (t <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+  if (t <= static_cast<double>(std::numeric_limits<T>::lowest()))
+    return std::numeric_limits<T>::lowest();
   if (t >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
   return static_cast<T>(t);
 }
@@ -56,19 +57,45 @@ float narrow_to_odd(double v) {
 void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double dv, float fv,
            const CastOptions& o) {
   switch (out.type()) {
-    case ElemType::Bool: out.data<bool>()[i] = is_int ? iv != 0 : dv != 0; return;
-    case ElemType::Int8: out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : float_to_int<int8_t>(dv); return;
-    case ElemType::Int16: out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : float_to_int<int16_t>(dv); return;
-    case ElemType::Int32: out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : float_to_int<int32_t>(dv); return;
-    case ElemType::Int64: out.data<int64_t>()[i] = is_int ? iv : float_to_int<int64_t>(dv); return;
-    case ElemType::UInt8: out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : float_to_int<uint8_t>(dv); return;
-    case ElemType::UInt16: out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : float_to_int<uint16_t>(dv); return;
-    case ElemType::UInt32: out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : float_to_int<uint32_t>(dv); return;
-    case ElemType::UInt64: out.data<uint64_t>()[i] = is_int ? uv : float_to_int<uint64_t>(dv); return;
-    case ElemType::Float: out.data<float>()[i] = fv; return;
-    case ElemType::Double: out.data<double>()[i] = dv; return;
-    case ElemType::Float16: out.data<uint16_t>()[i] = float_to_half(narrow_to_odd(dv)); return;
-    case ElemType::BFloat16: out.data<uint16_t>()[i] = float_to_bfloat16(fv); return;
+    case ElemType::Bool:
+      out.data<bool>()[i] = is_int ? iv != 0 : dv != 0;
+      return;
+    case ElemType::Int8:
+      out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : float_to_int<int8_t>(dv);
+      return;
+    case ElemType::Int16:
+      out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : float_to_int<int16_t>(dv);
+      return;
+    case ElemType::Int32:
+      out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : float_to_int<int32_t>(dv);
+      return;
+    case ElemType::Int64:
+      out.data<int64_t>()[i] = is_int ? iv : float_to_int<int64_t>(dv);
+      return;
+    case ElemType::UInt8:
+      out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : float_to_int<uint8_t>(dv);
+      return;
+    case ElemType::UInt16:
+      out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : float_to_int<uint16_t>(dv);
+      return;
+    case ElemType::UInt32:
+      out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : float_to_int<uint32_t>(dv);
+      return;
+    case ElemType::UInt64:
+      out.data<uint64_t>()[i] = is_int ? uv : float_to_int<uint64_t>(dv);
+      return;
+    case ElemType::Float:
+      out.data<float>()[i] = fv;
+      return;
+    case ElemType::Double:
+      out.data<double>()[i] = dv;
+      return;
+    case ElemType::Float16:
+      out.data<uint16_t>()[i] = float_to_half(narrow_to_odd(dv));
+      return;
+    case ElemType::BFloat16:
+      out.data<uint16_t>()[i] = float_to_bfloat16(fv);
+      return;
     case ElemType::Float8E4M3FN:
     case ElemType::Float8E4M3FNUZ:
     case ElemType::Float8E5M2:
@@ -118,10 +145,14 @@ void cast_into(const Tensor& x, ElemType to, Tensor& out, CastOptions o) {
   }
   if (to == ElemType::String) {
     for (int64_t i = 0; i < n; ++i) {
-      if (is_float_type(from)) out.strings()[i] = format_float(x.get_double(i), from == ElemType::Double);
-      else if (from == ElemType::UInt64) out.strings()[i] = std::to_string(x.data<uint64_t>()[i]);
-      else if (from == ElemType::Bool) out.strings()[i] = x.data<bool>()[i] ? "True" : "False";
-      else out.strings()[i] = std::to_string(x.get_int(i));
+      if (is_float_type(from))
+        out.strings()[i] = format_float(x.get_double(i), from == ElemType::Double);
+      else if (from == ElemType::UInt64)
+        out.strings()[i] = std::to_string(x.data<uint64_t>()[i]);
+      else if (from == ElemType::Bool)
+        out.strings()[i] = x.data<bool>()[i] ? "True" : "False";
+      else
+        out.strings()[i] = std::to_string(x.get_int(i));
     }
     return;
   }

@@ -7,7 +7,7 @@
 namespace bough::kernels {
 
 struct CastOptions {
-  bool saturate = true;  // float8 targets (Cast-19+)
+  bool saturate = true;                   // float8 targets (Cast-19+)
   E8M0Rounding round = E8M0Rounding::Up;  // float8e8m0 target (Cast-24+)
 };
 

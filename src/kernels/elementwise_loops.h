@@ -2,8 +2,8 @@
 #pragma once
 
 #include "bough/tensor.h"
-#include "util/thread_pool.h"
 #include "kernels/broadcast.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "util/thread_pool.h"
 #include "kernels/elementwise_loops.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "bough/error.h"
-#include "util/thread_pool.h"
 #include "kernels/dispatch.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 

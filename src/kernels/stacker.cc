@@ -19,9 +19,11 @@ void Stacker::grow(int64_t capacity) {
   Tensor bigger(buffer_.defined() ? buffer_.type() : ElemType::Undefined, shape);
   int64_t item = item_shape_.numel();
   if (buffer_.type() == ElemType::String) {
-    for (int64_t i = 0; i < count_ * item; ++i) bigger.strings()[i] = std::move(buffer_.strings()[i]);
+    for (int64_t i = 0; i < count_ * item; ++i)
+      bigger.strings()[i] = std::move(buffer_.strings()[i]);
   } else if (count_ > 0) {
-    std::memcpy(bigger.raw(), buffer_.raw(), elem_storage_bytes(buffer_.type(), static_cast<size_t>(count_ * item)));
+    std::memcpy(bigger.raw(), buffer_.raw(),
+                elem_storage_bytes(buffer_.type(), static_cast<size_t>(count_ * item)));
   }
   buffer_ = std::move(bigger);
   capacity_ = capacity;
@@ -32,7 +34,8 @@ void Stacker::append(const Tensor& item) {
     item_shape_ = item.shape();
     size_t item_bytes = std::max<size_t>(1, item.nbytes());
     int64_t first = 4;
-    if (expected_ > 0 && static_cast<size_t>(expected_) <= kMaxPreallocBytes / item_bytes) first = expected_;
+    if (expected_ > 0 && static_cast<size_t>(expected_) <= kMaxPreallocBytes / item_bytes)
+      first = expected_;
     Dims shape = item_shape_;
     shape.insert(0, first);
     buffer_ = Tensor(item.type(), shape);

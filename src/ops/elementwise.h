@@ -29,7 +29,8 @@ struct LegacyBroadcast {
     if (!enabled || axis < 0) return b;
     int64_t ax = axis < 0 ? axis + static_cast<int64_t>(a.rank()) : axis;
     Dims shape = b.shape();
-    while (static_cast<int64_t>(shape.size()) + ax < static_cast<int64_t>(a.rank())) shape.push_back(1);
+    while (static_cast<int64_t>(shape.size()) + ax < static_cast<int64_t>(a.rank()))
+      shape.push_back(1);
     return b.reshaped(shape);
   }
 };
@@ -50,7 +51,7 @@ void arith(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool
   const ElemType t = a.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16) {
     Tensor r = kernels::binary_map<float, float, float>(kernels::to_float(a), kernels::to_float(b),
-                                                       ElemType::Float, pool, Fn{});
+                                                        ElemType::Float, pool, Fn{});
     return kernels::cast_into(r, t, out);
   }
   kernels::visit_numeric(t, name, [&](auto tag) {
@@ -125,7 +126,8 @@ void float_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const cha
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
     return kernels::cast_into(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t, out);
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t,
+        out);
   kernels::visit_float(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
@@ -138,7 +140,8 @@ void numeric_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const c
   const ElemType t = x.type();
   if (t == ElemType::Float16 || t == ElemType::BFloat16)
     return kernels::cast_into(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t, out);
+        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t,
+        out);
   kernels::visit_numeric(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });

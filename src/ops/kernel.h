@@ -38,7 +38,8 @@ class KernelIO {
   // Input i as a tensor; a clear error when it is something else.
   const Tensor& input(size_t i) const {
     const Value& v = value(i);
-    if (!v.is_tensor()) [[unlikely]] not_a_tensor(i, v);
+    if (!v.is_tensor()) [[unlikely]]
+      not_a_tensor(i, v);
     return v.tensor();
   }
   void set_output(size_t i, Value v) {
@@ -61,7 +62,8 @@ class KernelIO {
 
  private:
   [[noreturn, gnu::cold, gnu::noinline]] static void not_a_tensor(size_t i, const Value& v) {
-    fail(ErrorKind::BadInput, "", "input " + std::to_string(i) + " must be a tensor, got " + describe(v));
+    fail(ErrorKind::BadInput, "",
+         "input " + std::to_string(i) + " must be a tensor, got " + describe(v));
   }
   static Tensor& scratch() {
     static thread_local Tensor t;

@@ -27,8 +27,14 @@ class BuildContext {
   BuildContext(const ir::Node& node, int64_t opset, int since, const exec::CompileEnv& env,
                const std::vector<const ir::Attribute*>* function_attrs, std::string where,
                const exec::Plan* plan = nullptr, std::span<const int32_t> step_inputs = {})
-      : node(node), opset(opset), since(since), env(env), where(std::move(where)),
-        function_attrs_(function_attrs), plan_(plan), step_inputs_(step_inputs) {}
+      : node(node),
+        opset(opset),
+        since(since),
+        env(env),
+        where(std::move(where)),
+        function_attrs_(function_attrs),
+        plan_(plan),
+        step_inputs_(step_inputs) {}
 
   const ir::Node& node;
   int64_t opset;  // version of the node's domain imported by the model

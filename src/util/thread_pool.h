@@ -1,13 +1,13 @@
 // A fixed pool of worker threads for kernels that split their outer loop.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
-#include <algorithm>
-#include <type_traits>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace bough::util {

@@ -25,7 +25,9 @@ std::string load_error(const std::string& path) {
   return "";
 }
 
-int cli_exit(const std::string& path, std::string* out) { return test::run_cli("info " + path, out); }
+int cli_exit(const std::string& path, std::string* out) {
+  return test::run_cli("info " + path, out);
+}
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
@@ -151,7 +153,8 @@ TEST(OnnxErrors, ExternalDataEscapingTheFolderIsRefused) {
   EXPECT_NE(load_error(path).find("leaves the model's folder"), std::string::npos);
   std::string out;
   EXPECT_EQ(cli_exit(path, &out), 1) << out;
-  std::string abs = test::save_model(external_model(dir + "/secret.bin"), dir + "/model", "abs.onnx");
+  std::string abs =
+      test::save_model(external_model(dir + "/secret.bin"), dir + "/model", "abs.onnx");
   EXPECT_NE(load_error(abs).find("absolute"), std::string::npos);
 }
 

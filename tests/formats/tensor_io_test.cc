@@ -102,7 +102,8 @@ TEST(TensorProto, WriteThenReadEveryType) {
     if (type == ElemType::String) {
       t.strings()[3] = "x";
     } else {
-      for (size_t i = 0; i < t.nbytes(); ++i) t.data<uint8_t>()[i] = static_cast<uint8_t>(i * 37 + 1);
+      for (size_t i = 0; i < t.nbytes(); ++i)
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(i * 37 + 1);
       if (type == ElemType::Bool)
         for (int i = 0; i < 5; ++i) t.data<uint8_t>()[i] = i % 2;
     }

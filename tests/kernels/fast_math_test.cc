@@ -1,9 +1,9 @@
 // The fast float tanh against libm's, over the whole float range that matters.
+#include "kernels/fast_math.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "kernels/fast_math.h"
 
 namespace bough::kernels {
 namespace {
@@ -11,7 +11,8 @@ namespace {
 TEST(FastTanh, WithinOneMillionthOfLibm) {
   double worst = 0;
   for (float x = -12.0f; x <= 12.0f; x += 0.0007f)
-    worst = std::max(worst, std::fabs(static_cast<double>(fast_tanh(x)) - std::tanh(static_cast<double>(x))));
+    worst = std::max(
+        worst, std::fabs(static_cast<double>(fast_tanh(x)) - std::tanh(static_cast<double>(x))));
   EXPECT_LT(worst, 1e-6);
 }
 

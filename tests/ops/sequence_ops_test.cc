@@ -9,9 +9,9 @@
 namespace bough {
 namespace {
 
-using test::GraphBuilder;
 using test::f32;
 using test::floats_of;
+using test::GraphBuilder;
 
 NamedValues run_model(const GraphBuilder& g, const NamedValues& inputs) {
   std::string path = test::save_model(test::make_model(g, 17), test::scratch_dir("seq"), "m.onnx");
@@ -23,7 +23,9 @@ TEST(SequenceOps, SplitEraseConcatWithNewAxis) {
   // X [3,2] split into 3 rows of shape [2] (no split input, keepdims 0) -> erase position
   // -2 -> stack the remaining rows 0 and 2 along a new axis 1: [[1,5],[2,6]].
   GraphBuilder g;
-  g.input("X", ElemType::Float, {3, 2}).output("Y", ElemType::Float, {2, 2}).output("n", ElemType::Int64);
+  g.input("X", ElemType::Float, {3, 2})
+      .output("Y", ElemType::Float, {2, 2})
+      .output("n", ElemType::Int64);
   g.initializer("pos", Tensor::scalar_i64(-2));
   test::set_int(g.node("SplitToSequence", {"X"}, {"rows"}), "keepdims", 0);
   g.node("SequenceErase", {"rows", "pos"}, {"kept"});

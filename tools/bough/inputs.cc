@@ -75,7 +75,9 @@ NamedValues load_inputs(const RunOptions& opt) {
 
 std::string safe_file_name(const std::string& name) {
   std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  for (char c : name)
+    out +=
+        (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
   if (out.empty() || out[0] == '.') out = "_" + out;
   return out;
 }

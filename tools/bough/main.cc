@@ -12,9 +12,11 @@ int report_error(const std::exception& e) {
   if (const auto* err = dynamic_cast<const Error*>(&e)) {
     switch (err->kind()) {
       case ErrorKind::IO:
-      case ErrorKind::BadInput: return kExitUsage;
+      case ErrorKind::BadInput:
+        return kExitUsage;
       case ErrorKind::InvalidModel:
-      case ErrorKind::Unsupported: return kExitInvalid;
+      case ErrorKind::Unsupported:
+        return kExitInvalid;
     }
   }
   return kExitInvalid;

@@ -40,7 +40,8 @@ void print_value(const std::string& name, const Value& v) {
   if (v.is_tensor()) std::printf(" %s", preview(v.tensor()).c_str());
   std::printf("\n");
   if (v.is_sequence())
-    for (size_t i = 0; i < v.seq().items.size(); ++i) print_value("  [" + std::to_string(i) + "]", v.seq().items[i]);
+    for (size_t i = 0; i < v.seq().items.size(); ++i)
+      print_value("  [" + std::to_string(i) + "]", v.seq().items[i]);
 }
 
 }  // namespace
@@ -56,7 +57,9 @@ int cmd_run(const Args& args) {
     std::filesystem::create_directories(opt.output_dir);
     for (const auto& [name, value] : outputs) {
       if (!value.is_tensor()) continue;
-      npy::write_npy(value.tensor(), (std::filesystem::path(opt.output_dir) / (safe_file_name(name) + ".npy")).string());
+      npy::write_npy(
+          value.tensor(),
+          (std::filesystem::path(opt.output_dir) / (safe_file_name(name) + ".npy")).string());
     }
   }
   return kExitOk;

@@ -13,8 +13,7 @@ namespace {
 
 class If : public Kernel {
  public:
-  If(Body then_body, Body else_body)
-      : then_(std::move(then_body)), else_(std::move(else_body)) {}
+  If(Body then_body, Body else_body) : then_(std::move(then_body)), else_(std::move(else_body)) {}
 
   void run(KernelIO& io) override {
     Body& branch = read_condition(io.value(0), "the If condition") ? then_ : else_;

@@ -59,7 +59,8 @@ class Loop : public Kernel {
 
 // The type of one item of a scan output, for shaping an empty result: the body's declared
 // output type, or else the Loop output's declared type without its leading axis.
-ir::Type scan_item_type(const BuildContext& ctx, const ir::Graph& body, size_t body_out, size_t node_out) {
+ir::Type scan_item_type(const BuildContext& ctx, const ir::Graph& body, size_t body_out,
+                        size_t node_out) {
   const ir::Type& inner = body.outputs[body_out]->type;
   if (inner.kind == ir::Type::Kind::Tensor && inner.shape.rank_known) return inner;
   const ir::Edge* outer = node_out < ctx.node.outputs.size() ? ctx.node.outputs[node_out] : nullptr;
@@ -75,8 +76,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Graph& body = ctx.graph_attr("body");
   size_t carried = ctx.node.inputs.size() - 2;
   if (body.inputs.size() != 2 + carried)
-    ctx.invalid("the Loop body takes " + std::to_string(body.inputs.size()) +
-                " inputs; with " + std::to_string(carried) + " carried values it must take " +
+    ctx.invalid("the Loop body takes " + std::to_string(body.inputs.size()) + " inputs; with " +
+                std::to_string(carried) + " carried values it must take " +
                 std::to_string(2 + carried) + " (iteration number, condition, carried values)");
   if (body.outputs.size() < 1 + carried)
     ctx.invalid("the Loop body yields " + std::to_string(body.outputs.size()) +
@@ -84,8 +85,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                 " carried values, then its scan outputs");
   size_t scans = body.outputs.size() - 1 - carried;
   if (ctx.node.outputs.size() > carried + scans)
-    ctx.invalid("Loop has " + std::to_string(ctx.node.outputs.size()) + " outputs, its body yields " +
-                std::to_string(carried + scans));
+    ctx.invalid("Loop has " + std::to_string(ctx.node.outputs.size()) +
+                " outputs, its body yields " + std::to_string(carried + scans));
   std::vector<StackItem> scan_items;
   for (size_t k = 0; k < scans; ++k)
     scan_items.push_back(stack_item(scan_item_type(ctx, body, 1 + carried + k, carried + k)));
@@ -95,7 +96,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Loop() {
-  static const OpDef def{"", "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, 2, kVariadic, 0, kVariadic, make};
+  static const OpDef def{"",        "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, 2, kVariadic, 0,
+                         kVariadic, make};
   return def;
 }
 

@@ -2,8 +2,8 @@
 // state values and stacking K scan outputs. Version 8 scans every batch entry (axis 0 is
 // the batch, axis 1 the sequence, with optional sequence_lens); version 9 on has per-input
 // axes and directions and no batch. Slices along axis 0 are views, not copies.
-#include "kernels/layout.h"
 #include "exec/control/subgraph.h"
+#include "kernels/layout.h"
 
 namespace bough::ops {
 
@@ -17,7 +17,9 @@ struct ScanSpec {
 class Scan : public Kernel {
  public:
   Scan(Body body, ScanSpec spec, std::vector<StackItem> out_items, bool batched)
-      : body_(std::move(body)), spec_(std::move(spec)), out_items_(std::move(out_items)),
+      : body_(std::move(body)),
+        spec_(std::move(spec)),
+        out_items_(std::move(out_items)),
         batched_(batched) {}
 
   void run(KernelIO& io) override {
@@ -85,7 +87,8 @@ class Scan : public Kernel {
     for (int64_t b = 0; b < batch; ++b) {
       std::vector<Value> states(spec_.states);
       std::vector<Tensor> inputs;
-      for (size_t j = 0; j < spec_.states; ++j) states[j] = kernels::select(io.input(first + j), 0, b);
+      for (size_t j = 0; j < spec_.states; ++j)
+        states[j] = kernels::select(io.input(first + j), 0, b);
       for (size_t j = 0; j < spec_.scan_inputs; ++j)
         inputs.push_back(kernels::select(io.input(first + spec_.states + j), 0, b));
       int64_t length = -1;
@@ -133,18 +136,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   spec.scan_outputs = body.outputs.size() - spec.states;
   spec.in_axes = batched ? std::vector<int64_t>(spec.scan_inputs, 0)
                          : ints_or(ctx, "scan_input_axes", spec.scan_inputs, 0);
-  spec.in_reverse = ints_or(ctx, batched ? "directions" : "scan_input_directions", spec.scan_inputs, 0);
+  spec.in_reverse =
+      ints_or(ctx, batched ? "directions" : "scan_input_directions", spec.scan_inputs, 0);
   spec.out_axes = ints_or(ctx, "scan_output_axes", spec.scan_outputs, 0);
   spec.out_reverse = ints_or(ctx, "scan_output_directions", spec.scan_outputs, 0);
   std::vector<StackItem> out_items;
-  for (size_t k = 0; k < spec.scan_outputs; ++k) out_items.push_back(stack_item(body.outputs[spec.states + k]->type));
-  return std::make_unique<Scan>(Body::compile(ctx, body), std::move(spec), std::move(out_items), batched);
+  for (size_t k = 0; k < spec.scan_outputs; ++k)
+    out_items.push_back(stack_item(body.outputs[spec.states + k]->type));
+  return std::make_unique<Scan>(Body::compile(ctx, body), std::move(spec), std::move(out_items),
+                                batched);
 }
 
 }  // namespace
 
 const OpDef& def_Scan() {
-  static const OpDef def{"", "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, 1, kVariadic, 1, kVariadic, make};
+  static const OpDef def{"",        "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, 1, kVariadic, 1,
+                         kVariadic, make};
   return def;
 }
 

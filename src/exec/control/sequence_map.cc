@@ -1,8 +1,8 @@
 // SequenceMap: runs `body` once per position of the first input sequence. Sequence inputs
 // give the body their item at that position (all must be as long as the first); tensor
 // inputs are passed unchanged to every run. Each body output is collected into a sequence.
-#include "ops/sequence_util.h"
 #include "exec/control/subgraph.h"
+#include "ops/sequence_util.h"
 
 namespace bough::ops {
 

@@ -11,7 +11,8 @@ Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
   const std::span<const int32_t> step_inputs = ctx.step_inputs();
   for (size_t k = 0; k < graph.captures.size(); ++k) {
     auto it = std::find(implicit.begin(), implicit.end(), graph.captures[k]->outer);
-    auto position = static_cast<int32_t>(ctx.node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
+    auto position =
+        static_cast<int32_t>(ctx.node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
     const Value* home = nullptr;
     if (ctx.plan() && static_cast<size_t>(position) < step_inputs.size())
       home = ctx.plan()->fixed_slot(step_inputs[static_cast<size_t>(position)]);

@@ -36,8 +36,9 @@ struct Body {
   // any other output (a Loop's condition) before the outputs are taken. Other inputs must
   // be bound before. Afterwards `state` holds the new values, swapped in, never copied.
   template <typename AfterRun>
-  void iterate(KernelIO& io, std::vector<Value>& state, std::vector<Value>& next, size_t first_input,
-               size_t first_output, std::vector<kernels::Stacker>& stacks, AfterRun&& after_run) {
+  void iterate(KernelIO& io, std::vector<Value>& state, std::vector<Value>& next,
+               size_t first_input, size_t first_output, std::vector<kernels::Stacker>& stacks,
+               AfterRun&& after_run) {
     exec::Plan& p = *plan;
     for (size_t j = 0; j < state.size(); ++j) {
       p.bind_input(first_input + j, state[j]);
@@ -52,7 +53,8 @@ struct Body {
       for (size_t k = 0; k < stacks.size(); ++k) {
         const Value& v = p.output(first_scan + k);
         if (!v.is_tensor()) [[unlikely]]
-          fail(ErrorKind::BadInput, "", "scan output " + std::to_string(k) + " must be a tensor, got " + describe(v));
+          fail(ErrorKind::BadInput, "",
+               "scan output " + std::to_string(k) + " must be a tensor, got " + describe(v));
         stacks[k].append(v.tensor());
       }
     } catch (...) {

@@ -15,14 +15,15 @@ struct Descr {
 };
 // numpy dtype strings for the element types numpy can hold.
 constexpr Descr kDescrs[] = {
-    {"<f4", ElemType::Float},   {"<f8", ElemType::Double},  {"<f2", ElemType::Float16},
-    {"|i1", ElemType::Int8},    {"<i2", ElemType::Int16},   {"<i4", ElemType::Int32},
-    {"<i8", ElemType::Int64},   {"|u1", ElemType::UInt8},   {"<u2", ElemType::UInt16},
-    {"<u4", ElemType::UInt32},  {"<u8", ElemType::UInt64},  {"|b1", ElemType::Bool},
+    {"<f4", ElemType::Float},     {"<f8", ElemType::Double},      {"<f2", ElemType::Float16},
+    {"|i1", ElemType::Int8},      {"<i2", ElemType::Int16},       {"<i4", ElemType::Int32},
+    {"<i8", ElemType::Int64},     {"|u1", ElemType::UInt8},       {"<u2", ElemType::UInt16},
+    {"<u4", ElemType::UInt32},    {"<u8", ElemType::UInt64},      {"|b1", ElemType::Bool},
     {"<c8", ElemType::Complex64}, {"<c16", ElemType::Complex128},
 };
 
-std::string header_value(const std::string& header, const std::string& key, const std::string& path) {
+std::string header_value(const std::string& header, const std::string& key,
+                         const std::string& path) {
   size_t k = header.find("'" + key + "'");
   if (k == std::string::npos) fail(ErrorKind::BadInput, path, "npy header has no '" + key + "'");
   size_t colon = header.find(':', k);
@@ -44,12 +45,15 @@ Tensor read_npy(const std::string& path) {
   int major = static_cast<uint8_t>(bytes[6]);
   size_t header_len, offset;
   if (major == 1) {
-    header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+    header_len =
+        static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     offset = 10;
   } else {
     if (bytes.size() < 12) fail(ErrorKind::BadInput, path, "truncated .npy header");
     header_len = 0;
-    for (int i = 0; i < 4; ++i) header_len |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      header_len |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + static_cast<size_t>(i)]))
+                    << (8 * i);
     offset = 12;
   }
   if (offset + header_len > bytes.size()) fail(ErrorKind::BadInput, path, "truncated .npy header");
@@ -59,7 +63,8 @@ Tensor read_npy(const std::string& path) {
     fail(ErrorKind::Unsupported, path, "Fortran-order .npy files");
   ElemType type = ElemType::Undefined;
   for (const auto& d : kDescrs)
-    if (descr == d.code || (descr.size() == 3 && descr[0] == '=' && descr.substr(1) == std::string(d.code).substr(1)))
+    if (descr == d.code ||
+        (descr.size() == 3 && descr[0] == '=' && descr.substr(1) == std::string(d.code).substr(1)))
       type = d.type;
   if (type == ElemType::Undefined) fail(ErrorKind::Unsupported, path, "npy dtype '" + descr + "'");
   Dims shape;
@@ -84,11 +89,14 @@ std::string encode_npy(const Tensor& t) {
   const char* code = nullptr;
   for (const auto& d : kDescrs)
     if (d.type == t.type()) code = d.code;
-  if (!code) fail(ErrorKind::Unsupported, "", "numpy has no dtype for " + std::string(elem_name(t.type())));
+  if (!code)
+    fail(ErrorKind::Unsupported, "", "numpy has no dtype for " + std::string(elem_name(t.type())));
   std::string shape = "(";
-  for (size_t i = 0; i < t.rank(); ++i) shape += std::to_string(t.dim(i)) + (t.rank() == 1 || i + 1 < t.rank() ? "," : "");
+  for (size_t i = 0; i < t.rank(); ++i)
+    shape += std::to_string(t.dim(i)) + (t.rank() == 1 || i + 1 < t.rank() ? "," : "");
   shape += ")";
-  std::string header = "{'descr': '" + std::string(code) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      "{'descr': '" + std::string(code) + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';

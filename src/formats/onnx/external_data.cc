@@ -31,17 +31,19 @@ std::string read_external_data(const onnxpb::TensorProto& proto, const std::stri
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& entry : proto.external_data()) {
-    if (entry.key() == "location") location = entry.value();
-    else if (entry.key() == "offset") offset = parse_size(entry.value(), "offset", where);
-    else if (entry.key() == "length") length = parse_size(entry.value(), "length", where);
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset")
+      offset = parse_size(entry.value(), "offset", where);
+    else if (entry.key() == "length")
+      length = parse_size(entry.value(), "length", where);
   }
   if (location.empty()) fail(ErrorKind::InvalidModel, where, "external data has no location");
   fs::path rel(location);
   if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
     fail(ErrorKind::InvalidModel, where,
          "external data location '" + location + "' is absolute; it must be relative to the model");
-  if (model_dir.empty())
-    fail(ErrorKind::InvalidModel, where, "external data is not allowed here");
+  if (model_dir.empty()) fail(ErrorKind::InvalidModel, where, "external data is not allowed here");
   std::error_code ec;
   fs::path base = fs::weakly_canonical(fs::path(model_dir), ec);
   fs::path file = fs::weakly_canonical(base / rel, ec);

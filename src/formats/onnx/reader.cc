@@ -6,9 +6,9 @@
 #include <unordered_set>
 
 #include "bough/error.h"
+#include "formats/onnx/sparse.h"
 #include "formats/onnx/tensor_proto.h"
 #include "formats/onnx/type_proto.h"
-#include "formats/onnx/sparse.h"
 #include "onnx.pb.h"
 #include "util/files.h"
 
@@ -16,9 +16,9 @@ namespace bough::onnx {
 
 namespace {
 
+using ir::Edge;
 using ir::Graph;
 using ir::Node;
-using ir::Edge;
 
 // The names visible in one graph, chained to the enclosing graph's scope.
 struct Scope {
@@ -27,7 +27,8 @@ struct Scope {
   std::unordered_map<std::string, Edge*> names;
 };
 
-ir::Metadata metadata_from(const google::protobuf::RepeatedPtrField<onnxpb::StringStringEntryProto>& entries) {
+ir::Metadata metadata_from(
+    const google::protobuf::RepeatedPtrField<onnxpb::StringStringEntryProto>& entries) {
   ir::Metadata m;
   for (const auto& e : entries) m.emplace_back(e.key(), e.value());
   return m;
@@ -76,7 +77,8 @@ std::unique_ptr<ir::Model> Reader::read(const onnxpb::ModelProto& p) {
   auto model = std::make_unique<ir::Model>();
   model->path = path_;
   model->ir_version = p.ir_version();
-  for (const auto& op : p.opset_import()) model->opset_imports.emplace_back(op.domain(), op.version());
+  for (const auto& op : p.opset_import())
+    model->opset_imports.emplace_back(op.domain(), op.version());
   model->producer_name = p.producer_name();
   model->producer_version = p.producer_version();
   model->domain = p.domain();
@@ -121,7 +123,8 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
   }
   for (const auto& name : p.output()) {
     Edge* v = resolve(&scope, name);
-    if (!v) fail(ErrorKind::InvalidModel, where(body.get()), "output '" + name + "' is not defined");
+    if (!v)
+      fail(ErrorKind::InvalidModel, where(body.get()), "output '" + name + "' is not defined");
     body->outputs.push_back(v);
   }
   sort_topologically(body.get());
@@ -129,8 +132,8 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
   model->functions.push_back(std::move(fn));
 }
 
-std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* parent,
-                                          Node* owner, const std::string& attr_name) {
+std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* parent, Node* owner,
+                                          const std::string& attr_name) {
   auto graph = std::make_unique<Graph>();
   Graph* g = graph.get();
   g->name = p.name();
@@ -171,12 +174,14 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   };
   for (const auto& t : p.initializer()) {
     if (t.name().empty()) fail(ErrorKind::InvalidModel, where(g), "an initializer has no name");
-    Edge* v = add_initializer(t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
+    Edge* v = add_initializer(
+        t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
     v->doc_string = t.doc_string();
   }
   for (const auto& st : p.sparse_initializer()) {
     std::string name = st.values().name();
-    add_initializer(name, dense_from_sparse(st, model_dir_, where(g) + " sparse initializer '" + name + "'"));
+    add_initializer(
+        name, dense_from_sparse(st, model_dir_, where(g) + " sparse initializer '" + name + "'"));
   }
 
   read_nodes(p.node(), &scope);
@@ -199,7 +204,8 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
       v->has_value_info = true;
       v->doc_string = vi.doc_string();
       v->metadata = metadata_from(vi.metadata_props());
-    } else if (vi.has_type() && v->origin == Edge::Origin::Capture && v->type.kind == ir::Type::Kind::Undefined) {
+    } else if (vi.has_type() && v->origin == Edge::Origin::Capture &&
+               v->type.kind == ir::Type::Kind::Undefined) {
       // A branch or body that returns an outer value directly declares its type here: a
       // Loop or Scan that runs zero times shapes its empty scan output from it.
       v->type = type_from_proto(vi.type(), where(g));
@@ -274,7 +280,8 @@ Edge* Reader::resolve(Scope* scope, const std::string& name) {
   g->captures.push_back(cap);
   scope->names[name] = cap;
   auto& implicit = g->owner->implicit_inputs;
-  if (std::find(implicit.begin(), implicit.end(), outer) == implicit.end()) implicit.push_back(outer);
+  if (std::find(implicit.begin(), implicit.end(), outer) == implicit.end())
+    implicit.push_back(outer);
   return cap;
 }
 
@@ -290,9 +297,18 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
     return read_graph(gp, scope, node, label);
   };
   switch (p.type()) {
-    case onnxpb::AttributeProto::FLOAT: a->kind = K::Float; a->f = p.f(); break;
-    case onnxpb::AttributeProto::INT: a->kind = K::Int; a->i = p.i(); break;
-    case onnxpb::AttributeProto::STRING: a->kind = K::String; a->s = p.s(); break;
+    case onnxpb::AttributeProto::FLOAT:
+      a->kind = K::Float;
+      a->f = p.f();
+      break;
+    case onnxpb::AttributeProto::INT:
+      a->kind = K::Int;
+      a->i = p.i();
+      break;
+    case onnxpb::AttributeProto::STRING:
+      a->kind = K::String;
+      a->s = p.s();
+      break;
     case onnxpb::AttributeProto::TENSOR:
       a->kind = K::Tensor;
       a->t = tensor_from_proto(p.t(), model_dir_, place);
@@ -301,7 +317,10 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       a->kind = K::SparseTensor;
       a->t = dense_from_sparse(p.sparse_tensor(), model_dir_, place);
       break;
-    case onnxpb::AttributeProto::GRAPH: a->kind = K::Graph; a->g = sub(p.g(), p.name()); break;
+    case onnxpb::AttributeProto::GRAPH:
+      a->kind = K::Graph;
+      a->g = sub(p.g(), p.name());
+      break;
     case onnxpb::AttributeProto::TYPE_PROTO:
       a->kind = K::TypeProto;
       a->tp = type_from_proto(p.tp(), place);
@@ -320,11 +339,13 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       break;
     case onnxpb::AttributeProto::TENSORS:
       a->kind = K::Tensors;
-      for (const auto& t : p.tensors()) a->tensors.push_back(tensor_from_proto(t, model_dir_, place));
+      for (const auto& t : p.tensors())
+        a->tensors.push_back(tensor_from_proto(t, model_dir_, place));
       break;
     case onnxpb::AttributeProto::SPARSE_TENSORS:
       a->kind = K::SparseTensors;
-      for (const auto& t : p.sparse_tensors()) a->tensors.push_back(dense_from_sparse(t, model_dir_, place));
+      for (const auto& t : p.sparse_tensors())
+        a->tensors.push_back(dense_from_sparse(t, model_dir_, place));
       break;
     case onnxpb::AttributeProto::GRAPHS:
       a->kind = K::Graphs;
@@ -336,8 +357,7 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       for (const auto& t : p.type_protos()) a->type_protos.push_back(type_from_proto(t, place));
       break;
     case onnxpb::AttributeProto::UNDEFINED:
-      if (p.ref_attr_name().empty())
-        fail(ErrorKind::InvalidModel, place, "attribute has no type");
+      if (p.ref_attr_name().empty()) fail(ErrorKind::InvalidModel, place, "attribute has no type");
       break;
   }
 }
@@ -373,7 +393,10 @@ void Reader::sort_topologically(Graph* g) {
   while (order.size() < n) {
     size_t pick = n;
     for (size_t i = 0; i < n; ++i)
-      if (!done[i] && pending[i] == 0) { pick = i; break; }
+      if (!done[i] && pending[i] == 0) {
+        pick = i;
+        break;
+      }
     if (pick == n) {
       for (size_t i = 0; i < n; ++i)
         if (!done[i])
@@ -396,7 +419,8 @@ std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std:
   onnxpb::ModelProto proto;
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
       !proto.ParseFromString(bytes))
-    fail(ErrorKind::InvalidModel, path, "not an ONNX model: the protobuf data is malformed or truncated");
+    fail(ErrorKind::InvalidModel, path,
+         "not an ONNX model: the protobuf data is malformed or truncated");
   return Reader(path, model_dir).read(proto);
 }
 

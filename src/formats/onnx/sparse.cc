@@ -20,14 +20,16 @@ Tensor dense_from_sparse(const onnxpb::SparseTensorProto& p, const std::string& 
   int64_t total = dense.numel();
   size_t elem = static_cast<size_t>(elem_bits(values.type()) / 8);
   bool coordinates = indices.rank() == 2;
-  if ((coordinates && (indices.dim(0) != nnz || indices.dim(1) != static_cast<int64_t>(dims.size()))) ||
+  if ((coordinates &&
+       (indices.dim(0) != nnz || indices.dim(1) != static_cast<int64_t>(dims.size()))) ||
       (!coordinates && indices.numel() != nnz))
     fail(ErrorKind::InvalidModel, where, "sparse tensor indices do not match its values");
   for (int64_t k = 0; k < nnz; ++k) {
     int64_t pos = 0;
     if (coordinates) {
       for (size_t d = 0; d < dims.size(); ++d)
-        pos = pos * dims[d] + indices.get_int(k * static_cast<int64_t>(dims.size()) + static_cast<int64_t>(d));
+        pos = pos * dims[d] +
+              indices.get_int(k * static_cast<int64_t>(dims.size()) + static_cast<int64_t>(d));
     } else {
       pos = indices.get_int(k);
     }

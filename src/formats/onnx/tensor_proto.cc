@@ -38,19 +38,24 @@ void copy_field(const Field& field, Tensor* t, int64_t want, const char* name,
 void fill_from_typed_fields(const onnxpb::TensorProto& p, Tensor* t, const std::string& where) {
   int64_t n = t->numel();
   switch (t->type()) {
-    case ElemType::Float: return copy_field<float>(p.float_data(), t, n, "float_data", where);
+    case ElemType::Float:
+      return copy_field<float>(p.float_data(), t, n, "float_data", where);
     case ElemType::Complex64:
       return copy_field<float>(p.float_data(), t, 2 * n, "float_data", where);
-    case ElemType::Double: return copy_field<double>(p.double_data(), t, n, "double_data", where);
+    case ElemType::Double:
+      return copy_field<double>(p.double_data(), t, n, "double_data", where);
     case ElemType::Complex128:
       return copy_field<double>(p.double_data(), t, 2 * n, "double_data", where);
-    case ElemType::Int64: return copy_field<int64_t>(p.int64_data(), t, n, "int64_data", where);
+    case ElemType::Int64:
+      return copy_field<int64_t>(p.int64_data(), t, n, "int64_data", where);
     case ElemType::UInt32:
       return copy_field<uint32_t>(p.uint64_data(), t, n, "uint64_data", where);
     case ElemType::UInt64:
       return copy_field<uint64_t>(p.uint64_data(), t, n, "uint64_data", where);
-    case ElemType::Int32: return copy_field<int32_t>(p.int32_data(), t, n, "int32_data", where);
-    case ElemType::Int16: return copy_field<int16_t>(p.int32_data(), t, n, "int32_data", where);
+    case ElemType::Int32:
+      return copy_field<int32_t>(p.int32_data(), t, n, "int32_data", where);
+    case ElemType::Int16:
+      return copy_field<int16_t>(p.int32_data(), t, n, "int32_data", where);
     case ElemType::UInt16:
     case ElemType::Float16:
     case ElemType::BFloat16:
@@ -68,8 +73,8 @@ void fill_from_typed_fields(const onnxpb::TensorProto& p, Tensor* t, const std::
     default:
       // int8/uint8, the float8 types: one element per int32; the sub-byte types: one packed
       // byte per int32.
-      return copy_field<uint8_t>(p.int32_data(), t, static_cast<int64_t>(t->nbytes()),
-                                 "int32_data", where);
+      return copy_field<uint8_t>(p.int32_data(), t, static_cast<int64_t>(t->nbytes()), "int32_data",
+                                 where);
   }
 }
 

@@ -16,9 +16,12 @@ ElemType elem_from_code(int code, const std::string& where) {
 ir::Shape shape_from_proto(const onnxpb::TensorShapeProto& p) {
   ir::Shape s = ir::Shape::of({});
   for (const auto& d : p.dim()) {
-    if (d.has_dim_value()) s.dims.push_back(ir::Dim::known(d.dim_value()));
-    else if (d.has_dim_param() && !d.dim_param().empty()) s.dims.push_back(ir::Dim::named(d.dim_param()));
-    else s.dims.push_back(ir::Dim::unknown());
+    if (d.has_dim_value())
+      s.dims.push_back(ir::Dim::known(d.dim_value()));
+    else if (d.has_dim_param() && !d.dim_param().empty())
+      s.dims.push_back(ir::Dim::named(d.dim_param()));
+    else
+      s.dims.push_back(ir::Dim::unknown());
   }
   return s;
 }
@@ -26,8 +29,10 @@ ir::Shape shape_from_proto(const onnxpb::TensorShapeProto& p) {
 void shape_to_proto(const ir::Shape& s, onnxpb::TensorShapeProto* p) {
   for (const auto& d : s.dims) {
     auto* dim = p->add_dim();
-    if (d.kind == ir::Dim::Kind::Known) dim->set_dim_value(d.value);
-    else if (d.kind == ir::Dim::Kind::Symbol) dim->set_dim_param(d.symbol);
+    if (d.kind == ir::Dim::Kind::Known)
+      dim->set_dim_value(d.value);
+    else if (d.kind == ir::Dim::Kind::Symbol)
+      dim->set_dim_param(d.symbol);
   }
 }
 
@@ -51,21 +56,27 @@ ir::Type type_from_proto(const onnxpb::TypeProto& p, const std::string& where) {
     case onnxpb::TypeProto::kSequenceType:
       t.kind = ir::Type::Kind::Sequence;
       if (p.sequence_type().has_elem_type())
-        t.inner = std::make_shared<const ir::Type>(type_from_proto(p.sequence_type().elem_type(), where));
+        t.inner =
+            std::make_shared<const ir::Type>(type_from_proto(p.sequence_type().elem_type(), where));
       break;
     case onnxpb::TypeProto::kOptionalType:
       t.kind = ir::Type::Kind::Optional;
       if (p.optional_type().has_elem_type())
-        t.inner = std::make_shared<const ir::Type>(type_from_proto(p.optional_type().elem_type(), where));
+        t.inner =
+            std::make_shared<const ir::Type>(type_from_proto(p.optional_type().elem_type(), where));
       break;
     case onnxpb::TypeProto::kMapType:
       t.kind = ir::Type::Kind::Map;
       t.elem = elem_from_code(p.map_type().key_type(), where);
       if (p.map_type().has_value_type())
-        t.inner = std::make_shared<const ir::Type>(type_from_proto(p.map_type().value_type(), where));
+        t.inner =
+            std::make_shared<const ir::Type>(type_from_proto(p.map_type().value_type(), where));
       break;
-    case onnxpb::TypeProto::kOpaqueType: t.kind = ir::Type::Kind::Opaque; break;
-    case onnxpb::TypeProto::VALUE_NOT_SET: break;
+    case onnxpb::TypeProto::kOpaqueType:
+      t.kind = ir::Type::Kind::Opaque;
+      break;
+    case onnxpb::TypeProto::VALUE_NOT_SET:
+      break;
   }
   return t;
 }
@@ -73,7 +84,8 @@ ir::Type type_from_proto(const onnxpb::TypeProto& p, const std::string& where) {
 void type_to_proto(const ir::Type& t, onnxpb::TypeProto* p) {
   if (!t.denotation.empty()) p->set_denotation(t.denotation);
   switch (t.kind) {
-    case ir::Type::Kind::Undefined: break;
+    case ir::Type::Kind::Undefined:
+      break;
     case ir::Type::Kind::Tensor: {
       auto* tt = p->mutable_tensor_type();
       tt->set_elem_type(static_cast<int>(t.elem));
@@ -102,7 +114,9 @@ void type_to_proto(const ir::Type& t, onnxpb::TypeProto* p) {
       if (t.inner) type_to_proto(*t.inner, mt->mutable_value_type());
       break;
     }
-    case ir::Type::Kind::Opaque: p->mutable_opaque_type(); break;
+    case ir::Type::Kind::Opaque:
+      p->mutable_opaque_type();
+      break;
   }
 }
 

@@ -34,17 +34,37 @@ void attribute_to(const ir::Attribute& a, onnxpb::AttributeProto* p) {
   if (!a.ref_attr_name.empty()) p->set_ref_attr_name(a.ref_attr_name);
   if (!a.doc_string.empty()) p->set_doc_string(a.doc_string);
   switch (a.kind) {
-    case K::Undefined: p->set_type(A::UNDEFINED); break;
-    case K::Float: p->set_type(A::FLOAT); p->set_f(a.f); break;
-    case K::Int: p->set_type(A::INT); p->set_i(a.i); break;
-    case K::String: p->set_type(A::STRING); p->set_s(a.s); break;
-    case K::Tensor: p->set_type(A::TENSOR); tensor_to_proto(a.t, p->mutable_t()); break;
+    case K::Undefined:
+      p->set_type(A::UNDEFINED);
+      break;
+    case K::Float:
+      p->set_type(A::FLOAT);
+      p->set_f(a.f);
+      break;
+    case K::Int:
+      p->set_type(A::INT);
+      p->set_i(a.i);
+      break;
+    case K::String:
+      p->set_type(A::STRING);
+      p->set_s(a.s);
+      break;
+    case K::Tensor:
+      p->set_type(A::TENSOR);
+      tensor_to_proto(a.t, p->mutable_t());
+      break;
     case K::SparseTensor:  // kept dense in the IR
       p->set_type(A::TENSOR);
       tensor_to_proto(a.t, p->mutable_t());
       break;
-    case K::Graph: p->set_type(A::GRAPH); graph_to(*a.g, p->mutable_g()); break;
-    case K::TypeProto: p->set_type(A::TYPE_PROTO); type_to_proto(a.tp, p->mutable_tp()); break;
+    case K::Graph:
+      p->set_type(A::GRAPH);
+      graph_to(*a.g, p->mutable_g());
+      break;
+    case K::TypeProto:
+      p->set_type(A::TYPE_PROTO);
+      type_to_proto(a.tp, p->mutable_tp());
+      break;
     case K::Floats:
       p->set_type(A::FLOATS);
       for (float f : a.floats) p->add_floats(f);

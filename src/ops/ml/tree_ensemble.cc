@@ -11,9 +11,9 @@
 #include <limits>
 #include <numbers>
 
-#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

@@ -6,7 +6,9 @@ namespace bough::ops {
 namespace {
 struct AddFn {
   template <typename T>
-  auto operator()(T a, T b) const { return a + b; }
+  auto operator()(T a, T b) const {
+    return a + b;
+  }
 };
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<AddFn>(a, b, out, pool, "Add");

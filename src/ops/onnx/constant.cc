@@ -23,14 +23,22 @@ Tensor value_of(const BuildContext& ctx) {
     if (!a) continue;
     switch (a->kind) {
       case K::Tensor:
-      case K::SparseTensor: found.push_back(a->t); break;
-      case K::Float: found.push_back(Tensor::from_vector<float>(ElemType::Float, {}, {a->f})); break;
-      case K::Floats:
-        found.push_back(Tensor::from_vector<float>(ElemType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats));
+      case K::SparseTensor:
+        found.push_back(a->t);
         break;
-      case K::Int: found.push_back(Tensor::scalar_i64(a->i)); break;
+      case K::Float:
+        found.push_back(Tensor::from_vector<float>(ElemType::Float, {}, {a->f}));
+        break;
+      case K::Floats:
+        found.push_back(Tensor::from_vector<float>(
+            ElemType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats));
+        break;
+      case K::Int:
+        found.push_back(Tensor::scalar_i64(a->i));
+        break;
       case K::Ints:
-        found.push_back(Tensor::from_vector<int64_t>(ElemType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints));
+        found.push_back(Tensor::from_vector<int64_t>(
+            ElemType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints));
         break;
       case K::String: {
         Tensor t(ElemType::String, {});
@@ -44,11 +52,13 @@ Tensor value_of(const BuildContext& ctx) {
         found.push_back(t);
         break;
       }
-      default: ctx.invalid(std::string("attribute ") + name + " has the wrong type");
+      default:
+        ctx.invalid(std::string("attribute ") + name + " has the wrong type");
     }
   }
   if (found.size() != 1)
-    ctx.invalid("Constant needs exactly one value attribute, found " + std::to_string(found.size()));
+    ctx.invalid("Constant needs exactly one value attribute, found " +
+                std::to_string(found.size()));
   return found[0];
 }
 

@@ -7,8 +7,8 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
 #include "ops/onnx/quantize_common.h"
-#include "ops/registry.h"
 #include "ops/onnx/window_attrs.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 

@@ -3,10 +3,10 @@
 // runs from the back. float16/bfloat16 go through float.
 #include <algorithm>
 
-#include "util/thread_pool.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

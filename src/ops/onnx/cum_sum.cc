@@ -2,11 +2,11 @@
 // tensor). exclusive=1 leaves the current element out; reverse=1 sums from the back.
 #include <algorithm>
 
-#include "util/thread_pool.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "util/thread_pool.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

@@ -2,11 +2,11 @@
 // from the back); the output shape is data[:axis] + indices + data[axis+1:].
 #include <algorithm>
 
-#include "util/thread_pool.h"
 #include "kernels/dispatch.h"
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

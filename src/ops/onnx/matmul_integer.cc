@@ -40,9 +40,7 @@ class MatMulInteger : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<MatMulInteger>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMulInteger>(); }
 
 }  // namespace
 

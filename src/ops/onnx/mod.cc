@@ -10,7 +10,9 @@ namespace bough::ops {
 
 namespace {
 
-[[noreturn, gnu::cold]] void zero_divisor() { fail(ErrorKind::BadInput, "", "integer modulo by zero"); }
+[[noreturn, gnu::cold]] void zero_divisor() {
+  fail(ErrorKind::BadInput, "", "integer modulo by zero");
+}
 
 // Remainder with the dividend's sign. x % -1 is 0 (and must not trap for the minimum).
 struct FModFn {
@@ -19,7 +21,8 @@ struct FModFn {
     if constexpr (std::is_floating_point_v<T>) {
       return std::fmod(a, b);
     } else {
-      if (b == 0) [[unlikely]] zero_divisor();  // integer division does not vectorize anyway
+      if (b == 0) [[unlikely]]
+        zero_divisor();  // integer division does not vectorize anyway
       if constexpr (std::is_signed_v<T>)
         return b == -1 ? T(0) : static_cast<T>(a % b);
       else

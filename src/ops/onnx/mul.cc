@@ -6,7 +6,9 @@ namespace bough::ops {
 namespace {
 struct MulFn {
   template <typename T>
-  auto operator()(T a, T b) const { return a * b; }
+  auto operator()(T a, T b) const {
+    return a * b;
+  }
 };
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<MulFn>(a, b, out, pool, "Mul");

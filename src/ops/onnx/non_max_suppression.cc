@@ -27,9 +27,7 @@ float iou(const Box& a, const Box& b) {
   return uni > 0 ? inter / uni : 0;
 }
 
-bool present(const KernelIO& io, size_t i) {
-  return io.has_input(i) && !io.value(i).is_none();
-}
+bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 float float_arg(const KernelIO& io, size_t i, float fallback, const char* what) {
   if (!present(io, i)) return fallback;

@@ -15,9 +15,7 @@ class OptionalGetElement : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<OptionalGetElement>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<OptionalGetElement>(); }
 
 }  // namespace
 

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <optional>
 
-#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

@@ -124,9 +124,7 @@ class QLinearMatMul : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<QLinearMatMul>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<QLinearMatMul>(); }
 
 }  // namespace
 

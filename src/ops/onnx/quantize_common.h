@@ -12,9 +12,9 @@
 
 #include "bough/error.h"
 #include "bough/tensor.h"
-#include "util/thread_pool.h"
 #include "ir/float_formats.h"
 #include "kernels/elementwise_loops.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops::quant {
 

@@ -37,9 +37,7 @@ constexpr std::array<KindInfo, 11> kKinds{{
     {"softplus", Activation::Kind::Softplus, false, false, 0, 0},
 }};
 
-bool present(const KernelIO& io, size_t i) {
-  return io.has_input(i) && !io.value(i).is_none();
-}
+bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 // Input i in the compute type, checked to have the element type of X and `dims`.
 Tensor operand(const KernelIO& io, size_t i, ElemType type, ElemType compute,

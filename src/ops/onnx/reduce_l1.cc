@@ -16,9 +16,7 @@ struct L1Reducer : SumReducer<T> {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<L1Reducer>(x, plan, "ReduceL1");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 18);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace
 
 const OpDef& def_ReduceL1() {

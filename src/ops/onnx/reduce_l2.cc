@@ -13,9 +13,7 @@ struct L2Reducer : SumReducer<T> {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<L2Reducer>(x, plan, "ReduceL2");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 18);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace
 
 const OpDef& def_ReduceL2() {

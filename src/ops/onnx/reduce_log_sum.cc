@@ -12,9 +12,7 @@ struct LogSumReducer : SumReducer<T> {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumReducer>(x, plan, "ReduceLogSum");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 18);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace
 
 const OpDef& def_ReduceLogSum() {

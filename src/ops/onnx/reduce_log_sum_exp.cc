@@ -32,9 +32,7 @@ struct LogSumExpReducer {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 18);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace
 
 const OpDef& def_ReduceLogSumExp() {

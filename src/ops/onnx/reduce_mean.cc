@@ -7,9 +7,7 @@ namespace {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<MeanReducer>(x, plan, "ReduceMean");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 18);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace
 
 const OpDef& def_ReduceMean() {

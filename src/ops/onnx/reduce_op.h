@@ -130,7 +130,7 @@ class ReduceKernel : public Kernel {
 
 // `axes_input_since`: the first version taking axes as an input (13 for ReduceSum, else 18).
 inline std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
-                                                 int axes_input_since) {
+                                           int axes_input_since) {
   const bool axes_input = ctx.since >= axes_input_since;
   return std::make_unique<ReduceKernel>(
       compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),

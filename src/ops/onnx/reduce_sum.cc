@@ -7,9 +7,7 @@ namespace {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<SumReducer>(x, plan, "ReduceSum");
 }
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_reduce(ctx, compute, 13);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 13); }
 }  // namespace
 
 const OpDef& def_ReduceSum() {

@@ -7,8 +7,8 @@
 #include <atomic>
 #include <regex>
 
-#include "util/thread_pool.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

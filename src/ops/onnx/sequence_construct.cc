@@ -22,9 +22,7 @@ class SequenceConstruct : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<SequenceConstruct>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceConstruct>(); }
 
 }  // namespace
 

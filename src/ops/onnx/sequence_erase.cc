@@ -22,9 +22,7 @@ class SequenceErase : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<SequenceErase>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceErase>(); }
 
 }  // namespace
 

@@ -24,9 +24,7 @@ class SequenceInsert : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<SequenceInsert>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceInsert>(); }
 
 }  // namespace
 

@@ -14,9 +14,7 @@ class SequenceLength : public Kernel {
   }
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) {
-  return std::make_unique<SequenceLength>();
-}
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceLength>(); }
 
 }  // namespace
 

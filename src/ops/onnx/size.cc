@@ -6,9 +6,7 @@ namespace bough::ops {
 namespace {
 class Size : public Kernel {
  public:
-  void run(KernelIO& io) override {
-    io.set_output(0, Tensor::scalar_i64(io.input(0).numel()));
-  }
+  void run(KernelIO& io) override { io.set_output(0, Tensor::scalar_i64(io.input(0).numel())); }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Size>(); }
 }  // namespace

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <complex>
 
-#include "util/thread_pool.h"
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -18,9 +18,7 @@ namespace {
 
 using cd = std::complex<double>;
 
-bool present(const KernelIO& io, size_t i) {
-  return io.has_input(i) && !io.value(i).is_none();
-}
+bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 class Stft : public Kernel {
  public:

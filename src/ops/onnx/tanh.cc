@@ -11,8 +11,10 @@ namespace {
 struct TanhFn {
   template <typename T>
   T operator()(T v) const {
-    if constexpr (std::is_same_v<T, float>) return kernels::fast_tanh(v);
-    else return std::tanh(v);
+    if constexpr (std::is_same_v<T, float>)
+      return kernels::fast_tanh(v);
+    else
+      return std::tanh(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

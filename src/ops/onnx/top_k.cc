@@ -7,10 +7,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "util/thread_pool.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

@@ -2,11 +2,11 @@
 // X and Y share any element type (strings included); condition is bool.
 #include <algorithm>
 
-#include "util/thread_pool.h"
 #include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
