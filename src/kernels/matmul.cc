@@ -6,9 +6,9 @@
 
 #include "bough/error.h"
 #include "kernels/broadcast.h"
-#include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
+#include "kernels/through_float.h"
 
 namespace bough::kernels {
 
@@ -101,16 +101,8 @@ std::vector<int64_t> batch_offsets(const Dims& batch, const Dims& shape) {
   return offsets;
 }
 
-}  // namespace
-
-Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
-  if (a.type() != b.type())
-    fail(ErrorKind::BadInput, "",
-         "MatMul inputs have different element types " + std::string(elem_name(a.type())) +
-             " and " + std::string(elem_name(b.type())));
-  const ElemType t = a.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return cast(matmul(to_float(a), to_float(b), pool), t);
+// matmul of two tensors of one type that is computed as it is (not float16/bfloat16).
+Tensor matmul_as_is(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (a.rank() == 0 || b.rank() == 0)
     fail(ErrorKind::BadInput, "", "MatMul inputs must not be scalars");
   Dims as = a.shape(), bs = b.shape();
@@ -128,6 +120,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   Dims out_shape = batch;
   if (!vec_a) out_shape.push_back(m);
   if (!vec_b) out_shape.push_back(n);
+  const ElemType t = a.type();
   Tensor out(t, out_shape);
   const std::vector<int64_t> a_off = batch_offsets(batch, as), b_off = batch_offsets(batch, bs);
   visit_numeric(t, "MatMul", [&](auto tag) {
@@ -137,21 +130,16 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return out;
 }
 
-Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
-  const ElemType t = a.type();
-  if (a.type() == b.type() && (t == ElemType::Float16 || t == ElemType::BFloat16))
-    return cast(matmul_transposed_b(to_float(a), to_float(b), pool), t);
-  if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
-    const std::array<int64_t, 2> perm{1, 0};
-    return matmul(a, b.rank() == 2 ? transpose(b, perm) : b, pool);
-  }
+// a · bᵀ for 2-D a of at most kFewRows rows and 2-D b of a's type (not float16/bfloat16), as
+// dot products of rows.
+Tensor rows_dot_rows(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   const int64_t m = a.dim(0), k = a.dim(1), n = b.dim(0);
   if (b.dim(1) != k)
     fail(ErrorKind::BadInput, "",
          "shapes " + shape_string(a.shape()) + " and transposed " + shape_string(b.shape()) +
              " do not match");
-  Tensor out(t, Dims{m, n});
-  visit_numeric(t, "MatMul", [&](auto tag) {
+  Tensor out(a.type(), Dims{m, n});
+  visit_numeric(a.type(), "MatMul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
@@ -163,6 +151,26 @@ Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& p
     });
   });
   return out;
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
+  if (a.type() != b.type())
+    fail(ErrorKind::BadInput, "",
+         "MatMul inputs have different element types " + std::string(elem_name(a.type())) +
+             " and " + std::string(elem_name(b.type())));
+  return through_float([&](const Tensor& x, const Tensor& y) { return matmul_as_is(x, y, pool); },
+                       a, b);
+}
+
+Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
+  if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
+    const std::array<int64_t, 2> perm{1, 0};
+    return matmul(a, b.rank() == 2 ? transpose(b, perm) : b, pool);
+  }
+  return through_float([&](const Tensor& x, const Tensor& y) { return rows_dot_rows(x, y, pool); },
+                       a, b);
 }
 
 template <typename T>

@@ -8,6 +8,7 @@
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/through_float.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -48,17 +49,17 @@ template <typename Fn>
 void arith(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool,
            const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
-  const ElemType t = a.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-    Tensor r = kernels::binary_map<float, float, float>(kernels::to_float(a), kernels::to_float(b),
-                                                        ElemType::Float, pool, Fn{});
-    return kernels::cast_into(r, t, out);
-  }
-  kernels::visit_numeric(t, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    kernels::binary_map_into<T, T, T>(a, b, out, t, pool,
-                                      [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
-  });
+  kernels::through_float_into(
+      out,
+      [&](const Tensor& a, const Tensor& b, Tensor& out) {
+        const ElemType t = a.type();
+        kernels::visit_numeric(t, name, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          kernels::binary_map_into<T, T, T>(a, b, out, t, pool,
+                                            [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
+        });
+      },
+      a, b);
 }
 
 template <typename Fn>
@@ -74,7 +75,7 @@ void compare(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
              const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
   const ElemType t = a.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
+  if (kernels::is_narrow_float(t))
     return kernels::binary_map_into<float, float, bool>(kernels::to_float(a), kernels::to_float(b),
                                                         out, ElemType::Bool, pool, Fn{});
   if (t == ElemType::String)
@@ -123,29 +124,33 @@ std::unique_ptr<Kernel> make_binary(const BuildContext& ctx) {
 // Unary operator on float types (float16/bfloat16 through float), into `out`.
 template <typename Fn>
 void float_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
-  const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::cast_into(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t,
-        out);
-  kernels::visit_float(t, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
-  });
+  kernels::through_float_into(
+      out,
+      [&](const Tensor& x, Tensor& out) {
+        const ElemType t = x.type();
+        kernels::visit_float(t, name, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          kernels::unary_map_into<T, T>(x, out, t, pool,
+                                        [](T v) { return static_cast<T>(Fn{}(v)); });
+        });
+      },
+      x);
 }
 
 // Unary operator on any numeric type, into `out`.
 template <typename Fn>
 void numeric_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
-  const ElemType t = x.type();
-  if (t == ElemType::Float16 || t == ElemType::BFloat16)
-    return kernels::cast_into(
-        kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, pool, Fn{}), t,
-        out);
-  kernels::visit_numeric(t, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
-  });
+  kernels::through_float_into(
+      out,
+      [&](const Tensor& x, Tensor& out) {
+        const ElemType t = x.type();
+        kernels::visit_numeric(t, name, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          kernels::unary_map_into<T, T>(x, out, t, pool,
+                                        [](T v) { return static_cast<T>(Fn{}(v)); });
+        });
+      },
+      x);
 }
 
 // A kernel for a unary operator; Compute is (x, out, pool) or (x, pool) -> Tensor, as for

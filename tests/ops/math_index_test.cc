@@ -196,6 +196,23 @@ TEST(MathIndexTest, BadShapesAreBadInput) {
   });
 }
 
+TEST(MathIndexTest, ClipWithoutABoundKeepsNarrowInfinities) {
+  // float16 -inf, inf, 65504 (the largest finite), -1; bfloat16 -inf, inf, 1.
+  const Tensor h =
+      Tensor::from_vector<uint16_t>(ElemType::Float16, Dims{4}, {0xFC00, 0x7C00, 0x7BFF, 0xBC00});
+  const Tensor b =
+      Tensor::from_vector<uint16_t>(ElemType::BFloat16, Dims{3}, {0xFF80, 0x7F80, 0x3F80});
+  auto bits = [](const Tensor& t) {
+    return std::vector<uint16_t>(t.data<uint16_t>(), t.data<uint16_t>() + t.numel());
+  };
+  EXPECT_EQ(bits(run1("Clip", {{"x", h}})), bits(h));
+  EXPECT_EQ(bits(run1("Clip", {{"x", b}})), bits(b));
+  // Only max = 0 (0x0000): -inf stays, inf and 65504 become 0, -1 stays.
+  const Tensor zero = Tensor::from_vector<uint16_t>(ElemType::Float16, Dims{}, {0});
+  EXPECT_EQ(bits(run1("Clip", {{"x", h}, {"", Tensor()}, {"hi", zero}})),
+            (std::vector<uint16_t>{0xFC00, 0x0000, 0x0000, 0xBC00}));
+}
+
 TEST(MathIndexTest, TriluWithALargeK) {
   Tensor x = f32({2, 2}, {1, 2, 3, 4});
   Tensor up = run1("Trilu", {{"x", x}, {"k", i64({}, {std::numeric_limits<int64_t>::min()})}});

@@ -4,6 +4,7 @@
 // corners with align_corners), x along W. Output (N, H, W, 2) or (N, D, H, W, 3).
 // float16/bfloat16 go through float.
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -65,13 +66,13 @@ class AffineGrid : public Kernel {
     if (in.rank() != 3 || in.dim(0) != size[0] || in.dim(1) != r || in.dim(2) != r + 1)
       bad("AffineGrid's theta of shape " + shape_string(in.shape()) + " does not fit size " +
           shape_string(size));
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor theta = narrow ? kernels::to_float(in) : in;
-    Tensor grid = kernels::visit_float(theta.type(), "AffineGrid", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return affine_grid<T>(theta, size, align_);
-    });
-    io.set_output(0, narrow ? kernels::cast(grid, in.type()) : grid);
+    auto grid = [&](const Tensor& theta) {
+      return kernels::visit_float(theta.type(), "AffineGrid", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return affine_grid<T>(theta, size, align_);
+      });
+    };
+    io.set_output(0, kernels::through_float(grid, in));
   }
 
  private:

@@ -4,8 +4,11 @@
 
 #include <vector>
 
+#include "kernels/dispatch.h"
 #include "kernels/layout.h"
-#include "ops/onnx/math_map.h"
+#include "kernels/through_float.h"
+#include "ops/onnx/axis_split.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -18,24 +21,21 @@ class ArgReduce : public Kernel {
   void run(KernelIO& io) override {
     const char* name = IsMax ? "ArgMax" : "ArgMin";
     const Tensor& in = io.input(0);
-    const Tensor x = is_narrow_float(in.type()) ? kernels::to_float(in) : in;
+    const Tensor x = kernels::widen(in);
     const int64_t rank = static_cast<int64_t>(x.rank());
     const int64_t axis = kernels::normalize_axis(axis_, rank);
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < axis; ++d) outer *= x.dim(d);
-    for (int64_t d = axis + 1; d < rank; ++d) inner *= x.dim(d);
-    const int64_t n = x.dim(axis);
+    const AxisSplit s = split_at_axis(x.shape(), axis, false);
     Dims shape = x.shape();
     if (keepdims_)
       shape[axis] = 1;
     else
       shape.erase(axis);
     Tensor y(ElemType::Int64, shape);
-    if (y.numel() > 0 && n == 0)
+    if (y.numel() > 0 && s.n == 0)
       fail(ErrorKind::BadInput, "", std::string(name) + " over an empty axis");
     kernels::visit_numeric(x.type(), name, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      find<T>(x.data<T>(), y.data<int64_t>(), outer, n, inner);
+      find<T>(x.data<T>(), y.data<int64_t>(), s);
     });
     io.set_output(0, std::move(y));
   }
@@ -51,7 +51,8 @@ class ArgReduce : public Kernel {
 
   // For each (o, i): the index r of the best x[o, r, i].
   template <typename T>
-  void find(const T* x, int64_t* y, int64_t outer, int64_t n, int64_t inner) const {
+  void find(const T* x, int64_t* y, const AxisSplit& s) const {
+    const int64_t outer = s.outer, n = s.n, inner = s.inner;
     std::vector<T> best(static_cast<size_t>(inner));
     for (int64_t o = 0; o < outer; ++o) {
       const T* block = x + o * n * inner;

@@ -14,6 +14,7 @@
 // the bias (2) or the softmax (3). Everything runs in float, or double for double inputs,
 // whatever softmax_precision asks (float16/bfloat16 inputs thus get at least float).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -278,48 +280,51 @@ class Attention : public Kernel {
       nonpad = kernels::read_ints(np, "nonpad_kv_seqlen");
     }
 
-    const bool narrow = is_narrow_float(t);
-    auto widen = [&](const Tensor& x) { return narrow ? kernels::to_float(x) : x; };
     const Tensor present_k = with_past(past_k, k_in, k);
     const Tensor present_v = with_past(past_v, v_in, v);
-    const Tensor qx = widen(q_in), kx = widen(present_k), vx = widen(present_v);
-    Tensor mask;
-    if (io.has_input(3)) {
-      const Tensor& m = io.input(3);
-      mask = m.type() == ElemType::Bool ? m : widen(m);
-    }
-    const ElemType ct = qx.type();
-    Dims y_shape =
-        q.packed ? Dims{q.batch, q.seq, q.heads * v.size} : Dims{q.batch, q.heads, q.seq, v.size};
-    Tensor y(ct, y_shape);
-    Tensor qk = io.has_output(3) ? Tensor(ct, Dims{q.batch, q.heads, q.seq, total}) : Tensor();
-
-    kernels::visit_float(ct, "Attention", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Problem<T> p;
-      p.q = q;
-      p.y = {q.batch, q.heads, q.seq, v.size, q.packed};
-      p.kv_heads = k.heads;
-      p.total = total;
-      p.past = past;
-      p.has_past = past_k != nullptr;
-      p.qd = qx.data<T>();
-      p.kd = kx.data<T>();
-      p.vd = vx.data<T>();
-      p.yd = y.data<T>();
-      p.qk = qk.defined() ? qk.data<T>() : nullptr;
-      if (mask.defined()) p.mask = mask_view(mask, ct, q.batch, q.heads, q.seq, total);
-      p.nonpad = nonpad.empty() ? nullptr : nonpad.data();
-      p.causal = o_.causal;
-      p.mode = o_.mode;
-      p.scale = static_cast<T>(o_.scale ? *o_.scale : 1.0 / std::sqrt(static_cast<double>(q.size)));
-      p.softcap = static_cast<T>(o_.softcap);
-      attend(p, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, t) : y);
+    const Tensor* mask = io.has_input(3) ? &io.input(3) : nullptr;
+    const bool bool_mask = mask && mask->type() == ElemType::Bool;
+    // Y, and the scores QKᵀ when they are wanted. A bool mask is used as it is, any other in
+    // the compute type.
+    auto attention = [&](const Tensor& qx, const Tensor& kx, const Tensor& vx,
+                         const Tensor* score_mask) {
+      const Tensor* m = bool_mask ? mask : score_mask;
+      const ElemType ct = qx.type();
+      Dims y_shape =
+          q.packed ? Dims{q.batch, q.seq, q.heads * v.size} : Dims{q.batch, q.heads, q.seq, v.size};
+      Tensor y(ct, y_shape);
+      Tensor qk = io.has_output(3) ? Tensor(ct, Dims{q.batch, q.heads, q.seq, total}) : Tensor();
+      kernels::visit_float(ct, "Attention", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Problem<T> p;
+        p.q = q;
+        p.y = {q.batch, q.heads, q.seq, v.size, q.packed};
+        p.kv_heads = k.heads;
+        p.total = total;
+        p.past = past;
+        p.has_past = past_k != nullptr;
+        p.qd = qx.data<T>();
+        p.kd = kx.data<T>();
+        p.vd = vx.data<T>();
+        p.yd = y.data<T>();
+        p.qk = qk.defined() ? qk.data<T>() : nullptr;
+        if (m) p.mask = mask_view(*m, ct, q.batch, q.heads, q.seq, total);
+        p.nonpad = nonpad.empty() ? nullptr : nonpad.data();
+        p.causal = o_.causal;
+        p.mode = o_.mode;
+        p.scale =
+            static_cast<T>(o_.scale ? *o_.scale : 1.0 / std::sqrt(static_cast<double>(q.size)));
+        p.softcap = static_cast<T>(o_.softcap);
+        attend(p, io.pool());
+      });
+      return std::array<Tensor, 2>{y, qk};
+    };
+    auto [y, qk] =
+        kernels::through_float(attention, q_in, present_k, present_v, bool_mask ? nullptr : mask);
+    io.set_output(0, std::move(y));
     io.set_output(1, present_k);
     io.set_output(2, present_v);
-    if (qk.defined()) io.set_output(3, narrow ? kernels::cast(qk, t) : qk);
+    if (qk.defined()) io.set_output(3, std::move(qk));
   }
 
  private:

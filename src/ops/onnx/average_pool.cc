@@ -2,6 +2,7 @@
 // inside the input, or with count_include_pad (opset 7+) those inside the padded input
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
 #include "kernels/pool_window.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -44,14 +45,15 @@ class AveragePool : public Kernel {
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    Tensor y(x.type(), Dims(kernels::pooled_shape(in.shape(), w)));
-    kernels::visit_float(x.type(), "AveragePool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      average_pool<T>(x, y, w, include_pad_, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    auto pool = [&](const Tensor& x) {
+      Tensor y(x.type(), Dims(kernels::pooled_shape(x.shape(), w)));
+      kernels::visit_float(x.type(), "AveragePool", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        average_pool<T>(x, y, w, include_pad_, io.pool());
+      });
+      return y;
+    };
+    io.set_output(0, kernels::through_float(pool, in));
   }
 
  private:

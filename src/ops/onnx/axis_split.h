@@ -1,12 +1,16 @@
-// The softmax-family view of a tensor around an axis: [outer, n, inner], the operator
-// running along n. Before opset 13, Softmax, LogSoftmax and Hardmax coerce the input to 2-D
-// at `axis` and run over all of the trailing part (n takes every dimension from the axis on).
+// A tensor seen around one axis as [outer, n, inner], for operators that run along the axis:
+// each outer block (an n x inner slab) is computed on its own, so the thread pool splits the
+// outer index. Before opset 13, Softmax, LogSoftmax and Hardmax coerce the input to 2-D at
+// `axis` and run over all of the trailing part (n takes every dimension from the axis on).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "bough/tensor.h"
+#include "kernels/elementwise_loops.h"
 #include "kernels/layout.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -29,6 +33,25 @@ inline AxisSplit split_at_axis(const Dims& shape, int64_t axis, bool coerce_2d) 
       s.inner *= dim;
   }
   return s;
+}
+
+// Outer blocks per parallel task: about `elements` elements each.
+inline int64_t outer_grain(const AxisSplit& s, int64_t elements = kernels::kParallelGrain) {
+  return std::max<int64_t>(1, elements / std::max<int64_t>(1, s.n * s.inner));
+}
+
+// A new tensor of x's shape and element type T, written block by block: block(px, py, o0, o1)
+// computes the outer blocks [o0, o1) of y (at py) from those of x (at px). The pool runs
+// ranges of blocks in parallel.
+template <typename T, typename Block>
+Tensor map_outer_blocks(const Tensor& x, const AxisSplit& s, util::ThreadPool& pool,
+                        Block&& block) {
+  Tensor y(x.type(), x.shape());
+  const T* px = x.data<T>();
+  T* py = y.data<T>();
+  pool.parallel_for(s.outer, outer_grain(s),
+                    [&](int64_t o0, int64_t o1) { block(px, py, o0, o1); });
+  return y;
 }
 
 }  // namespace bough::ops

@@ -4,9 +4,11 @@
 // y[b, c, t] = bias[c] + sum_i weight[c, 0, i] * padded[b, c, t + i], optionally followed by
 // SiLU (activation "silu" or "swish"). present_state holds the last k - 1 padded positions.
 // float16/bfloat16 go through float.
+#include <array>
 #include <cmath>
 #include <string>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -71,19 +73,18 @@ class CausalConvWithState : public Kernel {
     if (past_in && past_in->shape() != Dims{batch, channels, carry})
       bad("past_state must have shape " + shape_string(Dims{batch, channels, carry}) + ", got " +
           shape_string(past_in->shape()));
-    const bool narrow = is_narrow_float(t);
-    auto widen = [&](const Tensor& v) { return narrow ? kernels::to_float(v) : v; };
-    const Tensor x = widen(x_in), w = widen(w_in);
-    const Tensor bias = bias_in ? widen(*bias_in) : Tensor();
-    const Tensor past = past_in ? widen(*past_in) : Tensor();
-    Tensor y(x.type(), x.shape()), present(x.type(), Dims{batch, channels, carry});
-    kernels::visit_float(x.type(), "CausalConvWithState", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      causal_conv<T>(x, w, bias_in ? &bias : nullptr, past_in ? &past : nullptr, silu_, y, present,
-                     io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, t) : y);
-    io.set_output(1, narrow ? kernels::cast(present, t) : present);
+    // The output and present_state.
+    auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* bias, const Tensor* past) {
+      Tensor y(x.type(), x.shape()), present(x.type(), Dims{batch, channels, carry});
+      kernels::visit_float(x.type(), "CausalConvWithState", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        causal_conv<T>(x, w, bias, past, silu_, y, present, io.pool());
+      });
+      return std::array<Tensor, 2>{y, present};
+    };
+    auto [y, present] = kernels::through_float(convolve, x_in, w_in, bias_in, past_in);
+    io.set_output(0, std::move(y));
+    io.set_output(1, std::move(present));
   }
 
  private:

@@ -2,6 +2,7 @@
 // scalar inputs from 11; when min > max every element becomes max. NaN stays NaN.
 #include <limits>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -30,24 +31,19 @@ const Tensor* bound_input(const KernelIO& io, size_t i) {
 class ClipInputs : public Kernel {
  public:
   void run(KernelIO& io) override {
-    const Tensor& x = io.input(0);
-    const ElemType t = x.type();
-    const Tensor* lo_in = bound_input(io, 1);
-    const Tensor* hi_in = bound_input(io, 2);
-    if (is_narrow_float(t)) {
-      constexpr float kInf = std::numeric_limits<float>::infinity();
-      const float lo = lo_in ? static_cast<float>(lo_in->get_double(0)) : -kInf;
-      const float hi = hi_in ? static_cast<float>(hi_in->get_double(0)) : kInf;
-      Tensor y = kernels::unary_map<float, float>(kernels::to_float(x), ElemType::Float, io.pool(),
-                                                  clamp_to(lo, hi));
-      return io.set_output(0, kernels::cast(y, t));
-    }
-    io.set_output(0, kernels::visit_numeric(t, "Clip", [&](auto tag) {
-                    using T = typename decltype(tag)::type;
-                    const T lo = lo_in ? lo_in->data<T>()[0] : std::numeric_limits<T>::lowest();
-                    const T hi = hi_in ? hi_in->data<T>()[0] : std::numeric_limits<T>::max();
-                    return kernels::unary_map<T, T>(x, t, io.pool(), clamp_to(lo, hi));
-                  }));
+    // Without a bound, float16/bfloat16 clamp to the largest float, which rounds back to
+    // infinity.
+    auto clip = [&](const Tensor& x, const Tensor* lo_in, const Tensor* hi_in) {
+      const ElemType t = x.type();
+      return kernels::visit_numeric(t, "Clip", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T lo = lo_in ? lo_in->data<T>()[0] : std::numeric_limits<T>::lowest();
+        const T hi = hi_in ? hi_in->data<T>()[0] : std::numeric_limits<T>::max();
+        return kernels::unary_map<T, T>(x, t, io.pool(), clamp_to(lo, hi));
+      });
+    };
+    io.set_output(
+        0, kernels::through_float(clip, io.input(0), bound_input(io, 1), bound_input(io, 2)));
   }
 };
 

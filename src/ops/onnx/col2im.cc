@@ -5,6 +5,7 @@
 // computed in double, float16/bfloat16 in float.
 #include "kernels/conv_im2col.h"
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -53,7 +54,7 @@ class Col2Im : public Kernel {
     const ElemType t = x.type();
     const ElemType ct = t == ElemType::Float || t == ElemType::Double
                             ? t
-                            : (is_narrow_float(t) ? ElemType::Float : ElemType::Double);
+                            : (kernels::is_narrow_float(t) ? ElemType::Float : ElemType::Double);
     if (t == ElemType::String || t == ElemType::Bool || is_sub_byte(t))
       kernels::unsupported_type(t, "Col2Im");
     const Tensor xc = kernels::cast(x, ct);

@@ -7,6 +7,7 @@
 
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -167,15 +168,13 @@ class Conv : public Kernel {
 
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type())) {
-      const Tensor bf = b ? kernels::to_float(*b) : Tensor();
-      Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
-      return kernels::cast(y, x.type());
-    }
-    return kernels::visit_float(x.type(), "Conv", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return conv<T>(x, w, b, win, groups_, pool);
-    });
+    auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
+      return kernels::visit_float(x.type(), "Conv", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return conv<T>(x, w, b, win, groups_, pool);
+      });
+    };
+    return kernels::through_float(convolve, x, w, b);
   }
 
   kernels::WindowAttrs attrs_;

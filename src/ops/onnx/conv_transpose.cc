@@ -10,6 +10,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -146,15 +147,13 @@ class ConvTranspose : public Kernel {
  private:
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type())) {
-      const Tensor bf = b ? kernels::to_float(*b) : Tensor();
-      Tensor y = compute(kernels::to_float(x), kernels::to_float(w), b ? &bf : nullptr, win, pool);
-      return kernels::cast(y, x.type());
-    }
-    return kernels::visit_float(x.type(), "ConvTranspose", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return conv_transpose<T>(x, w, b, win, a_.groups, pool);
-    });
+    auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
+      return kernels::visit_float(x.type(), "ConvTranspose", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return conv_transpose<T>(x, w, b, win, a_.groups, pool);
+      });
+    };
+    return kernels::through_float(convolve, x, w, b);
   }
 
   Attrs a_;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -35,28 +36,28 @@ class Det : public Kernel {
  public:
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    const size_t rank = x.rank();
-    if (rank < 2 || x.dim(rank - 1) != x.dim(rank - 2))
+    const size_t rank = in.rank();
+    if (rank < 2 || in.dim(rank - 1) != in.dim(rank - 2))
       fail(ErrorKind::BadInput, "",
-           "Det needs square matrices, got shape " + shape_string(x.shape()));
-    const int64_t m = x.dim(rank - 1);
-    Dims shape = x.shape();
+           "Det needs square matrices, got shape " + shape_string(in.shape()));
+    const int64_t m = in.dim(rank - 1);
+    Dims shape = in.shape();
     shape.resize(rank - 2);
-    Tensor y = kernels::visit_float(x.type(), "Det", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor out(x.type(), shape);
-      const T* px = x.data<T>();
-      T* py = out.data<T>();
-      std::vector<double> a(static_cast<size_t>(m * m));
-      for (int64_t b = 0; b < out.numel(); ++b) {
-        for (int64_t i = 0; i < m * m; ++i) a[static_cast<size_t>(i)] = px[b * m * m + i];
-        py[b] = static_cast<T>(determinant(a, m));
-      }
-      return out;
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
+    auto determinants = [&](const Tensor& x) {
+      return kernels::visit_float(x.type(), "Det", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor out(x.type(), shape);
+        const T* px = x.data<T>();
+        T* py = out.data<T>();
+        std::vector<double> a(static_cast<size_t>(m * m));
+        for (int64_t b = 0; b < out.numel(); ++b) {
+          for (int64_t i = 0; i < m * m; ++i) a[static_cast<size_t>(i)] = px[b * m * m + i];
+          py[b] = static_cast<T>(determinant(a, m));
+        }
+        return out;
+      });
+    };
+    io.set_output(0, kernels::through_float(determinants, in));
   }
 };
 

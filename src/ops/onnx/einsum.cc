@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
 #include "util/thread_pool.h"
@@ -135,11 +136,10 @@ class Einsum : public Kernel {
            "the equation has " + std::to_string(eq_.inputs.size()) + " terms for " +
                std::to_string(n) + " inputs");
     const ElemType t = io.input(0).type();
-    const bool narrow = is_narrow_float(t);
     std::vector<Tensor> xs;
     for (size_t i = 0; i < n; ++i) {
       if (io.input(i).type() != t) type_mismatch(io.input(0), io.input(i));
-      xs.push_back(narrow ? kernels::to_float(io.input(i)) : io.input(i));
+      xs.push_back(kernels::widen(io.input(i)));
     }
     // Ellipsis width and the labels of every input dimension.
     size_t ell = 0;
@@ -209,7 +209,7 @@ class Einsum : public Kernel {
     if (n == 2) {
       const Tensor product =
           einsum_as_matmul(xs[0], labels[0], xs[1], labels[1], out_labels, io.pool());
-      if (product.defined()) return io.set_output(0, narrow ? kernels::cast(product, t) : product);
+      if (product.defined()) return io.set_output(0, kernels::narrow_to(product, t));
     }
     Tensor y = kernels::visit_numeric(xs[0].type(), "Einsum", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -224,7 +224,7 @@ class Einsum : public Kernel {
                              [&](int64_t b, int64_t e) { einsum_range(in, po, L, b, e); });
       return out;
     });
-    io.set_output(0, narrow ? kernels::cast(y, t) : y);
+    io.set_output(0, kernels::narrow_to(y, t));
   }
 
  private:

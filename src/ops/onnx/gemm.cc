@@ -5,6 +5,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -54,22 +55,18 @@ class Gemm : public Kernel {
 
   // alpha * y + beta * c, in float for float16/bfloat16 and in double for integers.
   Tensor scale_add(const Tensor& y, const Tensor& c, util::ThreadPool& pool) const {
-    const ElemType t = y.type();
-    const float alpha = alpha_, beta = beta_;
-    if (t == ElemType::Float16 || t == ElemType::BFloat16) {
-      Tensor r = kernels::binary_map<float, float, float>(
-          kernels::to_float(y), kernels::to_float(c), ElemType::Float, pool,
-          [alpha, beta](float u, float v) { return alpha * u + beta * v; });
-      return kernels::cast(r, t);
-    }
-    return kernels::visit_numeric(t, "Gemm", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      using S = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-      const S sa = static_cast<S>(alpha), sb = static_cast<S>(beta);
-      return kernels::binary_map<T, T, T>(y, c, t, pool, [sa, sb](T u, T v) {
-        return static_cast<T>(sa * static_cast<S>(u) + sb * static_cast<S>(v));
+    auto scaled_sum = [&](const Tensor& y, const Tensor& c) {
+      const ElemType t = y.type();
+      return kernels::visit_numeric(t, "Gemm", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using S = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+        const S sa = static_cast<S>(alpha_), sb = static_cast<S>(beta_);
+        return kernels::binary_map<T, T, T>(y, c, t, pool, [sa, sb](T u, T v) {
+          return static_cast<T>(sa * static_cast<S>(u) + sb * static_cast<S>(v));
+        });
       });
-    });
+    };
+    return kernels::through_float(scaled_sum, y, c);
   }
 
   bool trans_a_, trans_b_;

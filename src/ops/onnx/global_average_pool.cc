@@ -1,6 +1,7 @@
 // GlobalAveragePool: the mean of each (batch, channel) plane of X (N x C x D1..Dn).
 // float16/bfloat16 go through float.
 #include "kernels/pool_global.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -8,16 +9,18 @@ namespace bough::ops {
 namespace {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  if (is_narrow_float(x.type()))
-    return kernels::cast(compute(kernels::to_float(x), pool), x.type());
-  return kernels::visit_float(x.type(), "GlobalAveragePool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return kernels::global_pool<T>(x, pool, "GlobalAveragePool", [](const T* p, int64_t n) {
-      T sum = 0;
-      for (int64_t i = 0; i < n; ++i) sum += p[i];
-      return n > 0 ? sum / static_cast<T>(n) : T(0);
-    });
-  });
+  return kernels::through_float(
+      [&](const Tensor& x) {
+        return kernels::visit_float(x.type(), "GlobalAveragePool", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return kernels::global_pool<T>(x, pool, "GlobalAveragePool", [](const T* p, int64_t n) {
+            T sum = 0;
+            for (int64_t i = 0; i < n; ++i) sum += p[i];
+            return n > 0 ? sum / static_cast<T>(n) : T(0);
+          });
+        });
+      },
+      x);
 }
 
 }  // namespace

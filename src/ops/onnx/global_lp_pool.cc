@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/pool_global.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -18,17 +19,19 @@ class GlobalLpPool : public Kernel {
 
  private:
   Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type()))
-      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
     const double p = p_;
-    return kernels::visit_float(x.type(), "GlobalLpPool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return kernels::global_pool<T>(x, pool, "GlobalLpPool", [p](const T* v, int64_t n) {
-        T sum = 0;
-        for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
-        return static_cast<T>(std::pow(sum, 1.0 / p));
-      });
-    });
+    return kernels::through_float(
+        [&](const Tensor& x) {
+          return kernels::visit_float(x.type(), "GlobalLpPool", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return kernels::global_pool<T>(x, pool, "GlobalLpPool", [p](const T* v, int64_t n) {
+              T sum = 0;
+              for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
+              return static_cast<T>(std::pow(sum, 1.0 / p));
+            });
+          });
+        },
+        x);
   }
 
   double p_;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "kernels/pool_global.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -10,16 +11,18 @@ namespace bough::ops {
 namespace {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  if (is_narrow_float(x.type()))
-    return kernels::cast(compute(kernels::to_float(x), pool), x.type());
-  return kernels::visit_float(x.type(), "GlobalMaxPool", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return kernels::global_pool<T>(x, pool, "GlobalMaxPool", [](const T* p, int64_t n) {
-      T best = -std::numeric_limits<T>::infinity();
-      for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
-      return best;
-    });
-  });
+  return kernels::through_float(
+      [&](const Tensor& x) {
+        return kernels::visit_float(x.type(), "GlobalMaxPool", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return kernels::global_pool<T>(x, pool, "GlobalMaxPool", [](const T* p, int64_t n) {
+            T best = -std::numeric_limits<T>::infinity();
+            for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
+            return best;
+          });
+        });
+      },
+      x);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 // float16/bfloat16 in float.
 #include <cmath>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -153,7 +154,7 @@ class GridSample : public Kernel {
       kernels::unsupported_type(t, "GridSample");
     const ElemType ct = t == ElemType::Float || t == ElemType::Double
                             ? t
-                            : (is_narrow_float(t) ? ElemType::Float : ElemType::Double);
+                            : (kernels::is_narrow_float(t) ? ElemType::Float : ElemType::Double);
     const Tensor x = kernels::cast(in, ct);
     const Tensor grid = gin.type() == ElemType::Double ? gin : kernels::to_float(gin);
     Dims shape{in.dim(0), in.dim(1)};

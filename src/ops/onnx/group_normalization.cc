@@ -4,6 +4,7 @@
 // per group in opset 18 and one per channel from opset 21. float16/bfloat16 go through
 // float.
 #include "kernels/pool_moments.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -61,14 +62,14 @@ class GroupNormalization : public Kernel {
  private:
   Tensor compute(const Tensor& x, const Tensor& scale, const Tensor& bias,
                  util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type()))
-      return kernels::cast(
-          compute(kernels::to_float(x), kernels::to_float(scale), kernels::to_float(bias), pool),
-          x.type());
-    return kernels::visit_float(x.type(), "GroupNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return group_norm<T>(x, scale, bias, groups_, per_channel_, epsilon_, pool);
-    });
+    return kernels::through_float(
+        [&](const Tensor& x, const Tensor& scale, const Tensor& bias) {
+          return kernels::visit_float(x.type(), "GroupNormalization", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return group_norm<T>(x, scale, bias, groups_, per_channel_, epsilon_, pool);
+          });
+        },
+        x, scale, bias);
   }
 
   int64_t groups_;

@@ -4,7 +4,6 @@
 //   ht = g(Xt·Whᵀ + rt ⊙ (Ht-1·Rhᵀ + Rbh) + Wbh)        (linear_before_reset = 1)
 //   Ht = (1 - zt) ⊙ ht + zt ⊙ Ht-1.
 // Directions, sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
-#include "kernels/dispatch.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -12,34 +11,21 @@ namespace bough::ops {
 namespace {
 
 using recurrent::Config;
-using recurrent::Inputs;
-using recurrent::Walk;
 
 template <typename T>
-void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset, int d,
-                   recurrent::States& st, util::ThreadPool& pool) {
-  const int64_t B = in.batch, I = in.input, H = in.hidden, G = 3 * H;
-  const std::vector<T> wt = recurrent::transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
-  const T* r = in.r.data<T>() + d * G * H;
-  const std::vector<T> rt_zr = recurrent::transposed_rows(r, 0, 2 * H, H);
-  const std::vector<T> rt_h = recurrent::transposed_rows(r, 2 * H, H, H);
-  std::vector<T> xw(static_cast<size_t>(in.seq * B * G));
-  recurrent::gemm(in.x.data<T>(), wt.data(), xw.data(), in.seq * B, I, G, pool);
-  std::vector<T> wb(static_cast<size_t>(G), T(0)), rb(static_cast<size_t>(G), T(0));
-  if (in.b.defined()) {
-    const T* b = in.b.data<T>() + d * 2 * G;
-    std::copy_n(b, G, wb.begin());
-    std::copy_n(b + G, G, rb.begin());
-  }
-  const recurrent::Activation f = cfg.acts[static_cast<size_t>(2 * d)];
-  const recurrent::Activation g = cfg.acts[static_cast<size_t>(2 * d + 1)];
-  T* h = st.yh.data<T>() + d * B * H;
-  T* y = st.y.defined() ? st.y.data<T>() : nullptr;
+void run_direction(const recurrent::Direction<T>& dir, bool linear_before_reset, float clip,
+                   util::ThreadPool& pool) {
+  const int64_t B = dir.in.batch, H = dir.in.hidden, G = 3 * H;
+  const std::vector<T> rt_zr = dir.r_transposed(0, 2 * H);
+  const std::vector<T> rt_h = dir.r_transposed(2 * H, H);
+  const std::vector<T>& xw = dir.xw;
+  const std::vector<T> wb = dir.bias(0), rb = dir.bias(1);
+  const recurrent::Activation f = dir.act[0], g = dir.act[1];
+  T* h = dir.h;
   std::vector<T> hr_zr(static_cast<size_t>(B * 2 * H)), hr_h(static_cast<size_t>(B * H));
   std::vector<T> z(static_cast<size_t>(B * H)), rs(static_cast<size_t>(B * H));
   std::vector<T> reset_h(static_cast<size_t>(B * H));
-  const Walk walk(in, cfg, d);
-  const float clip = cfg.clip;
+  const recurrent::Walk& walk = dir.walk;
   for (int64_t s = 0, n = walk.steps(); s < n; ++s) {
     recurrent::gemm(h, rt_zr.data(), hr_zr.data(), B, H, 2 * H, pool);
     for (int64_t b = 0; b < B; ++b) {
@@ -73,7 +59,7 @@ void run_direction(const Inputs& in, const Config& cfg, bool linear_before_reset
         const T cand = g(recurrent::clipped(xr[j] + rec + wb[2 * H + j], clip));
         h[k] = (T(1) - z[k]) * cand + z[k] * h[k];
       }
-      if (y) std::copy_n(h + b * H, H, y + walk.y_offset(t, b));
+      dir.emit(t, b);
     }
   }
 }
@@ -84,14 +70,9 @@ class Gru : public Kernel {
       : cfg_(std::move(cfg)), linear_before_reset_(linear_before_reset) {}
 
   void run(KernelIO& io) override {
-    const Inputs in = recurrent::read_inputs(io, cfg_, 3, "GRU");
-    recurrent::States st = recurrent::start_states(io, in, false);
-    kernels::visit_float(in.x.type(), "GRU", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      for (int d = 0; d < cfg_.dirs; ++d)
-        run_direction<T>(in, cfg_, linear_before_reset_, d, st, io.pool());
+    recurrent::run(io, cfg_, 3, "GRU", [&](const auto& dir) {
+      run_direction(dir, linear_before_reset_, cfg_.clip, io.pool());
     });
-    recurrent::write_outputs(io, cfg_, in.type, st.y, st.yh, nullptr);
   }
 
  private:

@@ -1,9 +1,7 @@
 // Hardmax: 1 at the first largest element along an axis, 0 elsewhere. Before opset 13 the
 // input is coerced to 2-D at `axis` (default 1); from 13 it runs along the one axis
 // (default -1).
-#include "kernels/elementwise_loops.h"
-#include "ops/onnx/axis_split.h"
-#include "ops/onnx/math_map.h"
+#include "ops/onnx/softmax_like.h"
 
 namespace bough::ops {
 
@@ -26,37 +24,11 @@ void hardmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s)
   }
 }
 
-class Hardmax : public Kernel {
- public:
-  Hardmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
-
-  void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    const AxisSplit s = split_at_axis(x.shape(), axis_, coerce_2d_);
-    Tensor y = kernels::visit_float(x.type(), "Hardmax", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor out(x.type(), x.shape());
-      const T* px = x.data<T>();
-      T* py = out.data<T>();
-      const int64_t grain =
-          std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, s.n * s.inner));
-      io.pool().parallel_for(s.outer, grain,
-                             [&](int64_t b, int64_t e) { hardmax_block(px, py, b, e, s); });
-      return out;
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
-  }
-
- private:
-  int64_t axis_;
-  bool coerce_2d_;
-};
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const bool coerce = ctx.since < 13;
-  return std::make_unique<Hardmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+  return make_softmax_like(ctx, "Hardmax",
+                           [](const auto* x, auto* y, int64_t o0, int64_t o1, const AxisSplit& s) {
+                             hardmax_block(x, y, o0, o1, s);
+                           });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // and (biased) variance taken over the spatial elements of each (batch, channel) plane of X
 // (N x C x D1..Dn). float16/bfloat16 go through float.
 #include "kernels/pool_moments.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -51,14 +52,14 @@ class InstanceNormalization : public Kernel {
  private:
   Tensor compute(const Tensor& x, const Tensor& scale, const Tensor& bias,
                  util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type()))
-      return kernels::cast(
-          compute(kernels::to_float(x), kernels::to_float(scale), kernels::to_float(bias), pool),
-          x.type());
-    return kernels::visit_float(x.type(), "InstanceNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return instance_norm<T>(x, scale, bias, epsilon_, pool);
-    });
+    return kernels::through_float(
+        [&](const Tensor& x, const Tensor& scale, const Tensor& bias) {
+          return kernels::visit_float(x.type(), "InstanceNormalization", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return instance_norm<T>(x, scale, bias, epsilon_, pool);
+          });
+        },
+        x, scale, bias);
   }
 
   double epsilon_;

@@ -5,6 +5,7 @@
 // float16/bfloat16 go through float.
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -71,15 +72,15 @@ class LayerNormalization : public Kernel {
     if (io.input(1).type() != in.type() || (bias && bias->type() != in.type()))
       bad("LayerNormalization inputs have different element types");
     const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(in.rank()));
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    const Tensor scale = narrow ? kernels::to_float(io.input(1)) : io.input(1);
-    const Tensor b = bias && narrow ? kernels::to_float(*bias) : (bias ? *bias : Tensor());
-    Result r = kernels::visit_float(x.type(), "LayerNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return layer_norm<T>(x, scale, bias ? &b : nullptr, axis, epsilon_, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(r.y, in.type()) : r.y);
+    Result r;
+    auto normalize = [&](const Tensor& x, const Tensor& scale, const Tensor* bias) {
+      r = kernels::visit_float(x.type(), "LayerNormalization", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return layer_norm<T>(x, scale, bias, axis, epsilon_, io.pool());
+      });
+      return r.y;
+    };
+    io.set_output(0, kernels::through_float(normalize, in, io.input(1), bias));
     io.set_output(1, kernels::cast(r.mean, stash_));
     io.set_output(2, kernels::cast(r.inv_std, stash_));
   }

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -102,31 +103,36 @@ class LinearAttention : public Kernel {
     const Tensor* decay = io.has_input(4) ? &io.input(4) : nullptr;
     const Tensor* beta = io.has_input(5) ? &io.input(5) : nullptr;
     const Sizes z = check(q_in, k_in, v_in, past, decay, beta);
+    // The output; the final state, in the compute type, is left in `state`.
+    Tensor state;
+    auto attend = [&](const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* g,
+                      const Tensor* b) {
+      const ElemType ct = q.type();
+      state = initial_state(past, ct, z);
+      Tensor out(ct, Dims{z.batch, z.seq, z.q_heads * z.dv});
+      Tensor scratch(ct, Dims{z.batch * z.kv_heads, z.dv});
+      kernels::visit_float(ct, "LinearAttention", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Operands<T> a{q.data<T>(),
+                      k.data<T>(),
+                      v.data<T>(),
+                      g ? g->data<T>() : nullptr,
+                      b ? b->data<T>() : nullptr,
+                      state.data<T>(),
+                      out.data<T>(),
+                      scratch.data<T>()};
+        const T scale = static_cast<T>(scale_ != 0 ? scale_ : 1.0 / std::sqrt(double(z.dk)));
+        const int64_t per =
+            std::max<int64_t>(1, z.seq * z.dk * z.dv * (z.q_heads / z.kv_heads + 2));
+        pool_run(io.pool(), z.batch * z.kv_heads, per,
+                 [&](int64_t r) { run_head(a, z, rule_, scale, r / z.kv_heads, r % z.kv_heads); });
+      });
+      return out;
+    };
+    io.set_output(0, kernels::through_float(attend, q_in, k_in, v_in, decay, beta));
     const ElemType t = q_in.type();
-    const ElemType ct = t == ElemType::Double ? ElemType::Double : ElemType::Float;
-    auto as_ct = [&](const Tensor& x) { return x.type() == ct ? x : kernels::cast(x, ct); };
-    const Tensor q = as_ct(q_in), k = as_ct(k_in), v = as_ct(v_in);
-    const Tensor g = decay ? as_ct(*decay) : Tensor(), b = beta ? as_ct(*beta) : Tensor();
-    Tensor state = initial_state(past, ct, z);
-    Tensor out(ct, Dims{z.batch, z.seq, z.q_heads * z.dv});
-    Tensor scratch(ct, Dims{z.batch * z.kv_heads, z.dv});
-    kernels::visit_float(ct, "LinearAttention", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Operands<T> a{q.data<T>(),
-                    k.data<T>(),
-                    v.data<T>(),
-                    decay ? g.data<T>() : nullptr,
-                    beta ? b.data<T>() : nullptr,
-                    state.data<T>(),
-                    out.data<T>(),
-                    scratch.data<T>()};
-      const T scale = static_cast<T>(scale_ != 0 ? scale_ : 1.0 / std::sqrt(double(z.dk)));
-      const int64_t per = std::max<int64_t>(1, z.seq * z.dk * z.dv * (z.q_heads / z.kv_heads + 2));
-      pool_run(io.pool(), z.batch * z.kv_heads, per,
-               [&](int64_t r) { run_head(a, z, rule_, scale, r / z.kv_heads, r % z.kv_heads); });
-    });
-    io.set_output(0, out.type() == t ? out : kernels::cast(out, t));
     const ElemType st = past ? past->type() : t;
+
     io.set_output(1, state.type() == st ? state : kernels::cast(state, st));
   }
 
@@ -149,7 +155,8 @@ class LinearAttention : public Kernel {
     if (k.type() != t || v.type() != t || (decay && decay->type() != t) ||
         (beta && beta->type() != t))
       bad("query, key, value, decay and beta must have one element type");
-    if (t != ElemType::Float && t != ElemType::Double && !is_narrow_float(t))
+    if (t != ElemType::Float && t != ElemType::Double && !kernels::is_narrow_float(t))
+
       bad("needs float inputs");
     if (past && !is_float_type(past->type())) bad("past_state must be a float tensor");
     if (q.rank() != 3 || k.rank() != 3 || v.rank() != 3) bad("query, key and value must be 3-D");

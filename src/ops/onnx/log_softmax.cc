@@ -4,9 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/elementwise_loops.h"
-#include "ops/onnx/axis_split.h"
-#include "ops/onnx/math_map.h"
+#include "ops/onnx/softmax_like.h"
 
 namespace bough::ops {
 
@@ -30,37 +28,11 @@ void log_softmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit
   }
 }
 
-class LogSoftmax : public Kernel {
- public:
-  LogSoftmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
-
-  void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    const AxisSplit s = split_at_axis(x.shape(), axis_, coerce_2d_);
-    Tensor y = kernels::visit_float(x.type(), "LogSoftmax", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor out(x.type(), x.shape());
-      const T* px = x.data<T>();
-      T* py = out.data<T>();
-      const int64_t grain =
-          std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, s.n * s.inner));
-      io.pool().parallel_for(s.outer, grain,
-                             [&](int64_t b, int64_t e) { log_softmax_block(px, py, b, e, s); });
-      return out;
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
-  }
-
- private:
-  int64_t axis_;
-  bool coerce_2d_;
-};
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const bool coerce = ctx.since < 13;
-  return std::make_unique<LogSoftmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+  return make_softmax_like(ctx, "LogSoftmax",
+                           [](const auto* x, auto* y, int64_t o0, int64_t o1, const AxisSplit& s) {
+                             log_softmax_block(x, y, o0, o1, s);
+                           });
 }
 
 }  // namespace

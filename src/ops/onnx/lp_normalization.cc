@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "kernels/layout.h"
+#include "kernels/through_float.h"
+#include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -11,11 +13,9 @@ namespace {
 
 template <typename T>
 Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, util::ThreadPool& pool) {
-  int64_t outer = 1, n = 1, inner = 1;
-  for (size_t d = 0; d < x.rank(); ++d) {
-    const int64_t a = static_cast<int64_t>(d);
-    (a < axis ? outer : a == axis ? n : inner) *= x.dim(d);
-  }
+  const AxisSplit s = split_at_axis(x.shape(), axis, false);
+  const int64_t outer = s.outer, n = s.n, inner = s.inner;
+
   Tensor y(x.type(), x.shape());
   const T* src = x.data<T>();
   T* dst = y.data<T>();
@@ -44,13 +44,15 @@ class LpNormalization : public Kernel {
 
  private:
   Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
-    if (is_narrow_float(x.type()))
-      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
     const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
-    return kernels::visit_float(x.type(), "LpNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return lp_normalize<T>(x, axis, p_, pool);
-    });
+    return kernels::through_float(
+        [&](const Tensor& x) {
+          return kernels::visit_float(x.type(), "LpNormalization", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return lp_normalize<T>(x, axis, p_, pool);
+          });
+        },
+        x);
   }
 
   int64_t axis_, p_;

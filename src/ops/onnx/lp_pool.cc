@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/pool_window.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -49,14 +50,15 @@ class LpPool : public Kernel {
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    Tensor y(x.type(), Dims(kernels::pooled_shape(in.shape(), w)));
-    kernels::visit_float(x.type(), "LpPool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      lp_pool<T>(x, y, w, p_, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    auto pool = [&](const Tensor& x) {
+      Tensor y(x.type(), Dims(kernels::pooled_shape(x.shape(), w)));
+      kernels::visit_float(x.type(), "LpPool", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        lp_pool<T>(x, y, w, p_, io.pool());
+      });
+      return y;
+    };
+    io.set_output(0, kernels::through_float(pool, in));
   }
 
  private:

@@ -3,6 +3,7 @@
 // ceil((size-1)/2)])^beta. float16/bfloat16 go through float.
 #include <cmath>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -52,12 +53,14 @@ class LRN : public Kernel {
  private:
   Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     if (x.rank() < 2) fail(ErrorKind::BadInput, "", "LRN needs an input of rank 2 or more");
-    if (is_narrow_float(x.type()))
-      return kernels::cast(compute(kernels::to_float(x), pool), x.type());
-    return kernels::visit_float(x.type(), "LRN", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return lrn<T>(x, a_, pool);
-    });
+    return kernels::through_float(
+        [&](const Tensor& x) {
+          return kernels::visit_float(x.type(), "LRN", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            return lrn<T>(x, a_, pool);
+          });
+        },
+        x);
   }
 
   Params a_;

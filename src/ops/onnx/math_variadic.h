@@ -2,6 +2,7 @@
 // multidirectional broadcasting. float16/bfloat16 inputs are folded in float.
 #pragma once
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -13,21 +14,20 @@ Tensor fold_inputs(KernelIO& io, const char* name, Visit visit) {
   const ElemType t = first.type();
   for (size_t i = 1; i < io.num_inputs(); ++i)
     if (io.input(i).type() != t) type_mismatch(first, io.input(i));
-  const bool narrow = is_narrow_float(t);
   if (io.num_inputs() == 1) {  // returned as is, once its type is known to be supported
-    visit(narrow ? ElemType::Float : t, name, [](auto) { return 0; });
+    visit(kernels::is_narrow_float(t) ? ElemType::Float : t, name, [](auto) { return 0; });
     return first;
   }
-  Tensor acc = narrow ? kernels::to_float(first) : first;
+  Tensor acc = kernels::widen(first);
   for (size_t i = 1; i < io.num_inputs(); ++i) {
-    const Tensor next = narrow ? kernels::to_float(io.input(i)) : io.input(i);
+    const Tensor next = kernels::widen(io.input(i));
     acc = visit(acc.type(), name, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return kernels::binary_map<T, T, T>(acc, next, acc.type(), io.pool(),
                                           [](T a, T b) { return static_cast<T>(Fn{}(a, b)); });
     });
   }
-  return narrow ? kernels::cast(acc, t) : acc;
+  return kernels::narrow_to(acc, t);
 }
 
 template <typename Fn>

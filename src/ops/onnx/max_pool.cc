@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "kernels/pool_window.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -69,17 +70,18 @@ class MaxPool : public Kernel {
     const Tensor& in = io.input(0);
     const kernels::Window w = kernels::pool_window(attrs_, in.shape());
     const std::vector<int64_t> shape = kernels::pooled_shape(in.shape(), w);
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    Tensor y(x.type(), Dims(shape));
     Tensor idx;
     if (io.has_output(1)) idx = Tensor(ElemType::Int64, Dims(shape));
     int64_t* indices = io.has_output(1) ? idx.data<int64_t>() : nullptr;
-    kernels::visit_numeric(x.type(), "MaxPool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      max_pool<T>(x, y, indices, w, column_major_, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    auto pool = [&](const Tensor& x) {
+      Tensor y(x.type(), Dims(shape));
+      kernels::visit_numeric(x.type(), "MaxPool", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        max_pool<T>(x, y, indices, w, column_major_, io.pool());
+      });
+      return y;
+    };
+    io.set_output(0, kernels::through_float(pool, in));
     if (io.has_output(1)) io.set_output(1, std::move(idx));
   }
 

@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/reduce_loop.h"
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -26,25 +27,25 @@ class MeanVarianceNormalization : public Kernel {
 
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    const auto rank = static_cast<int64_t>(x.rank());
+    const auto rank = static_cast<int64_t>(in.rank());
     const std::vector<int64_t> axes = kernels::normalize_axes(axes_, rank);
-    const kernels::ReducePlan plan = kernels::plan_reduce(x.shape(), axes, true);
-    Tensor y = kernels::visit_float(x.type(), "MeanVarianceNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor mean(x.type(), plan.out_shape), var(x.type(), plan.out_shape);
-      kernels::reduce(plan, x.data<T>(), mean.data<T>(), MeanOf<T>{});
-      const Tensor diff = kernels::binary_map<T, T, T>(x, mean, x.type(), io.pool(),
-                                                       [](T a, T m) { return a - m; });
-      const Tensor sq =
-          kernels::unary_map<T, T>(diff, x.type(), io.pool(), [](T d) { return d * d; });
-      kernels::reduce(plan, sq.data<T>(), var.data<T>(), MeanOf<T>{});
-      return kernels::binary_map<T, T, T>(diff, var, x.type(), io.pool(), [](T d, T v) {
-        return static_cast<T>(d / (std::sqrt(v) + T(1e-9)));
+    const kernels::ReducePlan plan = kernels::plan_reduce(in.shape(), axes, true);
+    auto normalize = [&](const Tensor& x) {
+      return kernels::visit_float(x.type(), "MeanVarianceNormalization", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor mean(x.type(), plan.out_shape), var(x.type(), plan.out_shape);
+        kernels::reduce(plan, x.data<T>(), mean.data<T>(), MeanOf<T>{});
+        const Tensor diff = kernels::binary_map<T, T, T>(x, mean, x.type(), io.pool(),
+                                                         [](T a, T m) { return a - m; });
+        const Tensor sq =
+            kernels::unary_map<T, T>(diff, x.type(), io.pool(), [](T d) { return d * d; });
+        kernels::reduce(plan, sq.data<T>(), var.data<T>(), MeanOf<T>{});
+        return kernels::binary_map<T, T, T>(diff, var, x.type(), io.pool(), [](T d, T v) {
+          return static_cast<T>(d / (std::sqrt(v) + T(1e-9)));
+        });
       });
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
+    };
+    io.set_output(0, kernels::through_float(normalize, in));
   }
 
  private:

@@ -1,6 +1,7 @@
 // NegativeLogLikelihoodLoss: loss[n, d...] = -input[n, target[n, d...], d...] * weight[target],
 // reduced by `reduction` (none, sum, or mean: divided by the sum of the applied weights).
 // Targets equal to ignore_index are left out. float16/bfloat16 go through float.
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nll_loss.h"
 
@@ -19,15 +20,14 @@ class NegativeLogLikelihoodLoss : public Kernel {
     const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
     const LossShape s =
         check_loss_operands(in, target, weight, ignore_, "NegativeLogLikelihoodLoss");
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    const Tensor w = weight && narrow ? kernels::to_float(*weight) : (weight ? *weight : Tensor());
-    Tensor loss = kernels::visit_float(x.type(), "NegativeLogLikelihoodLoss", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return nll_from_log_prob<T>(x.data<T>(), weight ? w.data<T>() : nullptr, s, ignore_,
-                                  reduction_, x.type(), target.shape());
-    });
-    io.set_output(0, narrow ? kernels::cast(loss, in.type()) : loss);
+    auto loss = [&](const Tensor& x, const Tensor* w) {
+      return kernels::visit_float(x.type(), "NegativeLogLikelihoodLoss", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return nll_from_log_prob<T>(x.data<T>(), w ? w->data<T>() : nullptr, s, ignore_, reduction_,
+                                    x.type(), target.shape());
+      });
+    };
+    io.set_output(0, kernels::through_float(loss, in, weight));
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -70,17 +71,19 @@ Tensor visit_base(ElemType t, F&& fn) {
 }
 
 Tensor compute(const Tensor& x, const Tensor& y, util::ThreadPool& pool) {
-  if (is_narrow_float(x.type()))
-    return kernels::cast(compute(kernels::to_float(x), y, pool), x.type());
-  const Tensor e = is_narrow_float(y.type()) ? kernels::to_float(y) : y;
-  return visit_base(x.type(), [&](auto btag) {
-    using B = typename decltype(btag)::type;
-    return kernels::visit_numeric(e.type(), "Pow", [&](auto etag) {
-      using E = typename decltype(etag)::type;
-      return kernels::binary_map<B, E, B>(x, e, x.type(), pool,
-                                          [](B a, E b) { return power(a, b); });
-    });
-  });
+  const Tensor e = kernels::widen(y);
+  return kernels::through_float(
+      [&](const Tensor& x) {
+        return visit_base(x.type(), [&](auto btag) {
+          using B = typename decltype(btag)::type;
+          return kernels::visit_numeric(e.type(), "Pow", [&](auto etag) {
+            using E = typename decltype(etag)::type;
+            return kernels::binary_map<B, E, B>(x, e, x.type(), pool,
+                                                [](B a, E b) { return power(a, b); });
+          });
+        });
+      },
+      x);
 }
 
 }  // namespace

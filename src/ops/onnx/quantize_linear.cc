@@ -4,7 +4,7 @@
 // type (23+), else y_scale's: x and y_scale are rounded to it, and so is the quotient.
 // Integer outputs round to nearest even and saturate; float8 outputs follow Cast with
 // `saturate` (19+); float4e2m1 always saturates.
-#include "kernels/convert.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
 
@@ -59,8 +59,8 @@ class QuantizeLinear : public Kernel {
         zp ? quant::values(*zp) : std::vector<double>(scales.size(), 0.0);
 
     // x as float or double (float16/bfloat16 widen exactly; int32 goes through double).
-    const Tensor xw =
-        x.type() == ElemType::Float16 || x.type() == ElemType::BFloat16 ? kernels::to_float(x) : x;
+    const Tensor xw = kernels::widen(x);
+
     Tensor y = quant::new_output(out_type, x.shape());
     const int64_t align = is_sub_byte(out_type) ? 8 / elem_bits(out_type) : 1;
     auto loop = [&](const auto* xs) {

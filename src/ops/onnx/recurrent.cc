@@ -3,9 +3,9 @@
 #include <array>
 #include <cctype>
 
-#include "kernels/convert.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
+#include "kernels/through_float.h"
 
 namespace bough::ops::recurrent {
 
@@ -40,8 +40,8 @@ constexpr std::array<KindInfo, 11> kKinds{{
 bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 // Input i in the compute type, checked to have the element type of X and `dims`.
-Tensor operand(const KernelIO& io, size_t i, ElemType type, ElemType compute,
-               std::initializer_list<int64_t> dims, const char* what) {
+Tensor operand(const KernelIO& io, size_t i, ElemType type, std::initializer_list<int64_t> dims,
+               const char* what) {
   const Tensor& t = io.input(i);
   if (t.type() != type)
     fail(ErrorKind::BadInput, "",
@@ -51,7 +51,7 @@ Tensor operand(const KernelIO& io, size_t i, ElemType type, ElemType compute,
     fail(ErrorKind::BadInput, "",
          std::string(what) + " has shape " + shape_string(t.shape()) + ", expected " +
              shape_string(Dims(dims)));
-  return t.type() == compute ? t : kernels::cast(t, compute);
+  return kernels::widen(t);
 }
 
 Tensor swap_leading(const Tensor& t) {
@@ -114,14 +114,13 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
   Inputs in;
   const Tensor& x = io.input(0);
   in.type = x.type();
-  const bool narrow = in.type == ElemType::Float16 || in.type == ElemType::BFloat16;
-  if (!narrow && in.type != ElemType::Float && in.type != ElemType::Double)
+  if (!kernels::is_narrow_float(in.type) && in.type != ElemType::Float &&
+      in.type != ElemType::Double)
     fail(ErrorKind::Unsupported, "",
          std::string(name) + " does not support element type " + std::string(elem_name(in.type)));
-  const ElemType ct = narrow ? ElemType::Float : in.type;
   if (x.rank() != 3)
     fail(ErrorKind::BadInput, "", "X must be 3-D, got shape " + shape_string(x.shape()));
-  in.x = ct == in.type ? x : kernels::cast(x, ct);
+  in.x = kernels::widen(x);
   if (cfg.batch_first) in.x = swap_leading(in.x);
   in.seq = in.x.dim(0);
   in.batch = in.x.dim(1);
@@ -132,9 +131,9 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
     fail(ErrorKind::BadInput, "", "R must be 3-D, got shape " + shape_string(r.shape()));
   in.hidden = cfg.hidden > 0 ? cfg.hidden : r.dim(2);
   const int64_t dirs = cfg.dirs, gh = gates * in.hidden, h = in.hidden;
-  in.w = operand(io, 1, in.type, ct, {dirs, gh, in.input}, "W");
-  in.r = operand(io, 2, in.type, ct, {dirs, gh, h}, "R");
-  if (present(io, 3)) in.b = operand(io, 3, in.type, ct, {dirs, 2 * gh}, "B");
+  in.w = operand(io, 1, in.type, {dirs, gh, in.input}, "W");
+  in.r = operand(io, 2, in.type, {dirs, gh, h}, "R");
+  if (present(io, 3)) in.b = operand(io, 3, in.type, {dirs, 2 * gh}, "B");
 
   in.lens.assign(static_cast<size_t>(in.batch), in.seq);
   if (present(io, 4)) {
@@ -156,13 +155,13 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
   }
   auto state = [&](size_t i, const char* what) {
     if (!present(io, i)) return Tensor();
-    if (!cfg.batch_first) return operand(io, i, in.type, ct, {dirs, in.batch, h}, what);
-    return swap_leading(operand(io, i, in.type, ct, {in.batch, dirs, h}, what));
+    if (!cfg.batch_first) return operand(io, i, in.type, {dirs, in.batch, h}, what);
+    return swap_leading(operand(io, i, in.type, {in.batch, dirs, h}, what));
   };
   in.h0 = state(5, "initial_h");
   if (gates == 4) {
     in.c0 = state(6, "initial_c");
-    if (present(io, 7)) in.p = operand(io, 7, in.type, ct, {dirs, 3 * h}, "P");
+    if (present(io, 7)) in.p = operand(io, 7, in.type, {dirs, 3 * h}, "P");
   }
   return in;
 }
@@ -179,7 +178,7 @@ States start_states(const KernelIO& io, const Inputs& in, bool cell) {
 
 void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
                    const Tensor& yh, const Tensor* yc) {
-  auto out = [&](const Tensor& t) { return t.type() == type ? t : kernels::cast(t, type); };
+  auto out = [&](const Tensor& t) { return kernels::narrow_to(t, type); };
   if (io.has_output(0)) {
     if (cfg.batch_first) {
       const std::array<int64_t, 4> perm{2, 0, 1, 3};
@@ -207,8 +206,49 @@ std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t c
   return out;
 }
 
+template <typename T>
+Direction<T>::Direction(const Inputs& in, const Config& cfg, States& st, int d, int gates,
+                        util::ThreadPool& pool)
+    : in(in),
+      walk(in, cfg, d),
+      gate_rows(gates * in.hidden),
+      xw(static_cast<size_t>(in.seq * in.batch * gate_rows)),
+      r(in.r.data<T>() + d * gate_rows * in.hidden),
+      b(in.b.defined() ? in.b.data<T>() + d * 2 * gate_rows : nullptr),
+      act(cfg.acts.data() + d * cfg.per_direction),
+      h(st.yh.data<T>() + d * in.batch * in.hidden),
+      c(st.yc.defined() ? st.yc.data<T>() + d * in.batch * in.hidden : nullptr),
+      y(st.y.defined() ? st.y.data<T>() : nullptr) {
+  const int64_t I = in.input, G = gate_rows;
+  const std::vector<T> wt = transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
+  gemm(in.x.data<T>(), wt.data(), xw.data(), in.seq * in.batch, I, G, pool);
+}
+
+template <typename T>
+std::vector<T> Direction<T>::r_transposed(int64_t row0, int64_t rows) const {
+  return transposed_rows(r, row0, rows, in.hidden);
+}
+
+template <typename T>
+std::vector<T> Direction<T>::bias(int half) const {
+  std::vector<T> v(static_cast<size_t>(gate_rows), T(0));
+  if (b) std::copy_n(b + half * gate_rows, gate_rows, v.begin());
+  return v;
+}
+
+template <typename T>
+std::vector<T> Direction<T>::summed_bias() const {
+  std::vector<T> v(static_cast<size_t>(gate_rows), T(0));
+  if (b)
+    for (int64_t j = 0; j < gate_rows; ++j) v[j] = b[j] + b[gate_rows + j];
+  return v;
+}
+
+template struct Direction<float>;
+template struct Direction<double>;
 template void gemm<float>(const float*, const float*, float*, int64_t, int64_t, int64_t,
                           util::ThreadPool&);
+
 template void gemm<double>(const double*, const double*, double*, int64_t, int64_t, int64_t,
                            util::ThreadPool&);
 template std::vector<float> transposed_rows<float>(const float*, int64_t, int64_t, int64_t);

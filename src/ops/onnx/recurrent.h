@@ -1,6 +1,7 @@
 // What RNN, GRU and LSTM share: the attributes (direction, activations with their
 // alpha/beta, clip, layout, hidden_size), reading and checking the inputs in time-major
-// layout, and writing the outputs back in the requested layout.
+// layout, what each direction starts from, and writing the outputs back in the requested
+// layout.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/dispatch.h"
 #include "ops/kernel.h"
 #include "ops/registry.h"
 
@@ -122,10 +124,59 @@ struct Walk {
   }
 };
 
+// Direction d of a run, as all three operators start it (T is the compute type): X projected
+// through the direction's W for every step at once, the direction's part of R, B and the
+// activations, and its rows of the states, which the run updates in place.
+template <typename T>
+struct Direction {
+  // `gates` as for read_inputs.
+  Direction(const Inputs& in, const Config& cfg, States& st, int d, int gates,
+            util::ThreadPool& pool);
+
+  const Inputs& in;
+  Walk walk;
+  int64_t gate_rows;      // G = gates * hidden: the rows of W and R, the width of Wb and Rb
+  std::vector<T> xw;      // X·Wᵀ, [seq * batch, G]
+  const T* r;             // R, [G, hidden]
+  const T* b;             // B, [2 * G] (Wb, then Rb); null when absent
+  const Activation* act;  // the direction's cfg.per_direction activations, in order
+  T* h;                   // Y_h, [batch, hidden]
+  T* c;                   // Y_c, [batch, hidden]; null without a cell state
+  T* y;                   // Y (all directions); null when not wanted
+
+  // Rows [row0, row0 + rows) of R, transposed (hidden x rows), for Ht-1·Rᵀ as a gemm.
+  std::vector<T> r_transposed(int64_t row0, int64_t rows) const;
+  // Wb (half 0) or Rb (half 1), G values; zeros without B.
+  std::vector<T> bias(int half) const;
+  // Wb + Rb, G values; zeros without B.
+  std::vector<T> summed_bias() const;
+  // Copies batch entry b's hidden state into Y at time t, when Y is wanted.
+  void emit(int64_t t, int64_t b) const {
+    if (y) std::copy_n(h + b * in.hidden, in.hidden, y + walk.y_offset(t, b));
+  }
+};
+
 // Sets Y [seq, dirs, batch, hidden] and the final states [dirs, batch, hidden] (Y_h, and
 // Y_c for LSTM when given), converted to `type` and to the batch-first layout when asked.
 void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
                    const Tensor& yh, const Tensor* yc);
+
+// A whole run: reads the inputs, starts the states, calls run_direction(Direction<T>) for each
+// direction in the compute type T, and writes the outputs. `gates` as for read_inputs; LSTM's
+// 4 also carries the cell state.
+template <typename RunDirection>
+void run(KernelIO& io, const Config& cfg, int gates, const char* name,
+         RunDirection&& run_direction) {
+  const Inputs in = read_inputs(io, cfg, gates, name);
+  const bool cell = gates == 4;
+  States st = start_states(io, in, cell);
+  kernels::visit_float(in.x.type(), name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int d = 0; d < cfg.dirs; ++d)
+      run_direction(Direction<T>(in, cfg, st, d, gates, io.pool()));
+  });
+  write_outputs(io, cfg, in.type, st.y, st.yh, cell ? &st.yc : nullptr);
+}
 
 // c (m x n) = a (m x k) · b (k x n), row-major.
 template <typename T>

@@ -11,6 +11,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/reduce_loop.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -75,19 +76,21 @@ struct MinReducer {
 // Reduces x by `plan` with R<T>; float16/bfloat16 in float; bool only when WithBool.
 template <template <typename> class R, bool WithBool = false>
 Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const char* name) {
-  const ElemType t = x.type();
-  if (is_narrow_float(t))
-    return kernels::cast(reduce_tensor<R>(kernels::to_float(x), plan, name), t);
-  auto run = [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    Tensor y(t, plan.out_shape);
-    kernels::reduce(plan, x.data<T>(), y.data<T>(), R<T>{});
-    return y;
-  };
-  if constexpr (WithBool)
-    return kernels::visit_numeric_bool(t, name, run);
-  else
-    return kernels::visit_numeric(t, name, run);
+  return kernels::through_float(
+      [&](const Tensor& x) {
+        const ElemType t = x.type();
+        auto run = [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          Tensor y(t, plan.out_shape);
+          kernels::reduce(plan, x.data<T>(), y.data<T>(), R<T>{});
+          return y;
+        };
+        if constexpr (WithBool)
+          return kernels::visit_numeric_bool(t, name, run);
+        else
+          return kernels::visit_numeric(t, name, run);
+      },
+      x);
 }
 
 using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/layout.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -64,14 +65,13 @@ class RMSNormalization : public Kernel {
       bad("RMSNormalization inputs have different element types");
     if (in.rank() == 0) bad("RMSNormalization input must have rank >= 1");
     const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(in.rank()));
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    const Tensor scale = narrow ? kernels::to_float(io.input(1)) : io.input(1);
-    Tensor y = kernels::visit_float(x.type(), "RMSNormalization", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return rms_norm<T>(x, scale, axis, epsilon_, io.pool());
-    });
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    auto normalize = [&](const Tensor& x, const Tensor& scale) {
+      return kernels::visit_float(x.type(), "RMSNormalization", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return rms_norm<T>(x, scale, axis, epsilon_, io.pool());
+      });
+    };
+    io.set_output(0, kernels::through_float(normalize, in, io.input(1)));
   }
 
  private:

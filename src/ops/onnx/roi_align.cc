@@ -7,6 +7,7 @@
 // corners, as ONNX Runtime computes it. float16/bfloat16 go through float.
 #include <cmath>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -127,10 +128,10 @@ class RoiAlign : public Kernel {
       for (int64_t k = 0; k < 4; ++k) boxes[r * 4 + k] = rois.get_double(r * 4 + k);
       check_box(&boxes[r * 4]);
     }
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    Tensor y(x.type(), Dims{R, C, p_.out_h, p_.out_w});
-    if (H > 0 && W > 0) {
+    auto align = [&](const Tensor& x) {
+      const Dims shape{R, C, p_.out_h, p_.out_w};
+      if (H == 0 || W == 0) return Tensor::zeros(x.type(), shape);
+      Tensor y(x.type(), shape);
       kernels::visit_float(x.type(), "RoiAlign", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* src = x.data<T>();
@@ -141,10 +142,9 @@ class RoiAlign : public Kernel {
             align_roi(src + batch[r] * C * H * W, C, H, W, &boxes[r * 4], p_, dst + r * per);
         });
       });
-    } else {
-      y = Tensor::zeros(x.type(), y.shape());
-    }
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+      return y;
+    };
+    io.set_output(0, kernels::through_float(align, in));
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -109,18 +110,16 @@ class RotaryEmbedding : public Kernel {
             " without position_ids, got " + shape_string(cos_in.shape()));
       for (size_t i = 0; i < row.size(); ++i) row[i] = static_cast<int64_t>(i);
     }
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    const Tensor c = narrow ? kernels::to_float(cos_in) : cos_in;
-    const Tensor s = narrow ? kernels::to_float(sin_in) : sin_in;
-    Tensor y = kernels::visit_float(x.type(), "RotaryEmbedding", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor out(x.type(), x.shape());
-      rotate<T>(x.data<T>(), out.data<T>(), c.data<T>(), s.data<T>(), L, row, dim, interleaved_,
-                io.pool());
-      return out;
-    });
-    io.set_output(0, narrow ? kernels::cast(y, in.type()) : y);
+    auto rotated = [&](const Tensor& x, const Tensor& c, const Tensor& s) {
+      return kernels::visit_float(x.type(), "RotaryEmbedding", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor out(x.type(), x.shape());
+        rotate<T>(x.data<T>(), out.data<T>(), c.data<T>(), s.data<T>(), L, row, dim, interleaved_,
+                  io.pool());
+        return out;
+      });
+    };
+    io.set_output(0, kernels::through_float(rotated, in, cos_in, sin_in));
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -41,6 +42,19 @@ T scatter_combine(ScatterReduction r, T old, T update) {
   }
 }
 
+// A copy of data (elements of type T) with update run i combined into it at dst[i].
+template <typename T, typename Combine>
+Tensor apply_updates(const Tensor& data, const Tensor& updates, std::span<const int64_t> dst,
+                     int64_t run, Combine combine) {
+  Tensor out = data.clone();
+  T* o = kernels::elements<T>(out);
+  const T* u = kernels::elements<T>(updates);
+  for (size_t i = 0; i < dst.size(); ++i)
+    for (int64_t j = 0; j < run; ++j)
+      o[dst[i] + j] = combine(o[dst[i] + j], u[static_cast<int64_t>(i) * run + j]);
+  return out;
+}
+
 // The caller has checked every dst[i] + run against data's element count.
 inline Tensor scatter_update(const Tensor& data, const Tensor& updates,
                              std::span<const int64_t> dst, int64_t run, ScatterReduction r,
@@ -49,31 +63,20 @@ inline Tensor scatter_update(const Tensor& data, const Tensor& updates,
     fail(ErrorKind::BadInput, "", "updates and data have different element types");
   if (is_sub_byte(data.type()))
     fail(ErrorKind::Unsupported, "", std::string(name) + " on sub-byte types");
-  if (r != ScatterReduction::None && is_narrow_float(data.type()))
-    return kernels::cast(
-        scatter_update(kernels::to_float(data), kernels::to_float(updates), dst, run, r, name),
-        data.type());
-  Tensor out = data.clone();
-  auto apply = [&](auto tag, auto combine) {
-    using T = typename decltype(tag)::type;
-    T* o = kernels::elements<T>(out);
-    const T* u = kernels::elements<T>(updates);
-    for (size_t i = 0; i < dst.size(); ++i)
-      for (int64_t j = 0; j < run; ++j)
-        o[dst[i] + j] = combine(o[dst[i] + j], u[static_cast<int64_t>(i) * run + j]);
-  };
-  if (r == ScatterReduction::None) {
-    kernels::visit_storage(data.type(), name, [&](auto tag) {
+  if (r == ScatterReduction::None)
+    return kernels::visit_storage(data.type(), name, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      apply(tag, [](const T&, const T& v) { return v; });
+      return apply_updates<T>(data, updates, dst, run, [](const T&, const T& v) { return v; });
     });
-  } else {
-    kernels::visit_numeric(data.type(), name, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      apply(tag, [r](T old, T v) { return scatter_combine(r, old, v); });
-    });
-  }
-  return out;
+  return kernels::through_float(
+      [&](const Tensor& data, const Tensor& updates) {
+        return kernels::visit_numeric(data.type(), name, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return apply_updates<T>(data, updates, dst, run,
+                                  [r](T old, T v) { return scatter_combine(r, old, v); });
+        });
+      },
+      data, updates);
 }
 
 }  // namespace bough::ops

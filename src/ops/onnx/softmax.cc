@@ -5,8 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/layout.h"
-#include "ops/onnx/math_map.h"
+#include "ops/onnx/softmax_like.h"
 
 namespace bough::ops {
 
@@ -81,50 +80,11 @@ void softmax_block(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t 
   }
 }
 
-class Softmax : public Kernel {
- public:
-  Softmax(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
-
-  void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    const int64_t rank = static_cast<int64_t>(x.rank());
-    int64_t outer = 1, n = 1, inner = 1;
-    if (rank > 0) {
-      const int64_t axis = kernels::normalize_axis(axis_, rank);
-      for (int64_t d = 0; d < rank; ++d) {
-        const int64_t dim = x.dim(d);
-        if (d < axis)
-          outer *= dim;
-        else if (d == axis || coerce_2d_)
-          n *= dim;
-        else
-          inner *= dim;
-      }
-    }
-    Tensor y = kernels::visit_float(x.type(), "Softmax", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      Tensor out(x.type(), x.shape());
-      const T* px = x.data<T>();
-      T* py = out.data<T>();
-      const int64_t grain =
-          std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, n * inner));
-      io.pool().parallel_for(outer, grain,
-                             [&](int64_t s, int64_t e) { softmax_block(px, py, s, e, n, inner); });
-      return out;
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(y, t) : y);
-  }
-
- private:
-  int64_t axis_;
-  bool coerce_2d_;
-};
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const bool coerce = ctx.since < 13;
-  return std::make_unique<Softmax>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+  return make_softmax_like(ctx, "Softmax",
+                           [](const auto* x, auto* y, int64_t o0, int64_t o1, const AxisSplit& s) {
+                             softmax_block(x, y, o0, o1, s.n, s.inner);
+                           });
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // SoftmaxCrossEntropyLoss: the negative log-likelihood of log_softmax(scores) along axis 1
 // (see nll_loss.h for weights, ignore_index and reduction). The optional second output is
 // the log-probabilities. float16/bfloat16 go through float.
+#include <array>
 #include <cmath>
 #include <limits>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nll_loss.h"
 
@@ -43,18 +45,19 @@ class SoftmaxCrossEntropyLoss : public Kernel {
     const Tensor& target = io.input(1);
     const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
     const LossShape s = check_loss_operands(in, target, weight, ignore_, "SoftmaxCrossEntropyLoss");
-    const bool narrow = is_narrow_float(in.type());
-    const Tensor x = narrow ? kernels::to_float(in) : in;
-    const Tensor w = weight && narrow ? kernels::to_float(*weight) : (weight ? *weight : Tensor());
-    Tensor log_prob, loss;
-    kernels::visit_float(x.type(), "SoftmaxCrossEntropyLoss", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      log_prob = log_softmax_axis1<T>(x, s, io.pool());
-      loss = nll_from_log_prob<T>(log_prob.data<T>(), weight ? w.data<T>() : nullptr, s, ignore_,
-                                  reduction_, x.type(), target.shape());
-    });
-    io.set_output(0, narrow ? kernels::cast(loss, in.type()) : loss);
-    if (io.has_output(1)) io.set_output(1, narrow ? kernels::cast(log_prob, in.type()) : log_prob);
+    // The loss, and the log-probabilities when they are wanted.
+    auto outputs = [&](const Tensor& x, const Tensor* w) {
+      return kernels::visit_float(x.type(), "SoftmaxCrossEntropyLoss", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Tensor log_prob = log_softmax_axis1<T>(x, s, io.pool());
+        Tensor loss = nll_from_log_prob<T>(log_prob.data<T>(), w ? w->data<T>() : nullptr, s,
+                                           ignore_, reduction_, x.type(), target.shape());
+        return std::array<Tensor, 2>{loss, io.has_output(1) ? log_prob : Tensor()};
+      });
+    };
+    auto [loss, log_prob] = kernels::through_float(outputs, in, weight);
+    io.set_output(0, std::move(loss));
+    if (io.has_output(1)) io.set_output(1, std::move(log_prob));
   }
 
  private:

@@ -2,6 +2,7 @@
 // have one shape and type (no broadcasting). float16/bfloat16 go through float.
 #include <cmath>
 
+#include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -32,16 +33,13 @@ class SwiGLU : public Kernel {
       fail(ErrorKind::BadInput, "",
            "SwiGLU inputs must have one shape, got " + shape_string(a.shape()) + " and " +
                shape_string(b.shape()));
-    const ElemType t = a.type();
-    if (is_narrow_float(t)) {
-      Tensor y = swiglu<float>(kernels::to_float(a), kernels::to_float(b),
-                               static_cast<float>(alpha_), io.pool());
-      return io.set_output(0, kernels::cast(y, t));
-    }
-    io.set_output(0, kernels::visit_float(t, "SwiGLU", [&](auto tag) {
-                    using T = typename decltype(tag)::type;
-                    return swiglu<T>(a, b, static_cast<T>(alpha_), io.pool());
-                  }));
+    auto gated = [&](const Tensor& a, const Tensor& b) {
+      return kernels::visit_float(a.type(), "SwiGLU", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return swiglu<T>(a, b, static_cast<T>(alpha_), io.pool());
+      });
+    };
+    io.set_output(0, kernels::through_float(gated, a, b));
   }
 
  private:

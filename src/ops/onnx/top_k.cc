@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/shape_args.h"
+#include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 #include "util/thread_pool.h"
@@ -57,31 +58,32 @@ class TopK : public Kernel {
 
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
-    const ElemType t = in.type();
-    const Tensor x = is_narrow_float(t) ? kernels::to_float(in) : in;
-    if (x.rank() == 0) fail(ErrorKind::BadInput, "", "TopK input must have rank >= 1");
+    if (in.rank() == 0) fail(ErrorKind::BadInput, "", "TopK input must have rank >= 1");
     const int64_t k = k_attr_ >= 0 ? k_attr_ : kernels::read_int(io.input(1), "K");
-    const int64_t rank = static_cast<int64_t>(x.rank());
+    const int64_t rank = static_cast<int64_t>(in.rank());
     const int64_t axis = kernels::normalize_axis(axis_, rank);
-    if (k < 0 || k > x.dim(axis))
+    if (k < 0 || k > in.dim(axis))
       fail(ErrorKind::BadInput, "",
            "k = " + std::to_string(k) + " is out of range for an axis of " +
-               std::to_string(x.dim(axis)));
-    const AxisSplit s = split_at_axis(x.shape(), axis, false);
-    Dims shape = x.shape();
+               std::to_string(in.dim(axis)));
+    const AxisSplit s = split_at_axis(in.shape(), axis, false);
+    Dims shape = in.shape();
     shape[axis] = k;
-    Tensor values(x.type(), shape), indices(ElemType::Int64, shape);
-    kernels::visit_numeric(x.type(), "TopK", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* px = x.data<T>();
-      T* pv = values.data<T>();
-      int64_t* pi = indices.data<int64_t>();
-      const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, s.n * s.inner));
-      io.pool().parallel_for(s.outer, grain, [&](int64_t b, int64_t e) {
-        top_k_block(px, pv, pi, b, e, s, k, largest_);
+    Tensor indices(ElemType::Int64, shape);
+    auto top_values = [&](const Tensor& x) {
+      Tensor values(x.type(), shape);
+      kernels::visit_numeric(x.type(), "TopK", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* px = x.data<T>();
+        T* pv = values.data<T>();
+        int64_t* pi = indices.data<int64_t>();
+        io.pool().parallel_for(s.outer, outer_grain(s, 1 << 14), [&](int64_t b, int64_t e) {
+          top_k_block(px, pv, pi, b, e, s, k, largest_);
+        });
       });
-    });
-    io.set_output(0, is_narrow_float(t) ? kernels::cast(values, t) : values);
+      return values;
+    };
+    io.set_output(0, kernels::through_float(top_values, in));
     io.set_output(1, std::move(indices));
   }
 

@@ -1,0 +1,49 @@
+// The kernel Softmax, LogSoftmax and Hardmax share: a float operator along one axis (default
+// -1). Before opset 13 the input is coerced to 2-D at `axis` (default 1) and the operator runs
+// over all of the trailing part. float16/bfloat16 go through float.
+#pragma once
+
+#include <memory>
+#include <utility>
+
+#include "kernels/dispatch.h"
+#include "kernels/through_float.h"
+#include "ops/onnx/axis_split.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+// Block is stateless and callable as block(x, y, o0, o1, split) for T = float and double: it
+// writes the outer blocks [o0, o1) of y from those of x.
+template <typename Block>
+class SoftmaxLike : public Kernel {
+ public:
+  SoftmaxLike(const char* name, int64_t axis, bool coerce_2d)
+      : name_(name), axis_(axis), coerce_2d_(coerce_2d) {}
+
+  void run(KernelIO& io) override {
+    auto along_axis = [&](const Tensor& x) {
+      const AxisSplit s = split_at_axis(x.shape(), axis_, coerce_2d_);
+      return kernels::visit_float(x.type(), name_, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return map_outer_blocks<T>(
+            x, s, io.pool(),
+            [&](const T* px, T* py, int64_t o0, int64_t o1) { Block{}(px, py, o0, o1, s); });
+      });
+    };
+    io.set_output(0, kernels::through_float(along_axis, io.input(0)));
+  }
+
+ private:
+  const char* name_;
+  int64_t axis_;
+  bool coerce_2d_;
+};
+
+template <typename Block>
+std::unique_ptr<Kernel> make_softmax_like(const BuildContext& ctx, const char* name, Block) {
+  const bool coerce = ctx.since < 13;
+  return std::make_unique<SoftmaxLike<Block>>(name, ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+}
+
+}  // namespace bough::ops
