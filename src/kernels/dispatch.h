@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "bough/error.h"
 #include "bough/tensor.h"
@@ -65,6 +66,20 @@ decltype(auto) visit_float(ElemType t, const char* what, F&& fn) {
     default:
       unsupported_type(t, what);
   }
+}
+
+// The sets of element types above, for code that serves operators on either.
+enum class Types { Float, Numeric, NumericBool };
+
+// visit_float, visit_numeric or visit_numeric_bool, as K says.
+template <Types K, typename F>
+decltype(auto) visit(ElemType t, const char* what, F&& fn) {
+  if constexpr (K == Types::Float)
+    return visit_float(t, what, std::forward<F>(fn));
+  else if constexpr (K == Types::Numeric)
+    return visit_numeric(t, what, std::forward<F>(fn));
+  else
+    return visit_numeric_bool(t, what, std::forward<F>(fn));
 }
 
 // fn(Tag<T>{}) for any type by storage: byte-aligned types by their width, strings.

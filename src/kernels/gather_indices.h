@@ -42,4 +42,19 @@ inline std::vector<int64_t> checked_indices(const Tensor& indices, int64_t len) 
   return idx;
 }
 
+// The indices of GatherElements and ScatterElements along `axis` of data, checked as
+// checked_indices does; throws Error(BadInput) unless `indices` has data's rank and no
+// dimension larger than data's, the axis aside.
+inline std::vector<int64_t> element_indices(const Tensor& indices, const Tensor& data,
+                                            size_t axis) {
+  bool fits = indices.rank() == data.rank();
+  for (size_t d = 0; fits && d < data.rank(); ++d)
+    fits = d == axis || indices.dim(d) <= data.dim(d);
+  if (!fits)
+    fail(ErrorKind::BadInput, "",
+         "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
+             shape_string(data.shape()));
+  return checked_indices(indices, data.dim(axis));
+}
+
 }  // namespace bough::kernels

@@ -7,9 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
+#include "bough/tensor.h"
 #include "kernels/conv_window.h"
+#include "kernels/elementwise_loops.h"
+#include "util/thread_pool.h"
 
 namespace bough::kernels {
 
@@ -60,6 +64,33 @@ class PoolWindows {
   // image, taps inside the padded extent.
   std::vector<std::vector<int64_t>> first_, count_, padded_;
 };
+
+// How a pooling kernel walks its output: row(plane, out, image_rows, padded, pl) for every
+// output row of every (batch, channel) plane pl of x, spread over the pool. `plane` points at
+// the plane of x (T elements), `out` at the row's row_length() outputs in y, `image_rows` and
+// `padded` are what win.image_rows gives for the row. `row` should capture the scalars its
+// loops use by value, and each task calls a const copy of it: the compiler then knows they
+// stay put across the out-of-line image_rows call and keeps them in registers. (Read through
+// references, or from a closure it may not take as constant, they were loaded again on every
+// row: AveragePool ran 11% slower, MaxPool 2.5%.)
+template <typename T, typename Row>
+void for_each_pool_row(const Tensor& x, Tensor& y, const Window& w, const PoolWindows& win,
+                       util::ThreadPool& pool, Row&& row) {
+  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
+  const int64_t rows = win.rows(), len = win.row_length();
+  const T* src = x.data<T>();
+  T* dst = y.data<T>();
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / (len * w.kernel_numel()));
+  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
+    const std::remove_cvref_t<Row> fn = row;
+    std::vector<int64_t> image_rows;
+    for (int64_t item = b; item < e; ++item) {
+      const int64_t pl = item / rows, q = item % rows;
+      const int64_t padded = win.image_rows(q, image_rows);
+      fn(src + pl * in, dst + pl * P + q * len, std::span<const int64_t>(image_rows), padded, pl);
+    }
+  });
+}
 
 // The window of a pooling operator over x (N x C x D1..Dn); throws Error(BadInput) when x has
 // fewer than 3 dimensions or the attributes do not fit.

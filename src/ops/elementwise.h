@@ -49,17 +49,22 @@ template <typename Fn>
 void arith(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool,
            const char* name) {
   if (a.type() != b.type()) type_mismatch(a, b);
-  kernels::through_float_into(
-      out,
-      [&](const Tensor& a, const Tensor& b, Tensor& out) {
-        const ElemType t = a.type();
-        kernels::visit_numeric(t, name, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          kernels::binary_map_into<T, T, T>(a, b, out, t, pool,
-                                            [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
-        });
-      },
-      a, b);
+  const ElemType t = a.type();
+  // float16/bfloat16 get a float computation of their own (not the float case below through
+  // kernels::through_float): the code for each type then has one caller and stays inlined,
+  // which a small tensor in a loop notices.
+  if (kernels::is_narrow_float(t)) [[unlikely]]
+    return kernels::computed_in_float_into(
+        out,
+        [&](const Tensor& a, const Tensor& b, Tensor& y) {
+          kernels::binary_map_into<float, float, float>(a, b, y, ElemType::Float, pool, Fn{});
+        },
+        a, b);
+  kernels::visit_numeric(t, name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    kernels::binary_map_into<T, T, T>(a, b, out, t, pool,
+                                      [](T x, T y) { return static_cast<T>(Fn{}(x, y)); });
+  });
 }
 
 template <typename Fn>
@@ -121,36 +126,34 @@ std::unique_ptr<Kernel> make_binary(const BuildContext& ctx) {
   return std::make_unique<BinaryKernel<Compute>>(LegacyBroadcast::from(ctx));
 }
 
-// Unary operator on float types (float16/bfloat16 through float), into `out`.
-template <typename Fn>
-void float_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
-  kernels::through_float_into(
-      out,
-      [&](const Tensor& x, Tensor& out) {
-        const ElemType t = x.type();
-        kernels::visit_float(t, name, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          kernels::unary_map_into<T, T>(x, out, t, pool,
-                                        [](T v) { return static_cast<T>(Fn{}(v)); });
-        });
-      },
-      x);
+// Unary operator Fn on the element types K names (float16/bfloat16 through float, as in
+// arith), into `out`.
+template <typename Fn, kernels::Types K>
+void unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
+  const ElemType t = x.type();
+  if (kernels::is_narrow_float(t)) [[unlikely]]
+    return kernels::computed_in_float_into(
+        out,
+        [&](const Tensor& x, Tensor& y) {
+          kernels::unary_map_into<float, float>(x, y, ElemType::Float, pool, Fn{});
+        },
+        x);
+  kernels::visit<K>(t, name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
+  });
 }
 
-// Unary operator on any numeric type, into `out`.
+// Unary operator on float types.
+template <typename Fn>
+void float_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
+  unary<Fn, kernels::Types::Float>(x, out, pool, name);
+}
+
+// Unary operator on any numeric type.
 template <typename Fn>
 void numeric_unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* name) {
-  kernels::through_float_into(
-      out,
-      [&](const Tensor& x, Tensor& out) {
-        const ElemType t = x.type();
-        kernels::visit_numeric(t, name, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          kernels::unary_map_into<T, T>(x, out, t, pool,
-                                        [](T v) { return static_cast<T>(Fn{}(v)); });
-        });
-      },
-      x);
+  unary<Fn, kernels::Types::Numeric>(x, out, pool, name);
 }
 
 // A kernel for a unary operator; Compute is (x, out, pool) or (x, pool) -> Tensor, as for

@@ -1,5 +1,5 @@
 // The broadcast iterator (kernels/broadcast.h) and the elementwise loops built on it
-// (kernels/elementwise.h), against numpy's rule applied one element at a time
+// (kernels/elementwise_loops.h), against numpy's rule applied one element at a time
 // (test::broadcast_source), over random shapes of ranks 0-4 with zero- and one-sized dims.
 #include "kernels/broadcast.h"
 

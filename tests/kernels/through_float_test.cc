@@ -110,14 +110,25 @@ TEST(ThroughFloat, SeveralOutputsAreEachRounded) {
   EXPECT_FALSE(absent.defined());
 }
 
-TEST(ThroughFloat, IntoWritesTheRoundedResultIntoOut) {
+TEST(ThroughFloat, ComputedInFloatIntoWritesTheRoundedResultIntoOut) {
   const Tensor x = bits(ElemType::Float16, {0x4500});  // 5
   Tensor out;
-  through_float_into(
+  computed_in_float_into(
       out, [](const Tensor& xf, Tensor& y) { y = map_float(xf, [](float v) { return v / 7; }); },
       x);
   EXPECT_EQ(out.type(), ElemType::Float16);
   EXPECT_EQ(bits_of(out), (std::vector<uint16_t>{0x39B7}));  // 5/7, as above
+}
+
+TEST(ThroughFloat, WhichTypesAreComputedInFloat) {
+  EXPECT_TRUE(is_narrow_float(ElemType::Float16));
+  EXPECT_TRUE(is_narrow_float(ElemType::BFloat16));
+  EXPECT_FALSE(is_narrow_float(ElemType::Float));
+  EXPECT_FALSE(is_narrow_float(ElemType::Float8E4M3FN));
+  for (ElemType t : {ElemType::Float, ElemType::Double, ElemType::Float16, ElemType::BFloat16})
+    EXPECT_TRUE(is_computed_float(t)) << elem_name(t);
+  for (ElemType t : {ElemType::Int32, ElemType::Float8E5M2, ElemType::Float4E2M1, ElemType::Bool})
+    EXPECT_FALSE(is_computed_float(t)) << elem_name(t);
 }
 
 TEST(ThroughFloat, WidenAndNarrowTo) {

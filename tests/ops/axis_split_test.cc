@@ -79,6 +79,20 @@ TEST(AxisSplit, MapOuterBlocksComputesEveryBlockOnce) {
   }
 }
 
+TEST(AxisSplit, ForEachColumnWalksTheColumnsOfTheBlocks) {
+  // [outer 3, n 2, inner 4]: column (o, i) starts at element o * 8 + i; blocks 1 and 2 only.
+  const AxisSplit s{3, 2, 4};
+  std::vector<float> x(24), y(24);
+  std::vector<int64_t> xs_at, ys_at;
+  for_each_column(x.data(), y.data(), 1, 3, s, [&](const float* xs, float* ys) {
+    xs_at.push_back(xs - x.data());
+    ys_at.push_back(ys - y.data());
+  });
+  const std::vector<int64_t> want{8, 9, 10, 11, 16, 17, 18, 19};
+  EXPECT_EQ(xs_at, want);
+  EXPECT_EQ(ys_at, want);
+}
+
 std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins,
                            const test::Attrs& attrs, int64_t opset) {
   return test::run_node(op, ins, 1, attrs, opset, "axissplit");

@@ -87,7 +87,7 @@ test::Attrs string_attr(const std::string& name, const std::string& v) {
 // clang-format off
 // The table: one row per parallel_for site. n = work items, g = grain (see each site).
 const std::vector<Row> kCases = {
-  // kernels/elementwise.h unary_map: n = 2^18 elements, g = kParallelGrain = 2^16.
+  // kernels/elementwise_loops.h unary_map: n = 2^18 elements, g = kParallelGrain = 2^16.
   {"Exp_unary_map", [] { return Case{"Exp", {{"x", floats({512, 512}, 1)}}}; }},
   {"Not_unary_map", [] { return Case{"Not", {{"x", ints(ElemType::Bool, {512, 512}, 2, 0, 1)}}}; }},
   // binary_map, one flat loop: n = 2^18, g = 2^16.

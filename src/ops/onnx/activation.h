@@ -8,27 +8,14 @@
 
 namespace bough::ops {
 
-// y = f(x) for float types (float16/bfloat16 through float); f is called with float or double.
-template <typename F>
-class FloatMapKernel : public Kernel {
+// y = f(x) for the element types K names (float16/bfloat16 through float); f is called with
+// the element type (float or double for float types).
+template <kernels::Types K, typename F>
+class MapKernel : public Kernel {
  public:
-  FloatMapKernel(const char* name, F f) : name_(name), f_(f) {}
+  MapKernel(const char* name, F f) : name_(name), f_(f) {}
   void run(KernelIO& io) override {
-    io.set_output(0, float_map(io.input(0), io.pool(), name_, f_));
-  }
-
- private:
-  const char* name_;
-  F f_;
-};
-
-// y = f(x) for every numeric type (float16/bfloat16 through float).
-template <typename F>
-class NumericMapKernel : public Kernel {
- public:
-  NumericMapKernel(const char* name, F f) : name_(name), f_(f) {}
-  void run(KernelIO& io) override {
-    io.set_output(0, numeric_map(io.input(0), io.pool(), name_, f_));
+    io.set_output(0, map_values<K>(io.input(0), io.pool(), name_, f_));
   }
 
  private:
@@ -38,12 +25,12 @@ class NumericMapKernel : public Kernel {
 
 template <typename F>
 std::unique_ptr<Kernel> make_float_map(const char* name, F f) {
-  return std::make_unique<FloatMapKernel<F>>(name, f);
+  return std::make_unique<MapKernel<kernels::Types::Float, F>>(name, f);
 }
 
 template <typename F>
 std::unique_ptr<Kernel> make_numeric_map(const char* name, F f) {
-  return std::make_unique<NumericMapKernel<F>>(name, f);
+  return std::make_unique<MapKernel<kernels::Types::Numeric, F>>(name, f);
 }
 
 }  // namespace bough::ops

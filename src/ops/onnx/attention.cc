@@ -344,9 +344,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   o.softcap = ctx.attr_float("softcap", 0.0f);
   if (ctx.has_attr("softmax_precision")) {
     const auto p = static_cast<ElemType>(ctx.attr_int("softmax_precision", 1));
-    if (p != ElemType::Float && p != ElemType::Double && p != ElemType::Float16 &&
-        p != ElemType::BFloat16)
-      ctx.invalid("softmax_precision must be a float type");
+    if (!kernels::is_computed_float(p)) ctx.invalid("softmax_precision must be a float type");
   }
   return std::make_unique<Attention>(o);
 }

@@ -14,27 +14,20 @@ template <typename T>
 void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
                   util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
-  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
-  const int64_t rows = win.rows(), len = win.row_length();
-  const T* src = x.data<T>();
-  T* dst = y.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
-  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> image_rows;
-    for (int64_t item = b; item < e; ++item) {
-      const int64_t pl = item / rows, q = item % rows;
-      const int64_t padded = win.image_rows(q, image_rows);
-      const T* plane = src + pl * in;
-      T* out = dst + pl * P + q * len;
-      std::fill(out, out + len, T(0));
-      win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v; });
-      for (int64_t j = 0; j < len; ++j) {
-        const int64_t count = include_pad ? padded * win.padded(j)
-                                          : static_cast<int64_t>(image_rows.size()) * win.count(j);
-        out[j] = count > 0 ? out[j] / static_cast<T>(count) : T(0);
-      }
-    }
-  });
+  const int64_t len = win.row_length();
+  kernels::for_each_pool_row<T>(
+      x, y, w, win, pool,
+      [&win, len, include_pad](const T* plane, T* out, std::span<const int64_t> image_rows,
+                               int64_t padded, int64_t) {
+        std::fill(out, out + len, T(0));
+        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v; });
+        for (int64_t j = 0; j < len; ++j) {
+          const int64_t count = include_pad
+                                    ? padded * win.padded(j)
+                                    : static_cast<int64_t>(image_rows.size()) * win.count(j);
+          out[j] = count > 0 ? out[j] / static_cast<T>(count) : T(0);
+        }
+      });
 }
 
 class AveragePool : public Kernel {
@@ -62,9 +55,8 @@ class AveragePool : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = read_window_attrs(ctx);
-  if (attrs.kernel.empty()) ctx.invalid("AveragePool needs kernel_shape");
-  return std::make_unique<AveragePool>(std::move(attrs), ctx.attr_int("count_include_pad", 0) != 0);
+  return std::make_unique<AveragePool>(read_pool_attrs(ctx, "AveragePool"),
+                                       ctx.attr_int("count_include_pad", 0) != 0);
 }
 
 }  // namespace

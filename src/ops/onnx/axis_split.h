@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "bough/tensor.h"
 #include "kernels/elementwise_loops.h"
@@ -38,6 +39,17 @@ inline AxisSplit split_at_axis(const Dims& shape, int64_t axis, bool coerce_2d) 
 // Outer blocks per parallel task: about `elements` elements each.
 inline int64_t outer_grain(const AxisSplit& s, int64_t elements = kernels::kParallelGrain) {
   return std::max<int64_t>(1, elements / std::max<int64_t>(1, s.n * s.inner));
+}
+
+// fn(xs, ys) for each column x[o, :, i] of the outer blocks [o0, o1): xs points at its first
+// element (the next is s.inner further on, s.n in all) and ys at the same place in y. As for
+// kernels::for_each_pool_row, fn should hold the sizes its loops use by value.
+template <typename T, typename Fn>
+void for_each_column(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s, Fn&& fn) {
+  const std::remove_cvref_t<Fn> column = fn;  // see kernels::for_each_pool_row
+  const int64_t n = s.n, inner = s.inner;
+  for (int64_t o = o0; o < o1; ++o)
+    for (int64_t i = 0; i < inner; ++i) column(x + o * n * inner + i, y + o * n * inner + i);
 }
 
 // A new tensor of x's shape and element type T, written block by block: block(px, py, o0, o1)

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "kernels/through_float.h"
-#include "ops/onnx/math_map.h"
+#include "ops/onnx/activation.h"
 
 namespace bough::ops {
 
@@ -47,25 +47,14 @@ class ClipInputs : public Kernel {
   }
 };
 
-class ClipAttrs : public Kernel {
- public:
-  ClipAttrs(float lo, float hi) : lo_(lo), hi_(hi) {}
-  void run(KernelIO& io) override {
-    const float lo = lo_, hi = hi_;
-    io.set_output(0, float_map(io.input(0), io.pool(), "Clip", [lo, hi](auto v) {
-                    using T = decltype(v);
-                    return clamp_to(static_cast<T>(lo), static_cast<T>(hi))(v);
-                  }));
-  }
-
- private:
-  float lo_, hi_;
-};
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since >= 11) return std::make_unique<ClipInputs>();
-  return std::make_unique<ClipAttrs>(ctx.attr_float("min", std::numeric_limits<float>::lowest()),
-                                     ctx.attr_float("max", std::numeric_limits<float>::max()));
+  const float lo = ctx.attr_float("min", std::numeric_limits<float>::lowest());
+  const float hi = ctx.attr_float("max", std::numeric_limits<float>::max());
+  return make_float_map("Clip", [lo, hi](auto v) {
+    using T = decltype(v);
+    return clamp_to(static_cast<T>(lo), static_cast<T>(hi))(v);
+  });
 }
 
 }  // namespace

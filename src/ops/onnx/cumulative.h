@@ -30,22 +30,19 @@ template <Total K, typename T>
 void running_totals(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s, bool exclusive,
                     bool reverse) {
   const int64_t n = s.n, inner = s.inner;
-  for (int64_t o = o0; o < o1; ++o) {
-    for (int64_t i = 0; i < inner; ++i) {
-      T acc = K == Total::Sum ? T(0) : T(1);
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t r = reverse ? n - 1 - j : j;
-        const int64_t at = (o * n + r) * inner + i;
-        if (exclusive) {
-          y[at] = acc;
-          acc = add_to_total<K>(acc, x[at]);
-        } else {
-          acc = add_to_total<K>(acc, x[at]);
-          y[at] = acc;
-        }
+  for_each_column(x, y, o0, o1, s, [n, inner, exclusive, reverse](const T* xs, T* ys) {
+    T acc = K == Total::Sum ? T(0) : T(1);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t at = (reverse ? n - 1 - j : j) * inner;
+      if (exclusive) {
+        ys[at] = acc;
+        acc = add_to_total<K>(acc, xs[at]);
+      } else {
+        acc = add_to_total<K>(acc, xs[at]);
+        ys[at] = acc;
       }
     }
-  }
+  });
 }
 
 template <Total K>

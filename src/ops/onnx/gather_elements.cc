@@ -19,13 +19,7 @@ class GatherElements : public Kernel {
     const size_t rank = data.rank();
     const auto axis =
         static_cast<size_t>(kernels::normalize_axis(axis_, static_cast<int64_t>(rank)));
-    bool fits = indices.rank() == rank;
-    for (size_t d = 0; fits && d < rank; ++d) fits = d == axis || indices.dim(d) <= data.dim(d);
-    if (!fits)
-      fail(ErrorKind::BadInput, "",
-           "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
-               shape_string(data.shape()));
-    const std::vector<int64_t> idx = kernels::checked_indices(indices, data.dim(axis));
+    const std::vector<int64_t> idx = kernels::element_indices(indices, data, axis);
     if (is_sub_byte(data.type()))
       fail(ErrorKind::Unsupported, "", "GatherElements on sub-byte types");
     Tensor out(data.type(), indices.shape());

@@ -7,34 +7,27 @@ namespace bough::ops {
 
 namespace {
 
-template <typename T>
-void hardmax_block(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) {
-  const int64_t n = s.n, inner = s.inner;
-  for (int64_t o = o0; o < o1; ++o) {
-    for (int64_t i = 0; i < inner; ++i) {
-      const T* xs = x + o * n * inner + i;
-      T* ys = y + o * n * inner + i;
+// y[o, :, i] = hardmax(x[o, :, i]) for each o in [o0, o1) and each i.
+struct Hardmax {
+  static constexpr const char* name = "Hardmax";
+  template <typename T>
+  void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
+    const int64_t n = s.n, inner = s.inner;
+    for_each_column(x, y, o0, o1, s, [n, inner](const T* xs, T* ys) {
       int64_t best = 0;
       for (int64_t r = 0; r < n; ++r) {
         if (xs[r * inner] > xs[best * inner]) best = r;
         ys[r * inner] = T(0);
       }
       if (n > 0) ys[best * inner] = T(1);
-    }
+    });
   }
-}
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_softmax_like(ctx, "Hardmax",
-                           [](const auto* x, auto* y, int64_t o0, int64_t o1, const AxisSplit& s) {
-                             hardmax_block(x, y, o0, o1, s);
-                           });
-}
+};
 
 }  // namespace
 
 const OpDef& def_Hardmax() {
-  static const OpDef def{"", "Hardmax", {1, 11, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{"", "Hardmax", {1, 11, 13}, 1, 1, 1, 1, make_softmax_like<Hardmax>};
   return def;
 }
 

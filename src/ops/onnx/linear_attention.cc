@@ -155,9 +155,7 @@ class LinearAttention : public Kernel {
     if (k.type() != t || v.type() != t || (decay && decay->type() != t) ||
         (beta && beta->type() != t))
       bad("query, key, value, decay and beta must have one element type");
-    if (t != ElemType::Float && t != ElemType::Double && !kernels::is_narrow_float(t))
-
-      bad("needs float inputs");
+    if (!kernels::is_computed_float(t)) bad("needs float inputs");
     if (past && !is_float_type(past->type())) bad("past_state must be a float tensor");
     if (q.rank() != 3 || k.rank() != 3 || v.rank() != 3) bad("query, key and value must be 3-D");
     Sizes z;

@@ -16,31 +16,23 @@ template <typename T>
 void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
              util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
-  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
-  const int64_t rows = win.rows(), len = win.row_length();
-  const T* src = x.data<T>();
-  T* dst = y.data<T>();
+  const int64_t len = win.row_length();
   const T pt = static_cast<T>(p), inv = static_cast<T>(1.0 / p);
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
-  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> image_rows;
-    for (int64_t item = b; item < e; ++item) {
-      const int64_t pl = item / rows, q = item % rows;
-      win.image_rows(q, image_rows);
-      const T* plane = src + pl * in;
-      T* out = dst + pl * P + q * len;
-      std::fill(out, out + len, T(0));
-      if (p == 2)
-        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v * v; });
-      else if (p == 1)
-        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + std::abs(v); });
-      else
-        win.fold_row(plane, image_rows, out,
-                     [pt](T a, T v) { return a + std::pow(std::abs(v), pt); });
-      for (int64_t j = 0; j < len; ++j)
-        out[j] = p == 2 ? std::sqrt(out[j]) : (p == 1 ? out[j] : std::pow(out[j], inv));
-    }
-  });
+  kernels::for_each_pool_row<T>(
+      x, y, w, win, pool,
+      [&win, len, p, pt, inv](const T* plane, T* out, std::span<const int64_t> image_rows, int64_t,
+                              int64_t) {
+        std::fill(out, out + len, T(0));
+        if (p == 2)
+          win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v * v; });
+        else if (p == 1)
+          win.fold_row(plane, image_rows, out, [](T a, T v) { return a + std::abs(v); });
+        else
+          win.fold_row(plane, image_rows, out,
+                       [pt](T a, T v) { return a + std::pow(std::abs(v), pt); });
+        for (int64_t j = 0; j < len; ++j)
+          out[j] = p == 2 ? std::sqrt(out[j]) : (p == 1 ? out[j] : std::pow(out[j], inv));
+      });
 }
 
 class LpPool : public Kernel {
@@ -67,8 +59,7 @@ class LpPool : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = read_window_attrs(ctx);
-  if (attrs.kernel.empty()) ctx.invalid("LpPool needs kernel_shape");
+  kernels::WindowAttrs attrs = read_pool_attrs(ctx, "LpPool");
   const ir::Attribute* a = ctx.attr("p");
   const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));
   if (!(p > 0)) ctx.invalid("LpPool's p must be positive");

@@ -23,42 +23,35 @@ template <typename T>
 void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Window& w,
               bool column_major, util::ThreadPool& pool) {
   const kernels::PoolWindows win(w);
-  const int64_t planes = x.dim(0) * x.dim(1), in = w.in_numel(), P = w.out_numel();
-  const int64_t rows = win.rows(), len = win.row_length(), dil = win.dilation();
-  const T* src = x.data<T>();
-  T* dst = y.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / (len * w.kernel_numel()));
-  pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> image_rows;
-    for (int64_t item = b; item < e; ++item) {
-      const int64_t pl = item / rows, q = item % rows;
-      win.image_rows(q, image_rows);
-      const T* plane = src + pl * in;
-      T* out = dst + pl * P + q * len;
-      if (!indices) {
-        std::fill(out, out + len, lowest<T>());
-        win.fold_row(plane, image_rows, out, [](T a, T v) { return std::max(a, v); });
-        continue;
-      }
-      for (int64_t j = 0; j < len; ++j) {
-        const int64_t first = win.first(j), n = win.count(j);
-        T best = lowest<T>();
-        int64_t at = -1;
-        for (int64_t row : image_rows) {
-          const T* p = plane + row + first;
-          for (int64_t t = 0; t < n; ++t)
-            if (p[t * dil] > best || at < 0) {
-              best = p[t * dil];
-              at = row + first + t * dil;
-            }
+  const int64_t in = w.in_numel(), len = win.row_length(), dil = win.dilation();
+  const T* dst = y.data<T>();
+  kernels::for_each_pool_row<T>(
+      x, y, w, win, pool,
+      [&w, &win, indices, dst, in, len, dil, column_major](
+          const T* plane, T* out, std::span<const int64_t> image_rows, int64_t, int64_t pl) {
+        if (!indices) {
+          std::fill(out, out + len, lowest<T>());
+          win.fold_row(plane, image_rows, out, [](T a, T v) { return std::max(a, v); });
+          return;
         }
-        out[j] = best;
-        if (at < 0) at = 0;
-        indices[out - dst + j] =
-            pl * in + (column_major ? kernels::column_major_offset(w, at) : at);
-      }
-    }
-  });
+        for (int64_t j = 0; j < len; ++j) {
+          const int64_t first = win.first(j), n = win.count(j);
+          T best = lowest<T>();
+          int64_t at = -1;
+          for (int64_t row : image_rows) {
+            const T* p = plane + row + first;
+            for (int64_t t = 0; t < n; ++t)
+              if (p[t * dil] > best || at < 0) {
+                best = p[t * dil];
+                at = row + first + t * dil;
+              }
+          }
+          out[j] = best;
+          if (at < 0) at = 0;
+          indices[out - dst + j] =
+              pl * in + (column_major ? kernels::column_major_offset(w, at) : at);
+        }
+      });
 }
 
 class MaxPool : public Kernel {
@@ -91,8 +84,7 @@ class MaxPool : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  kernels::WindowAttrs attrs = read_window_attrs(ctx);
-  if (attrs.kernel.empty()) ctx.invalid("MaxPool needs kernel_shape");
+  kernels::WindowAttrs attrs = read_pool_attrs(ctx, "MaxPool");
   const int64_t order = ctx.attr_int("storage_order", 0);
   if (order != 0 && order != 1) ctx.invalid("storage_order must be 0 or 1");
   return std::make_unique<MaxPool>(std::move(attrs), order == 1);

@@ -114,8 +114,7 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
   Inputs in;
   const Tensor& x = io.input(0);
   in.type = x.type();
-  if (!kernels::is_narrow_float(in.type) && in.type != ElemType::Float &&
-      in.type != ElemType::Double)
+  if (!kernels::is_computed_float(in.type))
     fail(ErrorKind::Unsupported, "",
          std::string(name) + " does not support element type " + std::string(elem_name(in.type)));
   if (x.rank() != 3)

@@ -5,7 +5,7 @@ namespace bough::ops {
 
 namespace {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<MinReducer, true>(x, plan, "ReduceMin");
+  return reduce_tensor<MinReducer, kernels::Types::NumericBool>(x, plan, "ReduceMin");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace

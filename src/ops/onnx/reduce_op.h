@@ -44,51 +44,43 @@ struct ProdReducer {
   T finish(T a, int64_t) const { return a; }
 };
 
-// Max and Min propagate NaN; an empty set gives -inf / +inf, or the type's lowest / highest.
-template <typename T>
-struct MaxReducer {
+// Max (IsMax) and Min propagate NaN; an empty set gives -inf / +inf, or the type's lowest /
+// highest.
+template <typename T, bool IsMax>
+struct ExtremeReducer {
   using Acc = T;
   T init() const {
-    if constexpr (std::numeric_limits<T>::has_infinity)
-      return -std::numeric_limits<T>::infinity();
+    using L = std::numeric_limits<T>;
+    if constexpr (L::has_infinity)
+      return IsMax ? -L::infinity() : L::infinity();
     else
-      return std::numeric_limits<T>::lowest();
+      return IsMax ? L::lowest() : L::max();
   }
-  T step(T a, T x) const { return (x > a || x != x) ? x : a; }
-  T merge(T a, T b) const { return (b > a || b != b) ? b : a; }
+  // b replaces a when it is further out, or NaN.
+  static bool wins(T b, T a) { return (IsMax ? b > a : b < a) || b != b; }
+  T step(T a, T x) const { return wins(x, a) ? x : a; }
+  T merge(T a, T b) const { return wins(b, a) ? b : a; }
   T finish(T a, int64_t) const { return a; }
 };
 
 template <typename T>
-struct MinReducer {
-  using Acc = T;
-  T init() const {
-    if constexpr (std::numeric_limits<T>::has_infinity)
-      return std::numeric_limits<T>::infinity();
-    else
-      return std::numeric_limits<T>::max();
-  }
-  T step(T a, T x) const { return (x < a || x != x) ? x : a; }
-  T merge(T a, T b) const { return (b < a || b != b) ? b : a; }
-  T finish(T a, int64_t) const { return a; }
-};
+using MaxReducer = ExtremeReducer<T, true>;
+template <typename T>
+using MinReducer = ExtremeReducer<T, false>;
 
-// Reduces x by `plan` with R<T>; float16/bfloat16 in float; bool only when WithBool.
-template <template <typename> class R, bool WithBool = false>
+// Reduces x by `plan` with R<T>, for the element types K names (NumericBool for the
+// reductions defined on bool); float16/bfloat16 in float.
+template <template <typename> class R, kernels::Types K = kernels::Types::Numeric>
 Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const char* name) {
   return kernels::through_float(
       [&](const Tensor& x) {
         const ElemType t = x.type();
-        auto run = [&](auto tag) {
+        return kernels::visit<K>(t, name, [&](auto tag) {
           using T = typename decltype(tag)::type;
           Tensor y(t, plan.out_shape);
           kernels::reduce(plan, x.data<T>(), y.data<T>(), R<T>{});
           return y;
-        };
-        if constexpr (WithBool)
-          return kernels::visit_numeric_bool(t, name, run);
-        else
-          return kernels::visit_numeric(t, name, run);
+        });
       },
       x);
 }

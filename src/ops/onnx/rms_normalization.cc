@@ -81,9 +81,7 @@ class RMSNormalization : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
-  if (stash != ElemType::Float && stash != ElemType::Double && stash != ElemType::Float16 &&
-      stash != ElemType::BFloat16)
-    ctx.invalid("stash_type must be a float type");
+  if (!kernels::is_computed_float(stash)) ctx.invalid("stash_type must be a float type");
   return std::make_unique<RMSNormalization>(ctx.attr_int("axis", -1),
                                             ctx.attr_float("epsilon", 1e-5f));
 }

@@ -24,13 +24,7 @@ class ScatterElements : public Kernel {
       fail(ErrorKind::BadInput, "",
            "updates of shape " + shape_string(updates.shape()) + " do not match indices of shape " +
                shape_string(indices.shape()));
-    bool fits = indices.rank() == rank;
-    for (size_t d = 0; fits && d < rank; ++d) fits = d == axis || indices.dim(d) <= data.dim(d);
-    if (!fits)
-      fail(ErrorKind::BadInput, "",
-           "indices of shape " + shape_string(indices.shape()) + " do not fit data of shape " +
-               shape_string(data.shape()));
-    std::vector<int64_t> dst = kernels::checked_indices(indices, data.dim(axis));
+    std::vector<int64_t> dst = kernels::element_indices(indices, data, axis);
     const std::vector<int64_t> strides = kernels::contiguous_strides(data.shape());
     std::vector<int64_t> coord(rank, 0);
     int64_t base = 0;  // offset of coord with the axis coordinate at 0

@@ -80,17 +80,18 @@ void softmax_block(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t 
   }
 }
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_softmax_like(ctx, "Softmax",
-                           [](const auto* x, auto* y, int64_t o0, int64_t o1, const AxisSplit& s) {
-                             softmax_block(x, y, o0, o1, s.n, s.inner);
-                           });
-}
+struct Softmax {
+  static constexpr const char* name = "Softmax";
+  template <typename T>
+  void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
+    softmax_block(x, y, o0, o1, s.n, s.inner);
+  }
+};
 
 }  // namespace
 
 const OpDef& def_Softmax() {
-  static const OpDef def{"", "Softmax", {1, 11, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{"", "Softmax", {1, 11, 13}, 1, 1, 1, 1, make_softmax_like<Softmax>};
   return def;
 }
 

@@ -13,18 +13,17 @@
 
 namespace bough::ops {
 
-// Block is stateless and callable as block(x, y, o0, o1, split) for T = float and double: it
-// writes the outer blocks [o0, o1) of y from those of x.
+// Block names the operator (Block::name) and is callable as Block{}(x, y, o0, o1, split) for
+// T = float and double: it writes the outer blocks [o0, o1) of y from those of x.
 template <typename Block>
 class SoftmaxLike : public Kernel {
  public:
-  SoftmaxLike(const char* name, int64_t axis, bool coerce_2d)
-      : name_(name), axis_(axis), coerce_2d_(coerce_2d) {}
+  SoftmaxLike(int64_t axis, bool coerce_2d) : axis_(axis), coerce_2d_(coerce_2d) {}
 
   void run(KernelIO& io) override {
     auto along_axis = [&](const Tensor& x) {
       const AxisSplit s = split_at_axis(x.shape(), axis_, coerce_2d_);
-      return kernels::visit_float(x.type(), name_, [&](auto tag) {
+      return kernels::visit_float(x.type(), Block::name, [&](auto tag) {
         using T = typename decltype(tag)::type;
         return map_outer_blocks<T>(
             x, s, io.pool(),
@@ -35,15 +34,14 @@ class SoftmaxLike : public Kernel {
   }
 
  private:
-  const char* name_;
   int64_t axis_;
   bool coerce_2d_;
 };
 
 template <typename Block>
-std::unique_ptr<Kernel> make_softmax_like(const BuildContext& ctx, const char* name, Block) {
+std::unique_ptr<Kernel> make_softmax_like(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
-  return std::make_unique<SoftmaxLike<Block>>(name, ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+  return std::make_unique<SoftmaxLike<Block>>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
 }
 
 }  // namespace bough::ops

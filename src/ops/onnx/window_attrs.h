@@ -25,4 +25,11 @@ inline kernels::WindowAttrs read_window_attrs(const BuildContext& ctx) {
   return a;
 }
 
+// The window attributes of pooling operator `op`, which needs kernel_shape.
+inline kernels::WindowAttrs read_pool_attrs(const BuildContext& ctx, const char* op) {
+  kernels::WindowAttrs a = read_window_attrs(ctx);
+  if (a.kernel.empty()) ctx.invalid(std::string(op) + " needs kernel_shape");
+  return a;
+}
+
 }  // namespace bough::ops
