@@ -180,13 +180,21 @@ std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int
   return result;
 }
 
-void expect_bad_input(const std::function<void()>& fn) {
+namespace {
+void expect_error(ErrorKind kind, const std::function<void()>& fn) {
   try {
     fn();
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
+    EXPECT_EQ(e.kind(), kind) << e.what();
   }
+}
+}  // namespace
+
+void expect_bad_input(const std::function<void()>& fn) { expect_error(ErrorKind::BadInput, fn); }
+
+void expect_invalid_model(const std::function<void()>& fn) {
+  expect_error(ErrorKind::InvalidModel, fn);
 }
 
 }  // namespace bough::test

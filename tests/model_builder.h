@@ -65,6 +65,8 @@ std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int
 
 // Runs `fn` and expects a bough::Error of kind BadInput (a gtest failure otherwise).
 void expect_bad_input(const std::function<void()>& fn);
+// Expects fn to throw a bough::Error of kind InvalidModel (the check refuses the model).
+void expect_invalid_model(const std::function<void()>& fn);
 
 Tensor f32(Dims64 dims, std::vector<float> values);
 Tensor i64(Dims64 dims, std::vector<int64_t> values);

@@ -36,13 +36,7 @@ class Walker {
   }
 
  private:
-  // Inside a function body the function's own imports come first, as when it runs.
-  int64_t opset(const ir::Node& n) const {
-    if (function_opsets_)
-      for (const auto& [d, v] : *function_opsets_)
-        if (d == n.domain || (n.domain.empty() && d == "ai.onnx")) return v;
-    return model_.opset(n.domain);
-  }
+  int64_t opset(const ir::Node& n) const { return ops::node_opset(&model_, function_opsets_, n); }
 
   const ir::Model& model_;
   const Opsets* function_opsets_;

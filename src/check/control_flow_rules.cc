@@ -76,7 +76,16 @@ bool if_allows(int since, const ir::Type& t, std::string* why) {
   }
 }
 
+bool kinds_agree(const ir::Type& a, const ir::Type& b) {
+  if (!a.defined() || !b.defined()) return true;
+  if (a.kind != b.kind) return false;
+  if (a.elem != ElemType::Undefined && b.elem != ElemType::Undefined && a.elem != b.elem)
+    return false;
+  return !a.inner || !b.inner || kinds_agree(*a.inner, *b.inner);
+}
+
 ir::Type union_type(const ir::Type& a, const ir::Type& b) {
+  if (!a.defined() || !b.defined()) return {};
   ir::Type u = a;
   if (u.elem == ElemType::Undefined) u.elem = b.elem;
   if (a.kind == K::Tensor) {

@@ -15,10 +15,13 @@ namespace bough::check {
 // Declared types with an undefined element type are allowed: nothing is claimed.
 bool if_allows(int since, const ir::Type& t, std::string* why);
 
+// Whether two types agree in kind and element type where both are known (shapes aside).
+bool kinds_agree(const ir::Type& a, const ir::Type& b);
+
 // The union of two types of the same kind and element type (what an If output is when
 // either branch may run): a dim is kept where both agree (same value or same symbol) and
 // unknown otherwise; the rank is dropped where the ranks differ; sequences and optionals
-// recurse into their element.
+// recurse into their element. Undefined when either is.
 ir::Type union_type(const ir::Type& a, const ir::Type& b);
 
 // Whether a declared type can describe a value of type `actual`: same kind and element type

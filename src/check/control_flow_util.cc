@@ -2,47 +2,7 @@
 
 namespace bough::check {
 
-namespace {
-
 using K = ir::Attribute::Kind;
-
-std::string kind_name(K k) {
-  switch (k) {
-    case K::Undefined:
-      return "undefined";
-    case K::Float:
-      return "a float";
-    case K::Int:
-      return "an int";
-    case K::String:
-      return "a string";
-    case K::Tensor:
-      return "a tensor";
-    case K::Graph:
-      return "a graph";
-    case K::SparseTensor:
-      return "a sparse tensor";
-    case K::TypeProto:
-      return "a type";
-    case K::Floats:
-      return "floats";
-    case K::Ints:
-      return "ints";
-    case K::Strings:
-      return "strings";
-    case K::Tensors:
-      return "tensors";
-    case K::Graphs:
-      return "graphs";
-    case K::SparseTensors:
-      return "sparse tensors";
-    case K::TypeProtos:
-      return "types";
-  }
-  return "?";
-}
-
-}  // namespace
 
 std::string count(size_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
@@ -53,13 +13,13 @@ const ir::Attribute* attribute(const NodeSite& site, const char* name, K kind, b
   if (!a) {
     if (required)
       site.out.error(site.place,
-                     "missing attribute " + std::string(name) + " (" + kind_name(kind) + ")");
+                     "missing attribute " + std::string(name) + " (" + ir::describe(kind) + ")");
     return nullptr;
   }
   if (!a->ref_attr_name.empty()) return nullptr;
   if (a->kind != kind) {
-    site.out.error(site.place, "attribute " + std::string(name) + " is " + kind_name(a->kind) +
-                                   ", expected " + kind_name(kind));
+    site.out.error(site.place, "attribute " + std::string(name) + " is " + ir::describe(a->kind) +
+                                   ", expected " + ir::describe(kind));
     return nullptr;
   }
   return a;

@@ -22,7 +22,7 @@ bool same_kinds(const ir::Type& a, const ir::Type& b) {
 }
 
 void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Graph& else_g) {
-  const int since = since_of(*ops::find_op("", "If"), site.opset);
+  const int since = ops::since_of(*ops::find_op("", "If"), site.opset);
   const std::string row = "If-" + std::to_string(since);
   // Output `i` of a branch or of the node, at `place`, against the row.
   auto allowed = [&](const ir::Edge* e, size_t i, const std::string& place) {

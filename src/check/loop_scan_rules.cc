@@ -64,7 +64,7 @@ void check_loop(const NodeSite& site) {
 // N+K, node outputs N+K. Scan-8 takes sequence_lens first (and has `directions`).
 void check_scan(const NodeSite& site) {
   const ir::Node& n = site.node;
-  const bool scan8 = since_of(*ops::find_op("", "Scan"), site.opset) == 8;
+  const bool scan8 = ops::since_of(*ops::find_op("", "Scan"), site.opset) == 8;
   const ir::Graph* body = graph_attribute(site, "body");
   const ir::Attribute* num = attribute(site, "num_scan_inputs", K::Int, true);
   if (!num) return;

@@ -7,13 +7,6 @@
 
 namespace bough::check {
 
-int since_of(const ops::OpDef& def, int64_t opset) {
-  int since = def.versions.front();
-  for (int v : def.versions)
-    if (v <= opset) since = v;
-  return since;
-}
-
 void check_opset_imports(const std::map<std::string, int64_t>& imports, const std::string& place,
                          const CheckOptions& options, Diagnostics& out) {
   for (const auto& [domain, version] : imports) {

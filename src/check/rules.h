@@ -18,10 +18,6 @@ struct NodeSite {
   Diagnostics& out;
 };
 
-// The since_version of the schema row of `def` in force at `opset` (the first row when the
-// opset is older than all of them, as the planner does).
-int since_of(const ops::OpDef& def, int64_t opset);
-
 // operators.cc: opset imports against what bough knows.
 void check_opset_imports(const std::map<std::string, int64_t>& imports, const std::string& place,
                          const CheckOptions& options, Diagnostics& out);

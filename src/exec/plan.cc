@@ -25,14 +25,6 @@ std::unique_ptr<Plan> Plan::compile(const ir::Graph& graph, const CompileEnv& en
 
 namespace {
 
-int64_t domain_opset(const ir::Node& node, const CompileEnv& env) {
-  if (env.function_opsets) {
-    for (const auto& [d, v] : *env.function_opsets)
-      if (d == node.domain || (node.domain.empty() && d == "ai.onnx")) return v;
-  }
-  return env.model ? env.model->opset(node.domain) : 0;
-}
-
 std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
                                          const std::string& where, const Plan* plan,
                                          std::span<const int32_t> step_inputs) {
@@ -43,12 +35,10 @@ std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv&
   const ops::OpDef* def = ops::find_op(node.domain, node.op_type);
   std::string op = (node.domain.empty() ? "" : node.domain + ".") + node.op_type;
   if (!def) fail(ErrorKind::Unsupported, where, "operator " + op + " is not implemented");
-  int64_t opset = domain_opset(node, env);
+  int64_t opset = ops::node_opset(env.model, env.function_opsets, node);
   // The schema row in force: the newest since_version not above the imported opset. Run
   // leniently: a model importing an older opset than the first row still gets that row.
-  int since = def->versions.front();
-  for (int v : def->versions)
-    if (v <= opset) since = v;
+  int since = ops::since_of(*def, opset);
   auto n_in = static_cast<int>(node.inputs.size());
   auto n_out = static_cast<int>(node.outputs.size());
   if (n_in < def->min_inputs || n_in > def->max_inputs)
@@ -65,7 +55,7 @@ std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv&
          op + " has " + std::to_string(n_out) + " outputs, expected " +
              std::to_string(def->min_outputs) +
              (def->max_outputs == def->min_outputs ? "" : " or more"));
-  ops::BuildContext ctx(node, opset, since, env, env.attrs, where, plan, step_inputs);
+  ops::BuildContext ctx(node, opset, since, &env, env.attrs, where, plan, step_inputs);
   return def->make(ctx);
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "bough/error.h"
-#include "check/check.h"
 #include "exec/plan.h"
+#include "infer/validate.h"
 #include "ir/graph.h"
 #include "util/thread_pool.h"
 
@@ -31,12 +31,18 @@ void check_input(const ir::Edge& decl, const Value& value, const std::string& mo
          "has shape " + shape_string(x.shape()) + ", the model expects " + ir::to_string(t.shape));
 }
 
-// An invalid model never runs: the structural check's first error is the session's error,
+// An invalid model never runs: the check's first error (structure, then types) is the
+// session's error,
 // with a count of the others (`bough check` lists them all). A model that breaks a rule is
 // reported before one that is only beyond bough (an operator it lacks), so the error's kind
 // says whether the model itself is wrong.
 void refuse_invalid(const ir::Model& model, const SessionOptions& options) {
-  check::Diagnostics found = check::check_model(model, {options.allow_newer_opset});
+  infer::ValidateOptions validate;
+  validate.check.allow_newer_opset = options.allow_newer_opset;
+  // A declared shape that inference contradicts does not stop a run: it runs by the shapes
+  // it meets, as ONNX Runtime does.
+  validate.infer.shape_conflicts_are_errors = false;
+  const check::Diagnostics found = infer::validate(model, validate).diagnostics;
   if (!found.has_errors()) return;
   const check::Diagnostic* first = nullptr;
   for (const auto& d : found.all())

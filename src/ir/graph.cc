@@ -40,4 +40,41 @@ int64_t Model::opset(std::string_view dom) const {
   return 0;
 }
 
+std::string describe(Attribute::Kind k) {
+  using K = Attribute::Kind;
+  switch (k) {
+    case K::Undefined:
+      return "undefined";
+    case K::Float:
+      return "a float";
+    case K::Int:
+      return "an int";
+    case K::String:
+      return "a string";
+    case K::Tensor:
+      return "a tensor";
+    case K::Graph:
+      return "a graph";
+    case K::SparseTensor:
+      return "a sparse tensor";
+    case K::TypeProto:
+      return "a type";
+    case K::Floats:
+      return "floats";
+    case K::Ints:
+      return "ints";
+    case K::Strings:
+      return "strings";
+    case K::Tensors:
+      return "tensors";
+    case K::Graphs:
+      return "graphs";
+    case K::SparseTensors:
+      return "sparse tensors";
+    case K::TypeProtos:
+      return "types";
+  }
+  return "?";
+}
+
 }  // namespace bough::ir

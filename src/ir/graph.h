@@ -78,6 +78,9 @@ struct Attribute {
   std::vector<Type> type_protos;
 };
 
+// "an int", "a graph", "floats": an attribute kind in prose, for messages.
+std::string describe(Attribute::Kind kind);
+
 struct Node {
   std::string op_type;
   std::string domain;  // "" is ai.onnx

@@ -1,5 +1,7 @@
 #include "ops/registry.h"
 
+#include <mutex>
+
 namespace bough::ops {
 
 // Every operator file defines one `const OpDef& def_<Name>()`; op_list.inc names them all.
@@ -23,48 +25,33 @@ const OpDef* find_op(std::string_view domain, std::string_view name) {
   return nullptr;
 }
 
-const ir::Attribute* BuildContext::attr(std::string_view name) const {
-  const ir::Attribute* a = node.attr(name);
-  if (!a || a->ref_attr_name.empty()) return a;
-  if (function_attrs_)
-    for (const ir::Attribute* bound : *function_attrs_)
-      if (bound->name == a->ref_attr_name) return bound;
+int64_t node_opset(const ir::Model* model, const std::map<std::string, int64_t>* function_opsets,
+                   const ir::Node& node) {
+  if (function_opsets)
+    for (const auto& [d, v] : *function_opsets)
+      if (d == node.domain || (node.domain.empty() && d == "ai.onnx")) return v;
+  return model ? model->opset(node.domain) : 0;
+}
+
+int since_of(const OpDef& def, int64_t opset) {
+  int since = def.versions.front();
+  for (int v : def.versions)
+    if (v <= opset) since = v;
+  return since;
+}
+
+const Signature* signature_at(const OpDef& def, int since) {
+  // Parsed once per operator, on first use; sessions on several threads may ask at once.
+  static std::mutex mutex;
+  static std::map<const OpDef*, std::vector<Signature>> parsed;
+  std::lock_guard lock(mutex);
+  auto [it, added] = parsed.try_emplace(&def);
+  if (added)
+    for (const SignatureText& text : def.signatures)
+      it->second.push_back(parse_signature(text.since, text.text));
+  for (const Signature& sig : it->second)
+    if (sig.since == since) return &sig;
   return nullptr;
-}
-
-int64_t BuildContext::attr_int(std::string_view name, int64_t fallback) const {
-  const ir::Attribute* a = attr(name);
-  return a ? a->i : fallback;
-}
-
-float BuildContext::attr_float(std::string_view name, float fallback) const {
-  const ir::Attribute* a = attr(name);
-  return a ? a->f : fallback;
-}
-
-std::string BuildContext::attr_string(std::string_view name, std::string fallback) const {
-  const ir::Attribute* a = attr(name);
-  return a ? a->s : fallback;
-}
-
-std::vector<int64_t> BuildContext::attr_ints(std::string_view name) const {
-  const ir::Attribute* a = attr(name);
-  return a ? a->ints : std::vector<int64_t>{};
-}
-
-const ir::Graph& BuildContext::graph_attr(std::string_view name) const {
-  const ir::Attribute* a = attr(name);
-  if (!a || a->kind != ir::Attribute::Kind::Graph || !a->g)
-    invalid("missing graph attribute '" + std::string(name) + "'");
-  return *a->g;
-}
-
-void BuildContext::invalid(const std::string& message) const {
-  fail(ErrorKind::InvalidModel, where, message);
-}
-
-void BuildContext::unsupported(const std::string& message) const {
-  fail(ErrorKind::Unsupported, where, message);
 }
 
 }  // namespace bough::ops

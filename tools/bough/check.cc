@@ -1,24 +1,24 @@
-// bough check MODEL [--json] [--allow-newer-opset] — report every structural problem.
-#include "check/check.h"
-
+// bough check MODEL [--json] [--allow-newer-opset] — report every problem: structure, types
+// and shapes.
 #include <cstdio>
 #include <memory>
 
 #include "bough/error.h"
 #include "commands.h"
 #include "formats/onnx/reader.h"
+#include "infer/validate.h"
 
 namespace bough::cli {
 
 int cmd_check(const Args& args) {
   std::string path;
   bool json = false;
-  check::CheckOptions options;
+  infer::ValidateOptions options;
   for (const std::string& a : args) {
     if (a == "--json") {
       json = true;
     } else if (a == "--allow-newer-opset") {
-      options.allow_newer_opset = true;
+      options.check.allow_newer_opset = true;
     } else if (path.empty() && a.rfind("--", 0) != 0) {
       path = a;
     } else {
@@ -47,7 +47,7 @@ int cmd_check(const Args& args) {
     std::fputs(check::render_json(refused, path).c_str(), stdout);
     return kExitInvalid;
   }
-  check::Diagnostics found = check::check_model(*model, options);
+  const check::Diagnostics found = infer::validate(*model, options).diagnostics;
   if (json) {
     std::fputs(check::render_json(found, path).c_str(), stdout);
   } else {

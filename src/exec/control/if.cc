@@ -1,5 +1,9 @@
 // If: runs then_branch or else_branch, chosen by a one-element bool condition.
 // Branches take no inputs; what they read from outer scopes arrives as captures.
+#include <algorithm>
+#include <optional>
+
+#include "check/control_flow_rules.h"
 #include "exec/control/subgraph.h"
 
 namespace bough::ops {
@@ -41,10 +45,62 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<If>(Body::compile(ctx, then_graph), Body::compile(ctx, else_graph));
 }
 
+// Each output is the union of the branches' (the taken branch's, when the condition is
+// known before running).
+void infer(InferContext& ctx) {
+  std::vector<ir::Type> then_types = ctx.infer_subgraph(ctx.graph_attr("then_branch"), {});
+  std::vector<ir::Type> else_types = ctx.infer_subgraph(ctx.graph_attr("else_branch"), {});
+  const Tensor* cond = ctx.input_value(0);
+  std::optional<bool> taken;
+  if (cond && cond->type() == ElemType::Bool && cond->numel() == 1) taken = *cond->data<bool>();
+  size_t n = std::min({ctx.num_outputs(), then_types.size(), else_types.size()});
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Type& a = then_types[k];
+    const ir::Type& b = else_types[k];
+    if (!check::kinds_agree(a, b)) {
+      ctx.error("output " + std::to_string(k) + ": then_branch yields " + ir::to_string(a) +
+                ", else_branch " + ir::to_string(b));
+      continue;
+    }
+    ctx.set_output(k, taken ? (*taken ? a : b) : check::union_type(a, b));
+  }
+}
+
 }  // namespace
 
 const OpDef& def_If() {
-  static const OpDef def{"", "If", {1, 11, 13, 16, 19, 21, 23, 24, 25}, 1, 1, 1, kVariadic, make};
+  static const OpDef def{
+      "",
+      "If",
+      {1, 11, 13, 16, 19, 21, 23, 24, 25},
+      1,
+      1,
+      1,
+      kVariadic,
+      make,
+      infer,
+      {{1, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
+       {13,
+        "cond: B -> outputs**: V; B = bool; V = all seq(all); then_branch: graph, "
+        "else_branch: graph"},
+       {16,
+        "cond: B -> outputs**: V; B = bool; V = all_ir4 seq(all_ir4) optional(all_ir4) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+       {19,
+        "cond: B -> outputs**: V; B = bool; V = all_ir9 seq(all_ir9) optional(all_ir9) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+       {21,
+        "cond: B -> outputs**: V; B = bool; V = all_ir10 seq(all_ir10) optional(all_ir10) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+       {23,
+        "cond: B -> outputs**: V; B = bool; V = all_ir11 seq(all_ir11) optional(all_ir11) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+       {24,
+        "cond: B -> outputs**: V; B = bool; V = all_ir12 seq(all_ir12) optional(all_ir12) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+       {25,
+        "cond: B -> outputs**: V; B = bool; V = all_ir13 seq(all_ir13) optional(all_ir13) "
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"}}};
   return def;
 }
 

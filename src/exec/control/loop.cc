@@ -4,6 +4,7 @@
 // Modes (spec table): M and cond both omitted runs until the body... never stops; M alone
 // runs M times and ignores the body's condition output; cond alone runs while it holds;
 // both stop at whichever comes first.
+#include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 
 namespace bough::ops {
@@ -93,11 +94,58 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Loop>(Body::compile(ctx, body), carried, std::move(scan_items));
 }
 
+// The body sees the iteration number, the condition and each carried value with its shape
+// left open; the final carried values are the union of initial and returned types, the scan
+// outputs the body's items stacked along a new first axis.
+void infer(InferContext& ctx) {
+  size_t carried = ctx.num_inputs() - 2;
+  std::vector<ir::Type> body_inputs = {ir::Type::tensor(ElemType::Int64, ir::Shape::of({})),
+                                       ir::Type::tensor(ElemType::Bool, ir::Shape::of({}))};
+  for (size_t k = 0; k < carried; ++k) body_inputs.push_back(carried_type(ctx.input_type(2 + k)));
+  std::vector<ir::Type> body = ctx.infer_subgraph(ctx.graph_attr("body"), body_inputs);
+  if (body.size() < 1 + carried) return;  // the structural check says why
+  for (size_t o = 0; o < ctx.num_outputs() && 1 + o < body.size(); ++o)
+    ctx.set_output(o, o < carried ? final_carried_type(ctx, o, ctx.input_type(2 + o), body[1 + o])
+                                  : stacked_type(body[1 + o], 0, ir::Dim::unknown()));
+}
+
 }  // namespace
 
 const OpDef& def_Loop() {
-  static const OpDef def{"",        "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, 2, kVariadic, 0,
-                         kVariadic, make};
+  static const OpDef def{
+      "",
+      "Loop",
+      {1, 11, 13, 16, 19, 21, 23, 24, 25},
+      2,
+      kVariadic,
+      0,
+      kVariadic,
+      make,
+      infer,
+      {{1,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all; body: graph"},
+       {13,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all seq(all); body: graph"},
+       {16,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir4 seq(all_ir4) optional(all_ir4) optional(seq(all_ir4)); body: graph"},
+       {19,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir9 seq(all_ir9) optional(all_ir9) optional(seq(all_ir4)); body: graph"},
+       {21,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir10 seq(all_ir10) optional(all_ir10) optional(seq(all_ir4)); body: graph"},
+       {23,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir11 seq(all_ir11) optional(all_ir11) optional(seq(all_ir4)); body: graph"},
+       {24,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir12 seq(all_ir12) optional(all_ir12) optional(seq(all_ir4)); body: graph"},
+       {25,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all_ir13 seq(all_ir13) optional(all_ir13) optional(seq(all_ir4)); body: graph"}}};
   return def;
 }
 

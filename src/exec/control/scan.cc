@@ -2,8 +2,10 @@
 // state values and stacking K scan outputs. Version 8 scans every batch entry (axis 0 is
 // the batch, axis 1 the sequence, with optional sequence_lens); version 9 on has per-input
 // axes and directions and no batch. Slices along axis 0 are views, not copies.
+#include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "kernels/layout.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -147,11 +149,97 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                 batched);
 }
 
+// The body sees each state with its shape left open and one slice of each scan input; the
+// final states are the union of initial and returned types, the scan outputs the body's
+// items stacked along their axes, as many as the scan inputs are long. Scan-8's batched
+// layout gives element types only.
+void infer(InferContext& ctx) {
+  const bool batched = ctx.since == 8;
+  size_t first = batched ? 1 : 0;
+  auto scans = static_cast<size_t>(ctx.attr_int("num_scan_inputs", 0));
+  if (scans > ctx.num_inputs() - first) return;  // the kernel and the structural check say why
+  size_t states = ctx.num_inputs() - first - scans;
+  std::vector<int64_t> in_axes =
+      batched ? std::vector<int64_t>{} : ctx.attr_ints("scan_input_axes");
+  std::vector<ir::Type> body_inputs;
+  ir::Dim length;
+  for (size_t k = 0; k < states + scans; ++k) {
+    const ir::Type& given = ctx.input_type(first + k);
+    if (k < states || batched) {
+      body_inputs.push_back(carried_type(given));
+      continue;
+    }
+    const ir::Shape& shape = ctx.input_shape(first + k);
+    int64_t axis = k - states < in_axes.size() ? in_axes[k - states] : 0;
+    if (shape.rank_known) {
+      axis = normalize_axis(ctx, axis, static_cast<int64_t>(shape.dims.size()), "scan input axis");
+      if (shape.dims[static_cast<size_t>(axis)].is_known())
+        length = shape.dims[static_cast<size_t>(axis)];
+    }
+    body_inputs.push_back(slice_type(given, shape.rank_known ? axis : -1));
+  }
+  std::vector<ir::Type> body = ctx.infer_subgraph(ctx.graph_attr("body"), body_inputs);
+  std::vector<int64_t> out_axes = ctx.attr_ints("scan_output_axes");
+  for (size_t o = 0; o < ctx.num_outputs() && o < body.size(); ++o) {
+    if (o < states && !batched) {
+      ctx.set_output(o, final_carried_type(ctx, o, ctx.input_type(first + o), body[o]));
+    } else if (batched) {
+      ctx.set_output(o, carried_type(body[o]));
+    } else {
+      const ir::Type& item = body[o];
+      int64_t axis = o - states < out_axes.size() ? out_axes[o - states] : 0;
+      if (item.kind == ir::Type::Kind::Tensor && item.shape.rank_known)
+        axis = normalize_axis(ctx, axis, static_cast<int64_t>(item.shape.dims.size()) + 1,
+                              "scan output axis");
+      ctx.set_output(o, stacked_type(item, axis, length));
+    }
+  }
+}
+
 }  // namespace
 
 const OpDef& def_Scan() {
-  static const OpDef def{"",        "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, 1, kVariadic, 1,
-                         kVariadic, make};
+  static const OpDef def{
+      "",
+      "Scan",
+      {8, 9, 11, 16, 19, 21, 23, 24, 25},
+      1,
+      kVariadic,
+      1,
+      kVariadic,
+      make,
+      infer,
+      {{8,
+        "sequence_lens?: I, initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: "
+        "V; I = int64; V = all; body: graph, num_scan_inputs: int, directions: ints?"},
+       {9,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
+        "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {16,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir4; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {19,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir9; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {21,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir10; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {23,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir11; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {24,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir12; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {25,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir13; "
+        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"}}};
   return def;
 }
 

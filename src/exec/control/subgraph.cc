@@ -19,7 +19,8 @@ Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
     homes.push_back(home);
     if (!home) body.dynamic_captures.emplace_back(k, position);
   }
-  exec::CompileEnv inner = ctx.env;
+  if (!ctx.env) ctx.invalid("a subgraph can only be compiled inside a plan");
+  exec::CompileEnv inner = *ctx.env;
   inner.capture_addresses = &homes;
   body.plan = exec::Plan::compile(graph, inner);
   return body;

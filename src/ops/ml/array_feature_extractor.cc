@@ -47,7 +47,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) {
 }  // namespace
 
 const OpDef& def_MlArrayFeatureExtractor() {
-  static const OpDef def{"ai.onnx.ml", "ArrayFeatureExtractor", {1}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "ai.onnx.ml",
+      "ArrayFeatureExtractor",
+      {1},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "X: T, Y: tensor(int64) -> Z: T; T = float double int32 int64 string"}}};
   return def;
 }
 

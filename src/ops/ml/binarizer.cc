@@ -13,7 +13,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlBinarizer() {
-  static const OpDef def{"ai.onnx.ml", "Binarizer", {1}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "ai.onnx.ml",
+      "Binarizer",
+      {1},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "X: T -> Y: T; T = float double int32 int64; threshold: float = 0.0"}}};
   return def;
 }
 

@@ -151,7 +151,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlLabelEncoder() {
-  static const OpDef def{"ai.onnx.ml", "LabelEncoder", {1, 2, 4}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "ai.onnx.ml",
+      "LabelEncoder",
+      {1, 2, 4},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1,
+        "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
+        "default_int64: int = -1, default_string: string = _Unused"},
+       {2,
+        "X: T1 -> Y: T2; T1 = float int64 string, T2 = float int64 string; default_float: float = "
+        "-0.0, default_int64: int = -1, default_string: string = _Unused, keys_floats: floats?, "
+        "keys_int64s: ints?, keys_strings: strings?, values_floats: floats?, values_int64s: ints?, "
+        "values_strings: strings?"}}};
   return def;
 }
 

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -24,7 +25,18 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Abs() {
-  static const OpDef def{"", "Abs", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Abs",
+                         {1, 6, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                          {6, "X: T -> Y: T; T = numeric"},
+                          {13, "X: T -> Y: T; T = numeric bfloat16"}}};
   return def;
 }
 

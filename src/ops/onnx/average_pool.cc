@@ -62,7 +62,28 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_AveragePool() {
-  static const OpDef def{"", "AveragePool", {1, 7, 10, 11, 19, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "AveragePool",
+      {1, 7, 10, 11, 19, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
+        "strides: ints?"},
+       {7,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, count_include_pad: int = 0, "
+        "kernel_shape: ints, pads: ints?, strides: ints?"},
+       {10,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+       {11,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"}}};
   return def;
 }
 

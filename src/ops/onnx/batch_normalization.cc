@@ -157,7 +157,41 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_BatchNormalization() {
-  static const OpDef def{"", "BatchNormalization", {1, 6, 7, 9, 14, 15}, 5, 5, 1, 5, make};
+  static const OpDef def{
+      "",
+      "BatchNormalization",
+      {1, 6, 7, 9, 14, 15},
+      5,
+      5,
+      1,
+      5,
+      make,
+      nullptr,
+      {{1,
+        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+        "saved_var?: T; T = floats; consumed_inputs: ints, epsilon: float = 9.999999747378752e-06, "
+        "is_test: int = 0, momentum: float = 0.8999999761581421, spatial: int = 1"},
+       {6,
+        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, is_test: int = 0, "
+        "momentum: float = 0.8999999761581421, spatial: int = 1"},
+       {7,
+        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
+        "0.8999999761581421, spatial: int = 1"},
+       {9,
+        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
+        "0.8999999761581421"},
+       {14,
+        "X: T, scale: T, B: T, input_mean: U, input_var: U -> Y: T, running_mean?: U, "
+        "running_var?: U; T = floats bfloat16, U = floats bfloat16; epsilon: float = "
+        "9.999999747378752e-06, momentum: float = 0.8999999761581421, training_mode: int = 0"},
+       {15,
+        "X: T, scale: T1, B: T1, input_mean: T2, input_var: T2 -> Y: T, running_mean?: T2, "
+        "running_var?: T2; T = floats bfloat16, T1 = floats bfloat16, T2 = floats bfloat16; "
+        "epsilon: float = 9.999999747378752e-06, momentum: float = 0.8999999761581421, "
+        "training_mode: int = 0"}}};
   return def;
 }
 

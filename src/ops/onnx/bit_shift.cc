@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "ops/onnx/bitwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -31,7 +32,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_BitShift() {
-  static const OpDef def{"", "BitShift", {11}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "BitShift",
+                         {11},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer_broadcast,
+                         {{11, "X: T, Y: T -> Z: T; T = uints; direction: string"}}};
   return def;
 }
 

@@ -11,7 +11,18 @@ double blackman(double n, double N) {
 }  // namespace
 
 const OpDef& def_BlackmanWindow() {
-  static const OpDef def{"", "BlackmanWindow", {17}, 1, 1, 1, 1, make_window<blackman>};
+  static const OpDef def{"",
+                         "BlackmanWindow",
+                         {17},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_window<blackman>,
+                         nullptr,
+                         {{17,
+                           "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
+                           "output_datatype: int = 1, periodic: int = 1"}}};
   return def;
 }
 

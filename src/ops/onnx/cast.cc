@@ -42,7 +42,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Cast() {
-  static const OpDef def{"", "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Cast",
+      {1, 6, 9, 13, 19, 21, 23, 24, 25},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: string"},
+       {6, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: int"},
+       {9, "input: T1 -> output: T2; T1 = numeric bool string, T2 = numeric bool string; to: int"},
+       {13,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string, T2 = numeric bfloat16 bool "
+        "string; to: int"}}};
   return def;
 }
 

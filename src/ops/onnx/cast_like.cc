@@ -24,7 +24,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_CastLike() {
-  static const OpDef def{"", "CastLike", {15, 19, 21, 23, 24, 25}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "CastLike",
+                         {15, 19, 21, 23, 24, 25},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{15,
+                           "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool "
+                           "string, T2 = numeric bfloat16 bool string"}}};
   return def;
 }
 

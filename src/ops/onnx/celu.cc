@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -19,7 +20,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Celu() {
-  static const OpDef def{"", "Celu", {12, 28}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Celu",
+                         {12, 28},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{12, "X: T -> Y: T; T = float; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -65,7 +65,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Compress() {
-  static const OpDef def{"", "Compress", {9, 11}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Compress",
+      {9, 11},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
+       {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}}};
   return def;
 }
 

@@ -56,7 +56,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Concat() {
-  static const OpDef def{"", "Concat", {1, 4, 11, 13}, 1, kVariadic, 1, 1, make};
+  static const OpDef def{"",
+                         "Concat",
+                         {1, 4, 11, 13},
+                         1,
+                         kVariadic,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "inputs*: T -> concat_result: T; T = floats; axis: int?"},
+                          {4, "inputs*: T -> concat_result: T; T = all; axis: int"},
+                          {11, "inputs*: T -> concat_result: T; T = all; axis: int"},
+                          {13, "inputs*: T -> concat_result: T; T = all_ir4; axis: int"}}};
   return def;
 }
 

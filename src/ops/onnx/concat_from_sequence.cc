@@ -83,7 +83,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ConcatFromSequence() {
-  static const OpDef def{"", "ConcatFromSequence", {11}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "ConcatFromSequence",
+                         {11},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{11,
+                           "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
+                           "int, new_axis: int = 0"}}};
   return def;
 }
 

@@ -68,7 +68,27 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Constant() {
-  static const OpDef def{"", "Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25}, 0, 0, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Constant",
+      {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
+      0,
+      0,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, " -> output: T; T = floats; value: tensor"},
+       {9, " -> output: T; T = all; value: tensor"},
+       {11, " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?"},
+       {12,
+        " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {13,
+        " -> output: T; T = all_ir4; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"}}};
   return def;
 }
 

@@ -63,7 +63,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ConstantOfShape() {
-  static const OpDef def{"", "ConstantOfShape", {9, 20, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "ConstantOfShape",
+      {9, 20, 21, 23, 24, 25},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"}}};
   return def;
 }
 

@@ -190,7 +190,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Conv() {
-  static const OpDef def{"", "Conv", {1, 11, 22}, 2, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Conv",
+      {1, 11, 22},
+      2,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+       {11,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

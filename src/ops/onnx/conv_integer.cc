@@ -116,7 +116,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ConvInteger() {
-  static const OpDef def{"", "ConvInteger", {10}, 2, 4, 1, 1, make};
+  static const OpDef def{
+      "",
+      "ConvInteger",
+      {10},
+      2,
+      4,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10,
+        "x: T1, w: T2, x_zero_point?: T1, w_zero_point?: T2 -> y: T3; T1 = int8 uint8, T2 = int8 "
+        "uint8, T3 = int32; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, "
+        "kernel_shape: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -172,7 +172,23 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ConvTranspose() {
-  static const OpDef def{"", "ConvTranspose", {1, 11, 22}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "ConvTranspose",
+                         {1, 11, 22},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1,
+                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+                          {11,
+                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

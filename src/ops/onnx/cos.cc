@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -18,7 +19,16 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Cos() {
-  static const OpDef def{"", "Cos", {7, 22}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Cos",
+                         {7, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{7, "input: T -> output: T; T = floats"}}};
   return def;
 }
 

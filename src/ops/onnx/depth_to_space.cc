@@ -48,7 +48,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_DepthToSpace() {
-  static const OpDef def{"", "DepthToSpace", {1, 11, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "DepthToSpace",
+      {1, 11, 13},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "input: T -> output: T; T = all; blocksize: int"},
+       {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
+       {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}}};
   return def;
 }
 

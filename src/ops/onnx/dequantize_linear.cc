@@ -121,7 +121,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_DequantizeLinear() {
-  static const OpDef def{"", "DequantizeLinear", {10, 13, 19, 21, 23, 25}, 2, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "DequantizeLinear",
+      {10, 13, 19, 21, 23, 25},
+      2,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10,
+        "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8"},
+       {13,
+        "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8; "
+        "axis: int = 1"}}};
   return def;
 }
 

@@ -65,7 +65,8 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Det>
 }  // namespace
 
 const OpDef& def_Det() {
-  static const OpDef def{"", "Det", {11, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"", "Det", {11, 22}, 1,       1,
+                         1,  1,     make,     nullptr, {{11, "X: T -> Y: T; T = floats"}}};
   return def;
 }
 

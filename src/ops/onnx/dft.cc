@@ -111,7 +111,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_DFT() {
-  static const OpDef def{"", "DFT", {17, 20}, 1, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "DFT",
+                         {17, 20},
+                         1,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{17,
+                           "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
+                           "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"}}};
   return def;
 }
 

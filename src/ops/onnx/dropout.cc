@@ -84,7 +84,28 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Dropout() {
-  static const OpDef def{"", "Dropout", {1, 6, 7, 10, 12, 13, 22}, 1, 3, 1, 2, make};
+  static const OpDef def{
+      "",
+      "Dropout",
+      {1, 6, 7, 10, 12, 13, 22},
+      1,
+      3,
+      1,
+      2,
+      make,
+      nullptr,
+      {{1,
+        "data: T -> output: T, mask?: T; T = floats; consumed_inputs: ints?, is_test: int = 0, "
+        "ratio: float = 0.5"},
+       {6, "data: T -> output: T, mask?: T; T = floats; is_test: int = 0, ratio: float = 0.5"},
+       {7, "data: T -> output: T, mask?: T; T = floats; ratio: float = 0.5"},
+       {10, "data: T -> output: T, mask?: T1; T = floats, T1 = bool; ratio: float = 0.5"},
+       {12,
+        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats, T1 = floats, "
+        "T2 = bool; seed: int?"},
+       {13,
+        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16, T1 "
+        "= floats, T2 = bool; seed: int?"}}};
   return def;
 }
 

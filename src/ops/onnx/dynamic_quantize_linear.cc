@@ -60,7 +60,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) {
 }  // namespace
 
 const OpDef& def_DynamicQuantizeLinear() {
-  static const OpDef def{"", "DynamicQuantizeLinear", {11}, 1, 1, 3, 3, make};
+  static const OpDef def{
+      "",
+      "DynamicQuantizeLinear",
+      {11},
+      1,
+      1,
+      3,
+      3,
+      make,
+      nullptr,
+      {{11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}}};
   return def;
 }
 

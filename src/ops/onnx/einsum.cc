@@ -240,7 +240,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Einsum() {
-  static const OpDef def{"", "Einsum", {12}, 1, kVariadic, 1, 1, make};
+  static const OpDef def{
+      "",        "Einsum",
+      {12},      1,
+      kVariadic, 1,
+      1,         make,
+      nullptr,   {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Elu() {
-  static const OpDef def{"", "Elu", {1, 6, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Elu",
+      {1, 6, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
+       {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"}}};
   return def;
 }
 

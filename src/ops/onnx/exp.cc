@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -18,7 +19,18 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Exp() {
-  static const OpDef def{"", "Exp", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Exp",
+                         {1, 6, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?"},
+                          {6, "input: T -> output: T; T = floats"},
+                          {13, "input: T -> output: T; T = floats bfloat16"}}};
   return def;
 }
 

@@ -36,7 +36,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Expa
 }  // namespace
 
 const OpDef& def_Expand() {
-  static const OpDef def{"", "Expand", {8, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "Expand",
+                         {8, 13},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{8, "input: T, shape: tensor(int64) -> output: T; T = all"},
+                          {13, "input: T, shape: tensor(int64) -> output: T; T = all_ir4"}}};
   return def;
 }
 

@@ -43,7 +43,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_EyeLike() {
-  static const OpDef def{"", "EyeLike", {9, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "EyeLike",
+      {9, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{9,
+        "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"}}};
   return def;
 }
 

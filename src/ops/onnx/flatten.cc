@@ -31,7 +31,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Flatten() {
-  static const OpDef def{"", "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Flatten",
+                         {1, 9, 11, 13, 21, 23, 24, 25},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {9, "input: T -> output: T; T = all; axis: int = 1"},
+                          {11, "input: T -> output: T; T = all; axis: int = 1"},
+                          {13, "input: T -> output: T; T = all_ir4; axis: int = 1"}}};
   return def;
 }
 

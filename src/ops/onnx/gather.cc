@@ -95,7 +95,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Gather() {
-  static const OpDef def{"", "Gather", {1, 11, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Gather",
+      {1, 11, 13},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+       {11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+       {13,
+        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};
   return def;
 }
 

@@ -54,7 +54,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GatherElements() {
-  static const OpDef def{"", "GatherElements", {11, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "GatherElements",
+      {11, 13},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+       {13,
+        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};
   return def;
 }
 

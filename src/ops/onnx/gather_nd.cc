@@ -65,7 +65,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GatherND() {
-  static const OpDef def{"", "GatherND", {11, 12, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "GatherND",
+      {11, 12, 13},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11, "data: T, indices: tensor(int64) -> output: T; T = all"},
+       {12, "data: T, indices: tensor(int64) -> output: T; T = all; batch_dims: int = 0"},
+       {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}}};
   return def;
 }
 

@@ -81,7 +81,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Gemm() {
-  static const OpDef def{"", "Gemm", {1, 6, 7, 9, 11, 13}, 2, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Gemm",
+      {1, 6, 7, 9, 11, 13},
+      2,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1,
+        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
+        "int = 0, transA: int = 0, transB: int = 0"},
+       {6,
+        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
+        "int = 0, transA: int = 0, transB: int = 0"},
+       {7,
+        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, transA: int "
+        "= 0, transB: int = 0"},
+       {9,
+        "A: T, B: T, C: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, beta: "
+        "float = 1.0, transA: int = 0, transB: int = 0"},
+       {11,
+        "A: T, B: T, C?: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, "
+        "beta: float = 1.0, transA: int = 0, transB: int = 0"},
+       {13,
+        "A: T, B: T, C?: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64; alpha: float = "
+        "1.0, beta: float = 1.0, transA: int = 0, transB: int = 0"}}};
   return def;
 }
 

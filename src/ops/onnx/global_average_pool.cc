@@ -26,7 +26,11 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_GlobalAveragePool() {
-  static const OpDef def{"", "GlobalAveragePool", {1, 22}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",      "GlobalAveragePool",
+                         {1, 22}, 1,
+                         1,       1,
+                         1,       make_unary<compute>,
+                         nullptr, {{1, "X: T -> Y: T; T = floats"}}};
   return def;
 }
 

@@ -47,7 +47,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GlobalLpPool() {
-  static const OpDef def{"", "GlobalLpPool", {1, 2, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "GlobalLpPool",
+                         {1, 2, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
+                          {2, "X: T -> Y: T; T = floats; p: int = 2"}}};
   return def;
 }
 

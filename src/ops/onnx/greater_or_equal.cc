@@ -1,6 +1,7 @@
 // GreaterOrEqual: A >= B elementwise with a bool result, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,7 +18,17 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace
 
 const OpDef& def_GreaterOrEqual() {
-  static const OpDef def{"", "GreaterOrEqual", {12, 16}, 2, 2, 1, 1, make_binary<compute>};
+  static const OpDef def{"",
+                         "GreaterOrEqual",
+                         {12, 16},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make_binary<compute>,
+                         infer_broadcast_bool,
+                         {{12, "A: T, B: T -> C: T1; T = numeric, T1 = bool"},
+                          {16, "A: T, B: T -> C: T1; T = numeric bfloat16, T1 = bool"}}};
   return def;
 }
 

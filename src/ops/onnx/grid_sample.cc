@@ -202,7 +202,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GridSample() {
-  static const OpDef def{"", "GridSample", {16, 20, 22}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "GridSample",
+                         {16, 20, 22},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{16,
+                           "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
+                           "0, mode: string = bilinear, padding_mode: string = zeros"}}};
   return def;
 }
 

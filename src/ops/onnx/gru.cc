@@ -88,7 +88,35 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GRU() {
-  static const OpDef def{"", "GRU", {1, 3, 7, 14, 22}, 3, 6, 0, 2, make};
+  static const OpDef def{
+      "",
+      "GRU",
+      {1, 3, 7, 14, 22},
+      3,
+      6,
+      0,
+      2,
+      make,
+      nullptr,
+      {{1,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+        "clip: float?, direction: string = foward, hidden_size: int?, output_sequence: int = 0"},
+       {3,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+        "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
+        "0, output_sequence: int = 0"},
+       {7,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+        "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
+        "0"},
+       {14,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+        "clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
+        "linear_before_reset: int = 0"}}};
   return def;
 }
 

@@ -12,7 +12,18 @@ double hamming(double n, double N) {
 }  // namespace
 
 const OpDef& def_HammingWindow() {
-  static const OpDef def{"", "HammingWindow", {17}, 1, 1, 1, 1, make_window<hamming>};
+  static const OpDef def{"",
+                         "HammingWindow",
+                         {17},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_window<hamming>,
+                         nullptr,
+                         {{17,
+                           "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
+                           "output_datatype: int = 1, periodic: int = 1"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,7 +18,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_HardSigmoid() {
-  static const OpDef def{"", "HardSigmoid", {1, 6, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "HardSigmoid",
+      {1, 6, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1,
+        "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5, "
+        "consumed_inputs: ints?"},
+       {6, "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 // input is coerced to 2-D at `axis` (default 1); from 13 it runs along the one axis
 // (default -1).
 #include "ops/onnx/softmax_like.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -27,7 +28,18 @@ struct Hardmax {
 }  // namespace
 
 const OpDef& def_Hardmax() {
-  static const OpDef def{"", "Hardmax", {1, 11, 13}, 1, 1, 1, 1, make_softmax_like<Hardmax>};
+  static const OpDef def{"",
+                         "Hardmax",
+                         {1, 11, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_softmax_like<Hardmax>,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Identity: the input, shared (tensors, sequences and optionals alike).
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -14,7 +15,20 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Iden
 }  // namespace
 
 const OpDef& def_Identity() {
-  static const OpDef def{"", "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Identity",
+      {1, 13, 14, 16, 19, 21, 23, 24, 25},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1, "input: T -> output: T; T = all"},
+       {13, "input: T -> output: T; T = all_ir4"},
+       {14, "input: V -> output: V; V = all_ir4 seq(all)"},
+       {16, "input: V -> output: V; V = all_ir4 seq(all) optional(all) optional(seq(all))"}}};
   return def;
 }
 

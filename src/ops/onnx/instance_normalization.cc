@@ -3,6 +3,7 @@
 // (N x C x D1..Dn): GroupNormalization with one group per channel (see group_norm.h).
 #include "ops/onnx/group_norm.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -38,7 +39,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_InstanceNormalization() {
-  static const OpDef def{"", "InstanceNormalization", {1, 6, 22}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "InstanceNormalization",
+                         {1, 6, 22},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1,
+                           "input: T, scale: T, B: T -> output: T; T = floats; consumed_inputs: "
+                           "ints?, epsilon: float = 9.999999747378752e-06"},
+                          {6,
+                           "input: T, scale: T, B: T -> output: T; T = floats; epsilon: float = "
+                           "9.999999747378752e-06"}}};
   return def;
 }
 

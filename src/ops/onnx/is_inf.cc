@@ -29,7 +29,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_IsInf() {
-  static const OpDef def{"", "IsInf", {10, 20}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "IsInf",
+                         {10, 20},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{10,
+                           "X: T1 -> Y: T2; T1 = float double, T2 = bool; detect_negative: int = "
+                           "1, detect_positive: int = 1"}}};
   return def;
 }
 

@@ -12,7 +12,17 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_IsNaN() {
-  static const OpDef def{"", "IsNaN", {9, 13, 20}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "IsNaN",
+                         {9, 13, 20},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         nullptr,
+                         {{9, "X: T1 -> Y: T2; T1 = floats, T2 = bool"},
+                          {13, "X: T1 -> Y: T2; T1 = floats bfloat16, T2 = bool"}}};
   return def;
 }
 

@@ -101,7 +101,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LayerNormalization() {
-  static const OpDef def{"", "LayerNormalization", {17}, 2, 3, 1, 3, make};
+  static const OpDef def{
+      "",
+      "LayerNormalization",
+      {17},
+      2,
+      3,
+      1,
+      3,
+      make,
+      nullptr,
+      {{17,
+        "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
+        "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
   return def;
 }
 

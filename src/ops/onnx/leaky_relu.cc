@@ -1,5 +1,6 @@
 // LeakyRelu: y = x for x >= 0, alpha * x otherwise (alpha defaults to 0.01).
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -11,7 +12,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LeakyRelu() {
-  static const OpDef def{"", "LeakyRelu", {1, 6, 16}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "LeakyRelu",
+      {1, 6, 16},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582, consumed_inputs: ints?"},
+       {6, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582"},
+       {16, "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.009999999776482582"}}};
   return def;
 }
 

@@ -1,6 +1,7 @@
 // Less: A < B elementwise with a bool result, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,7 +18,20 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace
 
 const OpDef& def_Less() {
-  static const OpDef def{"", "Less", {1, 7, 9, 13}, 2, 2, 1, 1, make_binary<compute>};
+  static const OpDef def{
+      "",
+      "Less",
+      {1, 7, 9, 13},
+      2,
+      2,
+      1,
+      1,
+      make_binary<compute>,
+      infer_broadcast_bool,
+      {{1, "A: T, B: T -> C: T1; T = floats, T1 = bool; axis: int?, broadcast: int = 0"},
+       {7, "A: T, B: T -> C: T1; T = floats, T1 = bool"},
+       {9, "A: T, B: T -> C: T1; T = numeric, T1 = bool"},
+       {13, "A: T, B: T -> C: T1; T = numeric bfloat16, T1 = bool"}}};
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ops/onnx/softmax_like.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -30,7 +31,18 @@ struct LogSoftmax {
 }  // namespace
 
 const OpDef& def_LogSoftmax() {
-  static const OpDef def{"", "LogSoftmax", {1, 11, 13}, 1, 1, 1, 1, make_softmax_like<LogSoftmax>};
+  static const OpDef def{"",
+                         "LogSoftmax",
+                         {1, 11, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_softmax_like<LogSoftmax>,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -67,7 +68,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LpNormalization() {
-  static const OpDef def{"", "LpNormalization", {1, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "LpNormalization",
+                         {1, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"}}};
   return def;
 }
 

@@ -69,7 +69,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LpPool() {
-  static const OpDef def{"", "LpPool", {1, 2, 11, 18, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "LpPool",
+                         {1, 2, 11, 18, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1,
+                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+                           "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
+                          {2,
+                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+                           "ints, p: int = 2, pads: ints?, strides: ints?"},
+                          {11,
+                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+                           "ints, p: int = 2, pads: ints?, strides: ints?"}}};
   return def;
 }
 

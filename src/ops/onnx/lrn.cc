@@ -5,6 +5,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -76,7 +77,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LRN() {
-  static const OpDef def{"", "LRN", {1, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "LRN",
+      {1, 13},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1,
+        "X: T -> Y: T; T = floats; alpha: float = 9.999999747378752e-05, beta: float = 0.75, bias: "
+        "float = 1.0, size: int"},
+       {13,
+        "X: T -> Y: T; T = floats bfloat16; alpha: float = 9.999999747378752e-05, beta: float = "
+        "0.75, bias: float = 1.0, size: int"}}};
   return def;
 }
 

@@ -79,7 +79,31 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LSTM() {
-  static const OpDef def{"", "LSTM", {1, 7, 14, 22}, 3, 8, 0, 3, make};
+  static const OpDef def{
+      "",
+      "LSTM",
+      {1, 7, 14, 22},
+      3,
+      8,
+      0,
+      3,
+      make,
+      nullptr,
+      {{1,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+        "int?, input_forget: int = 0, output_sequence: int = 0"},
+       {7,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+        "int?, input_forget: int = 0"},
+       {14,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+        "int?, input_forget: int = 0, layout: int = 0"}}};
   return def;
 }
 

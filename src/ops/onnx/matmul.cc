@@ -21,7 +21,19 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatM
 }  // namespace
 
 const OpDef& def_MatMul() {
-  static const OpDef def{"", "MatMul", {1, 9, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "MatMul",
+      {1, 9, 13},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "A: T, B: T -> Y: T; T = floats"},
+       {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
+       {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}}};
   return def;
 }
 

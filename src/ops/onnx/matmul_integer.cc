@@ -45,7 +45,18 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatM
 }  // namespace
 
 const OpDef& def_MatMulInteger() {
-  static const OpDef def{"", "MatMulInteger", {10}, 2, 4, 1, 1, make};
+  static const OpDef def{"",
+                         "MatMulInteger",
+                         {10},
+                         2,
+                         4,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{10,
+                           "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
+                           "uint8, T2 = int8 uint8, T3 = int32"}}};
   return def;
 }
 

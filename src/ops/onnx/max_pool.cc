@@ -93,7 +93,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MaxPool() {
-  static const OpDef def{"", "MaxPool", {1, 8, 10, 11, 12, 22}, 1, 1, 1, 2, make};
+  static const OpDef def{
+      "",
+      "MaxPool",
+      {1, 8, 10, 11, 12, 22},
+      1,
+      1,
+      1,
+      2,
+      make,
+      nullptr,
+      {{1,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
+        "strides: ints?"},
+       {8,
+        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, "
+        "kernel_shape: ints, pads: ints?, storage_order: int = 0, strides: ints?"},
+       {10,
+        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
+        "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
+        "strides: ints?"},
+       {11,
+        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
+        "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
+        "strides: ints?"},
+       {12,
+        "X: T -> Y: T, Indices?: I; T = floats int8 uint8, I = int64; auto_pad: string = NOTSET, "
+        "ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int "
+        "= 0, strides: ints?"}}};
   return def;
 }
 

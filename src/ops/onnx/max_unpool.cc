@@ -87,7 +87,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MaxUnpool() {
-  static const OpDef def{"", "MaxUnpool", {9, 11, 22}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "MaxUnpool",
+                         {9, 11, 22},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{9,
+                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+                          {11,
+                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
   return def;
 }
 

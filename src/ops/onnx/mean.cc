@@ -1,5 +1,6 @@
 // Mean: the elementwise mean of one or more inputs, multidirectional broadcasting.
 #include "ops/onnx/math_variadic.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -13,7 +14,19 @@ Tensor compute(KernelIO& io) {
 }  // namespace
 
 const OpDef& def_Mean() {
-  static const OpDef def{"", "Mean", {1, 6, 8, 13}, 1, kVariadic, 1, 1, make_variadic<compute>};
+  static const OpDef def{"",
+                         "Mean",
+                         {1, 6, 8, 13},
+                         1,
+                         kVariadic,
+                         1,
+                         1,
+                         make_variadic<compute>,
+                         infer_broadcast,
+                         {{1, "data_0*: T -> mean: T; T = floats; consumed_inputs: ints?"},
+                          {6, "data_0*: T -> mean: T; T = floats"},
+                          {8, "data_0*: T -> mean: T; T = floats"},
+                          {13, "data_0*: T -> mean: T; T = floats bfloat16"}}};
   return def;
 }
 

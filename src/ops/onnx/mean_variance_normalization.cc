@@ -8,6 +8,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -60,7 +61,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MeanVarianceNormalization() {
-  static const OpDef def{"", "MeanVarianceNormalization", {9, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "MeanVarianceNormalization",
+                         {9, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{9, "X: T -> Y: T; T = floats; axes: ints = 0 2 3"},
+                          {13, "X: T -> Y: T; T = floats bfloat16; axes: ints = 0 2 3"}}};
   return def;
 }
 

@@ -83,7 +83,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MelWeightMatrix() {
-  static const OpDef def{"", "MelWeightMatrix", {17}, 5, 5, 1, 1, make};
+  static const OpDef def{"",
+                         "MelWeightMatrix",
+                         {17},
+                         5,
+                         5,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{17,
+                           "num_mel_bins: T1, dft_length: T1, sample_rate: T1, lower_edge_hertz: "
+                           "T2, upper_edge_hertz: T2 -> output: T3; T1 = int32 int64, T2 = floats "
+                           "bfloat16, T3 = numeric bfloat16; output_datatype: int = 1"}}};
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -61,7 +62,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Mod() {
-  static const OpDef def{"", "Mod", {10, 13}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "Mod",
+                         {10, 13},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer_broadcast,
+                         {{10, "A: T, B: T -> C: T; T = numeric; fmod: int = 0"},
+                          {13, "A: T, B: T -> C: T; T = numeric bfloat16; fmod: int = 0"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Neg: y = -x, elementwise.
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,18 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Neg() {
-  static const OpDef def{"", "Neg", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Neg",
+                         {1, 6, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                          {6, "X: T -> Y: T; T = floats ints"},
+                          {13, "X: T -> Y: T; T = floats ints bfloat16"}}};
   return def;
 }
 

@@ -42,7 +42,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_NegativeLogLikelihoodLoss() {
-  static const OpDef def{"", "NegativeLogLikelihoodLoss", {12, 13, 22}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "NegativeLogLikelihoodLoss",
+                         {12, 13, 22},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{12,
+                           "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
+                           "int32 int64; ignore_index: int?, reduction: string = mean"},
+                          {13,
+                           "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
+                           "int32 int64; ignore_index: int?, reduction: string = mean"}}};
   return def;
 }
 

@@ -115,7 +115,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_NonMaxSuppression() {
-  static const OpDef def{"", "NonMaxSuppression", {10, 11}, 2, 5, 1, 1, make};
+  static const OpDef def{
+      "",
+      "NonMaxSuppression",
+      {10, 11},
+      2,
+      5,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10,
+        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+        "tensor(int64); center_point_box: int = 0"},
+       {11,
+        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+        "tensor(int64); center_point_box: int = 0"}}};
   return def;
 }
 

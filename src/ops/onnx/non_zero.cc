@@ -53,7 +53,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<NonZ
 }  // namespace
 
 const OpDef& def_NonZero() {
-  static const OpDef def{"", "NonZero", {9, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "NonZero",
+      {9, 13},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{9, "X: T -> Y: tensor(int64); T = all"}, {13, "X: T -> Y: tensor(int64); T = all_ir4"}}};
   return def;
 }
 

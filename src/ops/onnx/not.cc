@@ -1,5 +1,6 @@
 // Not: logical negation of a bool tensor.
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -11,7 +12,16 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Not() {
-  static const OpDef def{"", "Not", {1}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Not",
+                         {1},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{1, "X: T -> Y: T; T = bool"}}};
   return def;
 }
 

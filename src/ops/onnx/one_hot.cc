@@ -83,7 +83,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_OneHot() {
-  static const OpDef def{"", "OneHot", {9, 11}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "OneHot",
+                         {9, 11},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{9,
+                           "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
+                           "numeric, T3 = all; axis: int = -1"},
+                          {11,
+                           "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
+                           "numeric, T3 = all; axis: int = -1"}}};
   return def;
 }
 

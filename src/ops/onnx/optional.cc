@@ -53,7 +53,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Optional() {
-  static const OpDef def{"", "Optional", {15, 28}, 0, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Optional",
+                         {15, 28},
+                         0,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{15,
+                           "input?: V -> output: O; V = all seq(all), O = optional(all) "
+                           "optional(seq(all)); type: type_proto?"}}};
   return def;
 }
 

@@ -20,7 +20,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Opti
 }  // namespace
 
 const OpDef& def_OptionalGetElement() {
-  static const OpDef def{"", "OptionalGetElement", {15, 18, 28}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "OptionalGetElement",
+      {15, 18, 28},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"}}};
   return def;
 }
 

@@ -23,7 +23,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_OptionalHasElement() {
-  static const OpDef def{"", "OptionalHasElement", {15, 18, 28}, 0, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "OptionalHasElement",
+      {15, 18, 28},
+      0,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"}}};
   return def;
 }
 

@@ -198,7 +198,27 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Pad() {
-  static const OpDef def{"", "Pad", {1, 2, 11, 13, 18, 19, 21, 23, 24, 25}, 1, 4, 1, 1, make};
+  static const OpDef def{"",
+                         "Pad",
+                         {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
+                         1,
+                         4,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1,
+                           "data: T -> output: T; T = floats; mode: string = constant, paddings: "
+                           "ints, value: float = 0.0"},
+                          {2,
+                           "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
+                           "value: float = 0.0"},
+                          {11,
+                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+                           "numeric; mode: string = constant"},
+                          {13,
+                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+                           "all_ir4; mode: string = constant"}}};
   return def;
 }
 

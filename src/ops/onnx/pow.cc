@@ -7,6 +7,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -89,7 +90,21 @@ Tensor compute(const Tensor& x, const Tensor& y, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Pow() {
-  static const OpDef def{"", "Pow", {1, 7, 12, 13, 15}, 2, 2, 1, 1, make_binary<compute>};
+  static const OpDef def{
+      "",
+      "Pow",
+      {1, 7, 12, 13, 15},
+      2,
+      2,
+      1,
+      1,
+      make_binary<compute>,
+      infer_broadcast,
+      {{1, "X: T, Y: T -> Z: T; T = floats; axis: int?, broadcast: int = 0"},
+       {7, "X: T, Y: T -> Z: T; T = floats"},
+       {12, "X: T, Y: T1 -> Z: T; T = floats int32 int64, T1 = numeric"},
+       {13, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric"},
+       {15, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric bfloat16"}}};
   return def;
 }
 

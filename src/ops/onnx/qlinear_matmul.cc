@@ -129,7 +129,19 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<QLin
 }  // namespace
 
 const OpDef& def_QLinearMatMul() {
-  static const OpDef def{"", "QLinearMatMul", {10, 21}, 8, 8, 1, 1, make};
+  static const OpDef def{"",
+                         "QLinearMatMul",
+                         {10, 21},
+                         8,
+                         8,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{10,
+                           "a: T1, a_scale: tensor(float), a_zero_point: T1, b: T2, b_scale: "
+                           "tensor(float), b_zero_point: T2, y_scale: tensor(float), y_zero_point: "
+                           "T3 -> y: T3; T1 = int8 uint8, T2 = int8 uint8, T3 = int8 uint8"}}};
   return def;
 }
 

@@ -125,7 +125,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_QuantizeLinear() {
-  static const OpDef def{"", "QuantizeLinear", {10, 13, 19, 21, 23, 25}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "QuantizeLinear",
+                         {10, 13, 19, 21, 23, 25},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{10,
+                           "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+                           "int32, T2 = int8 uint8"},
+                          {13,
+                           "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+                           "int32, T2 = int8 uint8; axis: int = 1"}}};
   return def;
 }
 

@@ -91,7 +91,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Range() {
-  static const OpDef def{"", "Range", {11, 27}, 3, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Range",
+      {11, 27},
+      3,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"}}};
   return def;
 }
 

@@ -79,7 +79,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Reshape() {
-  static const OpDef def{"", "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, 1, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Reshape",
+      {1, 5, 13, 14, 19, 21, 23, 24, 25},
+      1,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "data: T -> reshaped: T; T = floats; consumed_inputs: ints?, shape: ints?"},
+       {5, "data: T, shape: tensor(int64) -> reshaped: T; T = all"},
+       {13, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4"},
+       {14, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4; allowzero: int = 0"}}};
   return def;
 }
 

@@ -184,7 +184,27 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Resize() {
-  static const OpDef def{"", "Resize", {10, 11, 13, 18, 19}, 1, 4, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Resize",
+      {10, 11, 13, 18, 19},
+      1,
+      4,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+       {11,
+        "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
+        "floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+        "nearest, nearest_mode: string = round_prefer_floor"},
+       {13,
+        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+        "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+        "nearest, nearest_mode: string = round_prefer_floor"}}};
   return def;
 }
 

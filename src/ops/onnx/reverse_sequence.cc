@@ -6,6 +6,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -66,7 +67,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ReverseSequence() {
-  static const OpDef def{"", "ReverseSequence", {10}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "ReverseSequence",
+                         {10},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{10,
+                           "input: T, sequence_lens: tensor(int64) -> Y: T; T = all; batch_axis: "
+                           "int = 1, time_axis: int = 0"}}};
   return def;
 }
 

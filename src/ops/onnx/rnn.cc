@@ -51,7 +51,30 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_RNN() {
-  static const OpDef def{"", "RNN", {1, 7, 14, 22}, 3, 6, 0, 2, make};
+  static const OpDef def{
+      "",
+      "RNN",
+      {1, 7, 14, 22},
+      3,
+      6,
+      0,
+      2,
+      make,
+      nullptr,
+      {{1,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, output_sequence: "
+        "int = 0"},
+       {7,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?"},
+       {14,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, layout: int = "
+        "0"}}};
   return def;
 }
 

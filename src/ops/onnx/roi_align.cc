@@ -184,7 +184,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_RoiAlign() {
-  static const OpDef def{"", "RoiAlign", {10, 16, 22}, 3, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "RoiAlign",
+      {10, 16, 22},
+      3,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10,
+        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; mode: string = avg, "
+        "output_height: int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: "
+        "float = 1.0"},
+       {16,
+        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; "
+        "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
+        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}}};
   return def;
 }
 

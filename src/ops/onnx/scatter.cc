@@ -13,7 +13,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Scatter() {
-  static const OpDef def{"", "Scatter", {9, 11}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "Scatter",
+                         {9, 11},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{9,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+                           "int64; axis: int = 0"},
+                          {11,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+                           "int64; axis: int = 0"}}};
   return def;
 }
 

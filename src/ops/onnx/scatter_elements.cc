@@ -51,7 +51,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ScatterElements() {
-  static const OpDef def{"", "ScatterElements", {11, 13, 16, 18}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "ScatterElements",
+                         {11, 13, 16, 18},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{11,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+                           "int64; axis: int = 0"},
+                          {13,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                           "int32 int64; axis: int = 0"},
+                          {16,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                           "int32 int64; axis: int = 0, reduction: string = none"}}};
   return def;
 }
 

@@ -41,7 +41,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ScatterND() {
-  static const OpDef def{"", "ScatterND", {11, 13, 16, 18}, 3, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "ScatterND",
+      {11, 13, 16, 18},
+      3,
+      3,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
+       {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
+       {16,
+        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+        "= none"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,7 +18,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Selu() {
-  static const OpDef def{"", "Selu", {1, 6, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Selu",
+                         {1, 6, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1,
+                           "X: T -> Y: T; T = floats; alpha: float = 1.673200011253357, "
+                           "consumed_inputs: ints?, gamma: float = 1.0506999492645264"},
+                          {6,
+                           "X: T -> Y: T; T = floats; alpha: float = 1.6732631921768188, gamma: "
+                           "float = 1.0507010221481323"}}};
   return def;
 }
 

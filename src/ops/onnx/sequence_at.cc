@@ -20,7 +20,18 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 }  // namespace
 
 const OpDef& def_SequenceAt() {
-  static const OpDef def{"", "SequenceAt", {11}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "SequenceAt",
+      {11},
+      2,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11,
+        "input_sequence: S, position: I -> tensor: T; S = seq(all), T = all, I = int32 int64"}}};
   return def;
 }
 

@@ -27,7 +27,12 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 }  // namespace
 
 const OpDef& def_SequenceConstruct() {
-  static const OpDef def{"", "SequenceConstruct", {11}, 1, kVariadic, 1, 1, make};
+  static const OpDef def{
+      "",        "SequenceConstruct",
+      {11},      1,
+      kVariadic, 1,
+      1,         make,
+      nullptr,   {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
   return def;
 }
 

@@ -25,7 +25,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
-  static const OpDef def{"", "SequenceEmpty", {11}, 0, 0, 1, 1, make};
+  static const OpDef def{"",      "SequenceEmpty",
+                         {11},    0,
+                         0,       1,
+                         1,       make,
+                         nullptr, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
   return def;
 }
 

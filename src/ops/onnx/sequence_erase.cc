@@ -27,7 +27,18 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 }  // namespace
 
 const OpDef& def_SequenceErase() {
-  static const OpDef def{"", "SequenceErase", {11}, 1, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "SequenceErase",
+      {11},
+      1,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{11,
+        "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}}};
   return def;
 }
 

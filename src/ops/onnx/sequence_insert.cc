@@ -29,7 +29,18 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 }  // namespace
 
 const OpDef& def_SequenceInsert() {
-  static const OpDef def{"", "SequenceInsert", {11}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "SequenceInsert",
+                         {11},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{11,
+                           "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
+                           "all, S = seq(all), I = int32 int64"}}};
   return def;
 }
 

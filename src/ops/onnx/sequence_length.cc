@@ -19,7 +19,12 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 }  // namespace
 
 const OpDef& def_SequenceLength() {
-  static const OpDef def{"", "SequenceLength", {11}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",      "SequenceLength",
+      {11},    1,
+      1,       1,
+      1,       make,
+      nullptr, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
   return def;
 }
 

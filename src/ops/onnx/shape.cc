@@ -37,7 +37,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Shape() {
-  static const OpDef def{"", "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Shape",
+      {1, 13, 15, 19, 21, 23, 24, 25},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "data: T -> shape: T1; T = all, T1 = int64"},
+       {13, "data: T -> shape: T1; T = all_ir4, T1 = int64"},
+       {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"}}};
   return def;
 }
 

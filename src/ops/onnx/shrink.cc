@@ -1,6 +1,7 @@
 // Shrink: y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise (bias 0,
 // lambd 0.5 by default). Any numeric type; integer results are the float result converted.
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Shrink() {
-  static const OpDef def{"", "Shrink", {9}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Shrink",
+      {9},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{9, "input: T -> output: T; T = numeric; bias: float = 0.0, lambd: float = 0.5"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Sign: -1, 0 or 1 by the sign of x, elementwise; NaN stays NaN.
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,7 +18,17 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Sign() {
-  static const OpDef def{"", "Sign", {9, 13}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Sign",
+                         {9, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{9, "input: T -> output: T; T = numeric"},
+                          {13, "input: T -> output: T; T = numeric bfloat16"}}};
   return def;
 }
 

@@ -12,7 +12,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Size
 }  // namespace
 
 const OpDef& def_Size() {
-  static const OpDef def{"", "Size", {1, 13, 19, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Size",
+                         {1, 13, 19, 21, 23, 24, 25},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "data: T -> size: T1; T = all, T1 = int64"},
+                          {13, "data: T -> size: T1; T = all_ir4, T1 = int64"}}};
   return def;
 }
 

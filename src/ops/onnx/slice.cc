@@ -122,7 +122,26 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Slice() {
-  static const OpDef def{"", "Slice", {1, 10, 11, 13}, 1, 5, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Slice",
+      {1, 10, 11, 13},
+      1,
+      5,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
+       {10,
+        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+        "= int32 int64"},
+       {11,
+        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+        "= int32 int64"},
+       {13,
+        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
+        "Tind = int32 int64"}}};
   return def;
 }
 

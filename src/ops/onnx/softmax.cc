@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ops/onnx/softmax_like.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -91,7 +92,18 @@ struct Softmax {
 }  // namespace
 
 const OpDef& def_Softmax() {
-  static const OpDef def{"", "Softmax", {1, 11, 13}, 1, 1, 1, 1, make_softmax_like<Softmax>};
+  static const OpDef def{"",
+                         "Softmax",
+                         {1, 11, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_softmax_like<Softmax>,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
+                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
   return def;
 }
 

@@ -72,7 +72,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_SoftmaxCrossEntropyLoss() {
-  static const OpDef def{"", "SoftmaxCrossEntropyLoss", {12, 13}, 2, 3, 1, 2, make};
+  static const OpDef def{
+      "",
+      "SoftmaxCrossEntropyLoss",
+      {12, 13},
+      2,
+      3,
+      1,
+      2,
+      make,
+      nullptr,
+      {{12,
+        "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats, Tind = int32 "
+        "int64; ignore_index: int?, reduction: string = mean"},
+       {13,
+        "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats bfloat16, "
+        "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}}};
   return def;
 }
 

@@ -37,7 +37,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_SpaceToDepth() {
-  static const OpDef def{"", "SpaceToDepth", {1, 13}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "SpaceToDepth",
+                         {1, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "input: T -> output: T; T = all; blocksize: int"},
+                          {13, "input: T -> output: T; T = all_ir4; blocksize: int"}}};
   return def;
 }
 

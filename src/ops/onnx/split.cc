@@ -108,7 +108,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Split() {
-  static const OpDef def{"", "Split", {1, 2, 11, 13, 18}, 1, 2, 1, kVariadic, make};
+  static const OpDef def{
+      "",
+      "Split",
+      {1, 2, 11, 13, 18},
+      1,
+      2,
+      1,
+      kVariadic,
+      make,
+      nullptr,
+      {{1, "input: T, split?: T -> outputs...*: T; T = floats; axis: int?, split: ints?"},
+       {2, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
+       {11, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
+       {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"}}};
   return def;
 }
 

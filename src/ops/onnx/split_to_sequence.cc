@@ -95,7 +95,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_SplitToSequence() {
-  static const OpDef def{"", "SplitToSequence", {11, 24}, 1, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "SplitToSequence",
+                         {11, 24},
+                         1,
+                         2,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{11,
+                           "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
+                           "= seq(all); axis: int = 0, keepdims: int = 1"}}};
   return def;
 }
 

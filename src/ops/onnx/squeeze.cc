@@ -46,7 +46,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Squeeze() {
-  static const OpDef def{"", "Squeeze", {1, 11, 13, 21, 23, 24, 25}, 1, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "Squeeze",
+                         {1, 11, 13, 21, 23, 24, 25},
+                         1,
+                         2,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "data: T -> squeezed: T; T = all; axes: ints?"},
+                          {11, "data: T -> squeezed: T; T = all; axes: ints?"},
+                          {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"}}};
   return def;
 }
 

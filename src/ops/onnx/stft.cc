@@ -92,7 +92,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_STFT() {
-  static const OpDef def{"", "STFT", {17}, 2, 4, 1, 1, make};
+  static const OpDef def{"",
+                         "STFT",
+                         {17},
+                         2,
+                         4,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{17,
+                           "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
+                           "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}}};
   return def;
 }
 

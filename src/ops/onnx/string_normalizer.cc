@@ -77,7 +77,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_StringNormalizer() {
-  static const OpDef def{"", "StringNormalizer", {10}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "StringNormalizer",
+      {10},
+      1,
+      1,
+      1,
+      1,
+      make,
+      nullptr,
+      {{10,
+        "X: tensor(string) -> Y: tensor(string); case_change_action: string = NONE, "
+        "is_case_sensitive: int = 0, locale: string?, stopwords: strings?"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Sum: the elementwise sum of one or more inputs, multidirectional broadcasting.
 #include "ops/onnx/math_variadic.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -8,7 +9,19 @@ Tensor compute(KernelIO& io) { return fold_float<SumFn>(io, "Sum"); }
 }  // namespace
 
 const OpDef& def_Sum() {
-  static const OpDef def{"", "Sum", {1, 6, 8, 13}, 1, kVariadic, 1, 1, make_variadic<compute>};
+  static const OpDef def{"",
+                         "Sum",
+                         {1, 6, 8, 13},
+                         1,
+                         kVariadic,
+                         1,
+                         1,
+                         make_variadic<compute>,
+                         infer_broadcast,
+                         {{1, "data_0*: T -> sum: T; T = floats; consumed_inputs: ints?"},
+                          {6, "data_0*: T -> sum: T; T = floats"},
+                          {8, "data_0*: T -> sum: T; T = floats"},
+                          {13, "data_0*: T -> sum: T; T = floats bfloat16"}}};
   return def;
 }
 

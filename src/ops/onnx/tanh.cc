@@ -4,6 +4,7 @@
 
 #include "kernels/fast_math.h"
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -23,7 +24,18 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Tanh() {
-  static const OpDef def{"", "Tanh", {1, 6, 13}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "Tanh",
+                         {1, 6, 13},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?"},
+                          {6, "input: T -> output: T; T = floats"},
+                          {13, "input: T -> output: T; T = floats bfloat16"}}};
   return def;
 }
 

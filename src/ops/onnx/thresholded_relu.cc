@@ -1,5 +1,6 @@
 // ThresholdedRelu: y = x for x > alpha, 0 otherwise (alpha defaults to 1).
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -14,7 +15,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_ThresholdedRelu() {
-  static const OpDef def{"", "ThresholdedRelu", {10, 22}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "ThresholdedRelu",
+                         {10, 22},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{10, "X: T -> Y: T; T = floats; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -61,7 +61,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Tile() {
-  static const OpDef def{"", "Tile", {1, 6, 13}, 2, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "Tile",
+                         {1, 6, 13},
+                         2,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
+                          {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
+                          {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}}};
   return def;
 }
 

@@ -105,7 +105,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_TopK() {
-  static const OpDef def{"", "TopK", {1, 10, 11, 24}, 1, 2, 2, 2, make};
+  static const OpDef def{
+      "",
+      "TopK",
+      {1, 10, 11, 24},
+      1,
+      2,
+      2,
+      2,
+      make,
+      nullptr,
+      {{1, "X: T -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1, k: int"},
+       {10,
+        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1"},
+       {11,
+        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric, I = int64; axis: int = -1, "
+        "largest: int = 1, sorted: int = 1"}}};
   return def;
 }
 

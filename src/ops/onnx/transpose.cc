@@ -49,7 +49,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Transpose() {
-  static const OpDef def{"", "Transpose", {1, 13, 21, 23, 24, 25}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Transpose",
+                         {1, 13, 21, 23, 24, 25},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{1, "data: T -> transposed: T; T = all; perm: ints?"},
+                          {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"}}};
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -49,7 +50,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Trilu() {
-  static const OpDef def{"", "Trilu", {14}, 1, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Trilu",
+      {14},
+      1,
+      2,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{14, "input: T, k?: tensor(int64) -> output: T; T = all_ir4; upper: int = 1"}}};
   return def;
 }
 

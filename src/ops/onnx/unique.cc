@@ -137,7 +137,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Unique() {
-  static const OpDef def{"", "Unique", {11}, 1, 1, 1, 4, make};
+  static const OpDef def{
+      "",
+      "Unique",
+      {11},
+      1,
+      1,
+      1,
+      4,
+      make,
+      nullptr,
+      {{11,
+        "X: T -> Y: T, indices?: tensor(int64), inverse_indices?: tensor(int64), counts?: "
+        "tensor(int64); T = all; axis: int?, sorted: int = 1"}}};
   return def;
 }
 

@@ -70,7 +70,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Upsample() {
-  static const OpDef def{"", "Upsample", {1, 7, 9, 10}, 1, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Upsample",
+      {1, 7, 9, 10},
+      1,
+      2,
+      1,
+      1,
+      make,
+      nullptr,
+      {{1,
+        "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
+        "width_scale: float"},
+       {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
+       {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+       {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}}};
   return def;
 }
 

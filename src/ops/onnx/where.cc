@@ -74,7 +74,17 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Wher
 }  // namespace
 
 const OpDef& def_Where() {
-  static const OpDef def{"", "Where", {9, 16}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "Where",
+                         {9, 16},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         nullptr,
+                         {{9, "condition: B, X: T, Y: T -> output: T; B = bool, T = all"},
+                          {16, "condition: B, X: T, Y: T -> output: T; B = bool, T = all_ir4"}}};
   return def;
 }
 

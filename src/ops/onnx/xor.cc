@@ -1,6 +1,7 @@
 // Xor: logical exclusive or of two bool tensors, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -14,7 +15,18 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace
 
 const OpDef& def_Xor() {
-  static const OpDef def{"", "Xor", {1, 7}, 2, 2, 1, 1, make_binary<compute>};
+  static const OpDef def{
+      "",
+      "Xor",
+      {1, 7},
+      2,
+      2,
+      1,
+      1,
+      make_binary<compute>,
+      infer_broadcast_bool,
+      {{1, "A: T, B: T -> C: T1; T = bool, T1 = bool; axis: int?, broadcast: int = 0"},
+       {7, "A: T, B: T -> C: T1; T = bool, T1 = bool"}}};
   return def;
 }
 

@@ -1,0 +1,43 @@
+// Type and shape inference: the type of every value of a model — main graph, nested
+// subgraphs, function bodies — from its inputs, initializers and each operator's schema
+// (ops/schema.h), with symbolic dims carried and small shape computations propagated.
+#pragma once
+
+#include <unordered_map>
+
+#include "bough/tensor.h"
+#include "check/diagnostics.h"
+#include "ir/graph.h"
+
+namespace bough::infer {
+
+struct InferOptions {
+  // A declared shape that inference contradicts: an error for `bough check`; a warning when
+  // a model is about to run, which executes it by the runtime shapes (as ONNX Runtime does).
+  bool shape_conflicts_are_errors = true;
+  // Whether a node output's declared type fills in what inference leaves open. Off, the
+  // types are inference's alone (how tests measure it); declarations are checked either way.
+  bool refine_with_declarations = true;
+};
+
+class Inferred {
+ public:
+  // What inference found for `e`, refined by what the model declares; undefined when
+  // neither knows.
+  const ir::Type& type_of(const ir::Edge* e) const;
+  // The value of `e` when it is known before running (initializers, constants, folded
+  // shape computations); null otherwise.
+  const Tensor* value_of(const ir::Edge* e) const;
+
+ private:
+  friend class Walker;
+  std::unordered_map<const ir::Edge*, ir::Type> types_;
+  std::unordered_map<const ir::Edge*, Tensor> values_;
+};
+
+// Infers every value of `model`; type errors (an input of a type its operator does not
+// take, a declared type that contradicts the inferred one) go to `out`, each at its node.
+Inferred infer_model(const ir::Model& model, check::Diagnostics& out,
+                     const InferOptions& options = {});
+
+}  // namespace bough::infer

@@ -1,0 +1,38 @@
+// Building blocks of the operators' inference functions (schema.h): broadcasting of static
+// shapes, axes, constant integer inputs, and the functions whole families share.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ops/schema.h"
+
+namespace bough::ops {
+
+// Multidirectional (numpy) broadcasting of two static shapes: a dim of 1 yields to the
+// other; equal known dims or equal symbols stay; a known dim against a symbol or an unknown
+// gives the known dim when it is not 1, else unknown. Known dims that differ and are both
+// above 1 are invalid (ctx.invalid).
+ir::Shape broadcast_shapes(const InferContext& ctx, const ir::Shape& a, const ir::Shape& b);
+
+// `axis` in [-rank, rank) made non-negative; invalid otherwise.
+int64_t normalize_axis(const InferContext& ctx, int64_t axis, int64_t rank, const char* what);
+
+// The elements of a known integer input (int32 or int64) as int64; nullopt when not known.
+std::optional<std::vector<int64_t>> int_values(const InferContext& ctx, size_t input);
+
+// A shape of known dims.
+ir::Shape known_shape(const std::vector<int64_t>& dims);
+// A shape of `rank` unknown dims.
+ir::Shape unknown_dims(size_t rank);
+
+// Output 0 has the type of input 0 (unary elementwise ops, activations, normalizations).
+void infer_same_as_first(InferContext& ctx);
+// Output 0 has input 0's element type and the broadcast shape of every input (Add, Where's
+// data, Sum, Max); before opset 7, an explicit `broadcast` gives input 0's shape.
+void infer_broadcast(InferContext& ctx);
+// As infer_broadcast with bool elements (comparisons, logical ops).
+void infer_broadcast_bool(InferContext& ctx);
+
+}  // namespace bough::ops
