@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util/json.h"
+
 namespace bough::check {
 
 void Diagnostics::error(std::string place, std::string message) {
@@ -36,42 +38,8 @@ std::string render_text(const Diagnostics& d, const std::string& model_path) {
   return out;
 }
 
-namespace {
-
-// Names and messages quote ONNX names, which may hold any byte.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
-
 std::string render_json(const Diagnostics& d, const std::string& model_path) {
-  std::string out = "{\"model\": " + json_string(model_path) +
+  std::string out = "{\"model\": " + util::json_string(model_path) +
                     ", \"valid\": " + (d.has_errors() ? "false" : "true") +
                     ", \"errors\": " + std::to_string(d.errors()) +
                     ", \"warnings\": " + std::to_string(d.warnings()) + ", \"diagnostics\": [";
@@ -85,8 +53,8 @@ std::string render_json(const Diagnostics& d, const std::string& model_path) {
     else
       out += x.kind == ErrorKind::Unsupported ? "\"error\", \"kind\": \"unsupported\""
                                               : "\"error\", \"kind\": \"invalid\"";
-    out +=
-        ", \"place\": " + json_string(x.place) + ", \"message\": " + json_string(x.message) + "}";
+    out += ", \"place\": " + util::json_string(x.place) +
+           ", \"message\": " + util::json_string(x.message) + "}";
   }
   return out + (first ? "]}\n" : "\n]}\n");
 }

@@ -264,6 +264,25 @@ void Walker::propagate(const ops::OpDef& def, const ops::NodeView& view, NodeInf
   }
 }
 
+namespace {
+
+void annotate_graph(ir::Graph& g, const Inferred& types) {
+  for (const auto& e : g.edges())
+    if (const ir::Type& t = types.type_of(e.get()); t.defined()) e->type = t;
+  for (const auto& n : g.nodes)
+    for (auto& a : n->attributes) {
+      if (a.g) annotate_graph(*a.g, types);
+      for (auto& sub : a.graphs) annotate_graph(*sub, types);
+    }
+}
+
+}  // namespace
+
+void annotate(ir::Model& model, const Inferred& types) {
+  annotate_graph(*model.graph, types);
+  for (auto& fn : model.functions) annotate_graph(*fn->body, types);
+}
+
 Inferred infer_model(const ir::Model& model, check::Diagnostics& out, const InferOptions& options) {
   Inferred result;
   Walker(model, result, out, options).graph(*model.graph, nullptr, nullptr, nullptr);

@@ -35,6 +35,10 @@ class Inferred {
   std::unordered_map<const ir::Edge*, Tensor> values_;
 };
 
+// Writes what inference found into the model's values (Edge::type), declared or not: for
+// printing the model with its types, or writing them out as value_info.
+void annotate(ir::Model& model, const Inferred& types);
+
 // Infers every value of `model`; type errors (an input of a type its operator does not
 // take, a declared type that contradicts the inferred one) go to `out`, each at its node.
 Inferred infer_model(const ir::Model& model, check::Diagnostics& out,

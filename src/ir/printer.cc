@@ -86,7 +86,10 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
 void print_node(const Node& n, int indent, std::ostringstream& out) {
   std::string pad(static_cast<size_t>(indent), ' ');
   out << pad;
-  for (size_t i = 0; i < n.outputs.size(); ++i) out << (i ? ", " : "") << ref(n.outputs[i]);
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    const Edge* v = n.outputs[i];
+    out << (i ? ", " : "") << (v && v->type.defined() ? typed(v) : ref(v));
+  }
   out << " = " << (n.domain.empty() ? "" : n.domain + ".") << n.label() << "(";
   for (size_t i = 0; i < n.inputs.size(); ++i) out << (i ? ", " : "") << ref(n.inputs[i]);
   out << ")";

@@ -219,6 +219,21 @@ std::string TypeSet::describe() const {
   return s;
 }
 
+std::vector<std::string> TypeSet::type_strings() const {
+  if (any) return {"any"};
+  std::vector<std::string> out;
+  auto add = [&](uint32_t mask, const char* open, const char* close) {
+    for (int code = 1; code <= kLastElemType; ++code)
+      if (mask & (1u << code))
+        out.push_back(open + std::string(elem_name(static_cast<ElemType>(code))) + close);
+  };
+  add(tensors, "tensor(", ")");
+  add(sequences, "seq(tensor(", "))");
+  add(optional_tensors, "optional(tensor(", "))");
+  add(optional_sequences, "optional(seq(tensor(", ")))");
+  return out;
+}
+
 const TypeSet* Signature::variable(std::string_view name) const {
   for (const auto& [n, set] : variables)
     if (n == name) return &set;

@@ -51,6 +51,9 @@ struct TypeSet {
   std::optional<ElemType> single_tensor_elem() const;
   // "tensor(float16|float|double), seq(tensor(float))".
   std::string describe() const;
+  // Every type the set allows, one ONNX type string each ("tensor(float)",
+  // "optional(seq(tensor(int64)))"); "any" when it allows anything.
+  std::vector<std::string> type_strings() const;
 };
 
 enum class Arity : uint8_t { Single, Optional, Variadic, Heterogeneous };

@@ -14,6 +14,8 @@ int cmd_test_data(const Args& args);
 int cmd_run(const Args& args);
 int cmd_bench(const Args& args);
 int cmd_convert(const Args& args);
+int cmd_ops(const Args& args);
+int cmd_infer(const Args& args);
 
 // Exit codes shared by every subcommand.
 inline constexpr int kExitOk = 0;

@@ -9,6 +9,7 @@
 #include "formats/onnx/writer.h"
 #include "formats/openvino/writer.h"
 #include "formats/read_model.h"
+#include "util/files.h"
 
 namespace bough::cli {
 
@@ -21,12 +22,6 @@ constexpr const char* kUsage =
     "  formats by extension: .onnx, .xml (OpenVINO IR, with its .bin beside it)\n"
     "  --captures: how written ONNX Loop bodies read outer values: as loop-carried values\n"
     "              returned unchanged (carried, the default) or by name (implicit)\n";
-
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
 
 }  // namespace
 

@@ -1,8 +1,9 @@
-// bough info MODEL — print the IR.
+// bough info MODEL — print the IR, with the type inference finds for every value.
 #include <cstdio>
 
-#include "bough/model.h"
 #include "commands.h"
+#include "formats/read_model.h"
+#include "infer/validate.h"
 #include "ir/printer.h"
 
 namespace bough::cli {
@@ -12,8 +13,12 @@ int cmd_info(const Args& args) {
     std::fprintf(stderr, "usage: bough info MODEL\n");
     return kExitUsage;
   }
-  Model model = Model::load(args[0]);
-  std::fputs(ir::print_model(model.ir()).c_str(), stdout);
+  auto model = read_model_file(args[0]);
+  // An invalid model is still printed, with what inference could find; `bough check` says
+  // what is wrong with it.
+  infer::Validation v = infer::validate(*model);
+  infer::annotate(*model, v.types);
+  std::fputs(ir::print_model(*model).c_str(), stdout);
   return kExitOk;
 }
 

@@ -31,8 +31,11 @@ constexpr const char* kUsage = R"(usage: bough COMMAND [ARGS]
 commands:
   info MODEL                      print the model's IR: graphs, subgraphs, captures, types
   check MODEL [--json] [--allow-newer-opset]
-                                  check the model's structure; list every problem found
-                                  (stderr, or JSON on stdout); exit 1 when it is invalid
+                                  check the model's structure and types; list every problem
+                                  found (stderr, or JSON on stdout); exit 1 when it is invalid
+  infer MODEL [-o OUT.onnx]       print the inferred type of every value, or write the model
+                                  with them as value_info
+  ops [NAME] [--json]             list the operators bough runs; NAME: its signatures
   run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N]
                                   run the model and print its outputs
   bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
@@ -65,6 +68,8 @@ int main(int argc, char** argv) {
     if (cmd == "run") return cmd_run(args);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "convert") return cmd_convert(args);
+    if (cmd == "ops") return cmd_ops(args);
+    if (cmd == "infer") return cmd_infer(args);
   } catch (const std::exception& e) {
     return report_error(e);
   }

@@ -1,0 +1,11 @@
+// JSON text for the machine-readable outputs of the CLI (diagnostics, operator lists).
+#pragma once
+
+#include <string>
+
+namespace bough::util {
+
+// `s` as a quoted JSON string; ONNX names may hold any byte, control bytes are escaped.
+std::string json_string(const std::string& s);
+
+}  // namespace bough::util
