@@ -57,7 +57,7 @@ std::string json_signature(const ops::Signature& sig) {
              "}";
   return "{\"since\": " + std::to_string(sig.since) + ", \"inputs\": " + json_formals(sig.inputs) +
          ", \"outputs\": " + json_formals(sig.outputs) + ", \"variables\": " + vars + "}" +
-         ", \"attributes\": " + attrs + "}";
+         ", \"attributes\": " + attrs + "]}";
 }
 
 std::string json_op(const ops::OpDef& def) {
