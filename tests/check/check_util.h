@@ -1,13 +1,14 @@
 // Helpers for the checker's tests: build a model with tests/model_builder.h, save it, read it
-// back with the real ONNX reader, check it, and look for one diagnostic by place and text.
+// back with the real ONNX reader, check it as sessions and `bough check` do (structure, then
+// types), and look for one diagnostic by place and text.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "check/check.h"
 #include "formats/onnx/reader.h"
+#include "infer/validate.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -16,7 +17,9 @@ namespace bough::test {
 inline check::Diagnostics check_proto(const onnxpb::ModelProto& m,
                                       const check::CheckOptions& options = {}) {
   std::string path = save_model(m, scratch_dir("check"), "m.onnx");
-  return check::check_model(*onnx::read_model_file(path), options);
+  infer::ValidateOptions validate;
+  validate.check = options;
+  return infer::validate(*onnx::read_model_file(path), validate).diagnostics;
 }
 
 inline check::Diagnostics check_graph(const GraphBuilder& g, int64_t opset = 17) {
@@ -65,20 +68,27 @@ inline void set_output_symbol(GraphBuilder& g, int index, int dim, const std::st
   d->set_dim_param(name);
 }
 
-// A branch graph `name` yielding Identity(x) declared as tensor(elem) of `dims`.
-inline GraphBuilder branch(const std::string& name, ElemType elem, Dims64 dims,
-                           bool ranked = true) {
+// A branch graph `name` yielding a constant tensor(elem) of `dims` (an initializer of its own
+// through `op`, Identity by default), its output declared as that tensor (without a rank
+// unless `ranked`). With op SequenceConstruct or Optional, declare the output's kind with
+// make_output_sequence or make_output_optional.
+inline GraphBuilder branch(const std::string& name, ElemType elem, Dims64 dims, bool ranked = true,
+                           const std::string& op = "Identity") {
   GraphBuilder b(name);
-  b.node("Identity", {"x"}, {name + "_y"}, name + "_id");
+  std::vector<int64_t> shape;
+  for (int64_t d : dims) shape.push_back(d < 0 ? 1 : d);
+  b.initializer(name + "_k", Tensor(elem, Dims(std::span<const int64_t>(shape))));
+  b.node(op, {name + "_k"}, {name + "_y"}, name + "_id");
   b.output(name + "_y", elem, std::move(dims), ranked);
   return b;
 }
 
-// main: inputs c (bool) and x (float[2]); If "gate"(c) -> y declared tensor(elem) of `dims`.
+// main: inputs c (bool) and x (tensor(elem)[2]); If "gate"(c) -> y declared tensor(elem) of
+// `dims`.
 inline GraphBuilder if_model(const GraphBuilder& then_b, const GraphBuilder& else_b, ElemType elem,
                              Dims64 dims, bool ranked = true) {
   GraphBuilder g("main");
-  g.input("c", ElemType::Bool).input("x", ElemType::Float, {2});
+  g.input("c", ElemType::Bool).input("x", elem, {2});
   g.output("y", elem, std::move(dims), ranked);
   auto& n = g.node("If", {"c"}, {"y"}, "gate");
   set_graph(n, "then_branch", then_b);

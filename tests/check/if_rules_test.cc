@@ -143,7 +143,8 @@ TEST(CheckIf, Float8NeedsIf19AndBfloat16If16) {
 }
 
 TEST(CheckIf, SequencesNeedIf13AndOptionalsIf16) {
-  GraphBuilder t = branch("then", ElemType::Float, {2}), e = branch("else", ElemType::Float, {2});
+  GraphBuilder t = branch("then", ElemType::Float, {2}, true, "SequenceConstruct");
+  GraphBuilder e = branch("else", ElemType::Float, {2}, true, "SequenceConstruct");
   make_output_sequence(t, 0, ElemType::Float);
   make_output_sequence(e, 0, ElemType::Float);
   GraphBuilder g = if_model(t, e, ElemType::Float, {2});
@@ -154,6 +155,8 @@ TEST(CheckIf, SequencesNeedIf13AndOptionalsIf16) {
                 "If-13 or newer)"));
   EXPECT_TRUE(is_valid(check_graph(g, 13)));
 
+  t = branch("then", ElemType::Float, {2}, true, "Optional");
+  e = branch("else", ElemType::Float, {2}, true, "Optional");
   make_output_optional(t, 0, ElemType::Float);
   make_output_optional(e, 0, ElemType::Float);
   GraphBuilder o = if_model(t, e, ElemType::Float, {2});
