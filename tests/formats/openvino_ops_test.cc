@@ -73,16 +73,118 @@ TEST(OpenVinoOps, NoBroadcastMultiplyAndDefaultMode) {
   }
 }
 
-TEST(OpenVinoOps, PdpdBroadcastIsRefused) {
+// pdpd (OpenVINO's broadcast rules for elementwise operations): y is aligned with x from
+// `axis` after its trailing 1s are dropped, then padded with 1s to x's rank.
+TEST(OpenVinoOps, PdpdBroadcastWithAxis) {
+  std::string path = test::save_ir(
+      test::scratch_dir("ov_pdpd_axis"), "m",
+      binary_net("Subtract", R"(auto_broadcast="pdpd" axis="0")", "<dim>2</dim>", "2"));
+  // y [2] at axis 0 is [2, 1]: [[1, 2, 3] - 10, [4, 5, 6] - 20]
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2}, {10, 20})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{-9, -8, -7, -16, -15, -14}));
+}
+
+TEST(OpenVinoOps, PdpdBroadcastDropsTrailingOnes) {
+  std::string path = test::save_ir(test::scratch_dir("ov_pdpd_trailing"), "m",
+                                   binary_net("Subtract", R"(auto_broadcast="pdpd" axis="1")",
+                                              "<dim>3</dim><dim>1</dim>", "3,1"));
+  // y [3, 1] is [3] once its trailing 1 is dropped, at axis 1: [1, 3]; numpy alone would
+  // refuse [2, 3] against [3, 1]. [[1, 2, 3] - [10, 20, 30], [4, 5, 6] - [10, 20, 30]]
+  NamedValues out = test::run_ir(
+      path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3, 1}, {10, 20, 30})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{-9, -18, -27, -6, -15, -24}));
+}
+
+TEST(OpenVinoOps, PdpdBroadcastDefaultAxisAndExplicitMode) {
+  // axis -1 (the default) is rank(x) - rank(y) = 1: y [3] is [1, 3], as in numpy.
   std::string path =
-      test::save_ir(test::scratch_dir("ov_pdpd"), "m",
-                    binary_net("Subtract", R"(auto_broadcast="pdpd")", "<dim>3</dim>", "3"));
+      test::save_ir(test::scratch_dir("ov_pdpd_default"), "m",
+                    binary_net("Multiply", R"(auto_broadcast="pdpd")", "<dim>3</dim>", "3"));
+  // [[1, 2, 3], [4, 5, 6]] * [1, 0, -1]
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {1, 0, -1})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 0, -3, 4, 0, -6}));
+  // auto_broadcast="explicit" is "none": equal shapes.
+  std::string same = test::save_ir(
+      test::scratch_dir("ov_explicit"), "m",
+      binary_net("Add", R"(auto_broadcast="explicit")", "<dim>2</dim><dim>3</dim>", "2,3"));
+  // [1..6] + [6..1]
+  NamedValues sum = test::run_ir(
+      same, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2, 3}, {6, 5, 4, 3, 2, 1})}});
+  EXPECT_EQ(floats_of(sum[0].second.tensor()), (std::vector<float>{7, 7, 7, 7, 7, 7}));
+}
+
+TEST(OpenVinoOps, PdpdAxisThatDoesNotFitIsAnError) {
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_pdpd_bad"), "m",
+                    binary_net("Add", R"(auto_broadcast="pdpd" axis="2")", "<dim>3</dim>", "3"));
   try {
     Model::load(path);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-    EXPECT_NE(e.where().find("Subtract \"op\" (id 2)"), std::string::npos) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+    EXPECT_NE(e.where().find("Add \"op\" (id 2)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("axis 2"), std::string::npos) << e.what();
+  }
+}
+
+// Broadcast-3 with mode="explicit": data axis i goes to output axis axes_mapping[i].
+// .bin: 0: target_shape [3, 2] i64; 16: axes_mapping [0] i64. Layout after OpenVINO's
+// Broadcast-3 specification example (operation-specs/movement/broadcast-3.rst).
+const char* kExplicitBroadcast = R"(<?xml version="1.0"?>
+<net name="bcast" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="3"/>
+      <output><port id="0" precision="FP32"><dim>3</dim></port></output>
+    </layer>
+    <layer id="1" name="target" type="Const" version="opset1">
+      <data element_type="i64" shape="2" offset="0" size="16"/>
+      <output><port id="0" precision="I64"><dim>2</dim></port></output>
+    </layer>
+    <layer id="2" name="mapping" type="Const" version="opset1">
+      <data element_type="i64" shape="1" offset="16" size="8"/>
+      <output><port id="0" precision="I64"><dim>1</dim></port></output>
+    </layer>
+    <layer id="3" name="bcast" type="Broadcast" version="opset3">
+      <data mode="explicit"/>
+      <input><port id="0"><dim>3</dim></port><port id="1"><dim>2</dim></port><port id="2"><dim>1</dim></port></input>
+      <output><port id="3" precision="FP32" names="y"><dim>3</dim><dim>2</dim></port></output>
+    </layer>
+    <layer id="4" name="out" type="Result" version="opset1">
+      <input><port id="0"><dim>3</dim><dim>2</dim></port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="3" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>
+    <edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
+    <edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
+  </edges>
+</net>
+)";
+
+TEST(OpenVinoOps, ExplicitBroadcastPlacesAxesByMapping) {
+  std::string path = test::save_ir(test::scratch_dir("ov_bcast_explicit"), "m", kExplicitBroadcast,
+                                   test::bytes_of<int64_t>({3, 2, 0}));
+  // [1, 2, 3] on axis 0 of [3, 2]: each value repeated along axis 1. (numpy's rule would
+  // align [3] with the last axis and fail.)
+  NamedValues out = test::run_ir(path, {{"x", f32({3}, {1, 2, 3})}});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 1, 2, 2, 3, 3}));
+}
+
+TEST(OpenVinoOps, ExplicitBroadcastWithABadMappingIsAnError) {
+  // axes_mapping [2] is past the 2-d output.
+  std::string path = test::save_ir(test::scratch_dir("ov_bcast_bad"), "m", kExplicitBroadcast,
+                                   test::bytes_of<int64_t>({3, 2, 2}));
+  try {
+    Model::load(path);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+    EXPECT_NE(e.where().find("Broadcast \"bcast\" (id 3)"), std::string::npos) << e.what();
   }
 }
 

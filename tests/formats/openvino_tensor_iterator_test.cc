@@ -131,10 +131,100 @@ TEST(OpenVinoTensorIterator, LastValueWithoutBackEdge) {
   EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{1, 2, 3, 4, 5, 6}));
 }
 
-TEST(OpenVinoTensorIterator, PartsLongerThanOneAreRefused) {
-  std::string xml = replaced(kTensorIterator, R"(internal_layer_id="0" part_size="1")",
-                             R"(internal_layer_id="0" part_size="3")");
-  std::string path = test::save_ir(test::scratch_dir("ov_ti_part"), "m", xml);
+// x [2, 4] cut on axis 1 into parts [2, 2] by `slicing` (the port map's attributes); h
+// carried from h0 [2, 2]: h = h + part. Outputs: the last h and every h concatenated on
+// axis 1.
+std::string ti_in_parts(const std::string& slicing) {
+  return R"(<?xml version="1.0"?>
+<net name="ti_parts" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="2,4"/>
+      <output><port id="0" precision="FP32"><dim>2</dim><dim>4</dim></port></output>
+    </layer>
+    <layer id="1" name="h0" type="Parameter" version="opset1">
+      <data element_type="f32" shape="2,2"/>
+      <output><port id="0" precision="FP32"><dim>2</dim><dim>2</dim></port></output>
+    </layer>
+    <layer id="2" name="ti" type="TensorIterator" version="opset1">
+      <input><port id="0"><dim>2</dim><dim>4</dim></port><port id="1"><dim>2</dim><dim>2</dim></port></input>
+      <output>
+        <port id="2" precision="FP32" names="h_last"><dim>2</dim><dim>2</dim></port>
+        <port id="3" precision="FP32" names="hs"><dim>2</dim><dim>4</dim></port>
+      </output>
+      <port_map>
+        <input axis="1" external_port_id="0" internal_layer_id="0" )" +
+         slicing + R"(/>
+        <input external_port_id="1" internal_layer_id="1"/>
+        <output external_port_id="2" internal_layer_id="3"/>
+        <output axis="1" external_port_id="3" internal_layer_id="3" part_size="2" stride="2"/>
+      </port_map>
+      <back_edges><edge from-layer="3" from-port="0" to-layer="1" to-port="0"/></back_edges>
+      <body>
+        <layers>
+          <layer id="0" name="part" type="Parameter" version="opset1">
+            <data element_type="f32" shape="2,2"/>
+            <output><port id="0" precision="FP32"><dim>2</dim><dim>2</dim></port></output>
+          </layer>
+          <layer id="1" name="h" type="Parameter" version="opset1">
+            <data element_type="f32" shape="2,2"/>
+            <output><port id="0" precision="FP32"><dim>2</dim><dim>2</dim></port></output>
+          </layer>
+          <layer id="2" name="h_next" type="Add" version="opset1">
+            <input><port id="0"><dim>2</dim><dim>2</dim></port><port id="1"><dim>2</dim><dim>2</dim></port></input>
+            <output><port id="2" precision="FP32"><dim>2</dim><dim>2</dim></port></output>
+          </layer>
+          <layer id="3" name="h_out" type="Result" version="opset1">
+            <input><port id="0"><dim>2</dim><dim>2</dim></port></input>
+          </layer>
+        </layers>
+        <edges>
+          <edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+          <edge from-layer="0" from-port="0" to-layer="2" to-port="1"/>
+          <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+        </edges>
+      </body>
+    </layer>
+    <layer id="3" name="r0" type="Result" version="opset1"><input><port id="0"><dim>2</dim><dim>2</dim></port></input></layer>
+    <layer id="4" name="r1" type="Result" version="opset1"><input><port id="0"><dim>2</dim><dim>4</dim></port></input></layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+    <edge from-layer="2" from-port="3" to-layer="4" to-port="0"/>
+  </edges>
+</net>
+)";
+}
+
+NamedValues run_parts(const std::string& slicing, const std::string& dir) {
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", ti_in_parts(slicing));
+  return test::run_ir(
+      path, {{"x", f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}, {"h0", f32({2, 2}, {0, 0, 0, 0})}});
+}
+
+TEST(OpenVinoTensorIterator, PartsOfTwo) {
+  NamedValues out = run_parts(R"(part_size="2" stride="2")", "ov_ti_parts");
+  // parts [[1, 2], [5, 6]], [[3, 4], [7, 8]]: h = [[1, 2], [5, 6]], [[4, 6], [12, 14]]
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{4, 6, 12, 14}));
+  EXPECT_EQ(out[1].second.tensor().shape().vec(), (std::vector<int64_t>{2, 4}));
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{1, 2, 4, 6, 5, 6, 12, 14}));
+}
+
+TEST(OpenVinoTensorIterator, PartsOfTwoBackward) {
+  NamedValues out =
+      run_parts(R"(part_size="2" stride="-2" start="-1" end="0")", "ov_ti_parts_back");
+  // The last part first, each in its own order: [[3, 4], [7, 8]], then [[1, 2], [5, 6]]:
+  // h = [[3, 4], [7, 8]], [[4, 6], [12, 14]]
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{4, 6, 12, 14}));
+  EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{3, 4, 4, 6, 7, 8, 12, 14}));
+}
+
+TEST(OpenVinoTensorIterator, PartsThatOverlapAreRefused) {
+  // Parts of 2 taken every 1 element overlap: no ONNX Scan takes them.
+  std::string path = test::save_ir(test::scratch_dir("ov_ti_overlap"), "m",
+                                   ti_in_parts(R"(part_size="2" stride="1")"));
   try {
     Model::load(path);
     FAIL() << "expected an error";

@@ -73,9 +73,9 @@ const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResu
 }
 
 bool whole_axis(const PortMapEntry& e) {
-  if (e.part_size != 1) return false;
-  return (e.stride == 1 && e.start == 0 && e.end == -1) ||
-         (e.stride == -1 && e.start == -1 && e.end == 0);
+  if (e.part_size < 1) return false;
+  return (e.stride == e.part_size && e.start == 0 && e.end == -1) ||
+         (e.stride == -e.part_size && e.start == -1 && e.end == 0);
 }
 
 ir::Edge* unsqueezed_from(const ir::Edge* e, int64_t axis) {

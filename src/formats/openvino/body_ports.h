@@ -28,8 +28,8 @@ std::unique_ptr<ir::Graph> new_body(GraphLowering& g, ir::Node* owner, const std
 ir::Edge* result_edge(GraphLowering& g, const XmlLayer& l, const BodyResults& results, int64_t id);
 const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResults& results,
                              int64_t id);
-// Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
-// whole axis, one element at a time: the slicing ONNX can express.
+// Forward (start 0, end -1, stride part_size) or backward (start -1, end 0, stride
+// -part_size) over the whole axis, in parts of part_size: the slicing ONNX can express.
 bool whole_axis(const PortMapEntry& e);
 // Concatenating Unsqueeze(v, [axis]) along `axis` is stacking v on a new `axis`, which ONNX
 // scan outputs do directly: returns v for such an `e`, else nullptr.

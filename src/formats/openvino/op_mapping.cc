@@ -8,82 +8,13 @@
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
+#include "formats/openvino/map_helpers.h"
 
 namespace bough::openvino {
 
 namespace {
 
 using MapFn = void (*)(GraphLowering&, const LayerIO&);
-
-bool flag(const XmlLayer& l, const char* key, bool fallback) {
-  const std::string* v = l.attr(key);
-  if (!v) return fallback;
-  return *v == "true" || *v == "1" || *v == "True";
-}
-
-int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback) {
-  const std::string* v = l.attr(key);
-  if (!v) return fallback;
-  char* end = nullptr;
-  long long x = std::strtoll(v->c_str(), &end, 10);
-  if (v->empty() || *end != '\0')
-    fail(ErrorKind::InvalidModel, g.where(l),
-         std::string(key) + "=\"" + *v + "\" is not an integer");
-  return x;
-}
-
-// "1,0,1" as a list of integers ("" is empty).
-std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
-  std::vector<int64_t> out;
-  const std::string* v = l.attr(key);
-  if (!v) return out;
-  size_t pos = 0;
-  while (pos < v->size()) {
-    size_t comma = v->find(',', pos);
-    std::string item = v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long long x = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0')
-      fail(ErrorKind::InvalidModel, g.where(l),
-           std::string(key) + "=\"" + *v + "\" is not a list of integers");
-    out.push_back(x);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
-std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
-                                const char* what) {
-  const Tensor* t = GraphLowering::constant_value(io.in.at(input));
-  if (!t || (t->type() != ElemType::Int64 && t->type() != ElemType::Int32))
-    fail(ErrorKind::Unsupported, g.where(io.layer),
-         std::string(what) + " must be an int32/int64 constant to map to ONNX");
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t->numel(); ++i)
-    v.push_back(t->type() == ElemType::Int64 ? t->data<int64_t>()[i] : t->data<int32_t>()[i]);
-  return v;
-}
-
-Tensor i64_tensor(const std::vector<int64_t>& v) {
-  return Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(v.size())}, v);
-}
-
-void check_inputs(GraphLowering& g, const LayerIO& io, size_t lo, size_t hi) {
-  if (io.in.size() < lo || io.in.size() > hi || io.out.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer),
-         "expected " + std::to_string(lo) + (lo == hi ? "" : " to " + std::to_string(hi)) +
-             " inputs and one output, got " + std::to_string(io.in.size()) + " and " +
-             std::to_string(io.out.size()));
-}
-
-// numpy broadcasting is ONNX's; "none" requires equal shapes, which ONNX then handles the
-// same way. pdpd needs a pass that bough does not have yet.
-void check_broadcast(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode = io.layer.attr("auto_broadcast");
-  if (!mode || *mode == "numpy" || *mode == "none") return;
-  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + *mode + "\"");
-}
 
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
@@ -111,7 +42,6 @@ void map_unary(GraphLowering& g, const LayerIO& io) {
 
 void map_binary(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
-  check_broadcast(g, io);
   const XmlLayer& l = io.layer;
   // OpenVINO divides integers rounding down (python division) unless told otherwise; ONNX
   // truncates. They differ for negative quotients, so that case is refused.
@@ -120,13 +50,12 @@ void map_binary(GraphLowering& g, const LayerIO& io) {
     if (t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem))
       fail(ErrorKind::Unsupported, g.where(l), "integer Divide with python (floor) division");
   }
-  g.node_to(binary_ops().at(l.type), {io.in[0], io.in[1]}, {io.out[0]}, l.name);
+  g.node_to(binary_ops().at(l.type), broadcast_operands(g, io), {io.out[0]}, l.name);
 }
 
 void map_not_equal(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
-  check_broadcast(g, io);
-  ir::Edge* eq = g.node("Equal", {io.in[0], io.in[1]}, io.layer.name + "/equal");
+  ir::Edge* eq = g.node("Equal", broadcast_operands(g, io), io.layer.name + "/equal");
   g.node_to("Not", {eq}, {io.out[0]}, io.layer.name);
 }
 
@@ -160,8 +89,7 @@ void map_split(GraphLowering& g, const LayerIO& io) {
 
 void map_select(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
-  check_broadcast(g, io);
-  g.node_to("Where", {io.in[0], io.in[1], io.in[2]}, {io.out[0]}, io.layer.name);
+  g.node_to("Where", broadcast_operands(g, io), {io.out[0]}, io.layer.name);
 }
 
 void map_convert(GraphLowering& g, const LayerIO& io) {
@@ -330,16 +258,6 @@ void map_range(GraphLowering& g, const LayerIO& io) {
     }
   }
   g.node_to("Range", ins, {io.out[0]}, io.layer.name);
-}
-
-// numpy and bidirectional broadcasting to a target shape are what ONNX's Expand does.
-void map_broadcast(GraphLowering& g, const LayerIO& io) {
-  check_inputs(g, io, 2, 3);
-  const std::string* mode = io.layer.attr("mode");
-  if (mode && *mode != "numpy" && *mode != "bidirectional")
-    fail(ErrorKind::Unsupported, g.where(io.layer), "Broadcast with mode=\"" + *mode + "\"");
-  ir::Edge* shape = g.as_int64(io.in[1], io.layer.name + "/target_shape");
-  g.node_to("Expand", {io.in[0], shape}, {io.out[0]}, io.layer.name);
 }
 
 const std::map<std::string, MapFn>& special_ops() {

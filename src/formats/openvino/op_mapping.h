@@ -13,6 +13,11 @@ bool is_mapped(const std::string& type);
 // Emits the nodes for one layer; throws bough::Error for attributes bough cannot express.
 void map_layer(GraphLowering& g, const LayerIO& io);
 
+// In broadcasting.cc: the inputs of an elementwise layer with its auto_broadcast made
+// ONNX's (numpy) rule; and the Broadcast layer.
+std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io);
+void map_broadcast(GraphLowering& g, const LayerIO& io);
+
 // Control flow, in port_maps.cc: bodies lowered with their port maps turned into captures,
 // loop-carried values and scan outputs.
 void lower_if(GraphLowering& g, const LayerIO& io);

@@ -185,7 +185,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
            "the Parameter is bound by neither the port map nor a back edge");
     ir::Edge* outer = capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
     if (!e->axis) return outer;
-    if (!whole_axis(*e))
+    if (!whole_axis(*e) || e->part_size != 1)
       fail(ErrorKind::Unsupported, lowering.where(param),
            "a sliced input other than one element at a time over the whole axis");
     return sliced_part(lowering, outer, iter, *e, param.name);

@@ -1,11 +1,16 @@
-// TensorIterator-1 as an ONNX Scan. Sliced inputs (part_size 1 over the whole axis, forward
-// or backward) are Scan inputs; OpenVINO keeps the sliced axis with size 1 where ONNX
-// removes it, so the body unsqueezes each slice. Back edges are Scan state variables, and
-// so are Results returned without one (for their last value); inputs used as they are
-// become captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged
-// into the concatenation axis (concat_scan).
+// TensorIterator-1 as an ONNX Scan. Sliced inputs (parts over the whole axis, forward or
+// backward) are Scan inputs; OpenVINO keeps the sliced axis where ONNX removes it, so with
+// part_size 1 the body unsqueezes each slice, and with larger parts the axis is first split
+// into [parts, part_size] and the Scan runs over the first. Back edges are Scan state variables,
+// and so are Results returned without one (for their last value); inputs used as they are become
+// captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged into the
+// concatenation axis (concat_scan).
+#include <algorithm>
+#include <limits>
+
 #include "bough/error.h"
 #include "formats/openvino/body_ports.h"
+#include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_mapping.h"
 
 namespace bough::openvino {
@@ -14,6 +19,35 @@ namespace {
 
 ir::Edge* i64_vector(GraphLowering& g, int64_t v, const std::string& name) {
   return g.constant(Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}), name);
+}
+
+// `x` with its `axis` of length L split into [L / part, part]: scanning the first of the two
+// hands the body one part at a time, in order, as OpenVINO cuts them.
+ir::Edge* in_parts(GraphLowering& g, ir::Edge* x, int64_t axis, int64_t part,
+                   const std::string& name) {
+  ir::Edge* dims = g.node("Shape", {x}, name + "/dims");
+  std::vector<ir::Edge*> pieces;
+  if (axis > 0)
+    pieces.push_back(g.node(
+        "Slice",
+        {dims, i64_vector(g, 0, name + "/head_start"), i64_vector(g, axis, name + "/head_end")},
+        name + "/head"));
+  pieces.push_back(g.constant(i64_tensor({-1, part}), name + "/split"));
+  pieces.push_back(g.node("Slice",
+                          {dims, i64_vector(g, axis + 1, name + "/tail_start"),
+                           i64_vector(g, std::numeric_limits<int64_t>::max(), name + "/tail_end")},
+                          name + "/tail"));
+  ir::Edge* shape = g.node("Concat", pieces, name + "/parts_shape", int_attr("axis", 0));
+  ir::Edge* parts = g.node("Reshape", {x, shape}, name + "/parts");
+  // Scan wants its inputs typed: x's type with the axis split.
+  parts->type = x->type;
+  if (x->type.kind == ir::Type::Kind::Tensor && x->type.shape.rank_known) {
+    std::vector<ir::Dim>& dims = parts->type.shape.dims;
+    const ir::Dim whole = dims[axis];
+    dims[axis] = whole.is_known() ? ir::Dim::known(whole.value / part) : ir::Dim::unknown();
+    dims.insert(dims.begin() + axis + 1, ir::Dim::known(part));
+  }
+  return parts;
 }
 
 }  // namespace
@@ -50,6 +84,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   struct Sliced {
     const PortMapEntry* entry;
     ir::Edge *outer, *input;
+    int64_t axis;  // of `outer`
   };
   std::vector<State> states;
   std::vector<Sliced> sliced;
@@ -73,12 +108,32 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     if (!e->axis) return capture(b, outer);
     if (!whole_axis(*e))
       fail(ErrorKind::Unsupported, lowering.where(param),
-           "a sliced input other than one element at a time over the whole axis");
-    sliced.push_back({e, outer, input});
-    return lowering.node("Unsqueeze", {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
-                         param.name + "/part");
+           "a sliced input other than parts of part_size taken over the whole axis");
+    if (e->part_size == 1) {
+      sliced.push_back({e, outer, input, *e->axis});
+      return lowering.node("Unsqueeze",
+                           {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
+                           param.name + "/part");
+    }
+    const ir::Shape& shape = l.inputs[input_index(g, l, map_name, e->external_port_id)].shape;
+    const ir::Shape& s = outer->type.shape.rank_known ? outer->type.shape : shape;
+    auto rank = static_cast<int64_t>(s.dims.size());
+    int64_t axis = *e->axis < 0 ? *e->axis + rank : *e->axis;
+    if (axis < 0 || axis >= rank)
+      fail(ErrorKind::InvalidModel, lowering.where(param),
+           "the sliced axis " + std::to_string(*e->axis) + " is out of range");
+    input->type = port_type(param.outputs[0]);
+    sliced.push_back(
+        {e, in_parts(g, outer, axis, e->part_size, l.name + "/" + param.name), input, axis});
+    return input;
   };
   BodyResults results = lowering.lower(net, bind);
+  // The Scan node was made before its body, to own the body's captures; the nodes that cut
+  // inputs into parts came after it and must run before it.
+  auto& nodes = g.graph()->nodes;
+  auto self =
+      std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.get() == node; });
+  std::rotate(self, self + 1, nodes.end());
   if (sliced.empty())
     fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
   // A Result returned as it is without a back edge is the last iteration's value: a state
@@ -111,7 +166,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   for (const Sliced& s : sliced) {
     b->inputs.push_back(s.input);
     node->inputs.push_back(s.outer);
-    in_axes.push_back(*s.entry->axis);
+    in_axes.push_back(s.axis);
     in_dirs.push_back(s.entry->stride < 0 ? 1 : 0);
   }
   auto output_index = [&](const PortMapEntry& e) {
