@@ -11,8 +11,10 @@ namespace bough::test {
 // Writes DIR/NAME.xml (and DIR/NAME.bin when `weights` is not empty); returns the .xml path.
 std::string save_ir(const std::string& dir, const std::string& name, const std::string& xml,
                     const std::string& weights = "");
-// Runs the IR at `xml_path`; also writes it as ONNX, runs that, and fails the test when the
-// two runs differ. Returns the IR run's outputs.
+// Runs the IR at `xml_path`; also writes it as ONNX and that as IR again, runs both, and
+// fails the test when a run differs from the first. Returns the IR run's outputs. The
+// inputs are left beside the model as NAME.inputs/INPUT.npy (bench/ort-check-openvino
+// feeds them to ONNX Runtime).
 NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs);
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>

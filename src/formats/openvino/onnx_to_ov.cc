@@ -8,6 +8,7 @@
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/net_writer.h"
+#include "formats/openvino/writer.h"
 
 namespace bough::openvino {
 
@@ -101,8 +102,19 @@ void write_constant(NetWriter& w, const ir::Node& n) {
   w.bind(out0(w, n), w.constant(t, out0(w, n)->name));
 }
 
+// ONNX's Cast and CastLike to a float8 type with saturate=0 turn values out of range into
+// NaN or infinity; OpenVINO's Convert (which the reader takes as saturating) has no such mode.
+void check_saturation(NetWriter& w, const ir::Node& n, ElemType to) {
+  bool float8 = to == ElemType::Float8E4M3FN || to == ElemType::Float8E4M3FNUZ ||
+                to == ElemType::Float8E5M2 || to == ElemType::Float8E5M2FNUZ;
+  if (float8 && int_attr_or(n, "saturate", 1) == 0)
+    fail(ErrorKind::Unsupported, w.where(n),
+         n.op_type + " to a float8 type with saturate=0 (OpenVINO's Convert saturates)");
+}
+
 void write_cast(NetWriter& w, const ir::Node& n) {
   auto to = static_cast<ElemType>(int_attr_or(n, "to", 0));
+  check_saturation(w, n, to);
   std::string_view name =
       is_valid_elem_code(static_cast<int>(to)) ? ov_elem_name(to) : std::string_view();
   if (name.empty())
@@ -220,6 +232,8 @@ void write_split(NetWriter& w, const ir::Node& n) {
 }
 
 void write_cast_like(NetWriter& w, const ir::Node& n) {
+  const ir::Edge* like = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
+  if (like && like->type.kind == ir::Type::Kind::Tensor) check_saturation(w, n, like->type.elem);
   w.op("ConvertLike", "opset1", layer_name(n), sources(w, n), out0(w, n));
 }
 
@@ -235,10 +249,31 @@ void write_gather_elements(NetWriter& w, const ir::Node& n) {
 }
 
 // Axes are an input of ReduceSum from opset 13 and of the others from opset 18.
+// ONNX reduces every axis when the axes are missing or empty (unless
+// noop_with_empty_axes); OpenVINO's empty axes reduce none, so every axis is listed (and
+// an axes input known to be empty is not read).
 void write_reduce(NetWriter& w, const ir::Node& n) {
-  auto axes = axes_of(w, n, 1, "axes");
-  if (!axes || int_attr_or(n, "noop_with_empty_axes", 0))
-    fail(ErrorKind::Unsupported, w.where(n), n.op_type + " without axes");
+  const ir::Edge* axes_in = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
+  const ir::Attribute* axes_attr = n.attr("axes");
+  auto empty = [](const ir::Edge* e) {
+    if (e->data) return e->data->numel() == 0;
+    const ir::Shape& s = e->type.shape;
+    return s.rank_known && s.dims.size() == 1 && s.dims[0].is_known() && s.dims[0].value == 0;
+  };
+  bool all = axes_in ? empty(axes_in) : !axes_attr || axes_attr->ints.empty();
+  std::optional<PortRef> axes;
+  if (all) {
+    const ir::Type& t = n.inputs.at(0)->type;
+    if (int_attr_or(n, "noop_with_empty_axes", 0) || t.kind != ir::Type::Kind::Tensor ||
+        !t.shape.rank_known)
+      fail(ErrorKind::Unsupported, w.where(n),
+           n.op_type + " without axes, on an input of unknown rank or with noop_with_empty_axes");
+    std::vector<int64_t> every;
+    for (size_t i = 0; i < t.shape.dims.size(); ++i) every.push_back(static_cast<int64_t>(i));
+    axes = w.const_i64(every, layer_name(n) + "/axes");
+  } else {
+    axes = axes_of(w, n, 1, "axes");
+  }
   bool keep = int_attr_or(n, "keepdims", 1) != 0;
   w.op(n.op_type, "opset1", layer_name(n), {w.source(n.inputs.at(0)), *axes}, out0(w, n),
        {{"keep_dims", keep ? "true" : "false"}});
@@ -333,6 +368,10 @@ const std::map<std::string, WriteFn>& special() {
 }
 
 }  // namespace
+
+bool has_ir_form(const std::string& op_type) {
+  return unary().count(op_type) || binary().count(op_type) || special().count(op_type);
+}
 
 void write_node(NetWriter& w, const ir::Node& n) {
   if (!n.domain.empty())
