@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "formats/npy/npy.h"
 #include "formats/onnx/reader.h"
@@ -35,19 +38,53 @@ void expect_same(const NamedValues& want, const NamedValues& got, const std::str
   }
 }
 
+// With $BOUGH_KEEP_IR set, copies the model to $BOUGH_KEEP_IR/<Suite.Test>_<k>/m.xml (and
+// m.bin) with its inputs as inputs/NAME.npy: bench/ort-check-openvino runs them on ONNX
+// Runtime.
+void keep_for_peer_check(const std::string& xml_path, const NamedValues& inputs) {
+  const char* keep = std::getenv("BOUGH_KEEP_IR");
+  if (!keep || !*keep) return;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string base = std::string(info->test_suite_name()) + "." + info->name() + "_";
+  fs::path dir;
+  for (int k = 0; dir.empty() || fs::exists(dir); ++k)
+    dir = fs::path(keep) / (base + std::to_string(k));
+  fs::create_directories(dir / "inputs");
+  fs::copy_file(xml_path, dir / "m.xml");
+  fs::path bin = fs::path(xml_path).replace_extension(".bin");
+  if (fs::exists(bin)) fs::copy_file(bin, dir / "m.bin");
+  for (const auto& [name, value] : inputs)
+    npy::write_npy(value.tensor(), (dir / "inputs" / (name + ".npy")).string());
+}
+
+// What ONNX Runtime also insists on in the ONNX written from IR: node names unique in each
+// graph, and no subgraph returning an outer value as it is or one value twice.
+void expect_strict_graphs(const ir::Graph& g, bool subgraph) {
+  std::set<std::string> names;
+  for (const auto& n : g.nodes) {
+    EXPECT_TRUE(n->name.empty() || names.insert(n->name).second)
+        << g.name << ": two nodes are named " << n->name;
+    for (const auto& a : n->attributes)
+      if (a.g) expect_strict_graphs(*a.g, true);
+  }
+  if (!subgraph) return;
+  for (auto it = g.outputs.begin(); it != g.outputs.end(); ++it) {
+    EXPECT_NE((*it)->origin, ir::Edge::Origin::Capture)
+        << g.name << " returns the outer value " << (*it)->name;
+    EXPECT_EQ(std::find(g.outputs.begin(), it, *it), it)
+        << g.name << " returns " << (*it)->name << " twice";
+  }
+}
+
 }  // namespace
 
 NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs) {
-  // The inputs stay beside the model, for bench/ort-check-openvino.
-  fs::path feeds = fs::path(xml_path).replace_extension(".inputs");
-  fs::create_directories(feeds);
-  for (const auto& [name, value] : inputs)
-    npy::write_npy(value.tensor(), (feeds / (name + ".npy")).string());
-
+  keep_for_peer_check(xml_path, inputs);
   Session ir_session(Model::load(xml_path));
   NamedValues direct = ir_session.run(inputs);
   std::string onnx_bytes = onnx::write_model_bytes(*openvino::read_model_file(xml_path));
   std::shared_ptr<ir::Model> via_onnx(onnx::read_model_bytes(onnx_bytes, xml_path + ".onnx", ""));
+  expect_strict_graphs(*via_onnx->graph, false);
   expect_same(direct, Session(Model(via_onnx)).run(inputs), "IR -> ONNX");
   openvino::IrFiles again = openvino::write_ir(*via_onnx);
   std::shared_ptr<ir::Model> via_ir(

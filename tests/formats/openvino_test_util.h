@@ -12,9 +12,11 @@ namespace bough::test {
 std::string save_ir(const std::string& dir, const std::string& name, const std::string& xml,
                     const std::string& weights = "");
 // Runs the IR at `xml_path`; also writes it as ONNX and that as IR again, runs both, and
-// fails the test when a run differs from the first. Returns the IR run's outputs. The
-// inputs are left beside the model as NAME.inputs/INPUT.npy (bench/ort-check-openvino
-// feeds them to ONNX Runtime).
+// fails the test when a run differs from the first, or when the ONNX breaks a rule ONNX
+// Runtime enforces (unique node names; no subgraph output that is an outer value or repeats
+// another). Returns the IR run's outputs. With
+// $BOUGH_KEEP_IR set, the model and its inputs are also copied there for
+// bench/ort-check-openvino.
 NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs);
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>

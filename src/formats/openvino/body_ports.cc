@@ -150,7 +150,7 @@ void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edg
              l.name + "/scan_tail");
   ir::Edge* shape = g.node("Concat", {g.constant(i64(head), l.name + "/scan_head"), tail},
                            l.name + "/scan_shape", int_attr("axis", 0));
-  g.node_to("Reshape", {moved, shape}, {out}, l.name + "/scan_concat");
+  g.node_to("Reshape", {moved, shape}, {out}, out->name + "/concat");
 }
 
 }  // namespace bough::openvino

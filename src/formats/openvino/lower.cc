@@ -238,6 +238,17 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
   return results;
 }
 
+void GraphLowering::separate_outputs() {
+  auto& outs = graph_->outputs;
+  for (auto it = outs.begin(); it != outs.end(); ++it) {
+    if ((*it)->origin != ir::Edge::Origin::Capture && std::find(outs.begin(), it, *it) == it)
+      continue;
+    ir::Edge* copy = node("Identity", {*it}, (*it)->name + "/copy");
+    copy->type = (*it)->type;
+    *it = copy;
+  }
+}
+
 ir::Node* GraphLowering::node_to(const std::string& op, std::vector<ir::Edge*> ins,
                                  std::vector<ir::Edge*> outs, const std::string& name) {
   ir::Node* n = graph_->new_node(op);
@@ -255,7 +266,8 @@ ir::Node* GraphLowering::node_to(const std::string& op, std::vector<ir::Edge*> i
 ir::Edge* GraphLowering::node(const std::string& op, std::vector<ir::Edge*> ins,
                               const std::string& name, ir::Attribute attr) {
   ir::Edge* out = graph_->new_edge(model_.unique_name(name), ir::Edge::Origin::NodeOutput);
-  ir::Node* n = node_to(op, std::move(ins), {out}, name);
+  // Named after its output, which is unique: ONNX wants node names unique in a graph.
+  ir::Node* n = node_to(op, std::move(ins), {out}, out->name);
   if (attr.kind != ir::Attribute::Kind::Undefined) n->attributes.push_back(std::move(attr));
   return out;
 }

@@ -53,6 +53,7 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
       if (!b->outputs[k])
         fail(ErrorKind::InvalidModel, g.where(l),
              "output " + std::to_string(k) + " is not bound by " + map_name);
+    lowering.separate_outputs();
     node->attributes.push_back(graph_attr(attr, std::move(body)));
   }
 }
@@ -265,6 +266,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
   }
+  lowering.separate_outputs();
   node->attributes.push_back(graph_attr("body", std::move(body)));
   for (const auto& [e, stacked] : scans)
     concat_scan(g, l, stacked, io.out[output_index(*e)],

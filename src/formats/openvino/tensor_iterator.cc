@@ -1,10 +1,10 @@
 // TensorIterator-1 as an ONNX Scan. Sliced inputs (parts over the whole axis, forward or
 // backward) are Scan inputs; OpenVINO keeps the sliced axis where ONNX removes it, so with
 // part_size 1 the body unsqueezes each slice, and with larger parts the axis is first split
-// into [parts, part_size] and the Scan runs over the first. Back edges are Scan state variables,
-// and so are Results returned without one (for their last value); inputs used as they are become
-// captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged into the
-// concatenation axis (concat_scan).
+// into [parts, part_size] and the Scan runs over the first. Back edges are Scan state variables;
+// a Result returned without one is a Scan output of which the last part is taken; inputs used
+// as they are become captures, and concatenated outputs are Scan outputs stacked on axis 0 and
+// merged into the concatenation axis (concat_scan).
 #include <algorithm>
 #include <limits>
 
@@ -136,23 +136,13 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   std::rotate(self, self + 1, nodes.end());
   if (sliced.empty())
     fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
-  // A Result returned as it is without a back edge is the last iteration's value: a state
-  // that starts empty and that the body replaces every time.
+  // A Result returned as it is without a back edge is the last iteration's value: a scan
+  // output (ONNX Runtime wants a state's shape fixed) of which the last part is taken.
+  std::vector<const PortMapEntry*> lasts;
   for (const PortMapEntry& e : outs) {
     bool is_state = false;
     for (const State& s : states) is_state = is_state || s.result == e.internal_layer_id;
-    if (e.axis || is_state) continue;
-    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
-    std::optional<ElemType> elem = r.inputs.at(0).elem;
-    for (const XmlPort& p : l.outputs)
-      if (p.id == e.external_port_id && p.elem) elem = p.elem;
-    if (!elem)
-      fail(ErrorKind::Unsupported, g.where(l),
-           "output port " + std::to_string(e.external_port_id) +
-               " returns the last value of a Result of unknown element type");
-    ir::Edge* input = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
-    states.push_back(
-        {e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first"), input});
+    if (!e.axis && !is_state) lasts.push_back(&e);
   }
 
   // ONNX Scan: inputs and body inputs are the states, then the scanned values; outputs are
@@ -189,7 +179,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
   std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
-    if (!e.axis) continue;  // a state's last value, above
+    if (!e.axis) continue;  // a last value, above or below
     if (!whole_axis(e))
       fail(ErrorKind::Unsupported, g.where(l),
            "a concatenated output other than one part per iteration over the whole axis");
@@ -209,11 +199,21 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->outputs.push_back(stacked);
     scans.emplace_back(&e, stacked);
   }
+  std::vector<std::pair<const PortMapEntry*, ir::Edge*>> stacked_lasts;
+  for (const PortMapEntry* e : lasts) {
+    b->outputs.push_back(result_edge(g, l, results, e->internal_layer_id));
+    out_axes.push_back(0);
+    out_dirs.push_back(0);
+    stacked_lasts.emplace_back(
+        e, g.graph()->new_edge(ctx.unique_name(l.name + "/all"), ir::Edge::Origin::NodeOutput));
+    node->outputs.push_back(stacked_lasts.back().second);
+  }
   drop_unused(b, unsqueezes);
   for (size_t i = 0; i < node->outputs.size(); ++i) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
   }
+  lowering.separate_outputs();
   node->attributes.push_back(graph_attr("body", std::move(body)));
   node->attributes.push_back(int_attr("num_scan_inputs", static_cast<int64_t>(sliced.size())));
   node->attributes.push_back(ints_attr("scan_input_axes", in_axes));
@@ -225,6 +225,12 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   for (const auto& [e, stacked] : scans)
     concat_scan(g, l, stacked, io.out[output_index(*e)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
+  for (const auto& [e, stacked] : stacked_lasts) {
+    ir::Edge* out = io.out[output_index(*e)];
+    g.node_to("Gather", {stacked, g.constant(Tensor::scalar_i64(-1), out->name + "/last_index")},
+              {out}, out->name + "/last")
+        ->attributes.push_back(int_attr("axis", 0));
+  }
 }
 
 }  // namespace bough::openvino
