@@ -55,21 +55,10 @@ ir::Edge* in_parts(GraphLowering& g, ir::Edge* x, int64_t axis, int64_t part,
 void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   const XmlLayer& l = io.layer;
   const std::string map_name = "port_map";
-  auto net_it = l.bodies.find("body");
-  if (net_it == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no body");
-  const XmlNet& net = *net_it->second;
-  const auto& ins =
-      l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
-  const auto& outs =
-      l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
-  check_entries(g, l, map_name, ins, net, "Parameter");
-  check_entries(g, l, map_name, outs, net, "Result");
-  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
-  for (const auto& [from, to] : l.back_edges) {
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, from}}, net, "Result");
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, to}}, net, "Parameter");
-    back[to] = from;
-  }
+  const MappedBody mapped = mapped_body(g, l, "body", map_name);
+  const XmlNet& net = *mapped.net;
+  const std::vector<PortMapEntry>&ins = mapped.ins, &outs = mapped.outs;
+  const std::map<int64_t, int64_t>& back = mapped.back;
 
   ir::Node* node = g.node_to("Scan", {}, {}, l.name);
   auto body = new_body(g, node, "body");
@@ -96,7 +85,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
            back_it == back.end()
                ? "the Parameter is bound by neither the port map nor a back edge"
                : "the Parameter has a back edge but no initial value in the port map");
-    ir::Edge* outer = io.in[input_index(g, l, map_name, e->external_port_id)];
+    ir::Edge* outer = io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)];
     ir::Edge* input = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
     if (back_it != back.end()) {
       if (e->axis)
@@ -115,7 +104,8 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
                            {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
                            param.name + "/part");
     }
-    const ir::Shape& shape = l.inputs[input_index(g, l, map_name, e->external_port_id)].shape;
+    const ir::Shape& shape =
+        l.inputs[port_index(g, l, l.inputs, map_name, e->external_port_id)].shape;
     const ir::Shape& s = outer->type.shape.rank_known ? outer->type.shape : shape;
     auto rank = static_cast<int64_t>(s.dims.size());
     int64_t axis = *e->axis < 0 ? *e->axis + rank : *e->axis;
@@ -159,17 +149,12 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     in_axes.push_back(s.axis);
     in_dirs.push_back(s.entry->stride < 0 ? 1 : 0);
   }
-  auto output_index = [&](const PortMapEntry& e) {
-    for (size_t i = 0; i < l.outputs.size(); ++i)
-      if (l.outputs[i].id == e.external_port_id) return i;
-    fail(ErrorKind::InvalidModel, g.where(l),
-         "port_map binds output port " + std::to_string(e.external_port_id) +
-             ", which the TensorIterator does not have");
-  };
+
   for (const State& s : states) {
     ir::Edge* out = nullptr;
     for (const PortMapEntry& e : outs)
-      if (!e.axis && e.internal_layer_id == s.result) out = io.out[output_index(e)];
+      if (!e.axis && e.internal_layer_id == s.result)
+        out = io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)];
     node->outputs.push_back(out ? out
                                 : g.graph()->new_edge(ctx.unique_name(l.name + "/state"),
                                                       ir::Edge::Origin::NodeOutput));
@@ -189,7 +174,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
       unsqueezes.push_back(r->producer);
       b->outputs.push_back(v);
       out_axes.push_back(*e.axis);
-      node->outputs.push_back(io.out[output_index(e)]);
+      node->outputs.push_back(io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)]);
       continue;
     }
     b->outputs.push_back(r);
@@ -223,10 +208,10 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
   }
   for (const auto& [e, stacked] : scans)
-    concat_scan(g, l, stacked, io.out[output_index(*e)],
+    concat_scan(g, l, stacked, io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
   for (const auto& [e, stacked] : stacked_lasts) {
-    ir::Edge* out = io.out[output_index(*e)];
+    ir::Edge* out = io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)];
     g.node_to("Gather", {stacked, g.constant(Tensor::scalar_i64(-1), out->name + "/last_index")},
               {out}, out->name + "/last")
         ->attributes.push_back(int_attr("axis", 0));
