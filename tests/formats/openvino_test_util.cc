@@ -13,6 +13,7 @@
 #include "formats/onnx/writer.h"
 #include "formats/openvino/reader.h"
 #include "formats/openvino/writer.h"
+#include "test_paths.h"
 #include "util/compare.h"
 
 namespace bough::test {
@@ -25,6 +26,78 @@ std::string save_ir(const std::string& dir, const std::string& name, const std::
   std::ofstream(path, std::ios::binary) << xml;
   if (!weights.empty()) std::ofstream(dir + "/" + name + ".bin", std::ios::binary) << weights;
   return path;
+}
+
+Error ir_load_error(const std::string& dir, const std::string& xml, const std::string& weights) {
+  std::string path = save_ir(scratch_dir(dir), "m", xml, weights);
+  try {
+    Model::load(path);
+  } catch (const Error& e) {
+    EXPECT_NE(e.where().find(path), std::string::npos) << e.what();
+    return e;
+  }
+  ADD_FAILURE() << "expected an error";
+  return Error(ErrorKind::IO, "", "");
+}
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+namespace {
+
+std::string precision(const std::string& type) {
+  if (type == "f32") return "FP32";
+  if (type == "i64") return "I64";
+  if (type == "boolean") return "BOOL";
+  ADD_FAILURE() << "no precision for " << type;
+  return type;
+}
+
+std::string shape_text(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (int64_t d : dims) s += (s.empty() ? "" : ",") + std::to_string(d);
+  return s;
+}
+
+int64_t element_size(const std::string& type) {
+  return type == "i64" ? 8 : type == "boolean" ? 1 : 4;
+}
+
+}  // namespace
+
+std::string ov_dims(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (int64_t d : dims) s += "<dim>" + std::to_string(d) + "</dim>";
+  return s;
+}
+
+std::string ov_parameter(int id, const std::string& name, const std::vector<int64_t>& dims,
+                         const std::string& type) {
+  return "<layer id=\"" + std::to_string(id) + "\" name=\"" + name +
+         "\" type=\"Parameter\" version=\"opset1\"><data element_type=\"" + type + "\" shape=\"" +
+         shape_text(dims) + "\"/><output><port id=\"0\" precision=\"" + precision(type) + "\">" +
+         ov_dims(dims) + "</port></output></layer>\n";
+}
+
+std::string ov_const(int id, const std::string& name, const std::vector<int64_t>& dims,
+                     const std::string& type, size_t offset) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return "<layer id=\"" + std::to_string(id) + "\" name=\"" + name +
+         "\" type=\"Const\" version=\"opset1\"><data element_type=\"" + type + "\" shape=\"" +
+         shape_text(dims) + "\" offset=\"" + std::to_string(offset) + "\" size=\"" +
+         std::to_string(n * element_size(type)) + "\"/><output><port id=\"0\" precision=\"" +
+         precision(type) + "\">" + ov_dims(dims) + "</port></output></layer>\n";
+}
+
+std::string ov_result(int id, const std::string& name, const std::vector<int64_t>& dims) {
+  return "<layer id=\"" + std::to_string(id) + "\" name=\"" + name +
+         "\" type=\"Result\" version=\"opset1\"><input><port id=\"0\">" + ov_dims(dims) +
+         "</port></input></layer>\n";
 }
 
 namespace {

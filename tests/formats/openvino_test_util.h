@@ -3,7 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "bough/error.h"
 #include "bough/session.h"
 
 namespace bough::test {
@@ -18,6 +20,24 @@ std::string save_ir(const std::string& dir, const std::string& name, const std::
 // $BOUGH_KEEP_IR set, the model and its inputs are also copied there for
 // bench/ort-check-openvino.
 NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs);
+// Loads the IR `xml` (with `weights` as its .bin when not empty), saved in the fresh scratch
+// folder `dir`, and returns the error it raises, which must name the file; fails the test
+// when it loads.
+Error ir_load_error(const std::string& dir, const std::string& xml,
+                    const std::string& weights = "");
+// `s` with the first `from` replaced by `to`; fails the test when `from` is not in `s`.
+std::string replaced(std::string s, const std::string& from, const std::string& to);
+
+// Pieces of IR XML for hand-written fixtures. `dims` as <dim>s; a Parameter of element type
+// `type` ("f32", "i64", "boolean"); a Const of `type` read from `offset` in the .bin; a
+// Result. Each layer has one port, id 0.
+std::string ov_dims(const std::vector<int64_t>& dims);
+std::string ov_parameter(int id, const std::string& name, const std::vector<int64_t>& dims,
+                         const std::string& type = "f32");
+std::string ov_const(int id, const std::string& name, const std::vector<int64_t>& dims,
+                     const std::string& type, size_t offset);
+std::string ov_result(int id, const std::string& name, const std::vector<int64_t>& dims);
+
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>
 std::string bytes_of(std::initializer_list<T> values) {
