@@ -16,28 +16,9 @@ using test::floats_of;
 // One binary layer `type` with `data` attributes on x [2, 3] and y [y_dims].
 std::string binary_net(const std::string& type, const std::string& data,
                        const std::vector<int64_t>& y_dims) {
-  using test::ov_dims;
-  return R"(<?xml version="1.0"?>
-<net name="bin" version="11">
-  <layers>
-)" + test::ov_parameter(0, "x", {2, 3}) +
-         test::ov_parameter(1, "y", y_dims) + R"(<layer id="2" name="op" type=")" + type +
-         R"(" version="opset1"><data )" + data + R"(/>
-      <input><port id="0">)" +
-         ov_dims({2, 3}) + R"(</port><port id="1">)" + ov_dims(y_dims) +
-         R"(</port></input>
-      <output><port id="2" precision="FP32" names="z">)" +
-         ov_dims({2, 3}) + R"(</port></output>
-    </layer>
-)" + test::ov_result(3, "out", {2, 3}) +
-         R"(  </layers>
-  <edges>
-    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
-    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
-    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
-  </edges>
-</net>
-)";
+  return test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 3}), {2, 3}}, {test::ov_parameter(1, "y", y_dims), y_dims}},
+      type, "opset1", data, {2, 3}, "z");
 }
 
 TEST(OpenVinoOps, NumpyBroadcastAdd) {
@@ -109,33 +90,14 @@ TEST(OpenVinoOps, PdpdAxisThatDoesNotFitIsAnError) {
   EXPECT_NE(e.message().find("axis 2"), std::string::npos) << e.what();
 }
 
-// Broadcast-3 with mode="explicit": data axis i goes to output axis axes_mapping[i].
-// .bin: 0: target_shape [3, 2] i64; 16: axes_mapping [0] i64. Layout after OpenVINO's
-// Broadcast-3 specification example (operation-specs/movement/broadcast-3.rst).
+// Broadcast-3 with mode="explicit": data axis i goes to output axis axes_mapping[i], as
+// OpenVINO's Broadcast-3 specification (operation specs, movement/Broadcast-3) describes it.
+// .bin: 0: target_shape [3, 2] i64; 16: axes_mapping [0] i64.
 std::string explicit_broadcast() {
-  using test::ov_dims;
-  return R"(<?xml version="1.0"?>
-<net name="bcast" version="11">
-  <layers>
-)" + test::ov_parameter(0, "x", {3}) +
-         test::ov_const(1, "target", {2}, "i64", 0) + test::ov_const(2, "mapping", {1}, "i64", 16) +
-         R"(<layer id="3" name="bcast" type="Broadcast" version="opset3"><data mode="explicit"/>
-      <input><port id="0">)" +
-         ov_dims({3}) + R"(</port><port id="1">)" + ov_dims({2}) + R"(</port><port id="2">)" +
-         ov_dims({1}) + R"(</port></input>
-      <output><port id="3" precision="FP32" names="y">)" +
-         ov_dims({3, 2}) + R"(</port></output>
-    </layer>
-)" + test::ov_result(4, "out", {3, 2}) +
-         R"(  </layers>
-  <edges>
-    <edge from-layer="0" from-port="0" to-layer="3" to-port="0"/>
-    <edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>
-    <edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
-    <edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
-  </edges>
-</net>
-)";
+  return test::ov_one_layer_net({{test::ov_parameter(0, "x", {3}), {3}},
+                                 {test::ov_const(1, "target", {2}, "i64", 0), {2}},
+                                 {test::ov_const(2, "mapping", {1}, "i64", 16), {1}}},
+                                "Broadcast", "opset3", R"(mode="explicit")", {3, 2}, "y");
 }
 
 TEST(OpenVinoOps, ExplicitBroadcastPlacesAxesByMapping) {
@@ -153,7 +115,7 @@ TEST(OpenVinoOps, ExplicitBroadcastWithABadMappingIsAnError) {
   Error e =
       test::ir_load_error("ov_bcast_bad", explicit_broadcast(), test::bytes_of<int64_t>({3, 2, 2}));
   EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
-  EXPECT_NE(e.where().find("Broadcast \"bcast\" (id 3)"), std::string::npos) << e.what();
+  EXPECT_NE(e.where().find("Broadcast \"op\" (id 3)"), std::string::npos) << e.what();
 }
 
 TEST(OpenVinoOps, MaximumAndPower) {

@@ -100,6 +100,28 @@ std::string ov_result(int id, const std::string& name, const std::vector<int64_t
          "</port></input></layer>\n";
 }
 
+std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
+                             const std::string& version, const std::string& data,
+                             const std::vector<int64_t>& out_dims, const std::string& out_name) {
+  const std::string k = std::to_string(sources.size()), result = std::to_string(sources.size() + 1);
+  std::string layers, ports, edges;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::string id = std::to_string(i);
+    layers += sources[i].layer;
+    ports += "<port id=\"" + id + "\">" + ov_dims(sources[i].dims) + "</port>";
+    edges += "<edge from-layer=\"" + id + "\" from-port=\"0\" to-layer=\"" + k + "\" to-port=\"" +
+             id + "\"/>\n";
+  }
+  return "<?xml version=\"1.0\"?>\n<net name=\"one\" version=\"11\">\n<layers>\n" + layers +
+         "<layer id=\"" + k + "\" name=\"op\" type=\"" + type + "\" version=\"" + version +
+         "\"><data " + data + "/><input>" + ports + "</input><output><port id=\"" + k +
+         "\" precision=\"FP32\" names=\"" + out_name + "\">" + ov_dims(out_dims) +
+         "</port></output></layer>\n" +
+         ov_result(static_cast<int>(sources.size()) + 1, "out", out_dims) + "</layers>\n<edges>\n" +
+         edges + "<edge from-layer=\"" + k + "\" from-port=\"" + k + "\" to-layer=\"" + result +
+         "\" to-port=\"0\"/>\n</edges>\n</net>\n";
+}
+
 namespace {
 
 void expect_same(const NamedValues& want, const NamedValues& got, const std::string& trip) {

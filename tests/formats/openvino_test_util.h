@@ -37,6 +37,18 @@ std::string ov_parameter(int id, const std::string& name, const std::vector<int6
 std::string ov_const(int id, const std::string& name, const std::vector<int64_t>& dims,
                      const std::string& type, size_t offset);
 std::string ov_result(int id, const std::string& name, const std::vector<int64_t>& dims);
+// One input of a one-layer net: a Parameter or Const layer whose id is its position, and its
+// dims.
+struct OvSource {
+  std::string layer;
+  std::vector<int64_t> dims;
+};
+// An IR v11 net around one layer "op" (id k, `type` of opset `version`, <data `data`/>) that
+// reads the k `sources` on its input ports in order; its output [out_dims] (f32, named
+// `out_name`) goes to a Result.
+std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
+                             const std::string& version, const std::string& data,
+                             const std::vector<int64_t>& out_dims, const std::string& out_name);
 
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>
