@@ -118,6 +118,21 @@ TEST(OpenVinoOps, ExplicitBroadcastWithABadMappingIsAnError) {
   EXPECT_NE(e.where().find("Broadcast \"op\" (id 3)"), std::string::npos) << e.what();
 }
 
+TEST(OpenVinoOps, FloorModAndMod) {
+  // FloorMod takes the divisor's sign, Mod the dividend's:
+  // [-7, 7, -7, 7, 5, -5] by [3, -3, -3, 3, 5, 2]
+  NamedValues in{{"x", f32({2, 3}, {-7, 7, -7, 7, 5, -5})},
+                 {"y", f32({2, 3}, {3, -3, -3, 3, 5, 2})}};
+  std::string floor_path =
+      test::save_ir(test::scratch_dir("ov_floormod"), "m", binary_net("FloorMod", "", {2, 3}));
+  EXPECT_EQ(floats_of(test::run_ir(floor_path, in)[0].second.tensor()),
+            (std::vector<float>{2, -2, -1, 1, 0, 1}));
+  std::string mod_path =
+      test::save_ir(test::scratch_dir("ov_mod"), "m", binary_net("Mod", "", {2, 3}));
+  EXPECT_EQ(floats_of(test::run_ir(mod_path, in)[0].second.tensor()),
+            (std::vector<float>{-1, 1, -1, 1, 0, -1}));
+}
+
 TEST(OpenVinoOps, MaximumAndPower) {
   std::string max_path =
       test::save_ir(test::scratch_dir("ov_max"), "m", binary_net("Maximum", "", {3}));

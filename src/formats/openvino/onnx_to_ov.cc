@@ -48,12 +48,22 @@ std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const 
   return std::nullopt;
 }
 
-const std::map<std::string, std::string>& unary() {
-  static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
-      {"Abs", "Abs"},     {"Neg", "Negative"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
-      {"Floor", "Floor"}, {"Ceil", "Ceiling"},    {"Sin", "Sin"},       {"Cos", "Cos"},
-      {"Erf", "Erf"},     {"Sign", "Sign"},       {"Not", "LogicalNot"}};
+// ONNX operator -> OpenVINO operator and the opset that introduced it.
+const std::map<std::string, std::pair<std::string, std::string>>& unary() {
+  static const std::map<std::string, std::pair<std::string, std::string>> m{
+      {"Relu", {"Relu", "opset1"}},     {"Sigmoid", {"Sigmoid", "opset1"}},
+      {"Tanh", {"Tanh", "opset1"}},     {"Exp", {"Exp", "opset1"}},
+      {"Abs", {"Abs", "opset1"}},       {"Neg", {"Negative", "opset1"}},
+      {"Sqrt", {"Sqrt", "opset1"}},     {"Log", {"Log", "opset1"}},
+      {"Floor", {"Floor", "opset1"}},   {"Ceil", {"Ceiling", "opset1"}},
+      {"Sin", {"Sin", "opset1"}},       {"Cos", {"Cos", "opset1"}},
+      {"Tan", {"Tan", "opset1"}},       {"Asin", {"Asin", "opset1"}},
+      {"Acos", {"Acos", "opset1"}},     {"Atan", {"Atan", "opset1"}},
+      {"Sinh", {"Sinh", "opset1"}},     {"Cosh", {"Cosh", "opset1"}},
+      {"Asinh", {"Asinh", "opset4"}},   {"Acosh", {"Acosh", "opset4"}},
+      {"Atanh", {"Atanh", "opset4"}},   {"Softplus", {"SoftPlus", "opset4"}},
+      {"Erf", {"Erf", "opset1"}},       {"Sign", {"Sign", "opset1"}},
+      {"Not", {"LogicalNot", "opset1"}}};
   return m;
 }
 
@@ -68,7 +78,36 @@ const std::map<std::string, std::string>& binary() {
 }
 
 void write_unary(NetWriter& w, const ir::Node& n) {
-  w.op(unary().at(n.op_type), "opset1", layer_name(n), sources(w, n), out0(w, n));
+  const auto& [type, version] = unary().at(n.op_type);
+  w.op(type, version, layer_name(n), sources(w, n), out0(w, n));
+}
+
+// ONNX's Mod takes the divisor's sign (fmod=0), as OpenVINO's FloorMod does, or the
+// dividend's (fmod=1), as OpenVINO's Mod does.
+void write_mod(NetWriter& w, const ir::Node& n) {
+  w.op(int_attr_or(n, "fmod", 0) ? "Mod" : "FloorMod", "opset1", layer_name(n), sources(w, n),
+       out0(w, n), {{"auto_broadcast", "numpy"}});
+}
+
+// ONNX's Flatten reshapes to [d0 * .. * d(axis-1), the rest]: the first is written as 1
+// (axis 0), as 0 with special_zero (axis 1: keep d0), or as its value when those dims are
+// known.
+void write_flatten(NetWriter& w, const ir::Node& n) {
+  const ir::Edge* x = n.inputs.at(0);
+  const ir::Shape& s = x->type.shape;
+  int64_t axis = int_attr_or(n, "axis", 1);
+  if (axis < 0 && s.rank_known) axis += static_cast<int64_t>(s.dims.size());
+  if (axis < 0) fail(ErrorKind::Unsupported, w.where(n), "Flatten of unknown rank");
+  int64_t head = axis == 1 ? 0 : 1;
+  for (int64_t i = 0; axis > 1 && i < axis; ++i) {
+    if (!s.rank_known || i >= static_cast<int64_t>(s.dims.size()) || !s.dims[i].is_known())
+      fail(ErrorKind::Unsupported, w.where(n),
+           "Flatten at axis " + std::to_string(axis) + " of dims not all known");
+    head *= s.dims[i].value;
+  }
+  std::string name = layer_name(n);
+  w.op("Reshape", "opset1", name, {w.source(x), w.const_i64({head, -1}, name + "/shape")},
+       out0(w, n), {{"special_zero", axis == 1 ? "true" : "false"}});
 }
 
 // ONNX integer division truncates, which is OpenVINO's Divide without python division.
@@ -363,7 +402,9 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Expand", write_expand},
                                                 {"If", write_if},
                                                 {"Loop", write_loop},
-                                                {"Scan", write_scan}};
+                                                {"Scan", write_scan},
+                                                {"Mod", write_mod},
+                                                {"Flatten", write_flatten}};
   return m;
 }
 

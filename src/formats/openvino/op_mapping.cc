@@ -18,10 +18,13 @@ using MapFn = void (*)(GraphLowering&, const LayerIO&);
 
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
-      {"Abs", "Abs"},     {"Negative", "Neg"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
-      {"Floor", "Floor"}, {"Ceiling", "Ceil"},    {"Sin", "Sin"},       {"Cos", "Cos"},
-      {"Erf", "Erf"},     {"Sign", "Sign"},       {"LogicalNot", "Not"}};
+      {"Relu", "Relu"},        {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
+      {"Abs", "Abs"},          {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
+      {"Floor", "Floor"},      {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
+      {"Erf", "Erf"},          {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
+      {"Asin", "Asin"},        {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
+      {"Cosh", "Cosh"},        {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
+      {"SoftPlus", "Softplus"}};
   return m;
 }
 
@@ -57,6 +60,26 @@ void map_not_equal(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
   ir::Edge* eq = g.node("Equal", broadcast_operands(g, io), io.layer.name + "/equal");
   g.node_to("Not", {eq}, {io.out[0]}, io.layer.name);
+}
+
+// FloorMod takes the divisor's sign, which is ONNX's Mod with fmod=0 for integers; ONNX
+// only truncates floats, so for them it is x - floor(x / y) * y. (Of an element type the
+// file leaves unknown it is Mod with fmod=0, which the checker refuses for floats.) Mod
+// takes the dividend's sign (fmod=1).
+void map_mod(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  std::vector<ir::Edge*> ins = broadcast_operands(g, io);
+  const std::string& name = io.layer.name;
+  const ir::Type& t =
+      io.out[0]->type.kind == ir::Type::Kind::Tensor ? io.out[0]->type : io.in[0]->type;
+  if (io.layer.type == "FloorMod" && t.kind == ir::Type::Kind::Tensor && !is_integer_type(t.elem)) {
+    ir::Edge* floor = g.node("Floor", {g.node("Div", ins, name + "/quotient")}, name + "/floor");
+    g.node_to("Sub", {ins[0], g.node("Mul", {floor, ins[1]}, name + "/multiple")}, {io.out[0]},
+              name);
+    return;
+  }
+  g.node_to("Mod", ins, {io.out[0]}, name)
+      ->attributes.push_back(int_attr("fmod", io.layer.type == "Mod" ? 1 : 0));
 }
 
 void map_convert_like(GraphLowering& g, const LayerIO& io) {
@@ -262,6 +285,8 @@ void map_range(GraphLowering& g, const LayerIO& io) {
 
 const std::map<std::string, MapFn>& special_ops() {
   static const std::map<std::string, MapFn> m{{"NotEqual", map_not_equal},
+                                              {"Mod", map_mod},
+                                              {"FloorMod", map_mod},
                                               {"Select", map_select},
                                               {"Convert", map_convert},
                                               {"ConvertLike", map_convert_like},
