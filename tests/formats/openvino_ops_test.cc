@@ -133,6 +133,20 @@ TEST(OpenVinoOps, FloorModAndMod) {
             (std::vector<float>{-1, 1, -1, 1, 0, -1}));
 }
 
+TEST(OpenVinoOps, RoundHalfToEvenOnly) {
+  auto round_net = [](const std::string& mode) {
+    return test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, "Round", "opset5",
+                                  "mode=\"" + mode + "\"", {4}, "y");
+  };
+  std::string path = test::save_ir(test::scratch_dir("ov_round"), "m", round_net("half_to_even"));
+  // halves to the even neighbour: [0.5, 1.5, 2.5, -2.5] -> [0, 2, 2, -2]
+  NamedValues out = test::run_ir(path, {{"x", f32({4}, {0.5f, 1.5f, 2.5f, -2.5f})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, 2, 2, -2}));
+  Error e = test::ir_load_error("ov_round_away", round_net("half_away_from_zero"));
+  EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  EXPECT_NE(e.where().find("Round \"op\" (id 1)"), std::string::npos) << e.what();
+}
+
 TEST(OpenVinoOps, MaximumAndPower) {
   std::string max_path =
       test::save_ir(test::scratch_dir("ov_max"), "m", binary_net("Maximum", "", {3}));

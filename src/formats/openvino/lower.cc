@@ -25,6 +25,14 @@ ir::Attribute int_attr(const std::string& name, int64_t v) {
   return a;
 }
 
+ir::Attribute float_attr(const std::string& name, float v) {
+  ir::Attribute a;
+  a.name = name;
+  a.kind = ir::Attribute::Kind::Float;
+  a.f = v;
+  return a;
+}
+
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
   ir::Attribute a;
   a.name = name;

@@ -23,6 +23,16 @@ int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t f
   return x;
 }
 
+double float_data(GraphLowering& g, const XmlLayer& l, const char* key, double fallback) {
+  const std::string* v = l.attr(key);
+  if (!v) return fallback;
+  char* end = nullptr;
+  double x = std::strtod(v->c_str(), &end);
+  if (v->empty() || *end != '\0')
+    fail(ErrorKind::InvalidModel, g.where(l), std::string(key) + "=\"" + *v + "\" is not a number");
+  return x;
+}
+
 std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
   std::vector<int64_t> out;
   const std::string* v = l.attr(key);

@@ -11,6 +11,7 @@ namespace bough::openvino {
 
 bool flag(const XmlLayer& l, const char* key, bool fallback);
 int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback);
+double float_data(GraphLowering& g, const XmlLayer& l, const char* key, double fallback);
 // "1,0,1" as a list of integers ("" is empty).
 std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key);
 // The values of input `input`, which must be an int32/int64 constant.

@@ -1,6 +1,7 @@
 // ONNX-domain nodes as OpenVINO opset layers: the inverse of op_mapping.cc. Values that
 // ONNX keeps in attributes (axes, perm) become Const inputs; Identity writes nothing and
 // lets its output stand for its input.
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -51,19 +52,20 @@ std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const 
 // ONNX operator -> OpenVINO operator and the opset that introduced it.
 const std::map<std::string, std::pair<std::string, std::string>>& unary() {
   static const std::map<std::string, std::pair<std::string, std::string>> m{
-      {"Relu", {"Relu", "opset1"}},     {"Sigmoid", {"Sigmoid", "opset1"}},
-      {"Tanh", {"Tanh", "opset1"}},     {"Exp", {"Exp", "opset1"}},
-      {"Abs", {"Abs", "opset1"}},       {"Neg", {"Negative", "opset1"}},
-      {"Sqrt", {"Sqrt", "opset1"}},     {"Log", {"Log", "opset1"}},
-      {"Floor", {"Floor", "opset1"}},   {"Ceil", {"Ceiling", "opset1"}},
-      {"Sin", {"Sin", "opset1"}},       {"Cos", {"Cos", "opset1"}},
-      {"Tan", {"Tan", "opset1"}},       {"Asin", {"Asin", "opset1"}},
-      {"Acos", {"Acos", "opset1"}},     {"Atan", {"Atan", "opset1"}},
-      {"Sinh", {"Sinh", "opset1"}},     {"Cosh", {"Cosh", "opset1"}},
-      {"Asinh", {"Asinh", "opset4"}},   {"Acosh", {"Acosh", "opset4"}},
-      {"Atanh", {"Atanh", "opset4"}},   {"Softplus", {"SoftPlus", "opset4"}},
-      {"Erf", {"Erf", "opset1"}},       {"Sign", {"Sign", "opset1"}},
-      {"Not", {"LogicalNot", "opset1"}}};
+      {"Relu", {"Relu", "opset1"}},      {"Sigmoid", {"Sigmoid", "opset1"}},
+      {"Tanh", {"Tanh", "opset1"}},      {"Exp", {"Exp", "opset1"}},
+      {"Abs", {"Abs", "opset1"}},        {"Neg", {"Negative", "opset1"}},
+      {"Sqrt", {"Sqrt", "opset1"}},      {"Log", {"Log", "opset1"}},
+      {"Floor", {"Floor", "opset1"}},    {"Ceil", {"Ceiling", "opset1"}},
+      {"Sin", {"Sin", "opset1"}},        {"Cos", {"Cos", "opset1"}},
+      {"Tan", {"Tan", "opset1"}},        {"Asin", {"Asin", "opset1"}},
+      {"Acos", {"Acos", "opset1"}},      {"Atan", {"Atan", "opset1"}},
+      {"Sinh", {"Sinh", "opset1"}},      {"Cosh", {"Cosh", "opset1"}},
+      {"Asinh", {"Asinh", "opset4"}},    {"Acosh", {"Acosh", "opset4"}},
+      {"Atanh", {"Atanh", "opset4"}},    {"Softplus", {"SoftPlus", "opset4"}},
+      {"Erf", {"Erf", "opset1"}},        {"Sign", {"Sign", "opset1"}},
+      {"Not", {"LogicalNot", "opset1"}}, {"IsNaN", {"IsNaN", "opset10"}},
+      {"Round", {"Round", "opset5"}}};
   return m;
 }
 
@@ -79,7 +81,23 @@ const std::map<std::string, std::string>& binary() {
 
 void write_unary(NetWriter& w, const ir::Node& n) {
   const auto& [type, version] = unary().at(n.op_type);
-  w.op(type, version, layer_name(n), sources(w, n), out0(w, n));
+  std::map<std::string, std::string> data;
+  if (type == "Round") data["mode"] = "half_to_even";  // ONNX's rounding
+  w.op(type, version, layer_name(n), sources(w, n), out0(w, n), data);
+}
+
+void write_elu(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* alpha = n.attr("alpha");
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", alpha ? alpha->f : 1.0f);
+  w.op("Elu", "opset1", layer_name(n), sources(w, n), out0(w, n), {{"alpha", text}});
+}
+
+void write_is_inf(NetWriter& w, const ir::Node& n) {
+  auto flag = [&](const char* key) { return int_attr_or(n, key, 1) ? "true" : "false"; };
+  w.op(
+      "IsInf", "opset10", layer_name(n), sources(w, n), out0(w, n),
+      {{"detect_negative", flag("detect_negative")}, {"detect_positive", flag("detect_positive")}});
 }
 
 // ONNX's Mod takes the divisor's sign (fmod=0), as OpenVINO's FloorMod does, or the
@@ -288,9 +306,23 @@ void write_gather_elements(NetWriter& w, const ir::Node& n) {
 }
 
 // Axes are an input of ReduceSum from opset 13 and of the others from opset 18.
+// 0, 1, ..., rank(x) - 1, for an x whose rank is known only at run time.
+PortRef every_axis(NetWriter& w, PortRef x, const std::string& name) {
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", {x}, nullptr, {{"output_type", "i64"}});
+  PortRef rank =
+      w.op("ShapeOf", "opset3", name + "/rank", {shape}, nullptr, {{"output_type", "i64"}});
+  PortRef count = w.op("Squeeze", "opset1", name + "/rank_scalar",
+                       {rank, w.const_i64({0}, name + "/rank_axis")}, nullptr);
+  return w.op("Range", "opset4", name + "/axes",
+              {w.constant(Tensor::scalar_i64(0), name + "/zero"), count,
+               w.constant(Tensor::scalar_i64(1), name + "/one")},
+              nullptr, {{"output_type", "i64"}});
+}
+
 // ONNX reduces every axis when the axes are missing or empty (unless
-// noop_with_empty_axes); OpenVINO's empty axes reduce none, so every axis is listed (and
-// an axes input known to be empty is not read).
+// noop_with_empty_axes, which makes it an Identity); OpenVINO's empty axes reduce none, so
+// every axis is listed (and an axes input known to be empty is not read).
 void write_reduce(NetWriter& w, const ir::Node& n) {
   const ir::Edge* axes_in = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
   const ir::Attribute* axes_attr = n.attr("axes");
@@ -301,20 +333,22 @@ void write_reduce(NetWriter& w, const ir::Node& n) {
   };
   bool all = axes_in ? empty(axes_in) : !axes_attr || axes_attr->ints.empty();
   std::optional<PortRef> axes;
+  const std::string name = layer_name(n);
+  if (all && int_attr_or(n, "noop_with_empty_axes", 0)) return write_identity(w, n);
   if (all) {
     const ir::Type& t = n.inputs.at(0)->type;
-    if (int_attr_or(n, "noop_with_empty_axes", 0) || t.kind != ir::Type::Kind::Tensor ||
-        !t.shape.rank_known)
-      fail(ErrorKind::Unsupported, w.where(n),
-           n.op_type + " without axes, on an input of unknown rank or with noop_with_empty_axes");
     std::vector<int64_t> every;
     for (size_t i = 0; i < t.shape.dims.size(); ++i) every.push_back(static_cast<int64_t>(i));
-    axes = w.const_i64(every, layer_name(n) + "/axes");
+    // Of a rank known only at run time: Range(0, rank, 1).
+    axes = t.kind == ir::Type::Kind::Tensor && t.shape.rank_known
+               ? w.const_i64(every, name + "/axes")
+               : every_axis(w, w.source(n.inputs[0]), name);
   } else {
     axes = axes_of(w, n, 1, "axes");
   }
   bool keep = int_attr_or(n, "keepdims", 1) != 0;
-  w.op(n.op_type, "opset1", layer_name(n), {w.source(n.inputs.at(0)), *axes}, out0(w, n),
+  bool l1_l2 = n.op_type == "ReduceL1" || n.op_type == "ReduceL2";
+  w.op(n.op_type, l1_l2 ? "opset4" : "opset1", name, {w.source(n.inputs.at(0)), *axes}, out0(w, n),
        {{"keep_dims", keep ? "true" : "false"}});
 }
 
@@ -404,6 +438,10 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Loop", write_loop},
                                                 {"Scan", write_scan},
                                                 {"Mod", write_mod},
+                                                {"ReduceL1", write_reduce},
+                                                {"ReduceL2", write_reduce},
+                                                {"Elu", write_elu},
+                                                {"IsInf", write_is_inf},
                                                 {"Flatten", write_flatten}};
   return m;
 }

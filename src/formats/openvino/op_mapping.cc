@@ -18,13 +18,13 @@ using MapFn = void (*)(GraphLowering&, const LayerIO&);
 
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},        {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
-      {"Abs", "Abs"},          {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
-      {"Floor", "Floor"},      {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
-      {"Erf", "Erf"},          {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
-      {"Asin", "Asin"},        {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
-      {"Cosh", "Cosh"},        {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
-      {"SoftPlus", "Softplus"}};
+      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
+      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
+      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
+      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
+      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
+      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
+      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"}};
   return m;
 }
 
@@ -80,6 +80,31 @@ void map_mod(GraphLowering& g, const LayerIO& io) {
   }
   g.node_to("Mod", ins, {io.out[0]}, name)
       ->attributes.push_back(int_attr("fmod", io.layer.type == "Mod" ? 1 : 0));
+}
+
+// Elu's alpha, and IsInf's choice of infinities, are attributes in both formats.
+void map_elu(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  g.node_to("Elu", {io.in[0]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(
+          float_attr("alpha", static_cast<float>(float_data(g, io.layer, "alpha", 1))));
+}
+
+void map_is_inf(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  ir::Node* n = g.node_to("IsInf", {io.in[0]}, {io.out[0]}, io.layer.name);
+  for (const char* key : {"detect_negative", "detect_positive"})
+    n->attributes.push_back(int_attr(key, flag(io.layer, key, true) ? 1 : 0));
+}
+
+// ONNX's Round rounds halves to even, one of Round-5's two modes.
+void map_round(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const std::string* mode = io.layer.attr("mode");
+  if (!mode || *mode != "half_to_even")
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         "Round with mode \"" + (mode ? *mode : std::string()) + "\" (ONNX rounds half to even)");
+  g.node_to("Round", {io.in[0]}, {io.out[0]}, io.layer.name);
 }
 
 void map_convert_like(GraphLowering& g, const LayerIO& io) {
@@ -305,6 +330,11 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"ReduceMax", map_reduce},
                                               {"ReduceMin", map_reduce},
                                               {"ReduceProd", map_reduce},
+                                              {"ReduceL1", map_reduce},
+                                              {"ReduceL2", map_reduce},
+                                              {"Elu", map_elu},
+                                              {"IsInf", map_is_inf},
+                                              {"Round", map_round},
                                               {"Softmax", map_softmax},
                                               {"LogSoftmax", map_softmax},
                                               {"Transpose", map_transpose},
