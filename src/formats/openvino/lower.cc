@@ -17,34 +17,37 @@ std::string ModelContext::unique_name(const std::string& wanted) {
   return name;
 }
 
-ir::Attribute int_attr(const std::string& name, int64_t v) {
+namespace {
+
+ir::Attribute attr_of(const std::string& name, ir::Attribute::Kind kind) {
   ir::Attribute a;
   a.name = name;
-  a.kind = ir::Attribute::Kind::Int;
+  a.kind = kind;
+  return a;
+}
+
+}  // namespace
+
+ir::Attribute int_attr(const std::string& name, int64_t v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Int);
   a.i = v;
   return a;
 }
 
 ir::Attribute float_attr(const std::string& name, float v) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Float;
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Float);
   a.f = v;
   return a;
 }
 
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Ints;
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Ints);
   a.ints = std::move(v);
   return a;
 }
 
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Graph;
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Graph);
   a.g = std::move(g);
   return a;
 }
