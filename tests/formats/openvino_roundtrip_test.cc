@@ -114,6 +114,29 @@ TEST(OpenVinoRoundTrip, IdenticalConstantsAreStoredOnce) {
   EXPECT_EQ(test::floats_of(out[0].second.tensor()), (std::vector<float>{2, 6, 12, 20}));
 }
 
+TEST(OpenVinoRoundTrip, RtInfoIsKeptThroughIrAndOnnx) {
+  // rt_info on the Add layer and on the net, in the layout OpenVINO's serializer writes
+  // (fused_names as an <attribute>, framework details under the net's <rt_info>).
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2}), {2}}, {test::ov_parameter(1, "y", {2}), {2}}}, "Add",
+      "opset1", "", {2}, "z");
+  xml = test::replaced(xml, R"(names="z"><dim>2</dim></port></output></layer>)",
+                       R"(names="z"><dim>2</dim></port></output><rt_info><attribute )"
+                       R"(name="fused_names" version="0" value="add_1,add_2"/></rt_info></layer>)");
+  xml = test::replaced(xml, "</edges>", R"(</edges><rt_info><framework value="test"/></rt_info>)");
+  auto model = openvino::read_model_text(xml, nullptr, "rt.xml");
+  auto expect_kept = [](const std::string& written) {
+    size_t add = written.find(R"(type="Add")");
+    ASSERT_NE(add, std::string::npos) << written;
+    size_t fused = written.find(R"(value="add_1,add_2")");
+    EXPECT_TRUE(fused > add && fused < written.find("</layer>", add)) << written;
+    EXPECT_NE(written.find(R"(<framework value="test")"), std::string::npos) << written;
+  };
+  expect_kept(openvino::write_ir(*model).xml);
+  auto via_onnx = onnx::read_model_bytes(onnx::write_model_bytes(*model), "rt.onnx", "");
+  expect_kept(openvino::write_ir(*via_onnx).xml);
+}
+
 TEST(OpenVinoRoundTrip, WhatHasNoOpenVinoFormIsRefusedNamingTheNode) {
   test::GraphBuilder g;
   g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {4});

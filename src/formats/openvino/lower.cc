@@ -240,6 +240,9 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
     }
     for (const XmlPort& p : l->outputs) io.out.push_back(output_edge(*l, p));
     map_layer(*this, io);
+    // The layer's rt_info goes with the node that makes its (first) output.
+    if (!l->rt_info.empty() && !io.out.empty() && io.out[0]->producer)
+      io.out[0]->producer->metadata.emplace_back(kRtInfoKey, l->rt_info);
     for (size_t k = 0; k < io.out.size(); ++k)
       if (!io.out[k]->producer)
         fail(ErrorKind::Unsupported, where(*l),
