@@ -147,6 +147,30 @@ TEST(OpenVinoOps, RoundHalfToEvenOnly) {
   EXPECT_NE(e.where().find("Round \"op\" (id 1)"), std::string::npos) << e.what();
 }
 
+TEST(OpenVinoOps, StridedSliceWithShrinkNewAxisAndEllipsis) {
+  // x [2, 3, 4] = 0 .. 23. Entries: take x[1] and drop the axis (shrink), insert an axis
+  // (new), all of axis 1 (ellipsis), then axis 2 from 3 down to 0 by 2: x[1, :, [3, 1]]
+  // under a new leading axis. .bin: begin [1, 0, 0, 3], end [2, 0, 0, 0], stride
+  // [1, 1, 1, -2], all i64.
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 3, 4}), {2, 3, 4}},
+       {test::ov_const(1, "begin", {4}, "i64", 0), {4}},
+       {test::ov_const(2, "end", {4}, "i64", 32), {4}},
+       {test::ov_const(3, "stride", {4}, "i64", 64), {4}}},
+      "StridedSlice", "opset1",
+      R"(begin_mask="0,0,0,0" end_mask="0,0,0,0" shrink_axis_mask="1,0,0,0" )"
+      R"(new_axis_mask="0,1,0,0" ellipsis_mask="0,0,1,0")",
+      {1, 3, 2}, "y");
+  std::string path = test::save_ir(test::scratch_dir("ov_strided"), "m", xml,
+                                   test::bytes_of<int64_t>({1, 0, 0, 3, 2, 0, 0, 0, 1, 1, 1, -2}));
+  std::vector<float> x;
+  for (int i = 0; i < 24; ++i) x.push_back(static_cast<float>(i));
+  NamedValues out = test::run_ir(path, {{"x", f32({2, 3, 4}, x)}});
+  // x[1] rows [12..15], [16..19], [20..23]; columns 3 and 1 of each
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{1, 3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{15, 13, 19, 17, 23, 21}));
+}
+
 TEST(OpenVinoOps, MaximumAndPower) {
   std::string max_path =
       test::save_ir(test::scratch_dir("ov_max"), "m", binary_net("Maximum", "", {3}));

@@ -3,7 +3,6 @@
 // attributes (Gather's axis, Transpose's order) must be constants.
 #include "formats/openvino/op_mapping.h"
 
-#include <limits>
 #include <map>
 
 #include "bough/error.h"
@@ -254,40 +253,6 @@ void map_slice(GraphLowering& g, const LayerIO& io) {
                              io.in.size() == 5 ? g.as_int64(io.in[4], name + "/axes") : nullptr,
                              g.as_int64(io.in[3], name + "/step")};
   g.node_to("Slice", ins, {io.out[0]}, name);
-}
-
-// StridedSlice with constant begin/end/stride and only begin/end masks (a set bit means
-// "from the start" / "to the end" along that axis).
-void map_strided_slice(GraphLowering& g, const LayerIO& io) {
-  check_inputs(g, io, 3, 4);
-  const XmlLayer& l = io.layer;
-  for (const char* key : {"new_axis_mask", "shrink_axis_mask", "ellipsis_mask"})
-    for (int64_t bit : int_list(g, l, key))
-      if (bit) fail(ErrorKind::Unsupported, g.where(l), std::string("StridedSlice with ") + key);
-  std::vector<int64_t> begin = const_ints(g, io, 1, "begin");
-  std::vector<int64_t> end = const_ints(g, io, 2, "end");
-  std::vector<int64_t> stride =
-      io.in.size() == 4 ? const_ints(g, io, 3, "stride") : std::vector<int64_t>(begin.size(), 1);
-  if (end.size() != begin.size() || stride.size() != begin.size())
-    fail(ErrorKind::InvalidModel, g.where(l), "begin, end and stride differ in length");
-  std::vector<int64_t> begin_mask = int_list(g, l, "begin_mask"),
-                       end_mask = int_list(g, l, "end_mask");
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(),
-                    kMin = std::numeric_limits<int64_t>::min();
-  std::vector<int64_t> axes;
-  for (size_t i = 0; i < begin.size(); ++i) {
-    axes.push_back(static_cast<int64_t>(i));
-    if (stride[i] == 0) fail(ErrorKind::InvalidModel, g.where(l), "a stride is 0");
-    if (i < begin_mask.size() && begin_mask[i]) begin[i] = stride[i] > 0 ? 0 : kMax;
-    if (i < end_mask.size() && end_mask[i]) end[i] = stride[i] > 0 ? kMax : kMin;
-  }
-  const std::string& name = l.name;
-  g.node_to(
-      "Slice",
-      {io.in[0], g.constant(i64_tensor(begin), name + "/starts"),
-       g.constant(i64_tensor(end), name + "/ends"), g.constant(i64_tensor(axes), name + "/axes"),
-       g.constant(i64_tensor(stride), name + "/steps")},
-      {io.out[0]}, name);
 }
 
 // Range-4 converts its scalars to output_type; ONNX's Range wants them already alike.

@@ -18,6 +18,9 @@ void map_layer(GraphLowering& g, const LayerIO& io);
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io);
 void map_broadcast(GraphLowering& g, const LayerIO& io);
 
+// In strided_slice.cc.
+void map_strided_slice(GraphLowering& g, const LayerIO& io);
+
 // Control flow, in port_maps.cc: bodies lowered with their port maps turned into captures,
 // loop-carried values and scan outputs.
 void lower_if(GraphLowering& g, const LayerIO& io);
