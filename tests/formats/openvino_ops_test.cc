@@ -171,6 +171,41 @@ TEST(OpenVinoOps, StridedSliceWithShrinkNewAxisAndEllipsis) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{15, 13, 19, 17, 23, 21}));
 }
 
+// x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] as [1, 1, 3, 3], through one windowed layer.
+NamedValues run_window(const std::string& dir, const std::string& xml,
+                       const std::string& weights = "") {
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, weights);
+  return test::run_ir(path, {{"x", f32({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
+}
+
+TEST(OpenVinoOps, ConvolutionAndPooling) {
+  // A 2x2 kernel of ones, stride 1, no padding: the sums of the four 2x2 windows.
+  std::string conv = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {1, 1, 3, 3}), {1, 1, 3, 3}},
+       {test::ov_const(1, "w", {1, 1, 2, 2}, "f32", 0), {1, 1, 2, 2}}},
+      "Convolution", "opset1",
+      R"(strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0" auto_pad="explicit")",
+      {1, 1, 2, 2}, "y");
+  NamedValues c = run_window("ov_conv", conv, test::bytes_of<float>({1, 1, 1, 1}));
+  EXPECT_EQ(floats_of(c[0].second.tensor()), (std::vector<float>{12, 16, 24, 28}));
+  // 2x2 windows, stride 2, one row and column of padding at the end: windows {1, 2, 4, 5},
+  // {3, 6}, {7, 8}, {9} with the padding left out of the mean, or counted in it.
+  auto pool = [](const std::string& type, const std::string& extra) {
+    return test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1, 3, 3}), {1, 1, 3, 3}}}, type,
+                                  "opset1",
+                                  R"(kernel="2,2" strides="2,2" pads_begin="0,0" pads_end="1,1" )"
+                                  R"(rounding_type="floor" auto_pad="explicit" )" +
+                                      extra,
+                                  {1, 1, 2, 2}, "y");
+  };
+  NamedValues avg = run_window("ov_avg", pool("AvgPool", R"(exclude-pad="true")"));
+  EXPECT_EQ(floats_of(avg[0].second.tensor()), (std::vector<float>{3, 4.5f, 7.5f, 9}));
+  NamedValues avg_pad = run_window("ov_avg_pad", pool("AvgPool", R"(exclude-pad="false")"));
+  EXPECT_EQ(floats_of(avg_pad[0].second.tensor()), (std::vector<float>{3, 2.25f, 3.75f, 2.25f}));
+  NamedValues max = run_window("ov_max", pool("MaxPool", ""));
+  EXPECT_EQ(floats_of(max[0].second.tensor()), (std::vector<float>{5, 6, 8, 9}));
+}
+
 TEST(OpenVinoOps, MaximumAndPower) {
   std::string max_path =
       test::save_ir(test::scratch_dir("ov_max"), "m", binary_net("Maximum", "", {3}));

@@ -40,6 +40,12 @@ ir::Attribute float_attr(const std::string& name, float v) {
   return a;
 }
 
+ir::Attribute string_attr(const std::string& name, std::string v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::String);
+  a.s = std::move(v);
+  return a;
+}
+
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
   ir::Attribute a = attr_of(name, ir::Attribute::Kind::Ints);
   a.ints = std::move(v);

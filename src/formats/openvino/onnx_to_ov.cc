@@ -9,6 +9,7 @@
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/net_writer.h"
+#include "formats/openvino/write_helpers.h"
 #include "formats/openvino/writer.h"
 
 namespace bough::openvino {
@@ -16,38 +17,6 @@ namespace bough::openvino {
 namespace {
 
 using WriteFn = void (*)(NetWriter&, const ir::Node&);
-
-std::string layer_name(const ir::Node& n) {
-  return n.name.empty() && !n.outputs.empty() && n.outputs[0] ? n.outputs[0]->name : n.name;
-}
-
-const ir::Edge* out0(NetWriter& w, const ir::Node& n) {
-  if (n.outputs.empty() || !n.outputs[0]) fail(ErrorKind::InvalidModel, w.where(n), "no output");
-  return n.outputs[0];
-}
-
-std::vector<PortRef> sources(NetWriter& w, const ir::Node& n) {
-  std::vector<PortRef> ins;
-  for (const ir::Edge* e : n.inputs) {
-    if (!e) fail(ErrorKind::Unsupported, w.where(n), "an omitted optional input");
-    ins.push_back(w.source(e));
-  }
-  return ins;
-}
-
-int64_t int_attr_or(const ir::Node& n, const char* name, int64_t fallback) {
-  const ir::Attribute* a = n.attr(name);
-  return a ? a->i : fallback;
-}
-
-// Axes given as input `k` (newer opsets) or as the attribute `name` (older ones); nullopt
-// when neither is there.
-std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const char* name) {
-  if (n.inputs.size() > k && n.inputs[k]) return w.source(n.inputs[k]);
-  if (const ir::Attribute* a = n.attr(name))
-    return w.const_i64(a->ints, layer_name(n) + "/" + name);
-  return std::nullopt;
-}
 
 // ONNX operator -> OpenVINO operator and the opset that introduced it.
 const std::map<std::string, std::pair<std::string, std::string>>& unary() {
@@ -441,6 +410,9 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"ReduceL1", write_reduce},
                                                 {"ReduceL2", write_reduce},
                                                 {"Elu", write_elu},
+                                                {"Conv", write_conv},
+                                                {"MaxPool", write_pool},
+                                                {"AveragePool", write_pool},
                                                 {"IsInf", write_is_inf},
                                                 {"Flatten", write_flatten}};
   return m;
