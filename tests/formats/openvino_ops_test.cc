@@ -210,37 +210,14 @@ TEST(OpenVinoOps, ConvolutionAndPooling) {
 // specification (sequence/LSTMCell-4): gates stacked f, i, c, o in W [4, 1], R [4, 1] and
 // B [4]. .bin: W = [1, 2, 3, 4], R = [0.1, 0.2, 0.3, 0.4], B = [0.01, 0.02, 0.03, 0.04].
 std::string lstm_cell() {
-  using test::ov_dims;
-  const std::string one = ov_dims({1, 1});
-  return R"(<?xml version="1.0"?>
-<net name="lstm" version="11">
-<layers>
-)" + test::ov_parameter(0, "x", {1, 1}) +
-         test::ov_parameter(1, "h0", {1, 1}) + test::ov_parameter(2, "c0", {1, 1}) +
-         test::ov_const(3, "W", {4, 1}, "f32", 0) + test::ov_const(4, "R", {4, 1}, "f32", 16) +
-         test::ov_const(5, "B", {4}, "f32", 32) +
-         R"(<layer id="6" name="cell" type="LSTMCell" version="opset4"><data hidden_size="1"/>
-<input><port id="0">)" +
-         one + R"(</port><port id="1">)" + one + R"(</port><port id="2">)" + one +
-         R"(</port><port id="3">)" + ov_dims({4, 1}) + R"(</port><port id="4">)" + ov_dims({4, 1}) +
-         R"(</port><port id="5">)" + ov_dims({4}) + R"(</port></input>
-<output><port id="6" precision="FP32" names="h">)" +
-         one + R"(</port><port id="7" precision="FP32" names="c">)" + one + R"(</port></output>
-</layer>
-)" + test::ov_result(7, "out_h", {1, 1}) +
-         test::ov_result(8, "out_c", {1, 1}) + R"(</layers>
-<edges>
-<edge from-layer="0" from-port="0" to-layer="6" to-port="0"/>
-<edge from-layer="1" from-port="0" to-layer="6" to-port="1"/>
-<edge from-layer="2" from-port="0" to-layer="6" to-port="2"/>
-<edge from-layer="3" from-port="0" to-layer="6" to-port="3"/>
-<edge from-layer="4" from-port="0" to-layer="6" to-port="4"/>
-<edge from-layer="5" from-port="0" to-layer="6" to-port="5"/>
-<edge from-layer="6" from-port="6" to-layer="7" to-port="0"/>
-<edge from-layer="6" from-port="7" to-layer="8" to-port="0"/>
-</edges>
-</net>
-)";
+  return test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1}), {1, 1}},
+                                 {test::ov_parameter(1, "h0", {1, 1}), {1, 1}},
+                                 {test::ov_parameter(2, "c0", {1, 1}), {1, 1}},
+                                 {test::ov_const(3, "W", {4, 1}, "f32", 0), {4, 1}},
+                                 {test::ov_const(4, "R", {4, 1}, "f32", 16), {4, 1}},
+                                 {test::ov_const(5, "B", {4}, "f32", 32), {4}}},
+                                "LSTMCell", "opset4", R"(hidden_size="1")",
+                                std::vector<test::OvOutput>{{{1, 1}, "h"}, {{1, 1}, "c"}});
 }
 
 TEST(OpenVinoOps, LstmCellGatesInOpenVinoOrder) {

@@ -102,24 +102,34 @@ std::string ov_result(int id, const std::string& name, const std::vector<int64_t
 
 std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
                              const std::string& version, const std::string& data,
-                             const std::vector<int64_t>& out_dims, const std::string& out_name) {
-  const std::string k = std::to_string(sources.size()), result = std::to_string(sources.size() + 1);
-  std::string layers, ports, edges;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    const std::string id = std::to_string(i);
+                             const std::vector<OvOutput>& outputs) {
+  const size_t k = sources.size();
+  const std::string id = std::to_string(k);
+  std::string layers, ports, out_ports, results, edges;
+  for (size_t i = 0; i < k; ++i) {
     layers += sources[i].layer;
-    ports += "<port id=\"" + id + "\">" + ov_dims(sources[i].dims) + "</port>";
-    edges += "<edge from-layer=\"" + id + "\" from-port=\"0\" to-layer=\"" + k + "\" to-port=\"" +
-             id + "\"/>\n";
+    ports += "<port id=\"" + std::to_string(i) + "\">" + ov_dims(sources[i].dims) + "</port>";
+    edges += "<edge from-layer=\"" + std::to_string(i) + "\" from-port=\"0\" to-layer=\"" + id +
+             "\" to-port=\"" + std::to_string(i) + "\"/>\n";
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const std::string port = std::to_string(k + o), result = std::to_string(k + 1 + o);
+    out_ports += "<port id=\"" + port + "\" precision=\"FP32\" names=\"" + outputs[o].name + "\">" +
+                 ov_dims(outputs[o].dims) + "</port>";
+    results += ov_result(static_cast<int>(k + 1 + o), "out_" + outputs[o].name, outputs[o].dims);
+    edges += "<edge from-layer=\"" + id + "\" from-port=\"" + port + "\" to-layer=\"" + result +
+             "\" to-port=\"0\"/>\n";
   }
   return "<?xml version=\"1.0\"?>\n<net name=\"one\" version=\"11\">\n<layers>\n" + layers +
-         "<layer id=\"" + k + "\" name=\"op\" type=\"" + type + "\" version=\"" + version +
-         "\"><data " + data + "/><input>" + ports + "</input><output><port id=\"" + k +
-         "\" precision=\"FP32\" names=\"" + out_name + "\">" + ov_dims(out_dims) +
-         "</port></output></layer>\n" +
-         ov_result(static_cast<int>(sources.size()) + 1, "out", out_dims) + "</layers>\n<edges>\n" +
-         edges + "<edge from-layer=\"" + k + "\" from-port=\"" + k + "\" to-layer=\"" + result +
-         "\" to-port=\"0\"/>\n</edges>\n</net>\n";
+         "<layer id=\"" + id + "\" name=\"op\" type=\"" + type + "\" version=\"" + version +
+         "\"><data " + data + "/><input>" + ports + "</input><output>" + out_ports +
+         "</output></layer>\n" + results + "</layers>\n<edges>\n" + edges + "</edges>\n</net>\n";
+}
+
+std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
+                             const std::string& version, const std::string& data,
+                             const std::vector<int64_t>& out_dims, const std::string& out_name) {
+  return ov_one_layer_net(sources, type, version, data, {{out_dims, out_name}});
 }
 
 namespace {

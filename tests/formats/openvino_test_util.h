@@ -51,6 +51,14 @@ struct OvSource {
 std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
                              const std::string& version, const std::string& data,
                              const std::vector<int64_t>& out_dims, const std::string& out_name);
+// The same with several outputs, each read by its own Result.
+struct OvOutput {
+  std::vector<int64_t> dims;
+  std::string name;
+};
+std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::string& type,
+                             const std::string& version, const std::string& data,
+                             const std::vector<OvOutput>& outputs);
 
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>
