@@ -13,47 +13,17 @@ namespace {
 using test::f32;
 using test::floats_of;
 
-// One binary layer `type` with `data` attributes on x [2, 3] and y of `y_dims`.
-std::string binary_net(const std::string& type, const std::string& data, const std::string& y_dims,
-                       const std::string& y_shape) {
-  return R"(<?xml version="1.0"?>
-<net name="bin" version="11">
-  <layers>
-    <layer id="0" name="x" type="Parameter" version="opset1">
-      <data element_type="f32" shape="2,3"/>
-      <output><port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port></output>
-    </layer>
-    <layer id="1" name="y" type="Parameter" version="opset1">
-      <data element_type="f32" shape=")" +
-         y_shape + R"("/>
-      <output><port id="0" precision="FP32">)" +
-         y_dims + R"(</port></output>
-    </layer>
-    <layer id="2" name="op" type=")" +
-         type + R"(" version="opset1">
-      <data )" +
-         data + R"(/>
-      <input><port id="0"><dim>2</dim><dim>3</dim></port><port id="1">)" +
-         y_dims + R"(</port></input>
-      <output><port id="2" precision="FP32" names="z"><dim>2</dim><dim>3</dim></port></output>
-    </layer>
-    <layer id="3" name="out" type="Result" version="opset1">
-      <input><port id="0"><dim>2</dim><dim>3</dim></port></input>
-    </layer>
-  </layers>
-  <edges>
-    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
-    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
-    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
-  </edges>
-</net>
-)";
+// One binary layer `type` with `data` attributes on x [2, 3] and y [y_dims].
+std::string binary_net(const std::string& type, const std::string& data,
+                       const std::vector<int64_t>& y_dims) {
+  return test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 3}), {2, 3}}, {test::ov_parameter(1, "y", y_dims), y_dims}},
+      type, "opset1", data, {2, 3}, "z");
 }
 
 TEST(OpenVinoOps, NumpyBroadcastAdd) {
-  std::string path =
-      test::save_ir(test::scratch_dir("ov_numpy"), "m",
-                    binary_net("Add", R"(auto_broadcast="numpy")", "<dim>3</dim>", "3"));
+  std::string path = test::save_ir(test::scratch_dir("ov_numpy"), "m",
+                                   binary_net("Add", R"(auto_broadcast="numpy")", {3}));
   // [[1, 2, 3], [4, 5, 6]] + [10, 20, 30] row-wise
   NamedValues out =
       test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {10, 20, 30})}});
@@ -64,8 +34,7 @@ TEST(OpenVinoOps, NoBroadcastMultiplyAndDefaultMode) {
   // auto_broadcast="none": same shapes, elementwise; no attribute means numpy.
   for (std::string data : {std::string(R"(auto_broadcast="none")"), std::string()}) {
     std::string path =
-        test::save_ir(test::scratch_dir("ov_none"), "m",
-                      binary_net("Multiply", data, "<dim>2</dim><dim>3</dim>", "2,3"));
+        test::save_ir(test::scratch_dir("ov_none"), "m", binary_net("Multiply", data, {2, 3}));
     // [1..6] * [2, 2, 2, -1, -1, -1]
     NamedValues out = test::run_ir(
         path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2, 3}, {2, 2, 2, -1, -1, -1})}});
@@ -73,28 +42,254 @@ TEST(OpenVinoOps, NoBroadcastMultiplyAndDefaultMode) {
   }
 }
 
-TEST(OpenVinoOps, PdpdBroadcastIsRefused) {
+// pdpd (OpenVINO's broadcast rules for elementwise operations): y is aligned with x from
+// `axis` after its trailing 1s are dropped, then padded with 1s to x's rank.
+TEST(OpenVinoOps, PdpdBroadcastWithAxis) {
   std::string path =
-      test::save_ir(test::scratch_dir("ov_pdpd"), "m",
-                    binary_net("Subtract", R"(auto_broadcast="pdpd")", "<dim>3</dim>", "3"));
-  try {
-    Model::load(path);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-    EXPECT_NE(e.where().find("Subtract \"op\" (id 2)"), std::string::npos) << e.what();
-  }
+      test::save_ir(test::scratch_dir("ov_pdpd_axis"), "m",
+                    binary_net("Subtract", R"(auto_broadcast="pdpd" axis="0")", {2}));
+  // y [2] at axis 0 is [2, 1]: [[1, 2, 3] - 10, [4, 5, 6] - 20]
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2}, {10, 20})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{-9, -8, -7, -16, -15, -14}));
+}
+
+TEST(OpenVinoOps, PdpdBroadcastDropsTrailingOnes) {
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_pdpd_trailing"), "m",
+                    binary_net("Subtract", R"(auto_broadcast="pdpd" axis="1")", {3, 1}));
+  // y [3, 1] is [3] once its trailing 1 is dropped, at axis 1: [1, 3]; numpy alone would
+  // refuse [2, 3] against [3, 1]. [[1, 2, 3] - [10, 20, 30], [4, 5, 6] - [10, 20, 30]]
+  NamedValues out = test::run_ir(
+      path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3, 1}, {10, 20, 30})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{-9, -18, -27, -6, -15, -24}));
+}
+
+TEST(OpenVinoOps, PdpdBroadcastDefaultAxisAndExplicitMode) {
+  // axis -1 (the default) is rank(x) - rank(y) = 1: y [3] is [1, 3], as in numpy.
+  std::string path = test::save_ir(test::scratch_dir("ov_pdpd_default"), "m",
+                                   binary_net("Multiply", R"(auto_broadcast="pdpd")", {3}));
+  // [[1, 2, 3], [4, 5, 6]] * [1, 0, -1]
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {1, 0, -1})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 0, -3, 4, 0, -6}));
+  // auto_broadcast="explicit" is "none": equal shapes.
+  std::string same = test::save_ir(test::scratch_dir("ov_explicit"), "m",
+                                   binary_net("Add", R"(auto_broadcast="explicit")", {2, 3}));
+  // [1..6] + [6..1]
+  NamedValues sum = test::run_ir(
+      same, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({2, 3}, {6, 5, 4, 3, 2, 1})}});
+  EXPECT_EQ(floats_of(sum[0].second.tensor()), (std::vector<float>{7, 7, 7, 7, 7, 7}));
+}
+
+TEST(OpenVinoOps, PdpdAxisThatDoesNotFitIsAnError) {
+  Error e = test::ir_load_error("ov_pdpd_bad",
+                                binary_net("Add", R"(auto_broadcast="pdpd" axis="2")", {3}));
+  EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+  EXPECT_NE(e.where().find("Add \"op\" (id 2)"), std::string::npos) << e.what();
+  EXPECT_NE(e.message().find("axis 2"), std::string::npos) << e.what();
+}
+
+// Broadcast-3 with mode="explicit": data axis i goes to output axis axes_mapping[i], as
+// OpenVINO's Broadcast-3 specification (operation specs, movement/Broadcast-3) describes it.
+// .bin: 0: target_shape [3, 2] i64; 16: axes_mapping [0] i64.
+std::string explicit_broadcast() {
+  return test::ov_one_layer_net({{test::ov_parameter(0, "x", {3}), {3}},
+                                 {test::ov_const(1, "target", {2}, "i64", 0), {2}},
+                                 {test::ov_const(2, "mapping", {1}, "i64", 16), {1}}},
+                                "Broadcast", "opset3", R"(mode="explicit")", {3, 2}, "y");
+}
+
+TEST(OpenVinoOps, ExplicitBroadcastPlacesAxesByMapping) {
+  std::string path = test::save_ir(test::scratch_dir("ov_bcast_explicit"), "m",
+                                   explicit_broadcast(), test::bytes_of<int64_t>({3, 2, 0}));
+  // [1, 2, 3] on axis 0 of [3, 2]: each value repeated along axis 1. (numpy's rule would
+  // align [3] with the last axis and fail.)
+  NamedValues out = test::run_ir(path, {{"x", f32({3}, {1, 2, 3})}});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 1, 2, 2, 3, 3}));
+}
+
+TEST(OpenVinoOps, ExplicitBroadcastWithABadMappingIsAnError) {
+  // axes_mapping [2] is past the 2-d output.
+  Error e =
+      test::ir_load_error("ov_bcast_bad", explicit_broadcast(), test::bytes_of<int64_t>({3, 2, 2}));
+  EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+  EXPECT_NE(e.where().find("Broadcast \"op\" (id 3)"), std::string::npos) << e.what();
+}
+
+TEST(OpenVinoOps, FloorModAndMod) {
+  // FloorMod takes the divisor's sign, Mod the dividend's:
+  // [-7, 7, -7, 7, 5, -5] by [3, -3, -3, 3, 5, 2]
+  NamedValues in{{"x", f32({2, 3}, {-7, 7, -7, 7, 5, -5})},
+                 {"y", f32({2, 3}, {3, -3, -3, 3, 5, 2})}};
+  std::string floor_path =
+      test::save_ir(test::scratch_dir("ov_floormod"), "m", binary_net("FloorMod", "", {2, 3}));
+  EXPECT_EQ(floats_of(test::run_ir(floor_path, in)[0].second.tensor()),
+            (std::vector<float>{2, -2, -1, 1, 0, 1}));
+  std::string mod_path =
+      test::save_ir(test::scratch_dir("ov_mod"), "m", binary_net("Mod", "", {2, 3}));
+  EXPECT_EQ(floats_of(test::run_ir(mod_path, in)[0].second.tensor()),
+            (std::vector<float>{-1, 1, -1, 1, 0, -1}));
+}
+
+TEST(OpenVinoOps, RoundHalfToEvenOnly) {
+  auto round_net = [](const std::string& mode) {
+    return test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, "Round", "opset5",
+                                  "mode=\"" + mode + "\"", {4}, "y");
+  };
+  std::string path = test::save_ir(test::scratch_dir("ov_round"), "m", round_net("half_to_even"));
+  // halves to the even neighbour: [0.5, 1.5, 2.5, -2.5] -> [0, 2, 2, -2]
+  NamedValues out = test::run_ir(path, {{"x", f32({4}, {0.5f, 1.5f, 2.5f, -2.5f})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, 2, 2, -2}));
+  Error e = test::ir_load_error("ov_round_away", round_net("half_away_from_zero"));
+  EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  EXPECT_NE(e.where().find("Round \"op\" (id 1)"), std::string::npos) << e.what();
+}
+
+TEST(OpenVinoOps, StridedSliceWithShrinkNewAxisAndEllipsis) {
+  // x [2, 3, 4] = 0 .. 23. Entries: take x[1] and drop the axis (shrink), insert an axis
+  // (new), all of axis 1 (ellipsis), then axis 2 from 3 down to 0 by 2: x[1, :, [3, 1]]
+  // under a new leading axis. .bin: begin [1, 0, 0, 3], end [2, 0, 0, 0], stride
+  // [1, 1, 1, -2], all i64.
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 3, 4}), {2, 3, 4}},
+       {test::ov_const(1, "begin", {4}, "i64", 0), {4}},
+       {test::ov_const(2, "end", {4}, "i64", 32), {4}},
+       {test::ov_const(3, "stride", {4}, "i64", 64), {4}}},
+      "StridedSlice", "opset1",
+      R"(begin_mask="0,0,0,0" end_mask="0,0,0,0" shrink_axis_mask="1,0,0,0" )"
+      R"(new_axis_mask="0,1,0,0" ellipsis_mask="0,0,1,0")",
+      {1, 3, 2}, "y");
+  std::string path = test::save_ir(test::scratch_dir("ov_strided"), "m", xml,
+                                   test::bytes_of<int64_t>({1, 0, 0, 3, 2, 0, 0, 0, 1, 1, 1, -2}));
+  std::vector<float> x;
+  for (int i = 0; i < 24; ++i) x.push_back(static_cast<float>(i));
+  NamedValues out = test::run_ir(path, {{"x", f32({2, 3, 4}, x)}});
+  // x[1] rows [12..15], [16..19], [20..23]; columns 3 and 1 of each
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{1, 3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{15, 13, 19, 17, 23, 21}));
+}
+
+// x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] as [1, 1, 3, 3], through one windowed layer.
+NamedValues run_window(const std::string& dir, const std::string& xml,
+                       const std::string& weights = "") {
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, weights);
+  return test::run_ir(path, {{"x", f32({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
+}
+
+TEST(OpenVinoOps, ConvolutionAndPooling) {
+  // A 2x2 kernel of ones, stride 1, no padding: the sums of the four 2x2 windows.
+  std::string conv = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {1, 1, 3, 3}), {1, 1, 3, 3}},
+       {test::ov_const(1, "w", {1, 1, 2, 2}, "f32", 0), {1, 1, 2, 2}}},
+      "Convolution", "opset1",
+      R"(strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0" auto_pad="explicit")",
+      {1, 1, 2, 2}, "y");
+  NamedValues c = run_window("ov_conv", conv, test::bytes_of<float>({1, 1, 1, 1}));
+  EXPECT_EQ(floats_of(c[0].second.tensor()), (std::vector<float>{12, 16, 24, 28}));
+  // 2x2 windows, stride 2, one row and column of padding at the end: windows {1, 2, 4, 5},
+  // {3, 6}, {7, 8}, {9} with the padding left out of the mean, or counted in it.
+  auto pool = [](const std::string& type, const std::string& extra) {
+    return test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1, 3, 3}), {1, 1, 3, 3}}}, type,
+                                  "opset1",
+                                  R"(kernel="2,2" strides="2,2" pads_begin="0,0" pads_end="1,1" )"
+                                  R"(rounding_type="floor" auto_pad="explicit" )" +
+                                      extra,
+                                  {1, 1, 2, 2}, "y");
+  };
+  NamedValues avg = run_window("ov_avg", pool("AvgPool", R"(exclude-pad="true")"));
+  EXPECT_EQ(floats_of(avg[0].second.tensor()), (std::vector<float>{3, 4.5f, 7.5f, 9}));
+  NamedValues avg_pad = run_window("ov_avg_pad", pool("AvgPool", R"(exclude-pad="false")"));
+  EXPECT_EQ(floats_of(avg_pad[0].second.tensor()), (std::vector<float>{3, 2.25f, 3.75f, 2.25f}));
+  NamedValues max = run_window("ov_max", pool("MaxPool", ""));
+  EXPECT_EQ(floats_of(max[0].second.tensor()), (std::vector<float>{5, 6, 8, 9}));
+}
+
+// LSTMCell-4 with hidden_size 1 on one input value, after OpenVINO's LSTMCell-4
+// specification (sequence/LSTMCell-4): gates stacked f, i, c, o in W [4, 1], R [4, 1] and
+// B [4]. .bin: W = [1, 2, 3, 4], R = [0.1, 0.2, 0.3, 0.4], B = [0.01, 0.02, 0.03, 0.04].
+std::string lstm_cell() {
+  return test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1}), {1, 1}},
+                                 {test::ov_parameter(1, "h0", {1, 1}), {1, 1}},
+                                 {test::ov_parameter(2, "c0", {1, 1}), {1, 1}},
+                                 {test::ov_const(3, "W", {4, 1}, "f32", 0), {4, 1}},
+                                 {test::ov_const(4, "R", {4, 1}, "f32", 16), {4, 1}},
+                                 {test::ov_const(5, "B", {4}, "f32", 32), {4}}},
+                                "LSTMCell", "opset4", R"(hidden_size="1")",
+                                std::vector<test::OvOutput>{{{1, 1}, "h"}, {{1, 1}, "c"}});
+}
+
+TEST(OpenVinoOps, LstmCellGatesInOpenVinoOrder) {
+  std::string path = test::save_ir(
+      test::scratch_dir("ov_lstm_cell"), "m", lstm_cell(),
+      test::bytes_of<float>({1, 2, 3, 4, 0.1f, 0.2f, 0.3f, 0.4f, 0.01f, 0.02f, 0.03f, 0.04f}));
+  NamedValues out = test::run_ir(
+      path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}, {"c0", f32({1, 1}, {0.3f})}},
+      /*back_to_ir=*/false);
+  // x = 0.5, h = 0.2, c = 0.3: f = sigmoid(1 * 0.5 + 0.1 * 0.2 + 0.01) = sigmoid(0.53) =
+  // 0.629483, i = sigmoid(1.06) = 0.742691, c~ = tanh(1.59) = 0.920149, o = sigmoid(2.12) =
+  // 0.892832; c' = f * 0.3 + i * c~ = 0.872231, h' = o * tanh(c') = 0.627220.
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(floats_of(out[0].second.tensor())[0], 0.627220f, 1e-5f);
+  EXPECT_NEAR(floats_of(out[1].second.tensor())[0], 0.872231f, 1e-5f);
+}
+
+// GRUCell-3 with hidden_size 1: gates z, r, h in W [3, 1] = [1, 2, 3], R [3, 1] =
+// [0.1, 0.2, 0.3]; B [3] = [0.01, 0.02, 0.03], or with linear_before_reset B [4] adds the
+// h gate's recurrent bias 0.04 apart (OpenVINO's GRUCell-3 specification).
+NamedValues run_gru_cell(const std::string& dir, bool linear_before_reset) {
+  const int64_t b = linear_before_reset ? 4 : 3;
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1}), {1, 1}},
+                                            {test::ov_parameter(1, "h0", {1, 1}), {1, 1}},
+                                            {test::ov_const(2, "W", {3, 1}, "f32", 0), {3, 1}},
+                                            {test::ov_const(3, "R", {3, 1}, "f32", 12), {3, 1}},
+                                            {test::ov_const(4, "B", {b}, "f32", 24), {b}}},
+                                           "GRUCell", "opset3",
+                                           std::string(R"(hidden_size="1" linear_before_reset=")") +
+                                               (linear_before_reset ? "true" : "false") + "\"",
+                                           {1, 1}, "h");
+  std::string path =
+      test::save_ir(test::scratch_dir(dir), "m", xml,
+                    test::bytes_of<float>({1, 2, 3, 0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f, 0.04f}));
+  return test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
+                      /*back_to_ir=*/false);
+}
+
+TEST(OpenVinoOps, GruCell) {
+  // x = 0.5, h = 0.2: z = sigmoid(0.5 + 0.02 + 0.01) = 0.629483, r = sigmoid(1.06) =
+  // 0.742691, h~ = tanh(1.5 + 0.3 * (r * 0.2) + 0.03) = 0.917748,
+  // h' = (1 - z) * h~ + z * 0.2 = 0.465938.
+  EXPECT_NEAR(floats_of(run_gru_cell("ov_gru", false)[0].second.tensor())[0], 0.465938f, 1e-5f);
+  // linear_before_reset: h~ = tanh(1.5 + r * (0.3 * 0.2 + 0.04) + 0.03) = 0.922309,
+  // h' = 0.467628.
+  EXPECT_NEAR(floats_of(run_gru_cell("ov_gru_lbr", true)[0].second.tensor())[0], 0.467628f, 1e-5f);
+}
+
+TEST(OpenVinoOps, RnnCell) {
+  // h' = tanh(W x + R h + B) = tanh(2 * 0.5 + 0.5 * 0.2 + 0.1) = tanh(1.2) = 0.833655
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "x", {1, 1}), {1, 1}},
+                                            {test::ov_parameter(1, "h0", {1, 1}), {1, 1}},
+                                            {test::ov_const(2, "W", {1, 1}, "f32", 0), {1, 1}},
+                                            {test::ov_const(3, "R", {1, 1}, "f32", 4), {1, 1}},
+                                            {test::ov_const(4, "B", {1}, "f32", 8), {1}}},
+                                           "RNNCell", "opset1", R"(hidden_size="1")", {1, 1}, "h");
+  std::string path = test::save_ir(test::scratch_dir("ov_rnn_cell"), "m", xml,
+                                   test::bytes_of<float>({2, 0.5f, 0.1f}));
+  NamedValues out = test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
+                                 /*back_to_ir=*/false);
+  EXPECT_NEAR(floats_of(out[0].second.tensor())[0], 0.833655f, 1e-5f);
 }
 
 TEST(OpenVinoOps, MaximumAndPower) {
-  std::string max_path = test::save_ir(test::scratch_dir("ov_max"), "m",
-                                       binary_net("Maximum", "", "<dim>3</dim>", "3"));
+  std::string max_path =
+      test::save_ir(test::scratch_dir("ov_max"), "m", binary_net("Maximum", "", {3}));
   // max([[1, 5, 3], [4, 2, 6]], [2, 2, 2])
   NamedValues m =
       test::run_ir(max_path, {{"x", f32({2, 3}, {1, 5, 3, 4, 2, 6})}, {"y", f32({3}, {2, 2, 2})}});
   EXPECT_EQ(floats_of(m[0].second.tensor()), (std::vector<float>{2, 5, 3, 4, 2, 6}));
   std::string pow_path =
-      test::save_ir(test::scratch_dir("ov_pow"), "m", binary_net("Power", "", "<dim>3</dim>", "3"));
+      test::save_ir(test::scratch_dir("ov_pow"), "m", binary_net("Power", "", {3}));
   // [[1, 2, 3], [4, 5, 6]] ** [2, 1, 0]
   NamedValues p =
       test::run_ir(pow_path, {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"y", f32({3}, {2, 1, 0})}});

@@ -1,11 +1,8 @@
-// Through the OpenVINO IR writer and back: ONNX -> IR -> ONNX on the conformance models
-// with control flow (same outputs as their test data), IR -> IR, constants stored once, and
-// `bough convert`.
+// Through the OpenVINO IR writer and back: IR -> IR, captures at every level, constants
+// stored once, and `bough convert`. (The conformance models: openvino_conformance_test.cc.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 
 #include "bough/error.h"
 #include "formats/onnx/reader.h"
@@ -20,64 +17,6 @@ namespace bough {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has_control_flow(const ir::Graph& g) {
-  for (const auto& n : g.nodes) {
-    if (n->op_type == "If" || n->op_type == "Loop" || n->op_type == "Scan") return true;
-    for (const auto& a : n->attributes)
-      if (a.g && has_control_flow(*a.g)) return true;
-  }
-  return false;
-}
-
-// Every conformance model with If, Loop or Scan whose operators all have an OpenVINO form
-// is written as IR, read back, written as ONNX, and must still pass its test data. The
-// others must be refused with Unsupported, naming the node.
-TEST(OpenVinoRoundTrip, ConformanceControlFlowOnnxToIrToOnnx) {
-  std::string root = test::conformance_dir();
-  if (root.empty()) GTEST_SKIP() << "no conformance data found";
-  fs::path out = test::scratch_dir("ov_conformance");
-  std::vector<std::string> converted, refused;
-  for (const auto& entry : fs::directory_iterator(root)) {
-    fs::path model = entry.path() / "model.onnx";
-    if (!fs::exists(model)) continue;
-    auto onnx_model = onnx::read_model_file(model.string());
-    if (!has_control_flow(*onnx_model->graph)) continue;
-    std::string name = entry.path().filename().string();
-    openvino::IrFiles ir;
-    try {
-      ir = openvino::write_ir(*onnx_model);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
-      EXPECT_NE(e.where().find("main"), std::string::npos) << e.what();
-      refused.push_back(name);
-      continue;
-    }
-    auto back = openvino::read_model_text(ir.xml, &ir.bin, name + ".xml");
-    fs::create_directories(out / name);
-    onnx::write_model_file(*back, (out / name / "model.onnx").string());
-    for (const auto& d : fs::directory_iterator(entry.path()))
-      if (d.is_directory())
-        fs::create_directory_symlink(d.path(), out / name / d.path().filename());
-    converted.push_back(name);
-  }
-  std::sort(converted.begin(), converted.end());
-  std::string list;
-  for (const std::string& n : converted) list += " " + n;
-  std::cout << "ONNX -> IR -> ONNX: " << converted.size() << " of "
-            << converted.size() + refused.size() << " control-flow models:" << list << "\n";
-  // test_if, the four test_affine_grid_*_expanded (Ifs), test_loop11, the four
-  // test_range_*_expanded (Loops), the three test_scan9_* and fourteen
-  // test_linear_attention_*_expanded (Scans, as TensorIterators) at least. The others use
-  // sequences or optionals, inputs of unknown rank, or Scan-8.
-  EXPECT_GE(converted.size(), 27u);
-  std::string args = "test-data";
-  for (const std::string& n : converted) args += " '" + (out / n).string() + "'";
-  std::string output;
-  EXPECT_EQ(test::run_cli(args, &output), 0) << output;
-  EXPECT_NE(output.find(std::to_string(converted.size()) + " passed, 0 failed"), std::string::npos)
-      << output;
-}
 
 std::string spec_if_path() { return test::source_dir() + "/tests/fixtures/openvino/if8_spec.xml"; }
 
@@ -173,6 +112,29 @@ TEST(OpenVinoRoundTrip, IdenticalConstantsAreStoredOnce) {
   // ([1, 1, 1, 1] + [1, 2, 3, 4]) * [1, 2, 3, 4] = [2, 6, 12, 20]
   NamedValues out = test::run_ir(path, {{"x", test::f32({4}, {1, 1, 1, 1})}});
   EXPECT_EQ(test::floats_of(out[0].second.tensor()), (std::vector<float>{2, 6, 12, 20}));
+}
+
+TEST(OpenVinoRoundTrip, RtInfoIsKeptThroughIrAndOnnx) {
+  // rt_info on the Add layer and on the net, in the layout OpenVINO's serializer writes
+  // (fused_names as an <attribute>, framework details under the net's <rt_info>).
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2}), {2}}, {test::ov_parameter(1, "y", {2}), {2}}}, "Add",
+      "opset1", "", {2}, "z");
+  xml = test::replaced(xml, R"(names="z"><dim>2</dim></port></output></layer>)",
+                       R"(names="z"><dim>2</dim></port></output><rt_info><attribute )"
+                       R"(name="fused_names" version="0" value="add_1,add_2"/></rt_info></layer>)");
+  xml = test::replaced(xml, "</edges>", R"(</edges><rt_info><framework value="test"/></rt_info>)");
+  auto model = openvino::read_model_text(xml, nullptr, "rt.xml");
+  auto expect_kept = [](const std::string& written) {
+    size_t add = written.find(R"(type="Add")");
+    ASSERT_NE(add, std::string::npos) << written;
+    size_t fused = written.find(R"(value="add_1,add_2")");
+    EXPECT_TRUE(fused > add && fused < written.find("</layer>", add)) << written;
+    EXPECT_NE(written.find(R"(<framework value="test")"), std::string::npos) << written;
+  };
+  expect_kept(openvino::write_ir(*model).xml);
+  auto via_onnx = onnx::read_model_bytes(onnx::write_model_bytes(*model), "rt.onnx", "");
+  expect_kept(openvino::write_ir(*via_onnx).xml);
 }
 
 TEST(OpenVinoRoundTrip, WhatHasNoOpenVinoFormIsRefusedNamingTheNode) {

@@ -27,27 +27,48 @@ const PortMapEntry* entry_for(const std::vector<PortMapEntry>& entries, int64_t 
   return nullptr;
 }
 
-// Every entry must name a layer of the right type in the body.
-void check_entries(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
-                   const std::vector<PortMapEntry>& entries, const XmlNet& body, const char* type) {
-  for (const PortMapEntry& e : entries) {
-    auto it = std::find_if(body.layers.begin(), body.layers.end(),
-                           [&](const XmlLayer& b) { return b.id == e.internal_layer_id; });
-    if (it == body.layers.end() || it->type != type)
-      fail(ErrorKind::InvalidModel, g.where(l),
-           map_name + " refers to " + type + " " + std::to_string(e.internal_layer_id) +
-               ", which the body does not have");
-  }
+namespace {
+
+// `id` must name a layer of `type` in the body.
+void check_layer(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
+                 const XmlNet& body, int64_t id, const char* type) {
+  auto it = std::find_if(body.layers.begin(), body.layers.end(),
+                         [&](const XmlLayer& b) { return b.id == id; });
+  if (it == body.layers.end() || it->type != type)
+    fail(ErrorKind::InvalidModel, g.where(l),
+         map_name + " refers to " + type + " " + std::to_string(id) +
+             ", which the body does not have");
 }
 
-// The position of the input port `port_id` of `l`.
-size_t input_index(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
-                   int64_t port_id) {
-  for (size_t i = 0; i < l.inputs.size(); ++i)
-    if (l.inputs[i].id == port_id) return i;
+}  // namespace
+
+MappedBody mapped_body(GraphLowering& g, const XmlLayer& l, const std::string& body_tag,
+                       const std::string& map_name) {
+  auto net = l.bodies.find(body_tag);
+  if (net == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no " + body_tag);
+  MappedBody m;
+  m.net = net->second.get();
+  if (auto it = l.input_maps.find(map_name); it != l.input_maps.end()) m.ins = it->second;
+  if (auto it = l.output_maps.find(map_name); it != l.output_maps.end()) m.outs = it->second;
+  for (const PortMapEntry& e : m.ins)
+    check_layer(g, l, map_name, *m.net, e.internal_layer_id, "Parameter");
+  for (const PortMapEntry& e : m.outs)
+    check_layer(g, l, map_name, *m.net, e.internal_layer_id, "Result");
+  for (const auto& [from, to] : l.back_edges) {
+    check_layer(g, l, "back_edges", *m.net, from, "Result");
+    check_layer(g, l, "back_edges", *m.net, to, "Parameter");
+    m.back[to] = from;
+  }
+  return m;
+}
+
+size_t port_index(GraphLowering& g, const XmlLayer& l, const std::vector<XmlPort>& ports,
+                  const std::string& map_name, int64_t port_id) {
+  for (size_t i = 0; i < ports.size(); ++i)
+    if (ports[i].id == port_id) return i;
   fail(ErrorKind::InvalidModel, g.where(l),
-       map_name + " binds input port " + std::to_string(port_id) +
-           ", which the layer does not have");
+       map_name + " binds " + (&ports == &l.inputs ? "input" : "output") + " port " +
+           std::to_string(port_id) + ", which the layer does not have");
 }
 
 std::unique_ptr<ir::Graph> new_body(GraphLowering& g, ir::Node* owner, const std::string& attr) {
@@ -73,9 +94,9 @@ const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResu
 }
 
 bool whole_axis(const PortMapEntry& e) {
-  if (e.part_size != 1) return false;
-  return (e.stride == 1 && e.start == 0 && e.end == -1) ||
-         (e.stride == -1 && e.start == -1 && e.end == 0);
+  if (e.part_size < 1) return false;
+  return (e.stride == e.part_size && e.start == 0 && e.end == -1) ||
+         (e.stride == -e.part_size && e.start == -1 && e.end == 0);
 }
 
 ir::Edge* unsqueezed_from(const ir::Edge* e, int64_t axis) {
@@ -150,7 +171,7 @@ void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edg
              l.name + "/scan_tail");
   ir::Edge* shape = g.node("Concat", {g.constant(i64(head), l.name + "/scan_head"), tail},
                            l.name + "/scan_shape", int_attr("axis", 0));
-  g.node_to("Reshape", {moved, shape}, {out}, l.name + "/scan_concat");
+  g.node_to("Reshape", {moved, shape}, {out}, out->name + "/concat");
 }
 
 }  // namespace bough::openvino

@@ -3,6 +3,7 @@
 // outputs rebuilt from ONNX's stacked ones.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -18,18 +19,25 @@ using BodyResults = std::vector<std::pair<const XmlLayer*, ir::Edge*>>;
 // implicit inputs.
 ir::Edge* capture(ir::Graph* body, ir::Edge* outer);
 const PortMapEntry* entry_for(const std::vector<PortMapEntry>& entries, int64_t layer_id);
-// Every entry must name a layer of `type` ("Parameter", "Result") in the body.
-void check_entries(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
-                   const std::vector<PortMapEntry>& entries, const XmlNet& body, const char* type);
-// The position of the input port `port_id` of `l`.
-size_t input_index(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
-                   int64_t port_id);
+
+// A body of `l` with its port map, checked: every entry names a Parameter or a Result of the
+// body, and every back edge a Result and a Parameter.
+struct MappedBody {
+  const XmlNet* net = nullptr;
+  std::vector<PortMapEntry> ins, outs;
+  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
+};
+MappedBody mapped_body(GraphLowering& g, const XmlLayer& l, const std::string& body_tag,
+                       const std::string& map_name);
+// The position of the port `port_id` among `ports` (l.inputs or l.outputs).
+size_t port_index(GraphLowering& g, const XmlLayer& l, const std::vector<XmlPort>& ports,
+                  const std::string& map_name, int64_t port_id);
 std::unique_ptr<ir::Graph> new_body(GraphLowering& g, ir::Node* owner, const std::string& attr);
 ir::Edge* result_edge(GraphLowering& g, const XmlLayer& l, const BodyResults& results, int64_t id);
 const XmlLayer& result_layer(GraphLowering& g, const XmlLayer& l, const BodyResults& results,
                              int64_t id);
-// Forward (start 0, end -1, stride 1) or backward (start -1, end 0, stride -1) over the
-// whole axis, one element at a time: the slicing ONNX can express.
+// Forward (start 0, end -1, stride part_size) or backward (start -1, end 0, stride
+// -part_size) over the whole axis, in parts of part_size: the slicing ONNX can express.
 bool whole_axis(const PortMapEntry& e);
 // Concatenating Unsqueeze(v, [axis]) along `axis` is stacking v on a new `axis`, which ONNX
 // scan outputs do directly: returns v for such an `e`, else nullptr.

@@ -17,26 +17,43 @@ std::string ModelContext::unique_name(const std::string& wanted) {
   return name;
 }
 
-ir::Attribute int_attr(const std::string& name, int64_t v) {
+namespace {
+
+ir::Attribute attr_of(const std::string& name, ir::Attribute::Kind kind) {
   ir::Attribute a;
   a.name = name;
-  a.kind = ir::Attribute::Kind::Int;
+  a.kind = kind;
+  return a;
+}
+
+}  // namespace
+
+ir::Attribute int_attr(const std::string& name, int64_t v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Int);
   a.i = v;
   return a;
 }
 
+ir::Attribute float_attr(const std::string& name, float v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Float);
+  a.f = v;
+  return a;
+}
+
+ir::Attribute string_attr(const std::string& name, std::string v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::String);
+  a.s = std::move(v);
+  return a;
+}
+
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Ints;
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Ints);
   a.ints = std::move(v);
   return a;
 }
 
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Graph;
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Graph);
   a.g = std::move(g);
   return a;
 }
@@ -229,6 +246,9 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
     }
     for (const XmlPort& p : l->outputs) io.out.push_back(output_edge(*l, p));
     map_layer(*this, io);
+    // The layer's rt_info goes with the node that makes its (first) output.
+    if (!l->rt_info.empty() && !io.out.empty() && io.out[0]->producer)
+      io.out[0]->producer->metadata.emplace_back(kRtInfoKey, l->rt_info);
     for (size_t k = 0; k < io.out.size(); ++k)
       if (!io.out[k]->producer)
         fail(ErrorKind::Unsupported, where(*l),
@@ -236,6 +256,17 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
     outputs[l->id] = io.out;
   }
   return results;
+}
+
+void GraphLowering::separate_outputs() {
+  auto& outs = graph_->outputs;
+  for (auto it = outs.begin(); it != outs.end(); ++it) {
+    if ((*it)->origin != ir::Edge::Origin::Capture && std::find(outs.begin(), it, *it) == it)
+      continue;
+    ir::Edge* copy = node("Identity", {*it}, (*it)->name + "/copy");
+    copy->type = (*it)->type;
+    *it = copy;
+  }
 }
 
 ir::Node* GraphLowering::node_to(const std::string& op, std::vector<ir::Edge*> ins,
@@ -255,7 +286,8 @@ ir::Node* GraphLowering::node_to(const std::string& op, std::vector<ir::Edge*> i
 ir::Edge* GraphLowering::node(const std::string& op, std::vector<ir::Edge*> ins,
                               const std::string& name, ir::Attribute attr) {
   ir::Edge* out = graph_->new_edge(model_.unique_name(name), ir::Edge::Origin::NodeOutput);
-  ir::Node* n = node_to(op, std::move(ins), {out}, name);
+  // Named after its output, which is unique: ONNX wants node names unique in a graph.
+  ir::Node* n = node_to(op, std::move(ins), {out}, out->name);
   if (attr.kind != ir::Attribute::Kind::Undefined) n->attributes.push_back(std::move(attr));
   return out;
 }

@@ -45,11 +45,16 @@ class GraphLowering {
   std::vector<std::pair<const XmlLayer*, ir::Edge*>> lower(const XmlNet& net,
                                                            const ParamBinder& bind);
 
+  // ONNX Runtime refuses a subgraph that returns an outer value as it is, and the same value
+  // listed twice among a graph's outputs; exporters put an Identity in between, and so does
+  // this, for every output after the graph's are set.
+  void separate_outputs();
+
   // A node of `op` reading `ins` and producing the existing edges `outs`.
   ir::Node* node_to(const std::string& op, std::vector<ir::Edge*> ins, std::vector<ir::Edge*> outs,
                     const std::string& name);
   // A one-output node with at most one attribute; returns its new output edge, named
-  // after `name`.
+  // after `name` (made unique), as the node is.
   ir::Edge* node(const std::string& op, std::vector<ir::Edge*> ins, const std::string& name,
                  ir::Attribute attr = {});
   ir::Edge* constant(Tensor t, const std::string& name);
@@ -72,6 +77,8 @@ class GraphLowering {
 };
 
 ir::Attribute int_attr(const std::string& name, int64_t v);
+ir::Attribute float_attr(const std::string& name, float v);
+ir::Attribute string_attr(const std::string& name, std::string v);
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v);
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
 // The type a port declares (undefined when it gives no element type).

@@ -145,8 +145,26 @@ PortRef NetWriter::source(const ir::Edge* e) {
   fail(ErrorKind::InvalidModel, where_, "value '" + e->name + "' is read before it is defined");
 }
 
+namespace {
+
+const std::string* rt_info_of(const ir::Metadata& metadata) {
+  for (const auto& [key, value] : metadata)
+    if (key == kRtInfoKey) return &value;
+  return nullptr;
+}
+
+}  // namespace
+
 std::vector<int64_t> NetWriter::write_graph(const ir::Graph& g) {
-  for (const auto& n : g.nodes) write_node(*this, *n);
+  for (const auto& n : g.nodes) {
+    write_node(*this, *n);
+    // rt_info read from a layer goes back on the layer that makes the node's first output.
+    const std::string* rt = rt_info_of(n->metadata);
+    auto port = n->outputs.empty() ? ports_.end() : ports_.find(n->outputs[0]);
+    if (!rt || port == ports_.end()) continue;
+    for (XmlLayer& l : net_->layers)
+      if (l.id == port->second.layer && l.rt_info.empty()) l.rt_info = *rt;
+  }
   std::vector<int64_t> results;
   for (const ir::Edge* e : g.outputs) results.push_back(result(source(e), e->name));
   return results;
@@ -162,6 +180,7 @@ IrFiles write_ir(const ir::Model& model) {
   for (const ir::Edge* e : model.graph->inputs)
     if (!e->data) w.parameter(e);
   w.write_graph(*model.graph);
+  if (const std::string* rt = rt_info_of(model.metadata)) net.rt_info = *rt;
   return {xml_text(net), std::move(ctx.bin)};
 }
 

@@ -1,6 +1,7 @@
 // ONNX-domain nodes as OpenVINO opset layers: the inverse of op_mapping.cc. Values that
 // ONNX keeps in attributes (axes, perm) become Const inputs; Identity writes nothing and
 // lets its output stand for its input.
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -8,6 +9,8 @@
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/net_writer.h"
+#include "formats/openvino/write_helpers.h"
+#include "formats/openvino/writer.h"
 
 namespace bough::openvino {
 
@@ -15,44 +18,23 @@ namespace {
 
 using WriteFn = void (*)(NetWriter&, const ir::Node&);
 
-std::string layer_name(const ir::Node& n) {
-  return n.name.empty() && !n.outputs.empty() && n.outputs[0] ? n.outputs[0]->name : n.name;
-}
-
-const ir::Edge* out0(NetWriter& w, const ir::Node& n) {
-  if (n.outputs.empty() || !n.outputs[0]) fail(ErrorKind::InvalidModel, w.where(n), "no output");
-  return n.outputs[0];
-}
-
-std::vector<PortRef> sources(NetWriter& w, const ir::Node& n) {
-  std::vector<PortRef> ins;
-  for (const ir::Edge* e : n.inputs) {
-    if (!e) fail(ErrorKind::Unsupported, w.where(n), "an omitted optional input");
-    ins.push_back(w.source(e));
-  }
-  return ins;
-}
-
-int64_t int_attr_or(const ir::Node& n, const char* name, int64_t fallback) {
-  const ir::Attribute* a = n.attr(name);
-  return a ? a->i : fallback;
-}
-
-// Axes given as input `k` (newer opsets) or as the attribute `name` (older ones); nullopt
-// when neither is there.
-std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const char* name) {
-  if (n.inputs.size() > k && n.inputs[k]) return w.source(n.inputs[k]);
-  if (const ir::Attribute* a = n.attr(name))
-    return w.const_i64(a->ints, layer_name(n) + "/" + name);
-  return std::nullopt;
-}
-
-const std::map<std::string, std::string>& unary() {
-  static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
-      {"Abs", "Abs"},     {"Neg", "Negative"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
-      {"Floor", "Floor"}, {"Ceil", "Ceiling"},    {"Sin", "Sin"},       {"Cos", "Cos"},
-      {"Erf", "Erf"},     {"Sign", "Sign"},       {"Not", "LogicalNot"}};
+// ONNX operator -> OpenVINO operator and the opset that introduced it.
+const std::map<std::string, std::pair<std::string, std::string>>& unary() {
+  static const std::map<std::string, std::pair<std::string, std::string>> m{
+      {"Relu", {"Relu", "opset1"}},      {"Sigmoid", {"Sigmoid", "opset1"}},
+      {"Tanh", {"Tanh", "opset1"}},      {"Exp", {"Exp", "opset1"}},
+      {"Abs", {"Abs", "opset1"}},        {"Neg", {"Negative", "opset1"}},
+      {"Sqrt", {"Sqrt", "opset1"}},      {"Log", {"Log", "opset1"}},
+      {"Floor", {"Floor", "opset1"}},    {"Ceil", {"Ceiling", "opset1"}},
+      {"Sin", {"Sin", "opset1"}},        {"Cos", {"Cos", "opset1"}},
+      {"Tan", {"Tan", "opset1"}},        {"Asin", {"Asin", "opset1"}},
+      {"Acos", {"Acos", "opset1"}},      {"Atan", {"Atan", "opset1"}},
+      {"Sinh", {"Sinh", "opset1"}},      {"Cosh", {"Cosh", "opset1"}},
+      {"Asinh", {"Asinh", "opset4"}},    {"Acosh", {"Acosh", "opset4"}},
+      {"Atanh", {"Atanh", "opset4"}},    {"Softplus", {"SoftPlus", "opset4"}},
+      {"Erf", {"Erf", "opset1"}},        {"Sign", {"Sign", "opset1"}},
+      {"Not", {"LogicalNot", "opset1"}}, {"IsNaN", {"IsNaN", "opset10"}},
+      {"Round", {"Round", "opset5"}}};
   return m;
 }
 
@@ -67,7 +49,52 @@ const std::map<std::string, std::string>& binary() {
 }
 
 void write_unary(NetWriter& w, const ir::Node& n) {
-  w.op(unary().at(n.op_type), "opset1", layer_name(n), sources(w, n), out0(w, n));
+  const auto& [type, version] = unary().at(n.op_type);
+  std::map<std::string, std::string> data;
+  if (type == "Round") data["mode"] = "half_to_even";  // ONNX's rounding
+  w.op(type, version, layer_name(n), sources(w, n), out0(w, n), data);
+}
+
+void write_elu(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* alpha = n.attr("alpha");
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", alpha ? alpha->f : 1.0f);
+  w.op("Elu", "opset1", layer_name(n), sources(w, n), out0(w, n), {{"alpha", text}});
+}
+
+void write_is_inf(NetWriter& w, const ir::Node& n) {
+  auto flag = [&](const char* key) { return int_attr_or(n, key, 1) ? "true" : "false"; };
+  w.op(
+      "IsInf", "opset10", layer_name(n), sources(w, n), out0(w, n),
+      {{"detect_negative", flag("detect_negative")}, {"detect_positive", flag("detect_positive")}});
+}
+
+// ONNX's Mod takes the divisor's sign (fmod=0), as OpenVINO's FloorMod does, or the
+// dividend's (fmod=1), as OpenVINO's Mod does.
+void write_mod(NetWriter& w, const ir::Node& n) {
+  w.op(int_attr_or(n, "fmod", 0) ? "Mod" : "FloorMod", "opset1", layer_name(n), sources(w, n),
+       out0(w, n), {{"auto_broadcast", "numpy"}});
+}
+
+// ONNX's Flatten reshapes to [d0 * .. * d(axis-1), the rest]: the first is written as 1
+// (axis 0), as 0 with special_zero (axis 1: keep d0), or as its value when those dims are
+// known.
+void write_flatten(NetWriter& w, const ir::Node& n) {
+  const ir::Edge* x = n.inputs.at(0);
+  const ir::Shape& s = x->type.shape;
+  int64_t axis = int_attr_or(n, "axis", 1);
+  if (axis < 0 && s.rank_known) axis += static_cast<int64_t>(s.dims.size());
+  if (axis < 0) fail(ErrorKind::Unsupported, w.where(n), "Flatten of unknown rank");
+  int64_t head = axis == 1 ? 0 : 1;
+  for (int64_t i = 0; axis > 1 && i < axis; ++i) {
+    if (!s.rank_known || i >= static_cast<int64_t>(s.dims.size()) || !s.dims[i].is_known())
+      fail(ErrorKind::Unsupported, w.where(n),
+           "Flatten at axis " + std::to_string(axis) + " of dims not all known");
+    head *= s.dims[i].value;
+  }
+  std::string name = layer_name(n);
+  w.op("Reshape", "opset1", name, {w.source(x), w.const_i64({head, -1}, name + "/shape")},
+       out0(w, n), {{"special_zero", axis == 1 ? "true" : "false"}});
 }
 
 // ONNX integer division truncates, which is OpenVINO's Divide without python division.
@@ -101,8 +128,19 @@ void write_constant(NetWriter& w, const ir::Node& n) {
   w.bind(out0(w, n), w.constant(t, out0(w, n)->name));
 }
 
+// ONNX's Cast and CastLike to a float8 type with saturate=0 turn values out of range into
+// NaN or infinity; OpenVINO's Convert (which the reader takes as saturating) has no such mode.
+void check_saturation(NetWriter& w, const ir::Node& n, ElemType to) {
+  bool float8 = to == ElemType::Float8E4M3FN || to == ElemType::Float8E4M3FNUZ ||
+                to == ElemType::Float8E5M2 || to == ElemType::Float8E5M2FNUZ;
+  if (float8 && int_attr_or(n, "saturate", 1) == 0)
+    fail(ErrorKind::Unsupported, w.where(n),
+         n.op_type + " to a float8 type with saturate=0 (OpenVINO's Convert saturates)");
+}
+
 void write_cast(NetWriter& w, const ir::Node& n) {
   auto to = static_cast<ElemType>(int_attr_or(n, "to", 0));
+  check_saturation(w, n, to);
   std::string_view name =
       is_valid_elem_code(static_cast<int>(to)) ? ov_elem_name(to) : std::string_view();
   if (name.empty())
@@ -220,6 +258,8 @@ void write_split(NetWriter& w, const ir::Node& n) {
 }
 
 void write_cast_like(NetWriter& w, const ir::Node& n) {
+  const ir::Edge* like = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
+  if (like && like->type.kind == ir::Type::Kind::Tensor) check_saturation(w, n, like->type.elem);
   w.op("ConvertLike", "opset1", layer_name(n), sources(w, n), out0(w, n));
 }
 
@@ -235,12 +275,49 @@ void write_gather_elements(NetWriter& w, const ir::Node& n) {
 }
 
 // Axes are an input of ReduceSum from opset 13 and of the others from opset 18.
+// 0, 1, ..., rank(x) - 1, for an x whose rank is known only at run time.
+PortRef every_axis(NetWriter& w, PortRef x, const std::string& name) {
+  PortRef shape =
+      w.op("ShapeOf", "opset3", name + "/shape", {x}, nullptr, {{"output_type", "i64"}});
+  PortRef rank =
+      w.op("ShapeOf", "opset3", name + "/rank", {shape}, nullptr, {{"output_type", "i64"}});
+  PortRef count = w.op("Squeeze", "opset1", name + "/rank_scalar",
+                       {rank, w.const_i64({0}, name + "/rank_axis")}, nullptr);
+  return w.op("Range", "opset4", name + "/axes",
+              {w.constant(Tensor::scalar_i64(0), name + "/zero"), count,
+               w.constant(Tensor::scalar_i64(1), name + "/one")},
+              nullptr, {{"output_type", "i64"}});
+}
+
+// ONNX reduces every axis when the axes are missing or empty (unless
+// noop_with_empty_axes, which makes it an Identity); OpenVINO's empty axes reduce none, so
+// every axis is listed (and an axes input known to be empty is not read).
 void write_reduce(NetWriter& w, const ir::Node& n) {
-  auto axes = axes_of(w, n, 1, "axes");
-  if (!axes || int_attr_or(n, "noop_with_empty_axes", 0))
-    fail(ErrorKind::Unsupported, w.where(n), n.op_type + " without axes");
+  const ir::Edge* axes_in = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
+  const ir::Attribute* axes_attr = n.attr("axes");
+  auto empty = [](const ir::Edge* e) {
+    if (e->data) return e->data->numel() == 0;
+    const ir::Shape& s = e->type.shape;
+    return s.rank_known && s.dims.size() == 1 && s.dims[0].is_known() && s.dims[0].value == 0;
+  };
+  bool all = axes_in ? empty(axes_in) : !axes_attr || axes_attr->ints.empty();
+  std::optional<PortRef> axes;
+  const std::string name = layer_name(n);
+  if (all && int_attr_or(n, "noop_with_empty_axes", 0)) return write_identity(w, n);
+  if (all) {
+    const ir::Type& t = n.inputs.at(0)->type;
+    std::vector<int64_t> every;
+    for (size_t i = 0; i < t.shape.dims.size(); ++i) every.push_back(static_cast<int64_t>(i));
+    // Of a rank known only at run time: Range(0, rank, 1).
+    axes = t.kind == ir::Type::Kind::Tensor && t.shape.rank_known
+               ? w.const_i64(every, name + "/axes")
+               : every_axis(w, w.source(n.inputs[0]), name);
+  } else {
+    axes = axes_of(w, n, 1, "axes");
+  }
   bool keep = int_attr_or(n, "keepdims", 1) != 0;
-  w.op(n.op_type, "opset1", layer_name(n), {w.source(n.inputs.at(0)), *axes}, out0(w, n),
+  bool l1_l2 = n.op_type == "ReduceL1" || n.op_type == "ReduceL2";
+  w.op(n.op_type, l1_l2 ? "opset4" : "opset1", name, {w.source(n.inputs.at(0)), *axes}, out0(w, n),
        {{"keep_dims", keep ? "true" : "false"}});
 }
 
@@ -328,11 +405,24 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Expand", write_expand},
                                                 {"If", write_if},
                                                 {"Loop", write_loop},
-                                                {"Scan", write_scan}};
+                                                {"Scan", write_scan},
+                                                {"Mod", write_mod},
+                                                {"ReduceL1", write_reduce},
+                                                {"ReduceL2", write_reduce},
+                                                {"Elu", write_elu},
+                                                {"Conv", write_conv},
+                                                {"MaxPool", write_pool},
+                                                {"AveragePool", write_pool},
+                                                {"IsInf", write_is_inf},
+                                                {"Flatten", write_flatten}};
   return m;
 }
 
 }  // namespace
+
+bool has_ir_form(const std::string& op_type) {
+  return unary().count(op_type) || binary().count(op_type) || special().count(op_type);
+}
 
 void write_node(NetWriter& w, const ir::Node& n) {
   if (!n.domain.empty())

@@ -3,11 +3,11 @@
 // attributes (Gather's axis, Transpose's order) must be constants.
 #include "formats/openvino/op_mapping.h"
 
-#include <limits>
 #include <map>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
+#include "formats/openvino/map_helpers.h"
 
 namespace bough::openvino {
 
@@ -15,82 +15,15 @@ namespace {
 
 using MapFn = void (*)(GraphLowering&, const LayerIO&);
 
-bool flag(const XmlLayer& l, const char* key, bool fallback) {
-  const std::string* v = l.attr(key);
-  if (!v) return fallback;
-  return *v == "true" || *v == "1" || *v == "True";
-}
-
-int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback) {
-  const std::string* v = l.attr(key);
-  if (!v) return fallback;
-  char* end = nullptr;
-  long long x = std::strtoll(v->c_str(), &end, 10);
-  if (v->empty() || *end != '\0')
-    fail(ErrorKind::InvalidModel, g.where(l),
-         std::string(key) + "=\"" + *v + "\" is not an integer");
-  return x;
-}
-
-// "1,0,1" as a list of integers ("" is empty).
-std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
-  std::vector<int64_t> out;
-  const std::string* v = l.attr(key);
-  if (!v) return out;
-  size_t pos = 0;
-  while (pos < v->size()) {
-    size_t comma = v->find(',', pos);
-    std::string item = v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long long x = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0')
-      fail(ErrorKind::InvalidModel, g.where(l),
-           std::string(key) + "=\"" + *v + "\" is not a list of integers");
-    out.push_back(x);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
-std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
-                                const char* what) {
-  const Tensor* t = GraphLowering::constant_value(io.in.at(input));
-  if (!t || (t->type() != ElemType::Int64 && t->type() != ElemType::Int32))
-    fail(ErrorKind::Unsupported, g.where(io.layer),
-         std::string(what) + " must be an int32/int64 constant to map to ONNX");
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t->numel(); ++i)
-    v.push_back(t->type() == ElemType::Int64 ? t->data<int64_t>()[i] : t->data<int32_t>()[i]);
-  return v;
-}
-
-Tensor i64_tensor(const std::vector<int64_t>& v) {
-  return Tensor::from_vector(ElemType::Int64, {static_cast<int64_t>(v.size())}, v);
-}
-
-void check_inputs(GraphLowering& g, const LayerIO& io, size_t lo, size_t hi) {
-  if (io.in.size() < lo || io.in.size() > hi || io.out.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer),
-         "expected " + std::to_string(lo) + (lo == hi ? "" : " to " + std::to_string(hi)) +
-             " inputs and one output, got " + std::to_string(io.in.size()) + " and " +
-             std::to_string(io.out.size()));
-}
-
-// numpy broadcasting is ONNX's; "none" requires equal shapes, which ONNX then handles the
-// same way. pdpd needs a pass that bough does not have yet.
-void check_broadcast(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode = io.layer.attr("auto_broadcast");
-  if (!mode || *mode == "numpy" || *mode == "none") return;
-  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + *mode + "\"");
-}
-
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},     {"Exp", "Exp"},
-      {"Abs", "Abs"},     {"Negative", "Neg"},    {"Sqrt", "Sqrt"},     {"Log", "Log"},
-      {"Floor", "Floor"}, {"Ceiling", "Ceil"},    {"Sin", "Sin"},       {"Cos", "Cos"},
-      {"Erf", "Erf"},     {"Sign", "Sign"},       {"LogicalNot", "Not"}};
+      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
+      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
+      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
+      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
+      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
+      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
+      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"}};
   return m;
 }
 
@@ -111,7 +44,6 @@ void map_unary(GraphLowering& g, const LayerIO& io) {
 
 void map_binary(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
-  check_broadcast(g, io);
   const XmlLayer& l = io.layer;
   // OpenVINO divides integers rounding down (python division) unless told otherwise; ONNX
   // truncates. They differ for negative quotients, so that case is refused.
@@ -120,14 +52,58 @@ void map_binary(GraphLowering& g, const LayerIO& io) {
     if (t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem))
       fail(ErrorKind::Unsupported, g.where(l), "integer Divide with python (floor) division");
   }
-  g.node_to(binary_ops().at(l.type), {io.in[0], io.in[1]}, {io.out[0]}, l.name);
+  g.node_to(binary_ops().at(l.type), broadcast_operands(g, io), {io.out[0]}, l.name);
 }
 
 void map_not_equal(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
-  check_broadcast(g, io);
-  ir::Edge* eq = g.node("Equal", {io.in[0], io.in[1]}, io.layer.name + "/equal");
+  ir::Edge* eq = g.node("Equal", broadcast_operands(g, io), io.layer.name + "/equal");
   g.node_to("Not", {eq}, {io.out[0]}, io.layer.name);
+}
+
+// FloorMod takes the divisor's sign, which is ONNX's Mod with fmod=0 for integers; ONNX
+// only truncates floats, so for them it is x - floor(x / y) * y. (Of an element type the
+// file leaves unknown it is Mod with fmod=0, which the checker refuses for floats.) Mod
+// takes the dividend's sign (fmod=1).
+void map_mod(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  std::vector<ir::Edge*> ins = broadcast_operands(g, io);
+  const std::string& name = io.layer.name;
+  const ir::Type& t =
+      io.out[0]->type.kind == ir::Type::Kind::Tensor ? io.out[0]->type : io.in[0]->type;
+  if (io.layer.type == "FloorMod" && t.kind == ir::Type::Kind::Tensor && !is_integer_type(t.elem)) {
+    ir::Edge* floor = g.node("Floor", {g.node("Div", ins, name + "/quotient")}, name + "/floor");
+    g.node_to("Sub", {ins[0], g.node("Mul", {floor, ins[1]}, name + "/multiple")}, {io.out[0]},
+              name);
+    return;
+  }
+  g.node_to("Mod", ins, {io.out[0]}, name)
+      ->attributes.push_back(int_attr("fmod", io.layer.type == "Mod" ? 1 : 0));
+}
+
+// Elu's alpha, and IsInf's choice of infinities, are attributes in both formats.
+void map_elu(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  g.node_to("Elu", {io.in[0]}, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(
+          float_attr("alpha", static_cast<float>(float_data(g, io.layer, "alpha", 1))));
+}
+
+void map_is_inf(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  ir::Node* n = g.node_to("IsInf", {io.in[0]}, {io.out[0]}, io.layer.name);
+  for (const char* key : {"detect_negative", "detect_positive"})
+    n->attributes.push_back(int_attr(key, flag(io.layer, key, true) ? 1 : 0));
+}
+
+// ONNX's Round rounds halves to even, one of Round-5's two modes.
+void map_round(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const std::string* mode = io.layer.attr("mode");
+  if (!mode || *mode != "half_to_even")
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         "Round with mode \"" + (mode ? *mode : std::string()) + "\" (ONNX rounds half to even)");
+  g.node_to("Round", {io.in[0]}, {io.out[0]}, io.layer.name);
 }
 
 void map_convert_like(GraphLowering& g, const LayerIO& io) {
@@ -160,8 +136,7 @@ void map_split(GraphLowering& g, const LayerIO& io) {
 
 void map_select(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
-  check_broadcast(g, io);
-  g.node_to("Where", {io.in[0], io.in[1], io.in[2]}, {io.out[0]}, io.layer.name);
+  g.node_to("Where", broadcast_operands(g, io), {io.out[0]}, io.layer.name);
 }
 
 void map_convert(GraphLowering& g, const LayerIO& io) {
@@ -280,40 +255,6 @@ void map_slice(GraphLowering& g, const LayerIO& io) {
   g.node_to("Slice", ins, {io.out[0]}, name);
 }
 
-// StridedSlice with constant begin/end/stride and only begin/end masks (a set bit means
-// "from the start" / "to the end" along that axis).
-void map_strided_slice(GraphLowering& g, const LayerIO& io) {
-  check_inputs(g, io, 3, 4);
-  const XmlLayer& l = io.layer;
-  for (const char* key : {"new_axis_mask", "shrink_axis_mask", "ellipsis_mask"})
-    for (int64_t bit : int_list(g, l, key))
-      if (bit) fail(ErrorKind::Unsupported, g.where(l), std::string("StridedSlice with ") + key);
-  std::vector<int64_t> begin = const_ints(g, io, 1, "begin");
-  std::vector<int64_t> end = const_ints(g, io, 2, "end");
-  std::vector<int64_t> stride =
-      io.in.size() == 4 ? const_ints(g, io, 3, "stride") : std::vector<int64_t>(begin.size(), 1);
-  if (end.size() != begin.size() || stride.size() != begin.size())
-    fail(ErrorKind::InvalidModel, g.where(l), "begin, end and stride differ in length");
-  std::vector<int64_t> begin_mask = int_list(g, l, "begin_mask"),
-                       end_mask = int_list(g, l, "end_mask");
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(),
-                    kMin = std::numeric_limits<int64_t>::min();
-  std::vector<int64_t> axes;
-  for (size_t i = 0; i < begin.size(); ++i) {
-    axes.push_back(static_cast<int64_t>(i));
-    if (stride[i] == 0) fail(ErrorKind::InvalidModel, g.where(l), "a stride is 0");
-    if (i < begin_mask.size() && begin_mask[i]) begin[i] = stride[i] > 0 ? 0 : kMax;
-    if (i < end_mask.size() && end_mask[i]) end[i] = stride[i] > 0 ? kMax : kMin;
-  }
-  const std::string& name = l.name;
-  g.node_to(
-      "Slice",
-      {io.in[0], g.constant(i64_tensor(begin), name + "/starts"),
-       g.constant(i64_tensor(end), name + "/ends"), g.constant(i64_tensor(axes), name + "/axes"),
-       g.constant(i64_tensor(stride), name + "/steps")},
-      {io.out[0]}, name);
-}
-
 // Range-4 converts its scalars to output_type; ONNX's Range wants them already alike.
 void map_range(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
@@ -332,18 +273,10 @@ void map_range(GraphLowering& g, const LayerIO& io) {
   g.node_to("Range", ins, {io.out[0]}, io.layer.name);
 }
 
-// numpy and bidirectional broadcasting to a target shape are what ONNX's Expand does.
-void map_broadcast(GraphLowering& g, const LayerIO& io) {
-  check_inputs(g, io, 2, 3);
-  const std::string* mode = io.layer.attr("mode");
-  if (mode && *mode != "numpy" && *mode != "bidirectional")
-    fail(ErrorKind::Unsupported, g.where(io.layer), "Broadcast with mode=\"" + *mode + "\"");
-  ir::Edge* shape = g.as_int64(io.in[1], io.layer.name + "/target_shape");
-  g.node_to("Expand", {io.in[0], shape}, {io.out[0]}, io.layer.name);
-}
-
 const std::map<std::string, MapFn>& special_ops() {
   static const std::map<std::string, MapFn> m{{"NotEqual", map_not_equal},
+                                              {"Mod", map_mod},
+                                              {"FloorMod", map_mod},
                                               {"Select", map_select},
                                               {"Convert", map_convert},
                                               {"ConvertLike", map_convert_like},
@@ -362,6 +295,17 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"ReduceMax", map_reduce},
                                               {"ReduceMin", map_reduce},
                                               {"ReduceProd", map_reduce},
+                                              {"ReduceL1", map_reduce},
+                                              {"ReduceL2", map_reduce},
+                                              {"Elu", map_elu},
+                                              {"Convolution", map_convolution},
+                                              {"LSTMCell", map_rnn_cell},
+                                              {"GRUCell", map_rnn_cell},
+                                              {"RNNCell", map_rnn_cell},
+                                              {"MaxPool", map_pool},
+                                              {"AvgPool", map_pool},
+                                              {"IsInf", map_is_inf},
+                                              {"Round", map_round},
                                               {"Softmax", map_softmax},
                                               {"LogSoftmax", map_softmax},
                                               {"Transpose", map_transpose},

@@ -19,15 +19,8 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
   const char* bodies[2][3] = {{"then_body", "then_port_map", "then_branch"},
                               {"else_body", "else_port_map", "else_branch"}};
   for (const auto& [body_tag, map_name, attr] : bodies) {
-    auto net = l.bodies.find(body_tag);
-    if (net == l.bodies.end())
-      fail(ErrorKind::InvalidModel, g.where(l), std::string("no ") + body_tag);
-    const auto& ins =
-        l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
-    const auto& outs =
-        l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
-    check_entries(g, l, map_name, ins, *net->second, "Parameter");
-    check_entries(g, l, map_name, outs, *net->second, "Result");
+    const MappedBody m = mapped_body(g, l, body_tag, map_name);
+    const std::vector<PortMapEntry>&ins = m.ins, &outs = m.outs;
     auto body = new_body(g, node, attr);
     ir::Graph* b = body.get();
     GraphLowering lowering(g.model(), b, g.where(l) + "/" + body_tag);
@@ -36,9 +29,9 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
       if (!e)
         fail(ErrorKind::InvalidModel, lowering.where(param),
              std::string("the Parameter is not bound by ") + map_name);
-      return capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+      return capture(b, io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]);
     };
-    auto results = lowering.lower(*net->second, bind);
+    auto results = lowering.lower(*m.net, bind);
     // An output entry's external_port_id is the If's output index (If-8 spec example).
     b->outputs.assign(io.out.size(), nullptr);
     for (const PortMapEntry& e : outs) {
@@ -53,6 +46,7 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
       if (!b->outputs[k])
         fail(ErrorKind::InvalidModel, g.where(l),
              "output " + std::to_string(k) + " is not bound by " + map_name);
+    lowering.separate_outputs();
     node->attributes.push_back(graph_attr(attr, std::move(body)));
   }
 }
@@ -95,21 +89,10 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   const std::string map_name = "port_map";
   if (io.in.size() < 2)
     fail(ErrorKind::InvalidModel, g.where(l), "Loop needs a trip count and a condition");
-  auto net_it = l.bodies.find("body");
-  if (net_it == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no body");
-  const XmlNet& net = *net_it->second;
-  const auto& ins =
-      l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
-  const auto& outs =
-      l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
-  check_entries(g, l, map_name, ins, net, "Parameter");
-  check_entries(g, l, map_name, outs, net, "Result");
-  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
-  for (const auto& [from, to] : l.back_edges) {
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, from, {}, {}}}, net, "Result");
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, to, {}, {}}}, net, "Parameter");
-    back[to] = from;
-  }
+  const MappedBody mapped = mapped_body(g, l, "body", map_name);
+  const XmlNet& net = *mapped.net;
+  const std::vector<PortMapEntry>&ins = mapped.ins, &outs = mapped.outs;
+  const std::map<int64_t, int64_t>& back = mapped.back;
 
   const PortMapEntry* cond = nullptr;
   for (const PortMapEntry& e : outs)
@@ -167,7 +150,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     // Bound to the Loop's condition and fed back from the body's condition: that is
     // exactly ONNX's cond_in.
     if (e && back_it != back.end() && back_it->second == cond->internal_layer_id &&
-        input_index(g, l, map_name, e->external_port_id) == 1)
+        port_index(g, l, l.inputs, map_name, e->external_port_id) == 1)
       return cond_in;
     if (back_it != back.end()) {
       if (!e)
@@ -176,16 +159,16 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
       ir::Edge* v = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
       v->type = port_type(port);
       b->inputs.push_back(v);
-      carried.push_back(
-          {param.id, back_it->second, io.in[input_index(g, l, map_name, e->external_port_id)]});
+      carried.push_back({param.id, back_it->second,
+                         io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]});
       return v;
     }
     if (!e)
       fail(ErrorKind::InvalidModel, lowering.where(param),
            "the Parameter is bound by neither the port map nor a back edge");
-    ir::Edge* outer = capture(b, io.in[input_index(g, l, map_name, e->external_port_id)]);
+    ir::Edge* outer = capture(b, io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]);
     if (!e->axis) return outer;
-    if (!whole_axis(*e))
+    if (!whole_axis(*e) || e->part_size != 1)
       fail(ErrorKind::Unsupported, lowering.where(param),
            "a sliced input other than one element at a time over the whole axis");
     return sliced_part(lowering, outer, iter, *e, param.name);
@@ -218,19 +201,13 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   for (const Carried& c : carried) b->outputs.push_back(result_edge(g, l, results, c.result));
 
   // Loop outputs: an output port is either a carried value's last value or a scan output.
-  auto output_index = [&](const PortMapEntry& e) {
-    for (size_t i = 0; i < l.outputs.size(); ++i)
-      if (l.outputs[i].id == e.external_port_id) return i;
-    fail(ErrorKind::InvalidModel, g.where(l),
-         "port_map binds output port " + std::to_string(e.external_port_id) +
-             ", which the Loop does not have");
-  };
+
   std::vector<ir::Edge*> finals;
   for (const Carried& c : carried) {
     ir::Edge* out = nullptr;
     for (const PortMapEntry& e : outs)
       if (e.purpose.empty() && !e.axis && e.internal_layer_id == c.result)
-        out = io.out[output_index(e)];
+        out = io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)];
     finals.push_back(out ? out
                          : g.graph()->new_edge(ctx.unique_name(l.name + "/carried"),
                                                ir::Edge::Origin::NodeOutput));
@@ -247,7 +224,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     if (ir::Edge* v = *e.axis == 0 ? unsqueezed_from(r, 0) : nullptr) {
       unsqueezes.push_back(r->producer);
       b->outputs.push_back(v);
-      scan_outputs.push_back(io.out[output_index(e)]);
+      scan_outputs.push_back(io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)]);
       continue;
     }
     b->outputs.push_back(r);
@@ -265,9 +242,10 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
   }
+  lowering.separate_outputs();
   node->attributes.push_back(graph_attr("body", std::move(body)));
   for (const auto& [e, stacked] : scans)
-    concat_scan(g, l, stacked, io.out[output_index(*e)],
+    concat_scan(g, l, stacked, io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
 }
 

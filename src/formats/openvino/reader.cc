@@ -65,6 +65,7 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
   model->ir_version = 10;
   model->opset_imports = {{"", kOnnxOpset}};
   model->producer_name = "bough (from OpenVINO IR v" + std::to_string(net->version) + ")";
+  if (!net->rt_info.empty()) model->metadata.emplace_back(kRtInfoKey, net->rt_info);
   model->graph = std::make_unique<ir::Graph>();
   model->graph->name = net->name;
   ModelContext ctx{weights, {}};

@@ -1,11 +1,16 @@
-// TensorIterator-1 as an ONNX Scan. Sliced inputs (part_size 1 over the whole axis, forward
-// or backward) are Scan inputs; OpenVINO keeps the sliced axis with size 1 where ONNX
-// removes it, so the body unsqueezes each slice. Back edges are Scan state variables, and
-// so are Results returned without one (for their last value); inputs used as they are
-// become captures, and concatenated outputs are Scan outputs stacked on axis 0 and merged
-// into the concatenation axis (concat_scan).
+// TensorIterator-1 as an ONNX Scan. Sliced inputs (parts over the whole axis, forward or
+// backward) are Scan inputs; OpenVINO keeps the sliced axis where ONNX removes it, so with
+// part_size 1 the body unsqueezes each slice, and with larger parts the axis is first split
+// into [parts, part_size] and the Scan runs over the first. Back edges are Scan state variables;
+// a Result returned without one is a Scan output of which the last part is taken; inputs used
+// as they are become captures, and concatenated outputs are Scan outputs stacked on axis 0 and
+// merged into the concatenation axis (concat_scan).
+#include <algorithm>
+#include <limits>
+
 #include "bough/error.h"
 #include "formats/openvino/body_ports.h"
+#include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_mapping.h"
 
 namespace bough::openvino {
@@ -16,26 +21,44 @@ ir::Edge* i64_vector(GraphLowering& g, int64_t v, const std::string& name) {
   return g.constant(Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}), name);
 }
 
+// `x` with its `axis` of length L split into [L / part, part]: scanning the first of the two
+// hands the body one part at a time, in order, as OpenVINO cuts them.
+ir::Edge* in_parts(GraphLowering& g, ir::Edge* x, int64_t axis, int64_t part,
+                   const std::string& name) {
+  ir::Edge* dims = g.node("Shape", {x}, name + "/dims");
+  std::vector<ir::Edge*> pieces;
+  if (axis > 0)
+    pieces.push_back(g.node(
+        "Slice",
+        {dims, i64_vector(g, 0, name + "/head_start"), i64_vector(g, axis, name + "/head_end")},
+        name + "/head"));
+  pieces.push_back(g.constant(i64_tensor({-1, part}), name + "/split"));
+  pieces.push_back(g.node("Slice",
+                          {dims, i64_vector(g, axis + 1, name + "/tail_start"),
+                           i64_vector(g, std::numeric_limits<int64_t>::max(), name + "/tail_end")},
+                          name + "/tail"));
+  ir::Edge* shape = g.node("Concat", pieces, name + "/parts_shape", int_attr("axis", 0));
+  ir::Edge* parts = g.node("Reshape", {x, shape}, name + "/parts");
+  // Scan wants its inputs typed: x's type with the axis split.
+  parts->type = x->type;
+  if (x->type.kind == ir::Type::Kind::Tensor && x->type.shape.rank_known) {
+    std::vector<ir::Dim>& dims = parts->type.shape.dims;
+    const ir::Dim whole = dims[axis];
+    dims[axis] = whole.is_known() ? ir::Dim::known(whole.value / part) : ir::Dim::unknown();
+    dims.insert(dims.begin() + axis + 1, ir::Dim::known(part));
+  }
+  return parts;
+}
+
 }  // namespace
 
 void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   const XmlLayer& l = io.layer;
   const std::string map_name = "port_map";
-  auto net_it = l.bodies.find("body");
-  if (net_it == l.bodies.end()) fail(ErrorKind::InvalidModel, g.where(l), "no body");
-  const XmlNet& net = *net_it->second;
-  const auto& ins =
-      l.input_maps.count(map_name) ? l.input_maps.at(map_name) : std::vector<PortMapEntry>();
-  const auto& outs =
-      l.output_maps.count(map_name) ? l.output_maps.at(map_name) : std::vector<PortMapEntry>();
-  check_entries(g, l, map_name, ins, net, "Parameter");
-  check_entries(g, l, map_name, outs, net, "Result");
-  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
-  for (const auto& [from, to] : l.back_edges) {
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, from}}, net, "Result");
-    check_entries(g, l, "back_edges", {PortMapEntry{-1, to}}, net, "Parameter");
-    back[to] = from;
-  }
+  const MappedBody mapped = mapped_body(g, l, "body", map_name);
+  const XmlNet& net = *mapped.net;
+  const std::vector<PortMapEntry>&ins = mapped.ins, &outs = mapped.outs;
+  const std::map<int64_t, int64_t>& back = mapped.back;
 
   ir::Node* node = g.node_to("Scan", {}, {}, l.name);
   auto body = new_body(g, node, "body");
@@ -50,6 +73,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   struct Sliced {
     const PortMapEntry* entry;
     ir::Edge *outer, *input;
+    int64_t axis;  // of `outer`
   };
   std::vector<State> states;
   std::vector<Sliced> sliced;
@@ -61,7 +85,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
            back_it == back.end()
                ? "the Parameter is bound by neither the port map nor a back edge"
                : "the Parameter has a back edge but no initial value in the port map");
-    ir::Edge* outer = io.in[input_index(g, l, map_name, e->external_port_id)];
+    ir::Edge* outer = io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)];
     ir::Edge* input = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
     if (back_it != back.end()) {
       if (e->axis)
@@ -73,31 +97,42 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     if (!e->axis) return capture(b, outer);
     if (!whole_axis(*e))
       fail(ErrorKind::Unsupported, lowering.where(param),
-           "a sliced input other than one element at a time over the whole axis");
-    sliced.push_back({e, outer, input});
-    return lowering.node("Unsqueeze", {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
-                         param.name + "/part");
+           "a sliced input other than parts of part_size taken over the whole axis");
+    if (e->part_size == 1) {
+      sliced.push_back({e, outer, input, *e->axis});
+      return lowering.node("Unsqueeze",
+                           {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
+                           param.name + "/part");
+    }
+    const ir::Shape& shape =
+        l.inputs[port_index(g, l, l.inputs, map_name, e->external_port_id)].shape;
+    const ir::Shape& s = outer->type.shape.rank_known ? outer->type.shape : shape;
+    auto rank = static_cast<int64_t>(s.dims.size());
+    int64_t axis = *e->axis < 0 ? *e->axis + rank : *e->axis;
+    if (axis < 0 || axis >= rank)
+      fail(ErrorKind::InvalidModel, lowering.where(param),
+           "the sliced axis " + std::to_string(*e->axis) + " is out of range");
+    input->type = port_type(param.outputs[0]);
+    sliced.push_back(
+        {e, in_parts(g, outer, axis, e->part_size, l.name + "/" + param.name), input, axis});
+    return input;
   };
   BodyResults results = lowering.lower(net, bind);
+  // The Scan node was made before its body, to own the body's captures; the nodes that cut
+  // inputs into parts came after it and must run before it.
+  auto& nodes = g.graph()->nodes;
+  auto self =
+      std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.get() == node; });
+  std::rotate(self, self + 1, nodes.end());
   if (sliced.empty())
     fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
-  // A Result returned as it is without a back edge is the last iteration's value: a state
-  // that starts empty and that the body replaces every time.
+  // A Result returned as it is without a back edge is the last iteration's value: a scan
+  // output (ONNX Runtime wants a state's shape fixed) of which the last part is taken.
+  std::vector<const PortMapEntry*> lasts;
   for (const PortMapEntry& e : outs) {
     bool is_state = false;
     for (const State& s : states) is_state = is_state || s.result == e.internal_layer_id;
-    if (e.axis || is_state) continue;
-    const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
-    std::optional<ElemType> elem = r.inputs.at(0).elem;
-    for (const XmlPort& p : l.outputs)
-      if (p.id == e.external_port_id && p.elem) elem = p.elem;
-    if (!elem)
-      fail(ErrorKind::Unsupported, g.where(l),
-           "output port " + std::to_string(e.external_port_id) +
-               " returns the last value of a Result of unknown element type");
-    ir::Edge* input = b->new_edge(ctx.unique_name(r.name + "/previous"), ir::Edge::Origin::Input);
-    states.push_back(
-        {e.internal_layer_id, g.constant(Tensor(*elem, Dims{0}), r.name + "/before_first"), input});
+    if (!e.axis && !is_state) lasts.push_back(&e);
   }
 
   // ONNX Scan: inputs and body inputs are the states, then the scanned values; outputs are
@@ -111,20 +146,15 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   for (const Sliced& s : sliced) {
     b->inputs.push_back(s.input);
     node->inputs.push_back(s.outer);
-    in_axes.push_back(*s.entry->axis);
+    in_axes.push_back(s.axis);
     in_dirs.push_back(s.entry->stride < 0 ? 1 : 0);
   }
-  auto output_index = [&](const PortMapEntry& e) {
-    for (size_t i = 0; i < l.outputs.size(); ++i)
-      if (l.outputs[i].id == e.external_port_id) return i;
-    fail(ErrorKind::InvalidModel, g.where(l),
-         "port_map binds output port " + std::to_string(e.external_port_id) +
-             ", which the TensorIterator does not have");
-  };
+
   for (const State& s : states) {
     ir::Edge* out = nullptr;
     for (const PortMapEntry& e : outs)
-      if (!e.axis && e.internal_layer_id == s.result) out = io.out[output_index(e)];
+      if (!e.axis && e.internal_layer_id == s.result)
+        out = io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)];
     node->outputs.push_back(out ? out
                                 : g.graph()->new_edge(ctx.unique_name(l.name + "/state"),
                                                       ir::Edge::Origin::NodeOutput));
@@ -134,7 +164,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   std::vector<std::pair<const PortMapEntry*, ir::Edge*>> scans;
   std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
-    if (!e.axis) continue;  // a state's last value, above
+    if (!e.axis) continue;  // a last value, above or below
     if (!whole_axis(e))
       fail(ErrorKind::Unsupported, g.where(l),
            "a concatenated output other than one part per iteration over the whole axis");
@@ -144,7 +174,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
       unsqueezes.push_back(r->producer);
       b->outputs.push_back(v);
       out_axes.push_back(*e.axis);
-      node->outputs.push_back(io.out[output_index(e)]);
+      node->outputs.push_back(io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)]);
       continue;
     }
     b->outputs.push_back(r);
@@ -154,11 +184,21 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->outputs.push_back(stacked);
     scans.emplace_back(&e, stacked);
   }
+  std::vector<std::pair<const PortMapEntry*, ir::Edge*>> stacked_lasts;
+  for (const PortMapEntry* e : lasts) {
+    b->outputs.push_back(result_edge(g, l, results, e->internal_layer_id));
+    out_axes.push_back(0);
+    out_dirs.push_back(0);
+    stacked_lasts.emplace_back(
+        e, g.graph()->new_edge(ctx.unique_name(l.name + "/all"), ir::Edge::Origin::NodeOutput));
+    node->outputs.push_back(stacked_lasts.back().second);
+  }
   drop_unused(b, unsqueezes);
   for (size_t i = 0; i < node->outputs.size(); ++i) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
   }
+  lowering.separate_outputs();
   node->attributes.push_back(graph_attr("body", std::move(body)));
   node->attributes.push_back(int_attr("num_scan_inputs", static_cast<int64_t>(sliced.size())));
   node->attributes.push_back(ints_attr("scan_input_axes", in_axes));
@@ -168,8 +208,14 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
   }
   for (const auto& [e, stacked] : scans)
-    concat_scan(g, l, stacked, io.out[output_index(*e)],
+    concat_scan(g, l, stacked, io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
+  for (const auto& [e, stacked] : stacked_lasts) {
+    ir::Edge* out = io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)];
+    g.node_to("Gather", {stacked, g.constant(Tensor::scalar_i64(-1), out->name + "/last_index")},
+              {out}, out->name + "/last")
+        ->attributes.push_back(int_attr("axis", 0));
+  }
 }
 
 }  // namespace bough::openvino

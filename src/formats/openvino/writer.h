@@ -14,6 +14,9 @@ struct IrFiles {
   std::string bin;  // identical constants are stored once
 };
 
+// True when the writer has an OpenVINO form for the ONNX-domain operator `op_type` (some
+// attributes or opset versions may still be refused).
+bool has_ir_form(const std::string& op_type);
 // Throws bough::Error(Unsupported) naming the node for what has no OpenVINO counterpart.
 IrFiles write_ir(const ir::Model& model);
 // Writes XML_PATH and the .bin beside it, each through a temporary file and a rename, so a

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <pugixml.hpp>
+#include <sstream>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
@@ -18,6 +19,15 @@ const std::string* XmlLayer::attr(const std::string& key) const {
 }
 
 namespace {
+
+// `node`'s child <rt_info> as XML text ("" when there is none).
+std::string rt_info_text(const pugi::xml_node& node) {
+  pugi::xml_node rt = node.child("rt_info");
+  if (!rt) return "";
+  std::ostringstream out;
+  rt.print(out, "", pugi::format_raw);
+  return out.str();
+}
 
 class Parser {
  public:
@@ -103,6 +113,7 @@ XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
   for (pugi::xml_attribute a : node.child("data").attributes()) l.data[a.name()] = a.value();
   for (pugi::xml_node p : node.child("input").children("port")) l.inputs.push_back(port(p, at));
   for (pugi::xml_node p : node.child("output").children("port")) l.outputs.push_back(port(p, at));
+  l.rt_info = rt_info_text(node);
   for (pugi::xml_node child : node.children()) {
     std::string tag = child.name();
     if (tag == "body" || tag == "then_body" || tag == "else_body") {
@@ -142,7 +153,8 @@ std::unique_ptr<XmlNet> Parser::net(const pugi::xml_node& node, int64_t version,
   auto n = std::make_unique<XmlNet>();
   n->name = node.attribute("name").value();
   n->version = version;
-  // rt_info and other sections carry nothing bough runs; they are skipped.
+  // rt_info carries nothing bough runs; it is kept as text for writing back.
+  n->rt_info = rt_info_text(node);
   for (pugi::xml_node l : node.child("layers").children("layer"))
     n->layers.push_back(layer(l, version, depth, where));
   for (pugi::xml_node e : node.child("edges").children("edge")) {

@@ -45,6 +45,7 @@ struct XmlLayer {
   std::map<std::string, std::vector<PortMapEntry>> input_maps;
   std::map<std::string, std::vector<PortMapEntry>> output_maps;
   std::vector<std::pair<int64_t, int64_t>> back_edges;  // Result id -> Parameter id
+  std::string rt_info;  // the <rt_info> element as XML text, "" when there is none
 
   // The label used in diagnostics: `Add "name" (id 3)`.
   std::string label() const;
@@ -60,7 +61,13 @@ struct XmlNet {
   int64_t version = 0;           // IR version: 10 or 11 (bodies inherit it)
   std::vector<XmlLayer> layers;  // file order
   std::vector<XmlEdge> edges;
+  std::string rt_info;  // the net's <rt_info> element as XML text, "" when there is none
 };
+
+// The metadata key under which the core IR keeps a layer's or a net's <rt_info> (on the node
+// the layer became, or on the model), so that the IR writer can put it back; ONNX carries it
+// as metadata_props.
+inline constexpr const char* kRtInfoKey = "openvino.rt_info";
 
 // Parses the XML text; throws bough::Error naming `path` (and the layer) on malformed XML,
 // unknown IR versions and bodies nested deeper than `max_depth`.

@@ -54,6 +54,12 @@ void write_entries(pugi::xml_node map, const char* kind, const std::vector<PortM
 
 void write_net(pugi::xml_node parent, const XmlNet& net);
 
+// Appends the <rt_info> element kept as text (nothing when `text` is empty).
+void write_rt_info(pugi::xml_node parent, const std::string& text) {
+  pugi::xml_document rt;
+  if (!text.empty() && rt.load_string(text.c_str())) parent.append_copy(rt.document_element());
+}
+
 void write_layer(pugi::xml_node layers, const XmlLayer& l) {
   pugi::xml_node n = layers.append_child("layer");
   n.append_attribute("id") = static_cast<long long>(l.id);
@@ -91,6 +97,7 @@ void write_layer(pugi::xml_node layers, const XmlLayer& l) {
     }
   }
   for (const auto& [tag, body] : l.bodies) write_net(n.append_child(tag.c_str()), *body);
+  write_rt_info(n, l.rt_info);
 }
 
 void write_net(pugi::xml_node parent, const XmlNet& net) {
@@ -104,6 +111,7 @@ void write_net(pugi::xml_node parent, const XmlNet& net) {
     n.append_attribute("to-layer") = static_cast<long long>(e.to_layer);
     n.append_attribute("to-port") = static_cast<long long>(e.to_port);
   }
+  write_rt_info(parent, net.rt_info);
 }
 
 }  // namespace

@@ -1,0 +1,19 @@
+// Test folders in the ONNX backend-test layout: model.onnx beside test_data_set_*/ folders of
+// input_*.pb and output_*.pb. `bough test-data` and the format round-trip tests run models
+// against them.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "bough/model.h"
+
+namespace bough {
+
+// Runs `model` on every data set in `dir` and compares its outputs with the expected ones
+// (rtol 1e-3, atol 1e-7, looser for the DFT tests). Returns "" when all match, otherwise
+// what differs (also for a folder without data sets, or with input files that do not match
+// the model's inputs). Throws bough::Error as Session does.
+std::string check_test_data(const Model& model, const std::filesystem::path& dir);
+
+}  // namespace bough

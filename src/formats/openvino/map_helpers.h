@@ -1,0 +1,24 @@
+// What the op mappings share: reading a layer's <data> attributes and constant inputs, and
+// checking its arity.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/openvino/lower.h"
+
+namespace bough::openvino {
+
+bool flag(const XmlLayer& l, const char* key, bool fallback);
+int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback);
+double float_data(GraphLowering& g, const XmlLayer& l, const char* key, double fallback);
+// "1,0,1" as a list of integers ("" is empty).
+std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key);
+// The values of input `input`, which must be an int32/int64 constant.
+std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
+                                const char* what);
+Tensor i64_tensor(const std::vector<int64_t>& v);
+// lo..hi inputs and one output.
+void check_inputs(GraphLowering& g, const LayerIO& io, size_t lo, size_t hi);
+
+}  // namespace bough::openvino
