@@ -140,6 +140,13 @@ class Walker {
     return outs;
   }
 
+  void shape_conflict(const std::string& place, const std::string& message) {
+    if (options_.shape_conflicts_are_errors)
+      out_.error(place, message);
+    else
+      out_.warning(place, message + "; it runs by the shapes it meets");
+  }
+
   void set_value(const ir::Edge* e, Tensor value) {
     std::vector<ir::Dim> dims;
     for (size_t k = 0; k < value.rank(); ++k) dims.push_back(ir::Dim::known(value.dim(k)));
@@ -175,6 +182,9 @@ class Walker::NodeInference final : public ops::InferContext {
   }
   void error(const std::string& message) override {
     walker_.out_.error(node.graph->path() + "/" + node.label(), message);
+  }
+  void shape_conflict(const std::string& message) override {
+    walker_.shape_conflict(node.graph->path() + "/" + node.label(), message);
   }
 
  private:

@@ -138,6 +138,9 @@ class InferContext : public NodeView {
   // A problem found while inference goes on (one per output of an If, say); invalid()
   // stops this node's inference instead.
   virtual void error(const std::string& message) = 0;
+  // A declared shape that inference contradicts: an error for `bough check`, a warning
+  // when the model is about to run (it runs by the shapes it meets).
+  virtual void shape_conflict(const std::string& message) = 0;
 
  private:
   std::span<const ir::Type> input_types_;

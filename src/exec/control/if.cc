@@ -62,6 +62,17 @@ void infer(InferContext& ctx) {
                 ", else_branch " + ir::to_string(b));
       continue;
     }
+    // A declaration must describe what either branch yields, not only their union: [2]
+    // cannot describe the [3] of the other branch, though it fits their union [?].
+    const ir::Edge* out = ctx.node.outputs[k];
+    const std::pair<const char*, const ir::Type*> branches[] = {{"then_branch", &a},
+                                                                {"else_branch", &b}};
+    for (const auto& [branch, type] : branches)
+      if (out && out->has_value_info && check::kinds_agree(out->type, *type) &&
+          !check::compatible(out->type, *type))
+        ctx.shape_conflict("output " + std::to_string(k) + " ('" + out->name + "') is declared " +
+                           ir::to_string(out->type) + ", but " + branch + " yields " +
+                           ir::to_string(*type));
     ctx.set_output(k, taken ? (*taken ? a : b) : check::union_type(a, b));
   }
 }
