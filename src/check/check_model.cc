@@ -22,8 +22,9 @@ class Walker {
       : model_(model), function_opsets_(function_opsets), out_(out) {}
 
   void graph(const ir::Graph& g) {
+    const std::string path = g.path();
     for (const auto& n : g.nodes) {
-      NodeSite site{model_, *n, opset(*n), g.path() + "/" + n->label(), out_};
+      NodeSite site{model_, *n, opset(*n), path, out_};
       check_operator(site);
       if (n->domain.empty() && n->op_type == "If") check_if(site);
       if (n->domain.empty() && n->op_type == "Loop") check_loop(site);

@@ -12,14 +12,14 @@ const ir::Attribute* attribute(const NodeSite& site, const char* name, K kind, b
   const ir::Attribute* a = site.node.attr(name);
   if (!a) {
     if (required)
-      site.out.error(site.place,
+      site.out.error(site.place(),
                      "missing attribute " + std::string(name) + " (" + ir::describe(kind) + ")");
     return nullptr;
   }
   if (!a->ref_attr_name.empty()) return nullptr;
   if (a->kind != kind) {
-    site.out.error(site.place, "attribute " + std::string(name) + " is " + ir::describe(a->kind) +
-                                   ", expected " + ir::describe(kind));
+    site.out.error(site.place(), "attribute " + std::string(name) + " is " + ir::describe(a->kind) +
+                                     ", expected " + ir::describe(kind));
     return nullptr;
   }
   return a;

@@ -36,15 +36,15 @@ void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Gra
     for (size_t i = 0; i < g->outputs.size(); ++i) allowed(g->outputs[i], i, g->path());
   const auto& outs = site.node.outputs;
   for (size_t i = 0; i < outs.size(); ++i) {
-    if (outs[i]) allowed(outs[i], i, site.place);
+    if (outs[i]) allowed(outs[i], i, site.place());
     if (i >= then_g.outputs.size() || i >= else_g.outputs.size()) continue;
     const ir::Type& a = then_g.outputs[i]->type;
     const ir::Type& b = else_g.outputs[i]->type;
     if (a.defined() && b.defined() && !same_kinds(a, b)) {
-      site.out.error(site.place, "output " + std::to_string(i) + ": then_branch yields " +
-                                     ir::to_string(a) + " but else_branch yields " +
-                                     ir::to_string(b) +
-                                     "; the branches must agree in kind and element type");
+      site.out.error(site.place(), "output " + std::to_string(i) + ": then_branch yields " +
+                                       ir::to_string(a) + " but else_branch yields " +
+                                       ir::to_string(b) +
+                                       "; the branches must agree in kind and element type");
       continue;
     }
     if (!outs[i] || !outs[i]->type.defined()) continue;
@@ -52,10 +52,11 @@ void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Gra
       std::string branches = a.defined() && b.defined()
                                  ? "the union of the branches, " + ir::to_string(union_type(a, b))
                                  : "what the branches yield";
-      site.out.error(site.place, "output " + std::to_string(i) + " '" + outs[i]->name +
-                                     "' is declared " + ir::to_string(outs[i]->type) +
-                                     ", incompatible with " + branches + " (then_branch " +
-                                     ir::to_string(a) + ", else_branch " + ir::to_string(b) + ")");
+      site.out.error(site.place(), "output " + std::to_string(i) + " '" + outs[i]->name +
+                                       "' is declared " + ir::to_string(outs[i]->type) +
+                                       ", incompatible with " + branches + " (then_branch " +
+                                       ir::to_string(a) + ", else_branch " + ir::to_string(b) +
+                                       ")");
     }
   }
 }
@@ -65,11 +66,11 @@ void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Gra
 void check_if(const NodeSite& site) {
   const ir::Node& n = site.node;
   if (n.inputs.size() != 1)
-    site.out.error(site.place, "If takes exactly one input (cond), found " +
-                                   std::to_string(n.inputs.size()) +
-                                   "; branches read other values by name");
+    site.out.error(site.place(), "If takes exactly one input (cond), found " +
+                                     std::to_string(n.inputs.size()) +
+                                     "; branches read other values by name");
   if (!n.inputs.empty() && n.inputs[0])
-    expect_elem(n.inputs[0], ElemType::Bool, site.place, "cond", site.out);
+    expect_elem(n.inputs[0], ElemType::Bool, site.place(), "cond", site.out);
   const ir::Graph* then_g = graph_attribute(site, "then_branch");
   const ir::Graph* else_g = graph_attribute(site, "else_branch");
   for (const ir::Graph* g : {then_g, else_g}) {
@@ -79,9 +80,9 @@ void check_if(const NodeSite& site) {
                                     count(g->inputs.size(), "input") + " ('" + g->inputs[0]->name +
                                     "'...); it reads outer values by name");
     if (g->outputs.size() != n.outputs.size())
-      site.out.error(site.place, "If has " + count(n.outputs.size(), "output") + " but " +
-                                     g->owner_attr + " yields " +
-                                     std::to_string(g->outputs.size()));
+      site.out.error(site.place(), "If has " + count(n.outputs.size(), "output") + " but " +
+                                       g->owner_attr + " yields " +
+                                       std::to_string(g->outputs.size()));
   }
   if (then_g && else_g) check_if_types(site, *then_g, *else_g);
 }

@@ -14,9 +14,9 @@ using K = ir::Attribute::Kind;
 void expect_length(const NodeSite& site, const char* name, size_t n) {
   const ir::Attribute* a = attribute(site, name, K::Ints, false);
   if (a && a->ints.size() != n)
-    site.out.error(site.place, "attribute " + std::string(name) + " has " +
-                                   std::to_string(a->ints.size()) + " entries, expected " +
-                                   std::to_string(n));
+    site.out.error(site.place(), "attribute " + std::string(name) + " has " +
+                                     std::to_string(a->ints.size()) + " entries, expected " +
+                                     std::to_string(n));
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ void check_loop(const NodeSite& site) {
   const ir::Node& n = site.node;
   const ir::Graph* body = graph_attribute(site, "body");
   if (n.inputs.size() < 2) {
-    site.out.error(site.place,
+    site.out.error(site.place(),
                    "Loop takes at least 2 inputs (M and cond, either may be empty), found " +
                        std::to_string(n.inputs.size()));
     return;
@@ -48,10 +48,10 @@ void check_loop(const NodeSite& site) {
   }
   const size_t scans = body->outputs.size() - 1 - carried;
   if (n.outputs.size() != carried + scans)
-    site.out.error(site.place, "Loop has " + count(n.outputs.size(), "output") + ", expected " +
-                                   std::to_string(carried + scans) + " (the body yields " +
-                                   count(carried, "carried value") + " and " +
-                                   count(scans, "scan output") + ")");
+    site.out.error(site.place(), "Loop has " + count(n.outputs.size(), "output") + ", expected " +
+                                     std::to_string(carried + scans) + " (the body yields " +
+                                     count(carried, "carried value") + " and " +
+                                     count(scans, "scan output") + ")");
   if (body->inputs.size() >= 2) {
     expect_elem(body->inputs[0], ElemType::Int64, body->path(), "iteration number", site.out);
     expect_elem(body->inputs[1], ElemType::Bool, body->path(), "condition", site.out);
@@ -70,9 +70,10 @@ void check_scan(const NodeSite& site) {
   if (!num) return;
   const size_t given = n.inputs.size() - (scan8 && !n.inputs.empty() ? 1 : 0);
   if (num->i < 1 || static_cast<size_t>(num->i) > given) {
-    site.out.error(site.place, "num_scan_inputs is " + std::to_string(num->i) + ", expected 1 to " +
-                                   std::to_string(given) + " (the number of " +
-                                   (scan8 ? "inputs after sequence_lens)" : "inputs)"));
+    site.out.error(site.place(), "num_scan_inputs is " + std::to_string(num->i) +
+                                     ", expected 1 to " + std::to_string(given) +
+                                     " (the number of " +
+                                     (scan8 ? "inputs after sequence_lens)" : "inputs)"));
     return;
   }
   const auto scan_inputs = static_cast<size_t>(num->i);
@@ -93,10 +94,10 @@ void check_scan(const NodeSite& site) {
   }
   const size_t scans = body->outputs.size() - states;
   if (n.outputs.size() != states + scans)
-    site.out.error(site.place, "Scan has " + count(n.outputs.size(), "output") + ", expected " +
-                                   std::to_string(states + scans) + " (the body yields " +
-                                   count(states, "state") + " and " + count(scans, "scan output") +
-                                   ")");
+    site.out.error(site.place(), "Scan has " + count(n.outputs.size(), "output") + ", expected " +
+                                     std::to_string(states + scans) + " (the body yields " +
+                                     count(states, "state") + " and " +
+                                     count(scans, "scan output") + ")");
   if (!scan8) {
     expect_length(site, "scan_output_directions", scans);
     expect_length(site, "scan_output_axes", scans);

@@ -53,7 +53,7 @@ void check_operator(const NodeSite& site) {
   std::string op = (n.domain.empty() ? "" : n.domain + ".") + n.op_type;
   const ops::OpDef* def = ops::find_op(n.domain, n.op_type);
   if (!def) {
-    site.out.unsupported(site.place,
+    site.out.unsupported(site.place(),
                          "unknown operator " + op +
                              ": neither an operator bough implements nor a function of the model");
     return;
@@ -61,11 +61,11 @@ void check_operator(const NodeSite& site) {
   auto n_in = static_cast<int>(n.inputs.size());
   auto n_out = static_cast<int>(n.outputs.size());
   if (!counts_inputs_itself(n) && (n_in < def->min_inputs || n_in > def->max_inputs))
-    site.out.error(site.place, op + " has " + std::to_string(n_in) + " inputs, expected " +
-                                   count_range(def->min_inputs, def->max_inputs));
+    site.out.error(site.place(), op + " has " + std::to_string(n_in) + " inputs, expected " +
+                                     count_range(def->min_inputs, def->max_inputs));
   if (n_out < def->min_outputs || n_out > def->max_outputs)
-    site.out.error(site.place, op + " has " + std::to_string(n_out) + " outputs, expected " +
-                                   count_range(def->min_outputs, def->max_outputs));
+    site.out.error(site.place(), op + " has " + std::to_string(n_out) + " outputs, expected " +
+                                     count_range(def->min_outputs, def->max_outputs));
 }
 
 }  // namespace bough::check

@@ -13,9 +13,12 @@ namespace bough::check {
 struct NodeSite {
   const ir::Model& model;
   const ir::Node& node;
-  int64_t opset;      // version of the node's domain in force (the function's, in a body)
-  std::string place;  // `main/If "gate"`
+  int64_t opset;                  // version of the node's domain in force (the function's)
+  const std::string& graph_path;  // `main/Loop "l"/body`
   Diagnostics& out;
+
+  // `main/If "gate"`: made only when a rule reports, since deep paths are long.
+  std::string place() const { return graph_path + "/" + node.label(); }
 };
 
 // operators.cc: opset imports against what bough knows.

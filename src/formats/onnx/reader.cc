@@ -39,7 +39,8 @@ ir::Metadata metadata_from(
 
 // A capture copies its outer value's type when the subgraph is read, which comes before the
 // enclosing graph applies its value_info and output declarations: fills in the types still
-// unknown from the outer values, level by level down.
+// unknown from the outer values in every graph nested in `g`, parents before children (a
+// capture may read a capture of the level above).
 void complete_capture_types(Graph* g) {
   for (const auto& n : g->nodes)
     for (auto& a : n->attributes) {
@@ -130,6 +131,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
       fail(ErrorKind::InvalidModel, where(body.get()), "output '" + name + "' is not defined");
     body->outputs.push_back(v);
   }
+  complete_capture_types(body.get());
   sort_topologically(body.get());
   fn->body = std::move(body);
   model->functions.push_back(std::move(fn));
@@ -215,7 +217,8 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
     }
     g->outputs.push_back(v);
   }
-  complete_capture_types(g);
+  // Once, from the top: capture types flow down through every level of nesting.
+  if (!parent) complete_capture_types(g);
   sort_topologically(g);
   return graph;
 }
