@@ -30,4 +30,37 @@ inline int64_t newest_opset(std::string_view domain) {
   return 0;
 }
 
+// Operators of the ONNX specification that bough does not implement yet. A model using one
+// may well be valid: `bough check` says it cannot check that node (a warning) rather than
+// calling the model invalid; running it is refused as unsupported.
+struct SpecOperator {
+  std::string_view domain;
+  std::string_view name;
+};
+
+inline constexpr SpecOperator kNotImplemented[] = {
+    {"", "Bernoulli"},
+    {"", "DeformConv"},
+    {"", "ImageDecoder"},
+    {"", "Multinomial"},
+    {"", "QLinearConv"},
+    {"", "RandomNormal"},
+    {"", "RandomNormalLike"},
+    {"", "RandomUniform"},
+    {"", "RandomUniformLike"},
+    {"", "TfIdfVectorizer"},
+    {"ai.onnx.preview", "FlexAttention"},
+    {"ai.onnx.preview.training", "Adagrad"},
+    {"ai.onnx.preview.training", "Adam"},
+    {"ai.onnx.preview.training", "Gradient"},
+    {"ai.onnx.preview.training", "Momentum"},
+};
+
+inline bool is_spec_operator_not_implemented(std::string_view domain, std::string_view name) {
+  if (domain == "ai.onnx") domain = "";
+  for (const auto& op : kNotImplemented)
+    if (op.domain == domain && op.name == name) return true;
+  return false;
+}
+
 }  // namespace bough::check
