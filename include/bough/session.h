@@ -20,6 +20,27 @@ struct SessionOptions {
 
 using NamedValues = std::vector<std::pair<std::string, Value>>;
 
+// One dimension of a declared or inferred shape: a size, a symbol (a size named in the model,
+// such as "batch"), or unknown (neither).
+struct Dim {
+  int64_t size = -1;  // -1 when not a fixed size
+  std::string symbol;
+  bool known() const { return size >= 0; }
+};
+
+// What a model takes at one input or gives at one output, as the check infers it.
+struct ValueInfo {
+  std::string name;
+  // The whole type as ONNX spells it, shape included: "tensor(float)[N,3]",
+  // "seq(tensor(int64))", "optional(tensor(float)[2])"; "?" when nothing is known.
+  std::string type;
+  // For a tensor, its element type and shape (Undefined and unranked when not known);
+  // for a sequence or an optional, those of the tensors it holds.
+  ElemType elem = ElemType::Undefined;
+  bool rank_known = false;
+  std::vector<Dim> shape;
+};
+
 // One run at a time per Session; create one Session per thread to run concurrently.
 class Session {
  public:
@@ -35,6 +56,9 @@ class Session {
   NamedValues run(const NamedValues& inputs);
   const std::vector<std::string>& input_names() const;
   const std::vector<std::string>& output_names() const;
+  // The inputs and outputs with their types and shapes, declared or inferred.
+  const std::vector<ValueInfo>& inputs() const;
+  const std::vector<ValueInfo>& outputs() const;
 
  private:
   struct Impl;

@@ -36,14 +36,15 @@ void check_input(const ir::Edge& decl, const Value& value, const std::string& mo
 // with a count of the others (`bough check` lists them all). A model that breaks a rule is
 // reported before one that is only beyond bough (an operator it lacks), so the error's kind
 // says whether the model itself is wrong.
-void refuse_invalid(const ir::Model& model, const SessionOptions& options) {
+infer::Inferred refuse_invalid(const ir::Model& model, const SessionOptions& options) {
   infer::ValidateOptions validate;
   validate.check.allow_newer_opset = options.allow_newer_opset;
   // A declared shape that inference contradicts does not stop a run: it runs by the shapes
   // it meets, as ONNX Runtime does.
   validate.infer.shape_conflicts_are_errors = false;
-  const check::Diagnostics found = infer::validate(model, validate).diagnostics;
-  if (!found.has_errors()) return;
+  infer::Validation checked = infer::validate(model, validate);
+  const check::Diagnostics& found = checked.diagnostics;
+  if (!found.has_errors()) return std::move(checked.types);
   const check::Diagnostic* first = nullptr;
   for (const auto& d : found.all())
     if (d.severity == check::Severity::Error &&
@@ -99,6 +100,21 @@ void count_atomically_in_parallel(bool entering) {
   }
 }
 
+// An input or output as the public API describes it.
+ValueInfo value_info(const ir::Edge& e, const ir::Type& t) {
+  ValueInfo info;
+  info.name = e.name;
+  info.type = ir::to_string(t);
+  const ir::Type* tensor = &t;
+  while (tensor->inner) tensor = tensor->inner.get();
+  if (tensor->kind != ir::Type::Kind::Tensor) return info;
+  info.elem = tensor->elem;
+  info.rank_known = tensor->shape.rank_known;
+  for (const ir::Dim& d : tensor->shape.dims)
+    info.shape.push_back({d.is_known() ? d.value : -1, d.symbol});
+  return info;
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -106,17 +122,22 @@ struct Session::Impl {
   util::ThreadPool pool;
   std::unique_ptr<exec::Plan> plan;
   std::vector<std::string> inputs, outputs;
+  std::vector<ValueInfo> input_infos, output_infos;
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
 
   Impl(const Model& m, SessionOptions options)
       : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
-    refuse_invalid(model.ir(), options);
-    plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
-    for (const ir::Edge* v : model.ir().graph->inputs) {
+    const ir::Graph& graph = *model.ir().graph;
+    infer::Inferred types = refuse_invalid(model.ir(), options);
+    plan = exec::Plan::compile(graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
+    for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
+      input_infos.push_back(value_info(*v, types.type_of(v)));
       defaults.push_back(v->data ? Value(*v->data) : Value());
     }
     outputs = model.output_names();
+    for (const ir::Edge* v : graph.outputs)
+      output_infos.push_back(value_info(*v, types.type_of(v)));
   }
 };
 
@@ -128,6 +149,8 @@ Session& Session::operator=(Session&&) noexcept = default;
 
 const std::vector<std::string>& Session::input_names() const { return impl_->inputs; }
 const std::vector<std::string>& Session::output_names() const { return impl_->outputs; }
+const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_infos; }
+const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
 
 NamedValues Session::run(const NamedValues& inputs) {
   Impl& s = *impl_;
