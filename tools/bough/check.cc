@@ -5,7 +5,7 @@
 
 #include "bough/error.h"
 #include "commands.h"
-#include "formats/onnx/reader.h"
+#include "formats/read_model.h"
 #include "infer/validate.h"
 
 namespace bough::cli {
@@ -34,7 +34,7 @@ int cmd_check(const Args& args) {
   // main(), or with --json as the one diagnostic. I/O errors are never diagnostics.
   std::unique_ptr<ir::Model> model;
   try {
-    model = onnx::read_model_file(path);
+    model = read_model_file(path);
   } catch (const Error& e) {
     if (!json || e.kind() == ErrorKind::IO) throw;
     check::Diagnostics refused;
