@@ -89,4 +89,10 @@ std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t
 // that dim; otherwise unknown.
 ir::Dim dim_sum(const std::vector<ir::Dim>& dims);
 
+// Resize's and Upsample's output dims: floor(dim * scale) on each of `axes` (scale 1 keeps a
+// dim, known or not); a count of scales other than axes' is invalid.
+std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::Dim>& dims,
+                                 const std::vector<double>& scales,
+                                 const std::vector<int64_t>& axes);
+
 }  // namespace bough::ops::layout_infer
