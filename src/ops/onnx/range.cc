@@ -94,8 +94,8 @@ void infer(InferContext& ctx) {
   const auto start = layout_infer::number_values(ctx, 0);
   const auto limit = layout_infer::number_values(ctx, 1);
   const auto delta = layout_infer::number_values(ctx, 2);
+  if (delta && delta->size() == 1 && (*delta)[0] == 0) ctx.invalid("delta is 0");
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
-    if ((*delta)[0] == 0) ctx.invalid("delta is 0");
     const double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
     ctx.set_output_tensor(0, elem, known_shape({std::max<int64_t>(static_cast<int64_t>(n), 0)}));
     return;
