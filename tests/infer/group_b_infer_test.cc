@@ -19,7 +19,9 @@ namespace {
 void input(GraphBuilder& g, const std::string& name, ElemType t,
            const std::vector<std::string>& dims) {
   g.input(name, t, Dims64(dims.size(), 1));
-  auto* shape = g.mutable_proto().mutable_input(g.proto().input_size() - 1)->mutable_type()
+  auto* shape = g.mutable_proto()
+                    .mutable_input(g.proto().input_size() - 1)
+                    ->mutable_type()
                     ->mutable_tensor_type()
                     ->mutable_shape();
   for (size_t k = 0; k < dims.size(); ++k) {
@@ -55,8 +57,7 @@ struct Inferred {
 };
 
 // Outputs are left untyped so that only inference speaks.
-Inferred infer_graph(GraphBuilder& g, const std::vector<std::string>& outputs,
-                     int64_t opset = 17) {
+Inferred infer_graph(GraphBuilder& g, const std::vector<std::string>& outputs, int64_t opset = 17) {
   for (const std::string& o : outputs) g.output_untyped(o);
   std::string bytes;
   make_model(g, opset).SerializeToString(&bytes);
@@ -437,8 +438,7 @@ const std::vector<BadCase>& bad_cases() {
          x_input(g);
          set_int(g.node("Split", {"x"}, {"y", "z"}, "bad"), "num_outputs", 3);
        },
-       "num_outputs is 3",
-       18},
+       "num_outputs is 3", 18},
       {"Pad of the wrong length",
        [](GraphBuilder& g) {
          x_input(g);
@@ -603,24 +603,21 @@ const std::vector<BadCase>& bad_cases() {
          set_float(n, "height_scale", 2);
          set_float(n, "width_scale", 2);
        },
-       "rank 4",
-       1},
+       "rank 4", 1},
       {"CenterCropPad shape for another count of axes",
        [](GraphBuilder& g) {
          x_input(g);
          g.initializer("s", i64({1}, {2}));
          g.node("CenterCropPad", {"x", "s"}, {"y"}, "bad");
        },
-       "shape has 1 entries for 2 axes",
-       18},
+       "shape has 1 entries for 2 axes", 18},
       {"CenterCropPad to a negative size",
        [](GraphBuilder& g) {
          x_input(g);
          g.initializer("s", i64({2}, {2, -1}));
          g.node("CenterCropPad", {"x", "s"}, {"y"}, "bad");
        },
-       "must not be negative",
-       18},
+       "must not be negative", 18},
       {"Col2Im of rank 2",
        [](GraphBuilder& g) {
          x_input(g);
@@ -628,8 +625,7 @@ const std::vector<BadCase>& bad_cases() {
          g.initializer("b", i64({2}, {1, 1}));
          g.node("Col2Im", {"x", "i", "b"}, {"y"}, "bad");
        },
-       "must have rank 3",
-       18},
+       "must have rank 3", 18},
       {"Col2Im image and block of different lengths",
        [](GraphBuilder& g) {
          x_input(g, {"1", "4", "4"});
@@ -637,8 +633,7 @@ const std::vector<BadCase>& bad_cases() {
          g.initializer("b", i64({1}, {2}));
          g.node("Col2Im", {"x", "i", "b"}, {"y"}, "bad");
        },
-       "differ in length",
-       18},
+       "differ in length", 18},
       {"Col2Im of a block size of 0",
        [](GraphBuilder& g) {
          x_input(g, {"1", "4", "4"});
@@ -646,8 +641,7 @@ const std::vector<BadCase>& bad_cases() {
          g.initializer("b", i64({2}, {2, 0}));
          g.node("Col2Im", {"x", "i", "b"}, {"y"}, "bad");
        },
-       "must be positive",
-       18},
+       "must be positive", 18},
       {"Col2Im of channels not a multiple of the block",
        [](GraphBuilder& g) {
          x_input(g, {"1", "6", "4"});
@@ -655,8 +649,7 @@ const std::vector<BadCase>& bad_cases() {
          g.initializer("b", i64({2}, {2, 2}));
          g.node("Col2Im", {"x", "i", "b"}, {"y"}, "bad");
        },
-       "not a multiple of the block size 4",
-       18},
+       "not a multiple of the block size 4", 18},
       {"SequenceEmpty of an unknown dtype",
        [](GraphBuilder& g) { set_int(g.node("SequenceEmpty", {}, {"y"}, "bad"), "dtype", 99); },
        "dtype is not an element type"},
@@ -673,8 +666,7 @@ const std::vector<BadCase>& bad_cases() {
          set_int(g.node("SplitToSequence", {"x"}, {"y"}, "bad"), "axis", 2);
        },
        "axis 2 is out of range"},
-      {"Optional of nothing",
-       [](GraphBuilder& g) { g.node("Optional", {}, {"y"}, "bad"); },
+      {"Optional of nothing", [](GraphBuilder& g) { g.node("Optional", {}, {"y"}, "bad"); },
        "needs an input or the attribute 'type'"},
       {"StringNormalizer of rank 3",
        [](GraphBuilder& g) {
@@ -688,16 +680,14 @@ const std::vector<BadCase>& bad_cases() {
          input(g, "u", ElemType::Float, {"1", "2"});
          g.node("TensorScatter", {"x", "u"}, {"y"}, "bad");
        },
-       "differ in rank",
-       24},
+       "differ in rank", 24},
       {"TensorScatter of differing dims",
        [](GraphBuilder& g) {
          x_input(g, {"1", "4", "2"});
          input(g, "u", ElemType::Float, {"1", "1", "3"});
          g.node("TensorScatter", {"x", "u"}, {"y"}, "bad");
        },
-       "dims 2 and 3 differ",
-       24},
+       "dims 2 and 3 differ", 24},
   };
   return cases;
 }

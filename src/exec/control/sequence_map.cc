@@ -107,8 +107,18 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_SequenceMap() {
-  static const OpDef def{"", "SequenceMap", {17}, 1, kVariadic, 1, kVariadic, make, infer,
-      {{17, "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = seq(all), V = all seq(all), O = seq(all); body: graph"}}};
+  static const OpDef def{"",
+                         "SequenceMap",
+                         {17},
+                         1,
+                         kVariadic,
+                         1,
+                         kVariadic,
+                         make,
+                         infer,
+                         {{17,
+                           "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
+                           "seq(all), V = all seq(all), O = seq(all); body: graph"}}};
   return def;
 }
 

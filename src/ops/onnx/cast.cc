@@ -60,11 +60,24 @@ const OpDef& def_Cast() {
        {13,
         "input: T1 -> output: T2; T1 = numeric bfloat16 bool string, T2 = numeric bfloat16 bool "
         "string; to: int"},
-       {19, "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = numeric bfloat16 bool string float8s; saturate: int = 1, to: int"},
-       {21, "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4, T2 = numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1, to: int"},
-       {23, "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; saturate: int = 1, to: int"},
-       {24, "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0; round_mode: string = up, saturate: int = 1, to: int"},
-       {25, "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1, to: int"}}};
+       {19,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = numeric bfloat16 "
+        "bool string float8s; saturate: int = 1, to: int"},
+       {21,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4, T2 = "
+        "numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1, to: int"},
+       {23,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1, "
+        "T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; saturate: int = 1, to: "
+        "int"},
+       {24,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0; "
+        "round_mode: string = up, saturate: int = 1, to: int"},
+       {25,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1, to: int"}}};
   return def;
 }
 

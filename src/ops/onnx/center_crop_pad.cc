@@ -3,8 +3,8 @@
 // floor((s - n) / 2) zeros in front and the rest behind.
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -87,8 +87,18 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_CenterCropPad() {
-  static const OpDef def{"", "CenterCropPad", {18}, 2, 2, 1, 1, make, infer,
-      {{18, "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = int32 int64; axes: ints?"}}};
+  static const OpDef def{"",
+                         "CenterCropPad",
+                         {18},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{18,
+                           "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
+                           "int32 int64; axes: ints?"}}};
   return def;
 }
 

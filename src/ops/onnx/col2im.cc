@@ -123,8 +123,19 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_Col2Im() {
-  static const OpDef def{"", "Col2Im", {18}, 3, 3, 1, 1, make, infer,
-      {{18, "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = all_ir4; dilations: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def{
+      "",
+      "Col2Im",
+      {18},
+      3,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{18,
+        "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
+        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -2,9 +2,9 @@
 // are stacked along a new axis inserted at `axis` instead (which may then be rank, i.e. last).
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
-#include "ops/onnx/sequence_infer.h"
 
 namespace bough::ops {
 

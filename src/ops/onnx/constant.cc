@@ -77,15 +77,15 @@ void infer(InferContext& ctx) {
   } else if (const ir::Attribute* f = ctx.attr("value_float")) {
     ctx.set_output_value(0, Tensor::from_vector(ElemType::Float, Dims{}, std::vector<float>{f->f}));
   } else if (const ir::Attribute* fs = ctx.attr("value_floats")) {
-    ctx.set_output_value(0, Tensor::from_vector(ElemType::Float,
-                                                Dims{static_cast<int64_t>(fs->floats.size())},
-                                                fs->floats));
+    ctx.set_output_value(
+        0, Tensor::from_vector(ElemType::Float, Dims{static_cast<int64_t>(fs->floats.size())},
+                               fs->floats));
   } else if (const ir::Attribute* i = ctx.attr("value_int")) {
     ctx.set_output_value(0, Tensor::scalar_i64(i->i));
   } else if (const ir::Attribute* is = ctx.attr("value_ints")) {
-    ctx.set_output_value(0, Tensor::from_vector(ElemType::Int64,
-                                                Dims{static_cast<int64_t>(is->ints.size())},
-                                                is->ints));
+    ctx.set_output_value(
+        0, Tensor::from_vector(ElemType::Int64, Dims{static_cast<int64_t>(is->ints.size())},
+                               is->ints));
   } else if (ctx.has_attr("value_string")) {
     ctx.set_output_tensor(0, ElemType::String, ir::Shape::of({}));
   } else if (const ir::Attribute* ss = ctx.attr("value_strings")) {
@@ -117,11 +117,26 @@ const OpDef& def_Constant() {
         " -> output: T; T = all_ir4; sparse_value: sparse_tensor?, value: tensor?, value_float: "
         "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
         "value_strings: strings?"},
-       {19, " -> output: T; T = all_ir9; sparse_value: sparse_tensor?, value: tensor?, value_float: float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, value_strings: strings?"},
-       {21, " -> output: T; T = all_ir10; sparse_value: sparse_tensor?, value: tensor?, value_float: float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, value_strings: strings?"},
-       {23, " -> output: T; T = all_ir11; sparse_value: sparse_tensor?, value: tensor?, value_float: float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, value_strings: strings?"},
-       {24, " -> output: T; T = all_ir12; sparse_value: sparse_tensor?, value: tensor?, value_float: float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, value_strings: strings?"},
-       {25, " -> output: T; T = all_ir13; sparse_value: sparse_tensor?, value: tensor?, value_float: float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, value_strings: strings?"}}};
+       {19,
+        " -> output: T; T = all_ir9; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {21,
+        " -> output: T; T = all_ir10; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {23,
+        " -> output: T; T = all_ir11; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {24,
+        " -> output: T; T = all_ir12; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {25,
+        " -> output: T; T = all_ir13; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"}}};
   return def;
 }
 

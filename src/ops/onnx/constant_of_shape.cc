@@ -91,11 +91,20 @@ const OpDef& def_ConstantOfShape() {
       make,
       infer,
       {{9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"},
-       {20, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s; value: tensor?"},
-       {21, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4; value: tensor?"},
-       {23, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 float4e2m1; value: tensor?"},
-       {24, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 float4e2m1 float8e8m0; value: tensor?"},
-       {25, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; value: tensor?"}}};
+       {20,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s; value: tensor?"},
+       {21,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4; "
+        "value: tensor?"},
+       {23,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1; value: tensor?"},
+       {24,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1 float8e8m0; value: tensor?"},
+       {25,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1 float8e8m0 int2 uint2; value: tensor?"}}};
   return def;
 }
 

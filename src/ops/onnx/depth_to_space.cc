@@ -2,8 +2,8 @@
 // b x b spatial blocks. mode "DCR" (default) takes the block offset from the channel's high
 // part, "CRD" (opset 11+) from its low part.
 #include "kernels/layout.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 

@@ -69,7 +69,9 @@ const OpDef& def_EyeLike() {
       infer,
       {{9,
         "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
-       {22, "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: int?, k: int = 0"}}};
+       {22,
+        "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
+        "int?, k: int = 0"}}};
   return def;
 }
 

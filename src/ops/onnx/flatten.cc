@@ -1,7 +1,7 @@
 // Flatten: a 2-D view [d0*...*d(axis-1), d(axis)*...*d(n-1)] of the input; axis is in
 // [-r, r] (negative from opset 11). The buffer is shared.
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -38,7 +38,8 @@ void infer(InferContext& ctx) {
   const auto rank = static_cast<int64_t>(s.dims.size());
   int64_t axis = ctx.attr_int("axis", 1);
   if (axis < -rank || axis > rank)
-    ctx.invalid("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    ctx.invalid("axis " + std::to_string(axis) + " is out of range for rank " +
+                std::to_string(rank));
   if (axis < 0) axis += rank;
   const auto a = static_cast<size_t>(axis);
   ctx.set_output_tensor(0, ctx.input_elem(0),
@@ -62,10 +63,10 @@ const OpDef& def_Flatten() {
                           {9, "input: T -> output: T; T = all; axis: int = 1"},
                           {11, "input: T -> output: T; T = all; axis: int = 1"},
                           {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
-       {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
-       {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
-       {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
-       {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}}};
+                          {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
+                          {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
+                          {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
+                          {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}}};
   return def;
 }
 

@@ -6,8 +6,8 @@
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "ops/registry.h"
-#include "util/thread_pool.h"
 #include "ops/shape_infer.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 

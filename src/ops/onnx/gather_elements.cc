@@ -63,8 +63,9 @@ void infer(InferContext& ctx) {
       ctx.invalid("indices of rank " + std::to_string(indices.dims.size()) + " for data of rank " +
                   std::to_string(rank));
   }
-  ctx.set_output_tensor(0, ctx.input_elem(0),
-                        indices.rank_known || !data.rank_known ? indices : unknown_dims(data.dims.size()));
+  ctx.set_output_tensor(
+      0, ctx.input_elem(0),
+      indices.rank_known || !data.rank_known ? indices : unknown_dims(data.dims.size()));
 }
 
 }  // namespace

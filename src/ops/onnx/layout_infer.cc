@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace bough::ops::layout_infer {
 
 std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t input) {
@@ -46,7 +45,8 @@ std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::
     if (scales[k] <= 0) ctx.invalid("scales must be positive");
     ir::Dim& d = out[static_cast<size_t>(axes[k])];
     if (d.is_known())
-      d = ir::Dim::known(static_cast<int64_t>(std::floor(static_cast<double>(d.value) * scales[k])));
+      d = ir::Dim::known(
+          static_cast<int64_t>(std::floor(static_cast<double>(d.value) * scales[k])));
     else if (scales[k] != 1.0)
       d = ir::Dim::unknown();
   }

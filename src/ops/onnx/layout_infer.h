@@ -38,8 +38,8 @@ inline ir::Dim merge_dims(const InferContext& ctx, const ir::Dim& a, const ir::D
                           const std::string& what) {
   if (a.is_known() && b.is_known()) {
     if (a.value != b.value)
-      ctx.invalid(what + ": dims " + std::to_string(a.value) + " and " +
-                  std::to_string(b.value) + " differ");
+      ctx.invalid(what + ": dims " + std::to_string(a.value) + " and " + std::to_string(b.value) +
+                  " differ");
     return a;
   }
   if (a.is_known()) return a;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -89,7 +89,8 @@ void infer(InferContext& ctx) {
     return;
   }
   const auto rank = static_cast<int64_t>(s.dims.size()) + 1;
-  const auto axis = static_cast<size_t>(normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis"));
+  const auto axis =
+      static_cast<size_t>(normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis"));
   ir::Dim depth = ir::Dim::unknown();
   if (auto d = layout_infer::number_values(ctx, 1)) {
     if (d->size() != 1) ctx.invalid("depth must hold one value");

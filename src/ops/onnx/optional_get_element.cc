@@ -40,7 +40,9 @@ const OpDef& def_OptionalGetElement() {
       make,
       infer,
       {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"},
-       {18, "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all seq(all)"}}};
+       {18,
+        "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all "
+        "seq(all)"}}};
   return def;
 }
 

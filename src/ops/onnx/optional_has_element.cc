@@ -37,7 +37,8 @@ const OpDef& def_OptionalHasElement() {
       make,
       infer,
       {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
-       {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"}}};
+       {18,
+        "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"}}};
   return def;
 }
 

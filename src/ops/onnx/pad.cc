@@ -10,9 +10,9 @@
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
-#include "ops/onnx/layout_infer.h"
 
 namespace bough::ops {
 
@@ -241,33 +241,46 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_Pad() {
-  static const OpDef def{"",
-                         "Pad",
-                         {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
-                         1,
-                         4,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "data: T -> output: T; T = floats; mode: string = constant, paddings: "
-                           "ints, value: float = 0.0"},
-                          {2,
-                           "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
-                           "value: float = 0.0"},
-                          {11,
-                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-                           "numeric; mode: string = constant"},
-                          {13,
-                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-                           "all_ir4; mode: string = constant"},
-       {18, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, Tind = int32 int64; mode: string = constant"},
-       {19, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, Tind = int32 int64; mode: string = constant"},
-       {21, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, Tind = int32 int64; mode: string = constant"},
-       {23, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, Tind = int32 int64; mode: string = constant"},
-       {24, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, Tind = int32 int64; mode: string = constant"},
-       {25, "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, Tind = int32 int64; mode: string = constant"}}};
+  static const OpDef def{
+      "",
+      "Pad",
+      {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
+      1,
+      4,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "data: T -> output: T; T = floats; mode: string = constant, paddings: "
+        "ints, value: float = 0.0"},
+       {2,
+        "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
+        "value: float = 0.0"},
+       {11,
+        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+        "numeric; mode: string = constant"},
+       {13,
+        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+        "all_ir4; mode: string = constant"},
+       {18,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+        "Tind = int32 int64; mode: string = constant"},
+       {19,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+        "Tind = int32 int64; mode: string = constant"},
+       {21,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
+        "Tind = int32 int64; mode: string = constant"},
+       {23,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
+        "Tind = int32 int64; mode: string = constant"},
+       {24,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
+        "Tind = int32 int64; mode: string = constant"},
+       {25,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
+        "Tind = int32 int64; mode: string = constant"}}};
   return def;
 }
 

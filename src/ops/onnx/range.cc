@@ -5,8 +5,8 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 

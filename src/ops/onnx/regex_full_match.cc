@@ -8,8 +8,8 @@
 #include <regex>
 
 #include "ops/registry.h"
-#include "util/thread_pool.h"
 #include "ops/shape_infer.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -82,8 +82,11 @@ void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.inp
 }  // namespace
 
 const OpDef& def_RegexFullMatch() {
-  static const OpDef def{"", "RegexFullMatch", {20}, 1, 1, 1, 1, make, infer,
-      {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}}};
+  static const OpDef def{"",    "RegexFullMatch",
+                         {20},  1,
+                         1,     1,
+                         1,     make,
+                         infer, {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}}};
   return def;
 }
 

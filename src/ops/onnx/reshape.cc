@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "kernels/shape_args.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -98,8 +98,8 @@ ir::Dim minus_one_dim(const InferContext& ctx, const ir::Shape& in, const std::v
   if (product.is_known()) {
     if (out_known == 0) return ir::Dim::unknown();
     if (product.value % out_known != 0)
-      ctx.invalid("cannot reshape " + std::to_string(product.value) + " elements into a multiple of " +
-                  std::to_string(out_known));
+      ctx.invalid("cannot reshape " + std::to_string(product.value) +
+                  " elements into a multiple of " + std::to_string(out_known));
     return ir::Dim::known(product.value / out_known);
   }
   return out_known == 1 ? product : ir::Dim::unknown();
@@ -112,7 +112,7 @@ void infer(InferContext& ctx) {
       ctx.since < 5 ? (ctx.has_attr("shape") ? std::optional(ctx.attr_ints("shape")) : std::nullopt)
                     : int_values(ctx, 1);
   if (!target) {
-      const ir::Shape& s = ctx.since < 5 ? ir::Shape::unknown_rank() : ctx.input_shape(1);
+    const ir::Shape& s = ctx.since < 5 ? ir::Shape::unknown_rank() : ctx.input_shape(1);
     if (s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
       ctx.set_output_tensor(0, elem, unknown_dims(static_cast<size_t>(s.dims[0].value)));
     else

@@ -11,8 +11,8 @@
 #include "kernels/conv_resample.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -199,8 +199,8 @@ void infer(InferContext& ctx) {
   }
   const size_t scales_input = ctx.since >= 11 ? 2 : 1;
   const auto sizes = ctx.since >= 11 && ctx.has_input(3) ? int_values(ctx, 3) : std::nullopt;
-  const auto scales = ctx.has_input(scales_input) ? layout_infer::number_values(ctx, scales_input)
-                                                  : std::nullopt;
+  const auto scales =
+      ctx.has_input(scales_input) ? layout_infer::number_values(ctx, scales_input) : std::nullopt;
   const std::string policy =
       ctx.since >= 18 ? ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
   std::vector<ir::Dim> out = unknown_dims(s.dims.size()).dims;
@@ -226,11 +226,13 @@ void infer(InferContext& ctx) {
       }
       for (int64_t a : axes) {
         ir::Dim& d = out[static_cast<size_t>(a)];
-        d = ir::Dim::known(static_cast<int64_t>(std::nearbyint(static_cast<double>(d.value) * scale)));
+        d = ir::Dim::known(
+            static_cast<int64_t>(std::nearbyint(static_cast<double>(d.value) * scale)));
       }
     }
   } else if (scales && !scales->empty() &&
-             ctx.attr_string("coordinate_transformation_mode", "half_pixel") != "tf_crop_and_resize") {
+             ctx.attr_string("coordinate_transformation_mode", "half_pixel") !=
+                 "tf_crop_and_resize") {
     out = layout_infer::scaled_dims(ctx, s.dims, *scales, axes);
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
@@ -260,8 +262,18 @@ const OpDef& def_Resize() {
         "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
         "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
         "nearest, nearest_mode: string = round_prefer_floor"},
-       {18, "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 = floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, nearest_mode: string = round_prefer_floor"},
-       {19, "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 = floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, nearest_mode: string = round_prefer_floor"}}};
+       {18,
+        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+        "nearest_mode: string = round_prefer_floor"},
+       {19,
+        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+        "nearest_mode: string = round_prefer_floor"}}};
   return def;
 }
 

@@ -72,7 +72,9 @@ const OpDef& def_ScatterElements() {
                           {16,
                            "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
                            "int32 int64; axis: int = 0, reduction: string = none"},
-       {18, "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0, reduction: string = none"}}};
+                          {18,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                           "int32 int64; axis: int = 0, reduction: string = none"}}};
   return def;
 }
 

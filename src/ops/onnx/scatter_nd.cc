@@ -59,7 +59,9 @@ const OpDef& def_ScatterND() {
        {16,
         "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
         "= none"},
-       {18, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string = none"}}};
+       {18,
+        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+        "= none"}}};
   return def;
 }
 

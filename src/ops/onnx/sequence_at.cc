@@ -1,8 +1,8 @@
 // SequenceAt: the tensor at `position` (from -n to n-1; negative counts from the back).
 // The tensor shares its buffer with the sequence's.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
-#include "ops/onnx/sequence_infer.h"
 
 namespace bough::ops {
 
@@ -18,9 +18,7 @@ class SequenceAt : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceAt>(); }
 
-void infer(InferContext& ctx) {
-  ctx.set_output(0, sequence_infer::element_of(ctx.input_type(0)));
-}
+void infer(InferContext& ctx) { ctx.set_output(0, sequence_infer::element_of(ctx.input_type(0))); }
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 // SequenceConstruct: a sequence of the input tensors, which share one element type.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
-#include "ops/onnx/sequence_infer.h"
 
 namespace bough::ops {
 
@@ -40,7 +40,7 @@ const OpDef& def_SequenceConstruct() {
       {11},      1,
       kVariadic, 1,
       1,         make,
-      infer,   {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
+      infer,     {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
   return def;
 }
 

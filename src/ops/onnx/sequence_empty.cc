@@ -1,7 +1,7 @@
 // SequenceEmpty: an empty sequence whose element type is the `dtype` attribute (float when
 // absent), kept so later operators know it.
-#include "ops/registry.h"
 #include "ops/onnx/sequence_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -37,10 +37,10 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
-  static const OpDef def{"",      "SequenceEmpty",
-                         {11},    0,
-                         0,       1,
-                         1,       make,
+  static const OpDef def{"",    "SequenceEmpty",
+                         {11},  0,
+                         0,     1,
+                         1,     make,
                          infer, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
   return def;
 }

@@ -1,8 +1,8 @@
 // SequenceInsert: the sequence with `tensor` inserted before `position` (at the back when
 // the position is omitted). Positions run from -n to n; negative ones count from the back.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
-#include "ops/onnx/sequence_infer.h"
 
 namespace bough::ops {
 

@@ -22,12 +22,11 @@ void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int64, ir::Sh
 }  // namespace
 
 const OpDef& def_SequenceLength() {
-  static const OpDef def{
-      "",      "SequenceLength",
-      {11},    1,
-      1,       1,
-      1,       make,
-      infer, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
+  static const OpDef def{"",    "SequenceLength",
+                         {11},  1,
+                         1,     1,
+                         1,     make,
+                         infer, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
   return def;
 }
 

@@ -38,11 +38,11 @@ const OpDef& def_Size() {
                          infer,
                          {{1, "data: T -> size: T1; T = all, T1 = int64"},
                           {13, "data: T -> size: T1; T = all_ir4, T1 = int64"},
-       {19, "data: T -> size: T1; T = all_ir9, T1 = int64"},
-       {21, "data: T -> size: T1; T = all_ir10, T1 = int64"},
-       {23, "data: T -> size: T1; T = all_ir11, T1 = int64"},
-       {24, "data: T -> size: T1; T = all_ir12, T1 = int64"},
-       {25, "data: T -> size: T1; T = all_ir13, T1 = int64"}}};
+                          {19, "data: T -> size: T1; T = all_ir9, T1 = int64"},
+                          {21, "data: T -> size: T1; T = all_ir10, T1 = int64"},
+                          {23, "data: T -> size: T1; T = all_ir11, T1 = int64"},
+                          {24, "data: T -> size: T1; T = all_ir12, T1 = int64"},
+                          {25, "data: T -> size: T1; T = all_ir13, T1 = int64"}}};
   return def;
 }
 

@@ -9,8 +9,8 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -169,7 +169,8 @@ void infer(InferContext& ctx) {
     ir::Dim& d = out[static_cast<size_t>(axes[k])];
     if (d.is_known())
       d = ir::Dim::known(slice_length(d.value, (*starts)[k], (*ends)[k], steps[k]));
-    else if (!(steps[k] == 1 && (*starts)[k] == 0 && (*ends)[k] >= std::numeric_limits<int32_t>::max()))
+    else if (!(steps[k] == 1 && (*starts)[k] == 0 &&
+               (*ends)[k] >= std::numeric_limits<int32_t>::max()))
       d = ir::Dim::unknown();
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));

@@ -1,8 +1,8 @@
 // SpaceToDepth: [N, C, H, W] -> [N, C * b * b, H / b, W / b], moving each b x b spatial
 // block into channels (block offset in the channel's high part).
 #include "kernels/layout.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 

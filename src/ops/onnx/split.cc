@@ -114,8 +114,8 @@ void infer(InferContext& ctx) {
     for (size_t o = 0; o < outputs; ++o) ctx.set_output_tensor(o, elem, ir::Shape::unknown_rank());
     return;
   }
-  const auto axis = static_cast<size_t>(normalize_axis(
-      ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
   const ir::Dim& dim = s.dims[axis];
   std::optional<std::vector<int64_t>> sizes;
   bool given = false;
@@ -182,7 +182,9 @@ const OpDef& def_Split() {
        {2, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
        {11, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
        {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"},
-       {18, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0, num_outputs: int?"}}};
+       {18,
+        "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0, num_outputs: "
+        "int?"}}};
   return def;
 }
 

@@ -5,9 +5,9 @@
 
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
-#include "ops/onnx/sequence_infer.h"
 
 namespace bough::ops {
 
@@ -100,8 +100,8 @@ void infer(InferContext& ctx) {
     ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
     return;
   }
-  const auto axis = static_cast<size_t>(normalize_axis(
-      ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
   std::vector<ir::Dim> dims = s.dims;
   if (!ctx.has_input(1)) {
     if (ctx.attr_int("keepdims", 1) != 0)
@@ -114,7 +114,8 @@ void infer(InferContext& ctx) {
     const ir::Shape& split_shape = ctx.input_shape(1);
     ir::Dim piece = ir::Dim::unknown();
     if (split && !split->empty()) {
-      bool same = std::all_of(split->begin(), split->end(), [&](int64_t v) { return v == (*split)[0]; });
+      bool same =
+          std::all_of(split->begin(), split->end(), [&](int64_t v) { return v == (*split)[0]; });
       const bool scalar = split_shape.rank_known && split_shape.dims.empty();
       if (same && (!scalar || (dims[axis].is_known() && dims[axis].value % (*split)[0] == 0)))
         piece = ir::Dim::known((*split)[0]);

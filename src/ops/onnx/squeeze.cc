@@ -3,8 +3,8 @@
 #include <optional>
 
 #include "kernels/shape_args.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -59,7 +59,8 @@ void infer(InferContext& ctx) {
     for (int64_t a : layout_infer::normalize_axes(ctx, *axes, rank, "axis")) {
       const ir::Dim& d = s.dims[static_cast<size_t>(a)];
       if (d.is_known() && d.value != 1)
-        ctx.invalid("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(d.value));
+        ctx.invalid("cannot squeeze axis " + std::to_string(a) + " of size " +
+                    std::to_string(d.value));
       drop[static_cast<size_t>(a)] = true;
     }
   } else {
@@ -92,10 +93,10 @@ const OpDef& def_Squeeze() {
                          {{1, "data: T -> squeezed: T; T = all; axes: ints?"},
                           {11, "data: T -> squeezed: T; T = all; axes: ints?"},
                           {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"},
-       {21, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir10"},
-       {23, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir11"},
-       {24, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir12"},
-       {25, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir13"}}};
+                          {21, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir10"},
+                          {23, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir11"},
+                          {24, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir12"},
+                          {25, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir13"}}};
   return def;
 }
 

@@ -30,8 +30,8 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_StringConcat() {
-  static const OpDef def{"", "StringConcat", {20}, 2, 2, 1, 1, make, infer,
-      {{20, "X: T, Y: T -> Z: T; T = string"}}};
+  static const OpDef def{
+      "", "StringConcat", {20}, 2, 2, 1, 1, make, infer, {{20, "X: T, Y: T -> Z: T; T = string"}}};
   return def;
 }
 

@@ -100,8 +100,18 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_StringSplit() {
-  static const OpDef def{"", "StringSplit", {20}, 1, 1, 1, 2, make, infer,
-      {{20, "X: T1 -> Y: T2, Z: T3; T1 = string, T2 = string, T3 = int64; delimiter: string?, maxsplit: int?"}}};
+  static const OpDef def{"",
+                         "StringSplit",
+                         {20},
+                         1,
+                         1,
+                         1,
+                         2,
+                         make,
+                         infer,
+                         {{20,
+                           "X: T1 -> Y: T2, Z: T3; T1 = string, T2 = string, T3 = int64; "
+                           "delimiter: string?, maxsplit: int?"}}};
   return def;
 }
 

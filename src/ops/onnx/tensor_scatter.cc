@@ -6,8 +6,8 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -83,15 +83,15 @@ void infer(InferContext& ctx) {
   const ir::Shape& past = ctx.input_shape(0);
   const ir::Shape& update = ctx.input_shape(1);
   if (past.rank_known && update.rank_known) {
-    if (past.dims.size() != update.dims.size())
-      ctx.invalid("past_cache and update differ in rank");
+    if (past.dims.size() != update.dims.size()) ctx.invalid("past_cache and update differ in rank");
     const auto axis = static_cast<size_t>(normalize_axis(
         ctx, ctx.attr_int("axis", -2), static_cast<int64_t>(past.dims.size()), "axis"));
     ir::Shape out = past;
     for (size_t k = 0; k < out.dims.size(); ++k)
       if (k != axis)
-        out.dims[k] = layout_infer::merge_dims(ctx, past.dims[k], update.dims[k],
-                                               "past_cache and update on axis " + std::to_string(k));
+        out.dims[k] =
+            layout_infer::merge_dims(ctx, past.dims[k], update.dims[k],
+                                     "past_cache and update on axis " + std::to_string(k));
     ctx.set_output_tensor(0, ctx.input_elem(0), std::move(out));
     return;
   }

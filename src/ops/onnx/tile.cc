@@ -3,8 +3,8 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -72,8 +72,8 @@ void infer(InferContext& ctx) {
     return;
   }
   if (repeats->size() != s.dims.size())
-    ctx.invalid("repeats has " + std::to_string(repeats->size()) + " entries for an input of rank " +
-                std::to_string(s.dims.size()));
+    ctx.invalid("repeats has " + std::to_string(repeats->size()) +
+                " entries for an input of rank " + std::to_string(s.dims.size()));
   std::vector<ir::Dim> out;
   for (size_t k = 0; k < s.dims.size(); ++k) {
     if ((*repeats)[k] < 0) ctx.invalid("repeats holds a negative count");

@@ -11,8 +11,8 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
-#include "util/thread_pool.h"
 #include "ops/shape_infer.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -111,8 +111,8 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(1, ElemType::Int64, ir::Shape::unknown_rank());
     return;
   }
-  const auto axis = static_cast<size_t>(normalize_axis(
-      ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(s.dims.size()), "axis"));
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(s.dims.size()), "axis"));
   std::optional<int64_t> k;
   if (ctx.since < 10) {
     k = ctx.attr_int("k", 0);
@@ -153,7 +153,9 @@ const OpDef& def_TopK() {
        {11,
         "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric, I = int64; axis: int = -1, "
         "largest: int = 1, sorted: int = 1"},
-       {24, "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric bfloat16, I = int64; axis: int = -1, largest: int = 1, sorted: int = 1"}}};
+       {24,
+        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric bfloat16, I = int64; axis: "
+        "int = -1, largest: int = 1, sorted: int = 1"}}};
   return def;
 }
 

@@ -52,8 +52,8 @@ void infer(InferContext& ctx) {
   const ir::Shape& s = ctx.input_shape(0);
   const bool has_perm = ctx.has_attr("perm");
   if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem,
-                          has_perm ? unknown_dims(ctx.attr_ints("perm").size()) : ir::Shape::unknown_rank());
+    ctx.set_output_tensor(
+        0, elem, has_perm ? unknown_dims(ctx.attr_ints("perm").size()) : ir::Shape::unknown_rank());
     return;
   }
   const size_t rank = s.dims.size();
@@ -91,10 +91,10 @@ const OpDef& def_Transpose() {
                          infer,
                          {{1, "data: T -> transposed: T; T = all; perm: ints?"},
                           {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"},
-       {21, "data: T -> transposed: T; T = all_ir10; perm: ints?"},
-       {23, "data: T -> transposed: T; T = all_ir11; perm: ints?"},
-       {24, "data: T -> transposed: T; T = all_ir12; perm: ints?"},
-       {25, "data: T -> transposed: T; T = all_ir13; perm: ints?"}}};
+                          {21, "data: T -> transposed: T; T = all_ir10; perm: ints?"},
+                          {23, "data: T -> transposed: T; T = all_ir11; perm: ints?"},
+                          {24, "data: T -> transposed: T; T = all_ir12; perm: ints?"},
+                          {25, "data: T -> transposed: T; T = all_ir13; perm: ints?"}}};
   return def;
 }
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "kernels/layout.h"
-#include "ops/onnx/math_map.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/onnx/math_map.h"
 
 namespace bough::ops {
 
@@ -139,8 +139,8 @@ void infer(InferContext& ctx) {
   const ElemType elem = ctx.input_elem(0);
   const ir::Shape& s = ctx.input_shape(0);
   ir::Shape y = ir::Shape::of({ir::Dim::unknown()});
-  ir::Dim inverse = s.rank_known ? layout_infer::dim_product(s.dims, 0, s.dims.size())
-                                 : ir::Dim::unknown();
+  ir::Dim inverse =
+      s.rank_known ? layout_infer::dim_product(s.dims, 0, s.dims.size()) : ir::Dim::unknown();
   if (ctx.has_attr("axis")) {
     if (s.rank_known) {
       const auto axis = static_cast<size_t>(normalize_axis(

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "kernels/shape_args.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -42,7 +42,8 @@ void infer(InferContext& ctx) {
   if (!s.rank_known || !axes) {
     const ir::Shape& a = ctx.since >= 13 ? ctx.input_shape(1) : ir::Shape::unknown_rank();
     if (s.rank_known && a.rank_known && a.dims.size() == 1 && a.dims[0].is_known())
-      ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size() + static_cast<size_t>(a.dims[0].value)));
+      ctx.set_output_tensor(0, elem,
+                            unknown_dims(s.dims.size() + static_cast<size_t>(a.dims[0].value)));
     else if (s.rank_known && axes)
       ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size() + axes->size()));
     else
@@ -74,10 +75,10 @@ const OpDef& def_Unsqueeze() {
                          {{1, "data: T -> expanded: T; T = all; axes: ints"},
                           {11, "data: T -> expanded: T; T = all; axes: ints"},
                           {13, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir4"},
-       {21, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir10"},
-       {23, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir11"},
-       {24, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir12"},
-       {25, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir13"}}};
+                          {21, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir10"},
+                          {23, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir11"},
+                          {24, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir12"},
+                          {25, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir13"}}};
   return def;
 }
 

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "kernels/conv_resample.h"
-#include "ops/registry.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 
@@ -81,7 +81,8 @@ void infer(InferContext& ctx) {
     scales = std::vector<double>{1.0, 1.0, ctx.attr_float("height_scale", 1.0f),
                                  ctx.attr_float("width_scale", 1.0f)};
   } else if (ctx.since < 9) {
-    if (const ir::Attribute* a = ctx.attr("scales")) scales.emplace(a->floats.begin(), a->floats.end());
+    if (const ir::Attribute* a = ctx.attr("scales"))
+      scales.emplace(a->floats.begin(), a->floats.end());
   } else {
     scales = layout_infer::number_values(ctx, 1);
   }
@@ -91,7 +92,8 @@ void infer(InferContext& ctx) {
   }
   std::vector<int64_t> axes;
   for (size_t d = 0; d < s.dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
-  ctx.set_output_tensor(0, elem, ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
+  ctx.set_output_tensor(0, elem,
+                        ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
-#include "util/thread_pool.h"
 #include "ops/shape_infer.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
