@@ -512,14 +512,14 @@ const std::vector<BadCase>& bad_cases() {
          g.node("OneHot", {"i", "d", "v"}, {"y"}, "bad");
        },
        "depth must hold one value"},
-      {"OneHot of depth 0",
+      {"OneHot of a negative depth",
        [](GraphBuilder& g) {
          input(g, "i", ElemType::Int64, {"3"});
-         g.initializer("d", i64({1}, {0}));
+         g.initializer("d", i64({1}, {-2}));
          g.initializer("v", f32({2}, {0, 1}));
          g.node("OneHot", {"i", "d", "v"}, {"y"}, "bad");
        },
-       "depth must be positive"},
+       "depth must not be negative"},
       {"Compress by a 2-D condition",
        [](GraphBuilder& g) {
          x_input(g);

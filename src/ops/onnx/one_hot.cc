@@ -94,7 +94,7 @@ void infer(InferContext& ctx) {
   ir::Dim depth = ir::Dim::unknown();
   if (auto d = layout_infer::number_values(ctx, 1)) {
     if (d->size() != 1) ctx.invalid("depth must hold one value");
-    if ((*d)[0] < 1) ctx.invalid("depth must be positive");
+    if ((*d)[0] < 0) ctx.invalid("depth must not be negative");
     depth = ir::Dim::known(static_cast<int64_t>((*d)[0]));
   }
   std::vector<ir::Dim> out = s.dims;
