@@ -85,10 +85,40 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SequenceMap>(Body::compile(ctx, body), std::move(declared));
 }
 
+// The body sees one element of each sequence input and every tensor input whole; each body
+// output is gathered into a sequence.
+void infer(InferContext& ctx) {
+  std::vector<ir::Type> body_inputs;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const ir::Type& t = ctx.input_type(i);
+    body_inputs.push_back(t.kind == ir::Type::Kind::Sequence && t.inner ? *t.inner : t);
+  }
+  const ir::Graph& body = ctx.graph_attr("body");
+  if (body.inputs.size() != ctx.num_inputs() || body.outputs.size() != ctx.num_outputs())
+    ctx.invalid("SequenceMap has " + std::to_string(ctx.num_inputs()) + " inputs and " +
+                std::to_string(ctx.num_outputs()) + " outputs, but its body takes " +
+                std::to_string(body.inputs.size()) + " and yields " +
+                std::to_string(body.outputs.size()));
+  std::vector<ir::Type> outs = ctx.infer_subgraph(body, body_inputs);
+  for (size_t o = 0; o < ctx.num_outputs() && o < outs.size(); ++o)
+    ctx.set_output(o, ir::Type::wrap(ir::Type::Kind::Sequence, outs[o]));
+}
+
 }  // namespace
 
 const OpDef& def_SequenceMap() {
-  static const OpDef def{"", "SequenceMap", {17}, 1, kVariadic, 1, kVariadic, make};
+  static const OpDef def{"",
+                         "SequenceMap",
+                         {17},
+                         1,
+                         kVariadic,
+                         1,
+                         kVariadic,
+                         make,
+                         infer,
+                         {{17,
+                           "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
+                           "seq(all), V = all seq(all), O = seq(all); body: graph"}}};
   return def;
 }
 

@@ -20,7 +20,7 @@ class Cast : public Kernel {
   kernels::CastOptions options_;
 };
 
-ElemType read_to(const BuildContext& ctx) {
+ElemType read_to(const NodeView& ctx) {
   const ir::Attribute* a = ctx.attr("to");
   if (!a) ctx.invalid("missing attribute 'to'");
   if (a->kind == ir::Attribute::Kind::String) {
@@ -39,6 +39,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Cast>(read_to(ctx), read_cast_options(ctx));
 }
 
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, read_to(ctx), ctx.input_shape(0)); }
+
 }  // namespace
 
 const OpDef& def_Cast() {
@@ -51,13 +53,31 @@ const OpDef& def_Cast() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: string"},
        {6, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: int"},
        {9, "input: T1 -> output: T2; T1 = numeric bool string, T2 = numeric bool string; to: int"},
        {13,
         "input: T1 -> output: T2; T1 = numeric bfloat16 bool string, T2 = numeric bfloat16 bool "
-        "string; to: int"}}};
+        "string; to: int"},
+       {19,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = numeric bfloat16 "
+        "bool string float8s; saturate: int = 1, to: int"},
+       {21,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4, T2 = "
+        "numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1, to: int"},
+       {23,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1, "
+        "T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; saturate: int = 1, to: "
+        "int"},
+       {24,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0; "
+        "round_mode: string = up, saturate: int = 1, to: int"},
+       {25,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+        "float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1, to: int"}}};
   return def;
 }
 

@@ -3,6 +3,7 @@
 // floor((s - n) / 2) zeros in front and the rest behind.
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -57,10 +58,47 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CenterCropPad>(ctx.has_attr("axes"), ctx.attr_ints("axes"));
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  std::vector<int64_t> axes;
+  if (ctx.has_attr("axes")) {
+    axes = layout_infer::normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
+  } else {
+    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+  }
+  std::vector<ir::Dim> out = s.dims;
+  const auto sizes = int_values(ctx, 1);
+  if (sizes && sizes->size() != axes.size())
+    ctx.invalid("shape has " + std::to_string(sizes->size()) + " entries for " +
+                std::to_string(axes.size()) + " axes");
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (sizes && (*sizes)[k] < 0) ctx.invalid("shape entries must not be negative");
+    out[static_cast<size_t>(axes[k])] = sizes ? ir::Dim::known((*sizes)[k]) : ir::Dim::unknown();
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_CenterCropPad() {
-  static const OpDef def{"", "CenterCropPad", {18}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "CenterCropPad",
+                         {18},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{18,
+                           "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
+                           "int32 int64; axes: ints?"}}};
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -73,10 +74,68 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Col2Im>(read_window_attrs(ctx));
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const auto image = int_values(ctx, 1);
+  const auto block = int_values(ctx, 2);
+  if (s.rank_known && s.dims.size() != 3) ctx.invalid("the input must have rank 3");
+  if (image && block && image->size() != block->size())
+    ctx.invalid("image_shape and block_shape differ in length");
+  size_t spatial = 0;
+  if (image) {
+    spatial = image->size();
+  } else if (block) {
+    spatial = block->size();
+  } else {
+    const ir::Shape& is = ctx.input_shape(1);
+    if (!is.rank_known || is.dims.size() != 1 || !is.dims[0].is_known()) {
+      ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+      return;
+    }
+    spatial = static_cast<size_t>(is.dims[0].value);
+  }
+  std::vector<ir::Dim> out(2 + spatial);
+  if (s.rank_known) {
+    out[0] = s.dims[0];
+    if (block) {
+      int64_t prod = 1;
+      for (int64_t b : *block) {
+        if (b <= 0) ctx.invalid("block_shape entries must be positive");
+        prod *= b;
+      }
+      const ir::Dim& c = s.dims[1];
+      if (c.is_known()) {
+        if (c.value % prod != 0)
+          ctx.invalid("input dim 1 (" + std::to_string(c.value) +
+                      ") is not a multiple of the block size " + std::to_string(prod));
+        out[1] = ir::Dim::known(c.value / prod);
+      } else if (prod == 1) {
+        out[1] = c;
+      }
+    }
+  }
+  if (image)
+    for (size_t k = 0; k < spatial; ++k) out[2 + k] = ir::Dim::known((*image)[k]);
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Col2Im() {
-  static const OpDef def{"", "Col2Im", {18}, 3, 3, 1, 1, make};
+  static const OpDef def{
+      "",
+      "Col2Im",
+      {18},
+      3,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{18,
+        "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
+        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

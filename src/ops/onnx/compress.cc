@@ -7,6 +7,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -62,6 +63,32 @@ class Compress : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Compress>(ctx.has_attr("axis"), ctx.attr_int("axis", 0));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const ir::Shape& c = ctx.input_shape(1);
+  if (c.rank_known && c.dims.size() != 1) ctx.invalid("condition must be 1-D");
+  ir::Dim n = ir::Dim::unknown();
+  if (const Tensor* cond = ctx.input_value(1); cond && cond->type() == ElemType::Bool) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < cond->numel(); ++i) count += cond->data<bool>()[i] ? 1 : 0;
+    n = ir::Dim::known(count);
+  }
+  if (!ctx.has_attr("axis")) {
+    ctx.set_output_tensor(0, elem, ir::Shape::of({n}));
+    return;
+  }
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+  std::vector<ir::Dim> out = s.dims;
+  out[axis] = n;
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Compress() {
@@ -74,7 +101,7 @@ const OpDef& def_Compress() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
        {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}}};
   return def;

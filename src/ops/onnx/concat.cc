@@ -3,6 +3,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -53,6 +54,42 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since >= 4 && !ctx.has_attr("axis")) ctx.invalid("Concat needs the axis attribute");
   return std::make_unique<Concat>(ctx.attr_int("axis", 1));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  std::optional<ir::Shape> merged;
+  std::vector<ir::Dim> along;
+  bool all_ranked = true;
+  int64_t axis = 0;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const ir::Shape& s = ctx.input_shape(i);
+    if (!s.rank_known) {
+      all_ranked = false;
+      continue;
+    }
+    const auto rank = static_cast<int64_t>(s.dims.size());
+    if (!merged) {
+      if (rank == 0) ctx.invalid("Concat of scalars");
+      axis = normalize_axis(ctx, ctx.attr_int("axis", 1), rank, "axis");
+      merged = s;
+    } else if (merged->dims.size() != s.dims.size()) {
+      ctx.invalid("inputs of ranks " + std::to_string(merged->dims.size()) + " and " +
+                  std::to_string(rank));
+    }
+    for (size_t d = 0; d < s.dims.size(); ++d)
+      if (static_cast<int64_t>(d) != axis)
+        merged->dims[d] = layout_infer::merge_dims(ctx, merged->dims[d], s.dims[d],
+                                                   "inputs on axis " + std::to_string(d));
+    along.push_back(s.dims[static_cast<size_t>(axis)]);
+  }
+  if (!merged) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  merged->dims[static_cast<size_t>(axis)] =
+      all_ranked ? layout_infer::dim_sum(along) : ir::Dim::unknown();
+  ctx.set_output_tensor(0, elem, std::move(*merged));
+}
+
 }  // namespace
 
 const OpDef& def_Concat() {
@@ -64,7 +101,7 @@ const OpDef& def_Concat() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{1, "inputs*: T -> concat_result: T; T = floats; axis: int?"},
                           {4, "inputs*: T -> concat_result: T; T = all; axis: int"},
                           {11, "inputs*: T -> concat_result: T; T = all; axis: int"},

@@ -2,6 +2,7 @@
 // are stacked along a new axis inserted at `axis` instead (which may then be rank, i.e. last).
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -80,6 +81,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ConcatFromSequence>(ctx.attr_int("axis", 0), new_axis == 1);
 }
 
+void infer(InferContext& ctx) {
+  const ir::Type element = sequence_infer::element_of(ctx.input_type(0));
+  const ElemType elem = element.kind == ir::Type::Kind::Tensor ? element.elem : ElemType::Undefined;
+  if (element.kind != ir::Type::Kind::Tensor || !element.shape.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const bool new_axis = ctx.attr_int("new_axis", 0) != 0;
+  std::vector<ir::Dim> dims = element.shape.dims;
+  const auto rank = static_cast<int64_t>(dims.size()) + (new_axis ? 1 : 0);
+  const auto axis = static_cast<size_t>(normalize_axis(ctx, ctx.attr_int("axis", 0), rank, "axis"));
+  if (new_axis)
+    dims.insert(dims.begin() + static_cast<ptrdiff_t>(axis), ir::Dim::unknown());
+  else
+    dims[axis] = ir::Dim::unknown();
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_ConcatFromSequence() {
@@ -91,7 +110,7 @@ const OpDef& def_ConcatFromSequence() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{11,
                            "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
                            "int, new_axis: int = 0"}}};

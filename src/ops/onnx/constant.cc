@@ -1,6 +1,7 @@
 // Constant: a tensor from exactly one of the attributes value, value_float(s),
 // value_int(s), value_string(s) (sparse_value arrives as a dense tensor).
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -65,6 +66,33 @@ Tensor value_of(const BuildContext& ctx) {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Constant>(value_of(ctx));
 }
+void infer(InferContext& ctx) {
+  const auto list = [&](ElemType e, size_t n) {
+    ctx.set_output_tensor(0, e, known_shape({static_cast<int64_t>(n)}));
+  };
+  const ir::Attribute* a = ctx.attr("value");
+  if (!a) a = ctx.attr("sparse_value");
+  if (a) {
+    ctx.set_output_value(0, a->t);
+  } else if (const ir::Attribute* f = ctx.attr("value_float")) {
+    ctx.set_output_value(0, Tensor::from_vector(ElemType::Float, Dims{}, std::vector<float>{f->f}));
+  } else if (const ir::Attribute* fs = ctx.attr("value_floats")) {
+    ctx.set_output_value(
+        0, Tensor::from_vector(ElemType::Float, Dims{static_cast<int64_t>(fs->floats.size())},
+                               fs->floats));
+  } else if (const ir::Attribute* i = ctx.attr("value_int")) {
+    ctx.set_output_value(0, Tensor::scalar_i64(i->i));
+  } else if (const ir::Attribute* is = ctx.attr("value_ints")) {
+    ctx.set_output_value(
+        0, Tensor::from_vector(ElemType::Int64, Dims{static_cast<int64_t>(is->ints.size())},
+                               is->ints));
+  } else if (ctx.has_attr("value_string")) {
+    ctx.set_output_tensor(0, ElemType::String, ir::Shape::of({}));
+  } else if (const ir::Attribute* ss = ctx.attr("value_strings")) {
+    list(ElemType::String, ss->strings.size());
+  }
+}
+
 }  // namespace
 
 const OpDef& def_Constant() {
@@ -77,7 +105,7 @@ const OpDef& def_Constant() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, " -> output: T; T = floats; value: tensor"},
        {9, " -> output: T; T = all; value: tensor"},
        {11, " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?"},
@@ -87,6 +115,26 @@ const OpDef& def_Constant() {
         "value_strings: strings?"},
        {13,
         " -> output: T; T = all_ir4; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {19,
+        " -> output: T; T = all_ir9; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {21,
+        " -> output: T; T = all_ir10; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {23,
+        " -> output: T; T = all_ir11; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {24,
+        " -> output: T; T = all_ir12; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+        "value_strings: strings?"},
+       {25,
+        " -> output: T; T = all_ir13; sparse_value: sparse_tensor?, value: tensor?, value_float: "
         "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
         "value_strings: strings?"}}};
   return def;

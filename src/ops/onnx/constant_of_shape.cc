@@ -6,6 +6,7 @@
 #include "ir/float_formats.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -60,6 +61,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ConstantOfShape>(a->t);
 }
 
+void infer(InferContext& ctx) {
+  const ir::Attribute* value = ctx.attr("value");
+  const ElemType elem = value ? value->t.type() : ElemType::Float;
+  if (auto dims = int_values(ctx, 0)) {
+    for (int64_t d : *dims)
+      if (d < 0) ctx.invalid("the shape holds a negative dim " + std::to_string(d));
+    ctx.set_output_tensor(0, elem, known_shape(*dims));
+    return;
+  }
+  const ir::Shape& s = ctx.input_shape(0);
+  if (s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
+    ctx.set_output_tensor(0, elem, unknown_dims(static_cast<size_t>(s.dims[0].value)));
+  else
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+}
+
 }  // namespace
 
 const OpDef& def_ConstantOfShape() {
@@ -72,8 +89,22 @@ const OpDef& def_ConstantOfShape() {
       1,
       1,
       make,
-      nullptr,
-      {{9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"}}};
+      infer,
+      {{9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"},
+       {20,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s; value: tensor?"},
+       {21,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4; "
+        "value: tensor?"},
+       {23,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1; value: tensor?"},
+       {24,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1 float8e8m0; value: tensor?"},
+       {25,
+        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+        "float4e2m1 float8e8m0 int2 uint2; value: tensor?"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 // b x b spatial blocks. mode "DCR" (default) takes the block offset from the channel's high
 // part, "CRD" (opset 11+) from its low part.
 #include "kernels/layout.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -45,6 +46,30 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (mode != "DCR" && mode != "CRD") ctx.invalid("DepthToSpace mode must be DCR or CRD");
   return std::make_unique<DepthToSpace>(block, mode == "CRD");
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, unknown_dims(4));
+    return;
+  }
+  if (s.dims.size() != 4) ctx.invalid("the input must have rank 4");
+  const int64_t b = ctx.attr_int("blocksize", 0);
+  if (b <= 0) ctx.invalid("blocksize must be positive");
+  std::vector<ir::Dim> out = s.dims;
+  const auto divide = [&](const ir::Dim& d, int64_t by, const char* what) {
+    if (!d.is_known()) return by == 1 ? d : ir::Dim::unknown();
+    if (d.value % by != 0)
+      ctx.invalid(std::string(what) + " " + std::to_string(d.value) + " is not a multiple of " +
+                  std::to_string(by));
+    return ir::Dim::known(d.value / by);
+  };
+  out[1] = divide(s.dims[1], b * b, "channels");
+  out[2] = layout_infer::dim_times(s.dims[2], b);
+  out[3] = layout_infer::dim_times(s.dims[3], b);
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_DepthToSpace() {
@@ -57,7 +82,7 @@ const OpDef& def_DepthToSpace() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "input: T -> output: T; T = all; blocksize: int"},
        {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
        {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}}};

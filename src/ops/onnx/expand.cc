@@ -1,9 +1,12 @@
 // Expand: the input broadcast (multidirectionally, numpy rules) with `shape`; a 1 in
 // `shape` keeps the input's dimension, so the output may be larger than `shape` asks.
+#include <algorithm>
+
 #include "kernels/broadcast.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -33,6 +36,30 @@ class Expand : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Expand>(); }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& in = ctx.input_shape(0);
+  if (auto shape = int_values(ctx, 1)) {
+    ir::Shape target = known_shape(*shape);
+    if (!in.rank_known) {
+      // Dims of 1 take the input's, unknown here.
+      for (ir::Dim& d : target.dims)
+        if (d.is_known() && d.value == 1) d = ir::Dim::unknown();
+      if (shape->empty()) target = ir::Shape::unknown_rank();
+      ctx.set_output_tensor(0, elem, std::move(target));
+      return;
+    }
+    ctx.set_output_tensor(0, elem, broadcast_shapes(ctx, in, target));
+    return;
+  }
+  const ir::Shape& s = ctx.input_shape(1);
+  if (in.rank_known && s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
+    ctx.set_output_tensor(
+        0, elem, unknown_dims(std::max(in.dims.size(), static_cast<size_t>(s.dims[0].value))));
+  else
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+}
+
 }  // namespace
 
 const OpDef& def_Expand() {
@@ -44,7 +71,7 @@ const OpDef& def_Expand() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{8, "input: T, shape: tensor(int64) -> output: T; T = all"},
                           {13, "input: T, shape: tensor(int64) -> output: T; T = all_ir4"}}};
   return def;

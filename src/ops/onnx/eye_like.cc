@@ -2,6 +2,7 @@
 // (column - row == k) and zeros elsewhere; element type `dtype`, else the input's.
 #include "kernels/convert.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -40,6 +41,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   }
   return std::make_unique<EyeLike>(ctx.attr_int("k", 0), dtype);
 }
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  if (s.rank_known && s.dims.size() != 2) ctx.invalid("the input must have rank 2");
+  ElemType elem = ctx.input_elem(0);
+  if (ctx.has_attr("dtype")) {
+    const int64_t code = ctx.attr_int("dtype", 0);
+    if (!is_valid_elem_code(static_cast<int>(code)))
+      ctx.invalid("dtype is not an element type: " + std::to_string(code));
+    elem = static_cast<ElemType>(code);
+  }
+  ctx.set_output_tensor(0, elem, s.rank_known ? s : unknown_dims(2));
+}
+
 }  // namespace
 
 const OpDef& def_EyeLike() {
@@ -52,9 +66,12 @@ const OpDef& def_EyeLike() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{9,
-        "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"}}};
+        "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
+       {22,
+        "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
+        "int?, k: int = 0"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Flatten: a 2-D view [d0*...*d(axis-1), d(axis)*...*d(n-1)] of the input; axis is in
 // [-r, r] (negative from opset 11). The buffer is shared.
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -28,6 +29,24 @@ class Flatten : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Flatten>(ctx.attr_int("axis", 1));
 }
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, ctx.input_elem(0), unknown_dims(2));
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  int64_t axis = ctx.attr_int("axis", 1);
+  if (axis < -rank || axis > rank)
+    ctx.invalid("axis " + std::to_string(axis) + " is out of range for rank " +
+                std::to_string(rank));
+  if (axis < 0) axis += rank;
+  const auto a = static_cast<size_t>(axis);
+  ctx.set_output_tensor(0, ctx.input_elem(0),
+                        ir::Shape::of({layout_infer::dim_product(s.dims, 0, a),
+                                       layout_infer::dim_product(s.dims, a, s.dims.size())}));
+}
+
 }  // namespace
 
 const OpDef& def_Flatten() {
@@ -39,11 +58,15 @@ const OpDef& def_Flatten() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{1, "input: T -> output: T; T = floats; axis: int = 1"},
                           {9, "input: T -> output: T; T = all; axis: int = 1"},
                           {11, "input: T -> output: T; T = all; axis: int = 1"},
-                          {13, "input: T -> output: T; T = all_ir4; axis: int = 1"}}};
+                          {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
+                          {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
+                          {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
+                          {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
+                          {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}}};
   return def;
 }
 

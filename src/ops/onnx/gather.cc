@@ -6,6 +6,7 @@
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -92,6 +93,23 @@ class Gather : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Gather>(ctx.attr_int("axis", 0));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& data = ctx.input_shape(0);
+  const ir::Shape& indices = ctx.input_shape(1);
+  if (data.rank_known && data.dims.empty()) ctx.invalid("Gather needs data of rank >= 1");
+  if (!data.rank_known || !indices.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(data.dims.size()), "axis"));
+  std::vector<ir::Dim> out(data.dims.begin(), data.dims.begin() + static_cast<ptrdiff_t>(axis));
+  out.insert(out.end(), indices.dims.begin(), indices.dims.end());
+  out.insert(out.end(), data.dims.begin() + static_cast<ptrdiff_t>(axis) + 1, data.dims.end());
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Gather() {
@@ -104,7 +122,7 @@ const OpDef& def_Gather() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
        {11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
        {13,

@@ -5,6 +5,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -51,6 +52,22 @@ class GatherElements : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GatherElements>(ctx.attr_int("axis", 0));
 }
+void infer(InferContext& ctx) {
+  const ir::Shape& data = ctx.input_shape(0);
+  const ir::Shape& indices = ctx.input_shape(1);
+  if (data.rank_known) {
+    const auto rank = static_cast<int64_t>(data.dims.size());
+    if (rank == 0) ctx.invalid("GatherElements needs data of rank >= 1");
+    normalize_axis(ctx, ctx.attr_int("axis", 0), rank, "axis");
+    if (indices.rank_known && indices.dims.size() != data.dims.size())
+      ctx.invalid("indices of rank " + std::to_string(indices.dims.size()) + " for data of rank " +
+                  std::to_string(rank));
+  }
+  ctx.set_output_tensor(
+      0, ctx.input_elem(0),
+      indices.rank_known || !data.rank_known ? indices : unknown_dims(data.dims.size()));
+}
+
 }  // namespace
 
 const OpDef& def_GatherElements() {
@@ -63,7 +80,7 @@ const OpDef& def_GatherElements() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
        {13,
         "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};

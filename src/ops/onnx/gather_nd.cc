@@ -6,6 +6,7 @@
 #include "kernels/dispatch.h"
 #include "ops/onnx/nd_index.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -62,6 +63,29 @@ class GatherND : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GatherND>(ctx.since >= 12 ? ctx.attr_int("batch_dims", 0) : 0);
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& data = ctx.input_shape(0);
+  const ir::Shape& indices = ctx.input_shape(1);
+  const int64_t batch = ctx.since >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
+  if (!data.rank_known || !indices.rank_known || indices.dims.empty() ||
+      !indices.dims.back().is_known()) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto r = static_cast<int64_t>(data.dims.size());
+  const auto q = static_cast<int64_t>(indices.dims.size());
+  const int64_t last = indices.dims.back().value;
+  if (batch < 0 || batch >= std::min(r, q))
+    ctx.invalid("batch_dims " + std::to_string(batch) + " is out of range");
+  if (last < 1 || last > r - batch)
+    ctx.invalid("index tuples of length " + std::to_string(last) + " for data of rank " +
+                std::to_string(r) + " and batch_dims " + std::to_string(batch));
+  std::vector<ir::Dim> out(indices.dims.begin(), indices.dims.end() - 1);
+  out.insert(out.end(), data.dims.begin() + batch + last, data.dims.end());
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_GatherND() {
@@ -74,7 +98,7 @@ const OpDef& def_GatherND() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11, "data: T, indices: tensor(int64) -> output: T; T = all"},
        {12, "data: T, indices: tensor(int64) -> output: T; T = all; batch_dims: int = 0"},
        {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}}};

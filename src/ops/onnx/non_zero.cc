@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -50,6 +51,13 @@ class NonZero : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<NonZero>(); }
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  const ir::Dim rank =
+      s.rank_known ? ir::Dim::known(static_cast<int64_t>(s.dims.size())) : ir::Dim::unknown();
+  ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({rank, ir::Dim::unknown()}));
+}
+
 }  // namespace
 
 const OpDef& def_NonZero() {
@@ -62,7 +70,7 @@ const OpDef& def_NonZero() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{9, "X: T -> Y: tensor(int64); T = all"}, {13, "X: T -> Y: tensor(int64); T = all_ir4"}}};
   return def;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -80,6 +81,27 @@ class OneHot : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<OneHot>(ctx.attr_int("axis", -1));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(2);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size()) + 1;
+  const auto axis =
+      static_cast<size_t>(normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis"));
+  ir::Dim depth = ir::Dim::unknown();
+  if (auto d = layout_infer::number_values(ctx, 1)) {
+    if (d->size() != 1) ctx.invalid("depth must hold one value");
+    if ((*d)[0] < 0) ctx.invalid("depth must not be negative");
+    depth = ir::Dim::known(static_cast<int64_t>((*d)[0]));
+  }
+  std::vector<ir::Dim> out = s.dims;
+  out.insert(out.begin() + static_cast<ptrdiff_t>(axis), depth);
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_OneHot() {
@@ -91,7 +113,7 @@ const OpDef& def_OneHot() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{9,
                            "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
                            "numeric, T3 = all; axis: int = -1"},

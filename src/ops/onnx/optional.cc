@@ -2,6 +2,7 @@
 // An optional with an element is the element itself at run time; the `type` attribute
 // (the element's type) is what an empty one has, and must match the input when both exist.
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -50,6 +51,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Optional>(type ? type->tp : ir::Type{});
 }
 
+void infer(InferContext& ctx) {
+  if (ctx.has_input(0)) {
+    ctx.set_output(0, ir::Type::wrap(ir::Type::Kind::Optional, ctx.input_type(0)));
+  } else if (const ir::Attribute* type = ctx.attr("type")) {
+    ctx.set_output(0, ir::Type::wrap(ir::Type::Kind::Optional, type->tp));
+  } else {
+    ctx.invalid("Optional needs an input or the attribute 'type'");
+  }
+}
+
 }  // namespace
 
 const OpDef& def_Optional() {
@@ -61,7 +72,7 @@ const OpDef& def_Optional() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{15,
                            "input?: V -> output: O; V = all seq(all), O = optional(all) "
                            "optional(seq(all)); type: type_proto?"}}};

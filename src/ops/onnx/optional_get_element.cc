@@ -1,6 +1,7 @@
 // OptionalGetElement: the element of an optional input (an error when it is empty). From
 // opset 18 a plain tensor or sequence input is returned as is.
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -17,6 +18,14 @@ class OptionalGetElement : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<OptionalGetElement>(); }
 
+void infer(InferContext& ctx) {
+  const ir::Type& t = ctx.input_type(0);
+  if (t.kind == ir::Type::Kind::Optional && t.inner)
+    ctx.set_output(0, *t.inner);
+  else if (t.kind != ir::Type::Kind::Optional)
+    ctx.set_output(0, t);
+}
+
 }  // namespace
 
 const OpDef& def_OptionalGetElement() {
@@ -29,8 +38,11 @@ const OpDef& def_OptionalGetElement() {
       1,
       1,
       make,
-      nullptr,
-      {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"}}};
+      infer,
+      {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"},
+       {18,
+        "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all "
+        "seq(all)"}}};
   return def;
 }
 

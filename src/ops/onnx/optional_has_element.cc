@@ -1,6 +1,7 @@
 // OptionalHasElement: true when the input is present and not the empty optional. From
 // opset 18 the input may be omitted (false) or be a plain tensor or sequence (true).
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -20,6 +21,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<OptionalHasElement>();
 }
 
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ir::Shape::of({})); }
+
 }  // namespace
 
 const OpDef& def_OptionalHasElement() {
@@ -32,8 +35,10 @@ const OpDef& def_OptionalHasElement() {
       1,
       1,
       make,
-      nullptr,
-      {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"}}};
+      infer,
+      {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
+       {18,
+        "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"}}};
   return def;
 }
 

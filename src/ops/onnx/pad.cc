@@ -10,6 +10,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -195,30 +196,91 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Pad>(mode, ctx.attr_ints(attr), ctx.attr_float("value", 0.0f));
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  std::optional<std::vector<int64_t>> pads =
+      ctx.since >= 11 ? int_values(ctx, 1)
+                      : std::optional(ctx.attr_ints(ctx.since < 2 ? "paddings" : "pads"));
+  std::optional<std::vector<int64_t>> axes;
+  if (ctx.since >= 18 && ctx.has_input(3)) {
+    axes = int_values(ctx, 3);
+  } else {
+    axes.emplace();
+    for (int64_t d = 0; d < rank; ++d) axes->push_back(d);
+  }
+  if (!pads || !axes) {
+    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    return;
+  }
+  if (pads->size() != 2 * axes->size())
+    ctx.invalid("pads has " + std::to_string(pads->size()) + " entries for " +
+                std::to_string(axes->size()) + " axes");
+  const std::vector<int64_t> normalized = layout_infer::normalize_axes(ctx, *axes, rank, "axis");
+  std::vector<ir::Dim> out = s.dims;
+  for (size_t k = 0; k < normalized.size(); ++k) {
+    const int64_t added = (*pads)[k] + (*pads)[k + normalized.size()];
+    ir::Dim& d = out[static_cast<size_t>(normalized[k])];
+    if (d.is_known()) {
+      if (d.value + added < 0)
+        ctx.invalid("pads shrink axis " + std::to_string(normalized[k]) + " of size " +
+                    std::to_string(d.value) + " below 0");
+      d = ir::Dim::known(d.value + added);
+    } else if (added != 0) {
+      d = ir::Dim::unknown();
+    }
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Pad() {
-  static const OpDef def{"",
-                         "Pad",
-                         {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
-                         1,
-                         4,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{1,
-                           "data: T -> output: T; T = floats; mode: string = constant, paddings: "
-                           "ints, value: float = 0.0"},
-                          {2,
-                           "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
-                           "value: float = 0.0"},
-                          {11,
-                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-                           "numeric; mode: string = constant"},
-                          {13,
-                           "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-                           "all_ir4; mode: string = constant"}}};
+  static const OpDef def{
+      "",
+      "Pad",
+      {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
+      1,
+      4,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "data: T -> output: T; T = floats; mode: string = constant, paddings: "
+        "ints, value: float = 0.0"},
+       {2,
+        "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
+        "value: float = 0.0"},
+       {11,
+        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+        "numeric; mode: string = constant"},
+       {13,
+        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+        "all_ir4; mode: string = constant"},
+       {18,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+        "Tind = int32 int64; mode: string = constant"},
+       {19,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+        "Tind = int32 int64; mode: string = constant"},
+       {21,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
+        "Tind = int32 int64; mode: string = constant"},
+       {23,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
+        "Tind = int32 int64; mode: string = constant"},
+       {24,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
+        "Tind = int32 int64; mode: string = constant"},
+       {25,
+        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
+        "Tind = int32 int64; mode: string = constant"}}};
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -88,6 +89,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Range>(stash == 11);
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const auto start = layout_infer::number_values(ctx, 0);
+  const auto limit = layout_infer::number_values(ctx, 1);
+  const auto delta = layout_infer::number_values(ctx, 2);
+  if (delta && delta->size() == 1 && (*delta)[0] == 0) ctx.invalid("delta is 0");
+  if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
+    const double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
+    ctx.set_output_tensor(0, elem, known_shape({std::max<int64_t>(static_cast<int64_t>(n), 0)}));
+    return;
+  }
+  ctx.set_output_tensor(0, elem, unknown_dims(1));
+}
+
 }  // namespace
 
 const OpDef& def_Range() {
@@ -100,7 +115,7 @@ const OpDef& def_Range() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"}}};
   return def;
 }

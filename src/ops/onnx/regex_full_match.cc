@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -76,10 +77,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   }
 }
 
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.input_shape(0)); }
+
 }  // namespace
 
 const OpDef& def_RegexFullMatch() {
-  static const OpDef def{"", "RegexFullMatch", {20}, 1, 1, 1, 1, make};
+  static const OpDef def{"",    "RegexFullMatch",
+                         {20},  1,
+                         1,     1,
+                         1,     make,
+                         infer, {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}}};
   return def;
 }
 

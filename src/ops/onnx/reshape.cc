@@ -1,10 +1,12 @@
 // Reshape: the same buffer under a new shape. In the shape, -1 (at most once) is inferred
 // from the element count and 0 copies the input's dimension, unless allowzero (opset 14+)
 // is set, when 0 means an empty dimension. Opset 1 takes the shape as an attribute.
+#include <algorithm>
 #include <limits>
 #include <optional>
 
 #include "kernels/shape_args.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -76,6 +78,80 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Reshape>(false, ctx.attr_ints("shape"));
 }
 
+// The dim a -1 stands for: input dims cancel against equal output dims (symbols too), and
+// what remains of the input must be known, or a single symbol matching a product of 1.
+ir::Dim minus_one_dim(const InferContext& ctx, const ir::Shape& in, const std::vector<ir::Dim>& out,
+                      size_t skip) {
+  std::vector<ir::Dim> rest = in.dims;
+  int64_t out_known = 1;
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (k == skip) continue;
+    if (out[k].is_known()) {
+      out_known *= out[k].value;
+      continue;
+    }
+    auto it = std::find(rest.begin(), rest.end(), out[k]);
+    if (out[k].kind != ir::Dim::Kind::Symbol || it == rest.end()) return ir::Dim::unknown();
+    rest.erase(it);
+  }
+  const ir::Dim product = layout_infer::dim_product(rest, 0, rest.size());
+  if (product.is_known()) {
+    if (out_known == 0) return ir::Dim::unknown();
+    if (product.value % out_known != 0)
+      ctx.invalid("cannot reshape " + std::to_string(product.value) +
+                  " elements into a multiple of " + std::to_string(out_known));
+    return ir::Dim::known(product.value / out_known);
+  }
+  return out_known == 1 ? product : ir::Dim::unknown();
+}
+
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& in = ctx.input_shape(0);
+  std::optional<std::vector<int64_t>> target =
+      ctx.since < 5 ? (ctx.has_attr("shape") ? std::optional(ctx.attr_ints("shape")) : std::nullopt)
+                    : int_values(ctx, 1);
+  if (!target) {
+    const ir::Shape& s = ctx.since < 5 ? ir::Shape::unknown_rank() : ctx.input_shape(1);
+    if (s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
+      ctx.set_output_tensor(0, elem, unknown_dims(static_cast<size_t>(s.dims[0].value)));
+    else
+      ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const bool allowzero = ctx.since >= 14 && ctx.attr_int("allowzero", 0) != 0;
+  std::vector<ir::Dim> out(target->size());
+  std::optional<size_t> minus_one;
+  for (size_t k = 0; k < target->size(); ++k) {
+    const int64_t v = (*target)[k];
+    if (v == -1) {
+      if (minus_one) ctx.invalid("the shape holds more than one -1");
+      minus_one = k;
+    } else if (v < -1) {
+      ctx.invalid("the shape holds a negative dim " + std::to_string(v));
+    } else if (v == 0 && !allowzero) {
+      if (in.rank_known) {
+        if (k >= in.dims.size())
+          ctx.invalid("a 0 at position " + std::to_string(k) + " copies a dim the input of rank " +
+                      std::to_string(in.dims.size()) + " lacks");
+        out[k] = in.dims[k];
+      }
+    } else {
+      out[k] = ir::Dim::known(v);
+    }
+  }
+  if (minus_one) {
+    if (in.rank_known) out[*minus_one] = minus_one_dim(ctx, in, out, *minus_one);
+  } else if (in.rank_known) {
+    const ir::Dim a = layout_infer::dim_product(in.dims, 0, in.dims.size());
+    const ir::Dim b = layout_infer::dim_product(out, 0, out.size());
+    if (a.is_known() && b.is_known() && a.value != b.value)
+      ctx.invalid("cannot reshape " + std::to_string(a.value) + " elements into " +
+                  std::to_string(b.value));
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Reshape() {
@@ -88,11 +164,16 @@ const OpDef& def_Reshape() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "data: T -> reshaped: T; T = floats; consumed_inputs: ints?, shape: ints?"},
        {5, "data: T, shape: tensor(int64) -> reshaped: T; T = all"},
        {13, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4"},
-       {14, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4; allowzero: int = 0"}}};
+       {14, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4; allowzero: int = 0"},
+       {19, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir9; allowzero: int = 0"},
+       {21, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir10; allowzero: int = 0"},
+       {23, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir11; allowzero: int = 0"},
+       {24, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir12; allowzero: int = 0"},
+       {25, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir13; allowzero: int = 0"}}};
   return def;
 }
 

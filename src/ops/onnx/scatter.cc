@@ -1,6 +1,7 @@
 // Scatter (deprecated from opset 11): ScatterElements under its old name, without
 // reduction.
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -10,6 +11,8 @@ namespace {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return def_ScatterElements().make(ctx);  // since < 16: no reduction attribute is read
 }
+void infer(InferContext& ctx) { infer_same_as_first(ctx); }
+
 }  // namespace
 
 const OpDef& def_Scatter() {
@@ -21,7 +24,7 @@ const OpDef& def_Scatter() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{9,
                            "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
                            "int64; axis: int = 0"},

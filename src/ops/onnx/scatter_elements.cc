@@ -5,6 +5,7 @@
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "ops/onnx/scatter_update.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -48,6 +49,8 @@ class ScatterElements : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ScatterElements>(ctx.attr_int("axis", 0), scatter_reduction(ctx));
 }
+void infer(InferContext& ctx) { infer_same_as_first(ctx); }
+
 }  // namespace
 
 const OpDef& def_ScatterElements() {
@@ -59,7 +62,7 @@ const OpDef& def_ScatterElements() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{11,
                            "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
                            "int64; axis: int = 0"},
@@ -67,6 +70,9 @@ const OpDef& def_ScatterElements() {
                            "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
                            "int32 int64; axis: int = 0"},
                           {16,
+                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                           "int32 int64; axis: int = 0, reduction: string = none"},
+                          {18,
                            "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
                            "int32 int64; axis: int = 0, reduction: string = none"}}};
   return def;

@@ -3,6 +3,7 @@
 // the matching slice of updates, whose shape is indices.shape[:-1] + data.shape[k:].
 #include "ops/onnx/nd_index.h"
 #include "ops/onnx/scatter_update.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -38,6 +39,8 @@ class ScatterND : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ScatterND>(scatter_reduction(ctx));
 }
+void infer(InferContext& ctx) { infer_same_as_first(ctx); }
+
 }  // namespace
 
 const OpDef& def_ScatterND() {
@@ -50,10 +53,13 @@ const OpDef& def_ScatterND() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
        {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
        {16,
+        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+        "= none"},
+       {18,
         "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
         "= none"}}};
   return def;

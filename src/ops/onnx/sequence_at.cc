@@ -1,5 +1,6 @@
 // SequenceAt: the tensor at `position` (from -n to n-1; negative counts from the back).
 // The tensor shares its buffer with the sequence's.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -17,6 +18,8 @@ class SequenceAt : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceAt>(); }
 
+void infer(InferContext& ctx) { ctx.set_output(0, sequence_infer::element_of(ctx.input_type(0))); }
+
 }  // namespace
 
 const OpDef& def_SequenceAt() {
@@ -29,7 +32,7 @@ const OpDef& def_SequenceAt() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11,
         "input_sequence: S, position: I -> tensor: T; S = seq(all), T = all, I = int32 int64"}}};
   return def;

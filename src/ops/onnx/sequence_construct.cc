@@ -1,4 +1,5 @@
 // SequenceConstruct: a sequence of the input tensors, which share one element type.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -24,6 +25,13 @@ class SequenceConstruct : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceConstruct>(); }
 
+void infer(InferContext& ctx) {
+  ir::Type element;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i)
+    element = sequence_infer::cover(element, ctx.input_type(i));
+  ctx.set_output(0, sequence_infer::seq_of(std::move(element)));
+}
+
 }  // namespace
 
 const OpDef& def_SequenceConstruct() {
@@ -32,7 +40,7 @@ const OpDef& def_SequenceConstruct() {
       {11},      1,
       kVariadic, 1,
       1,         make,
-      nullptr,   {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
+      infer,     {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
   return def;
 }
 

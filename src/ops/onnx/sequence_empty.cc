@@ -1,5 +1,6 @@
 // SequenceEmpty: an empty sequence whose element type is the `dtype` attribute (float when
 // absent), kept so later operators know it.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -22,14 +23,25 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SequenceEmpty>(static_cast<ElemType>(dtype));
 }
 
+void infer(InferContext& ctx) {
+  ElemType elem = ElemType::Float;
+  if (ctx.has_attr("dtype")) {
+    const int64_t code = ctx.attr_int("dtype", 0);
+    if (!is_valid_elem_code(static_cast<int>(code)))
+      ctx.invalid("dtype is not an element type: " + std::to_string(code));
+    elem = static_cast<ElemType>(code);
+  }
+  ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
+}
+
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
-  static const OpDef def{"",      "SequenceEmpty",
-                         {11},    0,
-                         0,       1,
-                         1,       make,
-                         nullptr, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
+  static const OpDef def{"",    "SequenceEmpty",
+                         {11},  0,
+                         0,     1,
+                         1,     make,
+                         infer, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
   return def;
 }
 

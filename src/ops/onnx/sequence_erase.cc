@@ -2,6 +2,7 @@
 // position is omitted). Positions run from -n to n-1; negative ones count from the back.
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -24,6 +25,8 @@ class SequenceErase : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceErase>(); }
 
+void infer(InferContext& ctx) { infer_same_as_first(ctx); }
+
 }  // namespace
 
 const OpDef& def_SequenceErase() {
@@ -36,7 +39,7 @@ const OpDef& def_SequenceErase() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{11,
         "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}}};
   return def;

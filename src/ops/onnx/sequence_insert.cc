@@ -1,5 +1,6 @@
 // SequenceInsert: the sequence with `tensor` inserted before `position` (at the back when
 // the position is omitted). Positions run from -n to n; negative ones count from the back.
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -26,6 +27,16 @@ class SequenceInsert : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceInsert>(); }
 
+void infer(InferContext& ctx) {
+  const ir::Type& seq = ctx.input_type(0);
+  if (seq.kind != ir::Type::Kind::Sequence) {
+    ctx.set_output(0, sequence_infer::seq_of(ctx.input_type(1)));
+    return;
+  }
+  ctx.set_output(0, sequence_infer::seq_of(
+                        sequence_infer::cover(sequence_infer::element_of(seq), ctx.input_type(1))));
+}
+
 }  // namespace
 
 const OpDef& def_SequenceInsert() {
@@ -37,7 +48,7 @@ const OpDef& def_SequenceInsert() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{11,
                            "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
                            "all, S = seq(all), I = int32 int64"}}};

@@ -1,6 +1,7 @@
 // SequenceLength: the number of tensors in the sequence, as an int64 scalar.
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,15 +17,16 @@ class SequenceLength : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<SequenceLength>(); }
 
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({})); }
+
 }  // namespace
 
 const OpDef& def_SequenceLength() {
-  static const OpDef def{
-      "",      "SequenceLength",
-      {11},    1,
-      1,       1,
-      1,       make,
-      nullptr, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
+  static const OpDef def{"",    "SequenceLength",
+                         {11},  1,
+                         1,     1,
+                         1,     make,
+                         infer, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
   return def;
 }
 

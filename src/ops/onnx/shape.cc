@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -34,6 +35,28 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.has_attr("end")) end = ctx.attr_int("end", 0);
   return std::make_unique<Shape>(ctx.attr_int("start", 0), end);
 }
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, ElemType::Int64, unknown_dims(1));
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto clamp = [&](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t{0}, rank); };
+  const int64_t start = ctx.since >= 15 ? clamp(ctx.attr_int("start", 0)) : 0;
+  const int64_t end = ctx.since >= 15 ? clamp(ctx.attr_int("end", rank)) : rank;
+  const int64_t n = std::max<int64_t>(end - start, 0);
+  std::vector<int64_t> dims;
+  for (int64_t k = start; k < start + n; ++k) {
+    if (!s.dims[static_cast<size_t>(k)].is_known()) {
+      ctx.set_output_tensor(0, ElemType::Int64, known_shape({n}));
+      return;
+    }
+    dims.push_back(s.dims[static_cast<size_t>(k)].value);
+  }
+  ctx.set_output_value(0, Tensor::from_vector(ElemType::Int64, Dims{n}, dims));
+}
+
 }  // namespace
 
 const OpDef& def_Shape() {
@@ -46,10 +69,15 @@ const OpDef& def_Shape() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "data: T -> shape: T1; T = all, T1 = int64"},
        {13, "data: T -> shape: T1; T = all_ir4, T1 = int64"},
-       {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"}}};
+       {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"},
+       {19, "data: T -> shape: T1; T = all_ir9, T1 = int64; end: int?, start: int = 0"},
+       {21, "data: T -> shape: T1; T = all_ir10, T1 = int64; end: int?, start: int = 0"},
+       {23, "data: T -> shape: T1; T = all_ir11, T1 = int64; end: int?, start: int = 0"},
+       {24, "data: T -> shape: T1; T = all_ir12, T1 = int64; end: int?, start: int = 0"},
+       {25, "data: T -> shape: T1; T = all_ir13, T1 = int64; end: int?, start: int = 0"}}};
   return def;
 }
 

@@ -4,10 +4,12 @@
 // the end". Opset 1 takes starts/ends/axes as attributes, later opsets as inputs.
 // A slice that is one contiguous block is a view of the input's buffer (strings are copied).
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -119,6 +121,61 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
       SliceArgs{ctx.attr_ints("starts"), ctx.attr_ints("ends"), ctx.attr_ints("axes"), {}});
 }
 
+// The length of a slice of a dim of `n` elements (numpy's rules).
+int64_t slice_length(int64_t n, int64_t start, int64_t end, int64_t step) {
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, n);
+    end = std::clamp<int64_t>(end, 0, n);
+    return end > start ? (end - start + step - 1) / step : 0;
+  }
+  start = std::clamp<int64_t>(start, 0, n - 1);
+  end = std::clamp<int64_t>(end, -1, n - 1);
+  return start > end ? (start - end - step - 1) / -step : 0;
+}
+
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto starts = layout_infer::ints_arg(ctx, "starts", 10, 1);
+  const auto ends = layout_infer::ints_arg(ctx, "ends", 10, 2);
+  const bool axes_given = ctx.since < 10 ? ctx.has_attr("axes") : ctx.has_input(3);
+  const auto axes_arg = layout_infer::ints_arg(ctx, "axes", 10, 3);
+  const bool steps_given = ctx.since >= 10 && ctx.has_input(4);
+  const auto steps_arg = steps_given ? int_values(ctx, 4) : std::nullopt;
+  if (!starts || !ends || (axes_given && !axes_arg) || (steps_given && !steps_arg)) {
+    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    return;
+  }
+  const size_t n = starts->size();
+  std::vector<int64_t> axes;
+  if (axes_given)
+    axes = *axes_arg;
+  else
+    for (size_t k = 0; k < n; ++k) axes.push_back(static_cast<int64_t>(k));
+  const std::vector<int64_t> steps = steps_given ? *steps_arg : std::vector<int64_t>(n, 1);
+  if (ends->size() != n || axes.size() != n || steps.size() != n)
+    ctx.invalid("starts, ends, axes and steps differ in length");
+  axes = layout_infer::normalize_axes(ctx, axes, rank, "axis");
+  std::vector<ir::Dim> out = s.dims;
+  for (size_t k = 0; k < n; ++k) {
+    if (steps[k] == 0) ctx.invalid("a step is 0");
+    ir::Dim& d = out[static_cast<size_t>(axes[k])];
+    if (d.is_known())
+      d = ir::Dim::known(slice_length(d.value, (*starts)[k], (*ends)[k], steps[k]));
+    else if (!(steps[k] == 1 && (*starts)[k] == 0 &&
+               (*ends)[k] >= std::numeric_limits<int32_t>::max()))
+      d = ir::Dim::unknown();
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Slice() {
@@ -131,7 +188,7 @@ const OpDef& def_Slice() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
        {10,
         "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "

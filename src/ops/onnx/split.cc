@@ -11,6 +11,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -105,6 +106,65 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Split>(ctx.attr_int("axis", 0), std::move(split), uneven);
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const size_t outputs = ctx.num_outputs();
+  if (!s.rank_known) {
+    for (size_t o = 0; o < outputs; ++o) ctx.set_output_tensor(o, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+  const ir::Dim& dim = s.dims[axis];
+  std::optional<std::vector<int64_t>> sizes;
+  bool given = false;
+  if (ctx.since >= 13 || (ctx.since < 2 && ctx.has_input(1))) {
+    given = ctx.has_input(1);
+    if (given) sizes = int_values(ctx, 1);
+  } else if (ctx.has_attr("split")) {
+    given = true;
+    sizes = ctx.attr_ints("split");
+  }
+  if (sizes) {
+    if (sizes->size() != outputs)
+      ctx.invalid("split has " + std::to_string(sizes->size()) + " entries for " +
+                  std::to_string(outputs) + " outputs");
+    int64_t sum = 0;
+    for (int64_t v : *sizes) {
+      if (v < 0) ctx.invalid("split holds a negative size");
+      sum += v;
+    }
+    if (dim.is_known() && sum != dim.value)
+      ctx.invalid("split sums to " + std::to_string(sum) + ", the axis has " +
+                  std::to_string(dim.value));
+  } else if (!given && dim.is_known()) {
+    const auto n = static_cast<int64_t>(outputs);
+    if (ctx.since >= 18 && ctx.has_attr("num_outputs")) {
+      if (ctx.attr_int("num_outputs", 0) != n)
+        ctx.invalid("num_outputs is " + std::to_string(ctx.attr_int("num_outputs", 0)) +
+                    ", the node has " + std::to_string(n) + " outputs");
+      const int64_t chunk = (dim.value + n - 1) / n;
+      sizes.emplace();
+      for (int64_t k = 0; k < n; ++k)
+        sizes->push_back(std::clamp<int64_t>(dim.value - chunk * k, 0, chunk));
+    } else {
+      if (dim.value % n != 0)
+        ctx.invalid("an axis of " + std::to_string(dim.value) + " cannot be split evenly into " +
+                    std::to_string(n));
+      sizes.emplace(outputs, dim.value / n);
+    }
+  }
+  for (size_t o = 0; o < outputs; ++o) {
+    std::vector<ir::Dim> dims = s.dims;
+    if (sizes)
+      dims[axis] = ir::Dim::known((*sizes)[o]);
+    else if (outputs != 1 || given)
+      dims[axis] = ir::Dim::unknown();
+    ctx.set_output_tensor(o, elem, ir::Shape::of(std::move(dims)));
+  }
+}
+
 }  // namespace
 
 const OpDef& def_Split() {
@@ -117,11 +177,14 @@ const OpDef& def_Split() {
       1,
       kVariadic,
       make,
-      nullptr,
+      infer,
       {{1, "input: T, split?: T -> outputs...*: T; T = floats; axis: int?, split: ints?"},
        {2, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
        {11, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
-       {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"}}};
+       {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"},
+       {18,
+        "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0, num_outputs: "
+        "int?"}}};
   return def;
 }
 

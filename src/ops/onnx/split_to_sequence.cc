@@ -5,6 +5,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 
@@ -92,6 +93,38 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                            ctx.attr_int("keepdims", 1) != 0);
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
+    return;
+  }
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+  std::vector<ir::Dim> dims = s.dims;
+  if (!ctx.has_input(1)) {
+    if (ctx.attr_int("keepdims", 1) != 0)
+      dims[axis] = ir::Dim::known(1);
+    else
+      dims.erase(dims.begin() + static_cast<ptrdiff_t>(axis));
+  } else {
+    // Every piece has the same length only when all of split's entries agree and divide the axis.
+    const auto split = int_values(ctx, 1);
+    const ir::Shape& split_shape = ctx.input_shape(1);
+    ir::Dim piece = ir::Dim::unknown();
+    if (split && !split->empty()) {
+      bool same =
+          std::all_of(split->begin(), split->end(), [&](int64_t v) { return v == (*split)[0]; });
+      const bool scalar = split_shape.rank_known && split_shape.dims.empty();
+      if (same && (!scalar || (dims[axis].is_known() && dims[axis].value % (*split)[0] == 0)))
+        piece = ir::Dim::known((*split)[0]);
+    }
+    dims[axis] = piece;
+  }
+  ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem, ir::Shape::of(std::move(dims)))));
+}
+
 }  // namespace
 
 const OpDef& def_SplitToSequence() {
@@ -103,7 +136,7 @@ const OpDef& def_SplitToSequence() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{11,
                            "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
                            "= seq(all); axis: int = 0, keepdims: int = 1"}}};

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "kernels/shape_args.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -43,6 +44,40 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.since < 13 && ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
   return std::make_unique<Squeeze>(std::move(axes));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const bool given = ctx.since >= 13 ? ctx.has_input(1) : ctx.has_attr("axes");
+  const auto axes = layout_infer::ints_arg(ctx, "axes", 13, 1);
+  if (!s.rank_known || (given && !axes)) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto rank = static_cast<int64_t>(s.dims.size());
+  std::vector<bool> drop(s.dims.size(), false);
+  if (given) {
+    for (int64_t a : layout_infer::normalize_axes(ctx, *axes, rank, "axis")) {
+      const ir::Dim& d = s.dims[static_cast<size_t>(a)];
+      if (d.is_known() && d.value != 1)
+        ctx.invalid("cannot squeeze axis " + std::to_string(a) + " of size " +
+                    std::to_string(d.value));
+      drop[static_cast<size_t>(a)] = true;
+    }
+  } else {
+    for (size_t k = 0; k < s.dims.size(); ++k) {
+      if (!s.dims[k].is_known()) {
+        ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+        return;
+      }
+      drop[k] = s.dims[k].value == 1;
+    }
+  }
+  std::vector<ir::Dim> out;
+  for (size_t k = 0; k < s.dims.size(); ++k)
+    if (!drop[k]) out.push_back(s.dims[k]);
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Squeeze() {
@@ -54,10 +89,14 @@ const OpDef& def_Squeeze() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{1, "data: T -> squeezed: T; T = all; axes: ints?"},
                           {11, "data: T -> squeezed: T; T = all; axes: ints?"},
-                          {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"}}};
+                          {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"},
+                          {21, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir10"},
+                          {23, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir11"},
+                          {24, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir12"},
+                          {25, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir13"}}};
   return def;
 }
 

@@ -1,6 +1,7 @@
 // StringConcat: X + Y elementwise on string tensors, with multidirectional broadcasting.
 #include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -21,10 +22,16 @@ class StringConcat : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<StringConcat>(); }
 
+void infer(InferContext& ctx) {
+  ctx.set_output_tensor(0, ElemType::String,
+                        broadcast_shapes(ctx, ctx.input_shape(0), ctx.input_shape(1)));
+}
+
 }  // namespace
 
 const OpDef& def_StringConcat() {
-  static const OpDef def{"", "StringConcat", {20}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "", "StringConcat", {20}, 2, 2, 1, 1, make, infer, {{20, "X: T, Y: T -> Z: T; T = string"}}};
   return def;
 }
 

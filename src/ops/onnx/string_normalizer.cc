@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -74,6 +75,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                             stop ? stop->strings : std::vector<std::string>{});
 }
 
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  if (s.rank_known && s.dims.size() != 1 && s.dims.size() != 2)
+    ctx.invalid("the input must be [C] or [1, C]");
+  const ir::Attribute* stop = ctx.attr("stopwords");
+  if (!stop || stop->strings.empty() || !s.rank_known) {
+    ctx.set_output_tensor(0, ElemType::String, s);
+    return;
+  }
+  std::vector<ir::Dim> dims = s.dims;
+  dims.back() = ir::Dim::unknown();
+  ctx.set_output_tensor(0, ElemType::String, ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_StringNormalizer() {
@@ -86,7 +101,7 @@ const OpDef& def_StringNormalizer() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{10,
         "X: tensor(string) -> Y: tensor(string); case_change_action: string = NONE, "
         "is_case_sensitive: int = 0, locale: string?, stopwords: strings?"}}};

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -88,10 +89,29 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<StringSplit>(ctx.attr_string("delimiter", ""), maxsplit);
 }
 
+void infer(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  ir::Shape parts = s;
+  if (parts.rank_known) parts.dims.push_back(ir::Dim::unknown());
+  ctx.set_output_tensor(0, ElemType::String, std::move(parts));
+  if (ctx.num_outputs() > 1) ctx.set_output_tensor(1, ElemType::Int64, s);
+}
+
 }  // namespace
 
 const OpDef& def_StringSplit() {
-  static const OpDef def{"", "StringSplit", {20}, 1, 1, 1, 2, make};
+  static const OpDef def{"",
+                         "StringSplit",
+                         {20},
+                         1,
+                         1,
+                         1,
+                         2,
+                         make,
+                         infer,
+                         {{20,
+                           "X: T1 -> Y: T2, Z: T3; T1 = string, T2 = string, T3 = int64; "
+                           "delimiter: string?, maxsplit: int?"}}};
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -78,10 +79,29 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<TensorScatter>(ctx.attr_int("axis", -2), mode == "circular");
 }
 
+void infer(InferContext& ctx) {
+  const ir::Shape& past = ctx.input_shape(0);
+  const ir::Shape& update = ctx.input_shape(1);
+  if (past.rank_known && update.rank_known) {
+    if (past.dims.size() != update.dims.size()) ctx.invalid("past_cache and update differ in rank");
+    const auto axis = static_cast<size_t>(normalize_axis(
+        ctx, ctx.attr_int("axis", -2), static_cast<int64_t>(past.dims.size()), "axis"));
+    ir::Shape out = past;
+    for (size_t k = 0; k < out.dims.size(); ++k)
+      if (k != axis)
+        out.dims[k] =
+            layout_infer::merge_dims(ctx, past.dims[k], update.dims[k],
+                                     "past_cache and update on axis " + std::to_string(k));
+    ctx.set_output_tensor(0, ctx.input_elem(0), std::move(out));
+    return;
+  }
+  infer_same_as_first(ctx);
+}
+
 }  // namespace
 
 const OpDef& def_TensorScatter() {
-  static const OpDef def{"", "TensorScatter", {24}, 2, 3, 1, 1, make};
+  static const OpDef def{"", "TensorScatter", {24}, 2, 3, 1, 1, make, infer};
   return def;
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -102,6 +103,37 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<TopK>(ctx.attr_int("axis", -1),
                                 ctx.since < 11 || ctx.attr_int("largest", 1) != 0, k_attr);
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    ctx.set_output_tensor(1, ElemType::Int64, ir::Shape::unknown_rank());
+    return;
+  }
+  const auto axis = static_cast<size_t>(
+      normalize_axis(ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(s.dims.size()), "axis"));
+  std::optional<int64_t> k;
+  if (ctx.since < 10) {
+    k = ctx.attr_int("k", 0);
+  } else if (auto v = int_values(ctx, 1)) {
+    if (v->size() != 1) ctx.invalid("K must hold one value");
+    k = (*v)[0];
+  }
+  std::vector<ir::Dim> dims = s.dims;
+  if (k) {
+    if (*k < 0) ctx.invalid("K is negative");
+    if (dims[axis].is_known() && *k > dims[axis].value)
+      ctx.invalid("K " + std::to_string(*k) + " exceeds the axis of " +
+                  std::to_string(dims[axis].value));
+    dims[axis] = ir::Dim::known(*k);
+  } else {
+    dims[axis] = ir::Dim::unknown();
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(dims));
+  ctx.set_output_tensor(1, ElemType::Int64, ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_TopK() {
@@ -114,13 +146,16 @@ const OpDef& def_TopK() {
       2,
       2,
       make,
-      nullptr,
+      infer,
       {{1, "X: T -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1, k: int"},
        {10,
         "X: T, K: tensor(int64) -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1"},
        {11,
         "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric, I = int64; axis: int = -1, "
-        "largest: int = 1, sorted: int = 1"}}};
+        "largest: int = 1, sorted: int = 1"},
+       {24,
+        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric bfloat16, I = int64; axis: "
+        "int = -1, largest: int = 1, sorted: int = 1"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -46,6 +47,36 @@ class Transpose : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Transpose>(ctx.attr_ints("perm"));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const bool has_perm = ctx.has_attr("perm");
+  if (!s.rank_known) {
+    ctx.set_output_tensor(
+        0, elem, has_perm ? unknown_dims(ctx.attr_ints("perm").size()) : ir::Shape::unknown_rank());
+    return;
+  }
+  const size_t rank = s.dims.size();
+  std::vector<int64_t> perm;
+  if (has_perm) {
+    perm = ctx.attr_ints("perm");
+  } else {
+    for (size_t k = rank; k > 0; --k) perm.push_back(static_cast<int64_t>(k - 1));
+  }
+  if (perm.size() != rank)
+    ctx.invalid("perm has " + std::to_string(perm.size()) + " entries for an input of rank " +
+                std::to_string(rank));
+  std::vector<bool> seen(rank, false);
+  std::vector<ir::Dim> out;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(rank) || seen[static_cast<size_t>(p)])
+      ctx.invalid("perm is not a permutation of 0.." + std::to_string(rank - 1));
+    seen[static_cast<size_t>(p)] = true;
+    out.push_back(s.dims[static_cast<size_t>(p)]);
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Transpose() {
@@ -57,9 +88,13 @@ const OpDef& def_Transpose() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{1, "data: T -> transposed: T; T = all; perm: ints?"},
-                          {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"}}};
+                          {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"},
+                          {21, "data: T -> transposed: T; T = all_ir10; perm: ints?"},
+                          {23, "data: T -> transposed: T; T = all_ir11; perm: ints?"},
+                          {24, "data: T -> transposed: T; T = all_ir12; perm: ints?"},
+                          {25, "data: T -> transposed: T; T = all_ir13; perm: ints?"}}};
   return def;
 }
 

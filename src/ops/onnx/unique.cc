@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/layout.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/onnx/math_map.h"
 
 namespace bough::ops {
@@ -134,6 +135,31 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Unique>(ctx.has_attr("axis"), ctx.attr_int("axis", 0),
                                   ctx.attr_int("sorted", 1) != 0);
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  ir::Shape y = ir::Shape::of({ir::Dim::unknown()});
+  ir::Dim inverse =
+      s.rank_known ? layout_infer::dim_product(s.dims, 0, s.dims.size()) : ir::Dim::unknown();
+  if (ctx.has_attr("axis")) {
+    if (s.rank_known) {
+      const auto axis = static_cast<size_t>(normalize_axis(
+          ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(s.dims.size()), "axis"));
+      y = s;
+      y.dims[axis] = ir::Dim::unknown();
+      inverse = s.dims[axis];
+    } else {
+      y = ir::Shape::unknown_rank();
+      inverse = ir::Dim::unknown();
+    }
+  }
+  ctx.set_output_tensor(0, elem, std::move(y));
+  const ir::Shape unknown_count = ir::Shape::of({ir::Dim::unknown()});
+  if (ctx.num_outputs() > 1) ctx.set_output_tensor(1, ElemType::Int64, unknown_count);
+  if (ctx.num_outputs() > 2) ctx.set_output_tensor(2, ElemType::Int64, ir::Shape::of({inverse}));
+  if (ctx.num_outputs() > 3) ctx.set_output_tensor(3, ElemType::Int64, unknown_count);
+}
+
 }  // namespace
 
 const OpDef& def_Unique() {
@@ -146,7 +172,7 @@ const OpDef& def_Unique() {
       1,
       4,
       make,
-      nullptr,
+      infer,
       {{11,
         "X: T -> Y: T, indices?: tensor(int64), inverse_indices?: tensor(int64), counts?: "
         "tensor(int64); T = all; axis: int?, sorted: int = 1"}}};

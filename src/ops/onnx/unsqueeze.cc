@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/shape_args.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -34,6 +35,31 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     ctx.invalid("Unsqueeze needs the axes attribute");
   return std::make_unique<Unsqueeze>(ctx.attr_ints("axes"));
 }
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  const auto axes = layout_infer::ints_arg(ctx, "axes", 13, 1);
+  if (!s.rank_known || !axes) {
+    const ir::Shape& a = ctx.since >= 13 ? ctx.input_shape(1) : ir::Shape::unknown_rank();
+    if (s.rank_known && a.rank_known && a.dims.size() == 1 && a.dims[0].is_known())
+      ctx.set_output_tensor(0, elem,
+                            unknown_dims(s.dims.size() + static_cast<size_t>(a.dims[0].value)));
+    else if (s.rank_known && axes)
+      ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size() + axes->size()));
+    else
+      ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  const size_t rank = s.dims.size() + axes->size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : layout_infer::normalize_axes(ctx, *axes, static_cast<int64_t>(rank), "axis"))
+    inserted[static_cast<size_t>(a)] = true;
+  std::vector<ir::Dim> out;
+  size_t next = 0;
+  for (size_t k = 0; k < rank; ++k) out.push_back(inserted[k] ? ir::Dim::known(1) : s.dims[next++]);
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 }  // namespace
 
 const OpDef& def_Unsqueeze() {
@@ -45,10 +71,14 @@ const OpDef& def_Unsqueeze() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{1, "data: T -> expanded: T; T = all; axes: ints"},
                           {11, "data: T -> expanded: T; T = all; axes: ints"},
-                          {13, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir4"}}};
+                          {13, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir4"},
+                          {21, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir10"},
+                          {23, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir11"},
+                          {24, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir12"},
+                          {25, "data: T, axes: tensor(int64) -> expanded: T; T = all_ir13"}}};
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/conv_resample.h"
+#include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -67,6 +68,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Upsample>(spec, std::move(scales));
 }
 
+void infer(InferContext& ctx) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
+    return;
+  }
+  std::optional<std::vector<double>> scales;
+  if (ctx.since < 7) {
+    if (s.dims.size() != 4) ctx.invalid("Upsample-1 takes an input of rank 4");
+    scales = std::vector<double>{1.0, 1.0, ctx.attr_float("height_scale", 1.0f),
+                                 ctx.attr_float("width_scale", 1.0f)};
+  } else if (ctx.since < 9) {
+    if (const ir::Attribute* a = ctx.attr("scales"))
+      scales.emplace(a->floats.begin(), a->floats.end());
+  } else {
+    scales = layout_infer::number_values(ctx, 1);
+  }
+  if (!scales) {
+    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    return;
+  }
+  std::vector<int64_t> axes;
+  for (size_t d = 0; d < s.dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
+  ctx.set_output_tensor(0, elem,
+                        ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
+}
+
 }  // namespace
 
 const OpDef& def_Upsample() {
@@ -79,7 +108,7 @@ const OpDef& def_Upsample() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
         "width_scale: float"},

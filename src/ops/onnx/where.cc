@@ -6,6 +6,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -71,6 +72,12 @@ class Where : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Where>(); }
 
+void infer(InferContext& ctx) {
+  ir::Shape shape = broadcast_shapes(ctx, ctx.input_shape(0), ctx.input_shape(1));
+  shape = broadcast_shapes(ctx, shape, ctx.input_shape(2));
+  ctx.set_output_tensor(0, ctx.input_elem(1), std::move(shape));
+}
+
 }  // namespace
 
 const OpDef& def_Where() {
@@ -82,7 +89,7 @@ const OpDef& def_Where() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{9, "condition: B, X: T, Y: T -> output: T; B = bool, T = all"},
                           {16, "condition: B, X: T, Y: T -> output: T; B = bool, T = all_ir4"}}};
   return def;

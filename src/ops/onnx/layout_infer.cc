@@ -1,0 +1,56 @@
+#include "ops/onnx/layout_infer.h"
+
+#include <cmath>
+
+namespace bough::ops::layout_infer {
+
+std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t input) {
+  const Tensor* t = ctx.input_value(input);
+  if (t && (t->type() == ElemType::Float || t->type() == ElemType::Double)) {
+    std::vector<double> out(static_cast<size_t>(t->numel()));
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = t->type() == ElemType::Float ? static_cast<double>(t->data<float>()[i])
+                                            : t->data<double>()[i];
+    return out;
+  }
+  if (auto ints = int_values(ctx, input)) return std::vector<double>(ints->begin(), ints->end());
+  return std::nullopt;
+}
+
+ir::Dim dim_sum(const std::vector<ir::Dim>& dims) {
+  int64_t known = 0;
+  const ir::Dim* other = nullptr;
+  int others = 0;
+  for (const ir::Dim& d : dims) {
+    if (d.is_known()) {
+      known += d.value;
+    } else {
+      other = &d;
+      ++others;
+    }
+  }
+  if (others == 0) return ir::Dim::known(known);
+  if (others == 1 && known == 0) return *other;
+  return ir::Dim::unknown();
+}
+
+std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::Dim>& dims,
+                                 const std::vector<double>& scales,
+                                 const std::vector<int64_t>& axes) {
+  if (scales.size() != axes.size())
+    ctx.invalid("scales has " + std::to_string(scales.size()) + " entries for " +
+                std::to_string(axes.size()) + " axes");
+  std::vector<ir::Dim> out = dims;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (scales[k] <= 0) ctx.invalid("scales must be positive");
+    ir::Dim& d = out[static_cast<size_t>(axes[k])];
+    if (d.is_known())
+      d = ir::Dim::known(
+          static_cast<int64_t>(std::floor(static_cast<double>(d.value) * scales[k])));
+    else if (scales[k] != 1.0)
+      d = ir::Dim::unknown();
+  }
+  return out;
+}
+
+}  // namespace bough::ops::layout_infer
