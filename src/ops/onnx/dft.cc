@@ -122,7 +122,8 @@ const OpDef& def_DFT() {
                          nullptr,
                          {{17,
                            "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
-                           "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"}}};
+                           "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
+ {20, "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 = int32 int64; inverse: int = 0, onesided: int = 0"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // GlobalAveragePool: the mean of each (batch, channel) plane of X (N x C x D1..Dn).
 // float16/bfloat16 go through float.
+#include "ops/onnx/nn_infer.h"
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
@@ -30,7 +31,8 @@ const OpDef& def_GlobalAveragePool() {
                          {1, 22}, 1,
                          1,       1,
                          1,       make_unary<compute>,
-                         nullptr, {{1, "X: T -> Y: T; T = floats"}}};
+                         infer_global_pool, {{1, "X: T -> Y: T; T = floats"},
+ {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

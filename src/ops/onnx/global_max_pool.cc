@@ -1,5 +1,6 @@
 // GlobalMaxPool: the maximum of each (batch, channel) plane of X (N x C x D1..Dn).
 // float16/bfloat16 go through float.
+#include "ops/onnx/nn_infer.h"
 #include <limits>
 
 #include "kernels/pool_global.h"
@@ -32,7 +33,8 @@ const OpDef& def_GlobalMaxPool() {
                          {1, 22}, 1,
                          1,       1,
                          1,       make_unary<compute>,
-                         nullptr, {{1, "X: T -> Y: T; T = floats"}}};
+                         infer_global_pool, {{1, "X: T -> Y: T; T = floats"},
+ {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

@@ -213,7 +213,9 @@ const OpDef& def_GridSample() {
                          nullptr,
                          {{16,
                            "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
-                           "0, mode: string = bilinear, padding_mode: string = zeros"}}};
+                           "0, mode: string = bilinear, padding_mode: string = zeros"},
+ {20, "X: T1, grid: T2 -> Y: T1; T1 = all, T2 = floats; align_corners: int = 0, mode: string = linear, padding_mode: string = zeros"},
+ {22, "X: T1, grid: T2 -> Y: T1; T1 = all_ir4, T2 = floats bfloat16; align_corners: int = 0, mode: string = linear, padding_mode: string = zeros"}}};
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -77,7 +78,7 @@ const OpDef& def_LpPool() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer_pool,
                          {{1,
                            "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
                            "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
@@ -86,7 +87,9 @@ const OpDef& def_LpPool() {
                            "ints, p: int = 2, pads: ints?, strides: ints?"},
                           {11,
                            "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-                           "ints, p: int = 2, pads: ints?, strides: ints?"}}};
+                           "ints, p: int = 2, pads: ints?, strides: ints?"},
+ {18, "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"},
+ {22, "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"}}};
   return def;
 }
 

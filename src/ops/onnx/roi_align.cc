@@ -201,7 +201,8 @@ const OpDef& def_RoiAlign() {
        {16,
         "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; "
         "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
-        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}}};
+        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"},
+ {22, "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats bfloat16, T2 = int64; coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}}};
   return def;
 }
 
