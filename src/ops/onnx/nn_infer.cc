@@ -175,3 +175,38 @@ ir::Shape conv_output_shape(const InferContext& ctx) {
 }
 
 }  // namespace bough::ops
+
+namespace bough::ops {
+
+ir::Dim add_dims(const ir::Dim& a, const ir::Dim& b) {
+  if (b.is_known() && b.value == 0) return a;
+  if (a.is_known() && a.value == 0) return b;
+  if (a.is_known() && b.is_known()) return ir::Dim::known(a.value + b.value);
+  return ir::Dim::unknown();
+}
+
+HeadsView heads_view(const InferContext& ctx, size_t input, int64_t heads, const char* what) {
+  HeadsView v;
+  const ir::Shape& s = ctx.input_shape(input);
+  if (!s.rank_known) return v;
+  if (s.dims.size() != 3 && s.dims.size() != 4)
+    ctx.invalid(std::string(what) + " must be 3-D or 4-D, not rank " +
+                std::to_string(s.dims.size()));
+  v.known = true;
+  v.batch = s.dims[0];
+  if (s.dims.size() == 4) {
+    v.heads = s.dims[1];
+    v.seq = s.dims[2];
+    v.size = s.dims[3];
+    return v;
+  }
+  v.packed = true;
+  v.seq = s.dims[1];
+  if (heads > 0) {
+    v.heads = ir::Dim::known(heads);
+    v.size = div_dim(ctx, s.dims[2], heads, (std::string(what) + "'s hidden size by its heads").c_str());
+  }
+  return v;
+}
+
+}  // namespace bough::ops

@@ -52,3 +52,17 @@ namespace bough::ops {
 // window attributes; channels that do not match the weights are invalid.
 ir::Shape conv_output_shape(const InferContext& ctx);
 }  // namespace bough::ops
+
+namespace bough::ops {
+// a + b when both are known; a when b is known 0; unknown otherwise.
+ir::Dim add_dims(const ir::Dim& a, const ir::Dim& b);
+
+// A packed (batch, seq, heads * size) or split (batch, heads, seq, size) attention operand:
+// its dims with `heads` (the attribute, 0 when not given) unpacked where known.
+struct HeadsView {
+  bool known = false;  // rank 3 or 4
+  bool packed = false;
+  ir::Dim batch, heads, seq, size;
+};
+HeadsView heads_view(const InferContext& ctx, size_t input, int64_t heads, const char* what);
+}  // namespace bough::ops
