@@ -13,6 +13,7 @@
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -108,6 +109,54 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                ctx.attr_int("onesided", 0) != 0);
 }
 
+// As run computes it: the axis dim becomes dft_length (or the input's, or 2 * (bins - 1)
+// for an inverse onesided transform), n / 2 + 1 when onesided forward; the last dim 2, or 1
+// for an inverse onesided transform.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
+  const auto rank = static_cast<int64_t>(x.dims.size());
+  if (rank < 2) ctx.invalid("the input needs rank 2 or more, not " + std::to_string(rank));
+  const ir::Dim& last = x.dims.back();
+  if (last.is_known() && last.value != 1 && last.value != 2)
+    ctx.invalid("the input's last dim must be 1 (real) or 2 (complex), not " +
+                std::to_string(last.value));
+  const bool inverse = ctx.attr_int("inverse", 0) != 0;
+  const bool onesided = ctx.attr_int("onesided", 0) != 0;
+  const bool irfft = inverse && onesided;
+  ir::Shape y = x;
+  y.dims.back() = ir::Dim::known(irfft ? 1 : 2);
+  std::optional<int64_t> axis = ctx.since >= 20 ? int64_t{-2} : ctx.attr_int("axis", 1);
+  if (ctx.since >= 20 && ctx.has_input(2)) {
+    auto v = int_values(ctx, 2);
+    axis = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
+  }
+  if (!axis) {
+    for (int64_t d = 0; d + 1 < rank; ++d) y.dims[static_cast<size_t>(d)] = ir::Dim::unknown();
+    return ctx.set_output_tensor(0, ctx.input_elem(0), y);
+  }
+  int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a > rank - 2)
+    ctx.invalid("axis " + std::to_string(*axis) + " is out of range for rank " +
+                std::to_string(rank));
+  const ir::Dim& in = x.dims[static_cast<size_t>(a)];
+  std::optional<int64_t> n;
+  if (in.is_known()) n = irfft ? 2 * (in.value - 1) : in.value;
+  if (ctx.has_input(1)) {
+    auto v = int_values(ctx, 1);
+    n = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
+  }
+  ir::Dim out;
+  if (n) {
+    if (*n < 1) ctx.invalid("dft_length must be positive, not " + std::to_string(*n));
+    out = ir::Dim::known(inverse || !onesided ? *n : *n / 2 + 1);
+  } else if (!ctx.has_input(1) && !irfft && !onesided) {
+    out = in;
+  }
+  y.dims[static_cast<size_t>(a)] = out;
+  ctx.set_output_tensor(0, ctx.input_elem(0), y);
+}
+
 }  // namespace
 
 const OpDef& def_DFT() {
@@ -119,7 +168,7 @@ const OpDef& def_DFT() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{17,
                            "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
                            "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
