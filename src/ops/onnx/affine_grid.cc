@@ -108,8 +108,10 @@ void infer(InferContext& ctx) {
   if (!r) return ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::unknown_rank());
   if (theta.rank_known) {
     dims[0] = same_dim(ctx, dims[0], theta.dims[0], "the batch of theta and size");
-    same_dim(ctx, theta.dims[1], ir::Dim::known(static_cast<int64_t>(*r)), "theta's dim 1 and the spatial rank");
-    same_dim(ctx, theta.dims[2], ir::Dim::known(static_cast<int64_t>(*r) + 1), "theta's dim 2 and the spatial rank + 1");
+    same_dim(ctx, theta.dims[1], ir::Dim::known(static_cast<int64_t>(*r)),
+             "theta's dim 1 and the spatial rank");
+    same_dim(ctx, theta.dims[2], ir::Dim::known(static_cast<int64_t>(*r) + 1),
+             "theta's dim 2 and the spatial rank + 1");
   }
   dims.push_back(ir::Dim::known(static_cast<int64_t>(*r)));
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
@@ -118,8 +120,18 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_AffineGrid() {
-  static const OpDef def{"", "AffineGrid", {20}, 2, 2, 1, 1, make, infer,
- {{20, "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; align_corners: int = 0"}}};
+  static const OpDef def{"",
+                         "AffineGrid",
+                         {20},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{20,
+                           "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
+                           "align_corners: int = 0"}}};
   return def;
 }
 

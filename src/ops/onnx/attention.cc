@@ -23,10 +23,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "ops/onnx/nn_infer.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -366,8 +366,10 @@ void infer(InferContext& ctx) {
   if (v.known) kv_heads = same_dim(ctx, kv_heads, v.heads, "the heads of K and V");
   if (ctx.has_input(4)) {
     const ir::Shape& past = ctx.input_shape(4);
-    if (past.rank_known && past.dims.size() == 4) total = add_dims(past.dims[2], k.seq);
-    else total = ir::Dim::unknown();
+    if (past.rank_known && past.dims.size() == 4)
+      total = add_dims(past.dims[2], k.seq);
+    else
+      total = ir::Dim::unknown();
   }
   const ir::Dim v_size = v.known ? v.size : ir::Dim::unknown();
   ir::Shape y = ir::Shape::unknown_rank();
@@ -377,25 +379,44 @@ void infer(InferContext& ctx) {
   }
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
   if (ctx.num_outputs() > 1)
-    ctx.set_output_tensor(1, ctx.input_elem(0),
-                          k.known ? ir::Shape::of({k.batch, kv_heads, total, k.size})
-                                  : ir::Shape::unknown_rank());
+    ctx.set_output_tensor(
+        1, ctx.input_elem(0),
+        k.known ? ir::Shape::of({k.batch, kv_heads, total, k.size}) : ir::Shape::unknown_rank());
   if (ctx.num_outputs() > 2)
-    ctx.set_output_tensor(2, ctx.input_elem(2),
-                          v.known ? ir::Shape::of({v.batch, kv_heads, total, v.size})
-                                  : ir::Shape::unknown_rank());
+    ctx.set_output_tensor(
+        2, ctx.input_elem(2),
+        v.known ? ir::Shape::of({v.batch, kv_heads, total, v.size}) : ir::Shape::unknown_rank());
   if (ctx.num_outputs() > 3)
-    ctx.set_output_tensor(3, ctx.input_elem(0),
-                          q.known ? ir::Shape::of({q.batch, q.heads, q.seq, total})
-                                  : ir::Shape::unknown_rank());
+    ctx.set_output_tensor(
+        3, ctx.input_elem(0),
+        q.known ? ir::Shape::of({q.batch, q.heads, q.seq, total}) : ir::Shape::unknown_rank());
 }
 
 }  // namespace
 
 const OpDef& def_Attention() {
-  static const OpDef def{"", "Attention", {23, 24}, 3, 7, 1, 4, make, infer,
- {{23, "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2 -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, softmax_precision: int?"},
- {24, "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2, nonpad_kv_seqlen?: tensor(int64) -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, softmax_precision: int?"}}};
+  static const OpDef def{
+      "",
+      "Attention",
+      {23, 24},
+      3,
+      7,
+      1,
+      4,
+      make,
+      infer,
+      {{23,
+        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2 -> Y: T1, "
+        "present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = "
+        "floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, "
+        "q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, "
+        "softmax_precision: int?"},
+       {24,
+        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2, nonpad_kv_seqlen?: "
+        "tensor(int64) -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = "
+        "floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, "
+        "kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, "
+        "softcap: float = 0.0, softmax_precision: int?"}}};
   return def;
 }
 

@@ -4,8 +4,8 @@
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -85,8 +85,14 @@ const OpDef& def_AveragePool() {
        {11,
         "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
         "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
- {19, "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: ints?"},
- {22, "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: ints?"}}};
+       {19,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+        "ints?"},
+       {22,
+        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+        "ints?"}}};
   return def;
 }
 

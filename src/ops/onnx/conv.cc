@@ -9,8 +9,8 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -211,7 +211,9 @@ const OpDef& def_Conv() {
        {11,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
- {22, "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+       {22,
+        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

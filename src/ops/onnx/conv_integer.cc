@@ -6,10 +6,10 @@
 
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/onnx/window_attrs.h"
 #include "ops/registry.h"
-#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -114,9 +114,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ConvInteger>(read_window_attrs(ctx), groups);
 }
 
-void infer(InferContext& ctx) {
-  ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx));
-}
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx)); }
 
 }  // namespace
 

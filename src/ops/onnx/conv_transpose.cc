@@ -12,8 +12,8 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -210,15 +210,17 @@ void infer(InferContext& ctx) {
   for (size_t d = 0; d < rank; ++d) {
     const ir::Dim& in = x.dims[2 + d];
     std::optional<int64_t> k;
-    if (!wa.kernel.empty()) k = wa.kernel[d];
-    else if (w.rank_known) k = dim_value(w.dims[2 + d]);
+    if (!wa.kernel.empty())
+      k = wa.kernel[d];
+    else if (w.rank_known)
+      k = dim_value(w.dims[2 + d]);
     if (!shape.empty()) {
       dims.push_back(ir::Dim::known(shape[d]));
     } else if (same) {
       dims.push_back(mul_dim(in, wa.strides[d]));
     } else if (in.is_known() && k) {
-      const int64_t out = wa.strides[d] * (in.value - 1) + adj[d] +
-                          (*k - 1) * wa.dilations[d] + 1 - wa.pads[d] - wa.pads[rank + d];
+      const int64_t out = wa.strides[d] * (in.value - 1) + adj[d] + (*k - 1) * wa.dilations[d] + 1 -
+                          wa.pads[d] - wa.pads[rank + d];
       if (out < 1) ctx.invalid("the output would be empty");
       dims.push_back(ir::Dim::known(out));
     } else {
@@ -231,24 +233,28 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_ConvTranspose() {
-  static const OpDef def{"",
-                         "ConvTranspose",
-                         {1, 11, 22},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
-                          {11,
-                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
- {22, "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def{
+      "",
+      "ConvTranspose",
+      {1, 11, 22},
+      2,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+       {11,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+       {22,
+        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+        "ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, "
+        "pads: ints?, strides: ints?"}}};
   return def;
 }
 

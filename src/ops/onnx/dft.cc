@@ -12,8 +12,8 @@
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
-#include "util/thread_pool.h"
 #include "ops/shape_infer.h"
+#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -131,48 +131,63 @@ void infer(InferContext& ctx) {
     auto v = int_values(ctx, 2);
     axis = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
   }
+  std::optional<int64_t> length;  // dft_length when given and known
+  if (ctx.has_input(1)) {
+    auto v = int_values(ctx, 1);
+    if (!v || v->size() != 1) {
+      length.reset();
+    } else {
+      length = (*v)[0];
+      if (*length < 1) ctx.invalid("dft_length must be positive, not " + std::to_string(*length));
+    }
+  }
+  // The dim the transform gives along an axis of dim `in`.
+  auto along = [&](const ir::Dim& in) -> ir::Dim {
+    std::optional<int64_t> n;
+    if (ctx.has_input(1))
+      n = length;
+    else if (in.is_known())
+      n = irfft ? 2 * (in.value - 1) : in.value;
+    if (n) return ir::Dim::known(inverse || !onesided ? *n : *n / 2 + 1);
+    if (!ctx.has_input(1) && !onesided) return in;
+    return ir::Dim::unknown();
+  };
   if (!axis) {
-    for (int64_t d = 0; d + 1 < rank; ++d) y.dims[static_cast<size_t>(d)] = ir::Dim::unknown();
+    // Any of the dims but the last may be the axis: a dim stays known where the transform
+    // would keep it.
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      ir::Dim& yd = y.dims[static_cast<size_t>(d)];
+      if (!(along(yd) == yd)) yd = ir::Dim::unknown();
+    }
     return ctx.set_output_tensor(0, ctx.input_elem(0), y);
   }
-  int64_t a = *axis < 0 ? *axis + rank : *axis;
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
   if (a < 0 || a > rank - 2)
     ctx.invalid("axis " + std::to_string(*axis) + " is out of range for rank " +
                 std::to_string(rank));
-  const ir::Dim& in = x.dims[static_cast<size_t>(a)];
-  std::optional<int64_t> n;
-  if (in.is_known()) n = irfft ? 2 * (in.value - 1) : in.value;
-  if (ctx.has_input(1)) {
-    auto v = int_values(ctx, 1);
-    n = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
-  }
-  ir::Dim out;
-  if (n) {
-    if (*n < 1) ctx.invalid("dft_length must be positive, not " + std::to_string(*n));
-    out = ir::Dim::known(inverse || !onesided ? *n : *n / 2 + 1);
-  } else if (!ctx.has_input(1) && !irfft && !onesided) {
-    out = in;
-  }
-  y.dims[static_cast<size_t>(a)] = out;
+  y.dims[static_cast<size_t>(a)] = along(x.dims[static_cast<size_t>(a)]);
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
 }  // namespace
 
 const OpDef& def_DFT() {
-  static const OpDef def{"",
-                         "DFT",
-                         {17, 20},
-                         1,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{17,
-                           "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
-                           "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
- {20, "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 = int32 int64; inverse: int = 0, onesided: int = 0"}}};
+  static const OpDef def{
+      "",
+      "DFT",
+      {17, 20},
+      1,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{17,
+        "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
+        "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
+       {20,
+        "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
+        "= int32 int64; inverse: int = 0, onesided: int = 0"}}};
   return def;
 }
 

@@ -115,7 +115,9 @@ const OpDef& def_Dropout() {
        {13,
         "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16, T1 "
         "= floats, T2 = bool; seed: int?"},
- {22, "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 float8s, T1 = floats float8s, T2 = bool; seed: int?"}}};
+       {22,
+        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
+        "float8s, T1 = floats float8s, T2 = bool; seed: int?"}}};
   return def;
 }
 

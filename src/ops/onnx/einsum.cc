@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "ops/onnx/nn_infer.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -287,7 +287,8 @@ void infer(InferContext& ctx) {
         size[l] = s.dims[d];
         seen[l] = true;
       } else if (l >= kLetters) {
-        size[l] = broadcast_shapes(ctx, ir::Shape::of({size[l]}), ir::Shape::of({s.dims[d]})).dims[0];
+        size[l] =
+            broadcast_shapes(ctx, ir::Shape::of({size[l]}), ir::Shape::of({s.dims[d]})).dims[0];
       } else {
         size[l] = same_dim(ctx, size[l], s.dims[d], "the dims of one Einsum label");
       }
@@ -318,11 +319,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Einsum() {
   static const OpDef def{
-      "",        "Einsum",
-      {12},      1,
-      kVariadic, 1,
-      1,         make,
-      infer,   {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
+      "", "Einsum", {12}, 1,     kVariadic,
+      1,  1,        make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
   return def;
 }
 

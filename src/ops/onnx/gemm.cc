@@ -84,8 +84,10 @@ void infer(InferContext& ctx) {
   const ir::Shape& a = ctx.input_shape(0);
   const ir::Shape& b = ctx.input_shape(1);
   ir::Dim m, n;
-  if (a.rank_known && a.dims.size() != 2) ctx.invalid("A must be 2-D, not rank " + std::to_string(a.dims.size()));
-  if (b.rank_known && b.dims.size() != 2) ctx.invalid("B must be 2-D, not rank " + std::to_string(b.dims.size()));
+  if (a.rank_known && a.dims.size() != 2)
+    ctx.invalid("A must be 2-D, not rank " + std::to_string(a.dims.size()));
+  if (b.rank_known && b.dims.size() != 2)
+    ctx.invalid("B must be 2-D, not rank " + std::to_string(b.dims.size()));
   const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
   if (a.rank_known) m = a.dims[ta ? 1 : 0];
   if (b.rank_known) n = b.dims[tb ? 0 : 1];

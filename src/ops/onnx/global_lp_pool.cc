@@ -59,7 +59,7 @@ const OpDef& def_GlobalLpPool() {
                          infer_global_pool,
                          {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
                           {2, "X: T -> Y: T; T = floats; p: int = 2"},
- {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}}};
+                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}}};
   return def;
 }
 

@@ -119,7 +119,11 @@ const OpDef& def_GRU() {
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
         "clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
         "linear_before_reset: int = 0"},
- {22, "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, linear_before_reset: int = 0"}}};
+       {22,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
+        "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
+        "strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
+        "linear_before_reset: int = 0"}}};
   return def;
 }
 

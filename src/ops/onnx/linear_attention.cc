@@ -235,9 +235,9 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({batch, seq, mul_dim(dv, qh)}));
   if (ctx.num_outputs() > 1) {
     const ElemType st = ctx.has_input(3) ? ctx.input_elem(3) : ctx.input_elem(0);
-    ctx.set_output_tensor(1, st,
-                          ir::Shape::of({batch, ir::Dim::known(kvh),
-                                         k.known ? k.size : ir::Dim::unknown(), dv}));
+    ctx.set_output_tensor(
+        1, st,
+        ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
   }
 }
 

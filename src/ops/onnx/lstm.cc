@@ -106,7 +106,11 @@ const OpDef& def_LSTM() {
         "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
         "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
         "int?, input_forget: int = 0, layout: int = 0"},
- {22, "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: T, Y_h?: T, Y_c?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: int?, input_forget: int = 0, layout: int = 0"}}};
+       {22,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+        "T, Y_h?: T, Y_c?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, "
+        "activation_beta: floats?, activations: strings?, clip: float?, direction: string = "
+        "forward, hidden_size: int?, input_forget: int = 0, layout: int = 0"}}};
   return def;
 }
 

@@ -3,9 +3,9 @@
 // b_zero_point a scalar or per column of B (N values, or [..., 1, N]). Accumulation wraps
 // around in 32 bits, as the spec allows.
 #include "kernels/matmul.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
-#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 

@@ -7,8 +7,8 @@
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -122,7 +122,10 @@ const OpDef& def_MaxPool() {
         "X: T -> Y: T, Indices?: I; T = floats int8 uint8, I = int64; auto_pad: string = NOTSET, "
         "ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int "
         "= 0, strides: ints?"},
- {22, "X: T -> Y: T, Indices?: I; T = floats bfloat16 int8 uint8, I = int64; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, strides: ints?"}}};
+       {22,
+        "X: T -> Y: T, Indices?: I; T = floats bfloat16 int8 uint8, I = int64; auto_pad: string = "
+        "NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, "
+        "storage_order: int = 0, strides: ints?"}}};
   return def;
 }
 

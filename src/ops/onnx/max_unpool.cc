@@ -5,8 +5,8 @@
 #include "kernels/conv_window.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
 
@@ -89,7 +89,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 void infer(InferContext& ctx) {
   const ir::Shape& x = ctx.input_shape(0);
   if (ctx.has_input(2)) {
-    if (auto v = int_values(ctx, 2)) return ctx.set_output_tensor(0, ctx.input_elem(0), known_shape(*v));
+    if (auto v = int_values(ctx, 2))
+      return ctx.set_output_tensor(0, ctx.input_elem(0), known_shape(*v));
     const ir::Shape& s = ctx.input_shape(2);
     ir::Shape out = ir::Shape::unknown_rank();
     if (s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
@@ -116,8 +117,7 @@ void infer(InferContext& ctx) {
       dims.push_back(ir::Dim::unknown());
       continue;
     }
-    const int64_t out =
-        (in.value - 1) * a.strides[d] + a.kernel[d] - a.pads[d] - a.pads[rank + d];
+    const int64_t out = (in.value - 1) * a.strides[d] + a.kernel[d] - a.pads[d] - a.pads[rank + d];
     if (out < 0) ctx.invalid("the output would have a negative dimension");
     dims.push_back(ir::Dim::known(out));
   }
@@ -142,7 +142,9 @@ const OpDef& def_MaxUnpool() {
                           {11,
                            "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
                            "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
- {22, "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
+                          {22,
+                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
+                           "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
   return def;
 }
 

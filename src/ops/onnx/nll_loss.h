@@ -102,8 +102,7 @@ inline void infer_loss(InferContext& ctx) {
   const ir::Shape& s = ctx.input_shape(0);
   const ir::Shape& t = ctx.input_shape(1);
   if (s.rank_known && s.dims.size() < 2)
-    ctx.invalid("the scores need rank 2 or more (N, C, ...), not " +
-                std::to_string(s.dims.size()));
+    ctx.invalid("the scores need rank 2 or more (N, C, ...), not " + std::to_string(s.dims.size()));
   if (s.rank_known && t.rank_known) {
     if (t.dims.size() + 1 != s.dims.size())
       ctx.invalid("the targets have rank " + std::to_string(t.dims.size()) +

@@ -52,12 +52,11 @@ ir::Shape window_output_shape(const InferContext& ctx, const ir::Shape& x, ir::D
                               const std::vector<std::optional<int64_t>>& kernel) {
   if (!x.rank_known) return ir::Shape::unknown_rank();
   if (x.dims.size() < 2)
-    ctx.invalid("the input needs rank 2 or more (N, C, ...), not " +
-                std::to_string(x.dims.size()));
+    ctx.invalid("the input needs rank 2 or more (N, C, ...), not " + std::to_string(x.dims.size()));
   const size_t r = x.dims.size() - 2;
   if (kernel.size() != r)
-    ctx.invalid("the kernel has " + std::to_string(kernel.size()) +
-                " spatial dims, the input " + std::to_string(r));
+    ctx.invalid("the kernel has " + std::to_string(kernel.size()) + " spatial dims, the input " +
+                std::to_string(r));
   kernels::WindowAttrs a = read_window_attrs(ctx);
   fill_list(ctx, a.strides, r, 1, "strides");
   fill_list(ctx, a.dilations, r, 1, "dilations");
@@ -104,7 +103,8 @@ void infer_pool(InferContext& ctx) {
   for (int64_t k : read_pool_attrs(ctx, std::string(ctx.node.op_type).c_str()).kernel)
     kernel.push_back(k);
   ir::Shape y = ir::Shape::unknown_rank();
-  if (x.rank_known) y = window_output_shape(ctx, x, x.dims.size() > 1 ? x.dims[1] : ir::Dim{}, kernel);
+  if (x.rank_known)
+    y = window_output_shape(ctx, x, x.dims.size() > 1 ? x.dims[1] : ir::Dim{}, kernel);
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
   if (ctx.num_outputs() > 1) ctx.set_output_tensor(1, ElemType::Int64, y);
 }
@@ -113,8 +113,7 @@ void infer_global_pool(InferContext& ctx) {
   const ir::Shape& x = ctx.input_shape(0);
   if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
   if (x.dims.size() < 2)
-    ctx.invalid("the input needs rank 2 or more (N, C, ...), not " +
-                std::to_string(x.dims.size()));
+    ctx.invalid("the input needs rank 2 or more (N, C, ...), not " + std::to_string(x.dims.size()));
   std::vector<ir::Dim> dims(x.dims.size(), ir::Dim::known(1));
   dims[0] = x.dims[0];
   dims[1] = x.dims[1];
@@ -165,7 +164,8 @@ ir::Shape conv_output_shape(const InferContext& ctx) {
       ctx.invalid("kernel_shape has " + std::to_string(ks.size()) + " values, expected " +
                   std::to_string(r));
     for (size_t d = 0; d < r; ++d) {
-      if (w.rank_known) same_dim(ctx, ir::Dim::known(ks[d]), w.dims[2 + d], "kernel_shape and the weights' dims");
+      if (w.rank_known)
+        same_dim(ctx, ir::Dim::known(ks[d]), w.dims[2 + d], "kernel_shape and the weights' dims");
       kernel[d] = ks[d];
     }
   } else if (w.rank_known) {
@@ -204,7 +204,8 @@ HeadsView heads_view(const InferContext& ctx, size_t input, int64_t heads, const
   v.seq = s.dims[1];
   if (heads > 0) {
     v.heads = ir::Dim::known(heads);
-    v.size = div_dim(ctx, s.dims[2], heads, (std::string(what) + "'s hidden size by its heads").c_str());
+    v.size =
+        div_dim(ctx, s.dims[2], heads, (std::string(what) + "'s hidden size by its heads").c_str());
   }
   return v;
 }

@@ -8,8 +8,8 @@
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
-#include "ops/registry.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/registry.h"
 
 namespace bough::ops {
 

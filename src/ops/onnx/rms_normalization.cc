@@ -100,8 +100,19 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_RMSNormalization() {
-  static const OpDef def{"", "RMSNormalization", {23}, 2, 2, 1, 1, make, infer,
- {{23, "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
+  static const OpDef def{
+      "",
+      "RMSNormalization",
+      {23},
+      2,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{23,
+        "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
+        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
   return def;
 }
 

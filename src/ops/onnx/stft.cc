@@ -9,9 +9,9 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
-#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
