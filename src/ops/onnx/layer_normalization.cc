@@ -111,7 +111,10 @@ void infer(InferContext& ctx) {
     const int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis");
     for (int64_t d = axis; d < rank; ++d) stats.dims[static_cast<size_t>(d)] = ir::Dim::known(1);
   }
-  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
+  const int64_t code = ctx.attr_int("stash_type", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unknown stash_type " + std::to_string(code));
+  const auto stash = static_cast<ElemType>(code);
   for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
 }
 

@@ -86,8 +86,10 @@ void infer(InferContext& ctx) {
   ir::Dim rows, cols;
   if (auto v = int_values(ctx, 0); v && v->size() == 1) cols = ir::Dim::known((*v)[0]);
   if (auto v = int_values(ctx, 1); v && v->size() == 1) rows = ir::Dim::known((*v)[0] / 2 + 1);
-  ctx.set_output_tensor(0, static_cast<ElemType>(ctx.attr_int("output_datatype", 1)),
-                        ir::Shape::of({rows, cols}));
+  const int64_t code = ctx.attr_int("output_datatype", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unsupported output_datatype " + std::to_string(code));
+  ctx.set_output_tensor(0, static_cast<ElemType>(code), ir::Shape::of({rows, cols}));
 }
 
 }  // namespace
