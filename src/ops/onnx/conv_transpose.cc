@@ -176,32 +176,20 @@ void infer(InferContext& ctx) {
   const ir::Shape& x = ctx.input_shape(0);
   const ir::Shape& w = ctx.input_shape(1);
   if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
-  if (x.dims.size() < 3)
-    ctx.invalid("the input needs rank 3 or more (N, C, spatial...), not " +
-                std::to_string(x.dims.size()));
-  const size_t rank = x.dims.size() - 2;
-  if (w.rank_known && w.dims.size() != x.dims.size())
-    ctx.invalid("the weights have rank " + std::to_string(w.dims.size()) + ", the input " +
-                std::to_string(x.dims.size()));
+  const size_t rank = conv_spatial_rank(ctx, x, w);
   const int64_t group = ctx.attr_int("group", 1);
   if (group < 1) ctx.invalid("group must be positive");
   if (w.rank_known) same_dim(ctx, x.dims[1], w.dims[0], "input channels and the weights' dim 0");
   kernels::WindowAttrs wa = read_window_attrs(ctx);
-  auto check_len = [&](std::vector<int64_t>& v, size_t n, int64_t fill, const char* name) {
-    if (v.empty()) v.assign(n, fill);
-    if (v.size() != n)
-      ctx.invalid(std::string(name) + " has " + std::to_string(v.size()) + " values, expected " +
-                  std::to_string(n));
-  };
-  check_len(wa.strides, rank, 1, "strides");
-  check_len(wa.dilations, rank, 1, "dilations");
-  check_len(wa.pads, 2 * rank, 0, "pads");
+  fill_window_list(ctx, wa.strides, rank, 1, "strides");
+  fill_window_list(ctx, wa.dilations, rank, 1, "dilations");
+  fill_window_list(ctx, wa.pads, 2 * rank, 0, "pads");
   std::vector<int64_t> adj = ctx.attr_ints("output_padding");
-  check_len(adj, rank, 0, "output_padding");
+  fill_window_list(ctx, adj, rank, 0, "output_padding");
   std::vector<int64_t> shape = ctx.attr_ints("output_shape");
   if (shape.size() == rank + 2) shape.erase(shape.begin(), shape.begin() + 2);
-  if (!shape.empty()) check_len(shape, rank, 0, "output_shape");
-  if (!wa.kernel.empty()) check_len(wa.kernel, rank, 0, "kernel_shape");
+  if (!shape.empty()) fill_window_list(ctx, shape, rank, 0, "output_shape");
+  if (!wa.kernel.empty()) fill_window_list(ctx, wa.kernel, rank, 0, "kernel_shape");
   const bool same =
       wa.auto_pad == kernels::AutoPad::SameUpper || wa.auto_pad == kernels::AutoPad::SameLower;
   if (wa.auto_pad == kernels::AutoPad::Valid) wa.pads.assign(2 * rank, 0);

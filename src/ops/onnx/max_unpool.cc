@@ -103,13 +103,9 @@ void infer(InferContext& ctx) {
                 std::to_string(x.dims.size()));
   const size_t rank = x.dims.size() - 2;
   kernels::WindowAttrs a = read_pool_attrs(ctx, "MaxUnpool");
-  if (a.kernel.size() != rank)
-    ctx.invalid("kernel_shape has " + std::to_string(a.kernel.size()) + " values, expected " +
-                std::to_string(rank));
-  if (a.strides.empty()) a.strides.assign(rank, 1);
-  if (a.pads.empty()) a.pads.assign(2 * rank, 0);
-  if (a.strides.size() != rank || a.pads.size() != 2 * rank)
-    ctx.invalid("strides or pads do not match the spatial rank");
+  if (a.kernel.size() != rank) fill_window_list(ctx, a.kernel, rank, 0, "kernel_shape");
+  fill_window_list(ctx, a.strides, rank, 1, "strides");
+  fill_window_list(ctx, a.pads, 2 * rank, 0, "pads");
   std::vector<ir::Dim> dims{x.dims[0], x.dims[1]};
   for (size_t d = 0; d < rank; ++d) {
     const ir::Dim& in = x.dims[2 + d];

@@ -11,16 +11,6 @@ namespace {
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-void fill_list(const InferContext& ctx, std::vector<int64_t>& v, size_t n, int64_t fill,
-               const char* name) {
-  if (v.empty()) {
-    v.assign(n, fill);
-  } else if (v.size() != n) {
-    ctx.invalid(std::string(name) + " has " + std::to_string(v.size()) + " values, expected " +
-                std::to_string(n));
-  }
-}
-
 }  // namespace
 
 ir::Dim same_dim(const InferContext& ctx, const ir::Dim& a, const ir::Dim& b, const char* what) {
@@ -48,6 +38,16 @@ ir::Dim mul_dim(const ir::Dim& a, int64_t b) {
   return ir::Dim::known(a.value * b);
 }
 
+void fill_window_list(const InferContext& ctx, std::vector<int64_t>& v, size_t n, int64_t fill,
+                      const char* name) {
+  if (v.empty()) {
+    v.assign(n, fill);
+  } else if (v.size() != n) {
+    ctx.invalid(std::string(name) + " has " + std::to_string(v.size()) + " values, expected " +
+                std::to_string(n));
+  }
+}
+
 ir::Shape window_output_shape(const InferContext& ctx, const ir::Shape& x, ir::Dim channels,
                               const std::vector<std::optional<int64_t>>& kernel) {
   if (!x.rank_known) return ir::Shape::unknown_rank();
@@ -58,9 +58,9 @@ ir::Shape window_output_shape(const InferContext& ctx, const ir::Shape& x, ir::D
     ctx.invalid("the kernel has " + std::to_string(kernel.size()) + " spatial dims, the input " +
                 std::to_string(r));
   kernels::WindowAttrs a = read_window_attrs(ctx);
-  fill_list(ctx, a.strides, r, 1, "strides");
-  fill_list(ctx, a.dilations, r, 1, "dilations");
-  fill_list(ctx, a.pads, 2 * r, 0, "pads");
+  fill_window_list(ctx, a.strides, r, 1, "strides");
+  fill_window_list(ctx, a.dilations, r, 1, "dilations");
+  fill_window_list(ctx, a.pads, 2 * r, 0, "pads");
   std::vector<ir::Dim> dims{x.dims[0], std::move(channels)};
   for (size_t d = 0; d < r; ++d) {
     const int64_t s = a.strides[d], dil = a.dilations[d];
@@ -136,21 +136,21 @@ ir::Shape matmul_shape(const InferContext& ctx, size_t ia, size_t ib) {
   return out;
 }
 
-}  // namespace bough::ops
-
-namespace bough::ops {
+size_t conv_spatial_rank(const InferContext& ctx, const ir::Shape& x, const ir::Shape& w) {
+  if (x.dims.size() < 3)
+    ctx.invalid("the input needs rank 3 or more (N, C, spatial...), not " +
+                std::to_string(x.dims.size()));
+  if (w.rank_known && w.dims.size() != x.dims.size())
+    ctx.invalid("the weights have rank " + std::to_string(w.dims.size()) + ", the input " +
+                std::to_string(x.dims.size()));
+  return x.dims.size() - 2;
+}
 
 ir::Shape conv_output_shape(const InferContext& ctx) {
   const ir::Shape& x = ctx.input_shape(0);
   const ir::Shape& w = ctx.input_shape(1);
   if (!x.rank_known) return ir::Shape::unknown_rank();
-  if (x.dims.size() < 3)
-    ctx.invalid("the input needs rank 3 or more (N, C, spatial...), not " +
-                std::to_string(x.dims.size()));
-  const size_t r = x.dims.size() - 2;
-  if (w.rank_known && w.dims.size() != x.dims.size())
-    ctx.invalid("the weights have rank " + std::to_string(w.dims.size()) + ", the input " +
-                std::to_string(x.dims.size()));
+  const size_t r = conv_spatial_rank(ctx, x, w);
   const int64_t group = ctx.attr_int("group", 1);
   if (group < 1) ctx.invalid("group must be positive");
   if (w.rank_known) {
@@ -173,10 +173,6 @@ ir::Shape conv_output_shape(const InferContext& ctx) {
   }
   return window_output_shape(ctx, x, w.rank_known ? w.dims[0] : ir::Dim::unknown(), kernel);
 }
-
-}  // namespace bough::ops
-
-namespace bough::ops {
 
 ir::Dim add_dims(const ir::Dim& a, const ir::Dim& b) {
   if (b.is_known() && b.value == 0) return a;

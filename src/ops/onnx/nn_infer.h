@@ -27,6 +27,11 @@ inline std::optional<int64_t> dim_value(const ir::Dim& d) {
   return std::nullopt;
 }
 
+// A window attribute list (strides, pads, ...) of `n` values: `fill` repeated when empty;
+// another length is invalid.
+void fill_window_list(const InferContext& ctx, std::vector<int64_t>& v, size_t n, int64_t fill,
+                      const char* name);
+
 // The output shape (N, channels, spatial...) of a Conv or pooling window over input shape x
 // (N, C, spatial...). `kernel` is the kernel's spatial size (from the weights or
 // kernel_shape; nullopt entries unknown). Window attributes are read from the node; a
@@ -36,7 +41,7 @@ ir::Shape window_output_shape(const InferContext& ctx, const ir::Shape& x, ir::D
                               const std::vector<std::optional<int64_t>>& kernel);
 
 // For the pools: kernel_shape from the attributes; Y (N, C, out...) of input 0's element type
-// to output 0, and to output 1 as int64 when `indices` (MaxPool's Indices).
+// to output 0, and the same shape as int64 to output 1 when there is one (MaxPool's Indices).
 void infer_pool(InferContext& ctx);
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool: (N, C, 1, ..., 1).
 void infer_global_pool(InferContext& ctx);
@@ -45,15 +50,14 @@ void infer_global_pool(InferContext& ctx);
 // is invalid.
 ir::Shape matmul_shape(const InferContext& ctx, size_t ia, size_t ib);
 
-}  // namespace bough::ops
+// The spatial rank of a convolution's input x (N, C, spatial...) of known rank; a rank below 3,
+// or weights w of another rank, is invalid.
+size_t conv_spatial_rank(const InferContext& ctx, const ir::Shape& x, const ir::Shape& w);
 
-namespace bough::ops {
 // Conv and ConvInteger: (N, M, out...) from X (N, C, in...), W (M, C / group, k...) and the
 // window attributes; channels that do not match the weights are invalid.
 ir::Shape conv_output_shape(const InferContext& ctx);
-}  // namespace bough::ops
 
-namespace bough::ops {
 // a + b when both are known; a when b is known 0; unknown otherwise.
 ir::Dim add_dims(const ir::Dim& a, const ir::Dim& b);
 
