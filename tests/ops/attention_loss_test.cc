@@ -17,6 +17,7 @@ namespace {
 
 using test::Attrs;
 using test::expect_bad_input;
+using test::expect_invalid_model;
 using test::f32;
 using test::i64;
 using test::set_string;
@@ -37,13 +38,13 @@ TEST(AttentionLossTest, AttentionRejectsBadShapes) {
     test::set_int(n, "q_num_heads", 2);
     test::set_int(n, "kv_num_heads", 2);
   };
-  // 3-D inputs without head counts.
-  expect_bad_input([] {
+  // 3-D inputs without head counts (refused by the check's inference).
+  expect_invalid_model([] {
     run_op("Attention", {{"q", zeros({1, 2, 4})}, {"k", zeros({1, 2, 4})}, {"v", zeros({1, 2, 4})}},
            1);
   });
-  // Q and K head sizes differ.
-  expect_bad_input([] {
+  // Q and K head sizes differ (refused by the check's inference).
+  expect_invalid_model([] {
     run_op("Attention",
            {{"q", zeros({1, 1, 2, 4})}, {"k", zeros({1, 1, 2, 3})}, {"v", zeros({1, 1, 2, 4})}}, 1);
   });
@@ -189,7 +190,10 @@ TEST(AttentionLossTest, RMSNormalizationOnFloat16AndBadScale) {
 }
 
 TEST(AttentionLossTest, ElementwiseRejectsMismatches) {
-  expect_bad_input([] { run_op("SwiGLU", {{"a", zeros({2})}, {"b", zeros({3})}}, 1, {}, 28); });
+  expect_invalid_model(  // refused by the check's inference
+      [] {
+        run_op("SwiGLU", {{"a", zeros({2})}, {"b", zeros({3})}}, 1, {}, 28);
+      });
   expect_bad_input([] {  // float to int64 changes the width
     run_op(
         "BitCast", {{"x", zeros({2})}}, 1, [](onnxpb::NodeProto& n) { test::set_int(n, "to", 7); },
@@ -206,7 +210,7 @@ TEST(AttentionLossTest, LossesRejectBadTargetsAndWeights) {
   expect_bad_input([&] {  // class 3 of 3
     run_op("NegativeLogLikelihoodLoss", {{"x", x}, {"t", i64({2}, {0, 3})}}, 1);
   });
-  expect_bad_input([&] {  // targets of the wrong shape
+  expect_invalid_model([&] {  // targets of the wrong shape, refused by the check
     run_op("NegativeLogLikelihoodLoss", {{"x", x}, {"t", i64({3}, {0, 1, 2})}}, 1);
   });
   expect_bad_input([&] {  // weights for 2 classes
@@ -248,7 +252,10 @@ TEST(AttentionLossTest, LinearAttentionRejectsBadInputs) {
 
 TEST(AttentionLossTest, CausalConvWithStateRejectsBadWeightsAndState) {
   const Tensor x = zeros({1, 2, 3});
-  expect_bad_input([&] { run_op("CausalConvWithState", {{"x", x}, {"w", zeros({3, 1, 2})}}, 2); });
+  // Weights for 3 channels over 2: refused by the check's inference.
+  expect_invalid_model([&] {
+    run_op("CausalConvWithState", {{"x", x}, {"w", zeros({3, 1, 2})}}, 2);
+  });
   expect_bad_input([&] {
     run_op("CausalConvWithState",
            {{"x", x}, {"w", zeros({2, 1, 2})}, {"", Tensor()}, {"s", zeros({1, 2, 2})}}, 2);

@@ -6,6 +6,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -83,10 +84,54 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<AffineGrid>(ctx.attr_int("align_corners", 0) != 0);
 }
 
+// grid (N, H, W, 2) for a size (N, C, H, W), (N, D, H, W, 3) for (N, C, D, H, W), in theta's
+// type; theta must be (N, r, r + 1).
+void infer(InferContext& ctx) {
+  const ir::Shape& theta = ctx.input_shape(0);
+  if (theta.rank_known && theta.dims.size() != 3)
+    ctx.invalid("theta must be 3-D, not rank " + std::to_string(theta.dims.size()));
+  std::optional<size_t> r;
+  std::vector<ir::Dim> dims;
+  if (auto size = int_values(ctx, 1)) {
+    if (size->size() != 4 && size->size() != 5)
+      ctx.invalid("size must have 4 or 5 entries, not " + std::to_string(size->size()));
+    r = size->size() - 2;
+    dims.push_back(ir::Dim::known((*size)[0]));
+    for (size_t d = 2; d < size->size(); ++d) dims.push_back(ir::Dim::known((*size)[d]));
+  } else if (const ir::Shape& s = ctx.input_shape(1);
+             s.rank_known && s.dims.size() == 1 && s.dims[0].is_known()) {
+    if (s.dims[0].value != 4 && s.dims[0].value != 5)
+      ctx.invalid("size must have 4 or 5 entries, not " + std::to_string(s.dims[0].value));
+    r = static_cast<size_t>(s.dims[0].value) - 2;
+    dims.assign(*r + 1, ir::Dim::unknown());
+  }
+  if (!r) return ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::unknown_rank());
+  if (theta.rank_known) {
+    dims[0] = same_dim(ctx, dims[0], theta.dims[0], "the batch of theta and size");
+    same_dim(ctx, theta.dims[1], ir::Dim::known(static_cast<int64_t>(*r)),
+             "theta's dim 1 and the spatial rank");
+    same_dim(ctx, theta.dims[2], ir::Dim::known(static_cast<int64_t>(*r) + 1),
+             "theta's dim 2 and the spatial rank + 1");
+  }
+  dims.push_back(ir::Dim::known(static_cast<int64_t>(*r)));
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_AffineGrid() {
-  static const OpDef def{"", "AffineGrid", {20}, 2, 2, 1, 1, make};
+  static const OpDef def{"",
+                         "AffineGrid",
+                         {20},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{20,
+                           "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
+                           "align_corners: int = 0"}}};
   return def;
 }
 

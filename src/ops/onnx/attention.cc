@@ -26,6 +26,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -349,10 +350,73 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Attention>(o);
 }
 
+// Y (B, q_heads, q_seq, v_size), or (B, q_seq, q_heads * v_size) for a 3-D Q; present_key
+// and present_value (B, kv_heads, past + kv_seq, size); qk_matmul_output (B, q_heads, q_seq,
+// past + kv_seq).
+void infer(InferContext& ctx) {
+  const int64_t qh = ctx.attr_int("q_num_heads", 0), kvh = ctx.attr_int("kv_num_heads", 0);
+  const HeadsView q = heads_view(ctx, 0, qh, "Q");
+  const HeadsView k = heads_view(ctx, 1, kvh, "K");
+  const HeadsView v = heads_view(ctx, 2, kvh, "V");
+  if ((q.known && q.packed && qh <= 0) || (k.known && k.packed && kvh <= 0) ||
+      (v.known && v.packed && kvh <= 0))
+    ctx.invalid("3-D inputs need q_num_heads and kv_num_heads");
+  if (q.known && k.known) same_dim(ctx, q.size, k.size, "the head sizes of Q and K");
+  ir::Dim kv_heads = k.heads, total = k.seq;
+  if (v.known) kv_heads = same_dim(ctx, kv_heads, v.heads, "the heads of K and V");
+  if (ctx.has_input(4)) {
+    const ir::Shape& past = ctx.input_shape(4);
+    if (past.rank_known && past.dims.size() == 4)
+      total = add_dims(past.dims[2], k.seq);
+    else
+      total = ir::Dim::unknown();
+  }
+  const ir::Dim v_size = v.known ? v.size : ir::Dim::unknown();
+  ir::Shape y = ir::Shape::unknown_rank();
+  if (q.known) {
+    y = q.packed ? ir::Shape::of({q.batch, q.seq, mul_dim(v_size, qh)})
+                 : ir::Shape::of({q.batch, q.heads, q.seq, v_size});
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), y);
+  if (ctx.num_outputs() > 1)
+    ctx.set_output_tensor(
+        1, ctx.input_elem(0),
+        k.known ? ir::Shape::of({k.batch, kv_heads, total, k.size}) : ir::Shape::unknown_rank());
+  if (ctx.num_outputs() > 2)
+    ctx.set_output_tensor(
+        2, ctx.input_elem(2),
+        v.known ? ir::Shape::of({v.batch, kv_heads, total, v.size}) : ir::Shape::unknown_rank());
+  if (ctx.num_outputs() > 3)
+    ctx.set_output_tensor(
+        3, ctx.input_elem(0),
+        q.known ? ir::Shape::of({q.batch, q.heads, q.seq, total}) : ir::Shape::unknown_rank());
+}
+
 }  // namespace
 
 const OpDef& def_Attention() {
-  static const OpDef def{"", "Attention", {23, 24}, 3, 7, 1, 4, make};
+  static const OpDef def{
+      "",
+      "Attention",
+      {23, 24},
+      3,
+      7,
+      1,
+      4,
+      make,
+      infer,
+      {{23,
+        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2 -> Y: T1, "
+        "present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = "
+        "floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, "
+        "q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, "
+        "softmax_precision: int?"},
+       {24,
+        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2, nonpad_kv_seqlen?: "
+        "tensor(int64) -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = "
+        "floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, "
+        "kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, "
+        "softcap: float = 0.0, softmax_precision: int?"}}};
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -71,7 +72,7 @@ const OpDef& def_AveragePool() {
       1,
       1,
       make,
-      nullptr,
+      infer_pool,
       {{1,
         "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
         "strides: ints?"},
@@ -83,7 +84,15 @@ const OpDef& def_AveragePool() {
         "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
        {11,
         "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"}}};
+        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+       {19,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+        "ints?"},
+       {22,
+        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+        "ints?"}}};
   return def;
 }
 

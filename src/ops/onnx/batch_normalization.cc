@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -154,6 +155,13 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                               ctx.attr_int("training_mode", 0) != 0);
 }
 
+// Y has X's type; the statistics outputs take the types of the mean and variance inputs.
+void infer(InferContext& ctx) {
+  ctx.set_output(0, ctx.input_type(0));
+  for (size_t o = 1; o < ctx.num_outputs(); ++o)
+    ctx.set_output(o, ctx.input_type(o == 2 || o == 4 ? 4 : 3));
+}
+
 }  // namespace
 
 const OpDef& def_BatchNormalization() {
@@ -166,7 +174,7 @@ const OpDef& def_BatchNormalization() {
       1,
       5,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
         "saved_var?: T; T = floats; consumed_inputs: ints, epsilon: float = 9.999999747378752e-06, "

@@ -10,6 +10,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -98,10 +99,33 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<CausalConvWithState>(act != "none");
 }
 
+// output has input's type and shape; present_state (batch, channels, k - 1), k the kernel
+// size of weight (channels, 1, k).
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  const ir::Shape& w = ctx.input_shape(1);
+  if (x.rank_known && x.dims.size() != 3)
+    ctx.invalid("input must be 3-D, not rank " + std::to_string(x.dims.size()));
+  if (w.rank_known && w.dims.size() != 3)
+    ctx.invalid("weight must be 3-D, not rank " + std::to_string(w.dims.size()));
+  ir::Dim batch, channels, carry;
+  if (x.rank_known) {
+    batch = x.dims[0];
+    channels = x.dims[1];
+  }
+  if (w.rank_known) {
+    channels = same_dim(ctx, channels, w.dims[0], "the channels of input and weight");
+    if (w.dims[2].is_known()) carry = ir::Dim::known(w.dims[2].value - 1);
+  }
+  ctx.set_output(0, ctx.input_type(0));
+  if (ctx.num_outputs() > 1)
+    ctx.set_output_tensor(1, ctx.input_elem(0), ir::Shape::of({batch, channels, carry}));
+}
+
 }  // namespace
 
 const OpDef& def_CausalConvWithState() {
-  static const OpDef def{"", "CausalConvWithState", {27}, 2, 4, 1, 2, make};
+  static const OpDef def{"", "CausalConvWithState", {27}, 2, 4, 1, 2, make, infer};
   return def;
 }
 

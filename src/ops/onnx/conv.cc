@@ -9,6 +9,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -187,6 +188,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Conv>(read_window_attrs(ctx), groups);
 }
 
+void infer(InferContext& ctx) {
+  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
+}
+
 }  // namespace
 
 const OpDef& def_Conv() {
@@ -199,13 +204,16 @@ const OpDef& def_Conv() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
        {11,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+       {22,
+        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/onnx/window_attrs.h"
 #include "ops/registry.h"
@@ -113,6 +114,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ConvInteger>(read_window_attrs(ctx), groups);
 }
 
+void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx)); }
+
 }  // namespace
 
 const OpDef& def_ConvInteger() {
@@ -125,7 +128,7 @@ const OpDef& def_ConvInteger() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{10,
         "x: T1, w: T2, x_zero_point?: T1, w_zero_point?: T2 -> y: T3; T1 = int8 uint8, T2 = int8 "
         "uint8, T3 = int32; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, "

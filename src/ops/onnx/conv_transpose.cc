@@ -12,6 +12,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -169,26 +170,79 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ConvTranspose>(std::move(a));
 }
 
+// Y (N, W[1] * group, out...): output_shape when given, else in * stride with auto_pad
+// SAME_*, else the natural size minus the pads.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  const ir::Shape& w = ctx.input_shape(1);
+  if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
+  const size_t rank = conv_spatial_rank(ctx, x, w);
+  const int64_t group = ctx.attr_int("group", 1);
+  if (group < 1) ctx.invalid("group must be positive");
+  if (w.rank_known) same_dim(ctx, x.dims[1], w.dims[0], "input channels and the weights' dim 0");
+  kernels::WindowAttrs wa = read_window_attrs(ctx);
+  fill_window_list(ctx, wa.strides, rank, 1, "strides");
+  fill_window_list(ctx, wa.dilations, rank, 1, "dilations");
+  fill_window_list(ctx, wa.pads, 2 * rank, 0, "pads");
+  std::vector<int64_t> adj = ctx.attr_ints("output_padding");
+  fill_window_list(ctx, adj, rank, 0, "output_padding");
+  std::vector<int64_t> shape = ctx.attr_ints("output_shape");
+  if (shape.size() == rank + 2) shape.erase(shape.begin(), shape.begin() + 2);
+  if (!shape.empty()) fill_window_list(ctx, shape, rank, 0, "output_shape");
+  if (!wa.kernel.empty()) fill_window_list(ctx, wa.kernel, rank, 0, "kernel_shape");
+  const bool same =
+      wa.auto_pad == kernels::AutoPad::SameUpper || wa.auto_pad == kernels::AutoPad::SameLower;
+  if (wa.auto_pad == kernels::AutoPad::Valid) wa.pads.assign(2 * rank, 0);
+  std::vector<ir::Dim> dims{x.dims[0],
+                            w.rank_known ? mul_dim(w.dims[1], group) : ir::Dim::unknown()};
+  for (size_t d = 0; d < rank; ++d) {
+    const ir::Dim& in = x.dims[2 + d];
+    std::optional<int64_t> k;
+    if (!wa.kernel.empty())
+      k = wa.kernel[d];
+    else if (w.rank_known)
+      k = dim_value(w.dims[2 + d]);
+    if (!shape.empty()) {
+      dims.push_back(ir::Dim::known(shape[d]));
+    } else if (same) {
+      dims.push_back(mul_dim(in, wa.strides[d]));
+    } else if (in.is_known() && k) {
+      const int64_t out = wa.strides[d] * (in.value - 1) + adj[d] + (*k - 1) * wa.dilations[d] + 1 -
+                          wa.pads[d] - wa.pads[rank + d];
+      if (out < 1) ctx.invalid("the output would be empty");
+      dims.push_back(ir::Dim::known(out));
+    } else {
+      dims.push_back(ir::Dim::unknown());
+    }
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_ConvTranspose() {
-  static const OpDef def{"",
-                         "ConvTranspose",
-                         {1, 11, 22},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{1,
-                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
-                          {11,
-                           "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-                           "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-                           "ints?, output_shape: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def{
+      "",
+      "ConvTranspose",
+      {1, 11, 22},
+      2,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+       {11,
+        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+       {22,
+        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+        "ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, "
+        "pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -108,21 +109,85 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                ctx.attr_int("onesided", 0) != 0);
 }
 
+// As run computes it: the axis dim becomes dft_length (or the input's, or 2 * (bins - 1)
+// for an inverse onesided transform), n / 2 + 1 when onesided forward; the last dim 2, or 1
+// for an inverse onesided transform.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
+  const auto rank = static_cast<int64_t>(x.dims.size());
+  if (rank < 2) ctx.invalid("the input needs rank 2 or more, not " + std::to_string(rank));
+  const ir::Dim& last = x.dims.back();
+  if (last.is_known() && last.value != 1 && last.value != 2)
+    ctx.invalid("the input's last dim must be 1 (real) or 2 (complex), not " +
+                std::to_string(last.value));
+  const bool inverse = ctx.attr_int("inverse", 0) != 0;
+  const bool onesided = ctx.attr_int("onesided", 0) != 0;
+  const bool irfft = inverse && onesided;
+  ir::Shape y = x;
+  y.dims.back() = ir::Dim::known(irfft ? 1 : 2);
+  std::optional<int64_t> axis = ctx.since >= 20 ? int64_t{-2} : ctx.attr_int("axis", 1);
+  if (ctx.since >= 20 && ctx.has_input(2)) {
+    auto v = int_values(ctx, 2);
+    axis = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
+  }
+  std::optional<int64_t> length;  // dft_length when given and known
+  if (ctx.has_input(1)) {
+    auto v = int_values(ctx, 1);
+    if (!v || v->size() != 1) {
+      length.reset();
+    } else {
+      length = (*v)[0];
+      if (*length < 1) ctx.invalid("dft_length must be positive, not " + std::to_string(*length));
+    }
+  }
+  // The dim the transform gives along an axis of dim `in`.
+  auto along = [&](const ir::Dim& in) -> ir::Dim {
+    std::optional<int64_t> n;
+    if (ctx.has_input(1))
+      n = length;
+    else if (in.is_known())
+      n = irfft ? 2 * (in.value - 1) : in.value;
+    if (n) return ir::Dim::known(inverse || !onesided ? *n : *n / 2 + 1);
+    if (!ctx.has_input(1) && !onesided) return in;
+    return ir::Dim::unknown();
+  };
+  if (!axis) {
+    // Any of the dims but the last may be the axis: a dim stays known where the transform
+    // would keep it.
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      ir::Dim& yd = y.dims[static_cast<size_t>(d)];
+      if (!(along(yd) == yd)) yd = ir::Dim::unknown();
+    }
+    return ctx.set_output_tensor(0, ctx.input_elem(0), y);
+  }
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  if (a < 0 || a > rank - 2)
+    ctx.invalid("axis " + std::to_string(*axis) + " is out of range for rank " +
+                std::to_string(rank));
+  y.dims[static_cast<size_t>(a)] = along(x.dims[static_cast<size_t>(a)]);
+  ctx.set_output_tensor(0, ctx.input_elem(0), y);
+}
+
 }  // namespace
 
 const OpDef& def_DFT() {
-  static const OpDef def{"",
-                         "DFT",
-                         {17, 20},
-                         1,
-                         3,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{17,
-                           "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
-                           "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"}}};
+  static const OpDef def{
+      "",
+      "DFT",
+      {17, 20},
+      1,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{17,
+        "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
+        "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
+       {20,
+        "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
+        "= int32 int64; inverse: int = 0, onesided: int = 0"}}};
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -81,6 +82,14 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Dropout>(ctx.since >= 10, seed);
 }
 
+// output has data's type; mask its shape, in data's type before opset 10 and bool after.
+void infer(InferContext& ctx) {
+  ctx.set_output(0, ctx.input_type(0));
+  if (ctx.num_outputs() > 1)
+    ctx.set_output_tensor(1, ctx.since < 10 ? ctx.input_elem(0) : ElemType::Bool,
+                          ctx.input_shape(0));
+}
+
 }  // namespace
 
 const OpDef& def_Dropout() {
@@ -93,7 +102,7 @@ const OpDef& def_Dropout() {
       1,
       2,
       make,
-      nullptr,
+      infer,
       {{1,
         "data: T -> output: T, mask?: T; T = floats; consumed_inputs: ints?, is_test: int = 0, "
         "ratio: float = 0.5"},
@@ -105,7 +114,10 @@ const OpDef& def_Dropout() {
         "T2 = bool; seed: int?"},
        {13,
         "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16, T1 "
-        "= floats, T2 = bool; seed: int?"}}};
+        "= floats, T2 = bool; seed: int?"},
+       {22,
+        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
+        "float8s, T1 = floats float8s, T2 = bool; seed: int?"}}};
   return def;
 }
 

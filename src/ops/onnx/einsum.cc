@@ -12,6 +12,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -237,15 +238,89 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     ctx.invalid("malformed Einsum equation \"" + ctx.attr_string("equation", "") + "\"");
   return std::make_unique<Einsum>(std::move(eq));
 }
+// The output dims as run finds them: each label's dim (letters must agree, ellipsis dims
+// broadcast), in the order of the explicit output or, without one, the ellipsis and then
+// the letters used once in alphabetical order.
+void infer(InferContext& ctx) {
+  const std::string text = ctx.attr_string("equation", "");
+  Equation eq;
+  if (!parse_equation(text, &eq)) ctx.invalid("malformed Einsum equation \"" + text + "\"");
+  const size_t n = ctx.num_inputs();
+  if (n != eq.inputs.size())
+    ctx.invalid("the equation has " + std::to_string(eq.inputs.size()) + " terms for " +
+                std::to_string(n) + " inputs");
+  size_t ell = 0;
+  bool ell_known = true;
+  for (size_t i = 0; i < n; ++i) {
+    const Term& term = eq.inputs[i];
+    const bool has_ell = std::count(term.begin(), term.end(), kEllipsis) > 0;
+    const size_t letters = term.size() - (has_ell ? 1 : 0);
+    const ir::Shape& s = ctx.input_shape(i);
+    if (!s.rank_known) {
+      if (has_ell) ell_known = false;
+      continue;
+    }
+    if (s.dims.size() < letters || (!has_ell && s.dims.size() != letters))
+      ctx.invalid("input " + std::to_string(i) + " of rank " + std::to_string(s.dims.size()) +
+                  " does not fit its term");
+    if (has_ell) ell = std::max(ell, s.dims.size() - letters);
+  }
+  const bool out_ell =
+      eq.explicit_output && std::count(eq.output.begin(), eq.output.end(), kEllipsis) > 0;
+  if (!ell_known && (out_ell || !eq.explicit_output))
+    return ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::unknown_rank());
+  std::vector<ir::Dim> size(kLetters + ell);
+  std::vector<bool> seen(kLetters + ell, false);
+  std::vector<int> uses(kLetters + ell, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const ir::Shape& s = ctx.input_shape(i);
+    if (!s.rank_known) {
+      for (int l : eq.inputs[i])
+        if (l != kEllipsis) ++uses[static_cast<size_t>(l)], seen[static_cast<size_t>(l)] = true;
+      continue;
+    }
+    const std::vector<int> labels = expand(eq.inputs[i], s.dims.size(), ell);
+    for (size_t d = 0; d < labels.size(); ++d) {
+      const auto l = static_cast<size_t>(labels[d]);
+      ++uses[l];
+      if (!seen[l]) {
+        size[l] = s.dims[d];
+        seen[l] = true;
+      } else if (l >= kLetters) {
+        size[l] =
+            broadcast_shapes(ctx, ir::Shape::of({size[l]}), ir::Shape::of({s.dims[d]})).dims[0];
+      } else {
+        size[l] = same_dim(ctx, size[l], s.dims[d], "the dims of one Einsum label");
+      }
+    }
+  }
+  std::vector<int> out_labels;
+  if (eq.explicit_output) {
+    const size_t out_letters = eq.output.size() - (out_ell ? 1 : 0);
+    out_labels = expand(eq.output, out_letters + (out_ell ? ell : 0), ell);
+  } else {
+    for (size_t j = 0; j < ell; ++j) out_labels.push_back(kLetters + static_cast<int>(j));
+    for (int l = 0; l < kLetters; ++l)
+      if (uses[static_cast<size_t>(l)] == 1) out_labels.push_back(l);
+  }
+  std::vector<bool> in_output(kLetters + ell, false);
+  std::vector<ir::Dim> dims;
+  for (int l : out_labels) {
+    const auto u = static_cast<size_t>(l);
+    if (!seen[u] || in_output[u])
+      ctx.invalid("an output label is repeated or missing from the inputs");
+    in_output[u] = true;
+    dims.push_back(size[u]);
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_Einsum() {
   static const OpDef def{
-      "",        "Einsum",
-      {12},      1,
-      kVariadic, 1,
-      1,         make,
-      nullptr,   {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
+      "", "Einsum", {12}, 1,     kVariadic,
+      1,  1,        make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
   return def;
 }
 

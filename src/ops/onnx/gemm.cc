@@ -7,6 +7,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -78,6 +79,23 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                 ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f));
 }
 
+// Y (M, N) from A (M, K) and B (K, N), either transposed by transA / transB.
+void infer(InferContext& ctx) {
+  const ir::Shape& a = ctx.input_shape(0);
+  const ir::Shape& b = ctx.input_shape(1);
+  ir::Dim m, n;
+  if (a.rank_known && a.dims.size() != 2)
+    ctx.invalid("A must be 2-D, not rank " + std::to_string(a.dims.size()));
+  if (b.rank_known && b.dims.size() != 2)
+    ctx.invalid("B must be 2-D, not rank " + std::to_string(b.dims.size()));
+  const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  if (a.rank_known) m = a.dims[ta ? 1 : 0];
+  if (b.rank_known) n = b.dims[tb ? 0 : 1];
+  if (a.rank_known && b.rank_known)
+    same_dim(ctx, a.dims[ta ? 0 : 1], b.dims[tb ? 1 : 0], "the inner dims of A and B");
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({m, n}));
+}
+
 }  // namespace
 
 const OpDef& def_Gemm() {
@@ -90,7 +108,7 @@ const OpDef& def_Gemm() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1,
         "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
         "int = 0, transA: int = 0, transB: int = 0"},

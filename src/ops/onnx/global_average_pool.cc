@@ -3,6 +3,7 @@
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -26,11 +27,17 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_GlobalAveragePool() {
-  static const OpDef def{"",      "GlobalAveragePool",
-                         {1, 22}, 1,
-                         1,       1,
-                         1,       make_unary<compute>,
-                         nullptr, {{1, "X: T -> Y: T; T = floats"}}};
+  static const OpDef def{
+      "",
+      "GlobalAveragePool",
+      {1, 22},
+      1,
+      1,
+      1,
+      1,
+      make_unary<compute>,
+      infer_global_pool,
+      {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

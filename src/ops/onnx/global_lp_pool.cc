@@ -6,6 +6,7 @@
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -55,9 +56,10 @@ const OpDef& def_GlobalLpPool() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer_global_pool,
                          {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
-                          {2, "X: T -> Y: T; T = floats; p: int = 2"}}};
+                          {2, "X: T -> Y: T; T = floats; p: int = 2"},
+                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}}};
   return def;
 }
 

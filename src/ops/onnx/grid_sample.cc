@@ -10,6 +10,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -199,21 +200,57 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GridSample>(s);
 }
 
+// Y (N, C, grid's dims between the first and the last) in X's type.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  const ir::Shape& g = ctx.input_shape(1);
+  if (x.rank_known && x.dims.size() < 3)
+    ctx.invalid("X must have rank 3 or more, not " + std::to_string(x.dims.size()));
+  if (x.rank_known && g.rank_known && g.dims.size() != x.dims.size())
+    ctx.invalid("grid has rank " + std::to_string(g.dims.size()) + ", X " +
+                std::to_string(x.dims.size()));
+  if (!g.rank_known) {
+    ir::Shape y = x.rank_known ? unknown_dims(x.dims.size()) : x;
+    if (x.rank_known) y.dims[0] = x.dims[0], y.dims[1] = x.dims[1];
+    return ctx.set_output_tensor(0, ctx.input_elem(0), y);
+  }
+  if (g.dims.size() < 3)
+    ctx.invalid("grid must have rank 3 or more, not " + std::to_string(g.dims.size()));
+  const size_t r = g.dims.size() - 2;
+  const ir::Dim& last = g.dims.back();
+  if (last.is_known() && last.value != static_cast<int64_t>(r))
+    ctx.invalid("grid's last dim must be " + std::to_string(r) + ", not " +
+                std::to_string(last.value));
+  std::vector<ir::Dim> dims;
+  dims.push_back(x.rank_known ? same_dim(ctx, x.dims[0], g.dims[0], "the batch dims of X and grid")
+                              : g.dims[0]);
+  dims.push_back(x.rank_known ? x.dims[1] : ir::Dim::unknown());
+  for (size_t d = 1; d + 1 < g.dims.size(); ++d) dims.push_back(g.dims[d]);
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_GridSample() {
-  static const OpDef def{"",
-                         "GridSample",
-                         {16, 20, 22},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{16,
-                           "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
-                           "0, mode: string = bilinear, padding_mode: string = zeros"}}};
+  static const OpDef def{
+      "",
+      "GridSample",
+      {16, 20, 22},
+      2,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{16,
+        "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
+        "0, mode: string = bilinear, padding_mode: string = zeros"},
+       {20,
+        "X: T1, grid: T2 -> Y: T1; T1 = all, T2 = floats; align_corners: int = 0, mode: string = "
+        "linear, padding_mode: string = zeros"},
+       {22,
+        "X: T1, grid: T2 -> Y: T1; T1 = all_ir4, T2 = floats bfloat16; align_corners: int = 0, "
+        "mode: string = linear, padding_mode: string = zeros"}}};
   return def;
 }
 

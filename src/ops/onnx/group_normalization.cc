@@ -4,6 +4,7 @@
 // per group in opset 18 and one per channel from opset 21 (see group_norm.h).
 #include "ops/onnx/group_norm.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -49,7 +50,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_GroupNormalization() {
-  static const OpDef def{"", "GroupNormalization", {18, 21}, 3, 3, 1, 1, make};
+  static const OpDef def{"",
+                         "GroupNormalization",
+                         {18, 21},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{18,
+                           "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+                           "9.999999747378752e-06, num_groups: int"},
+                          {21,
+                           "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+                           "9.999999747378752e-06, num_groups: int, stash_type: int = 1"}}};
   return def;
 }
 

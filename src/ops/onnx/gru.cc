@@ -85,6 +85,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                ctx.attr_int("linear_before_reset", 0) != 0);
 }
 
+void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
+
 }  // namespace
 
 const OpDef& def_GRU() {
@@ -97,7 +99,7 @@ const OpDef& def_GRU() {
       0,
       2,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
@@ -116,6 +118,11 @@ const OpDef& def_GRU() {
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
         "clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
+        "linear_before_reset: int = 0"},
+       {22,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
+        "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
+        "strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
         "linear_before_reset: int = 0"}}};
   return def;
 }

@@ -53,7 +53,10 @@ const OpDef& def_InstanceNormalization() {
                            "ints?, epsilon: float = 9.999999747378752e-06"},
                           {6,
                            "input: T, scale: T, B: T -> output: T; T = floats; epsilon: float = "
-                           "9.999999747378752e-06"}}};
+                           "9.999999747378752e-06"},
+                          {22,
+                           "input: T, scale: T, B: T -> output: T; T = floats bfloat16; epsilon: "
+                           "float = 9.999999747378752e-06"}}};
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -98,6 +99,25 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                               ctx.attr_float("epsilon", 1e-5f), stash);
 }
 
+// Y has X's type; Mean and InvStdDev keep X's dims before `axis` and 1 from there, in the
+// type stash_type names.
+void infer(InferContext& ctx) {
+  ctx.set_output(0, ctx.input_type(0));
+  if (ctx.num_outputs() < 2) return;
+  const ir::Shape& x = ctx.input_shape(0);
+  ir::Shape stats = x;
+  if (x.rank_known) {
+    const auto rank = static_cast<int64_t>(x.dims.size());
+    const int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis");
+    for (int64_t d = axis; d < rank; ++d) stats.dims[static_cast<size_t>(d)] = ir::Dim::known(1);
+  }
+  const int64_t code = ctx.attr_int("stash_type", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unknown stash_type " + std::to_string(code));
+  const auto stash = static_cast<ElemType>(code);
+  for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
+}
+
 }  // namespace
 
 const OpDef& def_LayerNormalization() {
@@ -110,7 +130,7 @@ const OpDef& def_LayerNormalization() {
       1,
       3,
       make,
-      nullptr,
+      infer,
       {{17,
         "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
         "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};

@@ -15,6 +15,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -214,10 +215,36 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LinearAttention>(rule, q_heads, kv_heads, ctx.attr_float("scale", 0.0f));
 }
 
+// Y (B, T, q_heads * d_v) in the query's type; present_state (B, kv_heads, d_k, d_v) in
+// past_state's type, else the query's. d_k and d_v unpack K's and V's hidden sizes.
+void infer(InferContext& ctx) {
+  const int64_t qh = ctx.attr_int("q_num_heads", 0), kvh = ctx.attr_int("kv_num_heads", 0);
+  if (qh <= 0 || kvh <= 0) ctx.invalid("q_num_heads and kv_num_heads must be positive");
+  if (qh % kvh != 0) ctx.invalid("q_num_heads must be a multiple of kv_num_heads");
+  const ir::Shape& q = ctx.input_shape(0);
+  for (size_t i = 0; i < 3; ++i) {
+    const ir::Shape& s = ctx.input_shape(i);
+    if (s.rank_known && s.dims.size() != 3)
+      ctx.invalid("query, key and value must be 3-D, not rank " + std::to_string(s.dims.size()));
+  }
+  const HeadsView k = heads_view(ctx, 1, kvh, "key");
+  const HeadsView v = heads_view(ctx, 2, kvh, "value");
+  const ir::Dim dv = v.known ? v.size : ir::Dim::unknown();
+  ir::Dim batch = q.rank_known ? q.dims[0] : (k.known ? k.batch : ir::Dim::unknown());
+  ir::Dim seq = q.rank_known ? q.dims[1] : ir::Dim::unknown();
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({batch, seq, mul_dim(dv, qh)}));
+  if (ctx.num_outputs() > 1) {
+    const ElemType st = ctx.has_input(3) ? ctx.input_elem(3) : ctx.input_elem(0);
+    ctx.set_output_tensor(
+        1, st,
+        ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
+  }
+}
+
 }  // namespace
 
 const OpDef& def_LinearAttention() {
-  static const OpDef def{"", "LinearAttention", {27}, 3, 6, 1, 2, make};
+  static const OpDef def{"", "LinearAttention", {27}, 3, 6, 1, 2, make, infer};
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -69,24 +70,31 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LpPool() {
-  static const OpDef def{"",
-                         "LpPool",
-                         {1, 2, 11, 18, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{1,
-                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-                           "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
-                          {2,
-                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-                           "ints, p: int = 2, pads: ints?, strides: ints?"},
-                          {11,
-                           "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-                           "ints, p: int = 2, pads: ints?, strides: ints?"}}};
+  static const OpDef def{
+      "",
+      "LpPool",
+      {1, 2, 11, 18, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_pool,
+      {{1,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+        "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
+       {2,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+        "ints, p: int = 2, pads: ints?, strides: ints?"},
+       {11,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+        "ints, p: int = 2, pads: ints?, strides: ints?"},
+       {18,
+        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: "
+        "ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"},
+       {22,
+        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+        "dilations: ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -76,6 +76,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                 ctx.attr_int("input_forget", 0) != 0);
 }
 
+void infer(InferContext& ctx) { recurrent::infer(ctx, 4); }
+
 }  // namespace
 
 const OpDef& def_LSTM() {
@@ -88,7 +90,7 @@ const OpDef& def_LSTM() {
       0,
       3,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
         "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
@@ -103,7 +105,12 @@ const OpDef& def_LSTM() {
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
         "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
         "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
-        "int?, input_forget: int = 0, layout: int = 0"}}};
+        "int?, input_forget: int = 0, layout: int = 0"},
+       {22,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+        "T, Y_h?: T, Y_c?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, "
+        "activation_beta: floats?, activations: strings?, clip: float?, direction: string = "
+        "forward, hidden_size: int?, input_forget: int = 0, layout: int = 0"}}};
   return def;
 }
 

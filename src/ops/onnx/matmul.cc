@@ -2,6 +2,7 @@
 #include "kernels/matmul.h"
 
 #include "ops/elementwise.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -18,6 +19,10 @@ class MatMul : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMul>(); }
+void infer(InferContext& ctx) {
+  ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, 0, 1));
+}
+
 }  // namespace
 
 const OpDef& def_MatMul() {
@@ -30,7 +35,7 @@ const OpDef& def_MatMul() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "A: T, B: T -> Y: T; T = floats"},
        {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
        {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}}};

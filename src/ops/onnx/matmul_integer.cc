@@ -3,6 +3,7 @@
 // b_zero_point a scalar or per column of B (N values, or [..., 1, N]). Accumulation wraps
 // around in 32 bits, as the spec allows.
 #include "kernels/matmul.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
 
@@ -42,6 +43,10 @@ class MatMulInteger : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMulInteger>(); }
 
+void infer(InferContext& ctx) {
+  ctx.set_output_tensor(0, ElemType::Int32, matmul_shape(ctx, 0, 1));
+}
+
 }  // namespace
 
 const OpDef& def_MatMulInteger() {
@@ -53,7 +58,7 @@ const OpDef& def_MatMulInteger() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{10,
                            "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
                            "uint8, T2 = int8 uint8, T3 = int32"}}};

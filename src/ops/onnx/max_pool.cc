@@ -7,6 +7,7 @@
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -102,7 +103,7 @@ const OpDef& def_MaxPool() {
       1,
       2,
       make,
-      nullptr,
+      infer_pool,
       {{1,
         "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
         "strides: ints?"},
@@ -120,7 +121,11 @@ const OpDef& def_MaxPool() {
        {12,
         "X: T -> Y: T, Indices?: I; T = floats int8 uint8, I = int64; auto_pad: string = NOTSET, "
         "ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int "
-        "= 0, strides: ints?"}}};
+        "= 0, strides: ints?"},
+       {22,
+        "X: T -> Y: T, Indices?: I; T = floats bfloat16 int8 uint8, I = int64; auto_pad: string = "
+        "NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, "
+        "storage_order: int = 0, strides: ints?"}}};
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include "kernels/conv_window.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -84,6 +85,41 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<MaxUnpool>(std::move(attrs));
 }
 
+// The output_shape input when known, else (N, C, (in - 1) * stride + kernel - pads ...).
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (ctx.has_input(2)) {
+    if (auto v = int_values(ctx, 2))
+      return ctx.set_output_tensor(0, ctx.input_elem(0), known_shape(*v));
+    const ir::Shape& s = ctx.input_shape(2);
+    ir::Shape out = ir::Shape::unknown_rank();
+    if (s.rank_known && s.dims.size() == 1 && s.dims[0].is_known())
+      out = unknown_dims(static_cast<size_t>(s.dims[0].value));
+    return ctx.set_output_tensor(0, ctx.input_elem(0), out);
+  }
+  if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
+  if (x.dims.size() < 3)
+    ctx.invalid("the input needs rank 3 or more (N, C, spatial...), not " +
+                std::to_string(x.dims.size()));
+  const size_t rank = x.dims.size() - 2;
+  kernels::WindowAttrs a = read_pool_attrs(ctx, "MaxUnpool");
+  if (a.kernel.size() != rank) fill_window_list(ctx, a.kernel, rank, 0, "kernel_shape");
+  fill_window_list(ctx, a.strides, rank, 1, "strides");
+  fill_window_list(ctx, a.pads, 2 * rank, 0, "pads");
+  std::vector<ir::Dim> dims{x.dims[0], x.dims[1]};
+  for (size_t d = 0; d < rank; ++d) {
+    const ir::Dim& in = x.dims[2 + d];
+    if (!in.is_known()) {
+      dims.push_back(ir::Dim::unknown());
+      continue;
+    }
+    const int64_t out = (in.value - 1) * a.strides[d] + a.kernel[d] - a.pads[d] - a.pads[rank + d];
+    if (out < 0) ctx.invalid("the output would have a negative dimension");
+    dims.push_back(ir::Dim::known(out));
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
+
 }  // namespace
 
 const OpDef& def_MaxUnpool() {
@@ -95,13 +131,16 @@ const OpDef& def_MaxUnpool() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{9,
                            "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
                            "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
                           {11,
                            "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
-                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
+                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+                          {22,
+                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
+                           "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -80,6 +81,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<MelWeightMatrix>(static_cast<ElemType>(code));
 }
 
+// output (dft_length / 2 + 1, num_mel_bins) in output_datatype.
+void infer(InferContext& ctx) {
+  ir::Dim rows, cols;
+  if (auto v = int_values(ctx, 0); v && v->size() == 1) cols = ir::Dim::known((*v)[0]);
+  if (auto v = int_values(ctx, 1); v && v->size() == 1) rows = ir::Dim::known((*v)[0] / 2 + 1);
+  const int64_t code = ctx.attr_int("output_datatype", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unsupported output_datatype " + std::to_string(code));
+  ctx.set_output_tensor(0, static_cast<ElemType>(code), ir::Shape::of({rows, cols}));
+}
+
 }  // namespace
 
 const OpDef& def_MelWeightMatrix() {
@@ -91,7 +103,7 @@ const OpDef& def_MelWeightMatrix() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{17,
                            "num_mel_bins: T1, dft_length: T1, sample_rate: T1, lower_edge_hertz: "
                            "T2, upper_edge_hertz: T2 -> output: T3; T1 = int32 int64, T2 = floats "

@@ -50,13 +50,16 @@ const OpDef& def_NegativeLogLikelihoodLoss() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer_loss,
                          {{12,
                            "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
                            "int32 int64; ignore_index: int?, reduction: string = mean"},
                           {13,
                            "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
-                           "int32 int64; ignore_index: int?, reduction: string = mean"}}};
+                           "int32 int64; ignore_index: int?, reduction: string = mean"},
+                          {22,
+                           "input: T, target: Tind, weight?: T -> loss: T; T = floats bfloat16, "
+                           "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}}};
   return def;
 }
 

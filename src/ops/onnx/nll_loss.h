@@ -15,7 +15,7 @@ namespace bough::ops {
 
 enum class LossReduction { None, Sum, Mean };
 
-inline LossReduction loss_reduction(const BuildContext& ctx) {
+inline LossReduction loss_reduction(const NodeView& ctx) {
   const std::string r = ctx.attr_string("reduction", "mean");
   if (r == "none") return LossReduction::None;
   if (r == "sum") return LossReduction::Sum;
@@ -92,6 +92,39 @@ Tensor nll_from_log_prob(const T* logp, const T* weight, const LossShape& s,
   if (reduction == LossReduction::Sum) per.data<T>()[0] = static_cast<T>(sum);
   if (reduction == LossReduction::Mean) per.data<T>()[0] = static_cast<T>(sum / wsum);
   return per;
+}
+
+// Output types of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: the loss in the
+// scores' type, shaped as the targets with reduction "none" and a scalar otherwise;
+// SoftmaxCrossEntropyLoss's log_prob as the scores. Targets whose dims do not follow the
+// scores' (N, d1, ...) are invalid.
+inline void infer_loss(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  const ir::Shape& t = ctx.input_shape(1);
+  if (s.rank_known && s.dims.size() < 2)
+    ctx.invalid("the scores need rank 2 or more (N, C, ...), not " + std::to_string(s.dims.size()));
+  if (s.rank_known && t.rank_known) {
+    if (t.dims.size() + 1 != s.dims.size())
+      ctx.invalid("the targets have rank " + std::to_string(t.dims.size()) +
+                  ", the scores need rank " + std::to_string(s.dims.size() - 1));
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      const ir::Dim& sd = s.dims[d == 0 ? 0 : d + 1];
+      if (sd.is_known() && t.dims[d].is_known() && sd.value != t.dims[d].value)
+        ctx.invalid("the targets' dim " + std::to_string(d) + " (" +
+                    std::to_string(t.dims[d].value) + ") does not match the scores' (" +
+                    std::to_string(sd.value) + ")");
+    }
+  }
+  ir::Shape loss = ir::Shape::of({});
+  if (loss_reduction(ctx) == LossReduction::None) {
+    loss = t;
+    if (!t.rank_known && s.rank_known) {
+      loss = s;
+      loss.dims.erase(loss.dims.begin() + 1);
+    }
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), std::move(loss));
+  if (ctx.num_outputs() > 1) ctx.set_output(1, ctx.input_type(0));
 }
 
 }  // namespace bough::ops

@@ -8,6 +8,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -112,6 +113,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<NonMaxSuppression>(center == 1);
 }
 
+// selected_indices (count, 3) int64; the count depends on the scores.
+void infer(InferContext& ctx) {
+  ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({ir::Dim::unknown(), ir::Dim::known(3)}));
+}
+
 }  // namespace
 
 const OpDef& def_NonMaxSuppression() {
@@ -124,7 +130,7 @@ const OpDef& def_NonMaxSuppression() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{10,
         "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
         "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "

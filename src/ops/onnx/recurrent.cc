@@ -253,4 +253,43 @@ template void gemm<double>(const double*, const double*, double*, int64_t, int64
 template std::vector<float> transposed_rows<float>(const float*, int64_t, int64_t, int64_t);
 template std::vector<double> transposed_rows<double>(const double*, int64_t, int64_t, int64_t);
 
+void infer(InferContext& ctx, int gates) {
+  const ir::Shape& x = ctx.input_shape(0);
+  const ir::Shape& w = ctx.input_shape(1);
+  const std::string direction = ctx.attr_string("direction", "forward");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    ctx.invalid("unknown direction '" + direction + "'");
+  const int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  const bool batch_first = ctx.since >= 14 && ctx.attr_int("layout", 0) != 0;
+  if (x.rank_known && x.dims.size() != 3)
+    ctx.invalid("X must be 3-D, not rank " + std::to_string(x.dims.size()));
+  if (w.rank_known && w.dims.size() != 3)
+    ctx.invalid("W must be 3-D, not rank " + std::to_string(w.dims.size()));
+  if (w.rank_known && w.dims[0].is_known() && w.dims[0].value != dirs)
+    ctx.invalid("W has " + std::to_string(w.dims[0].value) + " directions, direction '" +
+                direction + "' needs " + std::to_string(dirs));
+  ir::Dim seq, batch, hidden;
+  if (x.rank_known) {
+    seq = x.dims[batch_first ? 1 : 0];
+    batch = x.dims[batch_first ? 0 : 1];
+  }
+  if (ctx.has_attr("hidden_size")) {
+    hidden = ir::Dim::known(ctx.attr_int("hidden_size", 0));
+  } else if (w.rank_known && w.dims[1].is_known()) {
+    if (w.dims[1].value % gates != 0)
+      ctx.invalid("W's dim 1 (" + std::to_string(w.dims[1].value) + ") is not a multiple of " +
+                  std::to_string(gates));
+    hidden = ir::Dim::known(w.dims[1].value / gates);
+  }
+  const ir::Dim d = ir::Dim::known(dirs);
+  const ElemType t = ctx.input_elem(0);
+  if (ctx.num_outputs() > 0)
+    ctx.set_output_tensor(0, t,
+                          batch_first ? ir::Shape::of({batch, seq, d, hidden})
+                                      : ir::Shape::of({seq, d, batch, hidden}));
+  const ir::Shape state =
+      batch_first ? ir::Shape::of({batch, d, hidden}) : ir::Shape::of({d, batch, hidden});
+  for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, t, state);
+}
+
 }  // namespace bough::ops::recurrent

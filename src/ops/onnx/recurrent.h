@@ -194,4 +194,9 @@ T clipped(T x, float clip) {
   return x < -c ? -c : (x > c ? c : x);
 }
 
+// Output types of RNN (gates 1), GRU (3) and LSTM (4): Y (seq, dirs, batch, hidden), Y_h
+// and Y_c (dirs, batch, hidden), batch first with layout 1 ((batch, seq, dirs, hidden) and
+// (batch, dirs, hidden)); hidden from hidden_size or W (dirs, gates * hidden, input).
+void infer(InferContext& ctx, int gates);
+
 }  // namespace bough::ops::recurrent

@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -86,10 +87,32 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                             ctx.attr_float("epsilon", 1e-5f));
 }
 
+// Y has X's shape and Scale's element type; `axis` must fall within X's rank.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (x.rank_known) {
+    if (x.dims.empty()) ctx.invalid("X must have rank 1 or more");
+    normalize_axis(ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(x.dims.size()), "axis");
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(1), x);
+}
+
 }  // namespace
 
 const OpDef& def_RMSNormalization() {
-  static const OpDef def{"", "RMSNormalization", {23}, 2, 2, 1, 1, make};
+  static const OpDef def{
+      "",
+      "RMSNormalization",
+      {23},
+      2,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{23,
+        "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
+        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
   return def;
 }
 

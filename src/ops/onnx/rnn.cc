@@ -48,6 +48,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Rnn>(recurrent::read_config(ctx, {"Tanh"}));
 }
 
+void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
+
 }  // namespace
 
 const OpDef& def_RNN() {
@@ -60,7 +62,7 @@ const OpDef& def_RNN() {
       0,
       2,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
@@ -74,7 +76,12 @@ const OpDef& def_RNN() {
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
         "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, layout: int = "
-        "0"}}};
+        "0"},
+       {22,
+        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
+        "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
+        "strings = Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, "
+        "layout: int = 0"}}};
   return def;
 }
 

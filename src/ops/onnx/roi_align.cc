@@ -9,6 +9,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -181,6 +182,25 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<RoiAlign>(p);
 }
 
+// Y (num_rois, C, output_height, output_width) in X's type.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  const ir::Shape& rois = ctx.input_shape(1);
+  const ir::Shape& idx = ctx.input_shape(2);
+  if (x.rank_known && x.dims.size() != 4)
+    ctx.invalid("X must be 4-D, not rank " + std::to_string(x.dims.size()));
+  if (rois.rank_known && rois.dims.size() != 2)
+    ctx.invalid("rois must be 2-D, not rank " + std::to_string(rois.dims.size()));
+  if (idx.rank_known && idx.dims.size() != 1)
+    ctx.invalid("batch_indices must be 1-D, not rank " + std::to_string(idx.dims.size()));
+  ir::Dim n = rois.rank_known ? rois.dims[0] : ir::Dim::unknown();
+  if (idx.rank_known) n = same_dim(ctx, n, idx.dims[0], "the counts of rois and batch_indices");
+  ctx.set_output_tensor(0, ctx.input_elem(0),
+                        ir::Shape::of({n, x.rank_known ? x.dims[1] : ir::Dim::unknown(),
+                                       ir::Dim::known(ctx.attr_int("output_height", 1)),
+                                       ir::Dim::known(ctx.attr_int("output_width", 1))}));
+}
+
 }  // namespace
 
 const OpDef& def_RoiAlign() {
@@ -193,13 +213,17 @@ const OpDef& def_RoiAlign() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{10,
         "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; mode: string = avg, "
         "output_height: int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: "
         "float = 1.0"},
        {16,
         "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; "
+        "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
+        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"},
+       {22,
+        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats bfloat16, T2 = int64; "
         "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
         "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}}};
   return def;

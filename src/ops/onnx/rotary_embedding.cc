@@ -10,6 +10,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -138,7 +139,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_RotaryEmbedding() {
-  static const OpDef def{"", "RotaryEmbedding", {23}, 3, 4, 1, 1, make};
+  static const OpDef def{
+      "",
+      "RotaryEmbedding",
+      {23},
+      3,
+      4,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{23,
+        "X: T, cos_cache: T, sin_cache: T, position_ids?: M -> Y: T; T = float float16 bfloat16, M "
+        "= int64; interleaved: int = 0, num_heads: int?, rotary_embedding_dim: int = 0"}}};
   return def;
 }
 

@@ -81,7 +81,7 @@ const OpDef& def_SoftmaxCrossEntropyLoss() {
       1,
       2,
       make,
-      nullptr,
+      infer_loss,
       {{12,
         "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats, Tind = int32 "
         "int64; ignore_index: int?, reduction: string = mean"},

@@ -9,6 +9,7 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -89,6 +90,41 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Stft>(ctx.attr_int("onesided", 1) != 0);
 }
 
+// output (batch, frames, bins, 2): frames = 1 + (length - frame_length) / frame_step,
+// bins = frame_length / 2 + 1 when onesided, else frame_length; frame_length from its input,
+// else the window's length, else the signal's.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (x.rank_known && x.dims.size() != 3)
+    ctx.invalid("the signal must be 3-D (batch, length, 1 or 2), not rank " +
+                std::to_string(x.dims.size()));
+  const ir::Dim batch = x.rank_known ? x.dims[0] : ir::Dim::unknown();
+  const std::optional<int64_t> length = x.rank_known ? dim_value(x.dims[1]) : std::nullopt;
+  std::optional<int64_t> frame = length;
+  if (ctx.has_input(2)) {
+    const ir::Shape& w = ctx.input_shape(2);
+    if (w.rank_known && w.dims.size() != 1)
+      ctx.invalid("the window must be 1-D, not rank " + std::to_string(w.dims.size()));
+    frame = w.rank_known ? dim_value(w.dims[0]) : std::nullopt;
+  }
+  if (ctx.has_input(3)) {
+    auto v = int_values(ctx, 3);
+    frame = v && v->size() == 1 ? std::optional<int64_t>((*v)[0]) : std::nullopt;
+  }
+  std::optional<int64_t> step;
+  if (auto v = int_values(ctx, 1); v && v->size() == 1) step = (*v)[0];
+  if (step && *step < 1) ctx.invalid("frame_step must be positive");
+  ir::Dim frames, bins;
+  if (frame) {
+    if (*frame < 1 || (length && *frame > *length))
+      ctx.invalid("frame_length " + std::to_string(*frame) + " does not fit the signal");
+    bins = ir::Dim::known(ctx.attr_int("onesided", 1) != 0 ? *frame / 2 + 1 : *frame);
+    if (length && step) frames = ir::Dim::known(1 + (*length - *frame) / *step);
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0),
+                        ir::Shape::of({batch, frames, bins, ir::Dim::known(2)}));
+}
+
 }  // namespace
 
 const OpDef& def_STFT() {
@@ -100,7 +136,7 @@ const OpDef& def_STFT() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer,
                          {{17,
                            "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
                            "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}}};

@@ -4,6 +4,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
 
@@ -50,10 +51,25 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SwiGLU>(ctx.attr_float("alpha", 1.0f));
 }
 
+// Y has A's type and the shape A and B share (no broadcasting).
+void infer(InferContext& ctx) {
+  const ir::Shape& a = ctx.input_shape(0);
+  const ir::Shape& b = ctx.input_shape(1);
+  ir::Shape y = a.rank_known ? a : b;
+  if (a.rank_known && b.rank_known) {
+    if (a.dims.size() != b.dims.size())
+      ctx.invalid("A and B have different ranks: " + std::to_string(a.dims.size()) + " and " +
+                  std::to_string(b.dims.size()));
+    for (size_t d = 0; d < a.dims.size(); ++d)
+      y.dims[d] = same_dim(ctx, a.dims[d], b.dims[d], "the dims of A and B");
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), std::move(y));
+}
+
 }  // namespace
 
 const OpDef& def_SwiGLU() {
-  static const OpDef def{"", "SwiGLU", {28}, 2, 2, 1, 1, make};
+  static const OpDef def{"", "SwiGLU", {28}, 2, 2, 1, 1, make, infer};
   return def;
 }
 

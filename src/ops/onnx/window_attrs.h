@@ -11,7 +11,7 @@
 namespace bough::ops {
 
 // Invalid model on an unknown auto_pad.
-inline kernels::WindowAttrs read_window_attrs(const BuildContext& ctx) {
+inline kernels::WindowAttrs read_window_attrs(const NodeView& ctx) {
   kernels::WindowAttrs a;
   a.kernel = ctx.attr_ints("kernel_shape");
   a.strides = ctx.attr_ints("strides");
@@ -26,7 +26,7 @@ inline kernels::WindowAttrs read_window_attrs(const BuildContext& ctx) {
 }
 
 // The window attributes of pooling operator `op`, which needs kernel_shape.
-inline kernels::WindowAttrs read_pool_attrs(const BuildContext& ctx, const char* op) {
+inline kernels::WindowAttrs read_pool_attrs(const NodeView& ctx, const char* op) {
   kernels::WindowAttrs a = read_window_attrs(ctx);
   if (a.kernel.empty()) ctx.invalid(std::string(op) + " needs kernel_shape");
   return a;
