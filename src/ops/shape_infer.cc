@@ -97,6 +97,12 @@ void infer_shape_of_first(InferContext& ctx, ElemType elem) {
   ctx.set_output_tensor(0, elem, ctx.input_shape(0));
 }
 
+bool is_empty(const ir::Shape& shape) {
+  return shape.rank_known &&
+         std::any_of(shape.dims.begin(), shape.dims.end(),
+                     [](const ir::Dim& d) { return d.is_known() && d.value == 0; });
+}
+
 ir::Shape reduced_shape(const InferContext& ctx, const ir::Shape& in,
                         const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
   if (!in.rank_known) return ir::Shape::unknown_rank();

@@ -134,8 +134,8 @@ inline std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx, ReduceComput
 }
 
 // The output type of a reduction: axes from the attribute before `AxesInputSince`, else from
-// the second input when its value is known (none: every axis, or the identity with
-// noop_with_empty_axes).
+// the second input when its value (or its emptiness) is known (none: every axis, or the
+// identity with noop_with_empty_axes).
 template <int AxesInputSince>
 void infer_reduce(InferContext& ctx) {
   const bool axes_input = ctx.since >= AxesInputSince;
@@ -144,8 +144,8 @@ void infer_reduce(InferContext& ctx) {
     axes = ctx.attr_ints("axes");
   else if (!ctx.has_input(1))
     axes = std::vector<int64_t>{};
-  else
-    axes = int_values(ctx, 1);
+  else if (!(axes = int_values(ctx, 1)) && is_empty(ctx.input_shape(1)))
+    axes = std::vector<int64_t>{};  // an axes input of no elements, its value unknown
   if (axes_input && axes && axes->empty() && ctx.attr_int("noop_with_empty_axes", 0) != 0)
     return infer_same_as_first(ctx);
   ctx.set_output_tensor(
