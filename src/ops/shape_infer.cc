@@ -89,3 +89,36 @@ void infer_broadcast_bool(InferContext& ctx) {
 }
 
 }  // namespace bough::ops
+
+// --- A ---
+namespace bough::ops {
+
+void infer_shape_of_first(InferContext& ctx, ElemType elem) {
+  ctx.set_output_tensor(0, elem, ctx.input_shape(0));
+}
+
+bool is_empty(const ir::Shape& shape) {
+  return shape.rank_known &&
+         std::any_of(shape.dims.begin(), shape.dims.end(),
+                     [](const ir::Dim& d) { return d.is_known() && d.value == 0; });
+}
+
+ir::Shape reduced_shape(const InferContext& ctx, const ir::Shape& in,
+                        const std::optional<std::vector<int64_t>>& axes, bool keepdims) {
+  if (!in.rank_known) return ir::Shape::unknown_rank();
+  const size_t rank = in.dims.size();
+  if (!axes) return keepdims ? unknown_dims(rank) : ir::Shape::unknown_rank();
+  std::vector<bool> reduced(rank, axes->empty());
+  for (int64_t a : *axes)
+    reduced[static_cast<size_t>(normalize_axis(ctx, a, static_cast<int64_t>(rank), "axis"))] = true;
+  std::vector<ir::Dim> dims;
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reduced[k])
+      dims.push_back(in.dims[k]);
+    else if (keepdims)
+      dims.push_back(ir::Dim::known(1));
+  }
+  return ir::Shape::of(std::move(dims));
+}
+
+}  // namespace bough::ops

@@ -36,3 +36,19 @@ void infer_broadcast(InferContext& ctx);
 void infer_broadcast_bool(InferContext& ctx);
 
 }  // namespace bough::ops
+
+// --- A ---
+namespace bough::ops {
+
+// Output 0 has input 0's shape and element type `elem` (IsNaN, QuantizeLinear, BitCast, ...).
+void infer_shape_of_first(InferContext& ctx, ElemType elem);
+
+// Whether a tensor of this shape surely has no elements (a known dim of 0).
+bool is_empty(const ir::Shape& shape);
+
+// The shape of a reduction of `in` over `axes` (empty: every axis), reduced dims kept as 1
+// when keepdims; unknown `axes` keep the rank when keepdims, else give an unknown rank.
+ir::Shape reduced_shape(const InferContext& ctx, const ir::Shape& in,
+                        const std::optional<std::vector<int64_t>>& axes, bool keepdims);
+
+}  // namespace bough::ops

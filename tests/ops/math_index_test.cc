@@ -193,7 +193,8 @@ TEST(MathIndexTest, BadShapesAreBadInput) {
     run1("SpaceToDepth", {{"x", f32({1, 1, 3, 2}, {1, 2, 3, 4, 5, 6})}},
          [](onnxpb::NodeProto& n) { test::set_int(n, "blocksize", 2); });
   });
-  expect_bad_input([] { run1("Det", {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}}); });
+  // A non-square Det is refused by the check (inference) before it runs.
+  expect_invalid_model([] { run1("Det", {{"x", f32({2, 3}, {1, 2, 3, 4, 5, 6})}}); });
   expect_bad_input([] { run1("CumSum", {{"x", f32({2}, {1, 2})}, {"a", i64({}, {1})}}); });
   expect_invalid_model([] { run1("EyeLike", {{"x", f32({2}, {1, 2})}}); });
   expect_bad_input([] {

@@ -5,6 +5,7 @@
 
 #include "kernels/dispatch.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -44,6 +45,24 @@ std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<ArrayFeatureExtractor>();
 }
 
+// X's shape with the last dim replaced by the number of indices ([1, count] for a 1-D X).
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (!x.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), x);
+  if (x.dims.empty()) ctx.invalid("ArrayFeatureExtractor needs X of rank >= 1");
+  const ir::Shape& y = ctx.input_shape(1);
+  ir::Dim count = ir::Dim::unknown();
+  if (y.rank_known &&
+      std::all_of(y.dims.begin(), y.dims.end(), [](const ir::Dim& d) { return d.is_known(); })) {
+    int64_t n = 1;
+    for (const ir::Dim& d : y.dims) n *= d.value;
+    count = ir::Dim::known(n);
+  }
+  std::vector<ir::Dim> dims = x.dims;
+  if (dims.size() == 1) dims.insert(dims.begin(), ir::Dim::known(1));
+  dims.back() = count;
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
+}
 }  // namespace
 
 const OpDef& def_MlArrayFeatureExtractor() {
@@ -56,7 +75,7 @@ const OpDef& def_MlArrayFeatureExtractor() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1, "X: T, Y: tensor(int64) -> Z: T; T = float double int32 int64 string"}}};
   return def;
 }

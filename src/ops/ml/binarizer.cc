@@ -1,5 +1,6 @@
 // ai.onnx.ml Binarizer: 1 where x > threshold, else 0, in x's type.
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -22,7 +23,7 @@ const OpDef& def_MlBinarizer() {
       1,
       1,
       make,
-      nullptr,
+      infer_same_as_first,
       {{1, "X: T -> Y: T; T = float double int32 int64; threshold: float = 0.0"}}};
   return def;
 }

@@ -10,6 +10,7 @@
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -148,6 +149,23 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LabelEncoder>(std::move(maps));
 }
 
+// X's shape; the element type of the values_* attribute (version 1: string <-> int64).
+void infer(InferContext& ctx) {
+  ElemType out = ElemType::Undefined;
+  if (ctx.since < 2) {
+    if (ctx.input_elem(0) == ElemType::String) out = ElemType::Int64;
+    if (ctx.input_elem(0) == ElemType::Int64) out = ElemType::String;
+  } else {
+    int found = 0;
+    if (ctx.has_attr("values_strings")) out = ElemType::String, ++found;
+    if (ctx.has_attr("values_int64s")) out = ElemType::Int64, ++found;
+    if (ctx.has_attr("values_floats")) out = ElemType::Float, ++found;
+    if (ctx.since >= 4)
+      if (const ir::Attribute* a = ctx.attr("values_tensor")) out = a->t.type(), ++found;
+    if (found != 1) ctx.invalid("LabelEncoder needs exactly one values_* attribute");
+  }
+  infer_shape_of_first(ctx, out);
+}
 }  // namespace
 
 const OpDef& def_MlLabelEncoder() {
@@ -160,7 +178,7 @@ const OpDef& def_MlLabelEncoder() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{1,
         "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
         "default_int64: int = -1, default_string: string = _Unused"},
@@ -168,7 +186,13 @@ const OpDef& def_MlLabelEncoder() {
         "X: T1 -> Y: T2; T1 = float int64 string, T2 = float int64 string; default_float: float = "
         "-0.0, default_int64: int = -1, default_string: string = _Unused, keys_floats: floats?, "
         "keys_int64s: ints?, keys_strings: strings?, values_floats: floats?, values_int64s: ints?, "
-        "values_strings: strings?"}}};
+        "values_strings: strings?"},
+       {4,
+        "X: T1 -> Y: T2; T1 = string int64 float int32 int16 double, T2 = string int64 float int32 "
+        "int16 double; default_float: float = -0.0, default_int64: int = -1, default_string: "
+        "string = _Unused, default_tensor: tensor?, keys_floats: floats?, keys_int64s: ints?, "
+        "keys_strings: strings?, keys_tensor: tensor?, values_floats: floats?, values_int64s: "
+        "ints?, values_strings: strings?, values_tensor: tensor?"}}};
   return def;
 }
 

@@ -13,6 +13,7 @@
 
 #include "kernels/convert.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops {
@@ -281,10 +282,37 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<TreeEnsemble>(std::move(f));
 }
 
+// [N, n_targets] in X's type.
+void infer(InferContext& ctx) {
+  const ir::Shape& x = ctx.input_shape(0);
+  if (x.rank_known && x.dims.size() != 2)
+    ctx.invalid("TreeEnsemble needs X of shape [N, features], got rank " +
+                std::to_string(x.dims.size()));
+  const ir::Dim n = x.rank_known ? x.dims[0] : ir::Dim::unknown();
+  const ir::Dim targets =
+      ctx.has_attr("n_targets") ? ir::Dim::known(ctx.attr_int("n_targets", 0)) : ir::Dim::unknown();
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({n, targets}));
+}
 }  // namespace
 
 const OpDef& def_MlTreeEnsemble() {
-  static const OpDef def{"ai.onnx.ml", "TreeEnsemble", {5}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "ai.onnx.ml",
+      "TreeEnsemble",
+      {5},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer,
+      {{5,
+        "X: T -> Y: T; T = float double float16; aggregate_function: int = 1, leaf_targetids: "
+        "ints, leaf_weights: tensor, membership_values: tensor?, n_targets: int?, "
+        "nodes_falseleafs: ints, nodes_falsenodeids: ints, nodes_featureids: ints, nodes_hitrates: "
+        "tensor?, nodes_missing_value_tracks_true: ints?, nodes_modes: tensor, nodes_splits: "
+        "tensor, nodes_trueleafs: ints, nodes_truenodeids: ints, post_transform: int = 0, "
+        "tree_roots: ints"}}};
   return def;
 }
 

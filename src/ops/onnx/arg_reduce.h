@@ -9,6 +9,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -83,6 +84,15 @@ std::unique_ptr<Kernel> make_arg_reduce(const BuildContext& ctx) {
   return std::make_unique<ArgReduce<IsMax>>(
       ctx.attr_int("axis", 0), ctx.attr_int("keepdims", 1) != 0,
       ctx.since >= 12 && ctx.attr_int("select_last_index", 0) != 0);
+}
+
+// int64 indices: the input's shape with `axis` kept as 1 (keepdims) or dropped.
+inline void infer_arg_reduce(InferContext& ctx) {
+  const ir::Shape& in = ctx.input_shape(0);
+  std::optional<std::vector<int64_t>> axis;
+  if (in.rank_known) axis = std::vector<int64_t>{ctx.attr_int("axis", 0)};
+  ctx.set_output_tensor(0, ElemType::Int64,
+                        reduced_shape(ctx, in, axis, ctx.attr_int("keepdims", 1) != 0));
 }
 
 }  // namespace bough::ops

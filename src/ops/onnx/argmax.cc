@@ -13,7 +13,7 @@ const OpDef& def_ArgMax() {
       1,
       1,
       make_arg_reduce<true>,
-      nullptr,
+      infer_arg_reduce,
       {{1, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
        {11, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
        {12,

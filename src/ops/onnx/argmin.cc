@@ -13,7 +13,7 @@ const OpDef& def_ArgMin() {
       1,
       1,
       make_arg_reduce<false>,
-      nullptr,
+      infer_arg_reduce,
       {{1, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
        {11, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
        {12,

@@ -28,7 +28,8 @@ const OpDef& def_Atan() {
                          1,
                          make_unary<compute>,
                          infer_same_as_first,
-                         {{7, "input: T -> output: T; T = floats"}}};
+                         {{7, "input: T -> output: T; T = floats"},
+                          {22, "input: T -> output: T; T = floats bfloat16"}}};
   return def;
 }
 

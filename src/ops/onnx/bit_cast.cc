@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -42,10 +43,35 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<BitCast>(t);
 }
 
+// `to` in the input's shape; the element widths must agree.
+void infer(InferContext& ctx) {
+  const int64_t to = ctx.attr_int("to", 0);
+  if (to < 1 || to > kLastElemType || to == static_cast<int64_t>(ElemType::String))
+    ctx.invalid("BitCast needs a valid non-string `to` element type, got " + std::to_string(to));
+  const auto t = static_cast<ElemType>(to);
+  const ElemType in = ctx.input_elem(0);
+  if (in != ElemType::Undefined && in != ElemType::String && elem_bits(in) != elem_bits(t))
+    ctx.invalid("BitCast from " + std::string(elem_name(in)) + " to " + std::string(elem_name(t)) +
+                " changes the element width");
+  infer_shape_of_first(ctx, t);
+}
 }  // namespace
 
 const OpDef& def_BitCast() {
-  static const OpDef def{"", "BitCast", {26}, 1, 1, 1, 1, make};
+  static const OpDef def{
+      "",
+      "BitCast",
+      {26},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer,
+      {{26,
+        "input: T1 -> output: T2; T1 = numeric bfloat16 bool complex64 complex128 float8s int4 "
+        "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool complex64 complex128 "
+        "float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; to: int"}}};
   return def;
 }
 

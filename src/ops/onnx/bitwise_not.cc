@@ -1,5 +1,6 @@
 // BitwiseNot: ~X on integers.
 #include "ops/onnx/bitwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -13,7 +14,16 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_BitwiseNot() {
-  static const OpDef def{"", "BitwiseNot", {18}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{"",
+                         "BitwiseNot",
+                         {18},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make_unary<compute>,
+                         infer_same_as_first,
+                         {{18, "X: T -> Y: T; T = ints uints"}}};
   return def;
 }
 

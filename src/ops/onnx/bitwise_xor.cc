@@ -1,5 +1,6 @@
 // BitwiseXor: A ^ B on integers, multidirectional broadcasting.
 #include "ops/onnx/bitwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,16 @@ Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_BitwiseXor() {
-  static const OpDef def{"", "BitwiseXor", {18}, 2, 2, 1, 1, make_binary<compute>};
+  static const OpDef def{"",
+                         "BitwiseXor",
+                         {18},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make_binary<compute>,
+                         infer_broadcast,
+                         {{18, "A: T, B: T -> C: T; T = ints uints"}}};
   return def;
 }
 

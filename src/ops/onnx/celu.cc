@@ -29,7 +29,8 @@ const OpDef& def_Celu() {
                          1,
                          make,
                          infer_same_as_first,
-                         {{12, "X: T -> Y: T; T = float; alpha: float = 1.0"}}};
+                         {{12, "X: T -> Y: T; T = float; alpha: float = 1.0"},
+                          {28, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -3,6 +3,7 @@
 // also the precision of the product: x - x_zero_point and x_scale are rounded to it first.
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -118,6 +119,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<DequantizeLinear>(axis, block_size, output_dtype);
 }
 
+// float before opset 19, then x_scale's type, or output_dtype from opset 23; x's shape.
+void infer(InferContext& ctx) {
+  ElemType out = ctx.since >= 19 ? ctx.input_elem(1) : ElemType::Float;
+  if (const int64_t dtype = ctx.since >= 23 ? ctx.attr_int("output_dtype", 0) : 0; dtype != 0) {
+    if (!is_valid_elem_code(static_cast<int>(dtype)))
+      ctx.invalid("unsupported output_dtype " + std::to_string(dtype));
+    out = static_cast<ElemType>(dtype);
+  }
+  infer_shape_of_first(ctx, out);
+}
 }  // namespace
 
 const OpDef& def_DequantizeLinear() {
@@ -130,12 +141,26 @@ const OpDef& def_DequantizeLinear() {
       1,
       1,
       make,
-      nullptr,
+      infer,
       {{10,
         "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8"},
        {13,
         "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8; "
-        "axis: int = 1"}}};
+        "axis: int = 1"},
+       {19,
+        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int32 float8s, T2 = float "
+        "float16 bfloat16; axis: int = 1"},
+       {21,
+        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int16 uint16 int32 "
+        "float8s uint4 int4, T2 = float float16 bfloat16; axis: int = 1, block_size: int = 0"},
+       {23,
+        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+        "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16, T3 = float float16 bfloat16; "
+        "axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
+       {25,
+        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+        "float8s uint4 int4 float4e2m1 uint2 int2, T2 = float float16 bfloat16 float8e8m0, T3 = "
+        "float float16 bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"}}};
   return def;
 }
 

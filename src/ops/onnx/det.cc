@@ -6,6 +6,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -62,11 +63,30 @@ class Det : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Det>(); }
+// The batch dims of [*, M, M].
+void infer(InferContext& ctx) {
+  const ir::Shape& in = ctx.input_shape(0);
+  if (!in.rank_known) return ctx.set_output_tensor(0, ctx.input_elem(0), in);
+  const size_t rank = in.dims.size();
+  if (rank < 2)
+    ctx.invalid("Det needs a tensor of rank 2 or more, got rank " + std::to_string(rank));
+  const ir::Dim& m = in.dims[rank - 2];
+  const ir::Dim& n = in.dims[rank - 1];
+  if (m.is_known() && n.is_known() && m.value != n.value)
+    ctx.invalid("Det needs square matrices, got " + std::to_string(m.value) + "x" +
+                std::to_string(n.value));
+  ctx.set_output_tensor(0, ctx.input_elem(0),
+                        ir::Shape::of(std::vector<ir::Dim>(in.dims.begin(), in.dims.end() - 2)));
+}
 }  // namespace
 
 const OpDef& def_Det() {
-  static const OpDef def{"", "Det", {11, 22}, 1,       1,
-                         1,  1,     make,     nullptr, {{11, "X: T -> Y: T; T = floats"}}};
+  static const OpDef def{
+      "",       "Det",
+      {11, 22}, 1,
+      1,        1,
+      1,        make,
+      infer,    {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

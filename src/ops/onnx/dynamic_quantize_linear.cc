@@ -10,6 +10,7 @@
 
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -57,6 +58,12 @@ std::unique_ptr<Kernel> make(const BuildContext&) {
   return std::make_unique<DynamicQuantizeLinear>();
 }
 
+// y: uint8 in x's shape; y_scale and y_zero_point: scalars.
+void infer(InferContext& ctx) {
+  infer_shape_of_first(ctx, ElemType::UInt8);
+  ctx.set_output_tensor(1, ElemType::Float, known_shape({}));
+  ctx.set_output_tensor(2, ElemType::UInt8, known_shape({}));
+}
 }  // namespace
 
 const OpDef& def_DynamicQuantizeLinear() {
@@ -69,7 +76,7 @@ const OpDef& def_DynamicQuantizeLinear() {
       3,
       3,
       make,
-      nullptr,
+      infer,
       {{11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}}};
   return def;
 }

@@ -28,7 +28,8 @@ const OpDef& def_Elu() {
       make,
       infer_same_as_first,
       {{1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
-       {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"}}};
+       {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
+       {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
   return def;
 }
 

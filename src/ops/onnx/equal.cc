@@ -31,7 +31,8 @@ const OpDef& def_Equal() {
       {{1, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool; axis: int?, broadcast: int = 0"},
        {7, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool"},
        {11, "A: T, B: T -> C: T1; T = numeric bool, T1 = bool"},
-       {13, "A: T, B: T -> C: T1; T = numeric bfloat16 bool, T1 = bool"}}};
+       {13, "A: T, B: T -> C: T1; T = numeric bfloat16 bool, T1 = bool"},
+       {19, "A: T, B: T -> C: T1; T = numeric bfloat16 bool string, T1 = bool"}}};
   return def;
 }
 

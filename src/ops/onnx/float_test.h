@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,5 +17,8 @@ Tensor float_test(const Tensor& in, util::ThreadPool& pool, const char* name, F 
     return kernels::unary_map<T, bool>(x, ElemType::Bool, pool, f);
   });
 }
+
+// A bool per element of the input.
+inline void infer_float_test(InferContext& ctx) { infer_shape_of_first(ctx, ElemType::Bool); }
 
 }  // namespace bough::ops

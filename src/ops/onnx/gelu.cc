@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -35,7 +36,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Gelu() {
-  static const OpDef def{"", "Gelu", {20}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Gelu",
+                         {20},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}}};
   return def;
 }
 

@@ -20,7 +20,7 @@ const OpDef& def_HammingWindow() {
                          1,
                          1,
                          make_window<hamming>,
-                         nullptr,
+                         infer_window,
                          {{17,
                            "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
                            "output_datatype: int = 1, periodic: int = 1"}}};

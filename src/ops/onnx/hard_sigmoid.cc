@@ -31,7 +31,10 @@ const OpDef& def_HardSigmoid() {
       {{1,
         "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5, "
         "consumed_inputs: ints?"},
-       {6, "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5"}}};
+       {6, "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5"},
+       {22,
+        "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.20000000298023224, beta: float = "
+        "0.5"}}};
   return def;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/onnx/float_test.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -37,10 +38,13 @@ const OpDef& def_IsInf() {
                          1,
                          1,
                          make,
-                         nullptr,
+                         infer_float_test,
                          {{10,
                            "X: T1 -> Y: T2; T1 = float double, T2 = bool; detect_negative: int = "
-                           "1, detect_positive: int = 1"}}};
+                           "1, detect_positive: int = 1"},
+                          {20,
+                           "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool; "
+                           "detect_negative: int = 1, detect_positive: int = 1"}}};
   return def;
 }
 

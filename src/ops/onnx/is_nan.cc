@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/onnx/float_test.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -20,9 +21,10 @@ const OpDef& def_IsNaN() {
                          1,
                          1,
                          make_unary<compute>,
-                         nullptr,
+                         infer_float_test,
                          {{9, "X: T1 -> Y: T2; T1 = floats, T2 = bool"},
-                          {13, "X: T1 -> Y: T2; T1 = floats bfloat16, T2 = bool"}}};
+                          {13, "X: T1 -> Y: T2; T1 = floats bfloat16, T2 = bool"},
+                          {20, "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool"}}};
   return def;
 }
 

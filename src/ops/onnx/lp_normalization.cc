@@ -68,16 +68,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_LpNormalization() {
-  static const OpDef def{"",
-                         "LpNormalization",
-                         {1, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"}}};
+  static const OpDef def{
+      "",
+      "LpNormalization",
+      {1, 22},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"},
+       {22, "input: T -> output: T; T = floats bfloat16; axis: int = -1, p: int = 2"}}};
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/elementwise.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -19,7 +20,17 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Mish() {
-  static const OpDef def{"", "Mish", {18, 22}, 1, 1, 1, 1, make_unary<compute>};
+  static const OpDef def{
+      "",
+      "Mish",
+      {18, 22},
+      1,
+      1,
+      1,
+      1,
+      make_unary<compute>,
+      infer_same_as_first,
+      {{18, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

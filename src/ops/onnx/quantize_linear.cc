@@ -7,6 +7,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -122,24 +123,58 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<QuantizeLinear>(axis, saturate, block_size, output_dtype, precision);
 }
 
+// The zero point's type, else output_dtype (from opset 21), else uint8; x's shape.
+void infer(InferContext& ctx) {
+  const int64_t dtype = ctx.since >= 21 ? ctx.attr_int("output_dtype", 0) : 0;
+  if (dtype != 0 && !is_valid_elem_code(static_cast<int>(dtype)))
+    ctx.invalid("unsupported output_dtype " + std::to_string(dtype));
+  ElemType out = ElemType::UInt8;
+  if (ctx.has_input(2)) {
+    out = ctx.input_elem(2);
+    if (dtype != 0 && out != ElemType::Undefined && static_cast<int64_t>(out) != dtype)
+      ctx.invalid("output_dtype " + std::string(elem_name(static_cast<ElemType>(dtype))) +
+                  " differs from y_zero_point's type " + std::string(elem_name(out)));
+  } else if (dtype != 0) {
+    out = static_cast<ElemType>(dtype);
+  }
+  infer_shape_of_first(ctx, out);
+}
 }  // namespace
 
 const OpDef& def_QuantizeLinear() {
-  static const OpDef def{"",
-                         "QuantizeLinear",
-                         {10, 13, 19, 21, 23, 25},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         nullptr,
-                         {{10,
-                           "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
-                           "int32, T2 = int8 uint8"},
-                          {13,
-                           "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
-                           "int32, T2 = int8 uint8; axis: int = 1"}}};
+  static const OpDef def{
+      "",
+      "QuantizeLinear",
+      {10, 13, 19, 21, 23, 25},
+      2,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{10,
+        "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+        "int32, T2 = int8 uint8"},
+       {13,
+        "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+        "int32, T2 = int8 uint8; axis: int = 1"},
+       {19,
+        "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
+        "int8 uint8 float8s; axis: int = 1, saturate: int = 1"},
+       {21,
+        "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
+        "int8 uint8 int16 uint16 float8s uint4 int4; axis: int = 1, block_size: int = 0, "
+        "output_dtype: int = 0, saturate: int = 1"},
+       {23,
+        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+        "float float16 bfloat16 int32, T3 = int8 uint8 int16 uint16 float8s uint4 int4 float4e2m1; "
+        "axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = 0, saturate: "
+        "int = 1"},
+       {25,
+        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+        "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
+        "float4e2m1 uint2 int2; axis: int = 1, block_size: int = 0, output_dtype: int = 0, "
+        "precision: int = 0, saturate: int = 1"}}};
   return def;
 }
 

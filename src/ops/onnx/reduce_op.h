@@ -13,6 +13,7 @@
 #include "kernels/reduce_loop.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -130,6 +131,26 @@ inline std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx, ReduceComput
   return std::make_unique<ReduceKernel>(
       compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
       ctx.attr_int("keepdims", 1) != 0, axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
+}
+
+// The output type of a reduction: axes from the attribute before `AxesInputSince`, else from
+// the second input when its value (or its emptiness) is known (none: every axis, or the
+// identity with noop_with_empty_axes).
+template <int AxesInputSince>
+void infer_reduce(InferContext& ctx) {
+  const bool axes_input = ctx.since >= AxesInputSince;
+  std::optional<std::vector<int64_t>> axes;
+  if (!axes_input)
+    axes = ctx.attr_ints("axes");
+  else if (!ctx.has_input(1))
+    axes = std::vector<int64_t>{};
+  else if (!(axes = int_values(ctx, 1)) && is_empty(ctx.input_shape(1)))
+    axes = std::vector<int64_t>{};  // an axes input of no elements, its value unknown
+  if (axes_input && axes && axes->empty() && ctx.attr_int("noop_with_empty_axes", 0) != 0)
+    return infer_same_as_first(ctx);
+  ctx.set_output_tensor(
+      0, ctx.input_elem(0),
+      reduced_shape(ctx, ctx.input_shape(0), axes, ctx.attr_int("keepdims", 1) != 0));
 }
 
 }  // namespace bough::ops

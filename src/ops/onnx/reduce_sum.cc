@@ -20,7 +20,7 @@ const OpDef& def_ReduceSum() {
       1,
       1,
       make,
-      nullptr,
+      infer_reduce<13>,
       {{1,
         "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
         "1"},

@@ -19,16 +19,17 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }  // namespace
 
 const OpDef& def_Round() {
-  static const OpDef def{"",
-                         "Round",
-                         {11, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{11, "X: T -> Y: T; T = floats"}}};
+  static const OpDef def{
+      "",
+      "Round",
+      {11, 22},
+      1,
+      1,
+      1,
+      1,
+      make_unary<compute>,
+      infer_same_as_first,
+      {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
   return def;
 }
 

@@ -32,7 +32,10 @@ const OpDef& def_Selu() {
                            "consumed_inputs: ints?, gamma: float = 1.0506999492645264"},
                           {6,
                            "X: T -> Y: T; T = floats; alpha: float = 1.6732631921768188, gamma: "
-                           "float = 1.0507010221481323"}}};
+                           "float = 1.0507010221481323"},
+                          {22,
+                           "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.6732631921768188, "
+                           "gamma: float = 1.0507010221481323"}}};
   return def;
 }
 

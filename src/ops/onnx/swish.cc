@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ops/onnx/activation.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_Swish() {
-  static const OpDef def{"", "Swish", {24}, 1, 1, 1, 1, make};
+  static const OpDef def{"",
+                         "Swish",
+                         {24},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{24, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -24,7 +24,8 @@ const OpDef& def_ThresholdedRelu() {
                          1,
                          make,
                          infer_same_as_first,
-                         {{10, "X: T -> Y: T; T = floats; alpha: float = 1.0"}}};
+                         {{10, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
+                          {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -41,6 +42,19 @@ std::unique_ptr<Kernel> make_window(const BuildContext& ctx) {
     ctx.invalid("unsupported output_datatype " + std::to_string(code));
   return std::make_unique<WindowKernel<Fn>>(ctx.attr_int("periodic", 1) != 0,
                                             static_cast<ElemType>(code));
+}
+
+// A 1-D tensor of output_datatype, `size` long when the size is known.
+inline void infer_window(InferContext& ctx) {
+  const int64_t code = ctx.attr_int("output_datatype", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unsupported output_datatype " + std::to_string(code));
+  ir::Shape shape = unknown_dims(1);
+  if (auto size = int_values(ctx, 0); size && size->size() == 1) {
+    if ((*size)[0] < 0) ctx.invalid("window size must not be negative");
+    shape = known_shape({(*size)[0]});
+  }
+  ctx.set_output_tensor(0, static_cast<ElemType>(code), std::move(shape));
 }
 
 // cos(k·2πn/N), the term every window above is made of.
