@@ -93,14 +93,16 @@ TEST(CheckValid, BranchMayReuseANameTheOuterGraphDefinesLater) {
 TEST(CheckValid, OptionalSequencesFromIf16) {
   GraphBuilder t("then"), e("else");
   for (GraphBuilder* b : {&t, &e}) {
-    b->node("Optional", {}, {b->proto().name() + "_o"});
+    set_int(b->node("SequenceEmpty", {}, {b->proto().name() + "_s"}), "dtype",
+            static_cast<int64_t>(ElemType::Float));
+    b->node("Optional", {b->proto().name() + "_s"}, {b->proto().name() + "_o"});
     b->output_untyped(b->proto().name() + "_o");
     auto* o = b->mutable_proto().mutable_output(0)->mutable_type()->mutable_optional_type();
     o->mutable_elem_type()
         ->mutable_sequence_type()
         ->mutable_elem_type()
         ->mutable_tensor_type()
-        ->set_elem_type(static_cast<int>(ElemType::BFloat16));
+        ->set_elem_type(static_cast<int>(ElemType::Float));
   }
   GraphBuilder g = if_model(t, e, ElemType::Float, {}, false);
   g.mutable_proto().mutable_output(0)->clear_type();

@@ -151,13 +151,11 @@ TEST(TypeErrors, DeclaredIfShapeThatDescribesOnlyOneBranch) {
   EXPECT_FALSE(check_as_run(g).has_errors());
 }
 
-// An If-`opset` whose branches return the outer input x of `elem`, nothing declared.
+// An If whose branches return the outer input x of `elem` directly, nothing declared.
 GraphBuilder if_passing_through(ElemType elem) {
   GraphBuilder t("then"), e("else");
-  t.node("Identity", {"x"}, {"ty"});
-  t.output_untyped("ty");
-  e.node("Identity", {"x"}, {"ey"});
-  e.output_untyped("ey");
+  t.output_untyped("x");
+  e.output_untyped("x");
   GraphBuilder g("main");
   g.input("c", ElemType::Bool).input("x", elem, {2});
   auto& n = g.node("If", {"c"}, {"y"}, "gate");
@@ -167,14 +165,16 @@ GraphBuilder if_passing_through(ElemType elem) {
   return g;
 }
 
-TEST(TypeErrors, InferredIfOutputTypesAgainstTheIfVersion) {
-  const char* gate = "main/If \"gate\"";
-  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Int4), 19), gate,
-                        "output 0 (outputs) has type tensor(int4); V allows"));
-  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Float4E2M1), 21), gate,
-                        "output 0 (outputs) has type tensor(float4e2m1)"));
-  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Int2), 24), gate,
-                        "output 0 (outputs) has type tensor(int2)"));
+TEST(TypeErrors, IfOutputTypesAgainstTheIfVersion) {
+  // A branch returning the outer x declares its type through the capture.
+  const char* then_branch = "main/If \"gate\"/then_branch";
+  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Int4), 19), then_branch,
+                        "which If-19 does not allow (int4 needs If-21 or newer)"));
+  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Float4E2M1), 21), then_branch,
+                        "float4e2m1 needs If-23 or newer"));
+  EXPECT_TRUE(has_error(check_graph(if_passing_through(ElemType::Int2), 24), then_branch,
+                        "int2 needs If-25 or newer"));
+  EXPECT_TRUE(is_valid(check_graph(if_passing_through(ElemType::Int2), 25)));
 }
 
 TEST(TypeErrors, ConditionThatIsNotBool) {

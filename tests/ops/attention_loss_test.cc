@@ -191,7 +191,9 @@ TEST(AttentionLossTest, RMSNormalizationOnFloat16AndBadScale) {
 
 TEST(AttentionLossTest, ElementwiseRejectsMismatches) {
   expect_invalid_model(  // refused by the check's inference
-      [] { run_op("SwiGLU", {{"a", zeros({2})}, {"b", zeros({3})}}, 1, {}, 28); });
+      [] {
+        run_op("SwiGLU", {{"a", zeros({2})}, {"b", zeros({3})}}, 1, {}, 28);
+      });
   expect_invalid_model([] {  // float to int64 changes the width: refused by the check
     run_op(
         "BitCast", {{"x", zeros({2})}}, 1, [](onnxpb::NodeProto& n) { test::set_int(n, "to", 7); },

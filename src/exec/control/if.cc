@@ -45,6 +45,13 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<If>(Body::compile(ctx, then_graph), Body::compile(ctx, else_graph));
 }
 
+bool is_static(const ir::Type& t) {
+  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return false;
+  for (const ir::Dim& d : t.shape.dims)
+    if (!d.is_known()) return false;
+  return true;
+}
+
 // Each output is the union of the branches' (the taken branch's, when the condition is
 // known before running).
 void infer(InferContext& ctx) {
@@ -62,13 +69,14 @@ void infer(InferContext& ctx) {
                 ", else_branch " + ir::to_string(b));
       continue;
     }
-    // A declaration must describe what either branch yields, not only their union: [2]
-    // cannot describe the [3] of the other branch, though it fits their union [?].
+    // A declaration must describe the static shape of either branch, not only their
+    // union: [2] cannot describe the [3] of the other branch, though it fits their union
+    // [?]. Shapes with dims unknown here are left to the run.
     const ir::Edge* out = ctx.node.outputs[k];
     const std::pair<const char*, const ir::Type*> branches[] = {{"then_branch", &a},
                                                                 {"else_branch", &b}};
     for (const auto& [branch, type] : branches)
-      if (out && out->has_value_info && check::kinds_agree(out->type, *type) &&
+      if (out && out->has_value_info && is_static(*type) && check::kinds_agree(out->type, *type) &&
           !check::compatible(out->type, *type))
         ctx.shape_conflict("output " + std::to_string(k) + " ('" + out->name + "') is declared " +
                            ir::to_string(out->type) + ", but " + branch + " yields " +

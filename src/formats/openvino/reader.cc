@@ -15,7 +15,9 @@ namespace bough::openvino {
 namespace {
 
 // The ONNX opset the mapped nodes follow (Reshape's allowzero, reductions with axes inputs).
-constexpr int64_t kOnnxOpset = 21;
+// IR carries no opset; 25 is the newest whose rows admit every element type the mapped
+// operators meet (bfloat16 activations came with 22, int2 with 25).
+constexpr int64_t kOnnxOpset = 25;
 
 void collect_unmapped(const XmlNet& net, std::set<std::string>* unmapped) {
   for (const XmlLayer& l : net.layers) {
