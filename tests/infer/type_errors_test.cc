@@ -293,3 +293,30 @@ TEST(TypeValid, LoopWithoutConditionAndUndeclaredBodyCounters) {
 
 }  // namespace
 }  // namespace bough::test
+
+namespace bough::test {
+namespace {
+
+TEST(TypeValid, ShapeComputationsReachReshape) {
+  // x [2,3,4]: Shape -> Gather(0) -> Unsqueeze -> Concat with [-1] -> Reshape gives [2, 12],
+  // though no value in between is a constant of the model.
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2, 3, 4});
+  g.initializer("zero", i64({}, {0}));
+  g.initializer("axes", i64({1}, {0}));
+  g.initializer("rest", i64({1}, {-1}));
+  g.node("Shape", {"x"}, {"dims"});
+  g.node("Gather", {"dims", "zero"}, {"batch"});
+  g.node("Unsqueeze", {"batch", "axes"}, {"batch1"});
+  set_int(g.node("Concat", {"batch1", "rest"}, {"target"}), "axis", 0);
+  g.node("Reshape", {"x", "target"}, {"y"});
+  g.output_untyped("y");
+  std::string path = save_model(make_model(g), scratch_dir("infer"), "reshape.onnx");
+  auto model = onnx::read_model_file(path);
+  infer::Validation v = infer::validate(*model);
+  EXPECT_FALSE(v.diagnostics.has_errors()) << check::render_text(v.diagnostics, path);
+  EXPECT_EQ(ir::to_string(v.types.type_of(model->graph->outputs[0])), "tensor(float)[2,12]");
+}
+
+}  // namespace
+}  // namespace bough::test
