@@ -99,6 +99,7 @@ const OpDef& def_If() {
       make,
       infer,
       {{1, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
+       {11, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
        {13,
         "cond: B -> outputs**: V; B = bool; V = all seq(all); then_branch: graph, "
         "else_branch: graph"},

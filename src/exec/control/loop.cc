@@ -125,6 +125,9 @@ const OpDef& def_Loop() {
       {{1,
         "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
         "= all; body: graph"},
+       {11,
+        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+        "= all; body: graph"},
        {13,
         "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
         "= all seq(all); body: graph"},

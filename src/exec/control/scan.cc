@@ -216,6 +216,10 @@ const OpDef& def_Scan() {
         "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
         "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
         "scan_output_axes: ints?, scan_output_directions: ints?"},
+       {11,
+        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
+        "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+        "scan_output_axes: ints?, scan_output_directions: ints?"},
        {16,
         "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir4; "
         "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
