@@ -96,10 +96,9 @@ class Walker {
                              ", but receives " + ir::to_string(given));
       result_.types_[e] = refine(given, e->type);
     }
-    for (const ir::Edge* e : g.initializers) {
-      if (!e->data) continue;
-      set_value(e, *e->data);
-    }
+    // A graph input with a default value is not constant: the caller may give another.
+    for (const ir::Edge* e : g.initializers)
+      if (e->data && e->origin == ir::Edge::Origin::Initializer) set_value(e, *e->data);
     for (const ir::Edge* c : g.captures) {
       result_.types_[c] = refine(result_.type_of(c->outer), c->type);
       if (const Tensor* v = result_.value_of(c->outer)) result_.values_[c] = *v;

@@ -320,3 +320,23 @@ TEST(TypeValid, ShapeComputationsReachReshape) {
 
 }  // namespace
 }  // namespace bough::test
+
+namespace bough::test {
+namespace {
+
+TEST(TypeValid, AnInputWithADefaultIsNotAConstant) {
+  // `target` defaults to [2,3] but the caller may pass [3,2]: Reshape's result stays open.
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {6}).input("target", ElemType::Int64, {2});
+  g.initializer("target", i64({2}, {2, 3}));
+  g.node("Reshape", {"x", "target"}, {"y"});
+  g.output_untyped("y");
+  std::string path = save_model(make_model(g), scratch_dir("infer"), "default.onnx");
+  auto model = onnx::read_model_file(path);
+  infer::Validation v = infer::validate(*model);
+  EXPECT_FALSE(v.diagnostics.has_errors()) << check::render_text(v.diagnostics, path);
+  EXPECT_EQ(ir::to_string(v.types.type_of(model->graph->outputs[0])), "tensor(float)[?,?]");
+}
+
+}  // namespace
+}  // namespace bough::test
