@@ -77,7 +77,7 @@ inline GraphBuilder branch(const std::string& name, ElemType elem, Dims64 dims, 
   GraphBuilder b(name);
   std::vector<int64_t> shape;
   for (int64_t d : dims) shape.push_back(d < 0 ? 1 : d);
-  b.initializer(name + "_k", Tensor(elem, Dims(std::span<const int64_t>(shape))));
+  b.initializer(name + "_k", Tensor::zeros(elem, Dims(std::span<const int64_t>(shape))));
   b.node(op, {name + "_k"}, {name + "_y"}, name + "_id");
   b.output(name + "_y", elem, std::move(dims), ranked);
   return b;

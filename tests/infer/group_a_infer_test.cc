@@ -140,7 +140,7 @@ TEST(GroupAInfer, ArgMaxGivesInt64Indices) {
 TEST(GroupAInfer, QuantizationTypesFollowZeroPointScaleAndOutputDtype) {
   GraphBuilder g = with_x();
   g.initializer("scale", f32({}, {0.5f}));
-  g.initializer("zp", Tensor(ElemType::Int8, Dims{}));
+  g.initializer("zp", Tensor::zeros(ElemType::Int8, Dims{}));
   g.node("QuantizeLinear", {"x", "scale"}, {"q_default"});
   g.node("QuantizeLinear", {"x", "scale"}, {"q_dtype"});
   set_int(g.graph_node_last(), "output_dtype", static_cast<int64_t>(ElemType::Int16));
@@ -221,7 +221,7 @@ GraphBuilder tree_ensemble(Dims64 x_dims) {
   n.set_domain("ai.onnx.ml");
   set_ints(n, "nodes_featureids", {0});
   set_tensor(n, "nodes_splits", f32({1}, {0.5f}));
-  set_tensor(n, "nodes_modes", Tensor(ElemType::UInt8, Dims{1}));
+  set_tensor(n, "nodes_modes", Tensor::zeros(ElemType::UInt8, Dims{1}));
   set_ints(n, "nodes_truenodeids", {0});
   set_ints(n, "nodes_falsenodeids", {0});
   set_ints(n, "nodes_trueleafs", {1});
@@ -271,7 +271,7 @@ TEST(GroupAInfer, RefusedInputs) {
   {
     GraphBuilder g = with_x();
     g.initializer("scale", f32({}, {0.5f}));
-    g.initializer("zp", Tensor(ElemType::Int8, Dims{}));
+    g.initializer("zp", Tensor::zeros(ElemType::Int8, Dims{}));
     g.node("QuantizeLinear", {"x", "scale", "zp"}, {"y"}, "quant");
     set_int(g.graph_node_last(), "output_dtype", static_cast<int64_t>(ElemType::UInt8));
     g.output_untyped("y");

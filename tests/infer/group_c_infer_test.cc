@@ -92,7 +92,7 @@ constexpr ElemType F = ElemType::Float;
 TEST(GroupCInfer, ConvKeepsTheBatchSymbolAndSizesTheWindow) {
   GraphBuilder g("main");
   input(g, "x", F, {"N", "3", "32", "32"});
-  g.initializer("w", Tensor(F, Dims{8, 3, 3, 3}));
+  g.initializer("w", Tensor::zeros(F, Dims{8, 3, 3, 3}));
   auto& n = node(g, "Conv", {"x", "w"}, {"y"});
   test::set_ints(n, "pads", {1, 1, 1, 1});
   test::set_ints(n, "strides", {2, 2});
@@ -169,7 +169,7 @@ TEST(GroupCInfer, GlobalPoolKeepsBatchAndChannels) {
 TEST(GroupCInfer, ConvTransposeNaturalSizeAndOutputShape) {
   GraphBuilder g("main");
   input(g, "x", F, {"N", "2", "3", "3"});
-  g.initializer("w", Tensor(F, Dims{2, 3, 3, 3}));
+  g.initializer("w", Tensor::zeros(F, Dims{2, 3, 3, 3}));
   auto& n = node(g, "ConvTranspose", {"x", "w"}, {"y"});
   test::set_ints(n, "strides", {2, 2});
   Inferred r = infer_graph(g, 17);
@@ -178,7 +178,7 @@ TEST(GroupCInfer, ConvTransposeNaturalSizeAndOutputShape) {
 
   GraphBuilder h("main");
   input(h, "x", F, {"N", "2", "3", "3"});
-  h.initializer("w", Tensor(F, Dims{2, 3, 3, 3}));
+  h.initializer("w", Tensor::zeros(F, Dims{2, 3, 3, 3}));
   auto& m = node(h, "ConvTranspose", {"x", "w"}, {"y"});
   test::set_ints(m, "strides", {3, 3});
   test::set_ints(m, "output_shape", {10, 8});
