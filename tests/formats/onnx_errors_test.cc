@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "bough/error.h"
+#include "bough/model.h"
+#include "bough/session.h"
 #include "formats/onnx/reader.h"
 #include "model_builder.h"
 #include "test_paths.h"
@@ -158,7 +160,6 @@ TEST(OnnxErrors, ExternalDataEscapingTheFolderIsRefused) {
   EXPECT_NE(load_error(abs).find("absolute"), std::string::npos);
 }
 
-
 // A model whose Add reads initializer "w", given as `w` (name and type set here).
 onnxpb::ModelProto model_with_initializer(const onnxpb::TensorProto& w) {
   GraphBuilder g;
@@ -200,8 +201,8 @@ TEST(OnnxErrors, InitializerShapesAreCheckedAgainstTheirDataBeforeAllocating) {
   empty.set_data_type(static_cast<int>(ElemType::Float));
   empty.add_dims(int64_t{1} << 60);
   empty.add_dims(0);
-  auto model = onnx::read_model_file(
-      test::save_model(model_with_initializer(empty), dir, "empty.onnx"));
+  auto model =
+      onnx::read_model_file(test::save_model(model_with_initializer(empty), dir, "empty.onnx"));
   EXPECT_EQ(model->graph->initializers[0]->data->numel(), 0);
 }
 
@@ -265,8 +266,8 @@ TEST(OnnxErrors, SparseInitializersAreBoundedAndIndexedPerDimension) {
                 .find("sparse index out of range"),
             std::string::npos);
   try {
-    onnx::read_model_file(test::save_model(sparse_model(int64_t{1} << 20, int64_t{1} << 20, 0, 0),
-                                           dir, "huge.onnx"));
+    onnx::read_model_file(
+        test::save_model(sparse_model(int64_t{1} << 20, int64_t{1} << 20, 0, 0), dir, "huge.onnx"));
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
@@ -286,6 +287,63 @@ TEST(OnnxErrors, ReverseOrderChainIsSorted) {
   ASSERT_EQ(model->graph->nodes.size(), 2000u);
   for (size_t i = 0; i < 2000; ++i)
     EXPECT_EQ(model->graph->nodes[i]->name, "n" + std::to_string(i + 1));
+}
+
+// Main with inputs c (bool) and x (float[2]) and `depth` Ifs on c nested in then-branches;
+// the innermost then-branch yields Neg(x), every else-branch Identity(x). Built in place so
+// that a deep model costs linear time to make.
+onnxpb::ModelProto nested_ifs(int depth) {
+  GraphBuilder g;
+  g.input("c", ElemType::Bool).input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  onnxpb::ModelProto m = test::make_model(g);
+  onnxpb::GraphProto* graph = m.mutable_graph();
+  std::string out = "y";
+  for (int level = 0; level < depth; ++level) {
+    onnxpb::NodeProto* node = graph->add_node();
+    node->set_op_type("If");
+    node->set_name("if" + std::to_string(level));
+    node->add_input("c");
+    node->add_output(out);
+    onnxpb::GraphProto* branches[2];
+    for (int b = 0; b < 2; ++b) {
+      onnxpb::AttributeProto* a = node->add_attribute();
+      a->set_name(b == 0 ? "then_branch" : "else_branch");
+      a->set_type(onnxpb::AttributeProto::GRAPH);
+      branches[b] = a->mutable_g();
+      branches[b]->set_name(a->name() + std::to_string(level));
+      branches[b]->add_output()->set_name("r" + std::to_string(level) + "_" + std::to_string(b));
+    }
+    onnxpb::NodeProto* id = branches[1]->add_node();
+    id->set_op_type("Identity");
+    id->add_input("x");
+    id->add_output(branches[1]->output(0).name());
+    graph = branches[0];
+    out = graph->output(0).name();
+  }
+  onnxpb::NodeProto* neg = graph->add_node();
+  neg->set_op_type("Neg");
+  neg->add_input("x");
+  neg->add_output(out);
+  return m;
+}
+
+// Protobuf's default recursion limit (100 messages, three per subgraph level) refused a
+// valid model 33 Ifs deep; a model deeper than the reader allows is refused with a clear
+// error, without a stack overflow.
+TEST(OnnxErrors, DeeplyNestedIfsRunAndTooDeepNestingIsRefused) {
+  std::string dir = test::scratch_dir("nested_ifs");
+  Session session(Model::load(test::save_model(nested_ifs(90), dir, "deep90.onnx")));
+  auto run = [&](bool c) {
+    Tensor cond(ElemType::Bool, Dims{});
+    cond.data<bool>()[0] = c;
+    auto out = session.run({{"c", cond}, {"x", test::f32({2}, {1.5f, -2.0f})}});
+    return test::floats_of(out[0].second.tensor());
+  };
+  EXPECT_EQ(run(true), (std::vector<float>{-1.5f, 2.0f}));
+  EXPECT_EQ(run(false), (std::vector<float>{1.5f, -2.0f}));
+  std::string msg = load_error(test::save_model(nested_ifs(5000), dir, "deep5000.onnx"));
+  EXPECT_NE(msg.find("deep5000.onnx"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("nested deeper than"), std::string::npos) << msg;
 }
 
 }  // namespace

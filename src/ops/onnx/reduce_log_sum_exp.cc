@@ -22,9 +22,7 @@ struct LogSumExpReducer {
     if (a.max < b.max) std::swap(a, b);
     return {a.max, a.sum + b.sum * std::exp(b.max - a.max)};
   }
-  T finish(Acc a, int64_t) const {
-    return kernels::from_double<T>(a.max + std::log(a.sum));
-  }
+  T finish(Acc a, int64_t) const { return kernels::from_double<T>(a.max + std::log(a.sum)); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");
