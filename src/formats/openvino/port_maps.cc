@@ -24,7 +24,8 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
     auto body = new_body(g, node, attr);
     ir::Graph* b = body.get();
     GraphLowering lowering(g.model(), b, g.where(l) + "/" + body_tag);
-    auto bind = [&](const XmlLayer& param) {
+    // (map_name captured by name: clang before 16 cannot capture a structured binding)
+    auto bind = [&, map_name = map_name](const XmlLayer& param) {
       const PortMapEntry* e = entry_for(ins, param.id);
       if (!e)
         fail(ErrorKind::InvalidModel, lowering.where(param),
