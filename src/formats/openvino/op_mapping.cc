@@ -299,6 +299,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"ReduceL2", map_reduce},
                                               {"Elu", map_elu},
                                               {"Convolution", map_convolution},
+                                              {"GroupConvolution", map_convolution},
                                               {"LSTMCell", map_rnn_cell},
                                               {"GRUCell", map_rnn_cell},
                                               {"RNNCell", map_rnn_cell},

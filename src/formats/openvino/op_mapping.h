@@ -18,7 +18,7 @@ void map_layer(GraphLowering& g, const LayerIO& io);
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io);
 void map_broadcast(GraphLowering& g, const LayerIO& io);
 
-// In conv_pool_mapping.cc: Convolution, MaxPool-1 and AvgPool-1.
+// In conv_pool_mapping.cc: Convolution, GroupConvolution, MaxPool-1/-8 and AvgPool-1.
 void map_convolution(GraphLowering& g, const LayerIO& io);
 void map_pool(GraphLowering& g, const LayerIO& io);
 
