@@ -171,6 +171,44 @@ TEST(OpenVinoOps, StridedSliceWithShrinkNewAxisAndEllipsis) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{15, 13, 19, 17, 23, 21}));
 }
 
+// Gather-8 with batch_dims (OpenVINO's Gather-8 specification, movement/Gather-8): data
+// [2, 3, 2] = 0..11 and int64 indices [2, 2] whose first axis pairs with data's; the axis
+// is a Const i64 in the .bin.
+NamedValues run_batched_gather(const std::string& dir, const std::string& axis_and_batch,
+                               int64_t axis, const std::vector<int64_t>& out_dims,
+                               const std::vector<int64_t>& indices) {
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "data", {2, 3, 2}), {2, 3, 2}},
+                                            {test::ov_parameter(1, "idx", {2, 2}, "i64"), {2, 2}},
+                                            {test::ov_const(2, "axis", {}, "i64", 0), {}}},
+                                           "Gather", "opset8", axis_and_batch, out_dims, "y");
+  std::string path =
+      test::save_ir(test::scratch_dir(dir), "m", xml, test::bytes_of<int64_t>({axis}));
+  std::vector<float> data;
+  for (int i = 0; i < 12; ++i) data.push_back(static_cast<float>(i));
+  Tensor idx = Tensor::from_vector(ElemType::Int64, {2, 2}, indices);
+  return test::run_ir(path, {{"data", f32({2, 3, 2}, data)}, {"idx", Value(idx)}});
+}
+
+TEST(OpenVinoOps, GatherWithBatchDimsOnTheAxisAfterTheBatch) {
+  // out[i, j, :] = data[i, idx[i, j], :]; -1 counts from the end of axis 1.
+  // data[0] = [[0, 1], [2, 3], [4, 5]], data[1] = [[6, 7], [8, 9], [10, 11]];
+  // idx [[2, 0], [-1, 1]]: [[4, 5], [0, 1]], [[10, 11], [8, 9]].
+  NamedValues out =
+      run_batched_gather("ov_gather_batch", R"(batch_dims="1")", 1, {2, 2, 2}, {2, 0, -1, 1});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 2, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{4, 5, 0, 1, 10, 11, 8, 9}));
+}
+
+TEST(OpenVinoOps, GatherWithBatchDimsOnALaterAxis) {
+  // axis 2, batch_dims -1 (= 1 for indices of rank 2): out[i, m, j] = data[i, m, idx[i, j]].
+  // idx [[1, 0], [1, 1]]: batch 0 swaps each row's pair, batch 1 repeats its second value.
+  NamedValues out =
+      run_batched_gather("ov_gather_batch_axis2", R"(batch_dims="-1")", 2, {2, 3, 2}, {1, 0, 1, 1});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()),
+            (std::vector<float>{1, 0, 3, 2, 5, 4, 7, 7, 9, 9, 11, 11}));
+}
+
 // x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] as [1, 1, 3, 3], through one windowed layer.
 NamedValues run_window(const std::string& dir, const std::string& xml,
                        const std::string& weights = "") {

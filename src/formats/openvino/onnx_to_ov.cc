@@ -269,6 +269,12 @@ void write_gather(NetWriter& w, const ir::Node& n) {
   w.op("Gather", "opset8", layer_name(n), ins, out0(w, n), {{"batch_dims", "0"}});
 }
 
+// ONNX's GatherND is GatherND-8 (GatherND-5 would fold the batch axes of its output).
+void write_gather_nd(NetWriter& w, const ir::Node& n) {
+  w.op("GatherND", "opset8", layer_name(n), sources(w, n), out0(w, n),
+       {{"batch_dims", std::to_string(int_attr_or(n, "batch_dims", 0))}});
+}
+
 void write_gather_elements(NetWriter& w, const ir::Node& n) {
   w.op("GatherElements", "opset6", layer_name(n), sources(w, n), out0(w, n),
        {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
@@ -380,6 +386,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Size", write_size},
                                                 {"Split", write_split},
                                                 {"GatherElements", write_gather_elements},
+                                                {"GatherND", write_gather_nd},
                                                 {"ConstantOfShape", write_constant_of_shape},
                                                 {"Reciprocal", write_reciprocal},
                                                 {"Constant", write_constant},
