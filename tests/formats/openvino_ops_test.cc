@@ -263,8 +263,7 @@ TEST(OpenVinoOps, LstmCellGatesInOpenVinoOrder) {
       test::scratch_dir("ov_lstm_cell"), "m", lstm_cell(),
       test::bytes_of<float>({1, 2, 3, 4, 0.1f, 0.2f, 0.3f, 0.4f, 0.01f, 0.02f, 0.03f, 0.04f}));
   NamedValues out = test::run_ir(
-      path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}, {"c0", f32({1, 1}, {0.3f})}},
-      /*back_to_ir=*/false);
+      path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}, {"c0", f32({1, 1}, {0.3f})}});
   // x = 0.5, h = 0.2, c = 0.3: f = sigmoid(1 * 0.5 + 0.1 * 0.2 + 0.01) = sigmoid(0.53) =
   // 0.629483, i = sigmoid(1.06) = 0.742691, c~ = tanh(1.59) = 0.920149, o = sigmoid(2.12) =
   // 0.892832; c' = f * 0.3 + i * c~ = 0.872231, h' = o * tanh(c') = 0.627220.
@@ -290,8 +289,7 @@ NamedValues run_gru_cell(const std::string& dir, bool linear_before_reset) {
   std::string path =
       test::save_ir(test::scratch_dir(dir), "m", xml,
                     test::bytes_of<float>({1, 2, 3, 0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f, 0.04f}));
-  return test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
-                      /*back_to_ir=*/false);
+  return test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}});
 }
 
 TEST(OpenVinoOps, GruCell) {
@@ -314,8 +312,7 @@ TEST(OpenVinoOps, RnnCell) {
                                            "RNNCell", "opset1", R"(hidden_size="1")", {1, 1}, "h");
   std::string path = test::save_ir(test::scratch_dir("ov_rnn_cell"), "m", xml,
                                    test::bytes_of<float>({2, 0.5f, 0.1f}));
-  NamedValues out = test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
-                                 /*back_to_ir=*/false);
+  NamedValues out = test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}});
   EXPECT_NEAR(floats_of(out[0].second.tensor())[0], 0.833655f, 1e-5f);
 }
 

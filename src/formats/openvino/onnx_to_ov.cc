@@ -421,7 +421,10 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"MaxPool", write_pool},
                                                 {"AveragePool", write_pool},
                                                 {"IsInf", write_is_inf},
-                                                {"Flatten", write_flatten}};
+                                                {"Flatten", write_flatten},
+                                                {"LSTM", write_recurrent},
+                                                {"GRU", write_recurrent},
+                                                {"RNN", write_recurrent}};
   return m;
 }
 

@@ -22,8 +22,8 @@ void map_broadcast(GraphLowering& g, const LayerIO& io);
 void map_convolution(GraphLowering& g, const LayerIO& io);
 void map_pool(GraphLowering& g, const LayerIO& io);
 
-// In rnn_cells.cc: LSTMCell, GRUCell and RNNCell.
-void map_rnn_cell(GraphLowering& g, const LayerIO& io);
+// In rnn_mapping.cc: LSTMCell, GRUCell, RNNCell and their Sequence-5 forms.
+void map_rnn(GraphLowering& g, const LayerIO& io);
 
 // In strided_slice.cc.
 void map_strided_slice(GraphLowering& g, const LayerIO& io);
