@@ -87,5 +87,29 @@ TEST(OpenVinoSequence, GruSequenceBidirectionalWithShorterSequence) {
   expect_near(floats_of(out[1].second.tensor()), {-0.585305f, 0.336144f, 0.265736f, 0.794643f});
 }
 
+// RNNSequence-5 (sequence/rnn-sequence-5) run in reverse with relu for its activation:
+// hidden_size 1, W [1, 1, 1] = 2, R = 0.5, B [1, 1] = 0.1; .bin: lengths [2] i64 at 0, then
+// W, R, B (f32).
+TEST(OpenVinoSequence, RnnSequenceReverseWithRelu) {
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {1, 2, 1}), {1, 2, 1}},
+       {test::ov_parameter(1, "h0", {1, 1, 1}), {1, 1, 1}},
+       {test::ov_const(2, "lengths", {1}, "i64", 0), {1}},
+       {test::ov_const(3, "W", {1, 1, 1}, "f32", 8), {1, 1, 1}},
+       {test::ov_const(4, "R", {1, 1, 1}, "f32", 12), {1, 1, 1}},
+       {test::ov_const(5, "B", {1, 1}, "f32", 16), {1, 1}}},
+      "RNNSequence", "opset5", R"(hidden_size="1" direction="reverse" activations="relu")",
+      std::vector<test::OvOutput>{{{1, 1, 2, 1}, "y"}, {{1, 1, 1}, "h"}});
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_rnn_sequence"), "m", xml,
+                    test::bytes_of<int64_t>({2}) + test::bytes_of<float>({2, 0.5f, 0.1f}));
+  NamedValues out =
+      test::run_ir(path, {{"x", f32({1, 2, 1}, {1, -1})}, {"h0", f32({1, 1, 1}, {0.2f})}});
+  // Step 2 first: relu(2 * -1 + 0.5 * 0.2 + 0.1) = relu(-1.8) = 0; then step 1:
+  // relu(2 * 1 + 0.5 * 0 + 0.1) = 2.1. Y keeps each at its own step.
+  expect_near(floats_of(out[0].second.tensor()), {2.1f, 0});
+  expect_near(floats_of(out[1].second.tensor()), {2.1f});
+}
+
 }  // namespace
 }  // namespace bough

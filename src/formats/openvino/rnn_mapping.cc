@@ -6,6 +6,8 @@
 // ONNX's [seq, batch, input] and [dirs, batch, H], its Y [seq, dirs, batch, H] to
 // OpenVINO's [batch, dirs, seq, H]. The gates and biases are restacked (rnn_gates.h), so W,
 // R and B must be constants.
+#include <algorithm>
+
 #include "bough/error.h"
 #include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_mapping.h"
