@@ -209,6 +209,31 @@ TEST(OpenVinoOps, GatherWithBatchDimsOnALaterAxis) {
             (std::vector<float>{1, 0, 3, 2, 5, 4, 7, 7, 9, 9, 11, 11}));
 }
 
+// CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
+// each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
+TEST(OpenVinoOps, CumSumModes) {
+  struct Case {
+    const char* data;
+    std::vector<float> want;
+  };
+  const Case cases[] = {{R"(exclusive="false" reverse="false")", {1, 3, 6, 10, 15}},
+                        {R"(exclusive="true" reverse="false")", {0, 1, 3, 6, 10}},
+                        {R"(exclusive="false" reverse="true")", {15, 14, 12, 9, 5}},
+                        {R"(exclusive="true" reverse="true")", {14, 12, 9, 5, 0}}};
+  for (bool with_axis : {true, false}) {
+    for (const Case& c : cases) {
+      std::vector<test::OvSource> ins{{test::ov_parameter(0, "x", {5}), {5}}};
+      if (with_axis) ins.push_back({test::ov_const(1, "axis", {}, "i64", 0), {}});
+      std::string path =
+          test::save_ir(test::scratch_dir("ov_cumsum"), "m",
+                        test::ov_one_layer_net(ins, "CumSum", "opset3", c.data, {5}, "y"),
+                        with_axis ? test::bytes_of<int64_t>({0}) : "");
+      NamedValues out = test::run_ir(path, {{"x", f32({5}, {1, 2, 3, 4, 5})}});
+      EXPECT_EQ(floats_of(out[0].second.tensor()), c.want) << c.data << " axis " << with_axis;
+    }
+  }
+}
+
 // x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] as [1, 1, 3, 3], through one windowed layer.
 NamedValues run_window(const std::string& dir, const std::string& xml,
                        const std::string& weights = "") {

@@ -375,6 +375,12 @@ void write_range(NetWriter& w, const ir::Node& n) {
        {{"output_type", std::string(type)}});
 }
 
+void write_cum_sum(NetWriter& w, const ir::Node& n) {
+  auto flag = [&](const char* key) { return int_attr_or(n, key, 0) ? "true" : "false"; };
+  w.op("CumSum", "opset3", layer_name(n), sources(w, n), out0(w, n),
+       {{"exclusive", flag("exclusive")}, {"reverse", flag("reverse")}});
+}
+
 void write_expand(NetWriter& w, const ir::Node& n) {
   w.op("Broadcast", "opset3", layer_name(n), sources(w, n), out0(w, n),
        {{"mode", "bidirectional"}});
@@ -410,6 +416,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Slice", write_slice},
                                                 {"Range", write_range},
                                                 {"Expand", write_expand},
+                                                {"CumSum", write_cum_sum},
                                                 {"If", write_if},
                                                 {"Loop", write_loop},
                                                 {"Scan", write_scan},

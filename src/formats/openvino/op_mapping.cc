@@ -314,6 +314,16 @@ void map_transpose(GraphLowering& g, const LayerIO& io) {
   if (!order.empty()) n->attributes.push_back(ints_attr("perm", order));
 }
 
+// CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
+void map_cum_sum(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 2);
+  ir::Edge* axis =
+      io.in.size() == 2 ? io.in[1] : g.constant(Tensor::scalar_i64(0), io.layer.name + "/axis");
+  ir::Node* n = g.node_to("CumSum", {io.in[0], axis}, {io.out[0]}, io.layer.name);
+  for (const char* key : {"exclusive", "reverse"})
+    n->attributes.push_back(int_attr(key, flag(io.layer, key, false) ? 1 : 0));
+}
+
 // Slice-8 is (data, start, stop, step[, axes]); ONNX's is (data, starts, ends, axes, steps).
 void map_slice(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 4, 5);
@@ -385,6 +395,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"LogSoftmax", map_softmax},
                                               {"Transpose", map_transpose},
                                               {"Slice", map_slice},
+                                              {"CumSum", map_cum_sum},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
