@@ -209,6 +209,28 @@ TEST(OpenVinoOps, GatherWithBatchDimsOnALaterAxis) {
             (std::vector<float>{1, 0, 3, 2, 5, 4, 7, 7, 9, 9, 11, 11}));
 }
 
+// Clamp-1 (activation/Clamp-1): min and max as float attributes; for an integer input min
+// is rounded up and max down, per the specification's note on integral types.
+TEST(OpenVinoOps, ClampFloatsAndIntegers) {
+  std::string floats = test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, "Clamp",
+                                              "opset1", R"(min="-1" max="1.5")", {4}, "y");
+  NamedValues f = test::run_ir(test::save_ir(test::scratch_dir("ov_clamp"), "m", floats),
+                               {{"x", f32({4}, {-2, 0.5f, 3, -0.25f})}});
+  EXPECT_EQ(floats_of(f[0].second.tensor()), (std::vector<float>{-1, 0.5f, 1.5f, -0.25f}));
+  // min -2.5 rounds up to -2, max 5.5 down to 5.
+  std::string ints =
+      test::replaced(test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}, "i64"), {4}}},
+                                            "Clamp", "opset1", R"(min="-2.5" max="5.5")", {4}, "y"),
+                     R"(precision="FP32" names="y")", R"(precision="I64" names="y")");
+  Tensor x = Tensor::from_vector(ElemType::Int64, {4}, std::vector<int64_t>{-3, -2, 5, 7});
+  NamedValues i =
+      test::run_ir(test::save_ir(test::scratch_dir("ov_clamp_int"), "m", ints), {{"x", Value(x)}});
+  const Tensor& y = i[0].second.tensor();
+  ASSERT_EQ(y.type(), ElemType::Int64);
+  EXPECT_EQ(std::vector<int64_t>(y.data<int64_t>(), y.data<int64_t>() + 4),
+            (std::vector<int64_t>{-2, -2, 5, 5}));
+}
+
 // CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
 // each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
 TEST(OpenVinoOps, CumSumModes) {

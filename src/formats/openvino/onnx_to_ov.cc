@@ -5,12 +5,14 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/net_writer.h"
 #include "formats/openvino/write_helpers.h"
 #include "formats/openvino/writer.h"
+#include "ir/float_formats.h"
 
 namespace bough::openvino {
 
@@ -375,6 +377,73 @@ void write_range(NetWriter& w, const ir::Node& n) {
        {{"output_type", std::string(type)}});
 }
 
+// A scalar constant's value as a double (nullopt for a type other than the floats of 16 to
+// 64 bits and the integers but uint64, or an int64 beyond 2^53, which a double would round).
+std::optional<double> scalar_value(const Tensor& t) {
+  if (t.numel() != 1) return std::nullopt;
+  switch (t.type()) {
+    case ElemType::Float:
+      return t.data<float>()[0];
+    case ElemType::Double:
+      return t.data<double>()[0];
+    case ElemType::Float16:
+      return half_to_float(t.data<uint16_t>()[0]);
+    case ElemType::BFloat16:
+      return bfloat16_to_float(t.data<uint16_t>()[0]);
+    case ElemType::Int8:
+      return t.data<int8_t>()[0];
+    case ElemType::UInt8:
+      return t.data<uint8_t>()[0];
+    case ElemType::Int16:
+      return t.data<int16_t>()[0];
+    case ElemType::UInt16:
+      return t.data<uint16_t>()[0];
+    case ElemType::Int32:
+      return t.data<int32_t>()[0];
+    case ElemType::UInt32:
+      return t.data<uint32_t>()[0];
+    case ElemType::Int64: {
+      const int64_t v = t.data<int64_t>()[0];
+      if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) return std::nullopt;
+      return static_cast<double>(v);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// ONNX's Clip as Clamp-1, whose bounds are attributes: Clip's (inputs from opset 11,
+// attributes before) must be constants. A bound left out is infinite from opset 11 and the
+// float range before (Clip-6's defaults); an integer x needs both.
+void write_clip(NetWriter& w, const ir::Node& n) {
+  const ir::Type& t = n.inputs.at(0)->type;
+  const bool integer = t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem);
+  auto bound = [&](size_t k, const char* attr, double fallback) {
+    if (const ir::Edge* e = n.inputs.size() > k ? n.inputs[k] : nullptr) {
+      std::optional<double> v = e->data ? scalar_value(*e->data) : std::nullopt;
+      if (!v)
+        fail(ErrorKind::Unsupported, w.where(n),
+             std::string("Clip's ") + attr +
+                 " must be a constant scalar of a float or integer type (an int64 within 2^53)");
+      return *v;
+    }
+    if (const ir::Attribute* a = n.attr(attr)) return static_cast<double>(a->f);
+    if (integer)
+      fail(ErrorKind::Unsupported, w.where(n), std::string("Clip of integers without ") + attr);
+    return fallback;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  const double limit = w.opset() < 11 ? std::numeric_limits<float>::max() : inf;
+  auto text = [](double v) {
+    char s[40];
+    std::snprintf(s, sizeof s, "%.17g", v);
+    return std::string(s);
+  };
+  std::vector<PortRef> ins{w.source(n.inputs[0])};
+  w.op("Clamp", "opset1", layer_name(n), ins, out0(w, n),
+       {{"min", text(bound(1, "min", -limit))}, {"max", text(bound(2, "max", limit))}});
+}
+
 void write_cum_sum(NetWriter& w, const ir::Node& n) {
   auto flag = [&](const char* key) { return int_attr_or(n, key, 0) ? "true" : "false"; };
   w.op("CumSum", "opset3", layer_name(n), sources(w, n), out0(w, n),
@@ -417,6 +486,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Range", write_range},
                                                 {"Expand", write_expand},
                                                 {"CumSum", write_cum_sum},
+                                                {"Clip", write_clip},
                                                 {"If", write_if},
                                                 {"Loop", write_loop},
                                                 {"Scan", write_scan},

@@ -3,11 +3,14 @@
 // attributes (Gather's axis, Transpose's order) must be constants.
 #include "formats/openvino/op_mapping.h"
 
+#include <cmath>
 #include <map>
+#include <optional>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/map_helpers.h"
+#include "ir/float_formats.h"
 
 namespace bough::openvino {
 
@@ -314,6 +317,107 @@ void map_transpose(GraphLowering& g, const LayerIO& io) {
   if (!order.empty()) n->attributes.push_back(ints_attr("perm", order));
 }
 
+// The values an integer type holds, as doubles: exact up to 32 bits; for 64 bits the
+// largest double below 2^63 (2^64) is the top; nullopt for other types.
+std::optional<std::pair<double, double>> integer_range(ElemType t) {
+  switch (t) {
+    case ElemType::Int8:
+      return std::pair{-128.0, 127.0};
+    case ElemType::UInt8:
+      return std::pair{0.0, 255.0};
+    case ElemType::Int16:
+      return std::pair{-32768.0, 32767.0};
+    case ElemType::UInt16:
+      return std::pair{0.0, 65535.0};
+    case ElemType::Int32:
+      return std::pair{-2147483648.0, 2147483647.0};
+    case ElemType::UInt32:
+      return std::pair{0.0, 4294967295.0};
+    case ElemType::Int64:
+      return std::pair{-9223372036854775808.0, 9223372036854774784.0};
+    case ElemType::UInt64:
+      return std::pair{0.0, 18446744073709549568.0};
+    default:
+      return std::nullopt;
+  }
+}
+
+// `v` as a scalar of type `t` (float, double, float16, bfloat16 or an integer; v must fit
+// an integer type); nullopt for other types.
+std::optional<Tensor> scalar_of(ElemType t, double v) {
+  Tensor s(t, Dims{});
+  switch (t) {
+    case ElemType::Float:
+      *s.data<float>() = static_cast<float>(v);
+      break;
+    case ElemType::Double:
+      *s.data<double>() = v;
+      break;
+    case ElemType::Float16:
+      *s.data<uint16_t>() = float_to_half(static_cast<float>(v));
+      break;
+    case ElemType::BFloat16:
+      *s.data<uint16_t>() = float_to_bfloat16(static_cast<float>(v));
+      break;
+    case ElemType::Int8:
+      *s.data<int8_t>() = static_cast<int8_t>(v);
+      break;
+    case ElemType::UInt8:
+      *s.data<uint8_t>() = static_cast<uint8_t>(v);
+      break;
+    case ElemType::Int16:
+      *s.data<int16_t>() = static_cast<int16_t>(v);
+      break;
+    case ElemType::UInt16:
+      *s.data<uint16_t>() = static_cast<uint16_t>(v);
+      break;
+    case ElemType::Int32:
+      *s.data<int32_t>() = static_cast<int32_t>(v);
+      break;
+    case ElemType::UInt32:
+      *s.data<uint32_t>() = static_cast<uint32_t>(v);
+      break;
+    case ElemType::Int64:
+      *s.data<int64_t>() = static_cast<int64_t>(v);
+      break;
+    case ElemType::UInt64:
+      *s.data<uint64_t>() = static_cast<uint64_t>(v);
+      break;
+    default:
+      return std::nullopt;
+  }
+  return s;
+}
+
+// Clamp-1's bounds are float attributes; ONNX's Clip takes them as inputs of x's type, made
+// here as constants of it. For an integer x the specification rounds min up and
+// max down (and they must then fit the type, as integer_range gives it).
+void map_clamp(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const XmlLayer& l = io.layer;
+  const ir::Type& t =
+      io.in[0]->type.kind == ir::Type::Kind::Tensor ? io.in[0]->type : io.out[0]->type;
+  if (t.kind != ir::Type::Kind::Tensor)
+    fail(ErrorKind::Unsupported, g.where(l), "Clamp of an unknown element type");
+  if (!l.attr("min") || !l.attr("max"))
+    fail(ErrorKind::InvalidModel, g.where(l), "Clamp needs min and max");
+  double lo = float_data(g, l, "min", 0), hi = float_data(g, l, "max", 0);
+  if (is_integer_type(t.elem)) {
+    auto range = integer_range(t.elem);
+    lo = std::ceil(lo);
+    hi = std::floor(hi);
+    if (!range || lo < range->first || hi > range->second)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "Clamp bounds beyond what " + std::string(elem_name(t.elem)) + " holds");
+  }
+  auto bound = [&](double v, const std::string& suffix) {
+    std::optional<Tensor> c = scalar_of(t.elem, v);
+    if (!c) fail(ErrorKind::Unsupported, g.where(l), "Clamp of " + std::string(elem_name(t.elem)));
+    return g.constant(std::move(*c), l.name + suffix);
+  };
+  g.node_to("Clip", {io.in[0], bound(lo, "/min"), bound(hi, "/max")}, {io.out[0]}, l.name);
+}
+
 // CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
 void map_cum_sum(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 2);
@@ -396,6 +500,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Transpose", map_transpose},
                                               {"Slice", map_slice},
                                               {"CumSum", map_cum_sum},
+                                              {"Clamp", map_clamp},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
