@@ -231,6 +231,34 @@ TEST(OpenVinoOps, ClampFloatsAndIntegers) {
             (std::vector<int64_t>{-2, -2, 5, 5}));
 }
 
+// TopK-11 (sort/top-k-11) with k 2 along axis 1 of x [2, 4] = [[3, 1, 4, 1], [5, 9, 2, 6]],
+// sorted by value; stable, so the two 1s keep their order. Indices in i32 (the default).
+// .bin: k = 2 (i64 scalar).
+NamedValues run_top_k(const std::string& dir, const std::string& mode) {
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 4}), {2, 4}}, {test::ov_const(1, "k", {}, "i64", 0), {}}},
+      "TopK", "opset11", R"(axis="1" sort="value" stable="true" mode=")" + mode + "\"",
+      std::vector<test::OvOutput>{{{2, 2}, "values"}, {{2, 2}, "indices"}});
+  xml = test::replaced(xml, R"(precision="FP32" names="indices")",
+                       R"(precision="I32" names="indices")");
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, test::bytes_of<int64_t>({2}));
+  return test::run_ir(path, {{"x", f32({2, 4}, {3, 1, 4, 1, 5, 9, 2, 6})}});
+}
+
+std::vector<int64_t> i32s(const Tensor& t) {
+  EXPECT_EQ(t.type(), ElemType::Int32);
+  return std::vector<int64_t>(t.data<int32_t>(), t.data<int32_t>() + t.numel());
+}
+
+TEST(OpenVinoOps, TopKLargestAndSmallest) {
+  NamedValues max = run_top_k("ov_topk_max", "max");
+  EXPECT_EQ(floats_of(max[0].second.tensor()), (std::vector<float>{4, 3, 9, 6}));
+  EXPECT_EQ(i32s(max[1].second.tensor()), (std::vector<int64_t>{2, 0, 1, 3}));
+  NamedValues min = run_top_k("ov_topk_min", "min");
+  EXPECT_EQ(floats_of(min[0].second.tensor()), (std::vector<float>{1, 1, 2, 5}));
+  EXPECT_EQ(i32s(min[1].second.tensor()), (std::vector<int64_t>{1, 3, 2, 0}));
+}
+
 // CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
 // each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
 TEST(OpenVinoOps, CumSumModes) {

@@ -444,6 +444,58 @@ void write_clip(NetWriter& w, const ir::Node& n) {
        {{"min", text(bound(1, "min", -limit))}, {"max", text(bound(2, "max", limit))}});
 }
 
+// TopK-11 with int64 indices, sorted by value and stable: ONNX's order (equal values lower
+// index first). Its values and indices go to `values` and `indices` (either may be null);
+// returns the indices' port.
+PortRef top_k_layer(NetWriter& w, PortRef x, PortRef k, int64_t axis, bool largest, bool sorted,
+                    const ir::Edge* values, const ir::Edge* indices, const std::string& name) {
+  XmlLayer l;
+  l.name = name;
+  l.type = "TopK";
+  l.version = "opset11";
+  l.data = {{"axis", std::to_string(axis)},
+            {"mode", largest ? "max" : "min"},
+            {"sort", sorted ? "value" : "none"},
+            {"stable", "true"},
+            {"index_element_type", "i64"}};
+  l.outputs = {NetWriter::port_of(values), NetWriter::port_of(indices)};
+  const int64_t id = w.add(std::move(l), {x, k});
+  if (values) w.bind(values, {id, 2});
+  if (indices) w.bind(indices, {id, 3});
+  return {id, 3};
+}
+
+// ONNX's TopK: K an attribute (opset 1) or an int64 [1] input, which TopK-11 wants scalar.
+void write_top_k(NetWriter& w, const ir::Node& n) {
+  const std::string name = layer_name(n);
+  PortRef k;
+  if (n.inputs.size() > 1 && n.inputs[1])
+    k = w.op("Squeeze", "opset1", name + "/k",
+             {w.source(n.inputs[1]), w.const_i64({0}, name + "/k_axis")}, nullptr);
+  else
+    k = w.constant(Tensor::scalar_i64(int_attr_or(n, "k", 1)), name + "/k");
+  top_k_layer(w, w.source(n.inputs.at(0)), k, int_attr_or(n, "axis", -1),
+              int_attr_or(n, "largest", 1) != 0, int_attr_or(n, "sorted", 1) != 0,
+              n.outputs.empty() ? nullptr : n.outputs[0],
+              n.outputs.size() > 1 ? n.outputs[1] : nullptr, name);
+}
+
+// ArgMax and ArgMin: the index of TopK-11's one largest (smallest) element, stable so that
+// the first of equal values wins, as select_last_index 0 asks; squeezed without keepdims.
+void write_arg_reduce(NetWriter& w, const ir::Node& n) {
+  if (int_attr_or(n, "select_last_index", 0) != 0)
+    fail(ErrorKind::Unsupported, w.where(n), n.op_type + " with select_last_index");
+  const std::string name = layer_name(n);
+  const int64_t axis = int_attr_or(n, "axis", 0);
+  const bool keep = int_attr_or(n, "keepdims", 1) != 0;
+  PortRef index =
+      top_k_layer(w, w.source(n.inputs.at(0)), w.constant(Tensor::scalar_i64(1), name + "/k"), axis,
+                  n.op_type == "ArgMax", true, nullptr, keep ? out0(w, n) : nullptr,
+                  keep ? name : name + "/top");
+  if (!keep)
+    w.op("Squeeze", "opset1", name, {index, w.const_i64({axis}, name + "/axis")}, out0(w, n));
+}
+
 void write_cum_sum(NetWriter& w, const ir::Node& n) {
   auto flag = [&](const char* key) { return int_attr_or(n, key, 0) ? "true" : "false"; };
   w.op("CumSum", "opset3", layer_name(n), sources(w, n), out0(w, n),
@@ -487,6 +539,9 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Expand", write_expand},
                                                 {"CumSum", write_cum_sum},
                                                 {"Clip", write_clip},
+                                                {"TopK", write_top_k},
+                                                {"ArgMax", write_arg_reduce},
+                                                {"ArgMin", write_arg_reduce},
                                                 {"If", write_if},
                                                 {"Loop", write_loop},
                                                 {"Scan", write_scan},

@@ -418,6 +418,42 @@ void map_clamp(GraphLowering& g, const LayerIO& io) {
   g.node_to("Clip", {io.in[0], bound(lo, "/min"), bound(hi, "/max")}, {io.out[0]}, l.name);
 }
 
+// TopK-1/3/11 as ONNX's TopK (K an int64 [1]): mode max is largest, and ONNX's sorted order
+// (by value, equal values lower index first) is one OpenVINO's "value" and "none" allow,
+// stable or not; "index" order has no ONNX form but for k 1. Indices are int64 in ONNX,
+// converted to index_element_type (i32 by default).
+void map_top_k(GraphLowering& g, const LayerIO& io) {
+  const XmlLayer& l = io.layer;
+  if (io.in.size() != 2 || io.out.size() != 2)
+    fail(ErrorKind::InvalidModel, g.where(l), "TopK takes data and k and gives values and indices");
+  const std::string* mode = l.attr("mode");
+  const std::string* sort = l.attr("sort");
+  if (!mode || (*mode != "max" && *mode != "min"))
+    fail(ErrorKind::InvalidModel, g.where(l), "mode must be max or min");
+  if (sort && *sort == "index") {
+    const Tensor* k = GraphLowering::constant_value(io.in[1]);
+    if (!k || const_ints(g, io, 1, "k") != std::vector<int64_t>{1})
+      fail(ErrorKind::Unsupported, g.where(l), "TopK sorted by index (but for a constant k of 1)");
+  }
+  const std::string* type = l.attr("index_element_type");
+  const bool i64 = type && *type == "i64";
+  if (type && !i64 && *type != "i32")
+    fail(ErrorKind::InvalidModel, g.where(l), "index_element_type \"" + *type + "\"");
+  ir::Edge* k = g.as_int64(io.in[1], l.name + "/k");
+  if (l.inputs.at(1).shape.dims.empty())
+    k = g.node("Unsqueeze", {k, g.constant(i64_tensor({0}), l.name + "/k_axis")}, l.name + "/k_1d");
+  ir::Edge* indices = i64 ? io.out[1]
+                          : g.graph()->new_edge(g.model().unique_name(l.name + "/indices_i64"),
+                                                ir::Edge::Origin::NodeOutput);
+  ir::Node* n = g.node_to("TopK", {io.in[0], k}, {io.out[0], indices}, l.name);
+  n->attributes.push_back(int_attr("axis", int_data(g, l, "axis", -1)));
+  n->attributes.push_back(int_attr("largest", *mode == "max" ? 1 : 0));
+  n->attributes.push_back(int_attr("sorted", 1));
+  if (!i64)
+    g.node_to("Cast", {indices}, {io.out[1]}, l.name + "/indices")
+        ->attributes.push_back(int_attr("to", static_cast<int64_t>(ElemType::Int32)));
+}
+
 // CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
 void map_cum_sum(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 2);
@@ -501,6 +537,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Slice", map_slice},
                                               {"CumSum", map_cum_sum},
                                               {"Clamp", map_clamp},
+                                              {"TopK", map_top_k},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
