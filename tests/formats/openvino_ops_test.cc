@@ -259,6 +259,61 @@ TEST(OpenVinoOps, TopKLargestAndSmallest) {
   EXPECT_EQ(i32s(min[1].second.tensor()), (std::vector<int64_t>{1, 3, 2, 0}));
 }
 
+// Pad-12 (movement/Pad-12), the examples of its specification on DATA [3, 4] = 1..12.
+// .bin: pads_begin [2] i64 at 0, pads_end [2] i64 at 16, pad_value 0.5 (f32) at 32.
+NamedValues run_pad(const std::string& dir, const std::string& mode,
+                    const std::vector<int64_t>& pads, const std::vector<int64_t>& out_dims,
+                    bool with_value = false) {
+  std::vector<test::OvSource> ins{{test::ov_parameter(0, "x", {3, 4}), {3, 4}},
+                                  {test::ov_const(1, "begin", {2}, "i64", 0), {2}},
+                                  {test::ov_const(2, "end", {2}, "i64", 16), {2}}};
+  if (with_value) ins.push_back({test::ov_const(3, "value", {}, "f32", 32), {}});
+  std::string xml =
+      test::ov_one_layer_net(ins, "Pad", "opset12", "pad_mode=\"" + mode + "\"", out_dims, "y");
+  std::string bin =
+      test::bytes_of<int64_t>({pads[0], pads[1], pads[2], pads[3]}) + test::bytes_of<float>({0.5f});
+  std::vector<float> x;
+  for (int i = 1; i <= 12; ++i) x.push_back(static_cast<float>(i));
+  return test::run_ir(test::save_ir(test::scratch_dir(dir), "m", xml, bin),
+                      {{"x", f32({3, 4}, x)}});
+}
+
+TEST(OpenVinoOps, PadConstantReflectAndCropping) {
+  // pads_begin [0, 1], pads_end [2, 3]: one column before, three after, two rows after.
+  NamedValues c = run_pad("ov_pad_constant", "constant", {0, 1, 2, 3}, {5, 8}, true);
+  EXPECT_EQ(
+      floats_of(c[0].second.tensor()),
+      (std::vector<float>{.5f, 1,   2,   3,   4,   .5f, .5f, .5f, .5f, 5,   6,   7,   8,   .5f,
+                          .5f, .5f, .5f, 9,   10,  11,  12,  .5f, .5f, .5f, .5f, .5f, .5f, .5f,
+                          .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f}));
+  NamedValues r = run_pad("ov_pad_reflect", "reflect", {0, 1, 2, 3}, {5, 8});
+  EXPECT_EQ(floats_of(r[0].second.tensor()),
+            (std::vector<float>{2,  1,  2,  3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11,
+                                12, 11, 10, 9, 6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4,  3, 2,  1}));
+  // Mixed: pads_begin [2, -1], pads_end [-1, 3]: two zero rows, the first column and last
+  // row cropped, three zero columns.
+  NamedValues m = run_pad("ov_pad_mixed", "constant", {2, -1, -1, 3}, {4, 6});
+  EXPECT_EQ(
+      floats_of(m[0].second.tensor()),
+      (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}));
+}
+
+TEST(OpenVinoOps, PadModesWithoutAnOnnxFormAreRefused) {
+  for (const auto& [mode, pads] :
+       {std::pair<std::string, std::vector<int64_t>>{"symmetric", {0, 1, 2, 3}},
+        {"edge", {2, -1, -1, 3}}}) {
+    std::string xml =
+        test::ov_one_layer_net({{test::ov_parameter(0, "x", {3, 4}), {3, 4}},
+                                {test::ov_const(1, "begin", {2}, "i64", 0), {2}},
+                                {test::ov_const(2, "end", {2}, "i64", 16), {2}}},
+                               "Pad", "opset12", "pad_mode=\"" + mode + "\"", {4, 6}, "y");
+    Error e = test::ir_load_error("ov_pad_" + mode, xml,
+                                  test::bytes_of<int64_t>({pads[0], pads[1], pads[2], pads[3]}));
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_NE(e.where().find("Pad \"op\" (id 3)"), std::string::npos) << e.what();
+  }
+}
+
 // CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
 // each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
 TEST(OpenVinoOps, CumSumModes) {

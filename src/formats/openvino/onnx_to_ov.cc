@@ -1,6 +1,7 @@
 // ONNX-domain nodes as OpenVINO opset layers: the inverse of op_mapping.cc. Values that
 // ONNX keeps in attributes (axes, perm) become Const inputs; Identity writes nothing and
 // lets its output stand for its input.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -496,6 +497,61 @@ void write_arg_reduce(NetWriter& w, const ir::Node& n) {
     w.op("Squeeze", "opset1", name, {index, w.const_i64({axis}, name + "/axis")}, out0(w, n));
 }
 
+// ONNX's Pad (opset 11+: pads, constant_value and axes as inputs; before, attributes) as
+// Pad-12, which takes pads_begin and pads_end apart: halves of a constant pads, or of a
+// Split at run time. wrap mode and axes have no OpenVINO form; edge and reflect need
+// constant pads that are not negative (map_pad says why).
+void write_pad(NetWriter& w, const ir::Node& n) {
+  const std::string name = layer_name(n);
+  const ir::Attribute* mode_attr = n.attr("mode");
+  const std::string mode = mode_attr ? mode_attr->s : "constant";
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    fail(ErrorKind::Unsupported, w.where(n), "Pad in " + mode + " mode");
+  if (n.inputs.size() > 3 && n.inputs[3]) fail(ErrorKind::Unsupported, w.where(n), "Pad with axes");
+  const ir::Edge* pads_in = n.inputs.size() > 1 ? n.inputs[1] : nullptr;
+  std::optional<std::vector<int64_t>> pads;
+  if (const ir::Attribute* a = n.attr("pads")) pads = a->ints;  // Pad-2
+  if (pads_in && pads_in->data && pads_in->data->type() == ElemType::Int64)
+    pads = std::vector<int64_t>(pads_in->data->data<int64_t>(),
+                                pads_in->data->data<int64_t>() + pads_in->data->numel());
+  if (mode != "constant" &&
+      (!pads || std::any_of(pads->begin(), pads->end(), [](int64_t v) { return v < 0; })))
+    fail(ErrorKind::Unsupported, w.where(n),
+         "Pad in " + mode + " mode needs constant pads that are not negative");
+  std::vector<PortRef> ins{w.source(n.inputs.at(0))};
+  if (pads) {
+    const auto half = static_cast<long>(pads->size() / 2);
+    ins.push_back(w.const_i64({pads->begin(), pads->begin() + half}, name + "/pads_begin"));
+    ins.push_back(w.const_i64({pads->begin() + half, pads->end()}, name + "/pads_end"));
+  } else if (pads_in) {
+    XmlLayer split;
+    split.name = name + "/pads";
+    split.type = "Split";
+    split.version = "opset1";
+    split.data = {{"num_splits", "2"}};
+    split.outputs = {NetWriter::port_of(nullptr), NetWriter::port_of(nullptr)};
+    const int64_t id =
+        w.add(std::move(split),
+              {w.source(pads_in), w.constant(Tensor::scalar_i64(0), name + "/pads_axis")});
+    ins.push_back({id, 2});
+    ins.push_back({id, 3});
+  } else {
+    fail(ErrorKind::InvalidModel, w.where(n), "Pad without pads");
+  }
+  if (mode == "constant") {
+    if (n.inputs.size() > 2 && n.inputs[2])
+      ins.push_back(w.source(n.inputs[2]));
+    else if (const ir::Attribute* v = n.attr("value"); v && v->f != 0)  // Pad-2
+      ins.push_back(
+          w.op("ConvertLike", "opset1", name + "/value",
+               {w.constant(Tensor::from_vector(ElemType::Float, {}, std::vector<float>{v->f}),
+                           name + "/value_f32"),
+                ins[0]},
+               nullptr));
+  }
+  w.op("Pad", "opset12", name, ins, out0(w, n), {{"pad_mode", mode}});
+}
+
 void write_cum_sum(NetWriter& w, const ir::Node& n) {
   auto flag = [&](const char* key) { return int_attr_or(n, key, 0) ? "true" : "false"; };
   w.op("CumSum", "opset3", layer_name(n), sources(w, n), out0(w, n),
@@ -540,6 +596,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"CumSum", write_cum_sum},
                                                 {"Clip", write_clip},
                                                 {"TopK", write_top_k},
+                                                {"Pad", write_pad},
                                                 {"ArgMax", write_arg_reduce},
                                                 {"ArgMin", write_arg_reduce},
                                                 {"If", write_if},

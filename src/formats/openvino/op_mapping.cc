@@ -454,6 +454,37 @@ void map_top_k(GraphLowering& g, const LayerIO& io) {
         ->attributes.push_back(int_attr("to", static_cast<int64_t>(ElemType::Int32)));
 }
 
+// Pad-1/-12 as ONNX's Pad, whose pads are pads_begin then pads_end in one input. Modes
+// constant, edge and reflect agree for pads >= 0; what edge and reflect do with the
+// cropping of negative pads (Pad-12) is not ONNX's to say, so those need constant pads
+// that are not negative. symmetric has no ONNX form.
+void map_pad(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 4);
+  const XmlLayer& l = io.layer;
+  const std::string* mode_attr = l.attr("pad_mode");
+  const std::string mode = mode_attr ? *mode_attr : "constant";
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    fail(ErrorKind::Unsupported, g.where(l), "pad_mode \"" + mode + "\"");
+  if (mode != "constant")
+    for (size_t k : {1, 2})
+      for (int64_t v : const_ints(g, io, k, "pads of edge or reflect mode"))
+        if (v < 0) fail(ErrorKind::Unsupported, g.where(l), mode + " mode with negative pads");
+  // Constant pads stay a constant, so that whoever reads the ONNX sees their values.
+  ir::Edge* pads = nullptr;
+  if (GraphLowering::constant_value(io.in[1]) && GraphLowering::constant_value(io.in[2])) {
+    std::vector<int64_t> both = const_ints(g, io, 1, "pads_begin");
+    for (int64_t v : const_ints(g, io, 2, "pads_end")) both.push_back(v);
+    pads = g.constant(i64_tensor(both), l.name + "/pads");
+  } else {
+    pads = g.node("Concat",
+                  {g.as_int64(io.in[1], l.name + "/begin"), g.as_int64(io.in[2], l.name + "/end")},
+                  l.name + "/pads", int_attr("axis", 0));
+  }
+  std::vector<ir::Edge*> ins{io.in[0], pads};
+  if (io.in.size() == 4) ins.push_back(io.in[3]);
+  g.node_to("Pad", ins, {io.out[0]}, l.name)->attributes.push_back(string_attr("mode", mode));
+}
+
 // CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
 void map_cum_sum(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 2);
@@ -538,6 +569,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"CumSum", map_cum_sum},
                                               {"Clamp", map_clamp},
                                               {"TopK", map_top_k},
+                                              {"Pad", map_pad},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
