@@ -552,6 +552,44 @@ void write_pad(NetWriter& w, const ir::Node& n) {
   w.op("Pad", "opset12", name, ins, out0(w, n), {{"pad_mode", mode}});
 }
 
+// ONNX's Gemm, alpha * A' * B' + beta * C, as MatMul with the transposes as Transpose
+// layers (a reader cannot tell a matrix from a scalar by a port without dims), the factors
+// as constants converted like A, and an Add of C broadcast as numpy does.
+void write_gemm(NetWriter& w, const ir::Node& n) {
+  const std::string name = layer_name(n);
+  auto operand = [&](size_t k, const char* trans) {
+    PortRef p = w.source(n.inputs.at(k));
+    if (!int_attr_or(n, trans, 0)) return p;
+    return w.op("Transpose", "opset1", name + "/" + trans,
+                {p, w.const_i64({1, 0}, name + "/" + trans + "_order")}, nullptr);
+  };
+  auto factor = [&](PortRef x, const char* attr) {
+    const ir::Attribute* a = n.attr(attr);
+    if (!a || a->f == 1.0f) return x;
+    PortRef f = w.op("ConvertLike", "opset1", name + "/" + attr,
+                     {w.constant(Tensor::from_vector(ElemType::Float, {}, std::vector<float>{a->f}),
+                                 name + "/" + attr + "_f32"),
+                      x},
+                     nullptr);
+    return w.op("Multiply", "opset1", name + "/" + attr + "_times", {x, f}, nullptr,
+                {{"auto_broadcast", "numpy"}});
+  };
+  const ir::Edge* c = n.inputs.size() > 2 ? n.inputs[2] : nullptr;
+  const ir::Attribute* alpha = n.attr("alpha");
+  const bool scaled = alpha && alpha->f != 1.0f;
+  PortRef product =
+      w.op("MatMul", "opset1", c || scaled ? name + "/matmul" : name,
+           {operand(0, "transA"), operand(1, "transB")}, c || scaled ? nullptr : out0(w, n),
+           {{"transpose_a", "false"}, {"transpose_b", "false"}});
+  if (!c && !scaled) return;
+  if (!c) {
+    w.bind(out0(w, n), factor(product, "alpha"));
+    return;
+  }
+  w.op("Add", "opset1", name, {factor(product, "alpha"), factor(w.source(c), "beta")}, out0(w, n),
+       {{"auto_broadcast", "numpy"}});
+}
+
 void write_cum_sum(NetWriter& w, const ir::Node& n) {
   auto flag = [&](const char* key) { return int_attr_or(n, key, 0) ? "true" : "false"; };
   w.op("CumSum", "opset3", layer_name(n), sources(w, n), out0(w, n),
@@ -597,6 +635,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"Clip", write_clip},
                                                 {"TopK", write_top_k},
                                                 {"Pad", write_pad},
+                                                {"Gemm", write_gemm},
                                                 {"ArgMax", write_arg_reduce},
                                                 {"ArgMin", write_arg_reduce},
                                                 {"If", write_if},
