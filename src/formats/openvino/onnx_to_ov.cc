@@ -414,23 +414,33 @@ std::optional<double> scalar_value(const Tensor& t) {
 }
 
 // ONNX's Clip as Clamp-1, whose bounds are attributes: Clip's (inputs from opset 11,
-// attributes before) must be constants. A bound left out is infinite from opset 11 and the
-// float range before (Clip-6's defaults); an integer x needs both.
+// attributes before) when they are constants. A bound left out is infinite from opset 11
+// and the float range before (Clip-6's defaults). Bounds known only at run time, or an
+// integer x with a bound left out, make it Maximum and Minimum layers instead.
 void write_clip(NetWriter& w, const ir::Node& n) {
+  auto input = [&](size_t k) { return n.inputs.size() > k ? n.inputs[k] : nullptr; };
+  auto known = [&](const ir::Edge* e) -> std::optional<double> {
+    return e && e->data ? scalar_value(*e->data) : std::nullopt;
+  };
+  const std::string name = layer_name(n);
   const ir::Type& t = n.inputs.at(0)->type;
   const bool integer = t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem);
+  if ((input(1) && !known(input(1))) || (input(2) && !known(input(2))) ||
+      (integer && (!input(1) || !input(2)))) {
+    PortRef x = w.source(n.inputs.at(0));
+    if (!input(1) && !input(2)) return w.bind(out0(w, n), x);  // nothing to clip to
+    const bool both = input(1) && input(2);
+    if (input(1))
+      x = w.op("Maximum", "opset1", both ? name + "/min" : name, {x, w.source(input(1))},
+               both ? nullptr : out0(w, n), {{"auto_broadcast", "numpy"}});
+    if (input(2))
+      w.op("Minimum", "opset1", name, {x, w.source(input(2))}, out0(w, n),
+           {{"auto_broadcast", "numpy"}});
+    return;
+  }
   auto bound = [&](size_t k, const char* attr, double fallback) {
-    if (const ir::Edge* e = n.inputs.size() > k ? n.inputs[k] : nullptr) {
-      std::optional<double> v = e->data ? scalar_value(*e->data) : std::nullopt;
-      if (!v)
-        fail(ErrorKind::Unsupported, w.where(n),
-             std::string("Clip's ") + attr +
-                 " must be a constant scalar of a float or integer type (an int64 within 2^53)");
-      return *v;
-    }
+    if (std::optional<double> v = known(input(k))) return *v;
     if (const ir::Attribute* a = n.attr(attr)) return static_cast<double>(a->f);
-    if (integer)
-      fail(ErrorKind::Unsupported, w.where(n), std::string("Clip of integers without ") + attr);
     return fallback;
   };
   const double inf = std::numeric_limits<double>::infinity();
@@ -440,8 +450,7 @@ void write_clip(NetWriter& w, const ir::Node& n) {
     std::snprintf(s, sizeof s, "%.17g", v);
     return std::string(s);
   };
-  std::vector<PortRef> ins{w.source(n.inputs[0])};
-  w.op("Clamp", "opset1", layer_name(n), ins, out0(w, n),
+  w.op("Clamp", "opset1", name, {w.source(n.inputs[0])}, out0(w, n),
        {{"min", text(bound(1, "min", -limit))}, {"max", text(bound(2, "max", limit))}});
 }
 
