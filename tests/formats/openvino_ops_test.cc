@@ -314,6 +314,29 @@ TEST(OpenVinoOps, PadModesWithoutAnOnnxFormAreRefused) {
   }
 }
 
+// HSwish-4, Mish-4 and SoftSign-9 (activation/HSwish-4, Mish-4, SoftSign-9) are ONNX's
+// HardSwish, Mish and Softsign. On x = [-4, -1, 0, 2]:
+// HSwish x * min(max(x + 3, 0), 6) / 6 = [0, -1/3, 0, 5/3];
+// Mish x * tanh(softplus(x)) = [-0.0725917, -0.3034015, 0, 1.9439590];
+// SoftSign x / (1 + |x|) = [-0.8, -0.5, 0, 2/3].
+TEST(OpenVinoOps, HSwishMishAndSoftSign) {
+  const std::vector<std::pair<std::string, std::vector<float>>> cases{
+      {"HSwish", {0, -1.0f / 3, 0, 5.0f / 3}},
+      {"Mish", {-0.0725917f, -0.3034015f, 0, 1.9439590f}},
+      {"SoftSign", {-0.8f, -0.5f, 0, 2.0f / 3}}};
+  for (const auto& [type, want] : cases) {
+    std::string xml =
+        test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, type,
+                               type == "SoftSign" ? "opset9" : "opset4", "", {4}, "y");
+    NamedValues out = test::run_ir(test::save_ir(test::scratch_dir("ov_" + type), "m", xml),
+                                   {{"x", f32({4}, {-4, -1, 0, 2})}});
+    std::vector<float> got = floats_of(out[0].second.tensor());
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5f) << type << " " << i;
+  }
+}
+
 // CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
 // each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
 TEST(OpenVinoOps, CumSumModes) {

@@ -37,7 +37,8 @@ const std::map<std::string, std::pair<std::string, std::string>>& unary() {
       {"Atanh", {"Atanh", "opset4"}},    {"Softplus", {"SoftPlus", "opset4"}},
       {"Erf", {"Erf", "opset1"}},        {"Sign", {"Sign", "opset1"}},
       {"Not", {"LogicalNot", "opset1"}}, {"IsNaN", {"IsNaN", "opset10"}},
-      {"Round", {"Round", "opset5"}}};
+      {"Round", {"Round", "opset5"}},    {"HardSwish", {"HSwish", "opset4"}},
+      {"Mish", {"Mish", "opset4"}},      {"Softsign", {"SoftSign", "opset9"}}};
   return m;
 }
 

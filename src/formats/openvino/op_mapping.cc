@@ -20,13 +20,14 @@ using MapFn = void (*)(GraphLowering&, const LayerIO&);
 
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
-      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
-      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
-      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
-      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
-      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
-      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"}};
+      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},        {"Exp", "Exp"},
+      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},        {"Log", "Log"},
+      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},          {"Cos", "Cos"},
+      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"},   {"Tan", "Tan"},
+      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},        {"Sinh", "Sinh"},
+      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},      {"Atanh", "Atanh"},
+      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"},     {"HSwish", "HardSwish"}, {"Mish", "Mish"},
+      {"SoftSign", "Softsign"}};
   return m;
 }
 
