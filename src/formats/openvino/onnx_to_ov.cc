@@ -102,7 +102,11 @@ void write_flatten(NetWriter& w, const ir::Node& n) {
 }
 
 // ONNX integer division truncates, which is OpenVINO's Divide without python division.
+void write_variadic(NetWriter& w, const ir::Node& n);
+
 void write_binary(NetWriter& w, const ir::Node& n) {
+  if ((n.op_type == "Max" || n.op_type == "Min") && n.inputs.size() != 2)
+    return write_variadic(w, n);
   if (n.inputs.size() != 2)
     fail(ErrorKind::Unsupported, w.where(n), n.op_type + " with other than two inputs");
   std::map<std::string, std::string> data{{"auto_broadcast", "numpy"}};
@@ -313,7 +317,13 @@ void write_reduce(NetWriter& w, const ir::Node& n) {
   bool all = axes_in ? empty(axes_in) : !axes_attr || axes_attr->ints.empty();
   std::optional<PortRef> axes;
   const std::string name = layer_name(n);
-  if (all && int_attr_or(n, "noop_with_empty_axes", 0)) return write_identity(w, n);
+  if (all && int_attr_or(n, "noop_with_empty_axes", 0)) {
+    // (What a "no-op" is for the composite reductions, the ONNX spec leaves open.)
+    if (n.op_type == "ReduceSumSquare" || n.op_type == "ReduceLogSum" ||
+        n.op_type == "ReduceLogSumExp")
+      fail(ErrorKind::Unsupported, w.where(n), n.op_type + " with noop_with_empty_axes");
+    return write_identity(w, n);
+  }
   if (all) {
     const ir::Type& t = n.inputs.at(0)->type;
     std::vector<int64_t> every;
@@ -327,8 +337,47 @@ void write_reduce(NetWriter& w, const ir::Node& n) {
   }
   bool keep = int_attr_or(n, "keepdims", 1) != 0;
   bool l1_l2 = n.op_type == "ReduceL1" || n.op_type == "ReduceL2";
-  w.op(n.op_type, l1_l2 ? "opset4" : "opset1", name, {w.source(n.inputs.at(0)), *axes}, out0(w, n),
-       {{"keep_dims", keep ? "true" : "false"}});
+  // ReduceSumSquare, ReduceLogSum and ReduceLogSumExp are a ReduceSum of x * x, x or exp(x),
+  // the last two then a Log.
+  PortRef x = w.source(n.inputs.at(0));
+  std::string type = n.op_type;
+  const bool logs = type == "ReduceLogSum" || type == "ReduceLogSumExp";
+  if (type == "ReduceSumSquare")
+    x = w.op("Multiply", "opset1", name + "/square", {x, x}, nullptr,
+             {{"auto_broadcast", "numpy"}});
+  if (type == "ReduceLogSumExp") x = w.op("Exp", "opset1", name + "/exp", {x}, nullptr);
+  if (type == "ReduceSumSquare" || logs) type = "ReduceSum";
+  PortRef sum = w.op(type, l1_l2 ? "opset4" : "opset1", logs ? name + "/sum" : name, {x, *axes},
+                     logs ? nullptr : out0(w, n), {{"keep_dims", keep ? "true" : "false"}});
+  if (logs) w.op("Log", "opset1", name, {sum}, out0(w, n));
+}
+
+// Sum, Mean, Max and Min of any number of inputs: a chain of Add (Maximum, Minimum), the
+// Mean then divided by the count, converted like the sum.
+void write_variadic(NetWriter& w, const ir::Node& n) {
+  const std::string name = layer_name(n);
+  const std::map<std::string, std::string> pairwise{
+      {"Sum", "Add"}, {"Mean", "Add"}, {"Max", "Maximum"}, {"Min", "Minimum"}};
+  std::vector<PortRef> ins = sources(w, n);
+  if (ins.empty()) fail(ErrorKind::InvalidModel, w.where(n), n.op_type + " without inputs");
+  const bool mean = n.op_type == "Mean" && ins.size() > 1;
+  PortRef acc = ins[0];
+  for (size_t k = 1; k < ins.size(); ++k) {
+    const bool last = k + 1 == ins.size() && !mean;
+    acc = w.op(pairwise.at(n.op_type), "opset1", last ? name : name + "/" + std::to_string(k),
+               {acc, ins[k]}, last ? out0(w, n) : nullptr, {{"auto_broadcast", "numpy"}});
+  }
+  if (ins.size() == 1) return w.bind(out0(w, n), acc);
+  if (!mean) return;
+  PortRef count =
+      w.op("ConvertLike", "opset1", name + "/count",
+           {w.constant(Tensor::from_vector(ElemType::Float, {},
+                                           std::vector<float>{static_cast<float>(ins.size())}),
+                       name + "/count_f32"),
+            acc},
+           nullptr);
+  w.op("Divide", "opset1", name, {acc, count}, out0(w, n),
+       {{"auto_broadcast", "numpy"}, {"m_pythondiv", "false"}});
 }
 
 // Before opset 13, ONNX's Softmax flattened the input at the axis; OpenVINO's never does.
@@ -646,6 +695,11 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"TopK", write_top_k},
                                                 {"Pad", write_pad},
                                                 {"Gemm", write_gemm},
+                                                {"ReduceSumSquare", write_reduce},
+                                                {"ReduceLogSum", write_reduce},
+                                                {"ReduceLogSumExp", write_reduce},
+                                                {"Sum", write_variadic},
+                                                {"Mean", write_variadic},
                                                 {"ArgMax", write_arg_reduce},
                                                 {"ArgMin", write_arg_reduce},
                                                 {"If", write_if},
