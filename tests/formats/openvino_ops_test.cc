@@ -337,6 +337,26 @@ TEST(OpenVinoOps, HSwishMishAndSoftSign) {
   }
 }
 
+// Tile-1 (movement/Tile-1): x [2, 2] = [[1, 2], [3, 4]] repeated [1, 2] times, and refused
+// where repeats is shorter than x's rank (OpenVINO pads it with 1s, ONNX does not).
+// .bin: repeats i64.
+TEST(OpenVinoOps, TileRepeatsEachAxis) {
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "x", {2, 2}), {2, 2}},
+                                            {test::ov_const(1, "repeats", {2}, "i64", 0), {2}}},
+                                           "Tile", "opset1", "", {2, 4}, "y");
+  NamedValues out = test::run_ir(
+      test::save_ir(test::scratch_dir("ov_tile"), "m", xml, test::bytes_of<int64_t>({1, 2})),
+      {{"x", f32({2, 2}, {1, 2, 3, 4})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4}));
+  std::string short_repeats =
+      test::ov_one_layer_net({{test::ov_parameter(0, "x", {2, 2}), {2, 2}},
+                              {test::ov_const(1, "repeats", {1}, "i64", 0), {1}}},
+                             "Tile", "opset1", "", {2, 4}, "y");
+  Error e = test::ir_load_error("ov_tile_short", short_repeats, test::bytes_of<int64_t>({2}));
+  EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  EXPECT_NE(e.where().find("Tile \"op\" (id 2)"), std::string::npos) << e.what();
+}
+
 // CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
 // each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
 TEST(OpenVinoOps, CumSumModes) {

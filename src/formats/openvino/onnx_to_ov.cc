@@ -655,6 +655,10 @@ void write_cum_sum(NetWriter& w, const ir::Node& n) {
        {{"exclusive", flag("exclusive")}, {"reverse", flag("reverse")}});
 }
 
+void write_tile(NetWriter& w, const ir::Node& n) {
+  w.op("Tile", "opset1", layer_name(n), sources(w, n), out0(w, n));
+}
+
 void write_expand(NetWriter& w, const ir::Node& n) {
   w.op("Broadcast", "opset3", layer_name(n), sources(w, n), out0(w, n),
        {{"mode", "bidirectional"}});
@@ -695,6 +699,7 @@ const std::map<std::string, WriteFn>& special() {
                                                 {"TopK", write_top_k},
                                                 {"Pad", write_pad},
                                                 {"Gemm", write_gemm},
+                                                {"Tile", write_tile},
                                                 {"ReduceSumSquare", write_reduce},
                                                 {"ReduceLogSum", write_reduce},
                                                 {"ReduceLogSumExp", write_reduce},

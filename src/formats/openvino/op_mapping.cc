@@ -486,6 +486,20 @@ void map_pad(GraphLowering& g, const LayerIO& io) {
   g.node_to("Pad", ins, {io.out[0]}, l.name)->attributes.push_back(string_attr("mode", mode));
 }
 
+// Tile-1 pads the shorter of data's rank and repeats' length with leading 1s; ONNX's Tile
+// wants them equal, so they must be (by the ports' dims).
+void map_tile(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  const XmlLayer& l = io.layer;
+  const ir::Shape& data = l.inputs.at(0).shape;
+  const ir::Shape& repeats = l.inputs.at(1).shape;
+  if (!data.rank_known || repeats.dims.size() != 1 || !repeats.dims[0].is_known() ||
+      repeats.dims[0].value != static_cast<int64_t>(data.dims.size()))
+    fail(ErrorKind::Unsupported, g.where(l),
+         "Tile whose repeats are not as long as data's rank (ONNX pads neither)");
+  g.node_to("Tile", {io.in[0], g.as_int64(io.in[1], l.name + "/repeats")}, {io.out[0]}, l.name);
+}
+
 // CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
 void map_cum_sum(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 2);
@@ -571,6 +585,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"Clamp", map_clamp},
                                               {"TopK", map_top_k},
                                               {"Pad", map_pad},
+                                              {"Tile", map_tile},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},
