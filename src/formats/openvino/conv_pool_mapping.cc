@@ -93,17 +93,21 @@ void map_convolution(GraphLowering& g, const LayerIO& io) {
   ir::Edge* filter = io.in[1];
   int64_t groups = 1;
   if (l.type == "GroupConvolution") {
-    std::vector<int64_t> dims = static_dims(g, l, l.inputs.at(1), "a filter");
-    if (dims.size() < 3)
-      fail(ErrorKind::InvalidModel, g.where(l), "the filter has fewer than 3 axes");
+    // A constant's own shape, not what its port claims, decides how its bytes are read.
+    const Tensor* constant = GraphLowering::constant_value(filter);
+    std::vector<int64_t> dims =
+        constant ? constant->shape().vec() : static_dims(g, l, l.inputs.at(1), "a filter");
+    if (dims.size() < 3 || dims[0] < 1)
+      fail(ErrorKind::InvalidModel, g.where(l),
+           "the filter is not [GROUPS, C_OUT/GROUPS, C_IN/GROUPS, ...]");
     groups = dims[0];
     std::vector<int64_t> merged{dims[0] * dims[1]};
     merged.insert(merged.end(), dims.begin() + 2, dims.end());
     // A constant filter (the usual case) is stored in ONNX's shape, so that its dims stay
     // known to whoever reads the ONNX; any other is reshaped at run time.
-    if (const Tensor* t = GraphLowering::constant_value(filter)) {
-      Tensor onnx_filter(t->type(), Dims(merged));
-      std::memcpy(onnx_filter.raw(), t->raw(), t->nbytes());
+    if (constant) {
+      Tensor onnx_filter(constant->type(), Dims(merged));
+      std::memcpy(onnx_filter.raw(), constant->raw(), constant->nbytes());
       filter = g.constant(std::move(onnx_filter), l.name + "/filter");
     } else {
       filter = g.node("Reshape", {filter, g.constant(i64_tensor(merged), l.name + "/filter_shape")},

@@ -79,6 +79,10 @@ void sum_bias(const T* src, T* dst, const RnnKind& kind, int64_t dirs, int64_t h
 
 Tensor openvino_bias(const Tensor& b, const RnnKind& kind, int64_t dirs, int64_t hidden,
                      bool linear_before_reset, const std::string& where) {
+  if (b.numel() != dirs * 2 * kind.gates * hidden)
+    fail(ErrorKind::InvalidModel, where,
+         "B holds " + std::to_string(b.numel()) + " values, not " +
+             std::to_string(dirs * 2 * kind.gates * hidden));
   Tensor out(b.type(), Dims{dirs, (kind.gates + (linear_before_reset ? 1 : 0)) * hidden});
   if (b.type() == ElemType::Float)
     sum_bias(b.data<float>(), out.data<float>(), kind, dirs, hidden, linear_before_reset);

@@ -36,8 +36,8 @@ std::vector<int> inverse(const std::vector<int>& order);
 
 // OpenVINO's B ([dirs, gates * H], + H with linear_before_reset) as ONNX's [dirs, 2 * gates * H].
 Tensor onnx_bias(const Tensor& b, const RnnKind& kind, int64_t dirs, bool linear_before_reset);
-// ONNX's B as OpenVINO's (the two halves added; float and double only, else an error
-// at `where`).
+// ONNX's B as OpenVINO's (the two halves added; float and double only, and B must hold
+// dirs * 2 * gates * hidden values, else an error at `where`).
 Tensor openvino_bias(const Tensor& b, const RnnKind& kind, int64_t dirs, int64_t hidden,
                      bool linear_before_reset, const std::string& where);
 

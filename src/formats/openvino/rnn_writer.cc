@@ -63,8 +63,9 @@ void write_recurrent(NetWriter& w, const ir::Node& n) {
   const Tensor& wt = constant_of(w, n, 1, "W");
   const Tensor& rt = constant_of(w, n, 2, "R");
   const int64_t hidden = int_attr_or(n, "hidden_size", rt.rank() == 3 ? rt.shape()[2] : 0);
-  if (wt.rank() != 3 || rt.rank() != 3 || wt.shape()[0] != dirs ||
-      wt.shape()[1] != kind.gates * hidden)
+  const int64_t rows = kind.gates * hidden;
+  if (wt.rank() != 3 || wt.shape()[0] != dirs || wt.shape()[1] != rows ||
+      rt.shape().vec() != std::vector<int64_t>{dirs, rows, hidden})
     fail(ErrorKind::InvalidModel, w.where(n), "W and R do not match hidden_size and direction");
   const std::vector<int> from = inverse(kind.order);
   Tensor b = input(n, 3)
