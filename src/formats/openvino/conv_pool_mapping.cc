@@ -86,7 +86,8 @@ void pool_indices(GraphLowering& g, const LayerIO& io, ir::Edge* flat) {
 
 }  // namespace
 
-// GroupConvolution's filter is reshaped to ONNX's layout by its dims in the file.
+// GroupConvolution's filter is reshaped to ONNX's layout by its dims: a constant's own,
+// else those of its port.
 void map_convolution(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
   const XmlLayer& l = io.layer;
