@@ -11,11 +11,17 @@
 
 namespace bough {
 
+// Which graph passes a session runs on its own copy of the model before planning it:
+// none; basic (fold constants and constant Ifs, remove Identities and dead code, to a fixed
+// point); all (basic plus whatever passes are added later).
+enum class Optimization { none, basic, all };
+
 struct SessionOptions {
   int threads = 1;  // threads for kernels that split their work (the caller's thread included)
   // A model importing an opset newer than bough knows is refused unless this is set; then
   // its operators run as the newest version bough knows defines them.
   bool allow_newer_opset = false;
+  Optimization optimization = Optimization::basic;
 };
 
 using NamedValues = std::vector<std::pair<std::string, Value>>;

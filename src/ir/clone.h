@@ -1,0 +1,14 @@
+// A deep copy of a model: graphs, subgraphs, functions and their values, with every edge
+// pointer (inputs, captures' outer values, producers) pointing into the copy. Tensors share
+// their buffers with the original (they are never written in place).
+#pragma once
+
+#include <memory>
+
+#include "ir/graph.h"
+
+namespace bough::ir {
+
+std::unique_ptr<Model> clone_model(const Model& model);
+
+}  // namespace bough::ir
