@@ -1,0 +1,60 @@
+#include "passes/pass_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include "formats/onnx/writer.h"
+#include "formats/read_model.h"
+#include "infer/validate.h"
+#include "passes/pass.h"
+
+namespace bough::test {
+
+namespace {
+
+int count_in(const ir::Graph& g, const std::string& op_type) {
+  int n = 0;
+  for (const auto& node : g.nodes) {
+    n += node->op_type == op_type;
+    for (const auto& a : node->attributes) {
+      if (a.g) n += count_in(*a.g, op_type);
+      for (const auto& sub : a.graphs) n += count_in(*sub, op_type);
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names) {
+  auto model = read_model_file(path);
+  std::vector<const passes::Pass*> pipeline;
+  for (const std::string& name : pass_names) {
+    pipeline.push_back(passes::find_pass(name));
+    EXPECT_NE(pipeline.back(), nullptr) << name;
+  }
+  if (pipeline.empty()) pipeline = passes::basic_pipeline();
+  passes::run_pipeline(*model, pipeline);
+  infer::Validation checked = infer::validate(*model);
+  for (const auto& d : checked.diagnostics.all())
+    if (d.severity == check::Severity::Error) ADD_FAILURE() << d.place << ": " << d.message;
+  std::string out = path.substr(0, path.size() - 5) + ".opt.onnx";
+  onnx::write_model_file(*model, out);
+  return out;
+}
+
+int count_ops(const std::string& path, const std::string& op_type) {
+  return count_in(*read_model_file(path)->graph, op_type);
+}
+
+std::vector<Tensor> run_plain(const std::string& path, const NamedTensors& inputs) {
+  SessionOptions plain;
+  plain.optimization = Optimization::none;
+  Session session(Model::load(path), plain);
+  NamedValues feed;
+  for (const auto& [name, t] : inputs) feed.emplace_back(name, Value(t));
+  std::vector<Tensor> out;
+  for (auto& [name, v] : session.run(feed)) out.push_back(v.tensor());
+  return out;
+}
+
+}  // namespace bough::test

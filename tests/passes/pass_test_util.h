@@ -1,0 +1,25 @@
+// Shared by the pass tests: optimizing a saved model with real files and the real reader and
+// writer, counting operators, and running a model without the session's own passes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bough/session.h"
+#include "ir/graph.h"
+#include "model_builder.h"
+
+namespace bough::test {
+
+// Reads `path`, runs the passes named (all of the basic pipeline when empty) to a fixed
+// point, writes the result beside it as NAME.opt.onnx and returns that path.
+std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names = {});
+
+// How many nodes of `op_type` the model holds, at any depth.
+int count_ops(const std::string& path, const std::string& op_type);
+
+// Runs the model at `path` on `inputs` with no session passes (what is run is the file).
+std::vector<Tensor> run_plain(const std::string& path, const NamedTensors& inputs);
+
+}  // namespace bough::test
