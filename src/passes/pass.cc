@@ -1,5 +1,7 @@
 #include "passes/pass.h"
 
+#include <chrono>
+
 namespace bough::passes {
 
 const std::vector<Pass>& all_passes() {
@@ -37,7 +39,10 @@ PipelineReport run_pipeline(ir::Model& model, const std::vector<const Pass*>& pi
     changed = false;
     ++report.rounds;
     for (size_t i = 0; i < pipeline.size(); ++i) {
+      auto start = std::chrono::steady_clock::now();
       int n = pipeline[i]->run(model);
+      report.passes[i].seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report.passes[i].changes += n;
       changed = changed || n > 0;
     }

@@ -26,7 +26,8 @@ std::vector<const Pass*> basic_pipeline();
 
 struct PassCount {
   std::string name;
-  int changes = 0;  // summed over the rounds
+  int changes = 0;       // summed over the rounds
+  double seconds = 0.0;  // wall time, summed over the rounds
 };
 
 struct PipelineReport {

@@ -37,7 +37,7 @@ std::string check_golden(const GraphBuilder& g, const std::string& pass, int cha
   EXPECT_EQ(text, read_text(golden + ".before.txt"));
   EXPECT_EQ(test::run_cli("optimize " + in + " " + out + " --passes " + pass, &text), 0) << text;
   std::string line = pass + std::string(16 - pass.size() + 1, ' ') + std::to_string(changes) +
-                     (changes == 1 ? " change\n" : " changes\n");
+                     (changes == 1 ? " change (" : " changes (");
   EXPECT_NE(text.find(line), std::string::npos) << text;
   EXPECT_EQ(test::run_cli("info " + out, &text), 0) << text;
   EXPECT_EQ(text, read_text(golden + ".after.txt"));

@@ -87,7 +87,8 @@ int cmd_optimize(const Args& args) {
   passes::PipelineReport report = passes::run_pipeline(*model, pipeline);
   require_valid(*model, "after the passes (a bug in bough): ");
   for (const passes::PassCount& p : report.passes)
-    std::printf("%-16s %d change%s\n", p.name.c_str(), p.changes, p.changes == 1 ? "" : "s");
+    std::printf("%-16s %d change%s (%.1f ms)\n", p.name.c_str(), p.changes,
+                p.changes == 1 ? "" : "s", p.seconds * 1e3);
   std::printf("%d round%s\n", report.rounds, report.rounds == 1 ? "" : "s");
   onnx::write_model_file(*model, out);
   return kExitOk;
