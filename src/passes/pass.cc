@@ -10,6 +10,7 @@ const std::vector<Pass>& all_passes() {
        "evaluate nodes whose inputs are all constant into initializers (size-capped)",
        fold_constants},
       {"fold-if", "replace an If whose condition is constant by its taken branch", fold_if},
+      {"single-trip-loop", "replace a Loop that runs exactly once by its body", single_trip_loop},
       {"fold-identity", "read an Identity's input directly where its output was read",
        fold_identity},
       {"dead-code",

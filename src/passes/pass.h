@@ -45,5 +45,6 @@ int fold_constants(ir::Model& model);
 int fold_if(ir::Model& model);
 int fold_identity(ir::Model& model);
 int dead_code(ir::Model& model);
+int single_trip_loop(ir::Model& model);
 
 }  // namespace bough::passes
