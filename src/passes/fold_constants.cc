@@ -21,11 +21,6 @@ namespace {
 // while a transposed constant matrix is folded whatever its size.
 constexpr size_t kMaxGrowthBytes = size_t{1} << 20;
 
-bool calls_local_function(const ir::Model& model, const ir::Node& n) {
-  return std::any_of(model.functions.begin(), model.functions.end(),
-                     [&](const auto& f) { return f->name == n.op_type && f->domain == n.domain; });
-}
-
 // The bytes of a tensor of the inferred type `t`; -1 when its shape is not fully known.
 int64_t static_bytes(const ir::Type& t) {
   if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return -1;

@@ -15,7 +15,7 @@ ir::Edge* Inliner::moved_edge(ir::Graph& g, const ir::Edge& from, ir::Edge::Orig
 }
 
 ir::Edge* Inliner::add_initializer(ir::Graph& g, const std::string& name, const Tensor& value) {
-  ir::Edge* e = g.new_edge(names_.claim(name), ir::Edge::Origin::Initializer);
+  ir::Edge* e = g.new_edge(names_.claim_new(name), ir::Edge::Origin::Initializer);
   std::vector<ir::Dim> dims;
   for (size_t i = 0; i < value.rank(); ++i) dims.push_back(ir::Dim::known(value.dim(i)));
   e->type = ir::Type::tensor(value.type(), ir::Shape::of(std::move(dims)));
@@ -25,7 +25,7 @@ ir::Edge* Inliner::add_initializer(ir::Graph& g, const std::string& name, const 
 }
 
 ir::Edge* Inliner::add_value(ir::Graph& g, const std::string& name) {
-  return g.new_edge(names_.claim(name), ir::Edge::Origin::NodeOutput);
+  return g.new_edge(names_.claim_new(name), ir::Edge::Origin::NodeOutput);
 }
 
 std::unique_ptr<ir::Node> Inliner::make_node(ir::Graph& g, const std::string& op_type,
@@ -70,7 +70,8 @@ void Inliner::replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap map,
   for (auto& n : placed) move_node(g, *n, map);
   for (const auto& [target, b] : copied) {
     placed.push_back(make_node(g, "Identity", {map.at(b)}, {target}));
-    if (!owner->name.empty()) placed.back()->name = names_.claim(owner->name + "/" + target->name);
+    if (!owner->name.empty())
+      placed.back()->name = names_.claim_new(owner->name + "/" + target->name);
   }
   for (auto& n : after) placed.push_back(std::move(n));
   g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at),

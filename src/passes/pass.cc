@@ -11,6 +11,8 @@ const std::vector<Pass>& all_passes() {
        fold_constants},
       {"fold-if", "replace an If whose condition is constant by its taken branch", fold_if},
       {"single-trip-loop", "replace a Loop that runs exactly once by its body", single_trip_loop},
+      {"loop-invariant", "move body nodes that read only captures and constants out of loops",
+       loop_invariant},
       {"fold-identity", "read an Identity's input directly where its output was read",
        fold_identity},
       {"dead-code",

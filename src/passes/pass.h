@@ -46,5 +46,6 @@ int fold_if(ir::Model& model);
 int fold_identity(ir::Model& model);
 int dead_code(ir::Model& model);
 int single_trip_loop(ir::Model& model);
+int loop_invariant(ir::Model& model);
 
 }  // namespace bough::passes

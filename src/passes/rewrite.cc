@@ -64,6 +64,12 @@ const Tensor* constant_value(const ir::Edge* e) {
              : nullptr;
 }
 
+bool calls_local_function(const ir::Model& model, const ir::Node& node) {
+  return std::any_of(model.functions.begin(), model.functions.end(), [&](const auto& f) {
+    return f->name == node.op_type && f->domain == node.domain;
+  });
+}
+
 void set_capture_outer(ir::Edge* cap, ir::Edge* outer) {
   cap->outer = outer;
   rename_capture(cap, outer->name);
@@ -116,6 +122,15 @@ std::string NameSet::claim(const std::string& name) {
   int& uses = count_[name];
   if (uses <= 1) {  // only the value being named has it
     uses = 2;       // now taken for good
+    return name;
+  }
+  return claim_new(name);
+}
+
+std::string NameSet::claim_new(const std::string& name) {
+  int& uses = count_[name];
+  if (uses == 0) {
+    uses = 2;
     return name;
   }
   for (int k = 1;; ++k) {

@@ -28,6 +28,9 @@ bool is_graph_output(const ir::Graph& graph, const ir::Edge* e);
 // read through captures) or the output of a Constant node holding a tensor. Null otherwise.
 const Tensor* constant_value(const ir::Edge* e);
 
+// Whether `node` calls a function of the model (which may shadow an operator's name).
+bool calls_local_function(const ir::Model& model, const ir::Node& node);
+
 // Points capture `cap` at `outer` and renames it (and the captures nested below that read
 // it) to the outer value's name.
 void set_capture_outer(ir::Edge* cap, ir::Edge* outer);
@@ -47,6 +50,9 @@ class NameSet {
   // `name` when no other value of the model has it, else the first free `name_1`,
   // `name_2`, ...; the name returned is taken from then on.
   std::string claim(const std::string& name);
+  // Like claim, for a new value beside the one named `name` (which stays): never `name`
+  // itself when a value has it.
+  std::string claim_new(const std::string& name);
 
  private:
   void add(const ir::Graph& graph);

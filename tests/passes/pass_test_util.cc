@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "formats/onnx/writer.h"
 #include "formats/read_model.h"
 #include "infer/validate.h"
@@ -23,6 +25,22 @@ int count_in(const ir::Graph& g, const std::string& op_type) {
   return n;
 }
 
+// Every value a graph defines (inputs, initializers, node outputs), at any depth, for the
+// check that no name is defined twice anywhere in the model (captures define nothing).
+void defined_names(const ir::Graph& g, std::multiset<std::string>* out) {
+  for (const ir::Edge* e : g.inputs) out->insert(e->name);
+  for (const ir::Edge* e : g.initializers)
+    if (e->origin == ir::Edge::Origin::Initializer) out->insert(e->name);
+  for (const auto& node : g.nodes) {
+    for (const ir::Edge* e : node->outputs)
+      if (e) out->insert(e->name);
+    for (const auto& a : node->attributes) {
+      if (a.g) defined_names(*a.g, out);
+      for (const auto& sub : a.graphs) defined_names(*sub, out);
+    }
+  }
+}
+
 }  // namespace
 
 std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names) {
@@ -37,6 +55,10 @@ std::string optimize_file(const std::string& path, const std::vector<std::string
   infer::Validation checked = infer::validate(*model);
   for (const auto& d : checked.diagnostics.all())
     if (d.severity == check::Severity::Error) ADD_FAILURE() << d.place << ": " << d.message;
+  std::multiset<std::string> names;
+  defined_names(*model->graph, &names);
+  for (const std::string& name : names)
+    EXPECT_EQ(names.count(name), 1u) << "'" << name << "' is defined more than once";
   std::string out = path.substr(0, path.size() - 5) + ".opt.onnx";
   onnx::write_model_file(*model, out);
   return out;

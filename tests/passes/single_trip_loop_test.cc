@@ -15,7 +15,9 @@ using test::GraphBuilder;
 // v = x gives v = 2x and scans = [2x + 0] with a leading axis of 1.
 GraphBuilder loop_model(int64_t trips, const std::string& cond_value) {
   GraphBuilder body("body");
-  body.input("i", ElemType::Int64).input("cond_in", ElemType::Bool).input("v_in", ElemType::Float, {2});
+  body.input("i", ElemType::Int64)
+      .input("cond_in", ElemType::Bool)
+      .input("v_in", ElemType::Float, {2});
   body.node("Add", {"v_in", "x"}, {"v_next"});
   test::set_int(body.node("Cast", {"i"}, {"i_f"}), "to", 1);
   body.node("Add", {"v_next", "i_f"}, {"s"});
@@ -37,10 +39,10 @@ GraphBuilder loop_model(int64_t trips, const std::string& cond_value) {
 }
 
 std::string optimized(const GraphBuilder& g, const std::string& name, int64_t opset) {
-  return test::optimize_file(test::save_model(test::make_model(g, opset),
-                                              test::scratch_dir("single_trip_" + name),
-                                              name + ".onnx"),
-                             {"single-trip-loop"});
+  return test::optimize_file(
+      test::save_model(test::make_model(g, opset), test::scratch_dir("single_trip_" + name),
+                       name + ".onnx"),
+      {"single-trip-loop"});
 }
 
 TEST(SingleTripLoop, BecomesItsBodyAtOpsetsWithAxesAsAttributeAndAsInput) {
