@@ -6,6 +6,9 @@ namespace bough::passes {
 
 const std::vector<Pass>& all_passes() {
   static const std::vector<Pass> passes = {
+      {"legalize-if",
+       "repair: If payload inputs bound to branch inputs become captures (--repair runs it)",
+       legalize_if, false},
       {"fold-constants",
        "evaluate nodes whose inputs are all constant into initializers (size-capped)",
        fold_constants},
@@ -29,7 +32,8 @@ const Pass* find_pass(std::string_view name) {
 
 std::vector<const Pass*> basic_pipeline() {
   std::vector<const Pass*> pipeline;
-  for (const Pass& p : all_passes()) pipeline.push_back(&p);
+  for (const Pass& p : all_passes())
+    if (p.basic) pipeline.push_back(&p);
   return pipeline;
 }
 

@@ -15,9 +15,10 @@ struct Pass {
   std::string_view name;
   std::string_view description;  // one line, for `bough optimize --list`
   int (*run)(ir::Model& model);
+  bool basic = true;  // in the basic pipeline; false: only when asked for (repairs)
 };
 
-// Every pass, in the order the basic pipeline runs them.
+// Every pass, in the order the basic pipeline runs them (the opt-in ones first).
 const std::vector<Pass>& all_passes();
 // The pass of that name; null when there is none.
 const Pass* find_pass(std::string_view name);
@@ -47,5 +48,6 @@ int fold_identity(ir::Model& model);
 int dead_code(ir::Model& model);
 int single_trip_loop(ir::Model& model);
 int loop_invariant(ir::Model& model);
+int legalize_if(ir::Model& model);
 
 }  // namespace bough::passes

@@ -45,7 +45,7 @@ commands:
   test-data [--optimize LEVEL] DIR...
                                   run ONNX backend-layout test folders and compare outputs
                                   (LEVEL: none, basic (the default) or all graph passes)
-  optimize IN OUT.onnx [--passes a,b,c] [--list]
+  optimize IN OUT.onnx [--passes a,b,c] [--repair] [--list]
                                   run graph passes (fold constants and constant Ifs, remove
                                   dead code) and write the result; IN is never overwritten
   convert IN OUT [--captures carried|implicit]

@@ -1,6 +1,7 @@
-// bough optimize IN OUT [--passes a,b,c] [--list] — run graph passes over a model and write
-// the result as ONNX. IN is never overwritten; OUT is written through a temporary file and a
-// rename. The model is checked before the passes and again after them.
+// bough optimize IN OUT [--passes a,b,c] [--repair] [--list] — run graph passes over a model
+// and write the result as ONNX. IN is never overwritten; OUT is written through a temporary
+// file and a rename. The model is checked before the passes (after the repairs, with
+// --repair) and again after them.
 #include <cstdio>
 
 #include "bough/error.h"
@@ -16,9 +17,10 @@ namespace bough::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: bough optimize IN OUT.onnx [--passes NAME,NAME,...]\n"
+    "usage: bough optimize IN OUT.onnx [--passes NAME,NAME,...] [--repair]\n"
     "       bough optimize --list\n"
-    "  runs the passes (default: the basic pipeline sessions run) until nothing changes\n";
+    "  runs the passes (default: the basic pipeline sessions run) until nothing changes;\n"
+    "  --repair first rewrites what the check refuses but has one clear meaning (legalize-if)\n";
 
 // Throws InvalidModel with the first error of the check, naming how many more there are.
 void require_valid(const ir::Model& model, const std::string& when) {
@@ -53,13 +55,17 @@ bool parse_pipeline(const std::string& list, std::vector<const passes::Pass*>* o
 int cmd_optimize(const Args& args) {
   std::vector<std::string> paths;
   std::vector<const passes::Pass*> pipeline;
+  bool repair = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--list") {
       for (const passes::Pass& p : passes::all_passes())
-        std::printf("%-16s %s\n", std::string(p.name).c_str(), std::string(p.description).c_str());
+        std::printf("%-16s %s%s\n", std::string(p.name).c_str(), std::string(p.description).c_str(),
+                    p.basic ? "" : " [not in basic]");
       return kExitOk;
     }
-    if (args[i] == "--passes" && i + 1 < args.size()) {
+    if (args[i] == "--repair") {
+      repair = true;
+    } else if (args[i] == "--passes" && i + 1 < args.size()) {
       if (!parse_pipeline(args[++i], &pipeline)) return kExitUsage;
     } else if (args[i].rfind("--", 0) == 0) {
       std::fprintf(stderr, "bough optimize: unexpected argument '%s'\n%s", args[i].c_str(), kUsage);
@@ -83,6 +89,12 @@ int cmd_optimize(const Args& args) {
   }
   if (pipeline.empty()) pipeline = passes::basic_pipeline();
   auto model = read_model_file(in);
+  if (repair) {
+    passes::PipelineReport repairs =
+        passes::run_pipeline(*model, {passes::find_pass("legalize-if")}, 1);
+    std::printf("repaired: %d If%s\n", repairs.passes[0].changes,
+                repairs.passes[0].changes == 1 ? "" : "s");
+  }
   require_valid(*model, "");
   passes::PipelineReport report = passes::run_pipeline(*model, pipeline);
   require_valid(*model, "after the passes (a bug in bough): ");
