@@ -5,6 +5,7 @@
 // whose outputs are graph outputs (their names are the graph's interface), outputs whose
 // size inference does not know, and results over the size cap.
 #include <algorithm>
+#include <optional>
 
 #include "bough/error.h"
 #include "infer/infer.h"
@@ -34,10 +35,7 @@ int64_t static_bytes(const ir::Type& t) {
 
 class Folder {
  public:
-  explicit Folder(ir::Model& model) : model_(model) {
-    check::Diagnostics ignored;  // the model was checked before any pass runs
-    types_ = infer::infer_model(model, ignored);
-  }
+  explicit Folder(ir::Model& model) : model_(model) {}
 
   int graph(ir::Graph& g) {
     std::unordered_set<const ir::Node*> folded;
@@ -60,16 +58,10 @@ class Folder {
       inputs.push_back(t ? Value(*t) : Value());
       if (t) input_bytes += t->nbytes();
     }
-    int64_t output_bytes = 0;
-    for (const ir::Edge* e : n.outputs) {
-      if (!e) continue;
-      if (is_graph_output(g, e)) return false;
-      int64_t bytes = static_bytes(types_.type_of(e));
-      if (bytes < 0) return false;
-      output_bytes += bytes;
-    }
-    if (n.op_type != "Constant" &&
-        static_cast<size_t>(output_bytes) > std::max(kMaxGrowthBytes, input_bytes))
+    for (const ir::Edge* e : n.outputs)
+      if (e && is_graph_output(g, e)) return false;
+    // A Constant's value is in the model already: it cannot grow it.
+    if (n.op_type != "Constant" && !within_cap(n, std::max(kMaxGrowthBytes, input_bytes)))
       return false;
     std::vector<Value> outputs;
     try {
@@ -87,6 +79,18 @@ class Folder {
     return true;
   }
 
+  // Whether the node's outputs, as inference sizes them, fit in `cap` bytes.
+  bool within_cap(const ir::Node& n, size_t cap) {
+    size_t total = 0;
+    for (const ir::Edge* e : n.outputs) {
+      if (!e) continue;
+      int64_t bytes = static_bytes(types().type_of(e));
+      if (bytes < 0) return false;
+      total += static_cast<size_t>(bytes);
+    }
+    return total <= cap;
+  }
+
   static void become_initializer(ir::Graph& g, ir::Edge* e, const Tensor& value) {
     std::vector<ir::Dim> dims;
     for (size_t i = 0; i < value.rank(); ++i) dims.push_back(ir::Dim::known(value.dim(i)));
@@ -98,8 +102,17 @@ class Folder {
     g.initializers.push_back(e);
   }
 
+  // Inference runs once, and only when a node is a candidate: most rounds find none.
+  const infer::Inferred& types() {
+    if (!types_) {
+      check::Diagnostics ignored;  // the model was checked before any pass runs
+      types_ = infer::infer_model(model_, ignored);
+    }
+    return *types_;
+  }
+
   ir::Model& model_;
-  infer::Inferred types_;
+  std::optional<infer::Inferred> types_;
 };
 
 }  // namespace

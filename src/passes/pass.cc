@@ -9,6 +9,8 @@ const std::vector<Pass>& all_passes() {
       {"legalize-if",
        "repair: If payload inputs bound to branch inputs become captures (--repair runs it)",
        legalize_if, false},
+      {"legacy-broadcast", "turn opset < 7 broadcast axis into an explicit Unsqueeze",
+       legacy_broadcast},
       {"fold-constants",
        "evaluate nodes whose inputs are all constant into initializers (size-capped)",
        fold_constants},

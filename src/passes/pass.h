@@ -49,5 +49,6 @@ int dead_code(ir::Model& model);
 int single_trip_loop(ir::Model& model);
 int loop_invariant(ir::Model& model);
 int legalize_if(ir::Model& model);
+int legacy_broadcast(ir::Model& model);
 
 }  // namespace bough::passes
