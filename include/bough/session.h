@@ -12,8 +12,8 @@
 namespace bough {
 
 // Which graph passes a session runs on its own copy of the model before planning it:
-// none; basic (fold constants and constant Ifs, remove Identities and dead code, to a fixed
-// point); all (basic plus whatever passes are added later).
+// none; basic (folding constants and constant Ifs, dead code and the other passes of
+// `bough optimize --list`, to a fixed point); all (basic plus passes added later).
 enum class Optimization { none, basic, all };
 
 struct SessionOptions {
