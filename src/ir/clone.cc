@@ -21,13 +21,9 @@ class Cloner {
     to->is_function_body = from.is_function_body;
     for (const auto& e : from.edges()) {
       Edge* c = to->new_edge(e->name, e->origin);
-      c->type = e->type;
+      copy_value_details(*e, *c);
       c->producer_index = e->producer_index;
       c->outer = e->outer ? edges_.at(e->outer) : nullptr;
-      c->data = e->data;
-      c->doc_string = e->doc_string;
-      c->metadata = e->metadata;
-      c->has_value_info = e->has_value_info;
       edges_[e.get()] = c;
     }
     for (const Edge* e : from.inputs) to->inputs.push_back(edges_.at(e));
@@ -83,6 +79,14 @@ class Cloner {
 };
 
 }  // namespace
+
+void copy_value_details(const Edge& from, Edge& to) {
+  to.type = from.type;
+  to.data = from.data;
+  to.doc_string = from.doc_string;
+  to.metadata = from.metadata;
+  to.has_value_info = from.has_value_info;
+}
 
 std::unique_ptr<Model> clone_model(const Model& from) {
   auto to = std::make_unique<Model>();

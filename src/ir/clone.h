@@ -11,4 +11,8 @@ namespace bough::ir {
 
 std::unique_ptr<Model> clone_model(const Model& model);
 
+// Copies what describes a value — type, data, doc string, metadata, whether its type was
+// declared — from `from` to `to`; not its place in a graph (origin, producer, outer).
+void copy_value_details(const Edge& from, Edge& to);
+
 }  // namespace bough::ir

@@ -2,15 +2,13 @@
 
 #include <iterator>
 
+#include "ir/clone.h"
+
 namespace bough::passes {
 
 ir::Edge* Inliner::moved_edge(ir::Graph& g, const ir::Edge& from, ir::Edge::Origin origin) {
   ir::Edge* e = g.new_edge(names_.claim(from.name), origin);
-  e->type = from.type;
-  e->data = from.data;
-  e->doc_string = from.doc_string;
-  e->metadata = from.metadata;
-  e->has_value_info = from.has_value_info;
+  ir::copy_value_details(from, *e);
   return e;
 }
 

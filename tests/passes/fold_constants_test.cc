@@ -11,11 +11,6 @@ using test::f32;
 using test::floats_of;
 using test::GraphBuilder;
 
-std::string save(const GraphBuilder& g, const std::string& name) {
-  return test::save_model(test::make_model(g), test::scratch_dir("fold_constants_" + name),
-                          name + ".onnx");
-}
-
 // Expand of a scalar to [1024, 1024, 256] floats (1 GiB) stays a node; the same Expand to
 // [4] (16 bytes) folds. Only the structure is checked: running the big one is the point
 // of not folding it.
@@ -29,7 +24,8 @@ TEST(FoldConstants, SizeCapKeepsAHugeExpand) {
   g.node("Expand", {"one", "small_shape"}, {"small"});
   g.node("Add", {"x", "small"}, {"y"});
   g.output("y", ElemType::Float, {4}).output("huge", ElemType::Float, {1024, 1024, 256});
-  std::string opt = test::optimize_file(save(g, "cap"), {"fold-constants"});
+  std::string opt =
+      test::optimize_file(test::save_scratch(g, "fold_constants_cap"), {"fold-constants"});
   EXPECT_EQ(test::count_ops(opt, "Expand"), 1);
   // An Expand whose output is not a graph output but just as big stays too.
   GraphBuilder h("main");
@@ -39,8 +35,10 @@ TEST(FoldConstants, SizeCapKeepsAHugeExpand) {
   h.node("Expand", {"one", "huge_shape"}, {"huge"});
   h.node("Add", {"x", "huge"}, {"y"});
   h.output("y", ElemType::Float, {1024, 1024, 256});
-  EXPECT_EQ(
-      test::count_ops(test::optimize_file(save(h, "cap_inner"), {"fold-constants"}), "Expand"), 1);
+  EXPECT_EQ(test::count_ops(test::optimize_file(test::save_scratch(h, "fold_constants_cap_inner"),
+                                                {"fold-constants"}),
+                            "Expand"),
+            1);
 }
 
 // A random op is never folded, nor what reads it; an If on a non-constant condition stays.
@@ -52,7 +50,7 @@ TEST(FoldConstants, RandomOpsAndSubgraphHoldersStay) {
   g.node("Add", {"noise", "k"}, {"shifted"});
   g.node("Add", {"x", "shifted"}, {"y"});
   g.output("y", ElemType::Float, {2});
-  std::string opt = test::optimize_file(save(g, "random"));
+  std::string opt = test::optimize_file(test::save_scratch(g, "fold_constants_random"));
   EXPECT_EQ(test::count_ops(opt, "RandomUniform"), 1);
   EXPECT_EQ(test::count_ops(opt, "Add"), 2);
 }
@@ -76,7 +74,7 @@ TEST(FoldConstants, FoldsThroughCapturesInsideALoopBody) {
   g.initializer("trips", test::i64({}, {3}));
   test::set_graph(g.node("Loop", {"trips", "", "x"}, {"v"}), "body", body);
   g.output("v", ElemType::Float, {2});
-  std::string opt = test::optimize_file(save(g, "loop_body"));
+  std::string opt = test::optimize_file(test::save_scratch(g, "fold_constants_loop_body"));
   EXPECT_EQ(test::count_ops(opt, "Mul"), 0);
   std::string info;
   ASSERT_EQ(test::run_cli("info " + opt, &info), 0);

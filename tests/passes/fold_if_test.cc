@@ -15,8 +15,7 @@ using test::floats_of;
 using test::GraphBuilder;
 
 std::string save(const GraphBuilder& g, const std::string& name) {
-  return test::save_model(test::make_model(g), test::scratch_dir("fold_if_" + name),
-                          name + ".onnx");
+  return test::save_scratch(g, "fold_if_" + name);
 }
 
 // Sets both branches of the If added last.

@@ -8,6 +8,7 @@
 #include "formats/read_model.h"
 #include "infer/validate.h"
 #include "passes/pass.h"
+#include "test_paths.h"
 
 namespace bough::test {
 
@@ -42,6 +43,10 @@ void defined_names(const ir::Graph& g, std::multiset<std::string>* out) {
 }
 
 }  // namespace
+
+std::string save_scratch(const GraphBuilder& g, const std::string& name) {
+  return save_model(make_model(g), scratch_dir(name), name + ".onnx");
+}
 
 std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names) {
   auto model = read_model_file(path);

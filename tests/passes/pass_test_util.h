@@ -12,6 +12,9 @@
 
 namespace bough::test {
 
+// Saves the model of `g` (at opset 17) as scratch_dir(name)/NAME.onnx; returns the path.
+std::string save_scratch(const GraphBuilder& g, const std::string& name);
+
 // Reads `path`, runs the passes named (all of the basic pipeline when empty) to a fixed
 // point, writes the result beside it as NAME.opt.onnx and returns that path.
 std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names = {});
