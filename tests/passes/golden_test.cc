@@ -151,11 +151,13 @@ TEST(PassGolden, FoldIdentity) {
   EXPECT_EQ(floats_of(e[1]), (std::vector<float>{1, 2}));
 }
 
-// Removed: the unused Neg; the unused Loop (and its trip-count initializer `trips`); the
+// Removed: the unused Neg; the unused If "spare" with its branches; the unused Loop (and
+// its trip-count initializer `trips`); the
 // unused initializer u; the If's second output b (nobody reads it) with both branches'
 // b-values (Mul and Abs), and so the then-branch's capture of u2 and main's initializer u2.
-// Kept: a = If(p) { x + w } else { x - x }, y = a * a. 9 things removed in all: Neg, Loop,
-// If output b, Mul, Abs, capture u2 in then_b, and the initializers u, u2, trips.
+// Kept: a = If(p) { x + w } else { x - x }, y = a * a. 10 things removed in all: Neg, the
+// If "spare", Loop, If output b, Mul, Abs, capture u2 in then_b, and the initializers u,
+// u2, trips.
 GraphBuilder dead_model() {
   GraphBuilder then_g("then_b");
   then_g.node("Add", {"x", "w"}, {"a1"});
@@ -172,6 +174,12 @@ GraphBuilder dead_model() {
   body.node("Add", {"v_in", "w"}, {"v_next"});
   body.node("Identity", {"cond_in"}, {"cond_out"});
   body.output("cond_out", ElemType::Bool).output("v_next", ElemType::Float, {2});
+  GraphBuilder spare_then("spare_then");
+  spare_then.node("Neg", {"w"}, {"sn"});
+  spare_then.output("sn", ElemType::Float, {2});
+  GraphBuilder spare_else("spare_else");
+  spare_else.node("Abs", {"x"}, {"sa"});
+  spare_else.output("sa", ElemType::Float, {2});
   GraphBuilder g("main");
   g.input("x", ElemType::Float, {2}).input("p", ElemType::Bool);
   g.initializer("u", f32({2}, {0, 0}));
@@ -179,6 +187,9 @@ GraphBuilder dead_model() {
   g.initializer("w", f32({2}, {1, 2}));
   g.initializer("trips", test::i64({}, {3}));
   g.node("Neg", {"x"}, {"unused"});
+  g.node("If", {"p"}, {"spare"}, "spare");
+  test::set_graph(g.graph_node_last(), "then_branch", spare_then);
+  test::set_graph(g.graph_node_last(), "else_branch", spare_else);
   test::set_graph(g.node("Loop", {"trips", "", "x"}, {"looped"}), "body", body);
   g.node("If", {"p"}, {"a", "b"});
   test::set_graph(g.graph_node_last(), "then_branch", then_g);
@@ -189,7 +200,7 @@ GraphBuilder dead_model() {
 }
 
 TEST(PassGolden, DeadCode) {
-  std::string out = check_golden(dead_model(), "dead-code", 9);
+  std::string out = check_golden(dead_model(), "dead-code", 10);
   auto t = test::run_plain(out, {{"x", f32({2}, {1, 2})}, {"p", test::boolean({}, {true})}});
   EXPECT_EQ(floats_of(t[0]), (std::vector<float>{4, 16}));  // (x + w)^2
   auto e = test::run_plain(out, {{"x", f32({2}, {1, 2})}, {"p", test::boolean({}, {false})}});
