@@ -72,5 +72,11 @@ TEST(LegalizeIf, RepairsPayloadInputsAtSeveralDepths) {
   EXPECT_EQ(run(false, true), (std::vector<float>{-3, -4}));
 }
 
+// Golden: both Ifs keep only their condition; the branch inputs are captures named after
+// the values bound (a -> x, b -> y, q and q2 -> s; the else-branch's y was already y).
+TEST(LegalizeIf, Golden) {
+  test::check_golden(payload_model(), "legalize-if", "repaired: 2 Ifs", "--repair");
+}
+
 }  // namespace
 }  // namespace bough

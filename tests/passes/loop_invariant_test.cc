@@ -25,7 +25,7 @@ std::vector<std::string> main_ops(const std::string& path) {
 // output sq = w * w is invariant but a body output, so it stays. x = [1, 2], w = [2, 3],
 // b = [1, 1], 3 trips from v = x: inv2 = [3, 7], v = x + 3 * inv2 = [10, 23], every scan
 // row w * w = [4, 9].
-TEST(LoopInvariant, HoistsChainsReadingCapturesAndConstants) {
+GraphBuilder loop_model() {
   GraphBuilder body("body");
   body.input("i", ElemType::Int64)
       .input("cond_in", ElemType::Bool)
@@ -45,6 +45,11 @@ TEST(LoopInvariant, HoistsChainsReadingCapturesAndConstants) {
   g.initializer("trips", test::i64({}, {3}));
   test::set_graph(g.node("Loop", {"trips", "", "x"}, {"v", "rows"}), "body", body);
   g.output("v", ElemType::Float, {2}).output("rows", ElemType::Float, {3, 2});
+  return g;
+}
+
+TEST(LoopInvariant, HoistsChainsReadingCapturesAndConstants) {
+  GraphBuilder g = loop_model();
   const std::string in =
       test::save_model(test::make_model(g), test::scratch_dir("hoist"), "m.onnx");
   std::string opt = test::optimize_file(in, {"loop-invariant"});
@@ -52,6 +57,12 @@ TEST(LoopInvariant, HoistsChainsReadingCapturesAndConstants) {
   auto out = test::run_plain(opt, {{"x", f32({2}, {1, 2})}});
   EXPECT_EQ(floats_of(out[0]), (std::vector<float>{10, 23}));
   EXPECT_EQ(floats_of(out[1]), (std::vector<float>{4, 9, 4, 9, 4, 9}));
+}
+
+// The golden text: Mul and Add before the Loop, the body capturing inv2 (and w for sq),
+// the body initializer b copied into main as b_1 (the body's own b stays until dead-code).
+TEST(LoopInvariant, Golden) {
+  test::check_golden(loop_model(), "loop-invariant", test::report_line("loop-invariant", 2));
 }
 
 // A Scan body: e = Exp(k) of a captured value moves out; y = s + e stays. k = [0, 0]:

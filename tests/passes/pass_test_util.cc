@@ -9,6 +9,7 @@
 #include "infer/validate.h"
 #include "passes/pass.h"
 #include "test_paths.h"
+#include "util/files.h"
 
 namespace bough::test {
 
@@ -43,6 +44,28 @@ void defined_names(const ir::Graph& g, std::multiset<std::string>* out) {
 }
 
 }  // namespace
+
+std::string report_line(const std::string& pass, int changes) {
+  return pass + std::string(16 - pass.size() + 1, ' ') + std::to_string(changes) +
+         (changes == 1 ? " change (" : " changes (");
+}
+
+std::string check_golden(const GraphBuilder& g, const std::string& pass, const std::string& report,
+                         const std::string& extra, int64_t opset) {
+  const std::string dir = scratch_dir("golden_" + pass);
+  const std::string in = save_model(make_model(g, opset), dir, "in.onnx");
+  const std::string out = dir + "/out.onnx";
+  const std::string golden = source_dir() + "/tests/golden/passes/" + pass;
+  std::string text;
+  EXPECT_EQ(run_cli("info " + in, &text), 0) << text;
+  EXPECT_EQ(text, read_file(golden + ".before.txt"));
+  EXPECT_EQ(run_cli("optimize " + in + " " + out + " --passes " + pass + " " + extra, &text), 0)
+      << text;
+  EXPECT_NE(text.find(report), std::string::npos) << text;
+  EXPECT_EQ(run_cli("info " + out, &text), 0) << text;
+  EXPECT_EQ(text, read_file(golden + ".after.txt"));
+  return out;
+}
 
 std::string save_scratch(const GraphBuilder& g, const std::string& name) {
   return save_model(make_model(g), scratch_dir(name), name + ".onnx");

@@ -19,6 +19,15 @@ std::string save_scratch(const GraphBuilder& g, const std::string& name);
 // point, writes the result beside it as NAME.opt.onnx and returns that path.
 std::string optimize_file(const std::string& path, const std::vector<std::string>& pass_names = {});
 
+// The line `bough optimize` prints for `pass` having made `changes` changes (up to the time).
+std::string report_line(const std::string& pass, int changes);
+
+// Saves `g` at `opset`, compares `bough info` of it with tests/golden/passes/PASS.before.txt,
+// runs `bough optimize IN OUT --passes PASS EXTRA`, expects `report` in what it prints and
+// compares `bough info` of OUT with PASS.after.txt; returns OUT's path.
+std::string check_golden(const GraphBuilder& g, const std::string& pass, const std::string& report,
+                         const std::string& extra = "", int64_t opset = 17);
+
 // How many nodes of `op_type` the model holds, at any depth.
 int count_ops(const std::string& path, const std::string& op_type);
 

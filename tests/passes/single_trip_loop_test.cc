@@ -59,6 +59,15 @@ TEST(SingleTripLoop, BecomesItsBodyAtOpsetsWithAxesAsAttributeAndAsInput) {
   }
 }
 
+// The body lands in main: v_in reads x, i the new initializer 0, cond_in the Loop's c; the
+// scan slice gets an Unsqueeze (axes an input at opset 17).
+TEST(SingleTripLoop, Golden) {
+  std::string out = test::check_golden(loop_model(1, "true"), "single-trip-loop",
+                                       test::report_line("single-trip-loop", 1));
+  auto y = test::run_plain(out, {{"x", f32({2}, {1, 2})}});
+  EXPECT_EQ(floats_of(y[0]), (std::vector<float>{2, 4}));
+}
+
 TEST(SingleTripLoop, OtherLoopsStay) {
   EXPECT_EQ(test::count_ops(optimized(loop_model(2, ""), "twice", 17), "Loop"), 1);
   EXPECT_EQ(test::count_ops(optimized(loop_model(1, "false"), "never", 17), "Loop"), 1);
