@@ -105,5 +105,18 @@ TEST(SessionOptimization, LevelsAgreeAndBasicIsTheDefault) {
   EXPECT_NE(out.find("--optimize none|basic|all"), std::string::npos) << out;
 }
 
+TEST(SessionOptimization, TestDataTakesALevel) {
+  const std::string suite = test::conformance_dir();
+  if (suite.empty()) GTEST_SKIP() << "no conformance suite";
+  std::string out;
+  for (const char* level : {"none", "basic", "all"})
+    EXPECT_EQ(test::run_cli(std::string("test-data --optimize ") + level + " " + suite +
+                                "/test_if " + suite + "/test_loop11",
+                            &out),
+              0)
+        << out;
+  EXPECT_EQ(test::run_cli("test-data --optimize most " + suite + "/test_if", &out), 2) << out;
+}
+
 }  // namespace
 }  // namespace bough
