@@ -2,7 +2,9 @@
 // the body's initializers, outputs of nodes hoisted before it — computes the same value on
 // every iteration, so it moves out, just before the Loop or Scan, and the body captures its
 // outputs instead. Only deterministic nodes without subgraphs move (ops::evaluable), never
-// one whose output is a body output, nor a call of a model-local function. Nested bodies
+// one whose output is a body output, nor a call of a model-local function. Only out of a
+// loop known to run at least once: hoisted, a node runs even when the loop would not, and
+// it may fail there (Gather(x, 0) in a loop over an x that may be empty). Nested bodies
 // rise one level per pipeline round.
 #include "ops/evaluate.h"
 #include "passes/pass.h"
@@ -11,6 +13,39 @@
 namespace bough::passes {
 
 namespace {
+
+bool constant_at_least_one(const ir::Edge* e) {
+  const Tensor* t = e ? constant_value(e) : nullptr;
+  return t && t->numel() == 1 && t->type() == ElemType::Int64 && t->data<int64_t>()[0] >= 1;
+}
+
+bool constant_true_or_absent(const ir::Edge* e) {
+  if (!e) return true;
+  const Tensor* t = constant_value(e);
+  return t && t->numel() == 1 && t->type() == ElemType::Bool && t->data<bool>()[0];
+}
+
+// Whether the loop's body is known to run at least once: a Loop with a constant trip
+// count of 1 or more and no condition or a true one; a Scan (opset 9+) whose first scan
+// input has a known length of 1 or more along its scan axis.
+bool runs_at_least_once(const ir::Model& model, const ir::Node& n) {
+  if (n.op_type == "Loop")
+    return n.inputs.size() >= 2 && constant_at_least_one(n.inputs[0]) &&
+           constant_true_or_absent(n.inputs[1]);
+  const ir::Attribute* scans = n.attr("num_scan_inputs");
+  if (model.opset("") < 9 || !scans || scans->i < 1 ||
+      static_cast<size_t>(scans->i) > n.inputs.size())
+    return false;
+  const ir::Edge* first = n.inputs[n.inputs.size() - static_cast<size_t>(scans->i)];
+  if (!first || first->type.kind != ir::Type::Kind::Tensor || !first->type.shape.rank_known)
+    return false;
+  const auto& dims = first->type.shape.dims;
+  int64_t axis = 0;
+  if (const ir::Attribute* axes = n.attr("scan_input_axes"); axes && !axes->ints.empty())
+    axis = axes->ints[0] < 0 ? axes->ints[0] + static_cast<int64_t>(dims.size()) : axes->ints[0];
+  return axis >= 0 && axis < static_cast<int64_t>(dims.size()) &&
+         dims[static_cast<size_t>(axis)].is_known() && dims[static_cast<size_t>(axis)].value >= 1;
+}
 
 class Hoister {
  public:
@@ -100,7 +135,9 @@ int loop_invariant(ir::Model& model) {
   for_each_graph(model, [&](ir::Graph& g) {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       const ir::Node& n = *g.nodes[i];
-      if ((n.op_type != "Loop" && n.op_type != "Scan") || !n.domain.empty()) continue;
+      if ((n.op_type != "Loop" && n.op_type != "Scan") || !n.domain.empty() ||
+          !runs_at_least_once(model, n))
+        continue;
       size_t moved = hoister.loop(g, i);
       i += moved;  // past the hoisted nodes, to the loop itself
       hoisted += static_cast<int>(moved);

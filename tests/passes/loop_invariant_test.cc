@@ -86,5 +86,49 @@ TEST(LoopInvariant, HoistsOutOfScanBodies) {
   EXPECT_EQ(floats_of(out[0]), (std::vector<float>{2, 3, 4, 5}));
 }
 
+// Loops that may not run keep their bodies: hoisted, Gather(k, 0) would fail on an empty k
+// even when the loop runs zero times. A Loop on an input trip count, one whose condition
+// is an input, and a Scan over a sequence of unknown length.
+TEST(LoopInvariant, LeavesLoopsThatMayNotRun) {
+  for (const std::string case_name : {"input_trips", "input_cond"}) {
+    GraphBuilder body("body");
+    body.input("i", ElemType::Int64)
+        .input("cond_in", ElemType::Bool)
+        .input("v_in", ElemType::Float, {});
+    body.initializer("zero", test::i64({}, {0}));
+    body.node("Gather", {"k", "zero"}, {"first"});
+    body.node("Add", {"v_in", "first"}, {"v_next"});
+    body.node("Identity", {"cond_in"}, {"cond_out"});
+    body.output("cond_out", ElemType::Bool).output("v_next", ElemType::Float, {});
+    GraphBuilder g("main");
+    g.input("k", ElemType::Float, {-1}).input("v0", ElemType::Float, {});
+    if (case_name == "input_trips") {
+      g.input("trips", ElemType::Int64);
+      test::set_graph(g.node("Loop", {"trips", "", "v0"}, {"v"}), "body", body);
+    } else {
+      g.input("go", ElemType::Bool);
+      g.initializer("trips", test::i64({}, {5}));
+      test::set_graph(g.node("Loop", {"trips", "go", "v0"}, {"v"}), "body", body);
+    }
+    g.output("v", ElemType::Float, {});
+    std::string opt =
+        test::optimize_file(test::save_scratch(g, "hoist_" + case_name), {"loop-invariant"});
+    EXPECT_EQ(main_ops(opt), (std::vector<std::string>{"Loop"})) << case_name;
+  }
+  GraphBuilder body("scan_body");
+  body.input("s", ElemType::Float, {2});
+  body.node("Exp", {"k"}, {"e"});
+  body.node("Add", {"s", "e"}, {"y"});
+  body.output("y", ElemType::Float, {2});
+  GraphBuilder g("main");
+  g.input("xs", ElemType::Float, {-1, 2}).input("k", ElemType::Float, {2});
+  test::set_graph(g.node("Scan", {"xs"}, {"ys"}), "body", body);
+  test::set_int(g.graph_node_last(), "num_scan_inputs", 1);
+  g.output("ys", ElemType::Float, {-1, 2});
+  std::string opt =
+      test::optimize_file(test::save_scratch(g, "hoist_scan_unknown"), {"loop-invariant"});
+  EXPECT_EQ(main_ops(opt), (std::vector<std::string>{"Scan"}));
+}
+
 }  // namespace
 }  // namespace bough
