@@ -44,6 +44,7 @@ std::unique_ptr<ir::Node> Inliner::make_node(ir::Graph& g, const std::string& op
 void Inliner::replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap map,
                            const std::vector<ir::Edge*>& targets,
                            std::vector<std::unique_ptr<ir::Node>> after) {
+  names_.count();  // while `sub` is still part of the model
   std::unique_ptr<ir::Node> owner = std::move(g.nodes[at]);  // keeps `sub` alive until done
   g.nodes.erase(g.nodes.begin() + static_cast<std::ptrdiff_t>(at));
   for (ir::Edge* c : sub.captures) map[c] = c->outer;

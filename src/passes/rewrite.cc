@@ -104,9 +104,11 @@ void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& do
   std::erase_if(graph.nodes, [&](const auto& n) { return doomed.count(n.get()) > 0; });
 }
 
-NameSet::NameSet(const ir::Model& model) {
-  if (model.graph) add(*model.graph);
-  for (const auto& f : model.functions)
+void NameSet::count() {
+  if (counted_) return;
+  counted_ = true;
+  if (model_.graph) add(*model_.graph);
+  for (const auto& f : model_.functions)
     if (f->body) add(*f->body);
 }
 
@@ -119,23 +121,23 @@ void NameSet::add(const ir::Graph& graph) {
 }
 
 std::string NameSet::claim(const std::string& name) {
-  int& uses = count_[name];
-  if (uses <= 1) {  // only the value being named has it
-    uses = 2;       // now taken for good
+  int& count = uses(name);
+  if (count <= 1) {  // only the value being named has it
+    count = 2;       // now taken for good
     return name;
   }
   return claim_new(name);
 }
 
 std::string NameSet::claim_new(const std::string& name) {
-  int& uses = count_[name];
-  if (uses == 0) {
-    uses = 2;
+  int& count = uses(name);
+  if (count == 0) {
+    count = 2;
     return name;
   }
   for (int k = 1;; ++k) {
     std::string candidate = name + "_" + std::to_string(k);
-    int& c = count_[candidate];
+    int& c = uses(candidate);
     if (c == 0) {
       c = 2;
       return candidate;

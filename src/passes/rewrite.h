@@ -44,9 +44,13 @@ void replace_uses(ir::Graph& graph, ir::Edge* from, ir::Edge* to);
 void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& doomed);
 
 // The value names in use anywhere in a model, for naming moved values without collisions.
+// Counted at the first claim (a pass that renames nothing never walks the model for them).
 class NameSet {
  public:
-  explicit NameSet(const ir::Model& model);
+  explicit NameSet(const ir::Model& model) : model_(model) {}
+  // Counts the names now if not yet: claim() must see the value it names, so a caller about
+  // to detach that value from the model calls this first.
+  void count();
   // `name` when no other value of the model has it, else the first free `name_1`,
   // `name_2`, ...; the name returned is taken from then on.
   std::string claim(const std::string& name);
@@ -56,6 +60,13 @@ class NameSet {
 
  private:
   void add(const ir::Graph& graph);
+  int& uses(const std::string& name) {
+    count();
+    return count_[name];
+  }
+
+  const ir::Model& model_;
+  bool counted_ = false;
   std::unordered_map<std::string, int> count_;
 };
 
