@@ -105,6 +105,23 @@ TEST(SessionOptimization, LevelsAgreeAndBasicIsTheDefault) {
   EXPECT_NE(out.find("--optimize none|basic|all"), std::string::npos) << out;
 }
 
+// The default session runs the pipeline: a Reshape of x into 3 elements that no output
+// needs fails a plain run on a 2-element x, while the default session never runs it.
+TEST(SessionOptimization, DefaultSessionsDropDeadCode) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {-1});
+  g.initializer("three", test::i64({1}, {3}));
+  g.node("Reshape", {"x", "three"}, {"unused"});
+  g.node("Neg", {"x"}, {"y"});
+  g.output("y", ElemType::Float, {-1});
+  const std::string path = test::save_scratch(g, "session_dead_code");
+  Session plain_session(Model::load(path), SessionOptions{1, false, Optimization::none});
+  test::expect_bad_input([&] { plain_session.run({{"x", f32({2}, {1, 2})}}); });
+  Session session(Model::load(path));
+  EXPECT_EQ(floats_of(session.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()),
+            (std::vector<float>{-1, -2}));
+}
+
 TEST(SessionOptimization, TestDataTakesALevel) {
   const std::string suite = test::conformance_dir();
   if (suite.empty()) GTEST_SKIP() << "no conformance suite";
