@@ -11,11 +11,17 @@
 
 namespace bough {
 
+// Which graph passes a session runs on its own copy of the model before planning it:
+// none; basic (folding constants and constant Ifs, dead code and the other passes of
+// `bough optimize --list`, to a fixed point); all (basic plus passes added later).
+enum class Optimization { none, basic, all };
+
 struct SessionOptions {
   int threads = 1;  // threads for kernels that split their work (the caller's thread included)
   // A model importing an opset newer than bough knows is refused unless this is set; then
   // its operators run as the newest version bough knows defines them.
   bool allow_newer_opset = false;
+  Optimization optimization = Optimization::basic;
   // A run taking longer than this many seconds stops with ErrorKind::Stopped; 0: no limit.
   // Checked before every node and every iteration, so a single long kernel finishes first.
   double time_limit_seconds = 0;

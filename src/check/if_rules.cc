@@ -68,7 +68,8 @@ void check_if(const NodeSite& site) {
   if (n.inputs.size() != 1)
     site.out.error(site.place(), "If takes exactly one input (cond), found " +
                                      std::to_string(n.inputs.size()) +
-                                     "; branches read other values by name");
+                                     "; branches read other values by name (`bough optimize "
+                                     "--repair` turns payload inputs into captures)");
   if (!n.inputs.empty() && n.inputs[0])
     expect_elem(n.inputs[0], ElemType::Bool, site.place(), "cond", site.out);
   const ir::Graph* then_g = graph_attribute(site, "then_branch");

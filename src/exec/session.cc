@@ -7,7 +7,9 @@
 #include "bough/error.h"
 #include "exec/plan.h"
 #include "infer/validate.h"
+#include "ir/clone.h"
 #include "ir/graph.h"
+#include "passes/pass.h"
 #include "util/thread_pool.h"
 
 namespace bough {
@@ -130,12 +132,13 @@ struct Session::Impl {
   std::atomic<bool> cancelled{false};
 
   Impl(const Model& m, SessionOptions options)
-      : model(m),
+      : model(std::shared_ptr<ir::Model>()),
         pool(std::max(1, options.threads), count_atomically_in_parallel),
         time_limit_seconds(options.time_limit_seconds) {
-    const ir::Graph& graph = *model.ir().graph;
-    infer::Inferred types = refuse_invalid(model.ir(), options);
-    plan = exec::Plan::compile(graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
+    const ir::Graph& graph = *m.ir().graph;
+    infer::Inferred types = refuse_invalid(m.ir(), options);
+    model = optimized(m, options.optimization);
+    plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
     for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
@@ -144,6 +147,15 @@ struct Session::Impl {
     outputs = model.output_names();
     for (const ir::Edge* v : graph.outputs)
       output_infos.push_back(value_info(*v, types.type_of(v)));
+  }
+
+  // The model the session plans: the valid `m` itself, or its copy after the passes of
+  // `level`.
+  static Model optimized(const Model& m, Optimization level) {
+    if (level == Optimization::none) return m;
+    std::shared_ptr<ir::Model> copy = ir::clone_model(m.ir());
+    passes::run_pipeline(*copy, passes::basic_pipeline());
+    return Model(std::move(copy));
   }
 };
 

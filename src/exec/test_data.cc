@@ -45,12 +45,13 @@ Tolerance tolerance_for(const std::string& name) {
 
 }  // namespace
 
-std::string check_test_data(const Model& model, const fs::path& dir) {
+std::string check_test_data(const Model& model, const fs::path& dir,
+                            const SessionOptions& options) {
   const std::string name = dir.filename().string();
   // A test with nothing to compare must not pass.
   const std::vector<fs::path> sets = sorted_entries(dir, "test_data_set_");
   if (sets.empty()) return "no test data sets (test_data_set_*)";
-  Session session(model);
+  Session session(model, options);
   const ir::Graph& g = *model.ir().graph;
   std::vector<const ir::Edge*> inputs;
   for (const ir::Edge* v : g.inputs)

@@ -7,13 +7,15 @@
 #include <string>
 
 #include "bough/model.h"
+#include "bough/session.h"
 
 namespace bough {
 
 // Runs `model` on every data set in `dir` and compares its outputs with the expected ones
 // (rtol 1e-3, atol 1e-7, looser for the DFT tests). Returns "" when all match, otherwise
 // what differs (also for a folder without data sets, or with input files that do not match
-// the model's inputs). Throws bough::Error as Session does.
-std::string check_test_data(const Model& model, const std::filesystem::path& dir);
+// the model's inputs). Sessions take `options`. Throws bough::Error as Session does.
+std::string check_test_data(const Model& model, const std::filesystem::path& dir,
+                            const SessionOptions& options = {});
 
 }  // namespace bough

@@ -101,7 +101,8 @@ TEST(CheckSession, RefusesAnInvalidModelWithItsFirstError) {
     EXPECT_EQ(e.where(), path + ": main/If \"gate\"");
     EXPECT_EQ(e.message(),
               "If takes exactly one input (cond), found 2; branches read other values by name "
-              "(and 1 more error; `bough check` lists them)");
+              "(`bough optimize --repair` turns payload inputs into captures) (and 1 more "
+              "error; `bough check` lists them)");
   }
   std::string out;
   EXPECT_EQ(run_cli("run " + path, &out), 1) << out;

@@ -1,4 +1,5 @@
 // bough bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
+//   [--optimize LEVEL]
 // Runs the model repeatedly in one process and prints per-run min / median / p90.
 #include <algorithm>
 #include <chrono>
@@ -16,7 +17,7 @@ int cmd_bench(const Args& args) {
   if (!parse_run_options(args, "bench", &opt, &bench)) return kExitUsage;
   Model model = Model::load(opt.model);
   auto t0 = std::chrono::steady_clock::now();
-  Session session(model, SessionOptions{opt.threads, opt.allow_newer_opset});
+  Session session(model, SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
   double create_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   NamedValues feed = load_inputs(opt);

@@ -16,6 +16,7 @@ int cmd_bench(const Args& args);
 int cmd_convert(const Args& args);
 int cmd_ops(const Args& args);
 int cmd_infer(const Args& args);
+int cmd_optimize(const Args& args);
 
 // Exit codes shared by every subcommand.
 inline constexpr int kExitOk = 0;

@@ -25,7 +25,7 @@ bool parse_run_options(const Args& args, const char* command, RunOptions* opt, b
   auto usage = [&] {
     std::fprintf(stderr,
                  "usage: bough %s MODEL [--input NAME=FILE.npy|FILE.pb]... %s[--threads N] "
-                 "[--allow-newer-opset]\n",
+                 "[--allow-newer-opset] [--optimize none|basic|all]\n",
                  command, bench ? "[--iters N] [--warmup W] " : "[--output-dir DIR] ");
     return false;
   };
@@ -44,6 +44,8 @@ bool parse_run_options(const Args& args, const char* command, RunOptions* opt, b
       opt->inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (a == "--threads") {
       if (!value(&v) || !parse_int(v, &opt->threads) || opt->threads < 1) return usage();
+    } else if (a == "--optimize") {
+      if (!value(&v) || !parse_optimization(v, &opt->optimization)) return usage();
     } else if (a == "--allow-newer-opset") {
       opt->allow_newer_opset = true;
     } else if (!bench && a == "--output-dir") {
@@ -60,6 +62,18 @@ bool parse_run_options(const Args& args, const char* command, RunOptions* opt, b
     }
   }
   if (opt->model.empty()) return usage();
+  return true;
+}
+
+bool parse_optimization(const std::string& level, Optimization* out) {
+  if (level == "none")
+    *out = Optimization::none;
+  else if (level == "basic")
+    *out = Optimization::basic;
+  else if (level == "all")
+    *out = Optimization::all;
+  else
+    return false;
   return true;
 }
 

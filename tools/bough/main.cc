@@ -37,13 +37,18 @@ commands:
   infer MODEL [-o OUT.onnx]       print the inferred type of every value, or write the model
                                   with them as value_info
   ops [NAME] [--json]             list the operators bough runs; NAME: its signatures
-  run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N]
+  run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N] [--optimize LEVEL]
                                   run the model and print its outputs
-  bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N]
+  bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N] [--optimize LEVEL]
                                   time repeated runs in one process
                                   (run and bench refuse an invalid model, and an opset newer
                                   than bough knows unless given --allow-newer-opset)
-  test-data DIR...                run ONNX backend-layout test folders and compare outputs
+  test-data [--optimize LEVEL] DIR...
+                                  run ONNX backend-layout test folders and compare outputs
+                                  (LEVEL: none, basic (the default) or all graph passes)
+  optimize IN OUT.onnx [--passes a,b,c] [--repair] [--list]
+                                  run graph passes (fold constants and constant Ifs, remove
+                                  dead code) and write the result; IN is never overwritten
   convert IN OUT [--captures carried|implicit]
                                   convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
 
@@ -71,6 +76,7 @@ int main(int argc, char** argv) {
     if (cmd == "convert") return cmd_convert(args);
     if (cmd == "ops") return cmd_ops(args);
     if (cmd == "infer") return cmd_infer(args);
+    if (cmd == "optimize") return cmd_optimize(args);
   } catch (const std::exception& e) {
     return report_error(e);
   }

@@ -1,4 +1,4 @@
-// bough run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N]
+// bough run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N] [--optimize LEVEL]
 #include <cstdio>
 #include <filesystem>
 
@@ -52,7 +52,7 @@ int cmd_run(const Args& args) {
   RunOptions opt;
   if (!parse_run_options(args, "run", &opt, nullptr)) return kExitUsage;
   Model model = Model::load(opt.model);
-  Session session(model, SessionOptions{opt.threads, opt.allow_newer_opset});
+  Session session(model, SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
   NamedValues outputs = session.run(load_inputs(opt));
   for (const auto& [name, value] : outputs) print_value(name, value);
   if (!opt.output_dir.empty()) {

@@ -1,4 +1,5 @@
-// bough test-data DIR... — run folders in the ONNX backend-test layout and compare outputs.
+// bough test-data [--quiet] [--optimize none|basic|all] DIR... — run folders in the ONNX
+// backend-test layout and compare outputs.
 #include "exec/test_data.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 
 #include "bough/error.h"
 #include "commands.h"
+#include "inputs.h"
 
 namespace bough::cli {
 
@@ -16,8 +18,8 @@ namespace {
 
 enum class Outcome { Pass, Fail, Skip };
 
-Outcome run_test(const fs::path& dir, std::string* why) {
-  *why = check_test_data(Model::load((dir / "model.onnx").string()), dir);
+Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string* why) {
+  *why = check_test_data(Model::load((dir / "model.onnx").string()), dir, options);
   return why->empty() ? Outcome::Pass : Outcome::Fail;
 }
 
@@ -26,10 +28,17 @@ Outcome run_test(const fs::path& dir, std::string* why) {
 int cmd_test_data(const Args& args) {
   std::vector<fs::path> tests;
   bool quiet = false;
-  for (const std::string& a : args) {
+  SessionOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--quiet" || a == "-q") {
       quiet = true;
       continue;
+    }
+    if (a == "--optimize") {
+      if (i + 1 < args.size() && parse_optimization(args[++i], &options.optimization)) continue;
+      std::fprintf(stderr, "bough test-data: --optimize takes none, basic or all\n");
+      return kExitUsage;
     }
     fs::path p(a);
     std::error_code ec;
@@ -47,7 +56,7 @@ int cmd_test_data(const Args& args) {
     }
   }
   if (tests.empty()) {
-    std::fprintf(stderr, "usage: bough test-data [--quiet] DIR...\n");
+    std::fprintf(stderr, "usage: bough test-data [--quiet] [--optimize LEVEL] DIR...\n");
     return kExitUsage;
   }
   int passed = 0, failed = 0, skipped = 0;
@@ -55,7 +64,7 @@ int cmd_test_data(const Args& args) {
     std::string name = dir.filename().string(), why;
     Outcome outcome;
     try {
-      outcome = run_test(dir, &why);
+      outcome = run_test(dir, options, &why);
     } catch (const Error& e) {
       outcome = e.kind() == ErrorKind::Unsupported ? Outcome::Skip : Outcome::Fail;
       why = e.what();

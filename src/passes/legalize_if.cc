@@ -1,0 +1,85 @@
+// legalize-if (opt-in, for repair): an If that carries payload inputs besides its condition,
+// with branches declaring formal inputs for them — what hand-written graphs and some
+// exporters produce, and what the spec and every conforming tool reject — is rewritten into
+// the spec form: the node keeps only the condition, and each branch input becomes a capture
+// of the outer value it was bound to (renamed to it, with the captures nested below).
+// Binding: a branch declaring as many inputs as there are payloads takes them in order; a
+// branch declaring fewer takes, for each input, the payload of the same name, else the one
+// at its position.
+#include <algorithm>
+
+#include "passes/pass.h"
+#include "passes/rewrite.h"
+
+namespace bough::passes {
+
+namespace {
+
+ir::Edge* bound_payload(const std::vector<ir::Edge*>& payloads, const ir::Graph& branch, size_t i) {
+  if (branch.inputs.size() < payloads.size()) {
+    const std::string& name = branch.inputs[i]->name;
+    for (ir::Edge* p : payloads)
+      if (p && p->name == name) return p;
+  }
+  return i < payloads.size() ? payloads[i] : nullptr;
+}
+
+// The outer value each formal input of `branch` is bound to; empty when one has none.
+std::vector<ir::Edge*> bindings(const std::vector<ir::Edge*>& payloads, const ir::Graph& branch) {
+  std::vector<ir::Edge*> outers;
+  for (size_t i = 0; i < branch.inputs.size(); ++i) {
+    ir::Edge* outer = bound_payload(payloads, branch, i);
+    if (!outer) return {};
+    outers.push_back(outer);
+  }
+  return outers;
+}
+
+// Turns the branch's formal inputs into captures of `outers`.
+void legalize_branch(ir::Node& n, ir::Graph& branch, const std::vector<ir::Edge*>& outers) {
+  std::vector<ir::Edge*> formal = std::move(branch.inputs);
+  branch.inputs.clear();
+  for (size_t i = 0; i < formal.size(); ++i) {
+    ir::Edge* input = formal[i];
+    ir::Edge* outer = outers[i];
+    std::erase(branch.initializers, input);  // a default value no longer applies
+    input->data.reset();
+    auto same = std::find_if(branch.captures.begin(), branch.captures.end(),
+                             [&](const ir::Edge* c) { return c->outer == outer; });
+    if (same != branch.captures.end()) {
+      replace_uses(branch, input, *same);
+    } else {
+      input->origin = ir::Edge::Origin::Capture;
+      branch.captures.push_back(input);
+      set_capture_outer(input, outer);
+    }
+    if (std::find(n.implicit_inputs.begin(), n.implicit_inputs.end(), outer) ==
+        n.implicit_inputs.end())
+      n.implicit_inputs.push_back(outer);
+  }
+}
+
+}  // namespace
+
+int legalize_if(ir::Model& model) {
+  int legalized = 0;
+  for_each_graph(model, [&](ir::Graph& g) {
+    for (const auto& n : g.nodes) {
+      if (n->op_type != "If" || !n->domain.empty() || n->inputs.size() < 2) continue;
+      std::vector<ir::Edge*> payloads(n->inputs.begin() + 1, n->inputs.end());
+      std::vector<std::pair<ir::Graph*, std::vector<ir::Edge*>>> plan;
+      for (ir::Graph* branch : subgraphs(*n)) {
+        plan.emplace_back(branch, bindings(payloads, *branch));
+        if (plan.back().second.size() != branch->inputs.size()) break;
+      }
+      if (plan.empty() || plan.back().second.size() != plan.back().first->inputs.size())
+        continue;  // an input bound to nothing: left for the check to report
+      for (auto& [branch, outers] : plan) legalize_branch(*n, *branch, outers);
+      n->inputs.resize(1);
+      ++legalized;
+    }
+  });
+  return legalized;
+}
+
+}  // namespace bough::passes

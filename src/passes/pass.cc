@@ -1,0 +1,62 @@
+#include "passes/pass.h"
+
+#include <chrono>
+
+namespace bough::passes {
+
+const std::vector<Pass>& all_passes() {
+  static const std::vector<Pass> passes = {
+      {"legalize-if",
+       "repair: If payload inputs bound to branch inputs become captures (--repair runs it)",
+       legalize_if, false},
+      {"legacy-broadcast", "turn opset < 7 broadcast axis into an explicit Unsqueeze",
+       legacy_broadcast},
+      {"fold-constants",
+       "evaluate nodes whose inputs are all constant into initializers (size-capped)",
+       fold_constants},
+      {"fold-if", "replace an If whose condition is constant by its taken branch", fold_if},
+      {"single-trip-loop", "replace a Loop that runs exactly once by its body", single_trip_loop},
+      {"loop-invariant", "move body nodes that read only captures and constants out of loops",
+       loop_invariant},
+      {"fold-identity", "read an Identity's input directly where its output was read",
+       fold_identity},
+      {"dead-code",
+       "remove nodes, initializers, captures and If outputs that no graph output needs", dead_code},
+  };
+  return passes;
+}
+
+const Pass* find_pass(std::string_view name) {
+  for (const Pass& p : all_passes())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<const Pass*> basic_pipeline() {
+  std::vector<const Pass*> pipeline;
+  for (const Pass& p : all_passes())
+    if (p.basic) pipeline.push_back(&p);
+  return pipeline;
+}
+
+PipelineReport run_pipeline(ir::Model& model, const std::vector<const Pass*>& pipeline,
+                            int max_rounds) {
+  PipelineReport report;
+  for (const Pass* p : pipeline) report.passes.push_back({std::string(p->name), 0});
+  bool changed = true;
+  while (changed && report.rounds < max_rounds) {
+    changed = false;
+    ++report.rounds;
+    for (size_t i = 0; i < pipeline.size(); ++i) {
+      auto start = std::chrono::steady_clock::now();
+      int n = pipeline[i]->run(model);
+      report.passes[i].seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report.passes[i].changes += n;
+      changed = changed || n > 0;
+    }
+  }
+  return report;
+}
+
+}  // namespace bough::passes

@@ -1,0 +1,82 @@
+// legalize-if through `bough optimize --repair`: Ifs with payload inputs bound to branch
+// inputs, at two depths, one branch binding only a subset (by name), become spec Ifs that
+// pass `bough check` and compute what the bindings meant.
+#include <gtest/gtest.h>
+
+#include "passes/pass_test_util.h"
+#include "test_paths.h"
+
+namespace bough {
+namespace {
+
+using test::f32;
+using test::floats_of;
+using test::GraphBuilder;
+
+// r = If(c; x, y) { (a, b): t = If(d; a + b) { (q): q * q } else { (q2): -q2 } }
+//                 else { (y): -y }   — the else-branch binds only y, by name.
+// x = [1, 2], y = [3, 4]: c, d: (x + y)^2 = [16, 36]; c, !d: -(x + y) = [-4, -6];
+// !c: -y = [-3, -4].
+GraphBuilder payload_model() {
+  GraphBuilder inner_then("inner_then");
+  inner_then.input("q", ElemType::Float, {2});
+  inner_then.node("Mul", {"q", "q"}, {"sq"});
+  inner_then.output("sq", ElemType::Float, {2});
+  GraphBuilder inner_else("inner_else");
+  inner_else.input("q2", ElemType::Float, {2});
+  inner_else.node("Neg", {"q2"}, {"nq"});
+  inner_else.output("nq", ElemType::Float, {2});
+  GraphBuilder then_g("then_g");
+  then_g.input("a", ElemType::Float, {2}).input("b", ElemType::Float, {2});
+  then_g.node("Add", {"a", "b"}, {"s"});
+  then_g.node("If", {"d", "s"}, {"t"}, "inner");
+  test::set_graph(then_g.graph_node_last(), "then_branch", inner_then);
+  test::set_graph(then_g.graph_node_last(), "else_branch", inner_else);
+  then_g.output("t", ElemType::Float, {2});
+  GraphBuilder else_g("else_g");
+  else_g.input("y", ElemType::Float, {2});
+  else_g.node("Neg", {"y"}, {"ny"});
+  else_g.output("ny", ElemType::Float, {2});
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2})
+      .input("y", ElemType::Float, {2})
+      .input("c", ElemType::Bool)
+      .input("d", ElemType::Bool);
+  g.node("If", {"c", "x", "y"}, {"r"}, "outer");
+  test::set_graph(g.graph_node_last(), "then_branch", then_g);
+  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  g.output("r", ElemType::Float, {2});
+  return g;
+}
+
+TEST(LegalizeIf, RepairsPayloadInputsAtSeveralDepths) {
+  const std::string dir = test::scratch_dir("legalize_if");
+  const std::string in = test::save_model(test::make_model(payload_model()), dir, "bad.onnx");
+  const std::string out = dir + "/fixed.onnx";
+  std::string text;
+  EXPECT_EQ(test::run_cli("check " + in, &text), 1) << text;
+  EXPECT_NE(text.find("bough optimize --repair"), std::string::npos) << text;
+  EXPECT_EQ(test::run_cli("optimize " + in + " " + out, &text), 1) << text;  // refused
+  ASSERT_EQ(test::run_cli("optimize --repair " + in + " " + out, &text), 0) << text;
+  EXPECT_NE(text.find("repaired: 2 Ifs"), std::string::npos) << text;
+  ASSERT_EQ(test::run_cli("check " + out, &text), 0) << text;
+  const test::NamedTensors xy = {{"x", f32({2}, {1, 2})}, {"y", f32({2}, {3, 4})}};
+  auto run = [&](bool c, bool d) {
+    test::NamedTensors inputs = xy;
+    inputs.emplace_back("c", test::boolean({}, {c}));
+    inputs.emplace_back("d", test::boolean({}, {d}));
+    return floats_of(test::run_plain(out, inputs)[0]);
+  };
+  EXPECT_EQ(run(true, true), (std::vector<float>{16, 36}));
+  EXPECT_EQ(run(true, false), (std::vector<float>{-4, -6}));
+  EXPECT_EQ(run(false, true), (std::vector<float>{-3, -4}));
+}
+
+// Golden: both Ifs keep only their condition; the branch inputs are captures named after
+// the values bound (a -> x, b -> y, q and q2 -> s; the else-branch's y was already y).
+TEST(LegalizeIf, Golden) {
+  test::check_golden(payload_model(), "legalize-if", "repaired: 2 Ifs", "--repair");
+}
+
+}  // namespace
+}  // namespace bough
