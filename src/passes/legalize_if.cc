@@ -62,24 +62,34 @@ void legalize_branch(ir::Node& n, ir::Graph& branch, const std::vector<ir::Edge*
 }  // namespace
 
 int legalize_if(ir::Model& model) {
-  int legalized = 0;
+  // Every If's bindings are decided before any is rewritten: rewriting renames a branch's
+  // inputs to the outer values they capture, and an If nested in that branch binds by the
+  // names as the file wrote them.
+  struct Repair {
+    ir::Node* node;
+    std::vector<std::pair<ir::Graph*, std::vector<ir::Edge*>>> branches;
+  };
+  std::vector<Repair> repairs;
   for_each_graph(model, [&](ir::Graph& g) {
     for (const auto& n : g.nodes) {
       if (n->op_type != "If" || !n->domain.empty() || n->inputs.size() < 2) continue;
       std::vector<ir::Edge*> payloads(n->inputs.begin() + 1, n->inputs.end());
-      std::vector<std::pair<ir::Graph*, std::vector<ir::Edge*>>> plan;
+      Repair repair{n.get(), {}};
       for (ir::Graph* branch : subgraphs(*n)) {
-        plan.emplace_back(branch, bindings(payloads, *branch));
-        if (plan.back().second.size() != branch->inputs.size()) break;
+        repair.branches.emplace_back(branch, bindings(payloads, *branch));
+        if (repair.branches.back().second.size() != branch->inputs.size()) break;
       }
-      if (plan.empty() || plan.back().second.size() != plan.back().first->inputs.size())
+      const auto& last = repair.branches;
+      if (last.empty() || last.back().second.size() != last.back().first->inputs.size())
         continue;  // an input bound to nothing: left for the check to report
-      for (auto& [branch, outers] : plan) legalize_branch(*n, *branch, outers);
-      n->inputs.resize(1);
-      ++legalized;
+      repairs.push_back(std::move(repair));
     }
   });
-  return legalized;
+  for (Repair& r : repairs) {
+    for (auto& [branch, outers] : r.branches) legalize_branch(*r.node, *branch, outers);
+    r.node->inputs.resize(1);
+  }
+  return static_cast<int>(repairs.size());
 }
 
 }  // namespace bough::passes

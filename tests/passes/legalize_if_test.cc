@@ -72,6 +72,58 @@ TEST(LegalizeIf, RepairsPayloadInputsAtSeveralDepths) {
   EXPECT_EQ(run(false, true), (std::vector<float>{-3, -4}));
 }
 
+// The inner If's else-branch binds its payload by the name the file gives it, b — which
+// the outer If's repair renames to y (the value b captures). Bindings are decided before any
+// If is rewritten, so the inner else-branch still reads b's value, not the first payload.
+// r = If(c; x, y) { (a, b): If(d; a + b, b) { (p, q): p * q } else { (b): -b } }
+//                 else { (y): -y }
+// x = [1, 2], y = [3, 4]: c, d: (x + y) * y = [12, 24]; c, !d: -y = [-3, -4].
+TEST(LegalizeIf, NestedBindingByNameSurvivesTheOuterRename) {
+  GraphBuilder inner_then("inner_then");
+  inner_then.input("p", ElemType::Float, {2}).input("q", ElemType::Float, {2});
+  inner_then.node("Mul", {"p", "q"}, {"pq"});
+  inner_then.output("pq", ElemType::Float, {2});
+  GraphBuilder inner_else("inner_else");
+  inner_else.input("b", ElemType::Float, {2});
+  inner_else.node("Neg", {"b"}, {"nb"});
+  inner_else.output("nb", ElemType::Float, {2});
+  GraphBuilder then_g("then_g");
+  then_g.input("a", ElemType::Float, {2}).input("b", ElemType::Float, {2});
+  then_g.node("Add", {"a", "b"}, {"s"});
+  then_g.node("If", {"d", "s", "b"}, {"t"}, "inner");
+  test::set_graph(then_g.graph_node_last(), "then_branch", inner_then);
+  test::set_graph(then_g.graph_node_last(), "else_branch", inner_else);
+  then_g.output("t", ElemType::Float, {2});
+  GraphBuilder else_g("else_g");
+  else_g.input("y", ElemType::Float, {2});
+  else_g.node("Neg", {"y"}, {"ny"});
+  else_g.output("ny", ElemType::Float, {2});
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2})
+      .input("y", ElemType::Float, {2})
+      .input("c", ElemType::Bool)
+      .input("d", ElemType::Bool);
+  g.node("If", {"c", "x", "y"}, {"r"}, "outer");
+  test::set_graph(g.graph_node_last(), "then_branch", then_g);
+  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  g.output("r", ElemType::Float, {2});
+
+  const std::string dir = test::scratch_dir("legalize_if_by_name");
+  const std::string in = test::save_model(test::make_model(g), dir, "bad.onnx");
+  const std::string out = dir + "/fixed.onnx";
+  std::string text;
+  ASSERT_EQ(test::run_cli("optimize --repair " + in + " " + out, &text), 0) << text;
+  ASSERT_EQ(test::run_cli("check " + out, &text), 0) << text;
+  auto run = [&](bool d) {
+    return floats_of(test::run_plain(out, {{"x", f32({2}, {1, 2})},
+                                           {"y", f32({2}, {3, 4})},
+                                           {"c", test::boolean({}, {true})},
+                                           {"d", test::boolean({}, {d})}})[0]);
+  };
+  EXPECT_EQ(run(true), (std::vector<float>{12, 24}));
+  EXPECT_EQ(run(false), (std::vector<float>{-3, -4}));
+}
+
 // Golden: both Ifs keep only their condition; the branch inputs are captures named after
 // the values bound (a -> x, b -> y, q and q2 -> s; the else-branch's y was already y).
 TEST(LegalizeIf, Golden) {
