@@ -25,6 +25,10 @@ struct SessionOptions {
   // A run taking longer than this many seconds stops with ErrorKind::Stopped; 0: no limit.
   // Checked before every node and every iteration, so a single long kernel finishes first.
   double time_limit_seconds = 0;
+  // A run that would make the process hold more than this many bytes in tensor buffers
+  // over 8 KiB (those of other runs and the caller's included) stops with
+  // ErrorKind::Stopped, naming the node; 0: no limit.
+  size_t memory_limit_bytes = 0;
 };
 
 using NamedValues = std::vector<std::pair<std::string, Value>>;

@@ -9,6 +9,7 @@
 #include "infer/validate.h"
 #include "ir/clone.h"
 #include "ir/graph.h"
+#include "ir/memory_limit.h"
 #include "passes/pass.h"
 #include "util/thread_pool.h"
 
@@ -129,12 +130,14 @@ struct Session::Impl {
   std::vector<ValueInfo> input_infos, output_infos;
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
   double time_limit_seconds;
+  size_t memory_limit_bytes;
   std::atomic<bool> cancelled{false};
 
   Impl(const Model& m, SessionOptions options)
       : model(std::shared_ptr<ir::Model>()),
         pool(std::max(1, options.threads), count_atomically_in_parallel),
-        time_limit_seconds(options.time_limit_seconds) {
+        time_limit_seconds(options.time_limit_seconds),
+        memory_limit_bytes(options.memory_limit_bytes) {
     const ir::Graph& graph = *m.ir().graph;
     infer::Inferred types = refuse_invalid(m.ir(), options);
     model = optimized(m, options.optimization);
@@ -202,6 +205,7 @@ NamedValues Session::run(const NamedValues& inputs) {
                           .count();
   }
   NamedValues out;
+  ir::MemoryLimitScope memory_limit(s.memory_limit_bytes);
   try {
     PlainCounts plain;
     s.plan->run(ctx);

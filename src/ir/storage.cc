@@ -1,3 +1,4 @@
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <mutex>
@@ -7,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "bough/error.h"
 #include "bough/tensor.h"
+#include "ir/memory_limit.h"
 
 // The buffers behind tensors: reference counted, and pooled so that running a model again
 // and again allocates little.
@@ -109,6 +112,21 @@ size_t block_bytes(size_t bytes, int cls) {
   return kHeader + (bytes + step - 1) / step * step;
 }
 
+// Bytes in blocks outside the size classes that are handed out, and this thread's limit on
+// them (0: none); see ir/memory_limit.h.
+std::atomic<size_t> held_bytes{0};
+thread_local size_t held_limit = 0;
+
+void charge(size_t block) {
+  const size_t now = held_bytes.fetch_add(block, std::memory_order_relaxed) + block;
+  if (held_limit && now > held_limit) {
+    held_bytes.fetch_sub(block, std::memory_order_relaxed);
+    fail(ErrorKind::Stopped, "",
+         "allocating " + std::to_string(block) + " bytes would take the tensor memory held past " +
+             "the session's limit of " + std::to_string(held_limit) + " bytes");
+  }
+}
+
 void* allocate_block(size_t block, int cls) {
   if (cls < 0 && block >= kLargeBytes) {
     if (void* cached = large_cache().take(block)) return cached;
@@ -141,7 +159,14 @@ Storage* Storage::allocate(size_t bytes) {
 Storage* Storage::allocate_new(size_t bytes) {
   int cls = size_class(bytes);
   size_t total = block_bytes(bytes, cls);
-  void* block = allocate_block(total, cls);
+  if (cls < 0) charge(total);
+  void* block;
+  try {
+    block = allocate_block(total, cls);
+  } catch (...) {
+    if (cls < 0) held_bytes.fetch_sub(total, std::memory_order_relaxed);
+    throw;
+  }
   auto* s = new (block) Storage();
   s->run_local_ = plain_counts;
   s->size_class_ = cls;
@@ -179,10 +204,19 @@ void Storage::destroy_slow() {
     return;
   }
   const size_t total = block_bytes_;
+  if (cls < 0) held_bytes.fetch_sub(total, std::memory_order_relaxed);
   this->~Storage();
   void* block = this;
   if (cls < 0 && total >= kLargeBytes && large_cache().put(total, block)) return;
   std::free(block);
 }
+
+namespace ir {
+
+MemoryLimitScope::MemoryLimitScope(size_t limit) : previous_(held_limit) { held_limit = limit; }
+MemoryLimitScope::~MemoryLimitScope() { held_limit = previous_; }
+size_t held_tensor_bytes() { return held_bytes.load(std::memory_order_relaxed); }
+
+}  // namespace ir
 
 }  // namespace bough

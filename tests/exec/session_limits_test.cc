@@ -1,6 +1,6 @@
-// A run can be stopped: Session::cancel() from another thread and a time limit, both
-// checked before every node and loop iteration, end it with ErrorKind::Stopped; the session
-// runs normally afterwards.
+// A run can be stopped: Session::cancel() from another thread, a time limit (both checked
+// before every node and loop iteration) and a memory limit end it with ErrorKind::Stopped;
+// the session runs normally afterwards.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,6 +8,7 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "ir/memory_limit.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -93,6 +94,32 @@ TEST(SessionLimits, TimeLimitStopsAHugeLoop) {
     Session session(counting_loop(empty_body), options);
     expect_time_limit_stops(session, empty_body);
   }
+}
+
+// ConstantOfShape of a shape given at run time: [2^26] floats (256 MiB) would pass a
+// 64 MiB limit; a small shape runs, and the bytes counted as held return to where they were.
+TEST(SessionLimits, MemoryLimitStopsAnAllocationPastIt) {
+  GraphBuilder g;
+  g.input("shape", ElemType::Int64, {1}).output("y", ElemType::Float, {-1});
+  g.node("ConstantOfShape", {"shape"}, {"y"}, "fill");
+  SessionOptions options;
+  options.memory_limit_bytes = size_t{64} << 20;
+  Session session(Model::load(test::save_model(test::make_model(g),
+                                               test::scratch_dir("memory_limit"), "m.onnx")),
+                  options);
+  const size_t held_before = ir::held_tensor_bytes();
+  try {
+    session.run({{"shape", test::i64({1}, {int64_t{1} << 26})}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Stopped) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ConstantOfShape \"fill\""), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("limit of 67108864 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ir::held_tensor_bytes(), held_before);
+  auto out = session.run({{"shape", test::i64({1}, {3})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, 0, 0}));
 }
 
 }  // namespace
