@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bough/error.h"  // what load and save throw
+
 namespace bough {
 
 namespace ir {

@@ -19,10 +19,15 @@ fi
 
 echo "== find_package(bough)"
 cmake -S "$consumer" -B "$tmp/with-cmake" -G Ninja -DCMAKE_PREFIX_PATH="$tmp/prefix" > /dev/null
-cmake --build "$tmp/with-cmake" > /dev/null
+cmake --build "$tmp/with-cmake"
 "$tmp/with-cmake/consumer" "$model"
 # The installed library carries its soname and the consumer found it through the rpath.
-ldd "$tmp/with-cmake/consumer" | grep -q "libbough.so.0.1 => $tmp/prefix/"
+libs=$(ldd "$tmp/with-cmake/consumer")  # not piped into grep -q: pipefail and SIGPIPE
+if [[ $libs != *"libbough.so.0.1 => $tmp/prefix/"* ]]; then
+  echo "check_install: the consumer does not load the installed libbough.so.0.1:" >&2
+  echo "$libs" >&2
+  exit 1
+fi
 
 echo "== pkg-config bough"
 export PKG_CONFIG_PATH=$(dirname "$(find "$tmp/prefix" -name bough.pc)")
