@@ -168,6 +168,7 @@ PYBIND11_MODULE(bough, m) {
   using namespace bough::python;
   m.doc() = "bough: run ONNX and OpenVINO IR models with control flow, like onnxruntime";
   m.attr("__version__") = BOUGH_VERSION;
+  init_numpy();
 
   // bough.Error(RuntimeError): the message is bough's ("model.onnx: main/If ...: ..."),
   // and `kind` says which: "invalid_model", "unsupported", "bad_input" or "io".

@@ -1,5 +1,6 @@
 #include "numpy_values.h"
 
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -60,15 +61,58 @@ ElemType numpy_stand_in(ElemType t) {
   return is_signed_integer(t) ? ElemType::Int8 : ElemType::UInt8;
 }
 
+// numpy's functions, looked up once (init_numpy) rather than on every call.
+py::handle np_asarray, np_ascontiguousarray, np_array;
+
 // The element type of a numpy array in native byte order; Undefined when bough has none.
 ElemType elem_of(const py::array& a) {
   const py::dtype dt = a.dtype();
-  if (dt.kind() == 'U' || dt.kind() == 'S' || dt.kind() == 'O') return ElemType::String;
-  for (int code = 1; code <= kLastElemType; ++code) {
-    const char* name = numpy_name(static_cast<ElemType>(code));
-    if (name[0] != '\0' && dt.equal(py::dtype(name))) return static_cast<ElemType>(code);
+  const char kind = dt.kind();
+  if (kind == 'U' || kind == 'S' || kind == 'O') return ElemType::String;
+  const char order = dt.byteorder();
+  const bool native = order == '=' || order == '|' ||
+                      order == (std::endian::native == std::endian::little ? '<' : '>');
+  if (!native) return ElemType::Undefined;
+  switch (kind * 100 + dt.itemsize()) {
+    case 'f' * 100 + 2:
+      return ElemType::Float16;
+    case 'f' * 100 + 4:
+      return ElemType::Float;
+    case 'f' * 100 + 8:
+      return ElemType::Double;
+    case 'i' * 100 + 1:
+      return ElemType::Int8;
+    case 'i' * 100 + 2:
+      return ElemType::Int16;
+    case 'i' * 100 + 4:
+      return ElemType::Int32;
+    case 'i' * 100 + 8:
+      return ElemType::Int64;
+    case 'u' * 100 + 1:
+      return ElemType::UInt8;
+    case 'u' * 100 + 2:
+      return ElemType::UInt16;
+    case 'u' * 100 + 4:
+      return ElemType::UInt32;
+    case 'u' * 100 + 8:
+      return ElemType::UInt64;
+    case 'b' * 100 + 1:
+      return ElemType::Bool;
+    case 'c' * 100 + 8:
+      return ElemType::Complex64;
+    case 'c' * 100 + 16:
+      return ElemType::Complex128;
+    default:
+      return ElemType::Undefined;
   }
-  return ElemType::Undefined;
+}
+
+// The numpy dtype of a type numpy has, made once per type.
+const py::dtype& dtype_of(ElemType t) {
+  static py::dtype* made[kLastElemType + 1] = {};
+  py::dtype*& d = made[static_cast<int>(t)];
+  if (!d) d = new py::dtype(numpy_name(t));  // kept for the life of the process
+  return *d;
 }
 
 Dims dims_of(const py::array& a) {
@@ -117,7 +161,8 @@ Tensor string_tensor(const py::array& a) {
 }
 
 Tensor to_tensor(py::handle object, ElemType declared) {
-  py::array a = py::module_::import("numpy").attr("asarray")(object);
+  py::array a = py::isinstance<py::array>(object) ? py::reinterpret_borrow<py::array>(object)
+                                                  : py::array(np_asarray(object));
   const ElemType given = elem_of(a);
   if (given == ElemType::String) return string_tensor(a);
   if (given == ElemType::Undefined)
@@ -140,12 +185,12 @@ py::object array_of(Tensor t) {
     for (int64_t i = 0; i < t.numel(); ++i)
       items.append(py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
           s[i].data(), static_cast<py::ssize_t>(s[i].size()), "surrogateescape")));
-    py::array flat = py::module_::import("numpy").attr("array")(items, "dtype"_a = "object");
+    py::array flat = np_array(items, "dtype"_a = "object");
     return flat.attr("reshape")(py::tuple(py::cast(t.shape().vec())));
   }
   if (ElemType stand_in = numpy_stand_in(t.type()); stand_in != ElemType::Undefined)
     t = kernels::cast(t, stand_in);
-  py::dtype dtype(numpy_name(t.type()));
+  const py::dtype& dtype = dtype_of(t.type());
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
   auto* holder = new Tensor(std::move(t));
   py::capsule owner(holder, [](void* p) { delete static_cast<Tensor*>(p); });
@@ -153,6 +198,13 @@ py::object array_of(Tensor t) {
 }
 
 }  // namespace
+
+void init_numpy() {
+  py::module_ numpy = py::module_::import("numpy");
+  np_asarray = py::object(numpy.attr("asarray")).release();
+  np_ascontiguousarray = py::object(numpy.attr("ascontiguousarray")).release();
+  np_array = py::object(numpy.attr("array")).release();
+}
 
 Value to_value(py::handle object, const ValueInfo& info) {
   if (object.is_none()) return Value::none();

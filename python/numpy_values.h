@@ -8,6 +8,9 @@
 
 namespace bough::python {
 
+// Looks up numpy's functions; called once when the module loads.
+void init_numpy();
+
 // The value for input `info` from a Python object: an array-like for a tensor, a list of
 // them for a sequence, None for an empty optional. A C-contiguous aligned array of the
 // element type is wrapped without a copy (the Tensor holds a reference to the array);
