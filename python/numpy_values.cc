@@ -163,8 +163,12 @@ Tensor string_tensor(const py::array& a) {
 Tensor to_tensor(py::handle object, ElemType declared) {
   py::array a = py::isinstance<py::array>(object) ? py::reinterpret_borrow<py::array>(object)
                                                   : py::array(np_asarray(object));
-  const ElemType given = elem_of(a);
+  ElemType given = elem_of(a);
   if (given == ElemType::String) return string_tensor(a);
+  if (given == ElemType::Undefined && a.dtype().byteorder() != '|') {  // swapped byte order
+    a = a.attr("astype")(a.dtype().attr("newbyteorder")("="));
+    given = elem_of(a);
+  }
   if (given == ElemType::Undefined)
     throw py::type_error("bough has no element type for numpy dtype " +
                          std::string(py::str(a.dtype())));
@@ -186,7 +190,9 @@ py::object array_of(Tensor t) {
       items.append(py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
           s[i].data(), static_cast<py::ssize_t>(s[i].size()), "surrogateescape")));
     py::array flat = np_array(items, "dtype"_a = "object");
-    return flat.attr("reshape")(py::tuple(py::cast(t.shape().vec())));
+    py::tuple shape(t.rank());
+    for (size_t i = 0; i < t.rank(); ++i) shape[i] = py::int_(t.dim(i));
+    return flat.attr("reshape")(shape);
   }
   if (ElemType stand_in = numpy_stand_in(t.type()); stand_in != ElemType::Undefined)
     t = kernels::cast(t, stand_in);
