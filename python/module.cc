@@ -30,6 +30,8 @@ const char* kind_name(ErrorKind kind) {
       return "bad_input";
     case ErrorKind::IO:
       return "io";
+    case ErrorKind::Stopped:
+      return "stopped";
   }
   return "";
 }
@@ -171,7 +173,7 @@ PYBIND11_MODULE(bough, m) {
   init_numpy();
 
   // bough.Error(RuntimeError): the message is bough's ("model.onnx: main/If ...: ..."),
-  // and `kind` says which: "invalid_model", "unsupported", "bad_input" or "io".
+  // and `kind` says which: "invalid_model", "unsupported", "bad_input", "io" or "stopped".
   static py::exception<bough::Error> error(m, "Error", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

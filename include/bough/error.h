@@ -13,6 +13,7 @@ enum class ErrorKind {
   Unsupported,   ///< valid, but bough does not implement it (yet)
   BadInput,      ///< a tensor given to run() does not fit, or a runtime value is illegal
   IO,            ///< a file could not be read or written
+  Stopped,       ///< a run cancelled (Session::cancel) or past its time limit
 };
 
 /// `where` is the place the error concerns: a model path, then a graph path such as

@@ -18,6 +18,9 @@ struct SessionOptions {
   /// A model importing an opset newer than bough knows is refused unless this is set; then
   /// its operators run as the newest version bough knows defines them.
   bool allow_newer_opset = false;
+  /// A run taking longer than this many seconds stops with ErrorKind::Stopped; 0: no limit.
+  /// Checked before every node and every iteration, so a single long kernel finishes first.
+  double time_limit_seconds = 0;
 };
 
 /// Values with their names: a run's inputs, or its outputs in graph order.
@@ -63,6 +66,9 @@ class Session {
   /// shares a buffer with the model's constants, with an input or with another output (one
   /// that would is copied), so writing into an output changes nothing else.
   NamedValues run(const NamedValues& inputs);
+  /// Stops the run in progress (from another thread) with ErrorKind::Stopped at its next
+  /// node or iteration; the session stays usable. Does nothing when no run is in progress.
+  void cancel();
   /// The graph's input names, those with a default value included.
   const std::vector<std::string>& input_names() const;
   /// The graph's output names, in order.

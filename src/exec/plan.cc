@@ -1,6 +1,7 @@
 #include "exec/plan.h"
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 #include <span>
 #include <unordered_map>
@@ -232,6 +233,17 @@ namespace {
   }
 }
 
+// Throws when the run was cancelled or is past its deadline.
+void check_limits(const ops::RunContext& ctx) {
+  if (ctx.cancel && ctx.cancel->load(std::memory_order_relaxed))
+    fail(ErrorKind::Stopped, "", "the run was cancelled");
+  if (ctx.deadline_ns) {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    if (std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() > ctx.deadline_ns)
+      fail(ErrorKind::Stopped, "", "the run passed its time limit");
+  }
+}
+
 }  // namespace
 
 void Plan::run(ops::RunContext& ctx) {
@@ -241,8 +253,13 @@ void Plan::run(ops::RunContext& ctx) {
   // would otherwise reload steps_ after every call.
   const Step* st = steps_.data();
   const Step* const end = st + steps_.size();
+  const bool limited = ctx.limited();
+  // Checked at entry too: a body whose outputs are its inputs has no steps, and a Loop over
+  // it must still stop (the error then takes the place of the node running the body).
+  if (limited) check_limits(ctx);
   try {
     for (; st != end; ++st) {
+      if (limited) check_limits(ctx);
       ops::KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
       st->kernel->run(io);
       for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)

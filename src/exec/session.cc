@@ -1,6 +1,8 @@
 #include "bough/session.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 
 #include "bough/error.h"
 #include "exec/plan.h"
@@ -124,9 +126,13 @@ struct Session::Impl {
   std::vector<std::string> inputs, outputs;
   std::vector<ValueInfo> input_infos, output_infos;
   std::vector<Value> defaults;  // per graph input: its initializer default, if any
+  double time_limit_seconds;
+  std::atomic<bool> cancelled{false};
 
   Impl(const Model& m, SessionOptions options)
-      : model(m), pool(std::max(1, options.threads), count_atomically_in_parallel) {
+      : model(m),
+        pool(std::max(1, options.threads), count_atomically_in_parallel),
+        time_limit_seconds(options.time_limit_seconds) {
     const ir::Graph& graph = *model.ir().graph;
     infer::Inferred types = refuse_invalid(model.ir(), options);
     plan = exec::Plan::compile(graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
@@ -151,6 +157,7 @@ const std::vector<std::string>& Session::input_names() const { return impl_->inp
 const std::vector<std::string>& Session::output_names() const { return impl_->outputs; }
 const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_infos; }
 const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
+void Session::cancel() { impl_->cancelled.store(true, std::memory_order_relaxed); }
 
 NamedValues Session::run(const NamedValues& inputs) {
   Impl& s = *impl_;
@@ -174,7 +181,14 @@ NamedValues Session::run(const NamedValues& inputs) {
       fail(ErrorKind::BadInput, path, "missing input '" + decl->name + "'");
     }
   }
-  ops::RunContext ctx{&s.pool};
+  ops::RunContext ctx{&s.pool, &s.cancelled};
+  s.cancelled.store(false, std::memory_order_relaxed);
+  if (s.time_limit_seconds > 0) {
+    const auto limit = std::chrono::duration<double>(s.time_limit_seconds);
+    ctx.deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch() + limit)
+                          .count();
+  }
   NamedValues out;
   try {
     PlainCounts plain;

@@ -2,6 +2,8 @@
 #include "bough/model.h"
 
 #include <filesystem>
+#include <new>
+#include <stdexcept>
 
 #include "bough/error.h"
 #include "formats/onnx/reader.h"
@@ -15,8 +17,16 @@
 namespace bough {
 
 std::unique_ptr<ir::Model> read_model_file(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".xml") return openvino::read_model_file(path);
-  return onnx::read_model_file(path);
+  // The readers check sizes against the file before allocating; memory can still run out
+  // for a model that is simply too large for this machine, which is no crash either.
+  try {
+    if (std::filesystem::path(path).extension() == ".xml") return openvino::read_model_file(path);
+    return onnx::read_model_file(path);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::Unsupported, path, "out of memory while reading the model");
+  } catch (const std::length_error&) {
+    throw Error(ErrorKind::Unsupported, path, "out of memory while reading the model");
+  }
 }
 
 Model Model::load(const std::string& path) {

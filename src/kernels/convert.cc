@@ -8,22 +8,11 @@
 #include <limits>
 
 #include "bough/error.h"
+#include "kernels/from_double.h"
 
 namespace bough::kernels {
 
 namespace {
-
-// Float to integer: truncate toward zero, clamp to the target range, NaN gives 0, so the
-// result is defined for every input.
-template <typename T>
-T float_to_int(double v) {
-  if (std::isnan(v)) return 0;
-  double t = std::trunc(v);
-  if (t <= static_cast<double>(std::numeric_limits<T>::lowest()))
-    return std::numeric_limits<T>::lowest();
-  if (t >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(t);
-}
 
 std::string format_float(double v, bool is_double) {
   if (std::isnan(v)) return "NaN";
@@ -61,28 +50,28 @@ void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double 
       out.data<bool>()[i] = is_int ? iv != 0 : dv != 0;
       return;
     case ElemType::Int8:
-      out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : float_to_int<int8_t>(dv);
+      out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : from_double<int8_t>(dv);
       return;
     case ElemType::Int16:
-      out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : float_to_int<int16_t>(dv);
+      out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : from_double<int16_t>(dv);
       return;
     case ElemType::Int32:
-      out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : float_to_int<int32_t>(dv);
+      out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : from_double<int32_t>(dv);
       return;
     case ElemType::Int64:
-      out.data<int64_t>()[i] = is_int ? iv : float_to_int<int64_t>(dv);
+      out.data<int64_t>()[i] = is_int ? iv : from_double<int64_t>(dv);
       return;
     case ElemType::UInt8:
-      out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : float_to_int<uint8_t>(dv);
+      out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : from_double<uint8_t>(dv);
       return;
     case ElemType::UInt16:
-      out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : float_to_int<uint16_t>(dv);
+      out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : from_double<uint16_t>(dv);
       return;
     case ElemType::UInt32:
-      out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : float_to_int<uint32_t>(dv);
+      out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : from_double<uint32_t>(dv);
       return;
     case ElemType::UInt64:
-      out.data<uint64_t>()[i] = is_int ? uv : float_to_int<uint64_t>(dv);
+      out.data<uint64_t>()[i] = is_int ? uv : from_double<uint64_t>(dv);
       return;
     case ElemType::Float:
       out.data<float>()[i] = fv;

@@ -2,6 +2,7 @@
 // from and writing its outputs to slots of the current frame.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -18,6 +19,12 @@ namespace bough::ops {
 // Per-run context shared by every frame of one Session::run call.
 struct RunContext {
   util::ThreadPool* pool = nullptr;
+  // Set from another thread to stop the run; null when nothing can cancel it.
+  const std::atomic<bool>* cancel = nullptr;
+  // steady_clock time (ns since its epoch) by which the run must end; 0 for no limit.
+  int64_t deadline_ns = 0;
+  // Whether either limit applies: the plan then checks them before every step.
+  bool limited() const { return cancel || deadline_ns; }
 };
 
 // The inputs and outputs of one step. `slots` maps each slot to where its value lives (the

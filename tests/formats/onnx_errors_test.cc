@@ -5,6 +5,8 @@
 #include <fstream>
 
 #include "bough/error.h"
+#include "bough/model.h"
+#include "bough/session.h"
 #include "formats/onnx/reader.h"
 #include "model_builder.h"
 #include "test_paths.h"
@@ -156,6 +158,192 @@ TEST(OnnxErrors, ExternalDataEscapingTheFolderIsRefused) {
   std::string abs =
       test::save_model(external_model(dir + "/secret.bin"), dir + "/model", "abs.onnx");
   EXPECT_NE(load_error(abs).find("absolute"), std::string::npos);
+}
+
+// A model whose Add reads initializer "w", given as `w` (name and type set here).
+onnxpb::ModelProto model_with_initializer(const onnxpb::TensorProto& w) {
+  GraphBuilder g;
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.node("Add", {"x", "w"}, {"y"});
+  onnxpb::ModelProto m = test::make_model(g);
+  *m.mutable_graph()->add_initializer() = w;
+  m.mutable_graph()->mutable_initializer(0)->set_name("w");
+  return m;
+}
+
+// A tiny file claiming a huge tensor is refused before anything of that size is allocated
+// (under ASan an 8 GiB or 2 TiB allocation would abort the test, not throw).
+TEST(OnnxErrors, InitializerShapesAreCheckedAgainstTheirDataBeforeAllocating) {
+  std::string dir = test::scratch_dir("huge_initializer");
+  onnxpb::TensorProto strings;
+  strings.set_data_type(static_cast<int>(ElemType::String));
+  strings.add_dims(int64_t{1} << 28);
+  std::string path = test::save_model(model_with_initializer(strings), dir, "strings.onnx");
+  EXPECT_LT(std::filesystem::file_size(path), 200u);
+  EXPECT_NE(load_error(path).find("string_data holds 0 values, its shape needs 268435456"),
+            std::string::npos);
+
+  onnxpb::TensorProto floats;
+  floats.set_data_type(static_cast<int>(ElemType::Float));
+  floats.add_dims(int64_t{1} << 39);
+  floats.set_raw_data(std::string(8, '\0'));
+  path = test::save_model(model_with_initializer(floats), dir, "floats.onnx");
+  EXPECT_NE(load_error(path).find("raw_data (bytes) holds 8 values, its shape needs 2199023255552"),
+            std::string::npos);
+
+  onnxpb::TensorProto overflow;
+  overflow.set_data_type(static_cast<int>(ElemType::Double));
+  for (int i = 0; i < 3; ++i) overflow.add_dims(int64_t{1} << 40);
+  path = test::save_model(model_with_initializer(overflow), dir, "overflow.onnx");
+  EXPECT_NE(load_error(path).find("more than 2^48 elements"), std::string::npos);
+
+  onnxpb::TensorProto empty;  // a zero dim after a huge one holds nothing: valid
+  empty.set_data_type(static_cast<int>(ElemType::Float));
+  empty.add_dims(int64_t{1} << 60);
+  empty.add_dims(0);
+  auto model =
+      onnx::read_model_file(test::save_model(model_with_initializer(empty), dir, "empty.onnx"));
+  EXPECT_EQ(model->graph->initializers[0]->data->numel(), 0);
+}
+
+TEST(OnnxErrors, ExternalDataMustBeARegularFileAndIsReadOnlyAsFarAsTheShapeNeeds) {
+  std::string dir = test::scratch_dir("external_kinds");
+  std::filesystem::create_directories(dir + "/folder");
+  for (const char* location : {".", "folder"}) {
+    std::string path = test::save_model(external_model(location), dir, "m.onnx");
+    EXPECT_NE(load_error(path).find("is not a regular file"), std::string::npos) << location;
+  }
+  // Two tensors share a file; the second starts at byte 8 and has no length entry: exactly
+  // the 8 bytes its shape needs are read.
+  float w[4] = {9.0f, 9.0f, 0.25f, 4.0f};
+  write_bytes(dir + "/shared.bin", std::string(reinterpret_cast<char*>(w), sizeof w));
+  onnxpb::ModelProto m = external_model("shared.bin");
+  auto* offset = m.mutable_graph()->mutable_initializer(0)->add_external_data();
+  offset->set_key("offset");
+  offset->set_value("8");
+  auto model = onnx::read_model_file(test::save_model(m, dir, "shared.onnx"));
+  const Tensor& t = *model->graph->initializers[0]->data;
+  EXPECT_EQ(t.data<float>()[0], 0.25f);
+  EXPECT_EQ(t.data<float>()[1], 4.0f);
+  auto* length = m.mutable_graph()->mutable_initializer(0)->add_external_data();
+  length->set_key("length");
+  length->set_value("12");
+  EXPECT_NE(load_error(test::save_model(m, dir, "length.onnx"))
+                .find("external data length 12 does not match the 8 bytes"),
+            std::string::npos);
+}
+
+onnxpb::ModelProto sparse_model(int64_t rows, int64_t cols, int64_t row, int64_t col) {
+  GraphBuilder g;
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.node("Add", {"x", "w"}, {"y"});
+  onnxpb::ModelProto m = test::make_model(g);
+  auto* sparse = m.mutable_graph()->add_sparse_initializer();
+  sparse->add_dims(rows);
+  sparse->add_dims(cols);
+  auto* values = sparse->mutable_values();
+  values->set_name("w");
+  values->set_data_type(static_cast<int>(ElemType::Float));
+  values->add_dims(1);
+  values->add_float_data(7.0f);
+  auto* indices = sparse->mutable_indices();
+  indices->set_data_type(static_cast<int>(ElemType::Int64));
+  indices->add_dims(1);
+  indices->add_dims(2);
+  indices->add_int64_data(row);
+  indices->add_int64_data(col);
+  return m;
+}
+
+TEST(OnnxErrors, SparseInitializersAreBoundedAndIndexedPerDimension) {
+  std::string dir = test::scratch_dir("sparse_bounds");
+  auto model = onnx::read_model_file(test::save_model(sparse_model(1, 2, 0, 1), dir, "ok.onnx"));
+  const Tensor& t = *model->graph->initializers[0]->data;
+  EXPECT_EQ(t.data<float>()[0], 0.0f);
+  EXPECT_EQ(t.data<float>()[1], 7.0f);
+  // Column 2 of a 2x2 matrix is out of range even though flat index 2 is inside it.
+  EXPECT_NE(load_error(test::save_model(sparse_model(2, 2, 0, 2), dir, "col.onnx"))
+                .find("sparse index out of range"),
+            std::string::npos);
+  try {
+    onnx::read_model_file(
+        test::save_model(sparse_model(int64_t{1} << 20, int64_t{1} << 20, 0, 0), dir, "huge.onnx"));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expands to more than 4 GiB"), std::string::npos);
+  }
+}
+
+TEST(OnnxErrors, ReverseOrderChainIsSorted) {
+  // 2,000 Identity nodes written last-to-first: the reader restores the chain's order.
+  GraphBuilder g;
+  g.input("v0", ElemType::Float, {1}).output("v2000", ElemType::Float, {1});
+  for (int i = 2000; i >= 1; --i)
+    g.node("Identity", {"v" + std::to_string(i - 1)}, {"v" + std::to_string(i)},
+           "n" + std::to_string(i));
+  auto model = onnx::read_model_file(
+      test::save_model(test::make_model(g), test::scratch_dir("reverse"), "m.onnx"));
+  ASSERT_EQ(model->graph->nodes.size(), 2000u);
+  for (size_t i = 0; i < 2000; ++i)
+    EXPECT_EQ(model->graph->nodes[i]->name, "n" + std::to_string(i + 1));
+}
+
+// Main with inputs c (bool) and x (float[2]) and `depth` Ifs on c nested in then-branches;
+// the innermost then-branch yields Neg(x), every else-branch Identity(x). Built in place so
+// that a deep model costs linear time to make.
+onnxpb::ModelProto nested_ifs(int depth) {
+  GraphBuilder g;
+  g.input("c", ElemType::Bool).input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  onnxpb::ModelProto m = test::make_model(g);
+  onnxpb::GraphProto* graph = m.mutable_graph();
+  std::string out = "y";
+  for (int level = 0; level < depth; ++level) {
+    onnxpb::NodeProto* node = graph->add_node();
+    node->set_op_type("If");
+    node->set_name("if" + std::to_string(level));
+    node->add_input("c");
+    node->add_output(out);
+    onnxpb::GraphProto* branches[2];
+    for (int b = 0; b < 2; ++b) {
+      onnxpb::AttributeProto* a = node->add_attribute();
+      a->set_name(b == 0 ? "then_branch" : "else_branch");
+      a->set_type(onnxpb::AttributeProto::GRAPH);
+      branches[b] = a->mutable_g();
+      branches[b]->set_name(a->name() + std::to_string(level));
+      branches[b]->add_output()->set_name("r" + std::to_string(level) + "_" + std::to_string(b));
+    }
+    onnxpb::NodeProto* id = branches[1]->add_node();
+    id->set_op_type("Identity");
+    id->add_input("x");
+    id->add_output(branches[1]->output(0).name());
+    graph = branches[0];
+    out = graph->output(0).name();
+  }
+  onnxpb::NodeProto* neg = graph->add_node();
+  neg->set_op_type("Neg");
+  neg->add_input("x");
+  neg->add_output(out);
+  return m;
+}
+
+// Protobuf's default recursion limit (100 messages, three per subgraph level) refused a
+// valid model 33 Ifs deep; a model deeper than the reader allows is refused with a clear
+// error, without a stack overflow.
+TEST(OnnxErrors, DeeplyNestedIfsRunAndTooDeepNestingIsRefused) {
+  std::string dir = test::scratch_dir("nested_ifs");
+  Session session(Model::load(test::save_model(nested_ifs(90), dir, "deep90.onnx")));
+  auto run = [&](bool c) {
+    Tensor cond(ElemType::Bool, Dims{});
+    cond.data<bool>()[0] = c;
+    auto out = session.run({{"c", cond}, {"x", test::f32({2}, {1.5f, -2.0f})}});
+    return test::floats_of(out[0].second.tensor());
+  };
+  EXPECT_EQ(run(true), (std::vector<float>{-1.5f, 2.0f}));
+  EXPECT_EQ(run(false), (std::vector<float>{1.5f, -2.0f}));
+  std::string msg = load_error(test::save_model(nested_ifs(5000), dir, "deep5000.onnx"));
+  EXPECT_NE(msg.find("deep5000.onnx"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("nested deeper than"), std::string::npos) << msg;
 }
 
 }  // namespace

@@ -171,6 +171,217 @@ TEST(OpenVinoOps, StridedSliceWithShrinkNewAxisAndEllipsis) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{15, 13, 19, 17, 23, 21}));
 }
 
+// Gather-8 with batch_dims (OpenVINO's Gather-8 specification, movement/Gather-8): data
+// [2, 3, 2] = 0..11 and int64 indices [2, 2] whose first axis pairs with data's; the axis
+// is a Const i64 in the .bin.
+NamedValues run_batched_gather(const std::string& dir, const std::string& axis_and_batch,
+                               int64_t axis, const std::vector<int64_t>& out_dims,
+                               const std::vector<int64_t>& indices) {
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "data", {2, 3, 2}), {2, 3, 2}},
+                                            {test::ov_parameter(1, "idx", {2, 2}, "i64"), {2, 2}},
+                                            {test::ov_const(2, "axis", {}, "i64", 0), {}}},
+                                           "Gather", "opset8", axis_and_batch, out_dims, "y");
+  std::string path =
+      test::save_ir(test::scratch_dir(dir), "m", xml, test::bytes_of<int64_t>({axis}));
+  std::vector<float> data;
+  for (int i = 0; i < 12; ++i) data.push_back(static_cast<float>(i));
+  Tensor idx = Tensor::from_vector(ElemType::Int64, {2, 2}, indices);
+  return test::run_ir(path, {{"data", f32({2, 3, 2}, data)}, {"idx", Value(idx)}});
+}
+
+TEST(OpenVinoOps, GatherWithBatchDimsOnTheAxisAfterTheBatch) {
+  // out[i, j, :] = data[i, idx[i, j], :]; -1 counts from the end of axis 1.
+  // data[0] = [[0, 1], [2, 3], [4, 5]], data[1] = [[6, 7], [8, 9], [10, 11]];
+  // idx [[2, 0], [-1, 1]]: [[4, 5], [0, 1]], [[10, 11], [8, 9]].
+  NamedValues out =
+      run_batched_gather("ov_gather_batch", R"(batch_dims="1")", 1, {2, 2, 2}, {2, 0, -1, 1});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 2, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{4, 5, 0, 1, 10, 11, 8, 9}));
+}
+
+TEST(OpenVinoOps, GatherWithBatchDimsOnALaterAxis) {
+  // axis 2, batch_dims -1 (= 1 for indices of rank 2): out[i, m, j] = data[i, m, idx[i, j]].
+  // idx [[1, 0], [1, 1]]: batch 0 swaps each row's pair, batch 1 repeats its second value.
+  NamedValues out =
+      run_batched_gather("ov_gather_batch_axis2", R"(batch_dims="-1")", 2, {2, 3, 2}, {1, 0, 1, 1});
+  EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(floats_of(out[0].second.tensor()),
+            (std::vector<float>{1, 0, 3, 2, 5, 4, 7, 7, 9, 9, 11, 11}));
+}
+
+// Clamp-1 (activation/Clamp-1): min and max as float attributes; for an integer input min
+// is rounded up and max down, per the specification's note on integral types.
+TEST(OpenVinoOps, ClampFloatsAndIntegers) {
+  std::string floats = test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, "Clamp",
+                                              "opset1", R"(min="-1" max="1.5")", {4}, "y");
+  NamedValues f = test::run_ir(test::save_ir(test::scratch_dir("ov_clamp"), "m", floats),
+                               {{"x", f32({4}, {-2, 0.5f, 3, -0.25f})}});
+  EXPECT_EQ(floats_of(f[0].second.tensor()), (std::vector<float>{-1, 0.5f, 1.5f, -0.25f}));
+  // min -2.5 rounds up to -2, max 5.5 down to 5.
+  std::string ints =
+      test::replaced(test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}, "i64"), {4}}},
+                                            "Clamp", "opset1", R"(min="-2.5" max="5.5")", {4}, "y"),
+                     R"(precision="FP32" names="y")", R"(precision="I64" names="y")");
+  Tensor x = Tensor::from_vector(ElemType::Int64, {4}, std::vector<int64_t>{-3, -2, 5, 7});
+  NamedValues i =
+      test::run_ir(test::save_ir(test::scratch_dir("ov_clamp_int"), "m", ints), {{"x", Value(x)}});
+  const Tensor& y = i[0].second.tensor();
+  ASSERT_EQ(y.type(), ElemType::Int64);
+  EXPECT_EQ(std::vector<int64_t>(y.data<int64_t>(), y.data<int64_t>() + 4),
+            (std::vector<int64_t>{-2, -2, 5, 5}));
+}
+
+// TopK-11 (sort/top-k-11) with k 2 along axis 1 of x [2, 4] = [[3, 1, 4, 1], [5, 9, 2, 6]],
+// sorted by value; stable, so the two 1s keep their order. Indices in i32 (the default).
+// .bin: k = 2 (i64 scalar).
+NamedValues run_top_k(const std::string& dir, const std::string& mode) {
+  std::string xml = test::ov_one_layer_net(
+      {{test::ov_parameter(0, "x", {2, 4}), {2, 4}}, {test::ov_const(1, "k", {}, "i64", 0), {}}},
+      "TopK", "opset11", R"(axis="1" sort="value" stable="true" mode=")" + mode + "\"",
+      std::vector<test::OvOutput>{{{2, 2}, "values"}, {{2, 2}, "indices"}});
+  xml = test::replaced(xml, R"(precision="FP32" names="indices")",
+                       R"(precision="I32" names="indices")");
+  std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, test::bytes_of<int64_t>({2}));
+  return test::run_ir(path, {{"x", f32({2, 4}, {3, 1, 4, 1, 5, 9, 2, 6})}});
+}
+
+std::vector<int64_t> i32s(const Tensor& t) {
+  EXPECT_EQ(t.type(), ElemType::Int32);
+  return std::vector<int64_t>(t.data<int32_t>(), t.data<int32_t>() + t.numel());
+}
+
+TEST(OpenVinoOps, TopKLargestAndSmallest) {
+  NamedValues max = run_top_k("ov_topk_max", "max");
+  EXPECT_EQ(floats_of(max[0].second.tensor()), (std::vector<float>{4, 3, 9, 6}));
+  EXPECT_EQ(i32s(max[1].second.tensor()), (std::vector<int64_t>{2, 0, 1, 3}));
+  NamedValues min = run_top_k("ov_topk_min", "min");
+  EXPECT_EQ(floats_of(min[0].second.tensor()), (std::vector<float>{1, 1, 2, 5}));
+  EXPECT_EQ(i32s(min[1].second.tensor()), (std::vector<int64_t>{1, 3, 2, 0}));
+}
+
+// Pad-12 (movement/Pad-12), the examples of its specification on DATA [3, 4] = 1..12.
+// .bin: pads_begin [2] i64 at 0, pads_end [2] i64 at 16, pad_value 0.5 (f32) at 32.
+NamedValues run_pad(const std::string& dir, const std::string& mode,
+                    const std::vector<int64_t>& pads, const std::vector<int64_t>& out_dims,
+                    bool with_value = false) {
+  std::vector<test::OvSource> ins{{test::ov_parameter(0, "x", {3, 4}), {3, 4}},
+                                  {test::ov_const(1, "begin", {2}, "i64", 0), {2}},
+                                  {test::ov_const(2, "end", {2}, "i64", 16), {2}}};
+  if (with_value) ins.push_back({test::ov_const(3, "value", {}, "f32", 32), {}});
+  std::string xml =
+      test::ov_one_layer_net(ins, "Pad", "opset12", "pad_mode=\"" + mode + "\"", out_dims, "y");
+  std::string bin =
+      test::bytes_of<int64_t>({pads[0], pads[1], pads[2], pads[3]}) + test::bytes_of<float>({0.5f});
+  std::vector<float> x;
+  for (int i = 1; i <= 12; ++i) x.push_back(static_cast<float>(i));
+  return test::run_ir(test::save_ir(test::scratch_dir(dir), "m", xml, bin),
+                      {{"x", f32({3, 4}, x)}});
+}
+
+TEST(OpenVinoOps, PadConstantReflectAndCropping) {
+  // pads_begin [0, 1], pads_end [2, 3]: one column before, three after, two rows after.
+  NamedValues c = run_pad("ov_pad_constant", "constant", {0, 1, 2, 3}, {5, 8}, true);
+  EXPECT_EQ(
+      floats_of(c[0].second.tensor()),
+      (std::vector<float>{.5f, 1,   2,   3,   4,   .5f, .5f, .5f, .5f, 5,   6,   7,   8,   .5f,
+                          .5f, .5f, .5f, 9,   10,  11,  12,  .5f, .5f, .5f, .5f, .5f, .5f, .5f,
+                          .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f, .5f}));
+  NamedValues r = run_pad("ov_pad_reflect", "reflect", {0, 1, 2, 3}, {5, 8});
+  EXPECT_EQ(floats_of(r[0].second.tensor()),
+            (std::vector<float>{2,  1,  2,  3, 4, 3, 2, 1, 6, 5, 6, 7, 8, 7, 6, 5, 10, 9, 10, 11,
+                                12, 11, 10, 9, 6, 5, 6, 7, 8, 7, 6, 5, 2, 1, 2, 3, 4,  3, 2,  1}));
+  // Mixed: pads_begin [2, -1], pads_end [-1, 3]: two zero rows, the first column and last
+  // row cropped, three zero columns.
+  NamedValues m = run_pad("ov_pad_mixed", "constant", {2, -1, -1, 3}, {4, 6});
+  EXPECT_EQ(
+      floats_of(m[0].second.tensor()),
+      (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0}));
+}
+
+TEST(OpenVinoOps, PadModesWithoutAnOnnxFormAreRefused) {
+  for (const auto& [mode, pads] :
+       {std::pair<std::string, std::vector<int64_t>>{"symmetric", {0, 1, 2, 3}},
+        {"edge", {2, -1, -1, 3}}}) {
+    std::string xml =
+        test::ov_one_layer_net({{test::ov_parameter(0, "x", {3, 4}), {3, 4}},
+                                {test::ov_const(1, "begin", {2}, "i64", 0), {2}},
+                                {test::ov_const(2, "end", {2}, "i64", 16), {2}}},
+                               "Pad", "opset12", "pad_mode=\"" + mode + "\"", {4, 6}, "y");
+    Error e = test::ir_load_error("ov_pad_" + mode, xml,
+                                  test::bytes_of<int64_t>({pads[0], pads[1], pads[2], pads[3]}));
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_NE(e.where().find("Pad \"op\" (id 3)"), std::string::npos) << e.what();
+  }
+}
+
+// HSwish-4, Mish-4 and SoftSign-9 (activation/HSwish-4, Mish-4, SoftSign-9) are ONNX's
+// HardSwish, Mish and Softsign. On x = [-4, -1, 0, 2]:
+// HSwish x * min(max(x + 3, 0), 6) / 6 = [0, -1/3, 0, 5/3];
+// Mish x * tanh(softplus(x)) = [-0.0725917, -0.3034015, 0, 1.9439590];
+// SoftSign x / (1 + |x|) = [-0.8, -0.5, 0, 2/3].
+TEST(OpenVinoOps, HSwishMishAndSoftSign) {
+  const std::vector<std::pair<std::string, std::vector<float>>> cases{
+      {"HSwish", {0, -1.0f / 3, 0, 5.0f / 3}},
+      {"Mish", {-0.0725917f, -0.3034015f, 0, 1.9439590f}},
+      {"SoftSign", {-0.8f, -0.5f, 0, 2.0f / 3}}};
+  for (const auto& [type, want] : cases) {
+    std::string xml =
+        test::ov_one_layer_net({{test::ov_parameter(0, "x", {4}), {4}}}, type,
+                               type == "SoftSign" ? "opset9" : "opset4", "", {4}, "y");
+    NamedValues out = test::run_ir(test::save_ir(test::scratch_dir("ov_" + type), "m", xml),
+                                   {{"x", f32({4}, {-4, -1, 0, 2})}});
+    std::vector<float> got = floats_of(out[0].second.tensor());
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-5f) << type << " " << i;
+  }
+}
+
+// Tile-1 (movement/Tile-1): x [2, 2] = [[1, 2], [3, 4]] repeated [1, 2] times, and refused
+// where repeats is shorter than x's rank (OpenVINO pads it with 1s, ONNX does not).
+// .bin: repeats i64.
+TEST(OpenVinoOps, TileRepeatsEachAxis) {
+  std::string xml = test::ov_one_layer_net({{test::ov_parameter(0, "x", {2, 2}), {2, 2}},
+                                            {test::ov_const(1, "repeats", {2}, "i64", 0), {2}}},
+                                           "Tile", "opset1", "", {2, 4}, "y");
+  NamedValues out = test::run_ir(
+      test::save_ir(test::scratch_dir("ov_tile"), "m", xml, test::bytes_of<int64_t>({1, 2})),
+      {{"x", f32({2, 2}, {1, 2, 3, 4})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4}));
+  std::string short_repeats =
+      test::ov_one_layer_net({{test::ov_parameter(0, "x", {2, 2}), {2, 2}},
+                              {test::ov_const(1, "repeats", {1}, "i64", 0), {1}}},
+                             "Tile", "opset1", "", {2, 4}, "y");
+  Error e = test::ir_load_error("ov_tile_short", short_repeats, test::bytes_of<int64_t>({2}));
+  EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  EXPECT_NE(e.where().find("Tile \"op\" (id 2)"), std::string::npos) << e.what();
+}
+
+// CumSum-3 (arithmetic/cumsum-3), the examples of its specification on [1, 2, 3, 4, 5]:
+// each mode of exclusive and reverse, with the axis input (a Const 0) or without it.
+TEST(OpenVinoOps, CumSumModes) {
+  struct Case {
+    const char* data;
+    std::vector<float> want;
+  };
+  const Case cases[] = {{R"(exclusive="false" reverse="false")", {1, 3, 6, 10, 15}},
+                        {R"(exclusive="true" reverse="false")", {0, 1, 3, 6, 10}},
+                        {R"(exclusive="false" reverse="true")", {15, 14, 12, 9, 5}},
+                        {R"(exclusive="true" reverse="true")", {14, 12, 9, 5, 0}}};
+  for (bool with_axis : {true, false}) {
+    for (const Case& c : cases) {
+      std::vector<test::OvSource> ins{{test::ov_parameter(0, "x", {5}), {5}}};
+      if (with_axis) ins.push_back({test::ov_const(1, "axis", {}, "i64", 0), {}});
+      std::string path =
+          test::save_ir(test::scratch_dir("ov_cumsum"), "m",
+                        test::ov_one_layer_net(ins, "CumSum", "opset3", c.data, {5}, "y"),
+                        with_axis ? test::bytes_of<int64_t>({0}) : "");
+      NamedValues out = test::run_ir(path, {{"x", f32({5}, {1, 2, 3, 4, 5})}});
+      EXPECT_EQ(floats_of(out[0].second.tensor()), c.want) << c.data << " axis " << with_axis;
+    }
+  }
+}
+
 // x = [[1, 2, 3], [4, 5, 6], [7, 8, 9]] as [1, 1, 3, 3], through one windowed layer.
 NamedValues run_window(const std::string& dir, const std::string& xml,
                        const std::string& weights = "") {
@@ -225,8 +436,7 @@ TEST(OpenVinoOps, LstmCellGatesInOpenVinoOrder) {
       test::scratch_dir("ov_lstm_cell"), "m", lstm_cell(),
       test::bytes_of<float>({1, 2, 3, 4, 0.1f, 0.2f, 0.3f, 0.4f, 0.01f, 0.02f, 0.03f, 0.04f}));
   NamedValues out = test::run_ir(
-      path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}, {"c0", f32({1, 1}, {0.3f})}},
-      /*back_to_ir=*/false);
+      path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}, {"c0", f32({1, 1}, {0.3f})}});
   // x = 0.5, h = 0.2, c = 0.3: f = sigmoid(1 * 0.5 + 0.1 * 0.2 + 0.01) = sigmoid(0.53) =
   // 0.629483, i = sigmoid(1.06) = 0.742691, c~ = tanh(1.59) = 0.920149, o = sigmoid(2.12) =
   // 0.892832; c' = f * 0.3 + i * c~ = 0.872231, h' = o * tanh(c') = 0.627220.
@@ -252,8 +462,7 @@ NamedValues run_gru_cell(const std::string& dir, bool linear_before_reset) {
   std::string path =
       test::save_ir(test::scratch_dir(dir), "m", xml,
                     test::bytes_of<float>({1, 2, 3, 0.1f, 0.2f, 0.3f, 0.01f, 0.02f, 0.03f, 0.04f}));
-  return test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
-                      /*back_to_ir=*/false);
+  return test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}});
 }
 
 TEST(OpenVinoOps, GruCell) {
@@ -276,8 +485,7 @@ TEST(OpenVinoOps, RnnCell) {
                                            "RNNCell", "opset1", R"(hidden_size="1")", {1, 1}, "h");
   std::string path = test::save_ir(test::scratch_dir("ov_rnn_cell"), "m", xml,
                                    test::bytes_of<float>({2, 0.5f, 0.1f}));
-  NamedValues out = test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}},
-                                 /*back_to_ir=*/false);
+  NamedValues out = test::run_ir(path, {{"x", f32({1, 1}, {0.5f})}, {"h0", f32({1, 1}, {0.2f})}});
   EXPECT_NEAR(floats_of(out[0].second.tensor())[0], 0.833655f, 1e-5f);
 }
 

@@ -183,7 +183,7 @@ void expect_strict_graphs(const ir::Graph& g, bool subgraph) {
 
 }  // namespace
 
-NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs, bool back_to_ir) {
+NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs) {
   keep_for_peer_check(xml_path, inputs);
   Session ir_session(Model::load(xml_path));
   NamedValues direct = ir_session.run(inputs);
@@ -191,7 +191,6 @@ NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs, bool 
   std::shared_ptr<ir::Model> via_onnx(onnx::read_model_bytes(onnx_bytes, xml_path + ".onnx", ""));
   expect_strict_graphs(*via_onnx->graph, false);
   expect_same(direct, Session(Model(via_onnx)).run(inputs), "IR -> ONNX");
-  if (!back_to_ir) return direct;
   openvino::IrFiles again = openvino::write_ir(*via_onnx);
   std::shared_ptr<ir::Model> via_ir(
       openvino::read_model_text(again.xml, &again.bin, xml_path + ".onnx.xml"));

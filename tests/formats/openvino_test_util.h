@@ -19,9 +19,7 @@ std::string save_ir(const std::string& dir, const std::string& name, const std::
 // another). Returns the IR run's outputs. With
 // $BOUGH_KEEP_IR set, the model and its inputs are also copied there for
 // bench/ort-check-openvino.
-// `back_to_ir` false skips the ONNX -> IR leg, for operators whose ONNX form the IR writer
-// does not write back yet (the RNN cells become ONNX LSTM/GRU/RNN, which have none).
-NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs, bool back_to_ir = true);
+NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs);
 // Loads the IR `xml` (with `weights` as its .bin when not empty), saved in the fresh scratch
 // folder `dir`, and returns the error it raises, which must name the file; fails the test
 // when it loads.

@@ -285,6 +285,26 @@ TEST(MathIndexTest, ReduceLogSumExpOfLargeValues) {
   EXPECT_NEAR(y.data<float>()[0], 1000 + std::log(2.0), 1e-3);
 }
 
+// Results computed in double and stored as integers saturate (kernels/from_double.h)
+// instead of being undefined behaviour.
+TEST(MathIndexTest, FloatResultsStoredAsIntegersSaturate) {
+  const int64_t max64 = std::numeric_limits<int64_t>::max();
+  const int64_t min64 = std::numeric_limits<int64_t>::lowest();
+  auto no_keepdims = [](onnxpb::NodeProto& n) { test::set_int(n, "keepdims", 0); };
+  // log(0 + 0) = -inf: the lowest int64.
+  Tensor log_sum = run1("ReduceLogSum", {{"x", i64({2}, {0, 0})}}, no_keepdims, 17);
+  EXPECT_EQ(log_sum.data<int64_t>()[0], min64);
+  // log(exp(2^63 - 1)) is 2^63 - 1, which rounds to 2^63 in double: the largest int64.
+  Tensor lse = run1("ReduceLogSumExp", {{"x", i64({1}, {max64})}}, no_keepdims, 17);
+  EXPECT_EQ(lse.data<int64_t>()[0], max64);
+  // Shrink with bias -1000: 127 - (-1000) = 1127 and -128 + (-1000) = -1128 leave int8.
+  Tensor shrunk = run1("Shrink", {{"x", make<int8_t>(ElemType::Int8, {3}, {127, -128, 0})}},
+                       [](onnxpb::NodeProto& n) { test::set_float(n, "bias", -1000.0f); });
+  EXPECT_EQ(shrunk.data<int8_t>()[0], 127);
+  EXPECT_EQ(shrunk.data<int8_t>()[1], -128);
+  EXPECT_EQ(shrunk.data<int8_t>()[2], 0);
+}
+
 TEST(MathIndexTest, UniqueUnsortedWithNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = run_op("Unique", {{"x", f32({5}, {3, nan, 1, 3, nan})}}, 4,

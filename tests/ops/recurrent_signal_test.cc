@@ -282,23 +282,53 @@ TEST(StringSplitTest, WhitespaceWithMaxsplitKeepsTheRest) {
   EXPECT_EQ(y[1].data<int64_t>()[1], 0);
 }
 
-TEST(RegexFullMatchTest, AnchorsAndUnsupportedSyntax) {
-  Tensor x(ElemType::String, Dims{2});
-  x.strings()[0] = "abc";
-  x.strings()[1] = "abd";
-  Tensor y = run_op(
+Tensor regex_match(const std::string& pattern, const std::vector<std::string>& inputs) {
+  Tensor x(ElemType::String, Dims{static_cast<int64_t>(inputs.size())});
+  for (size_t i = 0; i < inputs.size(); ++i) x.strings()[i] = inputs[i];
+  return run_op(
       "RegexFullMatch", {{"x", x}}, 1,
-      [](onnxpb::NodeProto& n) { set_string(n, "pattern", "\\Aab[c]\\z"); }, 20)[0];
+      [&](onnxpb::NodeProto& n) { set_string(n, "pattern", pattern); }, 20)[0];
+}
+
+TEST(RegexFullMatchTest, Re2SyntaxAnchorsAndFlags) {
+  Tensor y = regex_match("\\Aab[c]\\z", {"abc", "abd"});
   EXPECT_TRUE(y.data<bool>()[0]);
   EXPECT_FALSE(y.data<bool>()[1]);
+  // RE2's inline flags and named groups, which ECMAScript lacks.
+  y = regex_match("(?i)AB(?P<tail>C+)", {"abcc", "abd", "xabc"});
+  EXPECT_TRUE(y.data<bool>()[0]);
+  EXPECT_FALSE(y.data<bool>()[1]);
+  EXPECT_FALSE(y.data<bool>()[2]);  // a full match, not a search
+}
+
+TEST(RegexFullMatchTest, InvalidPatternIsAnInvalidModel) {
   try {
-    run_op(
-        "RegexFullMatch", {{"x", x}}, 1,
-        [](onnxpb::NodeProto& n) { set_string(n, "pattern", "(?i)ABC"); }, 20);
+    regex_match("(ab", {"ab"});
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidModel) << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing )"), std::string::npos) << e.what();
   }
+}
+
+// Inputs that overflowed the stack of libstdc++'s std::regex: 30,000 nested groups at
+// compile time, (a|b)* against 20,000 characters at run time.
+TEST(RegexFullMatchTest, DeepPatternsAndLongInputsNeitherCrashNorRecurse) {
+  const std::string nested = std::string(30000, '(') + "a" + std::string(30000, ')');
+  try {
+    Tensor y = regex_match(nested, {"a", "b"});
+    EXPECT_TRUE(y.data<bool>()[0]);
+    EXPECT_FALSE(y.data<bool>()[1]);
+  } catch (const Error& e) {
+    // RE2 may refuse it as too deep or too large: a clear error either way.
+    EXPECT_TRUE(e.kind() == ErrorKind::Unsupported || e.kind() == ErrorKind::InvalidModel)
+        << e.what();
+  }
+  std::string long_input(20000, 'a');
+  long_input[7777] = 'b';
+  Tensor y = regex_match("(a|b)*", {long_input, long_input + "c"});
+  EXPECT_TRUE(y.data<bool>()[0]);
+  EXPECT_FALSE(y.data<bool>()[1]);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ int report_error(const std::exception& e) {
     switch (err->kind()) {
       case ErrorKind::IO:
       case ErrorKind::BadInput:
+      case ErrorKind::Stopped:
         return kExitUsage;
       case ErrorKind::InvalidModel:
       case ErrorKind::Unsupported:

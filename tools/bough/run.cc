@@ -27,6 +27,8 @@ std::string preview(const Tensor& t) {
       s += buf;
     } else if (t.type() == ElemType::Complex64 || t.type() == ElemType::Complex128) {
       s += "?";
+    } else if (t.type() == ElemType::UInt64) {
+      s += std::to_string(t.data<uint64_t>()[i]);  // above 2^63 get_int would show it negative
     } else {
       s += std::to_string(t.get_int(i));
     }

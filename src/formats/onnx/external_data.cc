@@ -27,7 +27,7 @@ int64_t parse_size(const std::string& text, const std::string& key, const std::s
 }  // namespace
 
 std::string read_external_data(const onnxpb::TensorProto& proto, const std::string& model_dir,
-                               const std::string& where) {
+                               int64_t nbytes, const std::string& where) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& entry : proto.external_data()) {
@@ -51,18 +51,24 @@ std::string read_external_data(const onnxpb::TensorProto& proto, const std::stri
   if (ec || base_end != base.end())
     fail(ErrorKind::InvalidModel, where,
          "external data location '" + location + "' leaves the model's folder");
+  if (!fs::is_regular_file(file, ec))
+    fail(ErrorKind::InvalidModel, where,
+         "external data location '" + location + "' is not a regular file");
+  if (length >= 0 && length != nbytes)
+    fail(ErrorKind::InvalidModel, where,
+         "external data length " + std::to_string(length) + " does not match the " +
+             std::to_string(nbytes) + " bytes the tensor's shape needs");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(ErrorKind::IO, where, "cannot open external data file " + file.string());
   in.seekg(0, std::ios::end);
   auto size = static_cast<int64_t>(in.tellg());
-  if (length < 0) length = size - offset;
-  if (offset > size || length > size - offset)
+  if (offset > size || nbytes > size - offset)
     fail(ErrorKind::InvalidModel, where,
-         "external data [" + std::to_string(offset) + ", +" + std::to_string(length) +
+         "external data [" + std::to_string(offset) + ", +" + std::to_string(nbytes) +
              ") is outside " + file.string() + " (" + std::to_string(size) + " bytes)");
-  std::string bytes(static_cast<size_t>(length), '\0');
+  std::string bytes(static_cast<size_t>(nbytes), '\0');
   in.seekg(offset);
-  in.read(bytes.data(), length);
+  in.read(bytes.data(), nbytes);
   if (!in) fail(ErrorKind::IO, where, "cannot read external data from " + file.string());
   return bytes;
 }

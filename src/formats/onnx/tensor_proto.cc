@@ -10,15 +10,6 @@ namespace bough::onnx {
 
 namespace {
 
-Dims dims_from_proto(const onnxpb::TensorProto& proto, const std::string& where) {
-  Dims dims;
-  for (int64_t d : proto.dims()) {
-    if (d < 0) fail(ErrorKind::InvalidModel, where, "tensor has a negative dimension");
-    dims.push_back(d);
-  }
-  return dims;
-}
-
 void check_count(int64_t have, int64_t want, const char* field, const std::string& where) {
   if (have != want)
     fail(ErrorKind::InvalidModel, where,
@@ -26,82 +17,134 @@ void check_count(int64_t have, int64_t want, const char* field, const std::strin
              " values, its shape needs " + std::to_string(want));
 }
 
-// Copies a repeated proto field into the tensor's buffer, narrowing each value to T.
-template <typename T, typename Field>
-void copy_field(const Field& field, Tensor* t, int64_t want, const char* name,
-                const std::string& where) {
-  check_count(field.size(), want, name, where);
-  T* out = t->data<T>();
-  for (int64_t i = 0; i < want; ++i) out[i] = static_cast<T>(field.Get(static_cast<int>(i)));
+// The repeated field that holds a tensor's values when it has no raw_data, and its size.
+struct TypedField {
+  const char* name;
+  int64_t size;
+};
+
+TypedField typed_field(const onnxpb::TensorProto& p, ElemType type) {
+  switch (type) {
+    case ElemType::Float:
+    case ElemType::Complex64:
+      return {"float_data", p.float_data_size()};
+    case ElemType::Double:
+    case ElemType::Complex128:
+      return {"double_data", p.double_data_size()};
+    case ElemType::Int64:
+      return {"int64_data", p.int64_data_size()};
+    case ElemType::UInt32:
+    case ElemType::UInt64:
+      return {"uint64_data", p.uint64_data_size()};
+    case ElemType::String:
+      return {"string_data", p.string_data_size()};
+    default:
+      return {"int32_data", p.int32_data_size()};
+  }
 }
 
-void fill_from_typed_fields(const onnxpb::TensorProto& p, Tensor* t, const std::string& where) {
-  int64_t n = t->numel();
+// How many values the typed field holds for `n` elements: two per complex element, one
+// packed byte per value for the sub-byte types, one per element otherwise.
+int64_t typed_values_needed(ElemType type, int64_t n) {
+  if (type == ElemType::Complex64 || type == ElemType::Complex128) return 2 * n;
+  if (is_sub_byte(type)) return static_cast<int64_t>(elem_storage_bytes(type, n));
+  return n;
+}
+
+// Copies the first `count` values of a repeated proto field into the tensor's buffer,
+// narrowing each to T.
+template <typename T, typename Field>
+void copy_field(const Field& field, Tensor* t, int64_t count) {
+  T* out = t->data<T>();
+  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<T>(field.Get(static_cast<int>(i)));
+}
+
+// Fills `t` from the typed field typed_field() named, whose size has been checked.
+void fill_from_typed_fields(const onnxpb::TensorProto& p, Tensor* t) {
+  const int64_t count = typed_values_needed(t->type(), t->numel());
   switch (t->type()) {
     case ElemType::Float:
-      return copy_field<float>(p.float_data(), t, n, "float_data", where);
     case ElemType::Complex64:
-      return copy_field<float>(p.float_data(), t, 2 * n, "float_data", where);
+      return copy_field<float>(p.float_data(), t, count);
     case ElemType::Double:
-      return copy_field<double>(p.double_data(), t, n, "double_data", where);
     case ElemType::Complex128:
-      return copy_field<double>(p.double_data(), t, 2 * n, "double_data", where);
+      return copy_field<double>(p.double_data(), t, count);
     case ElemType::Int64:
-      return copy_field<int64_t>(p.int64_data(), t, n, "int64_data", where);
+      return copy_field<int64_t>(p.int64_data(), t, count);
     case ElemType::UInt32:
-      return copy_field<uint32_t>(p.uint64_data(), t, n, "uint64_data", where);
+      return copy_field<uint32_t>(p.uint64_data(), t, count);
     case ElemType::UInt64:
-      return copy_field<uint64_t>(p.uint64_data(), t, n, "uint64_data", where);
+      return copy_field<uint64_t>(p.uint64_data(), t, count);
     case ElemType::Int32:
-      return copy_field<int32_t>(p.int32_data(), t, n, "int32_data", where);
+      return copy_field<int32_t>(p.int32_data(), t, count);
     case ElemType::Int16:
-      return copy_field<int16_t>(p.int32_data(), t, n, "int32_data", where);
+      return copy_field<int16_t>(p.int32_data(), t, count);
     case ElemType::UInt16:
     case ElemType::Float16:
     case ElemType::BFloat16:
-      return copy_field<uint16_t>(p.int32_data(), t, n, "int32_data", where);
-    case ElemType::Bool: {
-      check_count(p.int32_data_size(), n, "int32_data", where);
-      for (int64_t i = 0; i < n; ++i) t->data<bool>()[i] = p.int32_data(static_cast<int>(i)) != 0;
+      return copy_field<uint16_t>(p.int32_data(), t, count);
+    case ElemType::Bool:
+      for (int64_t i = 0; i < count; ++i)
+        t->data<bool>()[i] = p.int32_data(static_cast<int>(i)) != 0;
       return;
-    }
-    case ElemType::String: {
-      check_count(p.string_data_size(), n, "string_data", where);
-      for (int64_t i = 0; i < n; ++i) t->strings()[i] = p.string_data(static_cast<int>(i));
+    case ElemType::String:
+      for (int64_t i = 0; i < count; ++i) t->strings()[i] = p.string_data(static_cast<int>(i));
       return;
-    }
     default:
       // int8/uint8, the float8 types: one element per int32; the sub-byte types: one packed
       // byte per int32.
-      return copy_field<uint8_t>(p.int32_data(), t, static_cast<int64_t>(t->nbytes()), "int32_data",
-                                 where);
+      return copy_field<uint8_t>(p.int32_data(), t, count);
   }
 }
 
 }  // namespace
+
+int64_t checked_numel(const google::protobuf::RepeatedField<int64_t>& dims,
+                      const std::string& where) {
+  constexpr int64_t kMaxElements = int64_t{1} << 48;
+  for (int64_t d : dims)
+    if (d < 0) fail(ErrorKind::InvalidModel, where, "tensor has a negative dimension");
+  for (int64_t d : dims)
+    if (d == 0) return 0;
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (n > kMaxElements / d)
+      fail(ErrorKind::InvalidModel, where, "tensor shape has more than 2^48 elements");
+    n *= d;
+  }
+  return n;
+}
 
 Tensor tensor_from_proto(const onnxpb::TensorProto& p, const std::string& model_dir,
                          const std::string& where) {
   if (!is_valid_elem_code(p.data_type()))
     fail(ErrorKind::InvalidModel, where,
          "tensor has unknown data_type " + std::to_string(p.data_type()));
-  auto type = static_cast<ElemType>(p.data_type());
-  Tensor t(type, dims_from_proto(p, where));
+  const auto type = static_cast<ElemType>(p.data_type());
+  const int64_t n = checked_numel(p.dims(), where);
+  const auto nbytes = static_cast<int64_t>(elem_storage_bytes(type, static_cast<size_t>(n)));
+  // The data is checked against the shape before the tensor is allocated: a small file
+  // must not make the reader allocate whatever its shape claims.
+  std::string external;
   if (p.data_location() == onnxpb::TensorProto::EXTERNAL) {
     if (type == ElemType::String)
       fail(ErrorKind::InvalidModel, where, "string tensors cannot use external data");
-    std::string bytes = read_external_data(p, model_dir, where);
-    check_count(static_cast<int64_t>(bytes.size()), static_cast<int64_t>(t.nbytes()),
-                "external data (bytes)", where);
-    if (!bytes.empty()) std::memcpy(t.raw(), bytes.data(), bytes.size());
+    external = read_external_data(p, model_dir, nbytes, where);
   } else if (p.has_raw_data()) {
     if (type == ElemType::String)
       fail(ErrorKind::InvalidModel, where, "string tensors cannot use raw_data");
-    check_count(static_cast<int64_t>(p.raw_data().size()), static_cast<int64_t>(t.nbytes()),
-                "raw_data (bytes)", where);
-    if (t.nbytes()) std::memcpy(t.raw(), p.raw_data().data(), t.nbytes());
+    check_count(static_cast<int64_t>(p.raw_data().size()), nbytes, "raw_data (bytes)", where);
   } else {
-    fill_from_typed_fields(p, &t, where);
+    const TypedField field = typed_field(p, type);
+    check_count(field.size, typed_values_needed(type, n), field.name, where);
+  }
+  Tensor t(type, Dims(std::span<const int64_t>(p.dims().data(), p.dims().size())));
+  if (p.data_location() == onnxpb::TensorProto::EXTERNAL) {
+    if (nbytes) std::memcpy(t.raw(), external.data(), external.size());
+  } else if (p.has_raw_data()) {
+    if (nbytes) std::memcpy(t.raw(), p.raw_data().data(), p.raw_data().size());
+  } else {
+    fill_from_typed_fields(p, &t);
   }
   return t;
 }

@@ -13,6 +13,11 @@ namespace bough::onnx {
 // `where` names the place for error messages.
 Tensor tensor_from_proto(const onnxpb::TensorProto& proto, const std::string& model_dir,
                          const std::string& where);
+// The element count of a shape read from a file (negative sizes refused), failing for one
+// no file could hold — so that a byte count computed from it cannot overflow.
+int64_t checked_numel(const google::protobuf::RepeatedField<int64_t>& dims,
+                      const std::string& where);
+
 // Writes typed data as raw_data (strings as string_data).
 void tensor_to_proto(const Tensor& tensor, onnxpb::TensorProto* proto);
 

@@ -3,11 +3,14 @@
 // attributes (Gather's axis, Transpose's order) must be constants.
 #include "formats/openvino/op_mapping.h"
 
+#include <cmath>
 #include <map>
+#include <optional>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/map_helpers.h"
+#include "ir/float_formats.h"
 
 namespace bough::openvino {
 
@@ -17,13 +20,14 @@ using MapFn = void (*)(GraphLowering&, const LayerIO&);
 
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m{
-      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},      {"Exp", "Exp"},
-      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},      {"Log", "Log"},
-      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},        {"Cos", "Cos"},
-      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"}, {"Tan", "Tan"},
-      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},      {"Sinh", "Sinh"},
-      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},    {"Atanh", "Atanh"},
-      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"}};
+      {"Relu", "Relu"},         {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},        {"Exp", "Exp"},
+      {"Abs", "Abs"},           {"Negative", "Neg"},    {"Sqrt", "Sqrt"},        {"Log", "Log"},
+      {"Floor", "Floor"},       {"Ceiling", "Ceil"},    {"Sin", "Sin"},          {"Cos", "Cos"},
+      {"Erf", "Erf"},           {"Sign", "Sign"},       {"LogicalNot", "Not"},   {"Tan", "Tan"},
+      {"Asin", "Asin"},         {"Acos", "Acos"},       {"Atan", "Atan"},        {"Sinh", "Sinh"},
+      {"Cosh", "Cosh"},         {"Asinh", "Asinh"},     {"Acosh", "Acosh"},      {"Atanh", "Atanh"},
+      {"SoftPlus", "Softplus"}, {"IsNaN", "IsNaN"},     {"HSwish", "HardSwish"}, {"Mish", "Mish"},
+      {"SoftSign", "Softsign"}};
   return m;
 }
 
@@ -204,15 +208,85 @@ void map_shape_of(GraphLowering& g, const LayerIO& io) {
       ->attributes.push_back(int_attr("to", static_cast<int64_t>(*elem)));
 }
 
+// The rank `l`'s input `k` declares; refused when unknown.
+int64_t input_rank(GraphLowering& g, const XmlLayer& l, size_t k, const char* what) {
+  const ir::Shape& s = l.inputs.at(k).shape;
+  if (!s.rank_known)
+    fail(ErrorKind::Unsupported, g.where(l), std::string(what) + " of unknown rank");
+  return static_cast<int64_t>(s.dims.size());
+}
+
+std::vector<int64_t> iota(int64_t from, int64_t to) {
+  std::vector<int64_t> v;
+  for (int64_t i = from; i < to; ++i) v.push_back(i);
+  return v;
+}
+
+// Gather-8 with batch_dims b > 0 (OpenVINO's Gather-8 specification: out[b0.., i.., j..] =
+// data[b0.., :axis.., indices[b0.., i..], ...]) is ONNX's GatherND with batch_dims b, each
+// index a 1-tuple, once data's `axis` is moved next to the batch axes; the output's index
+// axes are then moved back after data's axes b..axis-1. Both formats count negative indices
+// from the end.
+void map_batched_gather(GraphLowering& g, const LayerIO& io, int64_t b, int64_t axis) {
+  const XmlLayer& l = io.layer;
+  const int64_t r = input_rank(g, l, 0, "Gather with batch_dims: data");
+  const int64_t q = input_rank(g, l, 1, "Gather with batch_dims: indices") - b;
+  if (axis < 0) axis += r;
+  if (axis < b || axis >= r || q < 0)
+    fail(ErrorKind::InvalidModel, g.where(l),
+         "axis " + std::to_string(axis) + " and batch_dims " + std::to_string(b) +
+             " do not fit data of rank " + std::to_string(r));
+  ir::Edge* data = io.in[0];
+  if (axis != b) {
+    std::vector<int64_t> perm = iota(0, b);
+    perm.push_back(axis);
+    for (int64_t i : iota(b, r))
+      if (i != axis) perm.push_back(i);
+    data = g.node("Transpose", {data}, l.name + "/axis_first", ints_attr("perm", perm));
+  }
+  ir::Edge* tuples = g.node("Unsqueeze",
+                            {g.as_int64(io.in[1], l.name + "/indices"),
+                             g.constant(i64_tensor({-1}), l.name + "/tuple_axis")},
+                            l.name + "/tuples");
+  if (axis == b) {
+    g.node_to("GatherND", {data, tuples}, {io.out[0]}, l.name)
+        ->attributes.push_back(int_attr("batch_dims", b));
+    return;
+  }
+  ir::Edge* gathered =
+      g.node("GatherND", {data, tuples}, l.name + "/gather_nd", int_attr("batch_dims", b));
+  // [batch, indices[b:], data[b:axis], data[axis+1:]] -> [batch, data[b:axis], indices[b:], ...]
+  std::vector<int64_t> perm = iota(0, b);
+  for (int64_t i : iota(b + q, q + axis)) perm.push_back(i);
+  for (int64_t i : iota(b, b + q)) perm.push_back(i);
+  for (int64_t i : iota(q + axis, q + r - 1)) perm.push_back(i);
+  g.node_to("Transpose", {gathered}, {io.out[0]}, l.name)
+      ->attributes.push_back(ints_attr("perm", perm));
+}
+
 void map_gather(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
-  if (int_data(g, io.layer, "batch_dims", 0) != 0)
-    fail(ErrorKind::Unsupported, g.where(io.layer), "Gather with batch_dims other than 0");
   std::vector<int64_t> axis = const_ints(g, io, 2, "the axis input");
   if (axis.size() != 1)
     fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  int64_t b = int_data(g, io.layer, "batch_dims", 0);
+  if (b < 0) b += input_rank(g, io.layer, 1, "Gather with negative batch_dims: indices");
+  if (b != 0) return map_batched_gather(g, io, b, axis[0]);
   g.node_to("Gather", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
       ->attributes.push_back(int_attr("axis", axis[0]));
+}
+
+// GatherND-8 is ONNX's GatherND; GatherND-5 flattens the batch axes of its output into one
+// and is refused for batch_dims > 1 (for 0 and 1 they agree).
+void map_gather_nd(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  const int64_t b = int_data(g, io.layer, "batch_dims", 0);
+  if (b > 1 && io.layer.version == "opset5")
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         "GatherND-5 with batch_dims > 1 (its output folds the batch axes into one)");
+  ir::Node* n = g.node_to("GatherND", {io.in[0], g.as_int64(io.in[1], io.layer.name + "/indices")},
+                          {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("batch_dims", b));
 }
 
 void map_gather_elements(GraphLowering& g, const LayerIO& io) {
@@ -242,6 +316,198 @@ void map_transpose(GraphLowering& g, const LayerIO& io) {
   std::vector<int64_t> order = const_ints(g, io, 1, "the order input");
   ir::Node* n = g.node_to("Transpose", {io.in[0]}, {io.out[0]}, io.layer.name);
   if (!order.empty()) n->attributes.push_back(ints_attr("perm", order));
+}
+
+// The values an integer type holds, as doubles: exact up to 32 bits; for 64 bits the
+// largest double below 2^63 (2^64) is the top; nullopt for other types.
+std::optional<std::pair<double, double>> integer_range(ElemType t) {
+  switch (t) {
+    case ElemType::Int8:
+      return std::pair{-128.0, 127.0};
+    case ElemType::UInt8:
+      return std::pair{0.0, 255.0};
+    case ElemType::Int16:
+      return std::pair{-32768.0, 32767.0};
+    case ElemType::UInt16:
+      return std::pair{0.0, 65535.0};
+    case ElemType::Int32:
+      return std::pair{-2147483648.0, 2147483647.0};
+    case ElemType::UInt32:
+      return std::pair{0.0, 4294967295.0};
+    case ElemType::Int64:
+      return std::pair{-9223372036854775808.0, 9223372036854774784.0};
+    case ElemType::UInt64:
+      return std::pair{0.0, 18446744073709549568.0};
+    default:
+      return std::nullopt;
+  }
+}
+
+// `v` as a scalar of type `t` (float, double, float16, bfloat16 or an integer; v must fit
+// an integer type); nullopt for other types.
+std::optional<Tensor> scalar_of(ElemType t, double v) {
+  Tensor s(t, Dims{});
+  switch (t) {
+    case ElemType::Float:
+      *s.data<float>() = static_cast<float>(v);
+      break;
+    case ElemType::Double:
+      *s.data<double>() = v;
+      break;
+    case ElemType::Float16:
+      *s.data<uint16_t>() = float_to_half(static_cast<float>(v));
+      break;
+    case ElemType::BFloat16:
+      *s.data<uint16_t>() = float_to_bfloat16(static_cast<float>(v));
+      break;
+    case ElemType::Int8:
+      *s.data<int8_t>() = static_cast<int8_t>(v);
+      break;
+    case ElemType::UInt8:
+      *s.data<uint8_t>() = static_cast<uint8_t>(v);
+      break;
+    case ElemType::Int16:
+      *s.data<int16_t>() = static_cast<int16_t>(v);
+      break;
+    case ElemType::UInt16:
+      *s.data<uint16_t>() = static_cast<uint16_t>(v);
+      break;
+    case ElemType::Int32:
+      *s.data<int32_t>() = static_cast<int32_t>(v);
+      break;
+    case ElemType::UInt32:
+      *s.data<uint32_t>() = static_cast<uint32_t>(v);
+      break;
+    case ElemType::Int64:
+      *s.data<int64_t>() = static_cast<int64_t>(v);
+      break;
+    case ElemType::UInt64:
+      *s.data<uint64_t>() = static_cast<uint64_t>(v);
+      break;
+    default:
+      return std::nullopt;
+  }
+  return s;
+}
+
+// Clamp-1's bounds are float attributes; ONNX's Clip takes them as inputs of x's type, made
+// here as constants of it. For an integer x the specification rounds min up and
+// max down (and they must then fit the type, as integer_range gives it).
+void map_clamp(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const XmlLayer& l = io.layer;
+  const ir::Type& t =
+      io.in[0]->type.kind == ir::Type::Kind::Tensor ? io.in[0]->type : io.out[0]->type;
+  if (t.kind != ir::Type::Kind::Tensor)
+    fail(ErrorKind::Unsupported, g.where(l), "Clamp of an unknown element type");
+  if (!l.attr("min") || !l.attr("max"))
+    fail(ErrorKind::InvalidModel, g.where(l), "Clamp needs min and max");
+  double lo = float_data(g, l, "min", 0), hi = float_data(g, l, "max", 0);
+  if (is_integer_type(t.elem)) {
+    auto range = integer_range(t.elem);
+    lo = std::ceil(lo);
+    hi = std::floor(hi);
+    if (!range || lo < range->first || hi > range->second)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "Clamp bounds beyond what " + std::string(elem_name(t.elem)) + " holds");
+  }
+  auto bound = [&](double v, const std::string& suffix) {
+    std::optional<Tensor> c = scalar_of(t.elem, v);
+    if (!c) fail(ErrorKind::Unsupported, g.where(l), "Clamp of " + std::string(elem_name(t.elem)));
+    return g.constant(std::move(*c), l.name + suffix);
+  };
+  g.node_to("Clip", {io.in[0], bound(lo, "/min"), bound(hi, "/max")}, {io.out[0]}, l.name);
+}
+
+// TopK-1/3/11 as ONNX's TopK (K an int64 [1]): mode max is largest, and ONNX's sorted order
+// (by value, equal values lower index first) is one OpenVINO's "value" and "none" allow,
+// stable or not; "index" order has no ONNX form but for k 1. Indices are int64 in ONNX,
+// converted to index_element_type (i32 by default).
+void map_top_k(GraphLowering& g, const LayerIO& io) {
+  const XmlLayer& l = io.layer;
+  if (io.in.size() != 2 || io.out.size() != 2)
+    fail(ErrorKind::InvalidModel, g.where(l), "TopK takes data and k and gives values and indices");
+  const std::string* mode = l.attr("mode");
+  const std::string* sort = l.attr("sort");
+  if (!mode || (*mode != "max" && *mode != "min"))
+    fail(ErrorKind::InvalidModel, g.where(l), "mode must be max or min");
+  if (sort && *sort == "index") {
+    const Tensor* k = GraphLowering::constant_value(io.in[1]);
+    if (!k || const_ints(g, io, 1, "k") != std::vector<int64_t>{1})
+      fail(ErrorKind::Unsupported, g.where(l), "TopK sorted by index (but for a constant k of 1)");
+  }
+  const std::string* type = l.attr("index_element_type");
+  const bool i64 = type && *type == "i64";
+  if (type && !i64 && *type != "i32")
+    fail(ErrorKind::InvalidModel, g.where(l), "index_element_type \"" + *type + "\"");
+  ir::Edge* k = g.as_int64(io.in[1], l.name + "/k");
+  if (l.inputs.at(1).shape.dims.empty())
+    k = g.node("Unsqueeze", {k, g.constant(i64_tensor({0}), l.name + "/k_axis")}, l.name + "/k_1d");
+  ir::Edge* indices = i64 ? io.out[1]
+                          : g.graph()->new_edge(g.model().unique_name(l.name + "/indices_i64"),
+                                                ir::Edge::Origin::NodeOutput);
+  ir::Node* n = g.node_to("TopK", {io.in[0], k}, {io.out[0], indices}, l.name);
+  n->attributes.push_back(int_attr("axis", int_data(g, l, "axis", -1)));
+  n->attributes.push_back(int_attr("largest", *mode == "max" ? 1 : 0));
+  n->attributes.push_back(int_attr("sorted", 1));
+  if (!i64)
+    g.node_to("Cast", {indices}, {io.out[1]}, l.name + "/indices")
+        ->attributes.push_back(int_attr("to", static_cast<int64_t>(ElemType::Int32)));
+}
+
+// Pad-1/-12 as ONNX's Pad, whose pads are pads_begin then pads_end in one input. Modes
+// constant, edge and reflect agree for pads >= 0; what edge and reflect do with the
+// cropping of negative pads (Pad-12) is not ONNX's to say, so those need constant pads
+// that are not negative. symmetric has no ONNX form.
+void map_pad(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 4);
+  const XmlLayer& l = io.layer;
+  const std::string* mode_attr = l.attr("pad_mode");
+  const std::string mode = mode_attr ? *mode_attr : "constant";
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    fail(ErrorKind::Unsupported, g.where(l), "pad_mode \"" + mode + "\"");
+  if (mode != "constant")
+    for (size_t k : {1, 2})
+      for (int64_t v : const_ints(g, io, k, "pads of edge or reflect mode"))
+        if (v < 0) fail(ErrorKind::Unsupported, g.where(l), mode + " mode with negative pads");
+  // Constant pads stay a constant, so that whoever reads the ONNX sees their values.
+  ir::Edge* pads = nullptr;
+  if (GraphLowering::constant_value(io.in[1]) && GraphLowering::constant_value(io.in[2])) {
+    std::vector<int64_t> both = const_ints(g, io, 1, "pads_begin");
+    for (int64_t v : const_ints(g, io, 2, "pads_end")) both.push_back(v);
+    pads = g.constant(i64_tensor(both), l.name + "/pads");
+  } else {
+    pads = g.node("Concat",
+                  {g.as_int64(io.in[1], l.name + "/begin"), g.as_int64(io.in[2], l.name + "/end")},
+                  l.name + "/pads", int_attr("axis", 0));
+  }
+  std::vector<ir::Edge*> ins{io.in[0], pads};
+  if (io.in.size() == 4) ins.push_back(io.in[3]);
+  g.node_to("Pad", ins, {io.out[0]}, l.name)->attributes.push_back(string_attr("mode", mode));
+}
+
+// Tile-1 pads the shorter of data's rank and repeats' length with leading 1s; ONNX's Tile
+// wants them equal, so they must be (by the ports' dims).
+void map_tile(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 2, 2);
+  const XmlLayer& l = io.layer;
+  const ir::Shape& data = l.inputs.at(0).shape;
+  const ir::Shape& repeats = l.inputs.at(1).shape;
+  if (!data.rank_known || repeats.dims.size() != 1 || !repeats.dims[0].is_known() ||
+      repeats.dims[0].value != static_cast<int64_t>(data.dims.size()))
+    fail(ErrorKind::Unsupported, g.where(l),
+         "Tile whose repeats are not as long as data's rank (ONNX pads neither)");
+  g.node_to("Tile", {io.in[0], g.as_int64(io.in[1], l.name + "/repeats")}, {io.out[0]}, l.name);
+}
+
+// CumSum-3 is ONNX's CumSum, but for its axis, which may be left out (0).
+void map_cum_sum(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 2);
+  ir::Edge* axis =
+      io.in.size() == 2 ? io.in[1] : g.constant(Tensor::scalar_i64(0), io.layer.name + "/axis");
+  ir::Node* n = g.node_to("CumSum", {io.in[0], axis}, {io.out[0]}, io.layer.name);
+  for (const char* key : {"exclusive", "reverse"})
+    n->attributes.push_back(int_attr(key, flag(io.layer, key, false) ? 1 : 0));
 }
 
 // Slice-8 is (data, start, stop, step[, axes]); ONNX's is (data, starts, ends, axes, steps).
@@ -290,6 +556,7 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"ShapeOf", map_shape_of},
                                               {"Gather", map_gather},
                                               {"GatherElements", map_gather_elements},
+                                              {"GatherND", map_gather_nd},
                                               {"ReduceSum", map_reduce},
                                               {"ReduceMean", map_reduce},
                                               {"ReduceMax", map_reduce},
@@ -299,9 +566,13 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"ReduceL2", map_reduce},
                                               {"Elu", map_elu},
                                               {"Convolution", map_convolution},
-                                              {"LSTMCell", map_rnn_cell},
-                                              {"GRUCell", map_rnn_cell},
-                                              {"RNNCell", map_rnn_cell},
+                                              {"GroupConvolution", map_convolution},
+                                              {"LSTMCell", map_rnn},
+                                              {"GRUCell", map_rnn},
+                                              {"RNNCell", map_rnn},
+                                              {"LSTMSequence", map_rnn},
+                                              {"GRUSequence", map_rnn},
+                                              {"RNNSequence", map_rnn},
                                               {"MaxPool", map_pool},
                                               {"AvgPool", map_pool},
                                               {"IsInf", map_is_inf},
@@ -310,6 +581,11 @@ const std::map<std::string, MapFn>& special_ops() {
                                               {"LogSoftmax", map_softmax},
                                               {"Transpose", map_transpose},
                                               {"Slice", map_slice},
+                                              {"CumSum", map_cum_sum},
+                                              {"Clamp", map_clamp},
+                                              {"TopK", map_top_k},
+                                              {"Pad", map_pad},
+                                              {"Tile", map_tile},
                                               {"StridedSlice", map_strided_slice},
                                               {"Range", map_range},
                                               {"Broadcast", map_broadcast},

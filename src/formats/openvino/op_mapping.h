@@ -18,12 +18,12 @@ void map_layer(GraphLowering& g, const LayerIO& io);
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io);
 void map_broadcast(GraphLowering& g, const LayerIO& io);
 
-// In conv_pool_mapping.cc: Convolution, MaxPool-1 and AvgPool-1.
+// In conv_pool_mapping.cc: Convolution, GroupConvolution, MaxPool-1/-8 and AvgPool-1.
 void map_convolution(GraphLowering& g, const LayerIO& io);
 void map_pool(GraphLowering& g, const LayerIO& io);
 
-// In rnn_cells.cc: LSTMCell, GRUCell and RNNCell.
-void map_rnn_cell(GraphLowering& g, const LayerIO& io);
+// In rnn_mapping.cc: LSTMCell, GRUCell, RNNCell and their Sequence-5 forms.
+void map_rnn(GraphLowering& g, const LayerIO& io);
 
 // In strided_slice.cc.
 void map_strided_slice(GraphLowering& g, const LayerIO& io);

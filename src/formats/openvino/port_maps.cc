@@ -24,7 +24,8 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
     auto body = new_body(g, node, attr);
     ir::Graph* b = body.get();
     GraphLowering lowering(g.model(), b, g.where(l) + "/" + body_tag);
-    auto bind = [&](const XmlLayer& param) {
+    // (map_name captured by name: clang before 16 cannot capture a structured binding)
+    auto bind = [&, map_name = map_name](const XmlLayer& param) {
       const PortMapEntry* e = entry_for(ins, param.id);
       if (!e)
         fail(ErrorKind::InvalidModel, lowering.where(param),
@@ -62,9 +63,10 @@ struct Carried {
 
 namespace {
 
-// Slice `iteration` of `outer` along the entry's axis, keeping the axis (size 1), as a
-// sliced Loop input gets it. Past the last slice the last one stays, as OpenVINO's
-// reference Loop does; backward slicing counts from the end.
+// Part `iteration` of `outer` along the entry's axis, keeping the axis, as a sliced Loop
+// input gets it: part_size elements from iteration * part_size (the slicing of
+// TensorIterator-1's port map, which Loop-5's shares). Past the last part the last one
+// stays, as OpenVINO's reference Loop does; backward slicing counts the parts from the end.
 ir::Edge* sliced_part(GraphLowering& b, ir::Edge* outer, ir::Edge* iteration, const PortMapEntry& e,
                       const std::string& name) {
   auto i64 = [&](int64_t v, const std::string& suffix, bool scalar) {
@@ -72,14 +74,19 @@ ir::Edge* sliced_part(GraphLowering& b, ir::Edge* outer, ir::Edge* iteration, co
                              : Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{v}),
                       name + suffix);
   };
+  const int64_t size = e.part_size;
   ir::Edge* dims = b.node("Shape", {outer}, name + "/dims");
   ir::Edge* count =
       b.node("Gather", {dims, i64(*e.axis, "/axis", true)}, name + "/count", int_attr("axis", 0));
+  if (size != 1) count = b.node("Div", {count, i64(size, "/part_size", true)}, name + "/parts");
   ir::Edge* last = b.node("Sub", {count, i64(1, "/one", true)}, name + "/last");
   ir::Edge* index = b.node("Min", {iteration, last}, name + "/index");
   if (e.stride < 0) index = b.node("Sub", {last, index}, name + "/index_backward");
-  ir::Edge* part = b.node("Gather", {outer, index}, name + "/slice", int_attr("axis", *e.axis));
-  return b.node("Unsqueeze", {part, i64(*e.axis, "/keep_axis", false)}, name);
+  ir::Edge* zero_axis = i64(0, "/zero_axis", false);
+  ir::Edge* start = b.node("Unsqueeze", {index, zero_axis}, name + "/start");
+  if (size != 1) start = b.node("Mul", {start, i64(size, "/part_len", false)}, name + "/first");
+  ir::Edge* end = b.node("Add", {start, i64(size, "/part_end", false)}, name + "/end");
+  return b.node("Slice", {outer, start, end, i64(*e.axis, "/slice_axis", false)}, name);
 }
 
 }  // namespace
@@ -168,9 +175,9 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
            "the Parameter is bound by neither the port map nor a back edge");
     ir::Edge* outer = capture(b, io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]);
     if (!e->axis) return outer;
-    if (!whole_axis(*e) || e->part_size != 1)
+    if (!whole_axis(*e))
       fail(ErrorKind::Unsupported, lowering.where(param),
-           "a sliced input other than one element at a time over the whole axis");
+           "a sliced input other than parts of part_size taken over the whole axis");
     return sliced_part(lowering, outer, iter, *e, param.name);
   };
   auto results = lowering.lower(net, bind);
@@ -220,6 +227,12 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   for (const PortMapEntry& e : outs) {
     if (!e.purpose.empty()) continue;
     if (!e.axis) continue;  // a carried value's last value, above
+    // The parts of a concatenated output are as long as the body makes them; only their
+    // order is the port map's, and backwards is not written here.
+    if (e.stride < 0)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "output port " + std::to_string(e.external_port_id) +
+               " concatenated in reverse order (negative stride)");
     ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
     if (ir::Edge* v = *e.axis == 0 ? unsqueezed_from(r, 0) : nullptr) {
       unsqueezes.push_back(r->producer);

@@ -27,5 +27,7 @@ std::string list_text(const std::vector<int64_t>& v);
 // In conv_pool_writer.cc: Conv, MaxPool and AveragePool.
 void write_conv(NetWriter& w, const ir::Node& n);
 void write_pool(NetWriter& w, const ir::Node& n);
+// In rnn_writer.cc: LSTM, GRU and RNN.
+void write_recurrent(NetWriter& w, const ir::Node& n);
 
 }  // namespace bough::openvino

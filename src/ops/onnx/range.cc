@@ -116,7 +116,10 @@ const OpDef& def_Range() {
       1,
       make,
       infer,
-      {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"}}};
+      {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"},
+       {27,
+        "start: T, limit: T, delta: T -> output: T; T = floats bfloat16 int16 int32 int64; "
+        "stash_type: int = 1"}}};
   return def;
 }
 

@@ -1,5 +1,6 @@
 // ReduceLogSum: the natural log of the sum over the given axes (see ops/onnx/reduce_op.h);
 // an empty set gives -inf.
+#include "kernels/from_double.h"
 #include "ops/onnx/reduce_op.h"
 
 namespace bough::ops {
@@ -7,7 +8,7 @@ namespace bough::ops {
 namespace {
 template <typename T>
 struct LogSumReducer : SumReducer<T> {
-  T finish(T a, int64_t) const { return static_cast<T>(std::log(static_cast<double>(a))); }
+  T finish(T a, int64_t) const { return kernels::from_double<T>(std::log(static_cast<double>(a))); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumReducer>(x, plan, "ReduceLogSum");

@@ -1,6 +1,7 @@
 // ReduceLogSumExp: log(sum(exp(x))) over the given axes (see ops/onnx/reduce_op.h),
 // accumulated as a running maximum and a sum scaled by it, so large inputs do not overflow;
 // an empty set gives -inf.
+#include "kernels/from_double.h"
 #include "ops/onnx/reduce_op.h"
 
 namespace bough::ops {
@@ -21,13 +22,7 @@ struct LogSumExpReducer {
     if (a.max < b.max) std::swap(a, b);
     return {a.max, a.sum + b.sum * std::exp(b.max - a.max)};
   }
-  T finish(Acc a, int64_t) const {
-    const double r = a.max + std::log(a.sum);
-    if constexpr (!std::numeric_limits<T>::has_infinity)
-      if (!std::isfinite(r))
-        return r < 0 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
-    return static_cast<T>(r);
-  }
+  T finish(Acc a, int64_t) const { return kernels::from_double<T>(a.max + std::log(a.sum)); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");

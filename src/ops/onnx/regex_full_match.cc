@@ -1,11 +1,8 @@
-// RegexFullMatch: whether each string matches `pattern` (RE2 syntax) as a whole. The
-// pattern is compiled once with std::regex (ECMAScript grammar), \A and \z read as ^ and $.
-// RE2 syntax that ECMAScript lacks (named groups (?P<name>...), inline flags (?i), Unicode
-// classes \p{...}, \Q...\E, \C) is rejected when the model is compiled; classes such as \w
-// are ASCII-only, as in RE2. libstdc++'s matcher recurses per character, so very
-// long inputs against patterns with repetition can exhaust the stack.
-#include <atomic>
-#include <regex>
+// RegexFullMatch: whether each string matches `pattern` as a whole. The pattern is RE2
+// syntax, as the spec says, and RE2 runs it: matching takes time linear in the input and
+// bounded stack, so no pattern or input can overflow the stack (libstdc++'s std::regex
+// recursed per nesting level and per character).
+#include <re2/re2.h>
 
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -17,7 +14,7 @@ namespace {
 
 class RegexFullMatch : public Kernel {
  public:
-  explicit RegexFullMatch(std::regex re) : re_(std::move(re)) {}
+  explicit RegexFullMatch(std::unique_ptr<re2::RE2> re) : re_(std::move(re)) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
@@ -25,56 +22,27 @@ class RegexFullMatch : public Kernel {
     Tensor y(ElemType::Bool, x.shape());
     const std::string* s = x.strings();
     bool* out = y.data<bool>();
-    std::atomic<bool> too_complex{false};
+    // RE2 objects are safe to match from several threads at once.
     io.pool().parallel_for(x.numel(), 256, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        try {
-          out[i] = std::regex_match(s[i], re_);
-        } catch (const std::regex_error&) {  // libstdc++ gives up on some inputs
-          out[i] = false;
-          too_complex = true;
-        }
-      }
+      for (int64_t i = b; i < e; ++i) out[i] = re2::RE2::FullMatch(s[i], *re_);
     });
-    if (too_complex)
-      fail(ErrorKind::BadInput, "", "the pattern is too complex for an input string");
     io.set_output(0, std::move(y));
   }
 
  private:
-  std::regex re_;
+  std::unique_ptr<re2::RE2> re_;
 };
-
-// The pattern in ECMAScript spelling; throws for escapes it has no counterpart for.
-std::string ecmascript(const BuildContext& ctx, const std::string& re2) {
-  std::string out;
-  for (size_t i = 0; i < re2.size(); ++i) {
-    if (re2[i] != '\\' || i + 1 == re2.size()) {
-      out += re2[i];
-      continue;
-    }
-    const char c = re2[++i];
-    if (c == 'A')
-      out += '^';
-    else if (c == 'z')
-      out += '$';
-    else if (c == 'p' || c == 'P' || c == 'Q' || c == 'E' || c == 'C')
-      ctx.unsupported(std::string("RegexFullMatch does not support \\") + c + " in patterns");
-    else
-      out += {'\\', c};
-  }
-  return out;
-}
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* p = ctx.attr("pattern");
   if (!p) ctx.invalid("RegexFullMatch needs a pattern");
-  try {
-    return std::make_unique<RegexFullMatch>(
-        std::regex(ecmascript(ctx, p->s), std::regex::ECMAScript));
-  } catch (const std::regex_error& e) {
-    ctx.unsupported("pattern \"" + p->s + "\" is not supported: " + e.what());
-  }
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  auto re = std::make_unique<re2::RE2>(p->s, options);
+  if (re->error_code() == re2::RE2::ErrorPatternTooLarge)
+    ctx.unsupported("pattern is too large (RE2 compiles it to more than its memory budget)");
+  if (!re->ok()) ctx.invalid("pattern \"" + p->s + "\" is not valid RE2: " + re->error());
+  return std::make_unique<RegexFullMatch>(std::move(re));
 }
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.input_shape(0)); }

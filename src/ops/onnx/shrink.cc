@@ -1,5 +1,7 @@
 // Shrink: y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise (bias 0,
-// lambd 0.5 by default). Any numeric type; integer results are the float result converted.
+// lambd 0.5 by default). Any numeric type; integer results are the float result converted,
+// saturating.
+#include "kernels/from_double.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -11,7 +13,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double lambd = ctx.attr_float("lambd", 0.5f);
   return make_numeric_map("Shrink", [bias, lambd](auto v) {
     const auto x = static_cast<double>(v);
-    return static_cast<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
+    return kernels::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
   });
 }
 }  // namespace
