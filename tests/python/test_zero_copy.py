@@ -78,3 +78,26 @@ def test_an_input_freed_by_the_caller_after_the_run_is_released():
     for _ in range(100):
         s.run(None, {"x": x, "n": np.array(3)})
     assert sys.getrefcount(x) == before  # no reference leaked per run
+
+
+def test_sequence_items_are_views_too(tmp_path):
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("SequenceConstruct", ["a", "b"], ["s"])], "seq",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, [3])],
+        [helper.make_value_info("s", helper.make_sequence_type_proto(
+            helper.make_tensor_type_proto(TensorProto.FLOAT, None)))])
+    path = tmp_path / "seq.onnx"
+    path.write_bytes(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString())
+    s = bough.InferenceSession(str(path))
+    assert s.get_outputs()[0].type == "seq(tensor(float))"
+    a, b = np.array([1, 2], np.float32), np.array([3, 4, 5], np.float32)
+    (items,) = s.run(None, {"a": a, "b": b})
+    assert isinstance(items, list) and len(items) == 2
+    np.testing.assert_array_equal(items[0], a)
+    np.testing.assert_array_equal(items[1], b)
+    for y in items:
+        assert type(y.base).__name__ == "PyCapsule"
+        assert not np.shares_memory(y, a) and not np.shares_memory(y, b)
