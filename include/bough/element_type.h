@@ -1,4 +1,5 @@
-// Element types: every ONNX TensorProto.DataType, with the same numeric codes.
+/// @file
+/// Element types: every ONNX TensorProto.DataType, with the same numeric codes.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +8,7 @@
 
 namespace bough {
 
+/// A tensor's element type; the values are ONNX's TensorProto.DataType codes.
 enum class ElemType : uint8_t {
   Undefined = 0,
   Float = 1,
@@ -37,10 +39,11 @@ enum class ElemType : uint8_t {
   Int2 = 26,
 };
 
+/// The highest code in ElemType.
 inline constexpr int kLastElemType = 26;
 
-// Bits per element (1 byte per bool; 4 for int4/uint4/float4e2m1; 2 for int2/uint2).
-// String reports 0: strings are stored as std::string objects, not packed bytes.
+/// Bits per element (1 byte per bool; 4 for int4/uint4/float4e2m1; 2 for int2/uint2).
+/// String reports 0: strings are stored as std::string objects, not packed bytes.
 inline int elem_bits(ElemType t) {
   // Indexed by the ONNX code. Static, or GCC builds the table on the stack on every call.
   static constexpr uint8_t kBits[kLastElemType + 1] = {
@@ -48,22 +51,22 @@ inline int elem_bits(ElemType t) {
   auto code = static_cast<unsigned>(t);
   return code <= kLastElemType ? kBits[code] : 0;
 }
-// The ONNX spelling used in type strings: "float", "int64", "float8e4m3fn", ...
+/// The ONNX spelling used in type strings: "float", "int64", "float8e4m3fn", ...
 std::string_view elem_name(ElemType t);
-// Parses elem_name() back; returns false for an unknown name.
+/// Parses elem_name() back; returns false for an unknown name.
 bool parse_elem_name(std::string_view name, ElemType* out);
-// True for codes 1..26.
+/// True for codes 1..26.
 bool is_valid_elem_code(int code);
 
-// Bytes needed to store `count` elements (sub-byte types packed, low bits first).
+/// Bytes needed to store `count` elements (sub-byte types packed, low bits first).
 inline size_t elem_storage_bytes(ElemType t, size_t count) {
   int bits = elem_bits(t);
   return (count * static_cast<size_t>(bits) + 7) / 8;
 }
 
-bool is_float_type(ElemType t);    // float, double, float16, bfloat16, float8*, float4
-bool is_integer_type(ElemType t);  // signed/unsigned ints incl. 4- and 2-bit
-bool is_signed_integer(ElemType t);
-bool is_sub_byte(ElemType t);  // int4, uint4, float4e2m1, int2, uint2
+bool is_float_type(ElemType t);      ///< float, double, float16, bfloat16, float8*, float4
+bool is_integer_type(ElemType t);    ///< signed/unsigned ints incl. 4- and 2-bit
+bool is_signed_integer(ElemType t);  ///< int8 .. int64, int4, int2
+bool is_sub_byte(ElemType t);        ///< int4, uint4, float4e2m1, int2, uint2
 
 }  // namespace bough

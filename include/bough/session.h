@@ -1,4 +1,5 @@
-// Running a model: a Session compiles the model's plan once and runs it many times.
+/// @file
+/// Running a model: a Session compiles the model's plan once and runs it many times.
 #pragma once
 
 #include <memory>
@@ -11,69 +12,80 @@
 
 namespace bough {
 
-// Which graph passes a session runs on its own copy of the model before planning it:
-// none; basic (folding constants and constant Ifs, dead code and the other passes of
-// `bough optimize --list`, to a fixed point); all (basic plus passes added later).
+/// Which graph passes a session runs on its own copy of the model before planning it:
+/// none; basic (folding constants and constant Ifs, dead code and the other passes of
+/// `bough optimize --list`, to a fixed point); all (basic plus passes added later).
 enum class Optimization { none, basic, all };
 
+/// How a Session runs its model.
 struct SessionOptions {
-  int threads = 1;  // threads for kernels that split their work (the caller's thread included)
-  // A model importing an opset newer than bough knows is refused unless this is set; then
-  // its operators run as the newest version bough knows defines them.
+  int threads = 1;  ///< threads for kernels that split their work (the caller's thread included)
+  /// A model importing an opset newer than bough knows is refused unless this is set; then
+  /// its operators run as the newest version bough knows defines them.
   bool allow_newer_opset = false;
-  Optimization optimization = Optimization::basic;
-  // A run taking longer than this many seconds stops with ErrorKind::Stopped; 0: no limit.
-  // Checked before every node and every iteration, so a single long kernel finishes first.
+  Optimization optimization = Optimization::basic;  ///< the passes run before planning
+  /// A run taking longer than this many seconds stops with ErrorKind::Stopped; 0: no limit.
+  /// Checked before every node and every iteration, so a single long kernel finishes first.
   double time_limit_seconds = 0;
-  // A run that would make the process hold more than this many bytes in tensor buffers
-  // over 8 KiB (those of other runs and the caller's included) stops with
-  // ErrorKind::Stopped, naming the node; 0: no limit.
+  /// A run that would make the process hold more than this many bytes in tensor buffers
+  /// over 8 KiB (those of other runs and the caller's included) stops with
+  /// ErrorKind::Stopped, naming the node; 0: no limit.
   size_t memory_limit_bytes = 0;
 };
 
+/// Values with their names: a run's inputs, or its outputs in graph order.
 using NamedValues = std::vector<std::pair<std::string, Value>>;
 
-// One dimension of a declared or inferred shape: a size, a symbol (a size named in the model,
-// such as "batch"), or unknown (neither).
+/// One dimension of a declared or inferred shape: a size, a symbol (a size named in the model,
+/// such as "batch"), or unknown (neither).
 struct Dim {
-  int64_t size = -1;  // -1 when not a fixed size
-  std::string symbol;
+  int64_t size = -1;   ///< -1 when not a fixed size
+  std::string symbol;  ///< the dimension's name in the model ("batch"), or empty
+  /// True for a fixed size.
   bool known() const { return size >= 0; }
 };
 
-// What a model takes at one input or gives at one output, as the check infers it.
+/// What a model takes at one input or gives at one output, as the check infers it.
 struct ValueInfo {
-  std::string name;
-  // The whole type as ONNX spells it, shape included: "tensor(float)[N,3]",
-  // "seq(tensor(int64))", "optional(tensor(float)[2])"; "?" when nothing is known.
+  std::string name;  ///< the input's or output's name in the graph
+  /// The whole type as ONNX spells it, shape included: "tensor(float)[N,3]",
+  /// "seq(tensor(int64))", "optional(tensor(float)[2])"; "?" when nothing is known.
   std::string type;
-  // For a tensor, its element type and shape (Undefined and unranked when not known);
-  // for a sequence or an optional, those of the tensors it holds.
+  /// For a tensor, its element type and shape (Undefined and unranked when not known);
+  /// for a sequence or an optional, those of the tensors it holds.
   ElemType elem = ElemType::Undefined;
-  bool rank_known = false;
-  std::vector<Dim> shape;
+  bool rank_known = false;  ///< whether `shape` holds the dimensions
+  std::vector<Dim> shape;   ///< one Dim per axis, when rank_known
 };
 
-// One run at a time per Session; create one Session per thread to run concurrently.
+/// A model checked and compiled once, to be run many times. One run at a time per Session;
+/// create one Session per thread to run concurrently.
 class Session {
  public:
+  /// Checks the model (throws bough::Error with the first error, naming the model and the
+  /// node) and compiles its plan.
   explicit Session(const Model& model, SessionOptions options = {});
   ~Session();
+  /// Sessions move; they do not copy.
   Session(Session&&) noexcept;
+  /// Takes over another session's model and plan.
   Session& operator=(Session&&) noexcept;
 
-  // Inputs by name (an input with a default value may be left out); outputs in graph order.
-  // Inputs are read in place and never written. The outputs belong to the caller: none
-  // shares a buffer with the model's constants, with an input or with another output (one
-  // that would is copied), so writing into an output changes nothing else.
+  /// Inputs by name (an input with a default value may be left out); outputs in graph order.
+  /// Inputs are read in place and never written. The outputs belong to the caller: none
+  /// shares a buffer with the model's constants, with an input or with another output (one
+  /// that would is copied), so writing into an output changes nothing else.
   NamedValues run(const NamedValues& inputs);
-  // Stops the run in progress (from another thread) with ErrorKind::Stopped at its next
-  // node or iteration; the session stays usable. Does nothing when no run is in progress.
+  /// Stops the run in progress (from another thread) with ErrorKind::Stopped at its next
+  /// node or iteration; the session stays usable. Does nothing when no run is in progress.
   void cancel();
+  /// The graph's input names, those with a default value included.
   const std::vector<std::string>& input_names() const;
+  /// The graph's output names, in order.
   const std::vector<std::string>& output_names() const;
-  // The inputs and outputs with their types and shapes, declared or inferred.
+  /// The inputs with their types and shapes, declared or inferred.
   const std::vector<ValueInfo>& inputs() const;
+  /// The outputs with their types and shapes, declared or inferred.
   const std::vector<ValueInfo>& outputs() const;
 
  private:

@@ -7,9 +7,12 @@
 
 #include "bough/error.h"
 #include "formats/onnx/reader.h"
+#include "formats/onnx/writer.h"
 #include "formats/openvino/reader.h"
+#include "formats/openvino/writer.h"
 #include "formats/read_model.h"
 #include "ir/graph.h"
+#include "util/files.h"
 
 namespace bough {
 
@@ -29,6 +32,25 @@ std::unique_ptr<ir::Model> read_model_file(const std::string& path) {
 Model Model::load(const std::string& path) {
   return Model(std::shared_ptr<ir::Model>(read_model_file(path)));
 }
+
+Model Model::load_bytes(std::string_view bytes, const std::string& name) {
+  return Model(std::shared_ptr<ir::Model>(onnx::read_model_bytes(std::string(bytes), name, "")));
+}
+
+void Model::save(const std::string& path) const {
+  const bool as_ir = std::filesystem::path(path).extension() == ".xml";
+  const std::string weights = std::filesystem::path(path).replace_extension(".bin").string();
+  if (same_file(ir_->path, path) || (as_ir && same_file(ir_->path, weights)))
+    fail(ErrorKind::IO, path, "the model was read from this file; saving never overwrites it");
+  if (as_ir)
+    openvino::write_model_files(*ir_, path);
+  else
+    onnx::write_model_file(*ir_, path);
+}
+
+const std::string& Model::path() const { return ir_->path; }
+
+std::string Model::to_bytes() const { return onnx::write_model_bytes(*ir_); }
 
 std::vector<std::string> Model::input_names() const {
   std::vector<std::string> names;

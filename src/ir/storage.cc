@@ -184,6 +184,17 @@ Storage* Storage::allocate_strings(size_t count) {
   return s;
 }
 
+Storage* Storage::wrap(void* data, size_t bytes, void (*on_release)(void*), void* context) {
+  auto* s = new Storage();
+  s->run_local_ = plain_counts;
+  s->wrapped_ = true;
+  s->size_ = bytes;
+  s->data_ = static_cast<uint8_t*>(data);
+  s->on_release_ = on_release;
+  s->release_context_ = context;
+  return s;
+}
+
 void Storage::destroy() {
   if (string_count_ == 0 && size_class_ >= 0 && cached_list) {
     FreeList& list = *cached_list;
@@ -196,6 +207,13 @@ void Storage::destroy() {
 }
 
 void Storage::destroy_slow() {
+  if (wrapped_) {
+    void (*on_release)(void*) = on_release_;
+    void* context = release_context_;
+    delete this;
+    if (on_release) on_release(context);
+    return;
+  }
   for (size_t i = 0; i < string_count_; ++i) strings()[i].~basic_string();
   string_count_ = 0;
   const int cls = size_class_;

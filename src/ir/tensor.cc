@@ -87,6 +87,19 @@ Tensor Tensor::scalar_i64(int64_t v) {
   return t;
 }
 
+Tensor Tensor::wrap(ElemType type, Dims shape, void* data, void (*on_release)(void*),
+                    void* context) {
+  if (type == ElemType::String || elem_bits(type) == 0)
+    fail(ErrorKind::BadInput, "",
+         "a tensor of " + std::string(elem_name(type)) + " cannot wrap a caller's buffer");
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  const size_t bytes = elem_storage_bytes(type, checked_numel(t.shape_));
+  t.storage_ = Storage::wrap(data, bytes, on_release, context);
+  return t;
+}
+
 void Tensor::swap(Tensor& other) noexcept {
   std::swap(type_, other.type_);
   std::swap(shape_, other.shape_);

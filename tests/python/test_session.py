@@ -1,0 +1,158 @@
+"""bough.InferenceSession on the bundled example: inputs, outputs, types, errors, threads."""
+import threading
+
+import numpy as np
+import pytest
+
+import bough
+from conftest import EXAMPLE
+
+
+def expected_if_loop(x, n):
+    """A reference loop for examples/if_loop.onnx: even iterations add 1, odd ones halve."""
+    x = np.array(x, np.float32)
+    states = []
+    for i in range(n):
+        x = x + np.float32(1) if i % 2 == 0 else x * np.float32(0.5)
+        states.append(x)
+    return x, np.array(states, np.float32).reshape(n, 3)
+
+
+def test_runs_the_example_from_a_path():
+    s = bough.InferenceSession(str(EXAMPLE))
+    x_final, x_all = s.run(None, {"x": np.array([1, 2, 3], np.float32), "n": np.array(4)})
+    ref_final, ref_all = expected_if_loop([1, 2, 3], 4)
+    np.testing.assert_array_equal(x_final, [1, 1.25, 1.5])
+    np.testing.assert_array_equal(x_final, ref_final)
+    np.testing.assert_array_equal(x_all, ref_all)
+    assert x_final.dtype == np.float32 and x_all.shape == (4, 3)
+
+
+def test_loads_from_bytes_and_from_a_path_object():
+    feed = {"x": np.array([0, 0, 0], np.float32), "n": np.array(3, np.int64)}
+    from_bytes = bough.InferenceSession(EXAMPLE.read_bytes())
+    from_path = bough.InferenceSession(EXAMPLE)  # os.PathLike
+    for s in (from_bytes, from_path):
+        np.testing.assert_array_equal(s.run(["x_final"], feed)[0], expected_if_loop([0] * 3, 3)[0])
+
+
+def test_inputs_and_outputs_like_ort_node_args():
+    s = bough.InferenceSession(str(EXAMPLE))
+    inputs = {a.name: a for a in s.get_inputs()}
+    assert list(inputs) == ["x", "n"]
+    assert inputs["x"].type == "tensor(float)" and inputs["x"].shape == [3]
+    assert inputs["n"].type == "tensor(int64)" and inputs["n"].shape == []
+    outputs = s.get_outputs()
+    assert [o.name for o in outputs] == ["x_final", "x_all"]
+    assert outputs[1].type == "tensor(float)" and outputs[1].shape == ["n", 3]
+    assert "x_all" in repr(outputs[1]) and "'n'" in repr(outputs[1])
+    assert s.get_providers() == ["CPUExecutionProvider"]
+
+
+def test_selects_outputs_by_name_in_the_order_asked():
+    s = bough.InferenceSession(str(EXAMPLE))
+    feed = {"x": np.ones(3, np.float32), "n": np.array(2)}
+    x_all, x_final = s.run(["x_all", "x_final"], feed)
+    assert x_all.shape == (2, 3) and x_final.shape == (3,)
+
+
+def test_errors_carry_boughs_message_and_kind(tmp_path):
+    with pytest.raises(bough.Error) as e:
+        bough.InferenceSession(str(tmp_path / "missing.onnx"))
+    assert "missing.onnx" in str(e.value) and e.value.kind == "io"
+    assert isinstance(e.value, RuntimeError)
+
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(bough.Error) as e:
+        bough.InferenceSession(str(bad))
+    assert "bad.onnx" in str(e.value)
+
+    s = bough.InferenceSession(str(EXAMPLE))
+    with pytest.raises(bough.Error) as e:
+        s.run(None, {"x": np.ones(3, np.float64), "n": np.array(2)})
+    assert "input 'x'" in str(e.value) and "float" in str(e.value)
+    assert e.value.kind == "bad_input"
+    with pytest.raises(bough.Error, match="missing input 'n'"):
+        s.run(None, {"x": np.ones(3, np.float32)})
+    with pytest.raises(bough.Error, match="no input named 'y'"):
+        s.run(None, {"y": np.ones(3, np.float32)})
+    with pytest.raises(bough.Error, match="no output named 'z'"):
+        s.run(["z"], {"x": np.ones(3, np.float32), "n": np.array(1)})
+    with pytest.raises(bough.Error, match="shape"):
+        s.run(None, {"x": np.ones(4, np.float32), "n": np.array(1)})
+    # The session is still usable after each error.
+    np.testing.assert_array_equal(s.run(["x_final"], {"x": np.ones(3, np.float32),
+                                                      "n": np.array(1)})[0], [2, 2, 2])
+
+
+def test_threads_option_and_threads_sharing_a_session():
+    s = bough.InferenceSession(str(EXAMPLE), threads=2)
+    results = {}
+
+    def work(k):
+        x = np.full(3, k, np.float32)
+        results[k] = [s.run(["x_final"], {"x": x, "n": np.array(k % 7)})[0] for _ in range(200)]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, outs in results.items():
+        ref = expected_if_loop([k] * 3, k % 7)[0]
+        for y in outs:
+            np.testing.assert_array_equal(y, ref)
+    with pytest.raises(ValueError):
+        bough.InferenceSession(str(EXAMPLE), threads=0)
+
+
+def test_every_optimization_level_gives_the_same_results():
+    x, n = [1, 2, 3], 5
+    ref = expected_if_loop(x, n)
+    for level in ("none", "basic", "all"):
+        s = bough.InferenceSession(str(EXAMPLE), optimization=level)
+        for got, want in zip(s.run(None, {"x": np.array(x, np.float32), "n": np.array(n)}), ref):
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="optimization must be"):
+        bough.InferenceSession(str(EXAMPLE), optimization="fast")
+
+
+def test_releases_the_gil_while_running():
+    # A run of 2M loop iterations takes a while; another Python thread keeps counting
+    # meanwhile only if the run does not hold the GIL.
+    s = bough.InferenceSession(str(EXAMPLE))
+    counted = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal counted
+        while not done.is_set():
+            counted += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    before = counted
+    s.run(["x_final"], {"x": np.ones(3, np.float32), "n": np.array(2_000_000)})
+    during = counted - before
+    done.set()
+    t.join()
+    assert during > 1000
+
+
+def test_an_onnxruntime_snippet_runs_after_changing_the_import():
+    # Written for onnxruntime; only the import line differs ("import onnxruntime as ort").
+    snippet = """
+import numpy as np
+import bough as ort
+
+sess = ort.InferenceSession(MODEL, providers=["CPUExecutionProvider"])
+input_name = sess.get_inputs()[0].name
+feed = {input_name: np.array([1, 2, 3], dtype=np.float32), sess.get_inputs()[1].name: np.array(4)}
+output_names = [o.name for o in sess.get_outputs()]
+result = sess.run(output_names, feed)
+final = result[0]
+"""
+    scope = {"MODEL": str(EXAMPLE)}
+    exec(snippet, scope)
+    np.testing.assert_array_equal(scope["final"], [1, 1.25, 1.5])
