@@ -14,6 +14,7 @@
 
 #include "bough/error.h"
 #include "formats/onnx/reader.h"
+#include "onnx.pb.h"
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "run_once.h"
@@ -206,7 +207,7 @@ onnxpb::ModelProto single_op_model(FuzzedDataProvider& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  const onnxpb::ModelProto proto = bough::fuzz::single_op_model(in);
+  const bough::onnxpb::ModelProto proto = bough::fuzz::single_op_model(in);
   std::shared_ptr<bough::ir::Model> model;
   try {
     model = bough::onnx::read_model_bytes(proto.SerializeAsString(), "single_op.onnx", "");

@@ -99,8 +99,8 @@ class InferenceSession {
     else if (optimization == "all")
       options.optimization = Optimization::all;
     else if (optimization != "basic")
-      throw py::value_error("optimization must be 'none', 'basic' or 'all', not '" +
-                            optimization + "'");
+      throw py::value_error("optimization must be 'none', 'basic' or 'all', not '" + optimization +
+                            "'");
     if (!sess_options.is_none() && py::hasattr(sess_options, "intra_op_num_threads")) {
       int n = sess_options.attr("intra_op_num_threads").cast<int>();
       if (n > 0) options.threads = n;
