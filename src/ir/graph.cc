@@ -29,8 +29,14 @@ Node* Graph::new_node(std::string op_type, std::string domain) {
 }
 
 std::string Graph::path() const {
-  if (!owner) return is_function_body ? "function " + name : "main";
-  return owner->graph->path() + "/" + owner->label() + "/" + owner_attr;
+  // Walked up without recursion: the depth of nesting must not cost stack.
+  std::vector<const Graph*> chain;
+  for (const Graph* g = this; g->owner; g = g->owner->graph) chain.push_back(g);
+  const Graph* top = chain.empty() ? this : chain.back()->owner->graph;
+  std::string path = top->is_function_body ? "function " + top->name : "main";
+  for (auto g = chain.rbegin(); g != chain.rend(); ++g)
+    path += "/" + (*g)->owner->label() + "/" + (*g)->owner_attr;
+  return path;
 }
 
 int64_t Model::opset(std::string_view dom) const {

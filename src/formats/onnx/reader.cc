@@ -25,10 +25,16 @@ using ir::Graph;
 using ir::Node;
 
 // The names visible in one graph, chained to the enclosing graph's scope.
+// Subgraphs nested deeper are refused: every stage (checks, inference, passes, planning)
+// walks nesting recursively, and this bounds the stack they need. Real models nest a few
+// dozen levels at most.
+constexpr int kMaxSubgraphDepth = 256;
+
 struct Scope {
   Graph* graph;
   Scope* parent;
   std::unordered_map<std::string, Edge*> names;
+  int depth = 0;  // subgraph levels below the main graph
 };
 
 ir::Metadata metadata_from(
@@ -148,7 +154,10 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   g->parent = parent ? parent->graph : nullptr;
   g->owner = owner;
   g->owner_attr = attr_name;
-  Scope scope{g, parent, {}};
+  Scope scope{g, parent, {}, parent ? parent->depth + 1 : 0};
+  if (scope.depth > kMaxSubgraphDepth)
+    fail(ErrorKind::Unsupported, where(g),
+         "subgraphs are nested more than " + std::to_string(kMaxSubgraphDepth) + " levels deep");
 
   for (const auto& vi : p.input()) {
     if (scope.names.count(vi.name()))
@@ -421,10 +430,10 @@ void Reader::sort_topologically(Graph* g) {
 
 }  // namespace
 
-// Each subgraph level nests three messages (node, attribute, graph): this admits about
-// 1,300 levels of nested If, Loop and Scan (protobuf's default, 100, admits 30), while
-// parsing stays within a few megabytes of stack.
-constexpr int kMaxMessageDepth = 4000;
+// Each subgraph level nests three messages (node, attribute, graph): this admits the
+// kMaxSubgraphDepth levels the reader allows (protobuf's default, 100, admits 30), while
+// parsing stays well within the stack, also under AddressSanitizer.
+constexpr int kMaxMessageDepth = 3 * kMaxSubgraphDepth + 16;
 
 std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std::string& path,
                                             const std::string& model_dir) {
