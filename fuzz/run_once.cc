@@ -49,7 +49,12 @@ std::optional<NamedValues> generated_inputs(const Session& session, std::string_
 
 bool run_once(const Model& model, std::string_view bytes) {
   try {
-    Session session(model);
+    // A model may legitimately ask for more memory or time than a server would give it
+    // (a window of 2^31 samples); the session's limits turn that into an Error.
+    SessionOptions options;
+    options.memory_limit_bytes = size_t{1} << 30;
+    options.time_limit_seconds = 5;
+    Session session(model, options);
     std::optional<NamedValues> inputs = generated_inputs(session, bytes);
     if (!inputs) return false;
     session.run(*inputs);

@@ -18,7 +18,8 @@ namespace bough::fuzz {
 std::optional<NamedValues> generated_inputs(const Session& session, std::string_view bytes,
                                             int64_t max_elements = int64_t{1} << 16);
 
-// Session, generated inputs and one run; returns whether the run completed.
+// Session (limited to 1 GiB of tensors and 5 s), generated inputs and one run; returns
+// whether the run completed.
 bool run_once(const Model& model, std::string_view bytes);
 
 }  // namespace bough::fuzz
