@@ -52,7 +52,7 @@ bool run_once(const Model& model, std::string_view bytes) {
     // A model may legitimately ask for more memory or time than a server would give it
     // (a window of 2^31 samples); the session's limits turn that into an Error.
     SessionOptions options;
-    options.memory_limit_bytes = size_t{1} << 30;
+    options.memory_limit_bytes = size_t{256} << 20;
     options.time_limit_seconds = 5;
     Session session(model, options);
     std::optional<NamedValues> inputs = generated_inputs(session, bytes);

@@ -18,7 +18,7 @@ namespace bough::fuzz {
 std::optional<NamedValues> generated_inputs(const Session& session, std::string_view bytes,
                                             int64_t max_elements = int64_t{1} << 16);
 
-// Session (limited to 1 GiB of tensors and 5 s), generated inputs and one run; returns
+// Session (limited to 256 MiB of tensors and 5 s), generated inputs and one run; returns
 // whether the run completed.
 bool run_once(const Model& model, std::string_view bytes);
 

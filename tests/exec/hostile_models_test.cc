@@ -4,7 +4,7 @@
 // tests/fixtures/hostile/ keeps one file per problem fuzzing and review found (each fixed):
 // initializers claiming 2^28 strings or 2^39 floats, external data naming a folder,
 // 30,000 nested regex groups, integer log-reductions and Shrink leaving the integer range,
-// a HannWindow of 2^31 samples (8 GiB; run_once gives sessions a 1 GiB limit).
+// a HannWindow of 2^31 samples (8 GiB; run_once gives sessions a 256 MiB limit).
 #include <gtest/gtest.h>
 
 #include <filesystem>

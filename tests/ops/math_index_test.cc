@@ -305,6 +305,17 @@ TEST(MathIndexTest, FloatResultsStoredAsIntegersSaturate) {
   EXPECT_EQ(shrunk.data<int8_t>()[2], 0);
 }
 
+// Found by the single-operator fuzzer: blocksize 2^32 squared wrapped to 0 and inference
+// divided by it (SIGFPE). Blocksizes are bounded so that their square fits.
+TEST(MathIndexTest, HugeBlocksizeIsAnInvalidModelNotACrash) {
+  for (const char* op : {"DepthToSpace", "SpaceToDepth"}) {
+    expect_invalid_model([op] {
+      run1(op, {{"x", f32({1, 4, 2, 2}, std::vector<float>(16, 1.0f))}},
+           [](onnxpb::NodeProto& n) { test::set_int(n, "blocksize", int64_t{1} << 32); });
+    });
+  }
+}
+
 TEST(MathIndexTest, UniqueUnsortedWithNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = run_op("Unique", {{"x", f32({5}, {3, nan, 1, 3, nan})}}, 4,

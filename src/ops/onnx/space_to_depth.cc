@@ -7,6 +7,8 @@
 namespace bough::ops {
 
 namespace {
+
+constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
 class SpaceToDepth : public Kernel {
  public:
   explicit SpaceToDepth(int64_t block) : block_(block) {}
@@ -32,7 +34,9 @@ class SpaceToDepth : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t block = ctx.attr_int("blocksize", 0);
-  if (block < 1) ctx.invalid("SpaceToDepth needs a positive blocksize");
+  // Bounded so that blocksize^2 fits in int64 (a huge one wrapped to 0 and divided by it).
+  if (block < 1 || block > kMaxBlocksize)
+    ctx.invalid("SpaceToDepth needs a blocksize from 1 to 2^31 - 1");
   return std::make_unique<SpaceToDepth>(block);
 }
 void infer(InferContext& ctx) {
@@ -44,7 +48,7 @@ void infer(InferContext& ctx) {
   }
   if (s.dims.size() != 4) ctx.invalid("the input must have rank 4");
   const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b <= 0) ctx.invalid("blocksize must be positive");
+  if (b < 1 || b > kMaxBlocksize) ctx.invalid("blocksize must be from 1 to 2^31 - 1");
   std::vector<ir::Dim> out = s.dims;
   const auto divide = [&](const ir::Dim& d, int64_t by, const char* what) {
     if (!d.is_known()) return by == 1 ? d : ir::Dim::unknown();
