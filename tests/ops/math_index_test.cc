@@ -316,6 +316,18 @@ TEST(MathIndexTest, HugeBlocksizeIsAnInvalidModelNotACrash) {
   }
 }
 
+// Found by the single-operator fuzzer: a constant float depth of 8e34 was cast to int64
+// during inference (undefined behaviour); it is now refused as not a finite size.
+TEST(MathIndexTest, OneHotDepthBeyondInt64IsAnInvalidModel) {
+  test::GraphBuilder g;
+  g.input("i", ElemType::Int64, {2}).output("y", ElemType::Float, {2, -1});
+  g.initializer("depth", f32({}, {8e34f})).initializer("values", f32({2}, {0, 1}));
+  g.node("OneHot", {"i", "depth", "values"}, {"y"});
+  const std::string path =
+      test::save_model(test::make_model(g, 11), test::scratch_dir("onehot_depth"), "m.onnx");
+  expect_invalid_model([&] { Session session(Model::load(path)); });
+}
+
 TEST(MathIndexTest, UniqueUnsortedWithNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = run_op("Unique", {{"x", f32({5}, {3, nan, 1, 3, nan})}}, 4,

@@ -94,8 +94,10 @@ void infer(InferContext& ctx) {
   ir::Dim depth = ir::Dim::unknown();
   if (auto d = layout_infer::number_values(ctx, 1)) {
     if (d->size() != 1) ctx.invalid("depth must hold one value");
-    if ((*d)[0] < 0) ctx.invalid("depth must not be negative");
-    depth = ir::Dim::known(static_cast<int64_t>((*d)[0]));
+    int64_t n = 0;
+    if (!integer_at(*ctx.input_value(1), 0, &n)) ctx.invalid("depth is not a finite size");
+    if (n < 0) ctx.invalid("depth must not be negative");
+    depth = ir::Dim::known(n);
   }
   std::vector<ir::Dim> out = s.dims;
   out.insert(out.begin() + static_cast<ptrdiff_t>(axis), depth);
