@@ -538,7 +538,7 @@ const std::vector<BadCase>& bad_cases() {
          x_input(g, {"1", "4", "2", "2"});
          set_int(g.node("DepthToSpace", {"x"}, {"y"}, "bad"), "blocksize", 0);
        },
-       "blocksize must be positive"},
+       "blocksize must be from 1 to 2^31 - 1"},
       {"DepthToSpace of channels not a multiple",
        [](GraphBuilder& g) {
          x_input(g, {"1", "6", "2", "2"});
