@@ -328,6 +328,21 @@ TEST(MathIndexTest, OneHotDepthBeyondInt64IsAnInvalidModel) {
   expect_invalid_model([&] { Session session(Model::load(path)); });
 }
 
+// Found by the single-operator fuzzer: constant Range bounds giving a NaN length were cast
+// to int64 during inference. The length stays unknown there and the run fails clearly.
+TEST(MathIndexTest, RangeOfNaNLengthFailsWhenRunNotDuringInference) {
+  test::GraphBuilder g;
+  g.output("y", ElemType::Float, {-1});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  g.initializer("start", f32({}, {0})).initializer("limit", f32({}, {nan}));
+  g.initializer("delta", f32({}, {1}));
+  g.node("Range", {"start", "limit", "delta"}, {"y"}, "r");
+  const std::string path =
+      test::save_model(test::make_model(g, 17), test::scratch_dir("range_nan"), "m.onnx");
+  Session session(Model::load(path), {.optimization = Optimization::none});
+  expect_bad_input([&] { session.run({}); });
+}
+
 TEST(MathIndexTest, UniqueUnsortedWithNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = run_op("Unique", {{"x", f32({5}, {3, nan, 1, 3, nan})}}, 4,

@@ -97,8 +97,12 @@ void infer(InferContext& ctx) {
   if (delta && delta->size() == 1 && (*delta)[0] == 0) ctx.invalid("delta is 0");
   if (start && limit && delta && start->size() == 1 && limit->size() == 1 && delta->size() == 1) {
     const double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
-    ctx.set_output_tensor(0, elem, known_shape({std::max<int64_t>(static_cast<int64_t>(n), 0)}));
-    return;
+    // NaN or a length past kMaxRange fails when run (a branch not taken may hold such a
+    // Range): the length stays unknown here.
+    if (n <= static_cast<double>(kMaxRange)) {
+      ctx.set_output_tensor(0, elem, known_shape({n > 0 ? static_cast<int64_t>(n) : 0}));
+      return;
+    }
   }
   ctx.set_output_tensor(0, elem, unknown_dims(1));
 }
