@@ -13,30 +13,30 @@ using test::f32;
 using test::floats_of;
 using test::GraphBuilder;
 
-// r = If(c; x, y) { (a, b): t = If(d; a + b) { (q): q * q } else { (q2): -q2 } }
-//                 else { (y): -y }   — the else-branch binds only y, by name.
-// x = [1, 2], y = [3, 4]: c, d: (x + y)^2 = [16, 36]; c, !d: -(x + y) = [-4, -6];
-// !c: -y = [-3, -4].
-GraphBuilder payload_model() {
-  GraphBuilder inner_then("inner_then");
-  inner_then.input("q", ElemType::Float, {2});
-  inner_then.node("Mul", {"q", "q"}, {"sq"});
-  inner_then.output("sq", ElemType::Float, {2});
-  GraphBuilder inner_else("inner_else");
-  inner_else.input("q2", ElemType::Float, {2});
-  inner_else.node("Neg", {"q2"}, {"nq"});
-  inner_else.output("nq", ElemType::Float, {2});
+// A branch declaring `inputs` (float[2]) whose output `out` is `op` of `operands`.
+GraphBuilder payload_branch(const std::string& name, const std::vector<std::string>& inputs,
+                            const std::string& op, const std::vector<std::string>& operands,
+                            const std::string& out) {
+  GraphBuilder b(name);
+  for (const std::string& in : inputs) b.input(in, ElemType::Float, {2});
+  b.node(op, operands, {out});
+  b.output(out, ElemType::Float, {2});
+  return b;
+}
+
+// r = If(c; x, y) { (a, b): t = If(d; inner_payload) {inner_then} else {inner_else} }
+//                 else { (y): -y }   — the else-branch binds only y, by name; s = a + b.
+GraphBuilder payload_model(const std::vector<std::string>& inner_payload,
+                           const GraphBuilder& inner_then, const GraphBuilder& inner_else) {
   GraphBuilder then_g("then_g");
   then_g.input("a", ElemType::Float, {2}).input("b", ElemType::Float, {2});
   then_g.node("Add", {"a", "b"}, {"s"});
-  then_g.node("If", {"d", "s"}, {"t"}, "inner");
+  std::vector<std::string> inner_inputs = {"d"};
+  inner_inputs.insert(inner_inputs.end(), inner_payload.begin(), inner_payload.end());
+  then_g.node("If", inner_inputs, {"t"}, "inner");
   test::set_graph(then_g.graph_node_last(), "then_branch", inner_then);
   test::set_graph(then_g.graph_node_last(), "else_branch", inner_else);
   then_g.output("t", ElemType::Float, {2});
-  GraphBuilder else_g("else_g");
-  else_g.input("y", ElemType::Float, {2});
-  else_g.node("Neg", {"y"}, {"ny"});
-  else_g.output("ny", ElemType::Float, {2});
   GraphBuilder g("main");
   g.input("x", ElemType::Float, {2})
       .input("y", ElemType::Float, {2})
@@ -44,9 +44,19 @@ GraphBuilder payload_model() {
       .input("d", ElemType::Bool);
   g.node("If", {"c", "x", "y"}, {"r"}, "outer");
   test::set_graph(g.graph_node_last(), "then_branch", then_g);
-  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  test::set_graph(g.graph_node_last(), "else_branch",
+                  payload_branch("else_g", {"y"}, "Neg", {"y"}, "ny"));
   g.output("r", ElemType::Float, {2});
   return g;
+}
+
+// r = If(c; x, y) { (a, b): t = If(d; a + b) { (q): q * q } else { (q2): -q2 } }
+//                 else { (y): -y }
+// x = [1, 2], y = [3, 4]: c, d: (x + y)^2 = [16, 36]; c, !d: -(x + y) = [-4, -6];
+// !c: -y = [-3, -4].
+GraphBuilder payload_model() {
+  return payload_model({"s"}, payload_branch("inner_then", {"q"}, "Mul", {"q", "q"}, "sq"),
+                       payload_branch("inner_else", {"q2"}, "Neg", {"q2"}, "nq"));
 }
 
 TEST(LegalizeIf, RepairsPayloadInputsAtSeveralDepths) {
@@ -79,35 +89,9 @@ TEST(LegalizeIf, RepairsPayloadInputsAtSeveralDepths) {
 //                 else { (y): -y }
 // x = [1, 2], y = [3, 4]: c, d: (x + y) * y = [12, 24]; c, !d: -y = [-3, -4].
 TEST(LegalizeIf, NestedBindingByNameSurvivesTheOuterRename) {
-  GraphBuilder inner_then("inner_then");
-  inner_then.input("p", ElemType::Float, {2}).input("q", ElemType::Float, {2});
-  inner_then.node("Mul", {"p", "q"}, {"pq"});
-  inner_then.output("pq", ElemType::Float, {2});
-  GraphBuilder inner_else("inner_else");
-  inner_else.input("b", ElemType::Float, {2});
-  inner_else.node("Neg", {"b"}, {"nb"});
-  inner_else.output("nb", ElemType::Float, {2});
-  GraphBuilder then_g("then_g");
-  then_g.input("a", ElemType::Float, {2}).input("b", ElemType::Float, {2});
-  then_g.node("Add", {"a", "b"}, {"s"});
-  then_g.node("If", {"d", "s", "b"}, {"t"}, "inner");
-  test::set_graph(then_g.graph_node_last(), "then_branch", inner_then);
-  test::set_graph(then_g.graph_node_last(), "else_branch", inner_else);
-  then_g.output("t", ElemType::Float, {2});
-  GraphBuilder else_g("else_g");
-  else_g.input("y", ElemType::Float, {2});
-  else_g.node("Neg", {"y"}, {"ny"});
-  else_g.output("ny", ElemType::Float, {2});
-  GraphBuilder g("main");
-  g.input("x", ElemType::Float, {2})
-      .input("y", ElemType::Float, {2})
-      .input("c", ElemType::Bool)
-      .input("d", ElemType::Bool);
-  g.node("If", {"c", "x", "y"}, {"r"}, "outer");
-  test::set_graph(g.graph_node_last(), "then_branch", then_g);
-  test::set_graph(g.graph_node_last(), "else_branch", else_g);
-  g.output("r", ElemType::Float, {2});
-
+  const GraphBuilder g =
+      payload_model({"s", "b"}, payload_branch("inner_then", {"p", "q"}, "Mul", {"p", "q"}, "pq"),
+                    payload_branch("inner_else", {"b"}, "Neg", {"b"}, "nb"));
   const std::string dir = test::scratch_dir("legalize_if_by_name");
   const std::string in = test::save_model(test::make_model(g), dir, "bad.onnx");
   const std::string out = dir + "/fixed.onnx";
