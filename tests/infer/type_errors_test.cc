@@ -63,6 +63,29 @@ TEST(TypeErrors, GatherWithFloatIndices) {
                         "tensor(int32|int64)"));
 }
 
+// The Optional operators allow the types of their IR: int4 and int2 only from version 28
+// (before it they stop at bfloat16), so each model is refused at opset 18 and valid at 28.
+TEST(TypeErrors, OptionalOperatorsTakeInt2FromVersion28) {
+  for (const char* op : {"Optional", "OptionalHasElement", "OptionalGetElement"}) {
+    GraphBuilder g("main");
+    g.input("x", ElemType::Int2, {2});
+    g.node(op, {"x"}, {"y"}, "op_1");
+    g.output_untyped("y");
+    EXPECT_TRUE(has_error(check_graph(g, 18), "main/" + std::string(op) + " \"op_1\"",
+                          "input 0 (input) has type tensor(int2)"))
+        << op;
+    EXPECT_TRUE(is_valid(check_graph(g, 28))) << op;
+  }
+  // An optional of an optional stays refused at 28.
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2});
+  g.node("Optional", {"x"}, {"o"}, "inner");
+  g.node("Optional", {"o"}, {"oo"}, "outer");
+  g.output_untyped("oo");
+  EXPECT_TRUE(has_error(check_graph(g, 28), "main/Optional \"outer\"",
+                        "input 0 (input) has type optional(tensor(float)"));
+}
+
 TEST(TypeErrors, SumOfMixedTypes) {
   GraphBuilder g("main");
   g.input("a", ElemType::Float, {2}).input("b", ElemType::Float, {2});

@@ -64,18 +64,22 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_Optional() {
-  static const OpDef def{"",
-                         "Optional",
-                         {15, 28},
-                         0,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{15,
-                           "input?: V -> output: O; V = all seq(all), O = optional(all) "
-                           "optional(seq(all)); type: type_proto?"}}};
+  static const OpDef def{
+      "",
+      "Optional",
+      {15, 28},
+      0,
+      1,
+      1,
+      1,
+      make,
+      infer,
+      {{15,
+        "input?: V -> output: O; V = all seq(all), O = optional(all) "
+        "optional(seq(all)); type: type_proto?"},
+       {28,
+        "input?: V -> output: O; V = all_ir13 seq(all_ir13), O = optional(all_ir13) "
+        "optional(seq(all_ir13)); type: type_proto?"}}};
   return def;
 }
 

@@ -42,7 +42,10 @@ const OpDef& def_OptionalGetElement() {
       {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"},
        {18,
         "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all "
-        "seq(all)"}}};
+        "seq(all)"},
+       {28,
+        "input: O -> output: V; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
+        "seq(all_ir13), V = all_ir13 seq(all_ir13)"}}};
   return def;
 }
 

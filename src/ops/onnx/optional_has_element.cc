@@ -37,8 +37,10 @@ const OpDef& def_OptionalHasElement() {
       make,
       infer,
       {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
-       {18,
-        "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"}}};
+       {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
+       {28,
+        "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
+        "seq(all_ir13), B = bool"}}};
   return def;
 }
 
