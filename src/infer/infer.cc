@@ -157,6 +157,10 @@ class Walker {
   void report(const std::string& place, const Error& e) {
     if (e.kind() == ErrorKind::Unsupported)
       out_.unsupported(place, e.message());
+    else if (e.kind() == ErrorKind::BadInput && subgraph_depth_ > 0)
+      // A branch may never be taken and a body may run no times: exporters leave branches
+      // that only work for other input shapes, and other engines run such models.
+      out_.warning(place, e.message() + "; it fails if this subgraph runs");
     else
       out_.error(place, e.message());
   }
@@ -166,6 +170,7 @@ class Walker {
   check::Diagnostics& out_;
   const InferOptions& options_;
   std::set<const ir::Function*> active_functions_;
+  int subgraph_depth_ = 0;  // If branches, Loop and Scan bodies being inferred around us
 };
 
 class Walker::NodeInference final : public ops::InferContext {
@@ -176,7 +181,9 @@ class Walker::NodeInference final : public ops::InferContext {
 
   std::vector<ir::Type> infer_subgraph(const ir::Graph& graph,
                                        const std::vector<ir::Type>& inputs) override {
+    ++walker_.subgraph_depth_;
     walker_.graph(graph, &inputs, fn_opsets_, function_attrs());
+    --walker_.subgraph_depth_;
     return walker_.outputs_of(graph);
   }
   void error(const std::string& message) override {

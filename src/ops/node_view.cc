@@ -44,6 +44,10 @@ void NodeView::invalid(const std::string& message) const {
   fail(ErrorKind::InvalidModel, where, message);
 }
 
+void NodeView::fails_when_run(const std::string& message) const {
+  fail(ErrorKind::BadInput, where, message);
+}
+
 void NodeView::unsupported(const std::string& message) const {
   fail(ErrorKind::Unsupported, where, message);
 }

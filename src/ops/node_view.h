@@ -40,6 +40,10 @@ class NodeView {
   // The attribute values of the function call whose body holds this node (null outside).
   const FunctionAttrs* function_attrs() const { return function_attrs_; }
   [[noreturn]] void invalid(const std::string& message) const;
+  // Static shapes say this node fails when it runs (dims that do not broadcast, a Reshape to
+  // another element count). The model is still well formed: inference reports it as an
+  // error only where the node is sure to run, and as a warning inside a branch or body.
+  [[noreturn]] void fails_when_run(const std::string& message) const;
   [[noreturn]] void unsupported(const std::string& message) const;
 
  private:

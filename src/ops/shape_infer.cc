@@ -11,8 +11,8 @@ ir::Dim broadcast_dim(const InferContext& ctx, const ir::Dim& a, const ir::Dim& 
   if (b.is_known() && b.value == 1) return a;
   if (a == b) return a;
   if (a.is_known() && b.is_known())
-    ctx.invalid("shapes cannot be broadcast: dims " + std::to_string(a.value) + " and " +
-                std::to_string(b.value));
+    ctx.fails_when_run("shapes cannot be broadcast: dims " + std::to_string(a.value) + " and " +
+                       std::to_string(b.value));
   // A known dim above 1 fixes the result (the other must equal it at run time).
   if (a.is_known()) return a;
   if (b.is_known()) return b;

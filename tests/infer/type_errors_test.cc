@@ -283,6 +283,47 @@ TEST(TypeValid, UndeclaredShapesEverywhere) {
   EXPECT_TRUE(is_valid(check_graph(g)));
 }
 
+// An If whose else-branch reshapes x [1,2] (2 elements) into [1,1]: it can only fail, but
+// only if taken, as in exported models whose branches serve other input shapes. The model
+// is valid with a warning there, runs down the then-branch, and fails clearly down the other;
+// the same Reshape where it always runs is an error.
+TEST(TypeValid, BranchThatFailsOnlyIfTakenIsAWarning) {
+  GraphBuilder then_b("then_branch");
+  then_b.node("Identity", {"x"}, {"t"});
+  then_b.output_untyped("t");
+  GraphBuilder else_b("else_branch");
+  else_b.initializer("s", i64({2}, {1, 1}));
+  else_b.node("Reshape", {"x", "s"}, {"e"}, "r");
+  else_b.output_untyped("e");
+  GraphBuilder g("main");
+  g.input("c", ElemType::Bool).input("x", ElemType::Float, {1, 2});
+  auto& gate = g.node("If", {"c"}, {"y"}, "gate");
+  set_graph(gate, "then_branch", then_b);
+  set_graph(gate, "else_branch", else_b);
+  g.output_untyped("y");
+  auto d = check_graph(g);
+  EXPECT_TRUE(is_valid(d));
+  EXPECT_TRUE(has_warning(d, "main/If \"gate\"/else_branch/Reshape \"r\"",
+                          "cannot reshape 2 elements into 1; it fails if this subgraph runs"));
+
+  Session session(Model::load(save_model(make_model(g), scratch_dir("infer"), "dead.onnx")));
+  auto out = session.run({{"c", boolean({}, {true})}, {"x", f32({1, 2}, {3, 4})}});
+  EXPECT_EQ(floats_of(out.at(0).second.tensor()), (std::vector<float>{3, 4}));
+  try {
+    session.run({{"c", boolean({}, {false})}, {"x", f32({1, 2}, {3, 4})}});
+    ADD_FAILURE() << "the else-branch ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput) << e.what();
+  }
+
+  GraphBuilder flat("main");
+  flat.input("x", ElemType::Float, {1, 2}).initializer("s", i64({2}, {1, 1}));
+  flat.node("Reshape", {"x", "s"}, {"y"}, "r");
+  flat.output_untyped("y");
+  EXPECT_TRUE(
+      has_error(check_graph(flat), "main/Reshape \"r\"", "cannot reshape 2 elements into 1"));
+}
+
 TEST(TypeValid, ConstantConditionTakesTheTakenBranchType) {
   GraphBuilder g = if_of_constants(f32({2}, {1, 2}), f32({3}, {1, 2, 3}));
   g.mutable_proto().clear_input();

@@ -72,8 +72,8 @@ void infer(InferContext& ctx) {
       axis = normalize_axis(ctx, ctx.attr_int("axis", 1), rank, "axis");
       merged = s;
     } else if (merged->dims.size() != s.dims.size()) {
-      ctx.invalid("inputs of ranks " + std::to_string(merged->dims.size()) + " and " +
-                  std::to_string(rank));
+      ctx.fails_when_run("inputs of ranks " + std::to_string(merged->dims.size()) + " and " +
+                         std::to_string(rank));
     }
     for (size_t d = 0; d < s.dims.size(); ++d)
       if (static_cast<int64_t>(d) != axis)

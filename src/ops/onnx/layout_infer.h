@@ -33,13 +33,13 @@ inline ir::Dim dim_product(const std::vector<ir::Dim>& dims, size_t begin, size_
 }
 
 // Two views of one dim (the same axis of two inputs): the known one wins; two known dims
-// that differ are invalid.
+// that differ fail when the node runs.
 inline ir::Dim merge_dims(const InferContext& ctx, const ir::Dim& a, const ir::Dim& b,
                           const std::string& what) {
   if (a.is_known() && b.is_known()) {
     if (a.value != b.value)
-      ctx.invalid(what + ": dims " + std::to_string(a.value) + " and " + std::to_string(b.value) +
-                  " differ");
+      ctx.fails_when_run(what + ": dims " + std::to_string(a.value) + " and " +
+                         std::to_string(b.value) + " differ");
     return a;
   }
   if (a.is_known()) return a;

@@ -15,8 +15,8 @@ int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a
 
 ir::Dim same_dim(const InferContext& ctx, const ir::Dim& a, const ir::Dim& b, const char* what) {
   if (a.is_known() && b.is_known() && a.value != b.value)
-    ctx.invalid(std::string(what) + " differ: " + std::to_string(a.value) + " and " +
-                std::to_string(b.value));
+    ctx.fails_when_run(std::string(what) + " differ: " + std::to_string(a.value) + " and " +
+                       std::to_string(b.value));
   if (a.is_known()) return a;
   if (b.is_known()) return b;
   if (a.kind == ir::Dim::Kind::Symbol) return a;
@@ -27,8 +27,8 @@ ir::Dim div_dim(const InferContext& ctx, const ir::Dim& a, int64_t b, const char
   if (b == 1) return a;
   if (!a.is_known() || b <= 0) return ir::Dim::unknown();
   if (a.value % b != 0)
-    ctx.invalid(std::string(what) + ": " + std::to_string(a.value) + " is not a multiple of " +
-                std::to_string(b));
+    ctx.fails_when_run(std::string(what) + ": " + std::to_string(a.value) +
+                       " is not a multiple of " + std::to_string(b));
   return ir::Dim::known(a.value / b);
 }
 

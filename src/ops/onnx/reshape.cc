@@ -98,8 +98,8 @@ ir::Dim minus_one_dim(const InferContext& ctx, const ir::Shape& in, const std::v
   if (product.is_known()) {
     if (out_known == 0) return ir::Dim::unknown();
     if (product.value % out_known != 0)
-      ctx.invalid("cannot reshape " + std::to_string(product.value) +
-                  " elements into a multiple of " + std::to_string(out_known));
+      ctx.fails_when_run("cannot reshape " + std::to_string(product.value) +
+                         " elements into a multiple of " + std::to_string(out_known));
     return ir::Dim::known(product.value / out_known);
   }
   return out_known == 1 ? product : ir::Dim::unknown();
@@ -132,8 +132,9 @@ void infer(InferContext& ctx) {
     } else if (v == 0 && !allowzero) {
       if (in.rank_known) {
         if (k >= in.dims.size())
-          ctx.invalid("a 0 at position " + std::to_string(k) + " copies a dim the input of rank " +
-                      std::to_string(in.dims.size()) + " lacks");
+          ctx.fails_when_run("a 0 at position " + std::to_string(k) +
+                             " copies a dim the input of rank " + std::to_string(in.dims.size()) +
+                             " lacks");
         out[k] = in.dims[k];
       }
     } else {
@@ -146,8 +147,8 @@ void infer(InferContext& ctx) {
     const ir::Dim a = layout_infer::dim_product(in.dims, 0, in.dims.size());
     const ir::Dim b = layout_infer::dim_product(out, 0, out.size());
     if (a.is_known() && b.is_known() && a.value != b.value)
-      ctx.invalid("cannot reshape " + std::to_string(a.value) + " elements into " +
-                  std::to_string(b.value));
+      ctx.fails_when_run("cannot reshape " + std::to_string(a.value) + " elements into " +
+                         std::to_string(b.value));
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
