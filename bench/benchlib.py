@@ -1,0 +1,81 @@
+"""Helpers shared by bench/compare's suites: running bough and ONNX Runtime (the peer's
+ort_run.js), feeding bough ORT's dumped inputs, comparing outputs, peak RSS of a child."""
+import json
+import os
+import re
+import subprocess
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOUGH = os.path.join(ROOT, "build", "bough")
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def peer_dir():
+    return sh(["sh", os.path.join(ROOT, "..", "shared", "peer", "setup.sh")]).strip().splitlines()[-1]
+
+
+def ort_json(peer, model, spec, iters, warmup, threads, extra=()):
+    """Runs ort_run.js at --opt all (one session) and returns its JSON result line."""
+    cmd = ["node", "ort_run.js", model, "--inputs", spec, "--iters", str(iters), "--warmup",
+           str(warmup), "--threads", str(threads), "--opt", "all", *extra]
+    return json.loads([l for l in sh(cmd, cwd=peer).splitlines() if l.startswith("{")][-1])
+
+
+def input_flags(dump):
+    """bough's --input flags for the inputs ORT dumped as .npy files."""
+    flags = []
+    for f in sorted(os.listdir(os.path.join(dump, "inputs"))):
+        flags += ["--input", f"{f[:-4]}={os.path.join(dump, 'inputs', f)}"]
+    return flags
+
+
+def bough_bench(model_path, dump, iters, warmup, threads):
+    """`bough bench`: returns (median ms, min ms) of `iters` runs in one process."""
+    out = sh([BOUGH, "bench", model_path, *input_flags(dump), "--iters", str(iters), "--warmup",
+              str(warmup), "--threads", str(threads)])
+    m = re.search(r"min ([0-9.]+) ms\s+median ([0-9.]+) ms", out)
+    return float(m.group(2)), float(m.group(1))
+
+
+def output_errors(model_path, dump, rtol, atol):
+    """Runs bough on ORT's dumped inputs and compares every output with ORT's. Floats match
+    when |bough - ORT| <= atol * max(1, max|ORT|) + rtol * |ORT| elementwise; other types
+    must be equal. Returns [(output, max abs error, ok)]."""
+    outdir = dump + "-bough"
+    sh([BOUGH, "run", model_path, *input_flags(dump), "--output-dir", outdir])
+    rows = []
+    for f in sorted(os.listdir(os.path.join(dump, "outputs"))):
+        a = np.load(os.path.join(dump, "outputs", f))
+        b_path = os.path.join(outdir, f)
+        if not os.path.exists(b_path):
+            rows.append((f[:-4], float("inf"), False))
+            continue
+        b = np.load(b_path)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            rows.append((f[:-4], float("inf"), False))
+        elif a.size == 0:
+            rows.append((f[:-4], 0.0, True))
+        elif np.issubdtype(a.dtype, np.floating):
+            diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+            scale = max(1.0, float(np.max(np.abs(a))))
+            ok = bool(np.all(diff <= atol * scale + rtol * np.abs(a)))
+            rows.append((f[:-4], float(np.max(diff)), ok))
+        else:
+            rows.append((f[:-4], float(np.max(a != b)), bool(np.array_equal(a, b))))
+    return rows
+
+
+def peak_rss_mib(cmd, cwd=None):
+    """Peak resident set of a child process (getrusage of that child via wait4), MiB."""
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {p.stderr.read().decode()[-500:]}")
+    p.stderr.close()
+    return usage.ru_maxrss / 1024.0
