@@ -17,7 +17,7 @@ first alternates between reps):
   output must satisfy |bough - ORT| <= 1e-5 * max(1, max|ORT|) + 1e-4 * |ORT| elementwise (integer
   and bool outputs exactly). A mismatch or a failure prints MISMATCH / FAILED and the exit
   status is 1; the model is still timed when it ran.
-- Peak RSS: the decoder run in a child process each (getrusage of the child via wait4), next to
+- Peak RSS: the decoder run in a process of its own each (GNU time's maximum resident set), next to
   the same for the Identity model, whose peak is the engine's own floor (node + ORT's library,
   or bough's binary); "model" = peak - floor.
 """
