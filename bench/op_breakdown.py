@@ -17,8 +17,8 @@ from benchlib import BOUGH, input_flags, ort_json
 CATEGORIES = [
     ("load (not per run)", r"protobuf|google::|bough::onnx::|formats::|_dl_|dl_main|Model::load|"
                            r"check::|infer::|passes::|Session::Session"),
-    ("MatMul/Gemm", r"matmul|gemm|dot_|::tile<|pack_?b|microkernel|dnnl|xsmm|openblas"),
-    ("Conv", r"conv|im2col|::unroll<"),
+    ("GEMM (MatMul, Gemm, Conv after im2col)", r"matmul|gemm|dot_|::tile<|pack_?b|microkernel|dnnl|xsmm|openblas"),
+    ("Conv im2col and direct conv", r"conv|im2col|::unroll<"),
     ("LSTM/GRU/RNN (incl. their weight transposes)", r"lstm|gru|rnn|recurrent::"),
     ("Softmax/LogSoftmax", r"softmax"),
     ("LayerNormalization", r"layer_norm"),

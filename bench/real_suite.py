@@ -106,12 +106,13 @@ def paired_reps(peer, suite, threads, reps, budget_ms):
                 def run_ort():
                     r = ort_json(peer, e["path"], e["spec_path"], iters, warm, t,
                                  ("--api", "binding", "--creates", "1"))
-                    return r["median_ms"] - fl["median_ms"], r["min_ms"] - fl["min_ms"]
+                    others = (r.get("noise") or {}).get("foreign_frac", float("nan"))
+                    return r["median_ms"] - fl["median_ms"], r["min_ms"] - fl["min_ms"], others
                 if rep % 2 == 0:
                     b, o = run_bough(), run_ort()
                 else:
                     o, b = run_ort(), run_bough()
-                runs.setdefault((e["name"], t), []).append((*b, *o))
+                runs.setdefault((e["name"], t), []).append((*b, *o))  # b0 b1 o0 o1 others
                 print(f"  rep {rep + 1}/{reps} t={t} {e['name']}: bough {b[0]:.4f} ms, "
                       f"ORT {o[0]:.4f} ms", file=sys.stderr)
     return runs
@@ -123,7 +124,8 @@ def summarize(runs):
         rows[key] = dict(bough_ms=statistics.median(r[0] for r in rs),
                          ort_ms=statistics.median(r[2] for r in rs),
                          ratio=statistics.median(r[0] / r[2] for r in rs),
-                         ratio_min=statistics.median(r[1] / r[3] for r in rs), reps=len(rs))
+                         ratio_min=statistics.median(r[1] / r[3] for r in rs),
+                         others=statistics.median(r[4] for r in rs), reps=len(rs))
     return rows
 
 
@@ -165,14 +167,16 @@ def print_report(suite, rows, threads, reps, rss, breakdown):
         worst = max((err for _, err, _ in e["errors"]), default=float("nan"))
         print(f"| {e['name']} | {len(e['errors'])} | {worst:.2e} | {e['status']} |")
     print("\n### Time per run\n")
-    print("| model | threads | bough ms | ORT ms | bough/ORT (median) | bough/ORT (min) |")
-    print("|---|---|---|---|---|---|")
+    print("others' CPU = CPU time other processes used during ORT's timed runs, as a share of "
+          "the machine (from /proc/stat): the load the measurement shared the machine with\n")
+    print("| model | threads | bough ms | ORT ms | bough/ORT (median) | bough/ORT (min) | "
+          "others' CPU |\n|---|---|---|---|---|---|---|")
     for e in suite:
         for t in threads:
             r = rows.get((e["name"], t))
             if r:
                 print(f"| {e['name']} | {t} | {r['bough_ms']:.4f} | {r['ort_ms']:.4f} | "
-                      f"{r['ratio']:.3f} | {r['ratio_min']:.3f} |")
+                      f"{r['ratio']:.3f} | {r['ratio_min']:.3f} | {100 * r['others']:.0f} % |")
     print()
     for t in threads:
         graphs = [rows[(e["name"], t)]["ratio"] for e in suite
