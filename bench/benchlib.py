@@ -8,7 +8,19 @@ import subprocess
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The CLI under test: this tree's build, or --bough (another worktree's build).
 BOUGH = os.path.join(ROOT, "build", "bough")
+
+
+def use_bough(path):
+    global BOUGH
+    if not os.access(path, os.X_OK):
+        raise SystemExit(f"{path}: not an executable bough CLI")
+    BOUGH = os.path.abspath(path)
+
+
+def bough_cli():
+    return BOUGH
 
 
 def sh(cmd, **kw):
@@ -36,7 +48,7 @@ def input_flags(dump):
 
 def bough_bench(model_path, dump, iters, warmup, threads):
     """`bough bench`: returns (median ms, min ms) of `iters` runs in one process."""
-    out = sh([BOUGH, "bench", model_path, *input_flags(dump), "--iters", str(iters), "--warmup",
+    out = sh([bough_cli(), "bench", model_path, *input_flags(dump), "--iters", str(iters), "--warmup",
               str(warmup), "--threads", str(threads)])
     m = re.search(r"min ([0-9.]+) ms\s+median ([0-9.]+) ms", out)
     return float(m.group(2)), float(m.group(1))
@@ -47,7 +59,7 @@ def output_errors(model_path, dump, rtol, atol):
     when |bough - ORT| <= atol * max(1, max|ORT|) + rtol * |ORT| elementwise; other types
     must be equal. Returns [(output, max abs error, ok)]."""
     outdir = dump + "-bough"
-    sh([BOUGH, "run", model_path, *input_flags(dump), "--output-dir", outdir])
+    sh([bough_cli(), "run", model_path, *input_flags(dump), "--output-dir", outdir])
     rows = []
     for f in sorted(os.listdir(os.path.join(dump, "outputs"))):
         a = np.load(os.path.join(dump, "outputs", f))

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-from benchlib import BOUGH, input_flags, ort_json
+from benchlib import bough_cli, input_flags, ort_json
 
 # (category, regex on the demangled leaf symbol), first match wins.
 CATEGORIES = [
@@ -64,7 +64,7 @@ def bough_profile(e, seconds=2.0):
     data = os.path.join(os.path.dirname(e["dump"]), e["name"] + ".perf")
     iters = max(50, int(seconds * 1000 / max(e["est_ms"], 1e-3)))
     subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4999", "-o", data, "--",
-                    BOUGH, "bench", e["path"], *input_flags(e["dump"]), "--iters", str(iters),
+                    bough_cli(), "bench", e["path"], *input_flags(e["dump"]), "--iters", str(iters),
                     "--warmup", "5", "--threads", "1"], check=True, capture_output=True)
     report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort",
                              "sym", "-q", "-g", "none", "--percent-limit", "0"],

@@ -25,14 +25,15 @@ import json
 import math
 import os
 import statistics
+import shutil
 import subprocess
 import sys
+import tempfile
 
-from benchlib import BOUGH, ROOT, bough_bench, input_flags, ort_json, output_errors, peak_rss_mib
+from benchlib import ROOT, bough_bench, bough_cli, input_flags, ort_json, output_errors, peak_rss_mib
 import op_breakdown
 
 RTOL, ATOL = 1e-4, 1e-5
-WORK = "/tmp/bough-real"
 
 
 def add_arguments(ap):
@@ -65,16 +66,17 @@ def load_suite(models_dir, only):
     return suite
 
 
-def prepare(peer, e):
+def prepare(peer, e, work):
     """Dumps ORT's inputs and outputs, runs `bough check` and compares bough's outputs.
     Sets e['dump'], e['est_ms'] (ORT's median, for choosing N), e['status'], e['errors']."""
-    e["dump"] = os.path.join(WORK, e["name"])
+    e["dump"] = os.path.join(work, e["name"])
     r = ort_json(peer, e["path"], e["spec_path"], 20, 3, 1,
                  ("--api", "binding", "--creates", "1", "--dump", e["dump"]))
     e["est_ms"] = r["median_ms"]
-    check = subprocess.run([BOUGH, "check", e["path"]], capture_output=True, text=True)
+    check = subprocess.run([bough_cli(), "check", e["path"]], capture_output=True, text=True)
     if check.returncode != 0:
-        e["status"], e["errors"] = "FAILED: bough check: " + check.stdout.strip()[-300:], []
+        said = (check.stdout + check.stderr).strip().replace("\n", " ")[-300:]
+        e["status"], e["errors"] = "FAILED: bough check: " + said, []
         return
     try:
         e["errors"] = output_errors(e["path"], e["dump"], RTOL, ATOL)
@@ -134,16 +136,16 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def rss_rows(peer, dec, threads):
+def rss_rows(peer, dec, threads, work):
     """Peak RSS (MiB) of the decoder and of the Identity floor, each engine, per thread count."""
     ident_model = os.path.join(peer, "models", "identity.onnx")
     ident_spec = os.path.join(peer, "specs", "identity.json")
-    ident_dump = os.path.join(WORK, "identity")
+    ident_dump = os.path.join(work, "identity")
     ort_json(peer, ident_model, ident_spec, 1, 0, 1, ("--creates", "1", "--dump", ident_dump))
     rows = []
     for t in threads:
         def bough_cmd(model, dump):
-            return [BOUGH, "bench", model, *input_flags(dump), "--iters", "50", "--warmup", "5",
+            return [bough_cli(), "bench", model, *input_flags(dump), "--iters", "50", "--warmup", "5",
                     "--threads", str(t)]
 
         def ort_cmd(model, spec):
@@ -158,7 +160,7 @@ def rss_rows(peer, dec, threads):
 
 
 def print_report(suite, rows, threads, reps, rss, breakdown):
-    print(f"\n## Real suite: bough vs ONNX Runtime, reps={reps}, threads {threads}")
+    print(f"\n## Real suite: bough vs ONNX Runtime, reps={reps}, threads {threads}, bough = {bough_cli()}")
     print("ratio = bough time / ORT time (below 1: bough faster); medians over reps of per-rep "
           "ratios; ORT time has the Identity floor taken off")
     print("\n### Outputs (bough vs ORT, |d| <= 1e-5*max(1,max|ORT|) + 1e-4*|ORT|)\n")
@@ -213,14 +215,23 @@ def print_report(suite, rows, threads, reps, rss, breakdown):
 def run(args, peer):
     threads = [int(t) for t in (args.threads or "1,2").split(",")]
     suite = load_suite(args.models_dir, args.model)
-    os.makedirs(WORK, exist_ok=True)
+    # Dumps and profiles of this run only: several people may run the suite at once.
+    work = tempfile.mkdtemp(prefix="bough-real-")
+    try:
+        return run_in(args, peer, threads, suite, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_in(args, peer, threads, suite, work):
+    print(f"bough: {bough_cli()}", file=sys.stderr)
     for e in suite:
-        prepare(peer, e)
+        prepare(peer, e, work)
         if e["status"] != "ok":
             print(f"*** {e['status']} on {e['name']} ***", file=sys.stderr)
     rows = summarize(paired_reps(peer, suite, threads, args.reps, args.budget_ms))
     dec = [e for e in suite if e["name"] == "decoder" and not e["status"].startswith("FAILED")]
-    rss = rss_rows(peer, dec[0], threads) if dec and not args.no_rss else []
+    rss = rss_rows(peer, dec[0], threads, work) if dec and not args.no_rss else []
     breakdown = ([op_breakdown.profile(peer, e) for e in suite if not e["status"].startswith("FAILED")]
                  if args.breakdown else [])
     print_report(suite, rows, threads, args.reps, rss, breakdown)
