@@ -21,9 +21,8 @@ namespace bough::kernels {
 namespace fast_math_detail {
 
 // c0 + c1 x + c2 x^2 + ... by Horner's rule.
-inline float poly(float) { return 0.0f; }
 template <typename... Rest>
-inline float poly(float x, float c0, Rest... rest) {
+[[gnu::always_inline]] inline float poly(float x, float c0, Rest... rest) {
   if constexpr (sizeof...(rest) == 0)
     return c0;
   else
@@ -31,19 +30,16 @@ inline float poly(float x, float c0, Rest... rest) {
 }
 
 // 2^n for n in [-126, 127], built from the exponent bits.
-inline float pow2(int32_t n) { return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23); }
-
-// erfc(a) for a >= 1 as exp(-a^2) P(1/a^2) / a, with a^2 = a2_hi + a2_lo exactly: the low
-// part keeps the rounding of a^2 (relative 2^-24, times a^2 up to 200 in exp's argument)
-// out of the result.
-inline float erfc_tail(float a, float a2_hi, float a2_lo);
+[[gnu::always_inline]] inline float pow2(int32_t n) {
+  return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23);
+}
 
 }  // namespace fast_math_detail
 
 // e^x with at most 1 ulp of error. exp(x) = +inf from x = 88.7228394 (the first float with
 // e^x above FLT_MAX by more than half an ulp), denormal results below x = -87.33654,
 // 0 from x = -103.972084; NaN gives NaN.
-inline float fast_exp(float x) {
+[[gnu::always_inline]] inline float fast_exp(float x) {
   using namespace fast_math_detail;
   // Clamped so that n below stays in [-150, 128]; e^89 and e^-104 already overflow and
   // underflow. A NaN is replaced by 0 here (its bits would make n garbage) and restored
@@ -72,7 +68,7 @@ inline float fast_exp(float x) {
 
 // Natural logarithm with at most 1 ulp of error for every positive float, denormals
 // included. log(+0) = log(-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN gives NaN.
-inline float fast_log(float x) {
+[[gnu::always_inline]] inline float fast_log(float x) {
   using namespace fast_math_detail;
   // Denormals are scaled into the normal range first.
   const bool denormal = x < std::numeric_limits<float>::min();
@@ -99,7 +95,7 @@ inline float fast_log(float x) {
 }
 
 // tanh(x) with at most 2 ulp of error; tanh(±0) = ±0, ±1 from |x| = 9.01, NaN gives NaN.
-inline float fast_tanh(float x) {
+[[gnu::always_inline]] inline float fast_tanh(float x) {
   using namespace fast_math_detail;
   const float a = std::abs(x);
   // Small |x|: a + a^3 P(a^2). Otherwise 1 - 2 / (e^2a + 1), which is 1 once e^2a is
@@ -115,30 +111,41 @@ inline float fast_tanh(float x) {
 
 // The logistic function 1 / (1 + e^-x) with at most 2 ulp of error (relative, also in the
 // far negative tail, where it is e^x and goes denormal below x = -87.3); NaN gives NaN.
-inline float fast_sigmoid(float x) {
+[[gnu::always_inline]] inline float fast_sigmoid(float x) {
   // e^-|x| never overflows: x >= 0 gives 1 / (1 + e), x < 0 gives e / (1 + e).
   const float e = fast_exp(-std::abs(x));
   return (x >= 0.0f ? 1.0f : e) / (1.0f + e);
 }
 
 namespace fast_math_detail {
-inline float erfc_tail(float a, float a2_hi, float a2_lo) {
+
+// erfc(a) for a >= 1 as exp(-a^2) P(1/a^2) / a, with a^2 = a2_hi + a2_lo exactly: the low
+// part keeps the rounding of a^2 (relative 2^-24, times a^2 up to 200 in exp's argument)
+// out of the result.
+[[gnu::always_inline]] inline float erfc_tail(float a, float a2_hi, float a2_lo) {
   const float q = 1.0f / a;
   const float q2 = q * q;
-  // Cephes's two fits of erfc(a) a e^(a^2) in 1/a^2: on [1, 2) and on [2, 14).
-  const float near = poly(q2, 5.638259427386472E-1f, -2.741127028184656E-1f, 3.404879937665872E-1f,
-                          -4.944515323274145E-1f, 6.210004621745983E-1f, -5.824733027278666E-1f,
-                          3.687424674597105E-1f, -1.387039388740657E-1f, 2.326819970068386E-2f);
-  const float far = poly(q2, 5.641895067754075E-1f, -2.820767439740514E-1f, 4.218463358204948E-1f,
-                         -1.015265279202700E+0f, 2.921019019210786E+0f, -7.495518717768503E+0f,
-                         1.297719955372516E+1f, -1.047766399936249E+1f);
+  // Cephes's two fits of erfc(a) a e^(a^2) in 1/a^2, on [1, 2) and on [2, 14) (the second
+  // padded with a 0), evaluated as one polynomial with the coefficients picked per element:
+  // two polynomials and an exp make a loop body GCC no longer vectorizes.
+  static constexpr float kNear[] = {
+      5.638259427386472E-1f,  -2.741127028184656E-1f, 3.404879937665872E-1f,
+      -4.944515323274145E-1f, 6.210004621745983E-1f,  -5.824733027278666E-1f,
+      3.687424674597105E-1f,  -1.387039388740657E-1f, 2.326819970068386E-2f};
+  static constexpr float kFar[] = {
+      5.641895067754075E-1f,  -2.820767439740514E-1f, 4.218463358204948E-1f,
+      -1.015265279202700E+0f, 2.921019019210786E+0f,  -7.495518717768503E+0f,
+      1.297719955372516E+1f,  -1.047766399936249E+1f, 0.0f};
+  const bool near = a < 2.0f;
+  float p = near ? kNear[8] : kFar[8];
+  for (int i = 7; i >= 0; --i) p = std::fma(p, q2, near ? kNear[i] : kFar[i]);
   // e^-(hi + lo) = e^-hi (1 - lo) to float precision (|lo| <= 2^-24 hi).
   const float ex = fast_exp(-a2_hi) * (1.0f - a2_lo);
-  return ex * q * (a < 2.0f ? near : far);
+  return ex * q * p;
 }
 
 // erf(a) for 0 <= a < 1 as a P(a^2).
-inline float erf_small(float a, float a2) {
+[[gnu::always_inline]] inline float erf_small(float a, float a2) {
   return a * poly(a2, 1.128379165726710E+0f, -3.761262582423300E-1f, 1.128358514861418E-1f,
                   -2.685381193529856E-2f, 5.188327685732524E-3f, -8.010193625184903E-4f,
                   7.853861353153693E-5f);
@@ -146,7 +153,7 @@ inline float erf_small(float a, float a2) {
 
 // erfc(a) for a >= 0 with relative accuracy: 1 - erf(a) below 1, the tail above (where
 // 1 - erf would cancel). Clamped at 10.5, where erfc has underflowed to 0.
-inline float erfc_nonnegative(float a, float a2_hi, float a2_lo) {
+[[gnu::always_inline]] inline float erfc_nonnegative(float a, float a2_hi, float a2_lo) {
   const float ac = std::min(a, 10.5f);
   const float tail = erfc_tail(ac, std::min(a2_hi, 110.25f), a2_lo);
   return a < 1.0f ? 1.0f - erf_small(a, a2_hi) : (a < 10.5f ? tail : 0.0f);
@@ -154,7 +161,7 @@ inline float erfc_nonnegative(float a, float a2_hi, float a2_lo) {
 }  // namespace fast_math_detail
 
 // erf(x) with at most 2 ulp of error; erf(±0) = ±0, ±1 from |x| = 3.92, NaN gives NaN.
-inline float fast_erf(float x) {
+[[gnu::always_inline]] inline float fast_erf(float x) {
   using namespace fast_math_detail;
   const float a = std::abs(x);
   const float ac = std::min(a, 4.0f);  // erf(4) = 1 in float; keeps e^-a^2 normal
@@ -167,7 +174,7 @@ inline float fast_erf(float x) {
 // Gelu, x Phi(x) = x/2 erfc(-x / sqrt 2), with relative error at most 4 ulp; for x < 0 the
 // erfc is computed directly (not 1 + erf, which cancels), so the negative tail is accurate
 // down to where it underflows (x below -14.0 gives -0). NaN gives NaN.
-inline float fast_gelu(float x) {
+[[gnu::always_inline]] inline float fast_gelu(float x) {
   using namespace fast_math_detail;
   // The tail needs (x / sqrt 2)^2 = x^2 / 2 exactly: from x^2 as hi + lo, halved exactly.
   // Beyond |x| = 16 erfc(|x| / sqrt 2) is 0, and clamping keeps infinities out of 0 * inf.
@@ -184,7 +191,7 @@ inline float fast_gelu(float x) {
 // Gelu's tanh approximation, x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), with relative
 // error at most 4 ulp, computed as x sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)) (the same
 // function; it does not cancel for x < 0). Below x = -11 it is -0; NaN gives NaN.
-inline float fast_gelu_tanh(float x) {
+[[gnu::always_inline]] inline float fast_gelu_tanh(float x) {
   const float xc = std::max(x, -16.0f);  // keeps x^3 finite so that -inf gives -0, not NaN
   const float u = 1.5957691216057308f * std::fma(0.044715f * xc, xc * xc, xc);
   return xc * fast_sigmoid(u);

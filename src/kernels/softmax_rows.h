@@ -87,9 +87,11 @@ struct MaxSum {
   T max = -std::numeric_limits<T>::infinity();
   T sum = 0;
   // Adds a block whose maximum is `block_max` and whose sum relative to `shift` is `sum`.
+  // A block of -inf adds 0 (block_sum is at least 1 otherwise: e^0 for its maximum), which
+  // also keeps 0 * e^(0 - -inf) out while every block so far was -inf.
   void add(T block_max, T shift, T block_sum) {
     const T m = std::max(max, block_max);
-    sum = sum * rescale(max, m) + block_sum * rescale(shift, m);
+    sum = sum * rescale(max, m) + (block_sum == T(0) ? T(0) : block_sum * rescale(shift, m));
     max = m;
   }
 };
