@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     }
     const bool within = w.fraction <= 1;
     ok &= within;
-    std::printf("%-10s worst %.3f of the bound (%.3f ulp, bound %.0f) at x = %.9g (0x%08x): %s\n",
+    std::printf("%-10s worst %.3f of the bound (%.3f ulp, bound %.3g) at x = %.9g (0x%08x): %s\n",
                 c.name, w.fraction, w.ulp, c.max_ulp,
                 static_cast<double>(bough::test::float_of(w.bits)), w.bits,
                 within ? "ok" : "BROKEN");

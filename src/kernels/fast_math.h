@@ -29,6 +29,17 @@ template <typename... Rest>
     return std::fma(poly(x, rest...), x, c0);
 }
 
+// poly(x, c0, c1, ...) with each ck = first ? ak : bk, for arguments first, a0, b0, a1, b1, ...
+template <typename... Rest>
+[[gnu::always_inline]] inline float poly_pick(float x, bool first, float a0, float b0,
+                                              Rest... rest) {
+  const float c0 = first ? a0 : b0;
+  if constexpr (sizeof...(rest) == 0)
+    return c0;
+  else
+    return std::fma(poly_pick(x, first, rest...), x, c0);
+}
+
 // 2^n for n in [-126, 127], built from the exponent bits.
 [[gnu::always_inline]] inline float pow2(int32_t n) {
   return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23);
@@ -36,7 +47,7 @@ template <typename... Rest>
 
 }  // namespace fast_math_detail
 
-// e^x with at most 1 ulp of error. exp(x) = +inf from x = 88.7228394 (the first float with
+// e^x with at most 1.1 ulp of error. exp(x) = +inf from x = 88.7228394 (the first float with
 // e^x above FLT_MAX by more than half an ulp), denormal results below x = -87.33654,
 // 0 from x = -103.972084; NaN gives NaN.
 [[gnu::always_inline]] inline float fast_exp(float x) {
@@ -94,19 +105,25 @@ template <typename... Rest>
   return x > 0.0f && x < kInf ? l : (x != x ? x : special);
 }
 
-// tanh(x) with at most 2 ulp of error; tanh(±0) = ±0, ±1 from |x| = 9.01, NaN gives NaN.
+// tanh(x) with at most 5 ulp of error: a 13/6 rational approximation on [-7.9, 7.9]
+// (coefficients as in Eigen's ptanh_float), about three times cheaper than through exp;
+// tanh(±0) = ±0, ±1 from |x| = 9.01, NaN gives NaN.
 [[gnu::always_inline]] inline float fast_tanh(float x) {
   using namespace fast_math_detail;
+  constexpr float kClamp = 7.90531110763549805f;
+  const float c = std::min(std::max(x, -kClamp), kClamp);
+  const float x2 = c * c;
+  const float p = c * poly(x2, 4.89352455891786e-03f, 6.37261928875436e-04f, 1.48572235717979e-05f,
+                           5.12229709037114e-08f, -8.60467152213735e-11f, 2.00018790482477e-13f,
+                           -2.76076847742355e-16f);
+  const float q = poly(x2, 4.89352518554385e-03f, 2.26843463243900e-03f, 1.18534705686654e-04f,
+                       1.19825839466702e-06f);
+  // Tiny inputs: tanh(x) = x to float precision, and the ratio would lose the low bits.
+  // The division is unconditional so that loops over this vectorize (a conditional
+  // division might trap, so GCC will not if-convert it).
+  const float r = p / q;
   const float a = std::abs(x);
-  // Small |x|: a + a^3 P(a^2). Otherwise 1 - 2 / (e^2a + 1), which is 1 once e^2a is
-  // infinite. Both are computed; the division is unconditional so that loops vectorize.
-  const float a2 = a * a;
-  const float small = std::fma(a * a2,
-                               poly(a2, -3.33332819422E-1f, 1.33314422036E-1f, -5.37397155531E-2f,
-                                    2.06390887954E-2f, -5.70498872745E-3f),
-                               a);
-  const float large = 1.0f - 2.0f / (fast_exp(a + a) + 1.0f);
-  return std::copysign(a < 0.625f ? small : large, x);
+  return a < 4e-4f ? x : (a >= 9.02f ? std::copysign(1.0f, x) : r);
 }
 
 // The logistic function 1 / (1 + e^-x) with at most 2 ulp of error (relative, also in the
@@ -128,17 +145,12 @@ namespace fast_math_detail {
   // Cephes's two fits of erfc(a) a e^(a^2) in 1/a^2, on [1, 2) and on [2, 14) (the second
   // padded with a 0), evaluated as one polynomial with the coefficients picked per element:
   // two polynomials and an exp make a loop body GCC no longer vectorizes.
-  static constexpr float kNear[] = {
-      5.638259427386472E-1f,  -2.741127028184656E-1f, 3.404879937665872E-1f,
-      -4.944515323274145E-1f, 6.210004621745983E-1f,  -5.824733027278666E-1f,
-      3.687424674597105E-1f,  -1.387039388740657E-1f, 2.326819970068386E-2f};
-  static constexpr float kFar[] = {
-      5.641895067754075E-1f,  -2.820767439740514E-1f, 4.218463358204948E-1f,
-      -1.015265279202700E+0f, 2.921019019210786E+0f,  -7.495518717768503E+0f,
-      1.297719955372516E+1f,  -1.047766399936249E+1f, 0.0f};
-  const bool near = a < 2.0f;
-  float p = near ? kNear[8] : kFar[8];
-  for (int i = 7; i >= 0; --i) p = std::fma(p, q2, near ? kNear[i] : kFar[i]);
+  const float p = poly_pick(
+      q2, a < 2.0f, 5.638259427386472E-1f, 5.641895067754075E-1f, -2.741127028184656E-1f,
+      -2.820767439740514E-1f, 3.404879937665872E-1f, 4.218463358204948E-1f, -4.944515323274145E-1f,
+      -1.015265279202700E+0f, 6.210004621745983E-1f, 2.921019019210786E+0f, -5.824733027278666E-1f,
+      -7.495518717768503E+0f, 3.687424674597105E-1f, 1.297719955372516E+1f, -1.387039388740657E-1f,
+      -1.047766399936249E+1f, 2.326819970068386E-2f, 0.0f);
   // e^-(hi + lo) = e^-hi (1 - lo) to float precision (|lo| <= 2^-24 hi).
   const float ex = fast_exp(-a2_hi) * (1.0f - a2_lo);
   return ex * q * p;
