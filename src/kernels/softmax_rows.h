@@ -154,14 +154,19 @@ void softmax_columns(const T* x, T* y, int64_t n, int64_t inner) {
     T* yb = y + i0;
     std::fill(mx, mx + w, -std::numeric_limits<T>::infinity());
     std::fill(sum, sum + w, T(0));
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t i = 0; i < w; ++i) mx[i] = std::max(mx[i], xb[r * inner + i]);
-    for (int64_t r = 0; r < n; ++r)
+    for (int64_t r = 0; r < n; ++r) {
+      const T* xr = xb + r * inner;
+      for (int64_t i = 0; i < w; ++i) mx[i] = xr[i] > mx[i] ? xr[i] : mx[i];
+    }
+    for (int64_t r = 0; r < n; ++r) {
+      const T* xr = xb + r * inner;
+      T* yr = yb + r * inner;
       for (int64_t i = 0; i < w; ++i) {
-        const T e = fast_exp(xb[r * inner + i] - mx[i]);
-        if constexpr (!Log) yb[r * inner + i] = e;
+        const T e = fast_exp(xr[i] - mx[i]);
+        if constexpr (!Log) yr[i] = e;
         sum[i] += e;
       }
+    }
     if constexpr (Log) {
       for (int64_t i = 0; i < w; ++i) sum[i] = fast_log(sum[i]);
       for (int64_t r = 0; r < n; ++r)

@@ -1,5 +1,5 @@
 // The fast float functions of kernels/fast_math.h against double-precision libm: a sample of
-// every float (each 4099th bit pattern), the regions around each function's thresholds
+// every float (each 8209th bit pattern), the regions around each function's thresholds
 // densely, and the special values exactly. bench/fast_math_exhaustive runs the same
 // comparison on all 2^32 floats.
 #include "kernels/fast_math.h"
@@ -56,7 +56,7 @@ void expect_within_bound(const FastMathCase& c, float lo, float hi, uint32_t ste
 }
 
 TEST(FastMath, SampleOfAllFloatsWithinStatedBounds) {
-  for (const auto& c : kFastMathCases) expect_within_bound(c, 0u, 0x7fffffffu, 4099);
+  for (const auto& c : kFastMathCases) expect_within_bound(c, 0u, 0x7fffffffu, 8209);
 }
 
 TEST(FastMath, DenormalsAndNearOneWithinStatedBounds) {
@@ -81,7 +81,7 @@ TEST(FastMath, ThresholdRegionsDenselyWithinStatedBounds) {
   expect_within_bound(find_case("sigmoid"), 86.0f, 105.0f, 37);
   // erf: the switches at 1 and 2 and saturation at 3.92.
   for (float at : {1.0f, 2.0f, 3.92f})
-    expect_within_bound(find_case("erf"), at - 0.02f, at + 0.02f);
+    expect_within_bound(find_case("erf"), at - 0.02f, at + 0.02f, 5);
   // Gelu: its switches (x/sqrt 2 at 1 and 2) and its negative tail down to underflow.
   for (float at : {1.41421356f, 2.82842712f})
     expect_within_bound(find_case("gelu"), at - 0.02f, at + 0.02f, 5);
