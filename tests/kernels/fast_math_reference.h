@@ -28,7 +28,10 @@ inline double exact_log(double x) { return std::log(x); }
 inline double exact_tanh(double x) { return std::tanh(x); }
 inline double exact_sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 inline double exact_erf(double x) { return std::erf(x); }
-inline double exact_gelu(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }
+inline double exact_gelu(double x) {
+  if (std::isinf(x)) return x > 0 ? x : -0.0;  // not -inf * erfc(inf) = -inf * 0
+  return 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+}
 // x/2 (1 + tanh(u)) = x / (1 + e^-2u): the second form does not cancel for u << 0.
 inline double exact_gelu_tanh(double x) {
   if (std::isinf(x)) return x > 0 ? x : -0.0;
