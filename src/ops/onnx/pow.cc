@@ -75,7 +75,7 @@ Tensor visit_base(ElemType t, F&& fn) {
 constexpr double kSqrtExponent = 0.5;
 constexpr int kMaxMultiplyExponent = 4;
 
-// x^P by multiplies (P in -4..4): within 2 ulp of pow, with pow's special values
+// x^P by multiplies (P in -4..4): within 3 ulp of pow, with pow's special values
 // (x^0 = 1 even for NaN, 0^-1 = inf, (-0)^-1 = -inf).
 template <int P, typename T>
 T power_by_multiplies(T x) {
