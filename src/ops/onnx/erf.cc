@@ -1,6 +1,5 @@
 // Erf: the error function, elementwise.
-#include <cmath>
-
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,7 +9,7 @@ namespace {
 struct ErfFn {
   template <typename T>
   T operator()(T v) const {
-    return std::erf(v);
+    return kernels::fast_erf(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

@@ -1,6 +1,5 @@
 // Exp: y = e^x, elementwise.
-#include <cmath>
-
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,7 +9,7 @@ namespace {
 struct ExpFn {
   template <typename T>
   T operator()(T v) const {
-    return std::exp(v);
+    return kernels::fast_exp(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

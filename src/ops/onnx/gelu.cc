@@ -1,7 +1,8 @@
 // Gelu: y = 0.5 * x * (1 + erf(x / sqrt(2))); with approximate="tanh",
 // y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
-#include <cmath>
+#include <string>
 
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -11,14 +12,13 @@ namespace {
 struct GeluFn {
   template <typename T>
   T operator()(T v) const {
-    return T(0.5) * v * (T(1) + std::erf(v * T(0.70710678118654752440)));
+    return kernels::fast_gelu(v);
   }
 };
 struct GeluTanhFn {
   template <typename T>
   T operator()(T v) const {
-    const T inner = T(0.79788456080286535588) * (v + T(0.044715) * v * v * v);
-    return T(0.5) * v * (T(1) + std::tanh(inner));
+    return kernels::fast_gelu_tanh(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

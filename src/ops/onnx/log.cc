@@ -1,6 +1,5 @@
 // Log: natural logarithm, elementwise.
-#include <cmath>
-
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,7 +9,7 @@ namespace {
 struct LogFn {
   template <typename T>
   T operator()(T v) const {
-    return std::log(v);
+    return kernels::fast_log(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

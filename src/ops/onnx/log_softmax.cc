@@ -1,9 +1,6 @@
 // LogSoftmax: x - max - log(sum(exp(x - max))) along an axis. Before opset 13 the input is
 // coerced to 2-D at `axis` (default 1); from 13 it runs along the one axis (default -1).
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
+#include "kernels/softmax_rows.h"
 #include "ops/onnx/softmax_like.h"
 #include "ops/shape_infer.h"
 
@@ -16,15 +13,7 @@ struct LogSoftmax {
   static constexpr const char* name = "LogSoftmax";
   template <typename T>
   void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
-    const int64_t n = s.n, inner = s.inner;
-    for_each_column(x, y, o0, o1, s, [n, inner](const T* xs, T* ys) {
-      T mx = -std::numeric_limits<T>::infinity();
-      for (int64_t r = 0; r < n; ++r) mx = std::max(mx, xs[r * inner]);
-      T sum = 0;
-      for (int64_t r = 0; r < n; ++r) sum += std::exp(xs[r * inner] - mx);
-      const T shift = mx + std::log(sum);
-      for (int64_t r = 0; r < n; ++r) ys[r * inner] = xs[r * inner] - shift;
-    });
+    kernels::softmax_blocks<true>(x, y, o0, o1, s.n, s.inner);
   }
 };
 

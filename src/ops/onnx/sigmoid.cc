@@ -1,6 +1,5 @@
 // Sigmoid: y = 1 / (1 + e^-x), elementwise.
-#include <cmath>
-
+#include "kernels/fast_math.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,7 +9,7 @@ namespace {
 struct SigmoidFn {
   template <typename T>
   T operator()(T v) const {
-    return T(1) / (T(1) + std::exp(-v));
+    return kernels::fast_sigmoid(v);
   }
 };
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

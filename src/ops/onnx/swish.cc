@@ -1,6 +1,5 @@
 // Swish: y = x * sigmoid(alpha * x), alpha defaulting to 1. float16/bfloat16 go through float.
-#include <cmath>
-
+#include "kernels/fast_math.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -11,7 +10,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double alpha = ctx.attr_float("alpha", 1.0f);
   return make_float_map("Swish", [alpha](auto v) {
     using T = decltype(v);
-    return v / (T(1) + std::exp(-static_cast<T>(alpha) * v));
+    return v * kernels::fast_sigmoid(static_cast<T>(alpha) * v);
   });
 }
 }  // namespace
