@@ -79,8 +79,12 @@ inline void fill(GraphBuilder& g, const NodeCase& c, WeightSource src, const std
           for (size_t d = 0; d < t->rank(); ++d)
             if (static_cast<int64_t>(d) != axis) squeezed.push_back(t->dim(d));
           set_tensor(g.node("Constant", {}, {local + "_sq"}), "value", t->reshaped(squeezed));
-          set_tensor(g.node("Constant", {}, {local + "_ax"}), "value", i64({1}, {axis}));
-          g.node("Unsqueeze", {local + "_sq", local + "_ax"}, {local});
+          if (c.opset < 13) {  // axes an attribute
+            set_ints(g.node("Unsqueeze", {local + "_sq"}, {local}), "axes", {axis});
+          } else {
+            set_tensor(g.node("Constant", {}, {local + "_ax"}), "value", i64({1}, {axis}));
+            g.node("Unsqueeze", {local + "_sq", local + "_ax"}, {local});
+          }
         } else {
           set_tensor(g.node("Constant", {}, {local + "_flat"}), "value",
                      t->reshaped(Dims{t->numel()}));
