@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,35 @@ struct NodeCase {
   int outputs = 1;
   Attrs attrs;
   int64_t opset = 17;
+};
+
+// Random shapes and values for the cases, from a fixed seed.
+struct Random {
+  std::mt19937 gen;
+  explicit Random(unsigned seed) : gen(seed) {}
+  int64_t pick(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
+  }
+  // Floats uniform in [-1, 1].
+  Tensor floats(Dims64 dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (float& x : v) x = u(gen);
+    return f32(std::move(dims), std::move(v));
+  }
+  // Any values of `type`, uint8 or int8.
+  Tensor bytes(ElemType type, const Dims64& dims) {
+    Tensor t(type, Dims(std::span<const int64_t>(dims)));
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if (type == ElemType::UInt8)
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(pick(0, 255));
+      else
+        t.data<int8_t>()[i] = static_cast<int8_t>(pick(-128, 127));
+    }
+    return t;
+  }
 };
 
 namespace prepared_detail {

@@ -5,31 +5,13 @@
 // branches and Loop/Scan bodies.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "exec/prepared_models.h"
 
 namespace bough::test {
 namespace {
 
-struct Rng {
-  std::mt19937 gen;
-  explicit Rng(unsigned seed) : gen(seed) {}
-  int64_t pick(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
-  }
-  Tensor floats(Dims64 dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    std::vector<float> v(static_cast<size_t>(n));
-    std::uniform_real_distribution<float> u(-1, 1);
-    for (float& x : v) x = u(gen);
-    return f32(std::move(dims), std::move(v));
-  }
-};
-
 // transposed: ConvTranspose, whose W is (C x M/group x k...).
-NodeCase conv_case(Rng& r, bool transposed) {
+NodeCase conv_case(Random& r, bool transposed) {
   const int64_t rank = r.pick(1, 2), groups = r.pick(1, 3), cg = r.pick(1, 3), mg = r.pick(1, 3),
                 n = r.pick(1, 2);
   Dims64 x{n, groups * cg}, w = transposed ? Dims64{groups * cg, mg} : Dims64{groups * mg, cg};
@@ -68,7 +50,7 @@ NodeCase conv_case(Rng& r, bool transposed) {
 }
 
 void check_op(bool transposed, unsigned seed) {
-  Rng r(seed);
+  Random r(seed);
   for (int i = 0; i < 16; ++i) {
     const NodeCase c = conv_case(r, transposed);
     const WeightSource sources[] = {WeightSource::Initializer, WeightSource::Constant,

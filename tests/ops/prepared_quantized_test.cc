@@ -3,38 +3,17 @@
 // random shapes and zero points, at 1 and 2 threads, from each kind of constant.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "exec/prepared_models.h"
 
 namespace bough::test {
 namespace {
-
-struct Rng {
-  std::mt19937 gen;
-  explicit Rng(unsigned seed) : gen(seed) {}
-  int64_t pick(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
-  }
-  // Random 8-bit values of `type` (uint8 or int8).
-  Tensor bytes(ElemType type, const Dims64& dims) {
-    Tensor t(type, Dims(std::span<const int64_t>(dims)));
-    for (int64_t i = 0; i < t.numel(); ++i) {
-      if (type == ElemType::UInt8)
-        t.data<uint8_t>()[i] = static_cast<uint8_t>(pick(0, 255));
-      else
-        t.data<int8_t>()[i] = static_cast<int8_t>(pick(-128, 127));
-    }
-    return t;
-  }
-};
 
 const WeightSource kSources[] = {WeightSource::Initializer, WeightSource::Constant,
                                  WeightSource::Folded, WeightSource::OuterConstant};
 const char* const kNests[] = {"", "I", "LI", "S"};
 
 TEST(PreparedQuantized, ConvIntegerMatchesTheUnpreparedPath) {
-  Rng r(31);
+  Random r(31);
   for (int i = 0; i < 12; ++i) {
     const int64_t groups = r.pick(1, 2), cg = r.pick(1, 3), mg = r.pick(1, 3), k = r.pick(1, 3);
     const ElemType wt = r.pick(0, 1) ? ElemType::UInt8 : ElemType::Int8;
@@ -54,7 +33,7 @@ TEST(PreparedQuantized, ConvIntegerMatchesTheUnpreparedPath) {
 }
 
 TEST(PreparedQuantized, MatMulIntegerMatchesTheUnpreparedPath) {
-  Rng r(32);
+  Random r(32);
   for (int i = 0; i < 12; ++i) {
     const int64_t m = r.pick(1, 4), k = r.pick(1, 5), n = r.pick(1, 4);
     const ElemType bt = r.pick(0, 1) ? ElemType::UInt8 : ElemType::Int8;

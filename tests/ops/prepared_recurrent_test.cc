@@ -4,31 +4,13 @@
 // Unsqueeze(Constant)s, and Constants captured by If branches and Loop/Scan bodies.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "exec/prepared_models.h"
 
 namespace bough::test {
 namespace {
 
-struct Rng {
-  std::mt19937 gen;
-  explicit Rng(unsigned seed) : gen(seed) {}
-  int64_t pick(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(gen);
-  }
-  Tensor floats(Dims64 dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    std::vector<float> v(static_cast<size_t>(n));
-    std::uniform_real_distribution<float> u(-1, 1);
-    for (float& x : v) x = u(gen);
-    return f32(std::move(dims), std::move(v));
-  }
-};
-
 // gates: 1 RNN, 3 GRU, 4 LSTM.
-NodeCase recurrent_case(Rng& r, const std::string& op, int gates) {
+NodeCase recurrent_case(Random& r, const std::string& op, int gates) {
   const char* directions[] = {"forward", "reverse", "bidirectional"};
   const std::string direction = directions[r.pick(0, 2)];
   const int64_t dirs = direction == "bidirectional" ? 2 : 1;
@@ -92,7 +74,7 @@ NodeCase recurrent_case(Rng& r, const std::string& op, int gates) {
 size_t weights_of(const NodeCase& c) { return c.weights.size(); }
 
 void check_op(const std::string& op, int gates, unsigned seed) {
-  Rng r(seed);
+  Random r(seed);
   for (int i = 0; i < 12; ++i) {
     const NodeCase c = recurrent_case(r, op, gates);
     const WeightSource sources[] = {WeightSource::Initializer, WeightSource::Constant,
