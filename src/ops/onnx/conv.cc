@@ -152,28 +152,24 @@ class Conv : public Kernel {
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (prepared_) {
-      const PreparedFilter& p = *prepared_;
-      const kernels::Window win =
-          check(x, p.type, p.w_shape, p.b_shape ? &*p.b_shape : nullptr, p.type);
-      const Tensor xc = kernels::widen(x);
-      const Tensor y = kernels::visit_float(xc.type(), "Conv", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        return conv<T>(xc, p.w, p.b.defined() ? &p.b : nullptr, win, groups_, io.pool());
-      });
-      io.set_output(0, kernels::narrow_to(y, x.type()));
+      const kernels::Window win = check(x, filter_info(*prepared_));
+      io.set_output(
+          0, prepared_->apply(
+                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
+                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, io.pool());
+                 }));
       return;
     }
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
-    const kernels::Window win =
-        check(x, w.type(), w.shape(), b ? &b->shape() : nullptr, b ? b->type() : w.type());
+    const kernels::Window win = check(x, filter_info(w, b));
     io.set_output(0, compute(x, w, b, win, io.pool()));
   }
 
  private:
-  kernels::Window check(const Tensor& x, ElemType w_type, const Dims& ws, const Dims* bs,
-                        ElemType b_type) const {
-    if (x.type() != w_type || (bs && b_type != x.type()))
+  kernels::Window check(const Tensor& x, const FilterInfo& f) const {
+    const Dims& ws = f.w_shape;
+    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
       bad("Conv inputs have different element types");
     if (x.rank() < 3)
       bad("Conv's X must have at least 3 dimensions, got " + shape_string(x.shape()));
@@ -183,7 +179,7 @@ class Conv : public Kernel {
       bad("Conv's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
           std::to_string(ws[1] * groups_));
     if (ws[0] % groups_ != 0) bad("Conv's output channels are not divisible by group");
-    if (bs && (bs->size() != 1 || (*bs)[0] != ws[0]))
+    if (f.b_shape && (f.b_shape->size() != 1 || (*f.b_shape)[0] != ws[0]))
       bad("Conv's B must have shape [" + std::to_string(ws[0]) + "]");
     const std::span<const int64_t> xs = x.shape(), wsp = ws;
     return kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));

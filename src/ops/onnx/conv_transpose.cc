@@ -140,29 +140,26 @@ class ConvTranspose : public Kernel {
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (prepared_) {
-      const PreparedFilter& p = *prepared_;
-      const kernels::Window win =
-          check(x, p.type, p.w_shape, p.b_shape ? &*p.b_shape : nullptr, p.type);
-      const Tensor xc = kernels::widen(x);
-      const Tensor y = kernels::visit_float(xc.type(), "ConvTranspose", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        return conv_transpose<T>(xc, p.w, p.w_shape[1], p.b.defined() ? &p.b : nullptr, win,
-                                 a_.groups, io.pool());
-      });
-      io.set_output(0, kernels::narrow_to(y, x.type()));
+      const kernels::Window win = check(x, filter_info(*prepared_));
+      const int64_t mg = prepared_->w_shape[1];
+      io.set_output(
+          0, prepared_->apply(x, "ConvTranspose",
+                              [&](auto tag, const Tensor& xc, const Tensor& wt, const Tensor* b) {
+                                using T = typename decltype(tag)::type;
+                                return conv_transpose<T>(xc, wt, mg, b, win, a_.groups, io.pool());
+                              }));
       return;
     }
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
-    const kernels::Window win =
-        check(x, w.type(), w.shape(), b ? &b->shape() : nullptr, b ? b->type() : w.type());
+    const kernels::Window win = check(x, filter_info(w, b));
     io.set_output(0, compute(x, w, b, win, io.pool()));
   }
 
  private:
-  kernels::Window check(const Tensor& x, ElemType w_type, const Dims& ws, const Dims* bs,
-                        ElemType b_type) const {
-    if (x.type() != w_type || (bs && b_type != x.type()))
+  kernels::Window check(const Tensor& x, const FilterInfo& f) const {
+    const Dims& ws = f.w_shape;
+    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
       bad("ConvTranspose inputs have different element types");
     if (x.rank() < 3 || ws.size() != x.rank())
       bad("ConvTranspose shapes " + shape_string(x.shape()) + " and " + shape_string(ws) +
@@ -170,7 +167,7 @@ class ConvTranspose : public Kernel {
     if (x.dim(1) != ws[0] || x.dim(1) % a_.groups != 0)
       bad("ConvTranspose's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
           std::to_string(ws[0]) + " in " + std::to_string(a_.groups) + " groups");
-    if (bs && (bs->size() != 1 || (*bs)[0] != ws[1] * a_.groups))
+    if (f.b_shape && (f.b_shape->size() != 1 || (*f.b_shape)[0] != ws[1] * a_.groups))
       bad("ConvTranspose's B must have shape [" + std::to_string(ws[1] * a_.groups) + "]");
     const std::span<const int64_t> xs = x.shape(), wsp = ws;
     return transposed_window(a_, xs.subspan(2), wsp.subspan(2));

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "kernels/dispatch.h"
 #include "kernels/through_float.h"
 #include "ops/registry.h"
 
@@ -18,7 +19,32 @@ struct PreparedFilter {
   std::optional<Dims> b_shape;          // B's shape, when B is given
   Tensor w;                             // the filter as the operator's GEMMs read it
   Tensor b;                             // B in the compute type; undefined when absent
+
+  // convolve<T>(x, w, b) over X widened to the compute type T (`tag` names it) with the
+  // prepared filter and bias (b null when absent), rounded back to X's type.
+  template <typename Convolve>
+  Tensor apply(const Tensor& x, const char* op, Convolve&& convolve) const {
+    const Tensor xc = kernels::widen(x);
+    const Tensor y = kernels::visit_float(
+        xc.type(), op, [&](auto tag) { return convolve(tag, xc, w, b.defined() ? &b : nullptr); });
+    return kernels::narrow_to(y, x.type());
+  }
 };
+
+// What the checks of a run need of W and B: their types and shapes, from the inputs or from
+// what was prepared.
+struct FilterInfo {
+  ElemType w_type;
+  const Dims& w_shape;
+  ElemType b_type;      // w_type when B is absent
+  const Dims* b_shape;  // null when B is absent
+};
+inline FilterInfo filter_info(const PreparedFilter& p) {
+  return {p.type, p.w_shape, p.type, p.b_shape ? &*p.b_shape : nullptr};
+}
+inline FilterInfo filter_info(const Tensor& w, const Tensor* b) {
+  return {w.type(), w.shape(), b ? b->type() : w.type(), b ? &b->shape() : nullptr};
+}
 
 // The prepared weights when W (input 1) and B (input 2, when given) are constant tensors of
 // one float type, else null (the kernel then reads them on every run, which also reports
