@@ -1,5 +1,6 @@
-// recurrent::Direction: what RNN, GRU and LSTM take from the inputs for one direction, on
-// two directions of a 3-gate (GRU-shaped) problem, against values worked out by hand.
+// recurrent::Direction and recurrent::direction_weights: what RNN, GRU and LSTM take from the
+// inputs for one direction, on two directions of a 3-gate (GRU-shaped) problem, against
+// values worked out by hand.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -45,51 +46,70 @@ struct Problem {
 
 Floats elements(const float* p, int64_t n) { return Floats(p, p + n); }
 
+Weights<float> weights_of(const Problem& p, int d) {
+  return direction_weights<float>(p.in.w, p.in.r, p.in.b, d, 3);
+}
+
 TEST(RecurrentDirection, ProjectsXThroughTheDirectionsW) {
   Problem p(true);
   util::ThreadPool pool(1);
   // Direction 0: X_0·Wᵀ = (1, 2, 3), X_1·Wᵀ = (3, 4, 7).
-  const Direction<float> d0(p.in, p.cfg, p.st, 0, 3, pool);
+  const Weights<float> w0 = weights_of(p, 0);
+  EXPECT_EQ(w0.wt, (Floats{1, 0, 1, 0, 1, 1}));  // Wᵀ, [input 2, G 3]
+  const Direction<float> d0(p.in, p.cfg, p.st, 0, w0, pool);
   EXPECT_EQ(d0.gate_rows, 3);
   EXPECT_EQ(d0.xw, (Floats{1, 2, 3, 3, 4, 7}));
   // Direction 1: X_0·Wᵀ = (2, 4, -1), X_1·Wᵀ = (6, 8, -1).
-  const Direction<float> d1(p.in, p.cfg, p.st, 1, 3, pool);
+  const Weights<float> w1 = weights_of(p, 1);
+  const Direction<float> d1(p.in, p.cfg, p.st, 1, w1, pool);
   EXPECT_EQ(d1.xw, (Floats{2, 4, -1, 6, 8, -1}));
 }
 
-TEST(RecurrentDirection, SlicesRBAndTheActivations) {
+TEST(RecurrentDirection, SplitsRAndTheBiasesAndSlicesTheActivations) {
   Problem p(true);
   util::ThreadPool pool(1);
-  const Direction<float> d1(p.in, p.cfg, p.st, 1, 3, pool);
-  // R of direction 1 is the column (4, 5, 6); rows 0..1 transposed are one row (4, 5).
-  EXPECT_EQ(d1.r_transposed(0, 2), (Floats{4, 5}));
-  EXPECT_EQ(d1.r_transposed(2, 1), (Floats{6}));
-  EXPECT_EQ(d1.bias(0), (Floats{10, 20, 30}));
-  EXPECT_EQ(d1.bias(1), (Floats{40, 50, 60}));
-  EXPECT_EQ(d1.summed_bias(), (Floats{50, 70, 90}));
+  const Weights<float> w1 = weights_of(p, 1);
+  // R of direction 1 is the column (4, 5, 6); GRU's rows z, r transposed are one row (4, 5),
+  // its candidate's row h is (6).
+  EXPECT_EQ(w1.rt_head, (Floats{4, 5}));
+  EXPECT_EQ(w1.rt_tail, (Floats{6}));
+  EXPECT_EQ(w1.wb, (Floats{10, 20, 30}));
+  EXPECT_EQ(w1.rb, (Floats{40, 50, 60}));
+  EXPECT_EQ(w1.summed, (Floats{50, 70, 90}));
+  const Direction<float> d1(p.in, p.cfg, p.st, 1, w1, pool);
   EXPECT_EQ(d1.act[0].kind, Activation::Kind::Sigmoid);
   EXPECT_EQ(d1.act[1].kind, Activation::Kind::Elu);
   EXPECT_TRUE(d1.walk.reverse);
 
-  const Direction<float> d0(p.in, p.cfg, p.st, 0, 3, pool);
-  EXPECT_EQ(d0.summed_bias(), (Floats{1.5f, 2.25f, 3.125f}));
+  const Weights<float> w0 = weights_of(p, 0);
+  EXPECT_EQ(w0.summed, (Floats{1.5f, 2.25f, 3.125f}));
+  const Direction<float> d0(p.in, p.cfg, p.st, 0, w0, pool);
   EXPECT_EQ(d0.act[0].kind, Activation::Kind::Relu);
   EXPECT_FALSE(d0.walk.reverse);
 }
 
+TEST(RecurrentDirection, RnnAndLstmKeepRWhole) {
+  // One direction, 4 gates (LSTM-shaped), hidden 1: R is the column (1, 2, 3, 4).
+  const Tensor w = f32({1, 4, 1}, {1, 1, 1, 1});
+  const Tensor r = f32({1, 4, 1}, {1, 2, 3, 4});
+  const Weights<float> lstm = direction_weights<float>(w, r, Tensor(), 0, 4);
+  EXPECT_EQ(lstm.rt_head, (Floats{1, 2, 3, 4}));
+  EXPECT_TRUE(lstm.rt_tail.empty());
+}
+
 TEST(RecurrentDirection, WithoutBTheBiasIsZero) {
   Problem p(false);
-  util::ThreadPool pool(1);
-  const Direction<float> d1(p.in, p.cfg, p.st, 1, 3, pool);
-  EXPECT_EQ(d1.b, nullptr);
-  EXPECT_EQ(d1.bias(1), (Floats{0, 0, 0}));
-  EXPECT_EQ(d1.summed_bias(), (Floats{0, 0, 0}));
+  const Weights<float> w1 = weights_of(p, 1);
+  EXPECT_EQ(w1.wb, (Floats{0, 0, 0}));
+  EXPECT_EQ(w1.rb, (Floats{0, 0, 0}));
+  EXPECT_EQ(w1.summed, (Floats{0, 0, 0}));
 }
 
 TEST(RecurrentDirection, StatesAreTheDirectionsRowsAndEmitWritesY) {
   Problem p(true);
   util::ThreadPool pool(1);
-  const Direction<float> d1(p.in, p.cfg, p.st, 1, 3, pool);
+  const Weights<float> w1 = weights_of(p, 1);
+  const Direction<float> d1(p.in, p.cfg, p.st, 1, w1, pool);
   EXPECT_EQ(*d1.h, 8);  // Y_h[1, 0, 0]
   EXPECT_EQ(d1.c, nullptr);
   *d1.h = 9;

@@ -10,6 +10,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/prepared_filter.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -139,32 +140,49 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
 
 class Conv : public Kernel {
  public:
-  Conv(kernels::WindowAttrs attrs, int64_t groups) : attrs_(std::move(attrs)), groups_(groups) {}
+  explicit Conv(const BuildContext& ctx)
+      : attrs_(read_window_attrs(ctx)),
+        groups_(ctx.attr_int("group", 1)),
+        // W [M, C/group, k...] is already the row-major (M/group x C/group*K) left operand
+        // of each group's product: preparing only widens it (and B) to the compute type.
+        prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })) {
+    if (groups_ < 1) ctx.invalid("group must be positive");
+  }
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
+    if (prepared_) {
+      const kernels::Window win = check(x, filter_info(*prepared_));
+      io.set_output(
+          0, prepared_->apply(
+                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
+                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, io.pool());
+                 }));
+      return;
+    }
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
-    const kernels::Window win = check(x, w, b);
+    const kernels::Window win = check(x, filter_info(w, b));
     io.set_output(0, compute(x, w, b, win, io.pool()));
   }
 
  private:
-  kernels::Window check(const Tensor& x, const Tensor& w, const Tensor* b) const {
-    if (x.type() != w.type() || (b && b->type() != x.type()))
+  kernels::Window check(const Tensor& x, const FilterInfo& f) const {
+    const Dims& ws = f.w_shape;
+    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
       bad("Conv inputs have different element types");
     if (x.rank() < 3)
       bad("Conv's X must have at least 3 dimensions, got " + shape_string(x.shape()));
-    if (w.rank() != x.rank())
-      bad("Conv's W " + shape_string(w.shape()) + " does not match X " + shape_string(x.shape()));
-    if (x.dim(1) != w.dim(1) * groups_)
+    if (ws.size() != x.rank())
+      bad("Conv's W " + shape_string(ws) + " does not match X " + shape_string(x.shape()));
+    if (x.dim(1) != ws[1] * groups_)
       bad("Conv's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
-          std::to_string(w.dim(1) * groups_));
-    if (w.dim(0) % groups_ != 0) bad("Conv's output channels are not divisible by group");
-    if (b && (b->rank() != 1 || b->dim(0) != w.dim(0)))
-      bad("Conv's B must have shape [" + std::to_string(w.dim(0)) + "]");
-    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
-    return kernels::resolve_window(attrs_, xs.subspan(2), ws.subspan(2));
+          std::to_string(ws[1] * groups_));
+    if (ws[0] % groups_ != 0) bad("Conv's output channels are not divisible by group");
+    if (f.b_shape && (f.b_shape->size() != 1 || (*f.b_shape)[0] != ws[0]))
+      bad("Conv's B must have shape [" + std::to_string(ws[0]) + "]");
+    const std::span<const int64_t> xs = x.shape(), wsp = ws;
+    return kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));
   }
 
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
@@ -180,13 +198,10 @@ class Conv : public Kernel {
 
   kernels::WindowAttrs attrs_;
   int64_t groups_;
+  std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const int64_t groups = ctx.attr_int("group", 1);
-  if (groups < 1) ctx.invalid("group must be positive");
-  return std::make_unique<Conv>(read_window_attrs(ctx), groups);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Conv>(ctx); }
 
 void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));

@@ -46,32 +46,60 @@ std::vector<double> shifted(const Tensor& x, const Tensor* zp, bool per_channel,
   return out;
 }
 
+// w - w_zero_point, made once at plan time when both are constant (the zero point folded
+// into the filter), so that a run reads neither.
+struct PreparedFilter {
+  Dims w_shape;
+  std::vector<double> wd;
+};
+
+std::unique_ptr<const PreparedFilter> prepare(const BuildContext& ctx) {
+  const Tensor* w = ctx.constant_input(1);
+  const bool has_zp = ctx.node.inputs.size() > 3 && ctx.node.inputs[3];
+  const Tensor* zp = has_zp ? ctx.constant_input(3) : nullptr;
+  if (!w || (has_zp && !zp) || w->rank() < 1) return nullptr;
+  try {
+    auto p = std::make_unique<PreparedFilter>();
+    p->w_shape = w->shape();
+    p->wd = shifted(*w, zp, true, "w_zero_point");
+    ctx.count_prepared(zp ? 2 : 1);
+    return p;
+  } catch (const Error&) {
+    return nullptr;  // left to the run, which reports it
+  }
+}
+
 class ConvInteger : public Kernel {
  public:
-  ConvInteger(kernels::WindowAttrs attrs, int64_t groups)
-      : attrs_(std::move(attrs)), groups_(groups) {}
+  explicit ConvInteger(const BuildContext& ctx)
+      : attrs_(read_window_attrs(ctx)), groups_(ctx.attr_int("group", 1)), prepared_(prepare(ctx)) {
+    if (groups_ < 1) ctx.invalid("group must be positive");
+  }
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
-    const Tensor& w = io.input(1);
     const Tensor* x_zp = io.has_input(2) ? &io.input(2) : nullptr;
-    const Tensor* w_zp = io.has_input(3) ? &io.input(3) : nullptr;
+    const Dims& ws = prepared_ ? prepared_->w_shape : io.input(1).shape();
     if (x.rank() < 3)
       bad(std::string(kOp) + ": x must have at least 3 dimensions, got " + shape_string(x.shape()));
-    if (w.rank() != x.rank())
-      bad(std::string(kOp) + ": w " + shape_string(w.shape()) + " does not match x " +
+    if (ws.size() != x.rank())
+      bad(std::string(kOp) + ": w " + shape_string(ws) + " does not match x " +
           shape_string(x.shape()));
-    if (x.dim(1) != w.dim(1) * groups_)
+    if (x.dim(1) != ws[1] * groups_)
       bad(std::string(kOp) + ": x has " + std::to_string(x.dim(1)) + " channels, w expects " +
-          std::to_string(w.dim(1) * groups_));
-    if (w.dim(0) % groups_ != 0)
+          std::to_string(ws[1] * groups_));
+    if (ws[0] % groups_ != 0)
       bad(std::string(kOp) + ": output channels are not divisible by group");
-    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
-    const kernels::Window win = kernels::resolve_window(attrs_, xs.subspan(2), ws.subspan(2));
+    const std::span<const int64_t> xs = x.shape(), wsp = ws;
+    const kernels::Window win = kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));
 
     const std::vector<double> xd = shifted(x, x_zp, false, "x_zero_point");
-    const std::vector<double> wd = shifted(w, w_zp, true, "w_zero_point");
-    const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
+    std::vector<double> unprepared;
+    if (!prepared_)
+      unprepared =
+          shifted(io.input(1), io.has_input(3) ? &io.input(3) : nullptr, true, "w_zero_point");
+    const std::vector<double>& wd = prepared_ ? prepared_->wd : unprepared;
+    const int64_t N = x.dim(0), C = x.dim(1), M = ws[0];
     const int64_t K = win.kernel_numel(), P = win.out_numel(), in_numel = win.in_numel();
     const int64_t cg = C / groups_, mg = M / groups_;
     Dims shape{N, M};
@@ -106,13 +134,10 @@ class ConvInteger : public Kernel {
  private:
   kernels::WindowAttrs attrs_;
   int64_t groups_;
+  std::unique_ptr<const PreparedFilter> prepared_;  // null: w and its zero point read per run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const int64_t groups = ctx.attr_int("group", 1);
-  if (groups < 1) ctx.invalid("group must be positive");
-  return std::make_unique<ConvInteger>(read_window_attrs(ctx), groups);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<ConvInteger>(ctx); }
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx)); }
 

@@ -13,6 +13,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/onnx/prepared_filter.h"
 #include "ops/onnx/window_attrs.h"
 
 namespace bough::ops {
@@ -80,14 +81,21 @@ kernels::Window transposed_window(const Attrs& a, std::span<const int64_t> in,
 // Elements of the column matrix built at once; larger inputs are done in column tiles.
 constexpr int64_t kColBudget = int64_t{1} << 23;
 
-template <typename T>
-Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-                      int64_t groups, util::ThreadPool& pool) {
-  const int64_t N = x.dim(0), C = x.dim(1), cg = C / groups, mg = w.dim(1), M = mg * groups;
-  const int64_t K = win.kernel_numel(), P = win.out_numel(), out_numel = win.in_numel();
-  // Wᵀ per group: (mg*K x cg), groups back to back.
+// W (C x M/group x k...) as the products read it: Wᵀ per group, (M/group*K x C/group), groups
+// back to back. Undefined when W's channels do not split into `groups`.
+Tensor filter_layout(const Tensor& w, int64_t groups) {
+  if (w.rank() < 3 || w.dim(0) % groups != 0) return Tensor();
+  const int64_t cg = w.dim(0) / groups, rest = w.numel() / std::max<int64_t>(1, w.dim(0));
   const std::array<int64_t, 3> perm{0, 2, 1};
-  const Tensor wt = kernels::transpose(w.reshaped(Dims{groups, cg, mg * K}), perm);
+  return kernels::transpose(w.reshaped(Dims{groups, cg, rest}), perm);
+}
+
+// `wt` is W in filter_layout, `mg` W's dim 1.
+template <typename T>
+Tensor conv_transpose(const Tensor& x, const Tensor& wt, int64_t mg, const Tensor* b,
+                      const kernels::Window& win, int64_t groups, util::ThreadPool& pool) {
+  const int64_t N = x.dim(0), C = x.dim(1), cg = C / groups, M = mg * groups;
+  const int64_t K = win.kernel_numel(), P = win.out_numel(), out_numel = win.in_numel();
   const int64_t tile =
       std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, M * K), 1, std::max<int64_t>(P, 1));
   std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
@@ -124,40 +132,60 @@ Tensor conv_transpose(const Tensor& x, const Tensor& w, const Tensor* b, const k
 
 class ConvTranspose : public Kernel {
  public:
-  explicit ConvTranspose(Attrs attrs) : a_(std::move(attrs)) {}
+  ConvTranspose(const BuildContext& ctx, Attrs attrs)
+      : a_(std::move(attrs)),
+        prepared_(
+            prepare_filter(ctx, [&](const Tensor& w) { return filter_layout(w, a_.groups); })) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
+    if (prepared_) {
+      const kernels::Window win = check(x, filter_info(*prepared_));
+      const int64_t mg = prepared_->w_shape[1];
+      io.set_output(
+          0, prepared_->apply(x, "ConvTranspose",
+                              [&](auto tag, const Tensor& xc, const Tensor& wt, const Tensor* b) {
+                                using T = typename decltype(tag)::type;
+                                return conv_transpose<T>(xc, wt, mg, b, win, a_.groups, io.pool());
+                              }));
+      return;
+    }
     const Tensor& w = io.input(1);
     const Tensor* b = io.has_input(2) ? &io.input(2) : nullptr;
-    if (x.type() != w.type() || (b && b->type() != x.type()))
-      bad("ConvTranspose inputs have different element types");
-    if (x.rank() < 3 || w.rank() != x.rank())
-      bad("ConvTranspose shapes " + shape_string(x.shape()) + " and " + shape_string(w.shape()) +
-          " do not fit");
-    if (x.dim(1) != w.dim(0) || x.dim(1) % a_.groups != 0)
-      bad("ConvTranspose's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
-          std::to_string(w.dim(0)) + " in " + std::to_string(a_.groups) + " groups");
-    if (b && (b->rank() != 1 || b->dim(0) != w.dim(1) * a_.groups))
-      bad("ConvTranspose's B must have shape [" + std::to_string(w.dim(1) * a_.groups) + "]");
-    const std::span<const int64_t> xs = x.shape(), ws = w.shape();
-    const kernels::Window win = transposed_window(a_, xs.subspan(2), ws.subspan(2));
+    const kernels::Window win = check(x, filter_info(w, b));
     io.set_output(0, compute(x, w, b, win, io.pool()));
   }
 
  private:
+  kernels::Window check(const Tensor& x, const FilterInfo& f) const {
+    const Dims& ws = f.w_shape;
+    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
+      bad("ConvTranspose inputs have different element types");
+    if (x.rank() < 3 || ws.size() != x.rank())
+      bad("ConvTranspose shapes " + shape_string(x.shape()) + " and " + shape_string(ws) +
+          " do not fit");
+    if (x.dim(1) != ws[0] || x.dim(1) % a_.groups != 0)
+      bad("ConvTranspose's X has " + std::to_string(x.dim(1)) + " channels, W expects " +
+          std::to_string(ws[0]) + " in " + std::to_string(a_.groups) + " groups");
+    if (f.b_shape && (f.b_shape->size() != 1 || (*f.b_shape)[0] != ws[1] * a_.groups))
+      bad("ConvTranspose's B must have shape [" + std::to_string(ws[1] * a_.groups) + "]");
+    const std::span<const int64_t> xs = x.shape(), wsp = ws;
+    return transposed_window(a_, xs.subspan(2), wsp.subspan(2));
+  }
+
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
       return kernels::visit_float(x.type(), "ConvTranspose", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return conv_transpose<T>(x, w, b, win, a_.groups, pool);
+        return conv_transpose<T>(x, filter_layout(w, a_.groups), w.dim(1), b, win, a_.groups, pool);
       });
     };
     return kernels::through_float(convolve, x, w, b);
   }
 
   Attrs a_;
+  std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
@@ -167,7 +195,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   a.output_shape = ctx.attr_ints("output_shape");
   a.groups = ctx.attr_int("group", 1);
   if (a.groups < 1) ctx.invalid("group must be positive");
-  return std::make_unique<ConvTranspose>(std::move(a));
+  return std::make_unique<ConvTranspose>(ctx, std::move(a));
 }
 
 // Y (N, W[1] * group, out...): output_shape when given, else in * stride with auto_pad

@@ -16,10 +16,11 @@ template <typename T>
 void run_direction(const recurrent::Direction<T>& dir, bool linear_before_reset, float clip,
                    util::ThreadPool& pool) {
   const int64_t B = dir.in.batch, H = dir.in.hidden, G = 3 * H;
-  const std::vector<T> rt_zr = dir.r_transposed(0, 2 * H);
-  const std::vector<T> rt_h = dir.r_transposed(2 * H, H);
+  const std::vector<T>& rt_zr = dir.weights.rt_head;
+  const std::vector<T>& rt_h = dir.weights.rt_tail;
   const std::vector<T>& xw = dir.xw;
-  const std::vector<T> wb = dir.bias(0), rb = dir.bias(1);
+  const std::vector<T>& wb = dir.weights.wb;
+  const std::vector<T>& rb = dir.weights.rb;
   const recurrent::Activation f = dir.act[0], g = dir.act[1];
   T* h = dir.h;
   std::vector<T> hr_zr(static_cast<size_t>(B * 2 * H)), hr_h(static_cast<size_t>(B * H));
@@ -66,11 +67,13 @@ void run_direction(const recurrent::Direction<T>& dir, bool linear_before_reset,
 
 class Gru : public Kernel {
  public:
-  Gru(Config cfg, bool linear_before_reset)
-      : cfg_(std::move(cfg)), linear_before_reset_(linear_before_reset) {}
+  explicit Gru(const BuildContext& ctx)
+      : cfg_(recurrent::read_config(ctx, {"Sigmoid", "Tanh"})),
+        linear_before_reset_(ctx.attr_int("linear_before_reset", 0) != 0),
+        prepared_(recurrent::prepare(ctx, cfg_, 3)) {}
 
   void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 3, "GRU", [&](const auto& dir) {
+    recurrent::run(io, cfg_, 3, "GRU", prepared_.get(), [&](const auto& dir) {
       run_direction(dir, linear_before_reset_, cfg_.clip, io.pool());
     });
   }
@@ -78,12 +81,10 @@ class Gru : public Kernel {
  private:
   Config cfg_;
   bool linear_before_reset_;
+  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<Gru>(recurrent::read_config(ctx, {"Sigmoid", "Tanh"}),
-                               ctx.attr_int("linear_before_reset", 0) != 0);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Gru>(ctx); }
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
 

@@ -18,9 +18,9 @@ void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float 
                    util::ThreadPool& pool) {
   const recurrent::Inputs& in = dir.in;
   const int64_t B = in.batch, H = in.hidden, G = 4 * H;
-  const std::vector<T> rt = dir.r_transposed(0, G);
+  const std::vector<T>& rt = dir.weights.rt_head;
   const std::vector<T>& xw = dir.xw;
-  const std::vector<T> bias = dir.summed_bias();
+  const std::vector<T>& bias = dir.weights.summed;
   std::vector<T> peep(static_cast<size_t>(3 * H), T(0));
   if (in.p.defined()) std::copy_n(in.p.data<T>() + dir.walk.d * 3 * H, 3 * H, peep.begin());
   const T* pi = peep.data();
@@ -58,10 +58,13 @@ void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float 
 
 class Lstm : public Kernel {
  public:
-  Lstm(Config cfg, bool input_forget) : cfg_(std::move(cfg)), input_forget_(input_forget) {}
+  explicit Lstm(const BuildContext& ctx)
+      : cfg_(recurrent::read_config(ctx, {"Sigmoid", "Tanh", "Tanh"})),
+        input_forget_(ctx.attr_int("input_forget", 0) != 0),
+        prepared_(recurrent::prepare(ctx, cfg_, 4)) {}
 
   void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 4, "LSTM", [&](const auto& dir) {
+    recurrent::run(io, cfg_, 4, "LSTM", prepared_.get(), [&](const auto& dir) {
       run_direction(dir, input_forget_, cfg_.clip, io.pool());
     });
   }
@@ -69,12 +72,10 @@ class Lstm : public Kernel {
  private:
   Config cfg_;
   bool input_forget_;
+  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<Lstm>(recurrent::read_config(ctx, {"Sigmoid", "Tanh", "Tanh"}),
-                                ctx.attr_int("input_forget", 0) != 0);
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Lstm>(ctx); }
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 4); }
 

@@ -28,20 +28,43 @@ Tensor shifted(const Tensor& x, const Tensor* zp, bool per_row, const char* name
   return quant::subtract_zero_point(x, zp, shape);
 }
 
+// B - b_zero_point in int32, made once at plan time when both are constant; undefined
+// otherwise (then made on every run, which also reports what is wrong with them).
+Tensor prepare(const BuildContext& ctx) {
+  const Tensor* b = ctx.constant_input(1);
+  const bool has_zp = ctx.node.inputs.size() > 3 && ctx.node.inputs[3];
+  const Tensor* zp = has_zp ? ctx.constant_input(3) : nullptr;
+  if (!b || (has_zp && !zp)) return Tensor();
+  try {
+    Tensor sb = shifted(*b, zp, false, "b_zero_point");
+    ctx.count_prepared(zp ? 2 : 1);
+    return sb;
+  } catch (const Error&) {
+    return Tensor();
+  }
+}
+
 class MatMulInteger : public Kernel {
  public:
+  explicit MatMulInteger(Tensor prepared_b) : prepared_b_(std::move(prepared_b)) {}
+
   void run(KernelIO& io) override {
     const Tensor& a = io.input(0);
-    const Tensor& b = io.input(1);
     const Tensor* a_zp = io.has_input(2) ? &io.input(2) : nullptr;
-    const Tensor* b_zp = io.has_input(3) ? &io.input(3) : nullptr;
     const Tensor sa = shifted(a, a_zp, true, "a_zero_point");
-    const Tensor sb = shifted(b, b_zp, false, "b_zero_point");
+    if (prepared_b_.defined()) return io.set_output(0, kernels::matmul(sa, prepared_b_, io.pool()));
+    const Tensor* b_zp = io.has_input(3) ? &io.input(3) : nullptr;
+    const Tensor sb = shifted(io.input(1), b_zp, false, "b_zero_point");
     io.set_output(0, kernels::matmul(sa, sb, io.pool()));
   }
+
+ private:
+  Tensor prepared_b_;  // B - b_zero_point; undefined: read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMulInteger>(); }
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<MatMulInteger>(prepare(ctx));
+}
 
 void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int32, matmul_shape(ctx, 0, 1));

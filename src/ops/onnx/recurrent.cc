@@ -110,7 +110,24 @@ Config read_config(const BuildContext& ctx, std::initializer_list<const char*> d
   return cfg;
 }
 
-Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name) {
+namespace {
+
+// Checks X against weights prepared at plan time, as operand() would check W itself.
+void check_prepared(const Inputs& in, const PreparedWeights& p) {
+  if (p.type != in.type)
+    fail(ErrorKind::BadInput, "",
+         "W has element type " + std::string(elem_name(p.type)) + ", X has " +
+             std::string(elem_name(in.type)));
+  const Dims expected{p.w_shape[0], p.w_shape[1], in.input};
+  if (p.w_shape != expected)
+    fail(ErrorKind::BadInput, "",
+         "W has shape " + shape_string(p.w_shape) + ", expected " + shape_string(expected));
+}
+
+}  // namespace
+
+Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name,
+                   const PreparedWeights* prepared) {
   Inputs in;
   const Tensor& x = io.input(0);
   in.type = x.type();
@@ -125,14 +142,21 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
   in.batch = in.x.dim(1);
   in.input = in.x.dim(2);
 
-  const Tensor& r = io.input(2);
-  if (r.rank() != 3)
-    fail(ErrorKind::BadInput, "", "R must be 3-D, got shape " + shape_string(r.shape()));
-  in.hidden = cfg.hidden > 0 ? cfg.hidden : r.dim(2);
-  const int64_t dirs = cfg.dirs, gh = gates * in.hidden, h = in.hidden;
-  in.w = operand(io, 1, in.type, {dirs, gh, in.input}, "W");
-  in.r = operand(io, 2, in.type, {dirs, gh, h}, "R");
-  if (present(io, 3)) in.b = operand(io, 3, in.type, {dirs, 2 * gh}, "B");
+  const int64_t dirs = cfg.dirs;
+  if (prepared) {
+    check_prepared(in, *prepared);
+    in.hidden = prepared->hidden;
+  } else {
+    const Tensor& r = io.input(2);
+    if (r.rank() != 3)
+      fail(ErrorKind::BadInput, "", "R must be 3-D, got shape " + shape_string(r.shape()));
+    in.hidden = cfg.hidden > 0 ? cfg.hidden : r.dim(2);
+    const int64_t gh = gates * in.hidden;
+    in.w = operand(io, 1, in.type, {dirs, gh, in.input}, "W");
+    in.r = operand(io, 2, in.type, {dirs, gh, in.hidden}, "R");
+    if (present(io, 3)) in.b = operand(io, 3, in.type, {dirs, 2 * gh}, "B");
+  }
+  const int64_t h = in.hidden;
 
   in.lens.assign(static_cast<size_t>(in.batch), in.seq);
   if (present(io, 4)) {
@@ -165,11 +189,11 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
   return in;
 }
 
-States start_states(const KernelIO& io, const Inputs& in, bool cell) {
+States start_states(const KernelIO& io, const Inputs& in, const Config& cfg, bool cell) {
   const ElemType ct = in.x.type();
-  const Dims state{in.w.dim(0), in.batch, in.hidden};
+  const Dims state{cfg.dirs, in.batch, in.hidden};
   States s;
-  if (io.has_output(0)) s.y = Tensor::zeros(ct, Dims{in.seq, in.w.dim(0), in.batch, in.hidden});
+  if (io.has_output(0)) s.y = Tensor::zeros(ct, Dims{in.seq, cfg.dirs, in.batch, in.hidden});
   s.yh = in.h0.defined() ? in.h0.clone() : Tensor::zeros(ct, state);
   if (cell) s.yc = in.c0.defined() ? in.c0.clone() : Tensor::zeros(ct, state);
   return s;
@@ -196,6 +220,9 @@ void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, util::T
   kernels::batched_matmul<T>(a, b, c, {&zero, 1}, {&zero, 1}, m, k, n, pool);
 }
 
+namespace {
+
+// Rows [row0, row0 + rows) of the row-major matrix w (cols wide), transposed: cols x rows.
 template <typename T>
 std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t cols) {
   std::vector<T> out(static_cast<size_t>(rows * cols));
@@ -205,53 +232,86 @@ std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t c
   return out;
 }
 
+}  // namespace
+
 template <typename T>
-Direction<T>::Direction(const Inputs& in, const Config& cfg, States& st, int d, int gates,
-                        util::ThreadPool& pool)
+Weights<T> direction_weights(const Tensor& w, const Tensor& r, const Tensor& b, int d, int gates) {
+  const int64_t H = r.dim(2), G = gates * H, I = w.dim(2), split = r_split(gates, H);
+  Weights<T> out;
+  out.wt = transposed_rows(w.data<T>() + d * G * I, 0, G, I);
+  const T* rd = r.data<T>() + d * G * H;
+  out.rt_head = transposed_rows(rd, 0, split, H);
+  if (split < G) out.rt_tail = transposed_rows(rd, split, G - split, H);
+  out.wb.assign(static_cast<size_t>(G), T(0));
+  out.rb.assign(static_cast<size_t>(G), T(0));
+  if (b.defined()) {
+    const T* bd = b.data<T>() + d * 2 * G;
+    std::copy_n(bd, G, out.wb.begin());
+    std::copy_n(bd + G, G, out.rb.begin());
+  }
+  out.summed.resize(static_cast<size_t>(G));
+  for (size_t j = 0; j < out.summed.size(); ++j) out.summed[j] = out.wb[j] + out.rb[j];
+  return out;
+}
+
+std::unique_ptr<const PreparedWeights> prepare(const BuildContext& ctx, const Config& cfg,
+                                               int gates) {
+  const Tensor* w = ctx.constant_input(1);
+  const Tensor* r = ctx.constant_input(2);
+  const bool has_b = ctx.node.inputs.size() > 3 && ctx.node.inputs[3];
+  const Tensor* b = has_b ? ctx.constant_input(3) : nullptr;
+  if (!w || !r || (has_b && !b)) return nullptr;
+  // Anything unexpected is left to the run, which reports it.
+  const ElemType type = w->type();
+  if (!kernels::is_computed_float(type) || r->type() != type || (b && b->type() != type) ||
+      w->rank() != 3 || r->rank() != 3)
+    return nullptr;
+  const int64_t dirs = cfg.dirs, hidden = cfg.hidden > 0 ? cfg.hidden : r->dim(2);
+  const int64_t gh = gates * hidden;
+  if (w->dim(0) != dirs || w->dim(1) != gh || r->shape() != Dims{dirs, gh, hidden} ||
+      (b && b->shape() != Dims{dirs, 2 * gh}))
+    return nullptr;
+  auto p = std::make_unique<PreparedWeights>();
+  p->type = type;
+  p->w_shape = w->shape();
+  p->hidden = hidden;
+  const Tensor wc = kernels::widen(*w), rc = kernels::widen(*r);
+  const Tensor bc = b ? kernels::widen(*b) : Tensor();
+  for (int d = 0; d < dirs; ++d) {
+    if (type == ElemType::Double)
+      p->f64.push_back(direction_weights<double>(wc, rc, bc, d, gates));
+    else
+      p->f32.push_back(direction_weights<float>(wc, rc, bc, d, gates));
+  }
+  ctx.count_prepared(b ? 3 : 2);
+  return p;
+}
+
+template <typename T>
+Direction<T>::Direction(const Inputs& in, const Config& cfg, States& st, int d,
+                        const Weights<T>& weights, util::ThreadPool& pool)
     : in(in),
       walk(in, cfg, d),
-      gate_rows(gates * in.hidden),
+      weights(weights),
+      gate_rows(static_cast<int64_t>(weights.summed.size())),
       xw(static_cast<size_t>(in.seq * in.batch * gate_rows)),
-      r(in.r.data<T>() + d * gate_rows * in.hidden),
-      b(in.b.defined() ? in.b.data<T>() + d * 2 * gate_rows : nullptr),
       act(cfg.acts.data() + d * cfg.per_direction),
       h(st.yh.data<T>() + d * in.batch * in.hidden),
       c(st.yc.defined() ? st.yc.data<T>() + d * in.batch * in.hidden : nullptr),
       y(st.y.defined() ? st.y.data<T>() : nullptr) {
-  const int64_t I = in.input, G = gate_rows;
-  const std::vector<T> wt = transposed_rows(in.w.data<T>() + d * G * I, 0, G, I);
-  gemm(in.x.data<T>(), wt.data(), xw.data(), in.seq * in.batch, I, G, pool);
-}
-
-template <typename T>
-std::vector<T> Direction<T>::r_transposed(int64_t row0, int64_t rows) const {
-  return transposed_rows(r, row0, rows, in.hidden);
-}
-
-template <typename T>
-std::vector<T> Direction<T>::bias(int half) const {
-  std::vector<T> v(static_cast<size_t>(gate_rows), T(0));
-  if (b) std::copy_n(b + half * gate_rows, gate_rows, v.begin());
-  return v;
-}
-
-template <typename T>
-std::vector<T> Direction<T>::summed_bias() const {
-  std::vector<T> v(static_cast<size_t>(gate_rows), T(0));
-  if (b)
-    for (int64_t j = 0; j < gate_rows; ++j) v[j] = b[j] + b[gate_rows + j];
-  return v;
+  gemm(in.x.data<T>(), weights.wt.data(), xw.data(), in.seq * in.batch, in.input, gate_rows, pool);
 }
 
 template struct Direction<float>;
 template struct Direction<double>;
+template Weights<float> direction_weights<float>(const Tensor&, const Tensor&, const Tensor&, int,
+                                                 int);
+template Weights<double> direction_weights<double>(const Tensor&, const Tensor&, const Tensor&, int,
+                                                   int);
 template void gemm<float>(const float*, const float*, float*, int64_t, int64_t, int64_t,
                           util::ThreadPool&);
-
 template void gemm<double>(const double*, const double*, double*, int64_t, int64_t, int64_t,
                            util::ThreadPool&);
-template std::vector<float> transposed_rows<float>(const float*, int64_t, int64_t, int64_t);
-template std::vector<double> transposed_rows<double>(const double*, int64_t, int64_t, int64_t);
 
 void infer(InferContext& ctx, int gates) {
   const ir::Shape& x = ctx.input_shape(0);

@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -84,12 +86,58 @@ Config read_config(const BuildContext& ctx, std::initializer_list<const char*> d
 struct Inputs {
   ElemType type = ElemType::Undefined;  // the inputs' element type
   Tensor x;                             // [seq, batch, input]
-  Tensor w, r, b;             // [dirs, gates*hidden, input|hidden], [dirs, 2*gates*hidden]
-  Tensor h0, c0, p;           // [dirs, batch, hidden], P: [dirs, 3*hidden]
+  Tensor w, r, b;    // [dirs, gates*hidden, input|hidden], [dirs, 2*gates*hidden]; undefined
+                     // when prepared
+  Tensor h0, c0, p;  // [dirs, batch, hidden], P: [dirs, 3*hidden]
   std::vector<int64_t> lens;  // per batch entry, in [0, seq]
   int64_t seq = 0, batch = 0, input = 0, hidden = 0;
 };
-Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name);
+
+// One direction's weights as the recurrence uses them, in the compute type T: W and R
+// transposed into the layout of their GEMMs, the biases apart and pre-summed.
+template <typename T>
+struct Weights {
+  std::vector<T> wt;              // Wᵀ, [input, G]
+  std::vector<T> rt_head;         // rows [0, split) of R, transposed: [hidden, split]
+  std::vector<T> rt_tail;         // rows [split, G) of R, transposed; empty when split == G
+  std::vector<T> wb, rb, summed;  // Wb, Rb and Wb + Rb, G values each; zeros without B
+};
+
+// Where R is split: GRU (3 gates) multiplies Ht-1 by its candidate gate's rows Rh apart (by
+// the reset gate), so those rows form the tail; RNN and LSTM use R whole.
+inline int64_t r_split(int gates, int64_t hidden) { return (gates == 3 ? 2 : gates) * hidden; }
+
+// Direction d's Weights from W [dirs, G, input], R [dirs, G, hidden] and B [dirs, 2G]
+// (undefined when absent), all in T.
+template <typename T>
+Weights<T> direction_weights(const Tensor& w, const Tensor& r, const Tensor& b, int d, int gates);
+
+// Every direction's Weights, made once at plan time when W, R and B (or its absence) are
+// constant: the kernel then reads neither them nor their originals on a run.
+struct PreparedWeights {
+  ElemType type = ElemType::Undefined;  // W's element type, which X must have
+  Dims w_shape;                         // W's shape, which X's input size must fit
+  int64_t hidden = 0;
+  std::vector<Weights<float>> f32;   // for float, float16 and bfloat16
+  std::vector<Weights<double>> f64;  // for double
+  template <typename T>
+  const std::vector<Weights<T>>& of() const {
+    if constexpr (std::is_same_v<T, double>)
+      return f64;
+    else
+      return f32;
+  }
+};
+
+// The prepared weights when W, R and B (if given) are constant inputs of valid shapes and
+// types, else null (the kernel then reads them on every run, which reports what is wrong).
+std::unique_ptr<const PreparedWeights> prepare(const BuildContext& ctx, const Config& cfg,
+                                               int gates);
+
+// With `prepared`, W, R and B are not read (in.w, in.r, in.b stay undefined): X is checked
+// against the prepared weights instead.
+Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name,
+                   const PreparedWeights* prepared);
 
 // Y [seq, dirs, batch, hidden] (zeros; undefined when the output is not wanted), and the
 // states [dirs, batch, hidden] to run in place: Y_h from initial_h, Y_c from initial_c (when
@@ -97,7 +145,7 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name)
 struct States {
   Tensor y, yh, yc;
 };
-States start_states(const KernelIO& io, const Inputs& in, bool cell);
+States start_states(const KernelIO& io, const Inputs& in, const Config& cfg, bool cell);
 
 // Where direction d of a run stands: which time index a batch entry reads at a step, and
 // where its row of Y is.
@@ -125,31 +173,24 @@ struct Walk {
 };
 
 // Direction d of a run, as all three operators start it (T is the compute type): X projected
-// through the direction's W for every step at once, the direction's part of R, B and the
+// through the direction's W for every step at once, the direction's weights and
 // activations, and its rows of the states, which the run updates in place.
 template <typename T>
 struct Direction {
-  // `gates` as for read_inputs.
-  Direction(const Inputs& in, const Config& cfg, States& st, int d, int gates,
+  // `weights` must outlive the Direction.
+  Direction(const Inputs& in, const Config& cfg, States& st, int d, const Weights<T>& weights,
             util::ThreadPool& pool);
 
   const Inputs& in;
   Walk walk;
+  const Weights<T>& weights;
   int64_t gate_rows;      // G = gates * hidden: the rows of W and R, the width of Wb and Rb
   std::vector<T> xw;      // X·Wᵀ, [seq * batch, G]
-  const T* r;             // R, [G, hidden]
-  const T* b;             // B, [2 * G] (Wb, then Rb); null when absent
   const Activation* act;  // the direction's cfg.per_direction activations, in order
   T* h;                   // Y_h, [batch, hidden]
   T* c;                   // Y_c, [batch, hidden]; null without a cell state
   T* y;                   // Y (all directions); null when not wanted
 
-  // Rows [row0, row0 + rows) of R, transposed (hidden x rows), for Ht-1·Rᵀ as a gemm.
-  std::vector<T> r_transposed(int64_t row0, int64_t rows) const;
-  // Wb (half 0) or Rb (half 1), G values; zeros without B.
-  std::vector<T> bias(int half) const;
-  // Wb + Rb, G values; zeros without B.
-  std::vector<T> summed_bias() const;
   // Copies batch entry b's hidden state into Y at time t, when Y is wanted.
   void emit(int64_t t, int64_t b) const {
     if (y) std::copy_n(h + b * in.hidden, in.hidden, y + walk.y_offset(t, b));
@@ -163,17 +204,24 @@ void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor&
 
 // A whole run: reads the inputs, starts the states, calls run_direction(Direction<T>) for each
 // direction in the compute type T, and writes the outputs. `gates` as for read_inputs; LSTM's
-// 4 also carries the cell state.
+// 4 also carries the cell state. The weights are `prepared`'s, or made from the inputs.
 template <typename RunDirection>
 void run(KernelIO& io, const Config& cfg, int gates, const char* name,
-         RunDirection&& run_direction) {
-  const Inputs in = read_inputs(io, cfg, gates, name);
+         const PreparedWeights* prepared, RunDirection&& run_direction) {
+  const Inputs in = read_inputs(io, cfg, gates, name, prepared);
   const bool cell = gates == 4;
-  States st = start_states(io, in, cell);
+  States st = start_states(io, in, cfg, cell);
   kernels::visit_float(in.x.type(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for (int d = 0; d < cfg.dirs; ++d)
-      run_direction(Direction<T>(in, cfg, st, d, gates, io.pool()));
+    for (int d = 0; d < cfg.dirs; ++d) {
+      if (prepared) {
+        run_direction(
+            Direction<T>(in, cfg, st, d, prepared->of<T>()[static_cast<size_t>(d)], io.pool()));
+      } else {
+        const Weights<T> weights = direction_weights<T>(in.w, in.r, in.b, d, gates);
+        run_direction(Direction<T>(in, cfg, st, d, weights, io.pool()));
+      }
+    }
   });
   write_outputs(io, cfg, in.type, st.y, st.yh, cell ? &st.yc : nullptr);
 }
@@ -181,10 +229,6 @@ void run(KernelIO& io, const Config& cfg, int gates, const char* name,
 // c (m x n) = a (m x k) · b (k x n), row-major.
 template <typename T>
 void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool);
-
-// Rows [row0, row0 + rows) of the row-major matrix w (cols wide), transposed: cols x rows.
-template <typename T>
-std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t cols);
 
 // x clipped to [-clip, clip] when clip > 0.
 template <typename T>

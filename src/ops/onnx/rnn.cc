@@ -12,8 +12,8 @@ using recurrent::Config;
 template <typename T>
 void run_direction(const recurrent::Direction<T>& dir, float clip, util::ThreadPool& pool) {
   const int64_t B = dir.in.batch, H = dir.in.hidden;
-  const std::vector<T> rt = dir.r_transposed(0, H);
-  const std::vector<T> bias = dir.summed_bias();
+  const std::vector<T>& rt = dir.weights.rt_head;
+  const std::vector<T>& bias = dir.weights.summed;
   const recurrent::Activation f = dir.act[0];
   T* h = dir.h;
   std::vector<T> hr(static_cast<size_t>(B * H));
@@ -33,20 +33,20 @@ void run_direction(const recurrent::Direction<T>& dir, float clip, util::ThreadP
 
 class Rnn : public Kernel {
  public:
-  explicit Rnn(Config cfg) : cfg_(std::move(cfg)) {}
+  explicit Rnn(const BuildContext& ctx)
+      : cfg_(recurrent::read_config(ctx, {"Tanh"})), prepared_(recurrent::prepare(ctx, cfg_, 1)) {}
 
   void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 1, "RNN",
+    recurrent::run(io, cfg_, 1, "RNN", prepared_.get(),
                    [&](const auto& dir) { run_direction(dir, cfg_.clip, io.pool()); });
   }
 
  private:
   Config cfg_;
+  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<Rnn>(recurrent::read_config(ctx, {"Tanh"}));
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Rnn>(ctx); }
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
 
