@@ -1,4 +1,5 @@
-// NumPy .npy files (format versions 1-3, little-endian, C order).
+// NumPy .npy files (format versions 1-3): every numeric dtype, bool, strings (<U, S), either
+// byte order and Fortran order read; written little-endian, C order, strings as <U.
 #pragma once
 
 #include <string>
