@@ -44,11 +44,19 @@ std::string symbolic_model(const std::string& dir) {
   g.input("x", ElemType::Float, {1, 2});
   g.output("y", ElemType::Float, {1, 2});
   g.node("Relu", {"x"}, {"y"}, "relu");
-  auto& dim = *g.mutable_proto().mutable_input(0)->mutable_type()->mutable_tensor_type()
-                   ->mutable_shape()->mutable_dim(0);
+  auto& dim = *g.mutable_proto()
+                   .mutable_input(0)
+                   ->mutable_type()
+                   ->mutable_tensor_type()
+                   ->mutable_shape()
+                   ->mutable_dim(0);
   dim.set_dim_param("batch");
-  auto& out_dim = *g.mutable_proto().mutable_output(0)->mutable_type()->mutable_tensor_type()
-                       ->mutable_shape()->mutable_dim(0);
+  auto& out_dim = *g.mutable_proto()
+                       .mutable_output(0)
+                       ->mutable_type()
+                       ->mutable_tensor_type()
+                       ->mutable_shape()
+                       ->mutable_dim(0);
   out_dim.set_dim_param("batch");
   return test::save_model(test::make_model(g), dir, "symbolic.onnx");
 }
@@ -88,8 +96,9 @@ TEST_F(CliErrors, Run) {
       {run + " --print some", 2, "--print: must be preview, full, summary or none, got 'some'"},
       {"run", 2, "MODEL is required"},
       // Both missing inputs at once, with their types.
-      {run, 3, "missing inputs (give each with --input NAME=FILE or NAME=@random):\n"
-               "  x: tensor(float)[2]\n  z: tensor(float)[2]"},
+      {run, 3,
+       "missing inputs (give each with --input NAME=FILE or NAME=@random):\n"
+       "  x: tensor(float)[2]\n  z: tensor(float)[2]"},
       {run + " -i x=" + three_ + " -i z=" + x_, 3, "x"},
       {run + " -i x=" + shell_quoted(dir_ + "/none.npy") + " -i z=" + x_, 4, "none.npy"},
       {"run " + shell_quoted(dir_ + "/none.onnx"), 4, "none.onnx"},
@@ -145,7 +154,8 @@ TEST_F(CliErrors, ModelCommands) {
       {"optimize " + bad_ + " " + shell_quoted(dir_ + "/o.onnx"), 1, "add"},
       {"test-data", 2, "DIR is required"},
       {"test-data " + shell_quoted(dir_ + "/none"), 2, "is not a test folder"},
-      {"test-data --optimize most " + shell_quoted(dir_), 2, "--optimize: must be none, basic or all"},
+      {"test-data --optimize most " + shell_quoted(dir_), 2,
+       "--optimize: must be none, basic or all"},
   });
 }
 

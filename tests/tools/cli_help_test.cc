@@ -13,8 +13,8 @@
 namespace bough {
 namespace {
 
-const char* const kCommands[] = {"info",     "check",     "infer",    "ops",    "run",
-                                 "bench",    "test-data", "optimize", "convert"};
+const char* const kCommands[] = {"info",  "check",     "infer",    "ops",    "run",
+                                 "bench", "test-data", "optimize", "convert"};
 
 std::string golden(const std::string& name) {
   return test::read_text(test::source_dir() + "/tests/golden/cli/" + name + ".txt");
@@ -26,7 +26,8 @@ TEST(CliHelp, ToolHelpListsEveryCommandAndTheExitCodes) {
   EXPECT_EQ(out, golden("bough"));
   ASSERT_EQ(test::run_cli("help", &via_help), 0) << via_help;
   EXPECT_EQ(via_help, out);
-  for (const char* cmd : kCommands) EXPECT_NE(out.find(std::string("  ") + cmd + " "), std::string::npos) << cmd;
+  for (const char* cmd : kCommands)
+    EXPECT_NE(out.find(std::string("  ") + cmd + " "), std::string::npos) << cmd;
   EXPECT_NE(out.find("exit status: 0 success, 1 invalid or unsupported model or failed tests, 2 "
                      "usage,\n             3 bad input data, 4 I/O error"),
             std::string::npos)
@@ -69,8 +70,11 @@ TEST(CliHelp, VersionNamesTheBuildAndTheCpuFeatures) {
     }
   if (flags.empty()) GTEST_SKIP() << "no /proc/cpuinfo flags";
   // /proc/cpuinfo spells sse4.2 as sse4_2.
-  for (auto [ours, linux_name] : {std::pair{"avx2", "avx2"}, {"fma", "fma"}, {"f16c", "f16c"},
-                                  {"avx512f", "avx512f"}, {"sse4.2", "sse4_2"}})
+  for (auto [ours, linux_name] : {std::pair{"avx2", "avx2"},
+                                  {"fma", "fma"},
+                                  {"f16c", "f16c"},
+                                  {"avx512f", "avx512f"},
+                                  {"sse4.2", "sse4_2"}})
     EXPECT_EQ(cpu_line.find(std::string(" ") + ours + " ") != std::string::npos,
               flags.find(std::string(" ") + linux_name + " ") != std::string::npos)
         << ours << " in" << cpu_line;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-
 #include <vector>
 
 #include "bough/tensor.h"

@@ -48,8 +48,8 @@ constexpr double kNoisySpread = 0.10;
 int bench(const Options& opt) {
   Model model = Model::load(opt.run.model);
   auto t0 = Clock::now();
-  Session session(model, SessionOptions{opt.run.threads, opt.run.allow_newer_opset,
-                                        opt.run.optimization});
+  Session session(model,
+                  SessionOptions{opt.run.threads, opt.run.allow_newer_opset, opt.run.optimization});
   const double create = seconds_since(t0);
   NamedValues feed = load_inputs(opt.run, model, session, true);
   for (int i = 0; i < opt.warmup; ++i) session.run(feed);

@@ -14,10 +14,10 @@ namespace bough::cli {
 
 // Exit codes shared by every subcommand (listed in `bough --help` and the README).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitInvalid = 1;    // invalid or unsupported model, failed tests
-inline constexpr int kExitUsage = 2;      // a bad command line
-inline constexpr int kExitBadInput = 3;   // input data that does not fit the model
-inline constexpr int kExitIO = 4;         // a file could not be read or written
+inline constexpr int kExitInvalid = 1;   // invalid or unsupported model, failed tests
+inline constexpr int kExitUsage = 2;     // a bad command line
+inline constexpr int kExitBadInput = 3;  // input data that does not fit the model
+inline constexpr int kExitIO = 4;        // a file could not be read or written
 
 using Action = std::function<int()>;
 // A subcommand and what it does once its options are parsed.

@@ -4,8 +4,8 @@
 // rename.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <memory>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "commands.h"

@@ -64,9 +64,9 @@ Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>
       shape.push_back(it->second);
     } else {
       throw UsageError("input '" + info.name + "' (" + info.type + ") has the dimension " +
-                       (d.symbol.empty() ? "'?' with no name; give the input with --input"
-                                         : "'" + d.symbol + "'; give its size with --dim " +
-                                               d.symbol + "=N"));
+                       (d.symbol.empty()
+                            ? "'?' with no name; give the input with --input"
+                            : "'" + d.symbol + "'; give its size with --dim " + d.symbol + "=N"));
     }
   }
   Tensor t(info.elem, shape);
@@ -74,18 +74,42 @@ Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>
   std::uniform_int_distribution<int> small(0, 9);
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (info.elem) {
-      case ElemType::Float: t.data<float>()[i] = static_cast<float>(real(*rng)); break;
-      case ElemType::Double: t.data<double>()[i] = real(*rng); break;
-      case ElemType::Bool: t.data<bool>()[i] = small(*rng) < 5; break;
-      case ElemType::Int8: t.data<int8_t>()[i] = static_cast<int8_t>(small(*rng)); break;
-      case ElemType::UInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(small(*rng)); break;
-      case ElemType::Int16: t.data<int16_t>()[i] = static_cast<int16_t>(small(*rng)); break;
-      case ElemType::UInt16: t.data<uint16_t>()[i] = static_cast<uint16_t>(small(*rng)); break;
-      case ElemType::Int32: t.data<int32_t>()[i] = small(*rng); break;
-      case ElemType::UInt32: t.data<uint32_t>()[i] = static_cast<uint32_t>(small(*rng)); break;
-      case ElemType::Int64: t.data<int64_t>()[i] = small(*rng); break;
-      case ElemType::UInt64: t.data<uint64_t>()[i] = static_cast<uint64_t>(small(*rng)); break;
-      case ElemType::String: t.strings()[i] = std::to_string(small(*rng)); break;
+      case ElemType::Float:
+        t.data<float>()[i] = static_cast<float>(real(*rng));
+        break;
+      case ElemType::Double:
+        t.data<double>()[i] = real(*rng);
+        break;
+      case ElemType::Bool:
+        t.data<bool>()[i] = small(*rng) < 5;
+        break;
+      case ElemType::Int8:
+        t.data<int8_t>()[i] = static_cast<int8_t>(small(*rng));
+        break;
+      case ElemType::UInt8:
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(small(*rng));
+        break;
+      case ElemType::Int16:
+        t.data<int16_t>()[i] = static_cast<int16_t>(small(*rng));
+        break;
+      case ElemType::UInt16:
+        t.data<uint16_t>()[i] = static_cast<uint16_t>(small(*rng));
+        break;
+      case ElemType::Int32:
+        t.data<int32_t>()[i] = small(*rng);
+        break;
+      case ElemType::UInt32:
+        t.data<uint32_t>()[i] = static_cast<uint32_t>(small(*rng));
+        break;
+      case ElemType::Int64:
+        t.data<int64_t>()[i] = small(*rng);
+        break;
+      case ElemType::UInt64:
+        t.data<uint64_t>()[i] = static_cast<uint64_t>(small(*rng));
+        break;
+      case ElemType::String:
+        t.strings()[i] = std::to_string(small(*rng));
+        break;
       default:
         throw UsageError("input '" + info.name + "' is " + info.type +
                          ": @random cannot make that element type; give it with --input " +
@@ -120,7 +144,8 @@ NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session
     auto [name, value] = split_assignment(d);
     char* end = nullptr;
     long long size = std::strtoll(value.c_str(), &end, 10);
-    if (*end || size < 0) throw UsageError("--dim: " + name + " must be a size, got '" + value + "'");
+    if (*end || size < 0)
+      throw UsageError("--dim: " + name + " must be a size, got '" + value + "'");
     if (!dims.emplace(name, size).second) throw UsageError("--dim: " + name + " given twice");
   }
   std::map<std::string, const ValueInfo*> declared;
@@ -137,7 +162,8 @@ NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session
     auto it = declared.find(name);
     if (it == declared.end()) {
       std::string names;
-      for (const ValueInfo& info : session.inputs()) names += (names.empty() ? "" : ", ") + info.name;
+      for (const ValueInfo& info : session.inputs())
+        names += (names.empty() ? "" : ", ") + info.name;
       throw UsageError("--input: the model has no input '" + name + "' (its inputs: " + names +
                        ")");
     }

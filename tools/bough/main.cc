@@ -39,7 +39,8 @@ int usage_error(const std::string& message) {
 
 namespace {
 
-constexpr const char* kFooter = R"(MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
+constexpr const char* kFooter =
+    R"(MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
 `bough help COMMAND` or `bough COMMAND --help` describes a command and its options.
 
 exit status: 0 success, 1 invalid or unsupported model or failed tests, 2 usage,
@@ -53,12 +54,13 @@ int main(int argc, char** argv) {
                "bough");
   app.formatter(std::make_shared<WrappingFormatter>());
   app.footer(kFooter);
-  app.set_version_flag("--version", [] { return version_text(); },
-                       "print the version and the CPU features of the build and exit");
+  app.set_version_flag(
+      "--version", [] { return version_text(); },
+      "print the version and the CPU features of the build and exit");
   app.require_subcommand(0, 1);
-  const std::vector<Command> commands = {
-      add_info(app), add_check(app),     add_infer(app),    add_ops(app),    add_run(app),
-      add_bench(app), add_test_data(app), add_optimize(app), add_convert(app)};
+  const std::vector<Command> commands = {add_info(app),      add_check(app),    add_infer(app),
+                                         add_ops(app),       add_run(app),      add_bench(app),
+                                         add_test_data(app), add_optimize(app), add_convert(app)};
   std::string topic;
   CLI::App* help = app.add_subcommand("help", "describe the tool, or one command and its options");
   help->add_option("COMMAND", topic, "the command to describe");
@@ -74,8 +76,8 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::vector<CLI::App*> chosen = app.get_subcommands();
     std::string name = chosen.empty() ? "bough" : "bough " + chosen.back()->get_name();
-    std::fprintf(stderr, "%s: error: %s\n(`%s --help` lists the options)\n", name.c_str(),
-                 e.what(), name.c_str());
+    std::fprintf(stderr, "%s: error: %s\n(`%s --help` lists the options)\n", name.c_str(), e.what(),
+                 name.c_str());
     return kExitUsage;
   }
   if (help->parsed()) {

@@ -91,7 +91,7 @@ CLI::Option* add_optimization_option(CLI::App* app, Optimization* level) {
       ->add_option_function<std::string>(
           "--optimize",
           [level](const std::string& word) {
-            *level = word == "none" ? Optimization::none
+            *level = word == "none"  ? Optimization::none
                      : word == "all" ? Optimization::all
                                      : Optimization::basic;
           },

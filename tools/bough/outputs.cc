@@ -95,9 +95,9 @@ Summary summarize(const Tensor& t) {
 std::string summary_text(const Tensor& t) {
   if (!numeric(t.type())) return "";
   Summary s = summarize(t);
-  std::string out = s.finite ? "min " + number(s.min) + "  max " + number(s.max) + "  mean " +
-                                   number(s.mean)
-                             : "no finite values";
+  std::string out =
+      s.finite ? "min " + number(s.min) + "  max " + number(s.max) + "  mean " + number(s.mean)
+               : "no finite values";
   if (s.nan) out += "  NaN " + std::to_string(s.nan);
   if (s.inf) out += "  inf " + std::to_string(s.inf);
   return out;
@@ -195,8 +195,8 @@ void print_outputs(const NamedValues& outputs, const OutputOptions& opt) {
     std::string out = "{\"outputs\": [";
     for (size_t i = 0; i < outputs.size(); ++i) {
       std::string v = json_value(outputs[i].second, opt.print);
-      out += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " +
-             util::json_string(outputs[i].first) + ", " + v.substr(1);
+      out += std::string(i ? ",\n  " : "\n  ") +
+             "{\"name\": " + util::json_string(outputs[i].first) + ", " + v.substr(1);
     }
     std::printf("%s\n]}\n", out.c_str());
     return;
@@ -223,8 +223,7 @@ OutputDir::OutputDir(const OutputOptions& opt, const Session& session)
     stems_.push_back(stem);
     for (const char* ext : {".npy", ".pb"})
       if (!force_ && fs::exists(dir_ / (stem + ext), ec))
-        fail(ErrorKind::IO, (dir_ / (stem + ext)).string(),
-             "already exists (--force replaces it)");
+        fail(ErrorKind::IO, (dir_ / (stem + ext)).string(), "already exists (--force replaces it)");
   }
   staging_ = dir_ / (".bough-partial-" + std::to_string(::getpid()));
   fs::create_directory(staging_, ec);

@@ -19,8 +19,8 @@ struct Options {
 
 int run_model(const Options& opt) {
   Model model = Model::load(opt.run.model);
-  Session session(model, SessionOptions{opt.run.threads, opt.run.allow_newer_opset,
-                                        opt.run.optimization});
+  Session session(model,
+                  SessionOptions{opt.run.threads, opt.run.allow_newer_opset, opt.run.optimization});
   std::optional<OutputDir> dir;
   if (!opt.output.dir.empty()) dir.emplace(opt.output, session);
   NamedValues outputs = session.run(load_inputs(opt.run, model, session, false));

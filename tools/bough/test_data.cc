@@ -24,8 +24,7 @@ Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string
   return why->empty() ? Outcome::Pass : Outcome::Fail;
 }
 
-int run_tests(const std::vector<std::string>& folders, bool quiet,
-              const SessionOptions& options) {
+int run_tests(const std::vector<std::string>& folders, bool quiet, const SessionOptions& options) {
   std::vector<fs::path> tests;
   for (const std::string& a : folders) {
     fs::path p(a);
@@ -39,7 +38,8 @@ int run_tests(const std::vector<std::string>& folders, bool quiet,
       std::sort(found.begin(), found.end());
       tests.insert(tests.end(), found.begin(), found.end());
     } else {
-      return usage_error(a + " is not a test folder (model.onnx and test_data_set_*) or a "
+      return usage_error(a +
+                         " is not a test folder (model.onnx and test_data_set_*) or a "
                          "folder of them");
     }
   }

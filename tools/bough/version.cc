@@ -66,8 +66,8 @@ std::string version_text() {
     if (f.compiled) compiled += std::string(compiled.empty() ? "" : " ") + f.name;
     if (f.present) present += std::string(present.empty() ? "" : " ") + f.name;
   }
-  return std::string("bough ") + BOUGH_VERSION + "\ncompiled for: " +
-         (compiled.empty() ? "the baseline ISA" : compiled) +
+  return std::string("bough ") + BOUGH_VERSION +
+         "\ncompiled for: " + (compiled.empty() ? "the baseline ISA" : compiled) +
          "\nthis CPU has: " + (present.empty() ? "none of those" : present);
 }
 

@@ -17,11 +17,11 @@ struct Descr {
   ElemType type;
 };
 constexpr Descr kDescrs[] = {
-    {'f', 4, ElemType::Float},      {'f', 8, ElemType::Double},     {'f', 2, ElemType::Float16},
-    {'i', 1, ElemType::Int8},       {'i', 2, ElemType::Int16},      {'i', 4, ElemType::Int32},
-    {'i', 8, ElemType::Int64},      {'u', 1, ElemType::UInt8},      {'u', 2, ElemType::UInt16},
-    {'u', 4, ElemType::UInt32},     {'u', 8, ElemType::UInt64},     {'b', 1, ElemType::Bool},
-    {'c', 8, ElemType::Complex64},  {'c', 16, ElemType::Complex128},
+    {'f', 4, ElemType::Float},     {'f', 8, ElemType::Double},      {'f', 2, ElemType::Float16},
+    {'i', 1, ElemType::Int8},      {'i', 2, ElemType::Int16},       {'i', 4, ElemType::Int32},
+    {'i', 8, ElemType::Int64},     {'u', 1, ElemType::UInt8},       {'u', 2, ElemType::UInt16},
+    {'u', 4, ElemType::UInt32},    {'u', 8, ElemType::UInt64},      {'b', 1, ElemType::Bool},
+    {'c', 8, ElemType::Complex64}, {'c', 16, ElemType::Complex128},
 };
 
 std::string header_value(const std::string& header, const std::string& key,
@@ -42,8 +42,8 @@ std::string header_value(const std::string& header, const std::string& key,
 struct Dtype {
   bool big_endian = false;
   char kind = 0;
-  size_t size = 0;          // bytes per element
-  size_t swap_unit = 0;     // bytes swapped together on a big-endian file (0: none)
+  size_t size = 0;       // bytes per element
+  size_t swap_unit = 0;  // bytes swapped together on a big-endian file (0: none)
   ElemType type = ElemType::Undefined;
 };
 
@@ -102,7 +102,11 @@ std::vector<uint32_t> decode_utf8(const std::string& s) {
   std::vector<uint32_t> out;
   for (size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
-    const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
+    const size_t len = b < 0x80         ? 1
+                       : (b >> 5) == 6  ? 2
+                       : (b >> 4) == 14 ? 3
+                       : (b >> 3) == 30 ? 4
+                                        : 1;
     if (len == 1 || i + len > s.size()) {
       out.push_back(b);
       ++i;
@@ -216,7 +220,8 @@ std::string encode_npy(const Tensor& t) {
     code = "<U" + std::to_string(longest);
     body.assign(texts.size() * longest * 4, '\0');
     for (size_t i = 0; i < texts.size(); ++i)
-      if (!texts[i].empty()) std::memcpy(&body[i * longest * 4], texts[i].data(), texts[i].size() * 4);
+      if (!texts[i].empty())
+        std::memcpy(&body[i * longest * 4], texts[i].data(), texts[i].size() * 4);
   } else {
     for (const Descr& d : kDescrs)
       if (d.type == t.type())
