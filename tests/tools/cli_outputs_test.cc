@@ -257,5 +257,36 @@ TEST(CliBench, JsonHasEveryStatisticInOrder) {
     EXPECT_NE(out.find(key), std::string::npos) << key << "\n" << out;
 }
 
+// @random makes a tensor of the declared element type and shape, values in [-1, 1).
+TEST(CliInputs, RandomInputsFollowTheDeclaredType) {
+  for (ElemType type : {ElemType::Float, ElemType::Float16, ElemType::BFloat16}) {
+    test::GraphBuilder g;
+    g.input("x", type, {2, 3});
+    g.output("y", type, {2, 3});
+    g.node("Identity", {"x"}, {"y"}, "id");
+    const std::string dir = test::scratch_dir("cli_random");
+    const std::string model = test::save_model(test::make_model(g, 21, 10), dir, "m.onnx");
+    std::string out;
+    ASSERT_EQ(
+        test::run_cli("run " + shell_quoted(model) + " -i x=@random --print summary --json > " +
+                          shell_quoted(dir + "/r.json"),
+                      &out),
+        0)
+        << out;
+    ASSERT_EQ(python("import json\n"
+                     "y = json.load(open('" +
+                         dir +
+                         "/r.json'))['outputs'][0]\n"
+                         "assert y['dtype'] == '" +
+                         std::string(elem_name(type)) +
+                         "', y\n"
+                         "assert y['shape'] == [2, 3] and y['finite'] == 6, y\n"
+                         "assert -1 <= y['min'] < y['max'] <= 1, y\n",
+                     &out),
+              0)
+        << elem_name(type) << ": " << out;
+  }
+}
+
 }  // namespace
 }  // namespace bough

@@ -7,6 +7,7 @@
 #include "bough/error.h"
 #include "formats/npy/npy.h"
 #include "formats/onnx/tensor_proto.h"
+#include "ir/float_formats.h"
 #include "ir/graph.h"
 #include "options.h"
 #include "util/files.h"
@@ -46,8 +47,9 @@ Value read_input_file(const std::string& path, const ValueInfo& info) {
   return onnx::read_value_file(path, proto_kind(info));
 }
 
-// A tensor of the declared type and shape with values from a fixed seed: floats in [-1, 1),
-// integers in [0, 10), random booleans.
+// A tensor of the declared type and shape with values from a fixed seed: floats (float16,
+// bfloat16 and float8 included) in [-1, 1), integers in [0, 10), random booleans, strings of
+// one digit.
 Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>& dims,
                      std::mt19937_64* rng) {
   if (proto_kind(info) != onnx::ProtoKind::Tensor || info.type.rfind("tensor(", 0) != 0)
@@ -79,6 +81,18 @@ Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>
         break;
       case ElemType::Double:
         t.data<double>()[i] = real(*rng);
+        break;
+      case ElemType::Float16:
+        t.data<uint16_t>()[i] = float_to_half(static_cast<float>(real(*rng)));
+        break;
+      case ElemType::BFloat16:
+        t.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(real(*rng)));
+        break;
+      case ElemType::Float8E4M3FN:
+      case ElemType::Float8E4M3FNUZ:
+      case ElemType::Float8E5M2:
+      case ElemType::Float8E5M2FNUZ:
+        t.data<uint8_t>()[i] = float_to_float8(info.elem, static_cast<float>(real(*rng)));
         break;
       case ElemType::Bool:
         t.data<bool>()[i] = small(*rng) < 5;

@@ -155,26 +155,6 @@ std::string safe_file_name(const std::string& name) {
   return out;
 }
 
-bool has_npy_dtype(ElemType t) {
-  switch (t) {
-    case ElemType::BFloat16:
-    case ElemType::Float8E4M3FN:
-    case ElemType::Float8E4M3FNUZ:
-    case ElemType::Float8E5M2:
-    case ElemType::Float8E5M2FNUZ:
-    case ElemType::Float8E8M0:
-    case ElemType::UInt4:
-    case ElemType::Int4:
-    case ElemType::UInt2:
-    case ElemType::Int2:
-    case ElemType::Float4E2M1:
-    case ElemType::Undefined:
-      return false;
-    default:
-      return true;
-  }
-}
-
 }  // namespace
 
 void add_output_options(CLI::App* app, OutputOptions* opt) {
@@ -247,7 +227,7 @@ void OutputDir::write(const NamedValues& outputs) {
       bytes = onnx::encode_value(v, onnx::ProtoKind::Optional);
     } else if (v.is_sequence()) {
       bytes = onnx::encode_value(v, onnx::ProtoKind::Sequence);
-    } else if (v.is_tensor() && has_npy_dtype(v.tensor().type())) {
+    } else if (v.is_tensor() && npy::has_dtype(v.tensor().type())) {
       bytes = npy::encode_npy(v.tensor());
       ext = ".npy";
     } else {
@@ -270,10 +250,18 @@ void OutputDir::write(const NamedValues& outputs) {
     if (!force_ && fs::exists(dir_ / f, ec))
       fail(ErrorKind::IO, (dir_ / f).string(), "already exists (--force replaces it)");
   }
+  std::vector<std::string> added;  // files that were not there before
   for (const std::string& f : files) {
     std::error_code ec;
+    const bool existed = fs::exists(dir_ / f, ec);
     fs::rename(staging_ / f, dir_ / f, ec);
-    if (ec) fail(ErrorKind::IO, (dir_ / f).string(), "cannot write: " + ec.message());
+    if (ec) {
+      // Take back the new files moved already, so that no partial set of outputs is left
+      // (a file replaced under --force stays replaced).
+      for (const std::string& m : added) fs::remove(dir_ / m, ec);
+      fail(ErrorKind::IO, (dir_ / f).string(), "cannot write: " + ec.message());
+    }
+    if (!existed) added.push_back(f);
   }
   done_ = true;
 }

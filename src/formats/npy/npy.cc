@@ -207,6 +207,13 @@ Tensor read_npy(const std::string& path) {
   return t;
 }
 
+bool has_dtype(ElemType type) {
+  if (type == ElemType::String) return true;
+  for (const Descr& d : kDescrs)
+    if (d.type == type) return true;
+  return false;
+}
+
 std::string encode_npy(const Tensor& t) {
   std::string code, body;
   if (t.type() == ElemType::String) {
