@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 #include "bough/error.h"
@@ -15,6 +16,7 @@ namespace bough::cli {
 int report_error(const std::exception& e) {
   std::fprintf(stderr, "bough: error: %s\n", e.what());
   if (dynamic_cast<const UsageError*>(&e)) return kExitUsage;
+  if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return kExitIO;
   const auto* err = dynamic_cast<const Error*>(&e);
   if (!err) return kExitInvalid;
   switch (err->kind()) {
