@@ -25,7 +25,15 @@ std::string tensor_summary(const Tensor& t) {
 
 void print_graph_to(const Graph& g, int indent, std::ostringstream& out);
 
-void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
+// Attributes of ai.onnx operators whose int value is an element type (Cast.to, EyeLike and
+// Random*.dtype, QuantizeLinear.output_dtype): printed by name, "to = float".
+bool names_element_type(const Node& n, const Attribute& a) {
+  return (n.domain.empty() || n.domain == "ai.onnx") && a.kind == Attribute::Kind::Int &&
+         (a.name == "to" || a.name == "dtype" || a.name == "output_dtype") &&
+         a.i == static_cast<int>(a.i) && is_valid_elem_code(static_cast<int>(a.i));
+}
+
+void print_attribute(const Attribute& a, bool element_type, int indent, std::ostringstream& out) {
   using K = Attribute::Kind;
   out << std::string(static_cast<size_t>(indent), ' ') << a.name;
   if (!a.ref_attr_name.empty()) {  // a reference to the calling function's attribute
@@ -48,7 +56,10 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
       out << a.f;
       break;
     case K::Int:
-      out << a.i;
+      if (element_type)
+        out << elem_name(static_cast<ElemType>(a.i));
+      else
+        out << a.i;
       break;
     case K::String:
       out << '"' << a.s << '"';
@@ -100,7 +111,7 @@ void print_node(const Node& n, int indent, std::ostringstream& out) {
     out << ")";
   }
   out << "\n";
-  for (const auto& a : n.attributes) print_attribute(a, indent + 4, out);
+  for (const auto& a : n.attributes) print_attribute(a, names_element_type(n, a), indent + 4, out);
 }
 
 void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {

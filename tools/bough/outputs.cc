@@ -107,8 +107,8 @@ void print_text(const std::string& name, const Value& v, const std::string& mode
   std::printf("%s: %s", name.c_str(), describe(v).c_str());
   if (v.is_tensor()) {
     const Tensor& t = v.tensor();
-    if (mode == "preview") std::printf(" %s", elements(t, 8, false).c_str());
-    if (mode == "full") std::printf(" %s", elements(t, t.numel(), false).c_str());
+    if (mode == "preview") std::printf(" %s", preview_values(t, 8).c_str());
+    if (mode == "full") std::printf(" %s", preview_values(t, t.numel()).c_str());
     if (mode == "summary" && numeric(t.type())) std::printf("  %s", summary_text(t).c_str());
   }
   std::printf("\n");
@@ -156,6 +156,8 @@ std::string safe_file_name(const std::string& name) {
 }
 
 }  // namespace
+
+std::string preview_values(const Tensor& t, int64_t limit) { return elements(t, limit, false); }
 
 void add_output_options(CLI::App* app, OutputOptions* opt) {
   app->add_option("--output-dir", opt->dir,

@@ -20,6 +20,9 @@ struct OutputOptions {
 // --output-dir, --force, --print, --json.
 void add_output_options(CLI::App* app, OutputOptions* opt);
 
+// The first `limit` values of a tensor: "[1, 2.5, ...]" (strings quoted).
+std::string preview_values(const Tensor& t, int64_t limit);
+
 // Prints the outputs on stdout as --print and --json say.
 void print_outputs(const NamedValues& outputs, const OutputOptions& opt);
 
