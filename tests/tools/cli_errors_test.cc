@@ -131,7 +131,7 @@ TEST_F(CliErrors, ModelCommands) {
   expect_cases({
       {"info", 2, "MODEL is required"},
       {"info " + none, 4, "none.onnx"},
-      {"info " + add_ + " --depth 2", 2, "--depth"},  // not an option (yet)
+      {"info " + add_ + " --depth -1", 2, "--depth: must be at least 0, got -1"},
       {"check " + none, 4, "none.onnx"},
       {"check " + bad_, 1, "invalid"},
       {"check " + add_, 0, "valid"},

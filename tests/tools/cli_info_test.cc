@@ -56,5 +56,22 @@ TEST(CliInfo, SummaryCountsNodesParametersAndShowsInitializers) {
   EXPECT_NE(out.find("--initializers: must be at least 0, got -1"), std::string::npos) << out;
 }
 
+// examples/if_loop.onnx: a Loop whose body holds Mod, Equal, If, two Identities, and the If's
+// branches one node each.
+TEST(CliInfo, DepthFoldsDeeperSubgraphs) {
+  const std::string path = test::shell_quoted(test::source_dir() + "/examples/if_loop.onnx");
+  std::string out;
+  ASSERT_EQ(test::run_cli("info --depth 0 " + path, &out), 0) << out;
+  EXPECT_NE(out.find("      body:\n        graph \"body\" folded: 7 nodes\n  output %x_final"),
+            std::string::npos)
+      << out;
+  ASSERT_EQ(test::run_cli("info --depth 1 " + path, &out), 0) << out;
+  EXPECT_NE(out.find("graph \"halve\" folded: 1 node\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("graph \"add_step\" folded: 1 node\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("%parity: tensor(int64)[] = Mod(%i, %two)"), std::string::npos) << out;
+  ASSERT_EQ(test::run_cli("info --depth 2 " + path, &out), 0) << out;
+  EXPECT_EQ(out.find("folded"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace bough

@@ -21,6 +21,7 @@ namespace {
 struct Options {
   std::string path;
   int initializers = 10;
+  int depth = -1;
   bool docs = false;
   bool no_summary = false;
 };
@@ -99,7 +100,7 @@ int info(const Options& opt) {
   // what is wrong with it.
   infer::Validation v = infer::validate(*model);
   infer::annotate(*model, v.types);
-  std::fputs(ir::print_model(*model).c_str(), stdout);
+  std::fputs(ir::print_model(*model, opt.depth).c_str(), stdout);
   if (!opt.no_summary) std::fputs(summary(*model, opt).c_str(), stdout);
   return kExitOk;
 }
@@ -117,6 +118,10 @@ Command add_info(CLI::App& root) {
                   "how many initializers the summary shows with their first values")
       ->check(at_least(0))
       ->capture_default_str();
+  app->add_option("--depth", opt->depth,
+                  "print this many levels of subgraphs in full and fold deeper ones to their "
+                  "name and node count (default: all)")
+      ->check(at_least(0));
   app->add_flag("--docs", opt->docs, "add the doc strings of the model, graphs and nodes");
   app->add_flag("--no-summary", opt->no_summary, "print the IR only");
   return {app, [opt] { return info(*opt); }};
