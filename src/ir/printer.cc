@@ -23,9 +23,37 @@ std::string tensor_summary(const Tensor& t) {
   return "tensor(" + std::string(elem_name(t.type())) + ")" + shape_string(t.shape());
 }
 
-void print_graph_to(const Graph& g, int indent, std::ostringstream& out);
+// `levels`: how many levels of subgraphs below this graph to print (-1: all).
+void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out);
 
-void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
+// Nodes in a graph and all its subgraphs.
+size_t count_nodes(const Graph& g) {
+  size_t n = g.nodes.size();
+  for (const auto& node : g.nodes)
+    for (const auto& a : node->attributes) {
+      if (a.g) n += count_nodes(*a.g);
+      for (const auto& sub : a.graphs) n += count_nodes(*sub);
+    }
+  return n;
+}
+
+// A subgraph below the depth asked for: its name and size only.
+void print_folded(const Graph& g, int indent, std::ostringstream& out) {
+  const size_t n = count_nodes(g);
+  out << std::string(static_cast<size_t>(indent), ' ') << "graph \"" << g.name << "\" folded: " << n
+      << (n == 1 ? " node" : " nodes") << "\n";
+}
+
+// Attributes of ai.onnx operators whose int value is an element type (Cast.to, EyeLike and
+// Random*.dtype, QuantizeLinear.output_dtype): printed by name, "to = float".
+bool names_element_type(const Node& n, const Attribute& a) {
+  return (n.domain.empty() || n.domain == "ai.onnx") && a.kind == Attribute::Kind::Int &&
+         (a.name == "to" || a.name == "dtype" || a.name == "output_dtype") &&
+         a.i == static_cast<int>(a.i) && is_valid_elem_code(static_cast<int>(a.i));
+}
+
+void print_attribute(const Attribute& a, bool element_type, int indent, int levels,
+                     std::ostringstream& out) {
   using K = Attribute::Kind;
   out << std::string(static_cast<size_t>(indent), ' ') << a.name;
   if (!a.ref_attr_name.empty()) {  // a reference to the calling function's attribute
@@ -34,12 +62,20 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
   }
   if (a.kind == K::Graph) {
     out << ":\n";
-    print_graph_to(*a.g, indent + 2, out);
+    if (levels == 0)
+      print_folded(*a.g, indent + 2, out);
+    else
+      print_graph_to(*a.g, indent + 2, levels - 1, out);
     return;
   }
   if (a.kind == K::Graphs) {
     out << ": " << a.graphs.size() << " graphs\n";
-    for (const auto& g : a.graphs) print_graph_to(*g, indent + 2, out);
+    for (const auto& g : a.graphs) {
+      if (levels == 0)
+        print_folded(*g, indent + 2, out);
+      else
+        print_graph_to(*g, indent + 2, levels - 1, out);
+    }
     return;
   }
   out << " = ";
@@ -48,7 +84,10 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
       out << a.f;
       break;
     case K::Int:
-      out << a.i;
+      if (element_type)
+        out << elem_name(static_cast<ElemType>(a.i));
+      else
+        out << a.i;
       break;
     case K::String:
       out << '"' << a.s << '"';
@@ -83,7 +122,7 @@ void print_attribute(const Attribute& a, int indent, std::ostringstream& out) {
   out << "\n";
 }
 
-void print_node(const Node& n, int indent, std::ostringstream& out) {
+void print_node(const Node& n, int indent, int levels, std::ostringstream& out) {
   std::string pad(static_cast<size_t>(indent), ' ');
   out << pad;
   for (size_t i = 0; i < n.outputs.size(); ++i) {
@@ -100,10 +139,11 @@ void print_node(const Node& n, int indent, std::ostringstream& out) {
     out << ")";
   }
   out << "\n";
-  for (const auto& a : n.attributes) print_attribute(a, indent + 4, out);
+  for (const auto& a : n.attributes)
+    print_attribute(a, names_element_type(n, a), indent + 4, levels, out);
 }
 
-void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {
+void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out) {
   std::string pad(static_cast<size_t>(indent), ' ');
   out << pad << "graph \"" << g.name << "\"\n";
   for (const Edge* v : g.captures)
@@ -112,7 +152,7 @@ void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {
     out << pad << "  input " << typed(v) << (v->data ? " (has default)" : "") << "\n";
   for (const Edge* v : g.initializers)
     if (v->origin == Edge::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
-  for (const auto& n : g.nodes) print_node(*n, indent + 2, out);
+  for (const auto& n : g.nodes) print_node(*n, indent + 2, levels, out);
   for (const Edge* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
 }
 
@@ -120,11 +160,11 @@ void print_graph_to(const Graph& g, int indent, std::ostringstream& out) {
 
 std::string print_graph(const Graph& g, int indent) {
   std::ostringstream out;
-  print_graph_to(g, indent, out);
+  print_graph_to(g, indent, -1, out);
   return out.str();
 }
 
-std::string print_model(const Model& m) {
+std::string print_model(const Model& m, int max_depth) {
   std::ostringstream out;
   out << "model ir_version=" << m.ir_version << " opsets={";
   for (size_t i = 0; i < m.opset_imports.size(); ++i)
@@ -135,9 +175,9 @@ std::string print_model(const Model& m) {
   for (const auto& [k, v] : m.metadata) out << "  metadata " << k << " = \"" << v << "\"\n";
   for (const auto& f : m.functions) {
     out << "function " << f->domain << "." << f->name << "\n";
-    print_graph_to(*f->body, 2, out);
+    print_graph_to(*f->body, 2, max_depth, out);
   }
-  print_graph_to(*m.graph, 0, out);
+  print_graph_to(*m.graph, 0, max_depth, out);
   return out.str();
 }
 

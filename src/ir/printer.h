@@ -7,7 +7,9 @@
 
 namespace bough::ir {
 
-std::string print_model(const Model& model);
+// `max_depth`: how many levels of subgraphs (If branches, Loop and Scan bodies) to print in
+// full; deeper ones are folded to their name and node count. -1: all.
+std::string print_model(const Model& model, int max_depth = -1);
 std::string print_graph(const Graph& graph, int indent = 0);
 
 }  // namespace bough::ir

@@ -63,7 +63,7 @@ TEST(OnnxErrors, GarbageFile) {
 
 TEST(OnnxErrors, MissingFileIsAnIoError) {
   std::string out;
-  EXPECT_EQ(cli_exit("/nonexistent/model.onnx", &out), 2) << out;
+  EXPECT_EQ(cli_exit("/nonexistent/model.onnx", &out), 4) << out;
 }
 
 TEST(OnnxErrors, NameThatResolvesNowhereNamesNodeAndBranch) {

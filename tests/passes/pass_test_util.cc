@@ -57,12 +57,12 @@ std::string check_golden(const GraphBuilder& g, const std::string& pass, const s
   const std::string out = dir + "/out.onnx";
   const std::string golden = source_dir() + "/tests/golden/passes/" + pass;
   std::string text;
-  EXPECT_EQ(run_cli("info " + in, &text), 0) << text;
+  EXPECT_EQ(run_cli("info --no-summary " + in, &text), 0) << text;
   EXPECT_EQ(text, read_file(golden + ".before.txt"));
   EXPECT_EQ(run_cli("optimize " + in + " " + out + " --passes " + pass + " " + extra, &text), 0)
       << text;
   EXPECT_NE(text.find(report), std::string::npos) << text;
-  EXPECT_EQ(run_cli("info " + out, &text), 0) << text;
+  EXPECT_EQ(run_cli("info --no-summary " + out, &text), 0) << text;
   EXPECT_EQ(text, read_file(golden + ".after.txt"));
   return out;
 }

@@ -1,5 +1,6 @@
 // bough check MODEL [--json] [--allow-newer-opset] — report every problem: structure, types
 // and shapes.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 
@@ -7,29 +8,13 @@
 #include "commands.h"
 #include "formats/read_model.h"
 #include "infer/validate.h"
+#include "options.h"
 
 namespace bough::cli {
 
-int cmd_check(const Args& args) {
-  std::string path;
-  bool json = false;
-  infer::ValidateOptions options;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--allow-newer-opset") {
-      options.check.allow_newer_opset = true;
-    } else if (path.empty() && a.rfind("--", 0) != 0) {
-      path = a;
-    } else {
-      path.clear();
-      break;
-    }
-  }
-  if (path.empty()) {
-    std::fprintf(stderr, "usage: bough check MODEL [--json] [--allow-newer-opset]\n");
-    return kExitUsage;
-  }
+namespace {
+
+int check_model(const std::string& path, bool json, const infer::ValidateOptions& options) {
   // What the reader refuses (unresolved names, cycles) stays the reader's error: reported by
   // main(), or with --json as the one diagnostic. I/O errors are never diagnostics.
   std::unique_ptr<ir::Model> model;
@@ -60,6 +45,25 @@ int cmd_check(const Args& args) {
                  count(found.warnings(), "warning").c_str());
   }
   return found.has_errors() ? kExitInvalid : kExitOk;
+}
+
+}  // namespace
+
+Command add_check(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "check",
+      "check the model's structure and types; list every problem found (stderr, or JSON on "
+      "stdout); exit 1 when it is invalid");
+  struct Options {
+    std::string path;
+    bool json = false;
+    infer::ValidateOptions validate;
+  };
+  auto opt = std::make_shared<Options>();
+  app->add_option("MODEL", opt->path, "the model")->required();
+  app->add_flag("--json", opt->json, "print the diagnostics as JSON on stdout");
+  add_newer_opset_flag(app, &opt->validate.check.allow_newer_opset);
+  return {app, [opt] { return check_model(opt->path, opt->json, opt->validate); }};
 }
 
 }  // namespace bough::cli

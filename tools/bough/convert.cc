@@ -2,9 +2,10 @@
 // (.onnx) and OpenVINO IR (.xml + .bin), by extension; --opset sets the ai.onnx opset of
 // the ONNX written. IN is never overwritten; OUT is written through a temporary file and a
 // rename.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "commands.h"
@@ -13,6 +14,7 @@
 #include "formats/openvino/writer.h"
 #include "formats/read_model.h"
 #include "infer/opset_target.h"
+#include "options.h"
 #include "util/files.h"
 
 namespace bough::cli {
@@ -21,67 +23,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage =
-    "usage: bough convert IN OUT [--captures carried|implicit] [--opset N]\n"
-    "  formats by extension: .onnx, .xml (OpenVINO IR, with its .bin beside it)\n"
-    "  --captures: how written ONNX Loop bodies read outer values: as loop-carried values\n"
-    "              returned unchanged (carried, the default) or by name (implicit)\n"
-    "  --opset:    the ai.onnx opset of the ONNX written (refused, naming the nodes, when\n"
-    "              a node would mean something else there or not exist)\n";
-
-}  // namespace
-
-int cmd_convert(const Args& args) {
-  std::vector<std::string> paths;
-  onnx::LoopCaptures captures = onnx::LoopCaptures::Carried;
+struct Options {
+  std::string in, out;
+  std::string captures = "carried";
   std::optional<int64_t> opset;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--opset" && i + 1 < args.size()) {
-      const std::string& text = args[++i];
-      char* end = nullptr;
-      opset = std::strtoll(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0') {
-        std::fprintf(stderr, "bough: error: --opset takes a number, not '%s'\n", text.c_str());
-        return kExitUsage;
-      }
-      continue;
-    }
-    if (args[i] == "--captures" && i + 1 < args.size()) {
-      const std::string& mode = args[++i];
-      if (mode == "carried")
-        captures = onnx::LoopCaptures::Carried;
-      else if (mode == "implicit")
-        captures = onnx::LoopCaptures::Implicit;
-      else {
-        std::fprintf(stderr, "bough: error: --captures takes carried or implicit, not '%s'\n",
-                     mode.c_str());
-        return kExitUsage;
-      }
-    } else {
-      paths.push_back(args[i]);
-    }
-  }
-  if (paths.size() != 2) {
-    std::fputs(kUsage, stderr);
-    return kExitUsage;
-  }
+};
+
+int convert(const Options& opt) {
+  const std::vector<std::string> paths = {opt.in, opt.out};
+  const onnx::LoopCaptures captures =
+      opt.captures == "implicit" ? onnx::LoopCaptures::Implicit : onnx::LoopCaptures::Carried;
+  const std::optional<int64_t>& opset = opt.opset;
   const fs::path in = paths[0], out = paths[1];
   const std::string ext = out.extension().string();
   if (ext != ".onnx" && ext != ".xml") {
-    std::fprintf(stderr, "bough: error: %s: the output must end in .onnx or .xml\n",
-                 paths[1].c_str());
-    return kExitUsage;
+    return usage_error(paths[1] + ": the output must end in .onnx or .xml");
   }
   if (opset && ext != ".onnx") {
-    std::fprintf(stderr, "bough: error: --opset applies to ONNX output only\n");
-    return kExitUsage;
+    return usage_error("--opset applies to ONNX output only");
   }
   // The IR's weights go beside the .xml, so they must not land on the input either.
   fs::path weights = fs::path(out).replace_extension(".bin");
   if (same_file(in, out) || (ext == ".xml" && same_file(in, weights))) {
-    std::fprintf(stderr, "bough: error: %s: convert never overwrites its input\n",
-                 paths[1].c_str());
-    return kExitUsage;
+    return usage_error(paths[1] + ": convert never overwrites its input");
   }
   auto model = read_model_file(paths[0]);
   if (ext == ".onnx") {
@@ -92,6 +56,28 @@ int cmd_convert(const Args& args) {
     openvino::write_model_files(*model, paths[1]);
   }
   return kExitOk;
+}
+
+}  // namespace
+
+Command add_convert(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "convert", "convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin), by extension");
+  auto opt = std::make_shared<Options>();
+  app->add_option("IN", opt->in, "the model to read (never overwritten)")->required();
+  app->add_option("OUT", opt->out, "the model to write: .onnx, or .xml with its .bin beside it")
+      ->required();
+  app->add_option("--captures", opt->captures,
+                  "how written ONNX Loop bodies read outer values: as loop-carried values "
+                  "returned unchanged (carried) or by name (implicit)")
+      ->check(one_of({"carried", "implicit"}))
+      ->capture_default_str();
+  app->add_option_function<std::string>(
+         "--opset", [opt](const std::string& v) { opt->opset = std::stoll(v); },
+         "the ai.onnx opset of the ONNX written (refused, naming the nodes, when a node would "
+         "mean something else there or not exist); default: the model's")
+      ->check(at_least(1));
+  return {app, [opt] { return convert(*opt); }};
 }
 
 }  // namespace bough::cli

@@ -1,19 +1,20 @@
 // bough infer MODEL [-o OUT.onnx] [--allow-newer-opset] — the type of every value, as
 // inference finds it: printed, or written into a copy of the model as value_info.
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "commands.h"
 #include "formats/onnx/writer.h"
 #include "formats/read_model.h"
 #include "infer/validate.h"
+#include "options.h"
 #include "util/files.h"
 
 namespace bough::cli {
 
 namespace {
-
-constexpr const char* kUsage = "usage: bough infer MODEL [-o OUT.onnx] [--allow-newer-opset]\n";
 
 void print_values(const ir::Graph& g) {
   const std::string path = g.path();
@@ -33,30 +34,10 @@ void print_values(const ir::Graph& g) {
   }
 }
 
-}  // namespace
-
-int cmd_infer(const Args& args) {
-  std::string path, out;
-  infer::ValidateOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-o" && i + 1 < args.size()) {
-      out = args[++i];
-    } else if (args[i] == "--allow-newer-opset") {
-      options.check.allow_newer_opset = true;
-    } else if (path.empty() && args[i].rfind("-", 0) != 0) {
-      path = args[i];
-    } else {
-      std::fputs(kUsage, stderr);
-      return kExitUsage;
-    }
-  }
-  if (path.empty()) {
-    std::fputs(kUsage, stderr);
-    return kExitUsage;
-  }
+int infer_types(const std::string& path, const std::string& out,
+                const infer::ValidateOptions& options) {
   if (!out.empty() && same_file(path, out)) {
-    std::fprintf(stderr, "bough: error: %s: infer never overwrites its input\n", out.c_str());
-    return kExitUsage;
+    return usage_error(out + ": infer never overwrites its input");
   }
   auto model = read_model_file(path);
   infer::Validation v = infer::validate(*model, options);
@@ -69,6 +50,25 @@ int cmd_infer(const Args& args) {
   }
   onnx::write_model_file(*model, out);
   return kExitOk;
+}
+
+}  // namespace
+
+Command add_infer(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "infer",
+      "print the inferred type of every value, or write the model with them as value_info");
+  struct Options {
+    std::string path, out;
+    infer::ValidateOptions validate;
+  };
+  auto opt = std::make_shared<Options>();
+  app->add_option("MODEL", opt->path, "the model")->required();
+  app->add_option("-o,--output", opt->out,
+                  "write the model with the inferred types as value_info to this .onnx file "
+                  "instead of printing them");
+  add_newer_opset_flag(app, &opt->validate.check.allow_newer_opset);
+  return {app, [opt] { return infer_types(opt->path, opt->out, opt->validate); }};
 }
 
 }  // namespace bough::cli

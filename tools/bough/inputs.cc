@@ -1,99 +1,202 @@
 #include "inputs.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
 
+#include "bough/error.h"
 #include "formats/npy/npy.h"
 #include "formats/onnx/tensor_proto.h"
+#include "ir/float_formats.h"
+#include "ir/graph.h"
+#include "options.h"
+#include "util/files.h"
 
 namespace bough::cli {
 
 namespace {
 
-bool parse_int(const std::string& s, int* out) {
-  char* end = nullptr;
-  long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end || v < 0 || v > 1000000000) return false;
-  *out = static_cast<int>(v);
-  return true;
+// NAME=VALUE split at the first '='.
+std::pair<std::string, std::string> split_assignment(const std::string& text) {
+  size_t eq = text.find('=');
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+CLI::Validator assignment(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string {
+        size_t eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+          return "must be NAME=" + what + ", got '" + text + "'";
+        return "";
+      },
+      "NAME=" + what);
+}
+
+onnx::ProtoKind proto_kind(const ValueInfo& info) {
+  if (info.type.rfind("seq(", 0) == 0) return onnx::ProtoKind::Sequence;
+  if (info.type.rfind("optional(", 0) == 0) return onnx::ProtoKind::Optional;
+  return onnx::ProtoKind::Tensor;
+}
+
+Value read_input_file(const std::string& path, const ValueInfo& info) {
+  if (info.type.rfind("map(", 0) == 0)
+    fail(ErrorKind::Unsupported, path, "input '" + info.name + "' is a map; bough has no maps");
+  // Content decides: a .npy file starts with its magic, whatever its name.
+  if (read_file(path).rfind("\x93NUMPY", 0) == 0) return npy::read_npy(path);
+  return onnx::read_value_file(path, proto_kind(info));
+}
+
+// A tensor of the declared type and shape with values from a fixed seed: floats (float16,
+// bfloat16 and float8 included) in [-1, 1), integers in [0, 10), random booleans, strings of
+// one digit.
+Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>& dims,
+                     std::mt19937_64* rng) {
+  if (proto_kind(info) != onnx::ProtoKind::Tensor || info.type.rfind("tensor(", 0) != 0)
+    throw UsageError("input '" + info.name + "' is " + info.type +
+                     ": @random makes tensors only; give it with --input " + info.name + "=FILE");
+  if (!info.rank_known)
+    throw UsageError("input '" + info.name + "' (" + info.type +
+                     ") has no declared shape; give it with --input " + info.name + "=FILE");
+  Dims shape;
+  for (const Dim& d : info.shape) {
+    if (d.known()) {
+      shape.push_back(d.size);
+    } else if (auto it = dims.find(d.symbol); !d.symbol.empty() && it != dims.end()) {
+      shape.push_back(it->second);
+    } else {
+      throw UsageError("input '" + info.name + "' (" + info.type + ") has the dimension " +
+                       (d.symbol.empty()
+                            ? "'?' with no name; give the input with --input"
+                            : "'" + d.symbol + "'; give its size with --dim " + d.symbol + "=N"));
+    }
+  }
+  Tensor t(info.elem, shape);
+  std::uniform_real_distribution<double> real(-1, 1);
+  std::uniform_int_distribution<int> small(0, 9);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    switch (info.elem) {
+      case ElemType::Float:
+        t.data<float>()[i] = static_cast<float>(real(*rng));
+        break;
+      case ElemType::Double:
+        t.data<double>()[i] = real(*rng);
+        break;
+      case ElemType::Float16:
+        t.data<uint16_t>()[i] = float_to_half(static_cast<float>(real(*rng)));
+        break;
+      case ElemType::BFloat16:
+        t.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(real(*rng)));
+        break;
+      case ElemType::Float8E4M3FN:
+      case ElemType::Float8E4M3FNUZ:
+      case ElemType::Float8E5M2:
+      case ElemType::Float8E5M2FNUZ:
+        t.data<uint8_t>()[i] = float_to_float8(info.elem, static_cast<float>(real(*rng)));
+        break;
+      case ElemType::Bool:
+        t.data<bool>()[i] = small(*rng) < 5;
+        break;
+      case ElemType::Int8:
+        t.data<int8_t>()[i] = static_cast<int8_t>(small(*rng));
+        break;
+      case ElemType::UInt8:
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(small(*rng));
+        break;
+      case ElemType::Int16:
+        t.data<int16_t>()[i] = static_cast<int16_t>(small(*rng));
+        break;
+      case ElemType::UInt16:
+        t.data<uint16_t>()[i] = static_cast<uint16_t>(small(*rng));
+        break;
+      case ElemType::Int32:
+        t.data<int32_t>()[i] = small(*rng);
+        break;
+      case ElemType::UInt32:
+        t.data<uint32_t>()[i] = static_cast<uint32_t>(small(*rng));
+        break;
+      case ElemType::Int64:
+        t.data<int64_t>()[i] = small(*rng);
+        break;
+      case ElemType::UInt64:
+        t.data<uint64_t>()[i] = static_cast<uint64_t>(small(*rng));
+        break;
+      case ElemType::String:
+        t.strings()[i] = std::to_string(small(*rng));
+        break;
+      default:
+        throw UsageError("input '" + info.name + "' is " + info.type +
+                         ": @random cannot make that element type; give it with --input " +
+                         info.name + "=FILE");
+    }
+  }
+  return t;
 }
 
 }  // namespace
 
-bool parse_run_options(const Args& args, const char* command, RunOptions* opt, bool* is_bench) {
-  const bool bench = is_bench != nullptr;
-  auto usage = [&] {
-    std::fprintf(stderr,
-                 "usage: bough %s MODEL [--input NAME=FILE.npy|FILE.pb]... %s[--threads N] "
-                 "[--allow-newer-opset] [--optimize none|basic|all]\n",
-                 command, bench ? "[--iters N] [--warmup W] " : "[--output-dir DIR] ");
-    return false;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--input") {
-      if (!value(&v)) return usage();
-      size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) return usage();
-      opt->inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-    } else if (a == "--threads") {
-      if (!value(&v) || !parse_int(v, &opt->threads) || opt->threads < 1) return usage();
-    } else if (a == "--optimize") {
-      if (!value(&v) || !parse_optimization(v, &opt->optimization)) return usage();
-    } else if (a == "--allow-newer-opset") {
-      opt->allow_newer_opset = true;
-    } else if (!bench && a == "--output-dir") {
-      if (!value(&opt->output_dir)) return usage();
-    } else if (bench && a == "--iters") {
-      if (!value(&v) || !parse_int(v, &opt->iters) || opt->iters < 1) return usage();
-    } else if (bench && a == "--warmup") {
-      if (!value(&v) || !parse_int(v, &opt->warmup)) return usage();
-    } else if (a.rfind("--", 0) == 0 || !opt->model.empty()) {
-      std::fprintf(stderr, "bough %s: unexpected argument '%s'\n", command, a.c_str());
-      return usage();
-    } else {
-      opt->model = a;
-    }
+void add_run_options(CLI::App* app, RunOptions* opt) {
+  app->add_option("MODEL", opt->model, "the model")->required();
+  app->add_option("-i,--input", opt->inputs,
+                  "an input: NAME=FILE (.npy, or a TensorProto, SequenceProto or OptionalProto "
+                  ".pb) or NAME=@random (generated from the declared type); repeat per input")
+      ->check(assignment("FILE"));
+  app->add_option("--dim", opt->dims,
+                  "the size of a symbolic dimension for generated inputs: NAME=VALUE")
+      ->check(assignment("VALUE"));
+  app->add_option("--threads", opt->threads, "threads for kernels that split their work")
+      ->check(at_least(1))
+      ->capture_default_str();
+  add_optimization_option(app, &opt->optimization);
+  add_newer_opset_flag(app, &opt->allow_newer_opset);
+}
+
+NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
+                        bool random_rest) {
+  std::map<std::string, int64_t> dims;
+  for (const std::string& d : opt.dims) {
+    auto [name, value] = split_assignment(d);
+    char* end = nullptr;
+    long long size = std::strtoll(value.c_str(), &end, 10);
+    if (*end || size < 0)
+      throw UsageError("--dim: " + name + " must be a size, got '" + value + "'");
+    if (!dims.emplace(name, size).second) throw UsageError("--dim: " + name + " given twice");
   }
-  if (opt->model.empty()) return usage();
-  return true;
-}
+  std::map<std::string, const ValueInfo*> declared;
+  for (const ValueInfo& info : session.inputs()) declared[info.name] = &info;
+  std::set<std::string> with_default;
+  for (const ir::Edge* e : model.ir().graph->inputs)
+    if (e->data) with_default.insert(e->name);
 
-bool parse_optimization(const std::string& level, Optimization* out) {
-  if (level == "none")
-    *out = Optimization::none;
-  else if (level == "basic")
-    *out = Optimization::basic;
-  else if (level == "all")
-    *out = Optimization::all;
-  else
-    return false;
-  return true;
-}
-
-NamedValues load_inputs(const RunOptions& opt) {
+  std::mt19937_64 rng(0);
   NamedValues feed;
-  for (const auto& [name, file] : opt.inputs) {
-    bool npy = file.size() > 4 && file.compare(file.size() - 4, 4, ".npy") == 0;
-    feed.emplace_back(name, npy ? Value(npy::read_npy(file))
-                                : onnx::read_value_file(file, onnx::ProtoKind::Tensor));
+  std::set<std::string> given;
+  for (const std::string& assignment : opt.inputs) {
+    auto [name, source] = split_assignment(assignment);
+    auto it = declared.find(name);
+    if (it == declared.end()) {
+      std::string names;
+      for (const ValueInfo& info : session.inputs())
+        names += (names.empty() ? "" : ", ") + info.name;
+      throw UsageError("--input: the model has no input '" + name + "' (its inputs: " + names +
+                       ")");
+    }
+    if (!given.insert(name).second) throw UsageError("--input: '" + name + "' given twice");
+    feed.emplace_back(name, source == "@random" ? Value(random_tensor(*it->second, dims, &rng))
+                                                : read_input_file(source, *it->second));
   }
+  std::string missing;
+  for (const ValueInfo& info : session.inputs()) {
+    if (given.count(info.name) || with_default.count(info.name)) continue;
+    if (random_rest)
+      feed.emplace_back(info.name, random_tensor(info, dims, &rng));
+    else
+      missing += "\n  " + info.name + ": " + info.type;
+  }
+  if (!missing.empty())
+    fail(ErrorKind::BadInput, opt.model,
+         "missing inputs (give each with --input NAME=FILE or NAME=@random):" + missing);
   return feed;
-}
-
-std::string safe_file_name(const std::string& name) {
-  std::string out;
-  for (char c : name)
-    out +=
-        (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
-  if (out.empty() || out[0] == '.') out = "_" + out;
-  return out;
 }
 
 }  // namespace bough::cli

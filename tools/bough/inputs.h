@@ -1,33 +1,40 @@
-// Options shared by `run` and `bench`, and loading --input files.
+// The options `run` and `bench` share, and the inputs they feed: files given with --input
+// (.npy, or a TensorProto / SequenceProto / OptionalProto .pb), or values generated from the
+// declared types (@random).
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bough/session.h"
-#include "commands.h"
 
 namespace bough::cli {
 
 struct RunOptions {
   std::string model;
-  std::vector<std::pair<std::string, std::string>> inputs;  // name, file
-  std::string output_dir;
+  std::vector<std::string> inputs;  // NAME=FILE or NAME=@random
+  std::vector<std::string> dims;    // NAME=VALUE, for the symbolic dimensions of @random inputs
   int threads = 1;
   bool allow_newer_opset = false;
   Optimization optimization = Optimization::basic;
-  int iters = 100;
-  int warmup = 5;
 };
 
-// Parses MODEL and the options; `bench` enables --iters/--warmup. Prints usage and returns
-// false on a bad command line.
-bool parse_run_options(const Args& args, const char* command, RunOptions* opt, bool* is_bench);
-// --optimize LEVEL: none, basic or all. False for another word.
-bool parse_optimization(const std::string& level, Optimization* out);
-// Reads each --input file: .npy, or .pb (TensorProto).
-NamedValues load_inputs(const RunOptions& opt);
-// A file name made from a value name (no path separators).
-std::string safe_file_name(const std::string& name);
+// A mistake on the command line found after parsing; exits with the usage code.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// MODEL, --input, --dim, --threads, --optimize, --allow-newer-opset.
+void add_run_options(CLI::App* app, RunOptions* opt);
+// The feed for a run. Files are told apart by content: the .npy magic, or else a protobuf
+// whose message (TensorProto, SequenceProto, OptionalProto) the input's declared type
+// chooses. @random inputs, and with `random_rest` every input not given, are generated from
+// the declared types. Throws UsageError for the same input given twice, an unknown input
+// name, or a symbolic dimension with no --dim; BadInput listing every missing input with its
+// type.
+NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
+                        bool random_rest);
 
 }  // namespace bough::cli

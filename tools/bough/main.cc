@@ -1,85 +1,107 @@
+// bough: the command line. CLI11 parses; each subcommand lives in its own file.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <iostream>
 
 #include "bough/error.h"
 #include "commands.h"
+#include "inputs.h"
+#include "options.h"
+#include "version.h"
 
 namespace bough::cli {
 
 int report_error(const std::exception& e) {
   std::fprintf(stderr, "bough: error: %s\n", e.what());
-  if (const auto* err = dynamic_cast<const Error*>(&e)) {
-    switch (err->kind()) {
-      case ErrorKind::IO:
-      case ErrorKind::BadInput:
-      case ErrorKind::Stopped:
-        return kExitUsage;
-      case ErrorKind::InvalidModel:
-      case ErrorKind::Unsupported:
-        return kExitInvalid;
-    }
+  if (dynamic_cast<const UsageError*>(&e)) return kExitUsage;
+  if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return kExitIO;
+  const auto* err = dynamic_cast<const Error*>(&e);
+  if (!err) return kExitInvalid;
+  switch (err->kind()) {
+    case ErrorKind::IO:
+      return kExitIO;
+    case ErrorKind::BadInput:
+      return kExitBadInput;
+    case ErrorKind::InvalidModel:
+    case ErrorKind::Unsupported:
+    case ErrorKind::Stopped:
+      return kExitInvalid;
   }
   return kExitInvalid;
+}
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "bough: error: %s\n", message.c_str());
+  return kExitUsage;
 }
 
 }  // namespace bough::cli
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: bough COMMAND [ARGS]
+constexpr const char* kFooter =
+    R"(MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
+`bough help COMMAND` or `bough COMMAND --help` describes a command and its options.
 
-commands:
-  info MODEL                      print the model's IR: graphs, subgraphs, captures, types
-  check MODEL [--json] [--allow-newer-opset]
-                                  check the model's structure and types; list every problem
-                                  found (stderr, or JSON on stdout); exit 1 when it is invalid
-  infer MODEL [-o OUT.onnx]       print the inferred type of every value, or write the model
-                                  with them as value_info
-  ops [NAME] [--json]             list the operators bough runs; NAME: its signatures
-  run MODEL [--input NAME=FILE]... [--output-dir DIR] [--threads N] [--optimize LEVEL]
-                                  run the model and print its outputs
-  bench MODEL [--input NAME=FILE]... [--iters N] [--warmup W] [--threads N] [--optimize LEVEL]
-                                  time repeated runs in one process
-                                  (run and bench refuse an invalid model, and an opset newer
-                                  than bough knows unless given --allow-newer-opset)
-  test-data [--optimize LEVEL] DIR...
-                                  run ONNX backend-layout test folders and compare outputs
-                                  (LEVEL: none, basic (the default) or all graph passes)
-  optimize IN OUT.onnx [--passes a,b,c] [--repair] [--list]
-                                  run graph passes (fold constants and constant Ifs, remove
-                                  dead code) and write the result; IN is never overwritten
-  convert IN OUT [--captures carried|implicit]
-                                  convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin)
-
-MODEL is an ONNX file, or an OpenVINO IR .xml with its .bin beside it.
-
-exit status: 0 success, 1 invalid model or failed tests, 2 usage or I/O error
-)";
+exit status: 0 success, 1 invalid or unsupported model or failed tests, 2 usage,
+             3 bad input data, 4 I/O error)";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace bough::cli;
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? kExitUsage : kExitOk;
+  CLI::App app("bough: check, infer, convert, optimize and run ONNX and OpenVINO IR models",
+               "bough");
+  app.formatter(std::make_shared<WrappingFormatter>());
+  app.footer(kFooter);
+  app.set_version_flag(
+      "--version", [] { return version_text(); },
+      "print the version and the CPU features of the build and exit");
+  app.require_subcommand(0, 1);
+  const std::vector<Command> commands = {
+      add_info(app),  add_check(app),     add_infer(app),    add_ops(app),     add_run(app),
+      add_bench(app), add_test_data(app), add_optimize(app), add_convert(app), add_show(app)};
+  std::string topic;
+  CLI::App* help = app.add_subcommand("help", "describe the tool, or one command and its options");
+  help->add_option("COMMAND", topic, "the command to describe");
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string name = argv[1];
+    bool known = name == "help";
+    for (const Command& c : commands) known |= c.app->get_name() == name;
+    if (!known) return usage_error("no command named '" + name + "' (`bough help` lists them)");
   }
-  Args args(argv + 2, argv + argc);
-  std::string cmd = argv[1];
   try {
-    if (cmd == "info") return cmd_info(args);
-    if (cmd == "check") return cmd_check(args);
-    if (cmd == "test-data") return cmd_test_data(args);
-    if (cmd == "run") return cmd_run(args);
-    if (cmd == "bench") return cmd_bench(args);
-    if (cmd == "convert") return cmd_convert(args);
-    if (cmd == "ops") return cmd_ops(args);
-    if (cmd == "infer") return cmd_infer(args);
-    if (cmd == "optimize") return cmd_optimize(args);
-  } catch (const std::exception& e) {
-    return report_error(e);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::vector<CLI::App*> chosen = app.get_subcommands();
+    std::string name = chosen.empty() ? "bough" : "bough " + chosen.back()->get_name();
+    std::fprintf(stderr, "%s: error: %s\n(`%s --help` lists the options)\n", name.c_str(), e.what(),
+                 name.c_str());
+    return kExitUsage;
   }
-  std::fprintf(stderr, "bough: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+  if (help->parsed()) {
+    if (topic.empty()) {  // app.help() would describe the selected `help` command
+      std::cout << app.get_formatter()->make_help(&app, "bough", CLI::AppFormatMode::Normal);
+      return kExitOk;
+    }
+    for (const Command& c : commands)
+      if (c.app->get_name() == topic) {
+        std::cout << c.app->help("bough");
+        return kExitOk;
+      }
+    return usage_error("no command named '" + topic + "' (`bough help` lists them)");
+  }
+  for (const Command& c : commands) {
+    if (!c.app->parsed()) continue;
+    try {
+      return c.run();
+    } catch (const std::exception& e) {
+      return report_error(e);
+    }
+  }
+  std::cerr << app.help();
   return kExitUsage;
 }

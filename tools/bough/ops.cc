@@ -1,7 +1,9 @@
 // bough ops [NAME] [--json] — the operators bough runs, with their schema versions, and for
 // one operator (or all, with --json) the signature of each version: inputs, outputs, the
 // types each type variable allows, attributes.
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "commands.h"
@@ -83,21 +85,7 @@ void print_op(const ops::OpDef& def) {
   }
 }
 
-}  // namespace
-
-int cmd_ops(const Args& args) {
-  std::string name;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      json = true;
-    } else if (name.empty() && a.rfind("--", 0) != 0) {
-      name = a;
-    } else {
-      std::fprintf(stderr, "usage: bough ops [NAME] [--json]\n");
-      return kExitUsage;
-    }
-  }
+int list_ops(const std::string& name, bool json) {
   std::vector<const ops::OpDef*> chosen;
   for (const ops::OpDef* def : ops::all_ops())
     if (name.empty() || def->name == name || qualified(*def) == name) chosen.push_back(def);
@@ -121,6 +109,20 @@ int cmd_ops(const Args& args) {
     }
   }
   return kExitOk;
+}
+
+}  // namespace
+
+Command add_ops(CLI::App& root) {
+  CLI::App* app = root.add_subcommand("ops", "list the operators bough runs; NAME: its signatures");
+  struct Options {
+    std::string name;
+    bool json = false;
+  };
+  auto opt = std::make_shared<Options>();
+  app->add_option("NAME", opt->name, "an operator (Add, or with its domain: com.microsoft.Foo)");
+  app->add_flag("--json", opt->json, "print the operators and every signature as JSON");
+  return {app, [opt] { return list_ops(opt->name, opt->json); }};
 }
 
 }  // namespace bough::cli

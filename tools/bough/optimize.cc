@@ -2,7 +2,9 @@
 // and write the result as ONNX. IN is never overwritten; OUT is written through a temporary
 // file and a rename. The model is checked before the passes (after the repairs, with
 // --repair) and again after them.
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 
 #include "bough/error.h"
 #include "commands.h"
@@ -16,12 +18,6 @@ namespace bough::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: bough optimize IN OUT.onnx [--passes NAME,NAME,...] [--repair]\n"
-    "       bough optimize --list\n"
-    "  runs the passes (default: the basic pipeline sessions run) until nothing changes;\n"
-    "  --repair first rewrites what the check refuses but has one clear meaning (legalize-if)\n";
-
 // Throws InvalidModel with the first error of the check, naming how many more there are.
 void require_valid(const ir::Model& model, const std::string& when) {
   infer::Validation checked = infer::validate(model);
@@ -32,60 +28,50 @@ void require_valid(const ir::Model& model, const std::string& when) {
            when + d.message + " (`bough check` lists every problem)");
 }
 
-bool parse_pipeline(const std::string& list, std::vector<const passes::Pass*>* out) {
+// The passes named in a comma-separated list; empty (after a message) when one is unknown.
+std::vector<const passes::Pass*> parse_pipeline(const std::string& list) {
+  std::vector<const passes::Pass*> out;
   size_t start = 0;
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
     std::string name = list.substr(start, comma == std::string::npos ? comma : comma - start);
     const passes::Pass* p = passes::find_pass(name);
     if (!p) {
-      std::fprintf(stderr, "bough optimize: no pass named '%s' (--list shows them)\n",
-                   name.c_str());
-      return false;
+      usage_error("--passes: no pass named '" + name + "' (`bough optimize --list` shows them)");
+      return {};
     }
-    out->push_back(p);
+    out.push_back(p);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  return true;
+  return out;
 }
 
-}  // namespace
+struct Options {
+  std::string in, out, passes;
+  bool repair = false, list = false;
+};
 
-int cmd_optimize(const Args& args) {
-  std::vector<std::string> paths;
+int optimize(const Options& opt) {
+  if (opt.list) {
+    for (const passes::Pass& p : passes::all_passes())
+      std::printf("%-16s %s%s\n", std::string(p.name).c_str(), std::string(p.description).c_str(),
+                  p.basic ? "" : " [not in basic]");
+    return kExitOk;
+  }
+  if (opt.out.empty()) return usage_error("optimize needs IN and OUT (or --list)");
   std::vector<const passes::Pass*> pipeline;
-  bool repair = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--list") {
-      for (const passes::Pass& p : passes::all_passes())
-        std::printf("%-16s %s%s\n", std::string(p.name).c_str(), std::string(p.description).c_str(),
-                    p.basic ? "" : " [not in basic]");
-      return kExitOk;
-    }
-    if (args[i] == "--repair") {
-      repair = true;
-    } else if (args[i] == "--passes" && i + 1 < args.size()) {
-      if (!parse_pipeline(args[++i], &pipeline)) return kExitUsage;
-    } else if (args[i].rfind("--", 0) == 0) {
-      std::fprintf(stderr, "bough optimize: unexpected argument '%s'\n%s", args[i].c_str(), kUsage);
-      return kExitUsage;
-    } else {
-      paths.push_back(args[i]);
-    }
+  if (!opt.passes.empty()) {
+    pipeline = parse_pipeline(opt.passes);
+    if (pipeline.empty()) return kExitUsage;
   }
-  if (paths.size() != 2) {
-    std::fputs(kUsage, stderr);
-    return kExitUsage;
-  }
-  const std::string &in = paths[0], &out = paths[1];
+  const bool repair = opt.repair;
+  const std::string &in = opt.in, &out = opt.out;
   if (out.size() < 5 || out.compare(out.size() - 5, 5, ".onnx") != 0) {
-    std::fprintf(stderr, "bough: error: %s: the output must end in .onnx\n", out.c_str());
-    return kExitUsage;
+    return usage_error(out + ": the output must end in .onnx");
   }
   if (same_file(in, out)) {
-    std::fprintf(stderr, "bough: error: %s: optimize never overwrites its input\n", out.c_str());
-    return kExitUsage;
+    return usage_error(out + ": optimize never overwrites its input");
   }
   if (pipeline.empty()) pipeline = passes::basic_pipeline();
   auto model = read_model_file(in);
@@ -104,6 +90,24 @@ int cmd_optimize(const Args& args) {
   std::printf("%d round%s\n", report.rounds, report.rounds == 1 ? "" : "s");
   onnx::write_model_file(*model, out);
   return kExitOk;
+}
+
+}  // namespace
+
+Command add_optimize(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "optimize",
+      "run graph passes (fold constants and constant Ifs, remove dead code) until nothing "
+      "changes and write the result as ONNX; IN is never overwritten");
+  auto opt = std::make_shared<Options>();
+  app->add_option("IN", opt->in, "the model to read");
+  app->add_option("OUT", opt->out, "the .onnx file to write");
+  app->add_option("--passes", opt->passes,
+                  "the passes to run, comma-separated (default: the basic pipeline sessions run)");
+  app->add_flag("--repair", opt->repair,
+                "first rewrite what the check refuses but has one clear meaning (legalize-if)");
+  app->add_flag("--list", opt->list, "list the passes and exit");
+  return {app, [opt] { return optimize(*opt); }};
 }
 
 }  // namespace bough::cli

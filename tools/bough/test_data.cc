@@ -2,13 +2,14 @@
 // backend-test layout and compare outputs.
 #include "exec/test_data.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
 #include "bough/error.h"
 #include "commands.h"
-#include "inputs.h"
+#include "options.h"
 
 namespace bough::cli {
 
@@ -23,23 +24,9 @@ Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string
   return why->empty() ? Outcome::Pass : Outcome::Fail;
 }
 
-}  // namespace
-
-int cmd_test_data(const Args& args) {
+int run_tests(const std::vector<std::string>& folders, bool quiet, const SessionOptions& options) {
   std::vector<fs::path> tests;
-  bool quiet = false;
-  SessionOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--quiet" || a == "-q") {
-      quiet = true;
-      continue;
-    }
-    if (a == "--optimize") {
-      if (i + 1 < args.size() && parse_optimization(args[++i], &options.optimization)) continue;
-      std::fprintf(stderr, "bough test-data: --optimize takes none, basic or all\n");
-      return kExitUsage;
-    }
+  for (const std::string& a : folders) {
     fs::path p(a);
     std::error_code ec;
     if (fs::exists(p / "model.onnx", ec)) {
@@ -51,14 +38,12 @@ int cmd_test_data(const Args& args) {
       std::sort(found.begin(), found.end());
       tests.insert(tests.end(), found.begin(), found.end());
     } else {
-      std::fprintf(stderr, "bough test-data: %s is not a test folder\n", a.c_str());
-      return kExitUsage;
+      return usage_error(a +
+                         " is not a test folder (model.onnx and test_data_set_*) or a "
+                         "folder of them");
     }
   }
-  if (tests.empty()) {
-    std::fprintf(stderr, "usage: bough test-data [--quiet] [--optimize LEVEL] DIR...\n");
-    return kExitUsage;
-  }
+  if (tests.empty()) return usage_error("no test folders found");
   int passed = 0, failed = 0, skipped = 0;
   for (const fs::path& dir : tests) {
     std::string name = dir.filename().string(), why;
@@ -90,6 +75,25 @@ int cmd_test_data(const Args& args) {
   }
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed ? kExitInvalid : kExitOk;
+}
+
+}  // namespace
+
+Command add_test_data(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "test-data", "run ONNX backend-layout test folders and compare their outputs");
+  struct Options {
+    std::vector<std::string> folders;
+    bool quiet = false;
+    SessionOptions session;
+  };
+  auto opt = std::make_shared<Options>();
+  app->add_option("DIR", opt->folders,
+                  "a test folder (model.onnx, test_data_set_*/) or a folder of them")
+      ->required();
+  app->add_flag("-q,--quiet", opt->quiet, "print only the failures and the totals");
+  add_optimization_option(app, &opt->session.optimization);
+  return {app, [opt] { return run_tests(opt->folders, opt->quiet, opt->session); }};
 }
 
 }  // namespace bough::cli

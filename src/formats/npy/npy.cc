@@ -1,5 +1,6 @@
 #include "formats/npy/npy.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "bough/error.h"
@@ -9,17 +10,18 @@ namespace bough::npy {
 
 namespace {
 
+// numpy dtype kinds and sizes for the element types numpy can hold (strings apart: <U, S).
 struct Descr {
-  const char* code;
+  char kind;
+  size_t size;
   ElemType type;
 };
-// numpy dtype strings for the element types numpy can hold.
 constexpr Descr kDescrs[] = {
-    {"<f4", ElemType::Float},     {"<f8", ElemType::Double},      {"<f2", ElemType::Float16},
-    {"|i1", ElemType::Int8},      {"<i2", ElemType::Int16},       {"<i4", ElemType::Int32},
-    {"<i8", ElemType::Int64},     {"|u1", ElemType::UInt8},       {"<u2", ElemType::UInt16},
-    {"<u4", ElemType::UInt32},    {"<u8", ElemType::UInt64},      {"|b1", ElemType::Bool},
-    {"<c8", ElemType::Complex64}, {"<c16", ElemType::Complex128},
+    {'f', 4, ElemType::Float},     {'f', 8, ElemType::Double},      {'f', 2, ElemType::Float16},
+    {'i', 1, ElemType::Int8},      {'i', 2, ElemType::Int16},       {'i', 4, ElemType::Int32},
+    {'i', 8, ElemType::Int64},     {'u', 1, ElemType::UInt8},       {'u', 2, ElemType::UInt16},
+    {'u', 4, ElemType::UInt32},    {'u', 8, ElemType::UInt64},      {'b', 1, ElemType::Bool},
+    {'c', 8, ElemType::Complex64}, {'c', 16, ElemType::Complex128},
 };
 
 std::string header_value(const std::string& header, const std::string& key,
@@ -34,6 +36,105 @@ std::string header_value(const std::string& header, const std::string& key,
   while (!v.empty() && (v.back() == ' ')) v.pop_back();
   if (v.size() >= 2 && v.front() == '\'') v = v.substr(1, v.size() - 2);
   return v;
+}
+
+// A parsed dtype string such as "<f4", ">i8", "|b1", "<U5", "|S3".
+struct Dtype {
+  bool big_endian = false;
+  char kind = 0;
+  size_t size = 0;       // bytes per element
+  size_t swap_unit = 0;  // bytes swapped together on a big-endian file (0: none)
+  ElemType type = ElemType::Undefined;
+};
+
+Dtype parse_dtype(const std::string& descr, const std::string& path) {
+  auto unsupported = [&] { fail(ErrorKind::Unsupported, path, "npy dtype '" + descr + "'"); };
+  if (descr.size() < 2) unsupported();
+  Dtype d;
+  size_t at = 0;
+  if (std::strchr("<>|=", descr[0])) {
+    d.big_endian = descr[0] == '>';
+    at = 1;
+  }
+  d.kind = descr[at];
+  const std::string count = descr.substr(at + 1);
+  if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos) unsupported();
+  const size_t n = std::stoul(count);
+  if (d.kind == 'U') {  // n UTF-32 code units per string, zero-padded
+    d.size = 4 * n;
+    d.swap_unit = 4;
+    d.type = ElemType::String;
+    return d;
+  }
+  if (d.kind == 'S') {  // n bytes per string, zero-padded
+    d.size = n;
+    d.type = ElemType::String;
+    return d;
+  }
+  for (const Descr& known : kDescrs)
+    if (known.kind == d.kind && known.size == n) d.type = known.type;
+  if (d.type == ElemType::Undefined) unsupported();
+  d.size = n;
+  d.swap_unit = d.kind == 'c' ? n / 2 : n;
+  return d;
+}
+
+void append_utf8(uint32_t c, std::string* out) {
+  if (c < 0x80) {
+    *out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    *out += static_cast<char>(0xC0 | (c >> 6));
+    *out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    *out += static_cast<char>(0xE0 | (c >> 12));
+    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    *out += static_cast<char>(0xF0 | (c >> 18));
+    *out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// The code points of UTF-8 text (a malformed byte stands for itself).
+std::vector<uint32_t> decode_utf8(const std::string& s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t len = b < 0x80         ? 1
+                       : (b >> 5) == 6  ? 2
+                       : (b >> 4) == 14 ? 3
+                       : (b >> 3) == 30 ? 4
+                                        : 1;
+    if (len == 1 || i + len > s.size()) {
+      out.push_back(b);
+      ++i;
+      continue;
+    }
+    uint32_t c = b & (0xFF >> (len + 1));
+    for (size_t k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out.push_back(c);
+    i += len;
+  }
+  return out;
+}
+
+// The C-order index of each element stored in Fortran order.
+std::vector<int64_t> fortran_to_c(const Dims& shape) {
+  const int64_t n = shape.numel();
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t f = 0; f < n; ++f) {
+    int64_t c = 0;
+    for (size_t a = 0; a < shape.size(); ++a) c = c * shape[a] + index[a];
+    out[static_cast<size_t>(f)] = c;
+    for (size_t a = 0; a < shape.size(); ++a) {  // the first axis varies fastest
+      if (++index[a] < shape[a]) break;
+      index[a] = 0;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -58,45 +159,91 @@ Tensor read_npy(const std::string& path) {
   }
   if (offset + header_len > bytes.size()) fail(ErrorKind::BadInput, path, "truncated .npy header");
   std::string header = bytes.substr(offset, header_len);
-  std::string descr = header_value(header, "descr", path);
-  if (header_value(header, "fortran_order", path) != "False")
-    fail(ErrorKind::Unsupported, path, "Fortran-order .npy files");
-  ElemType type = ElemType::Undefined;
-  for (const auto& d : kDescrs)
-    if (descr == d.code ||
-        (descr.size() == 3 && descr[0] == '=' && descr.substr(1) == std::string(d.code).substr(1)))
-      type = d.type;
-  if (type == ElemType::Undefined) fail(ErrorKind::Unsupported, path, "npy dtype '" + descr + "'");
+  const Dtype dtype = parse_dtype(header_value(header, "descr", path), path);
+  const bool fortran = header_value(header, "fortran_order", path) == "True";
   Dims shape;
   std::string dims = header_value(header, "shape", path);
   size_t pos = 0;
   while (pos < dims.size()) {
     size_t next = dims.find(',', pos);
     std::string item = dims.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-    if (item.find_first_not_of(' ') != std::string::npos) shape.push_back(std::stoll(item));
+    if (item.find_first_not_of(' ') != std::string::npos) {
+      char* end = nullptr;
+      long long d = std::strtoll(item.c_str(), &end, 10);
+      if (d < 0 || d > (1LL << 40)) fail(ErrorKind::BadInput, path, "npy shape (" + dims + ")");
+      shape.push_back(d);
+    }
     if (next == std::string::npos) break;
     pos = next + 1;
   }
-  Tensor t(type, shape);
-  size_t data = offset + header_len;
-  if (bytes.size() - data < t.nbytes())
+  const size_t data = offset + header_len;
+  const auto count = static_cast<size_t>(shape.numel());
+  if (dtype.size && (bytes.size() - data) / dtype.size < count)
     fail(ErrorKind::BadInput, path, "npy data is shorter than its shape needs");
-  if (t.nbytes()) std::memcpy(t.raw(), bytes.data() + data, t.nbytes());
+  char* raw = bytes.data() + data;
+  if (dtype.big_endian && dtype.swap_unit > 1)
+    for (size_t at = 0; at < count * dtype.size; at += dtype.swap_unit)
+      std::reverse(raw + at, raw + at + dtype.swap_unit);
+  Tensor t(dtype.type, shape);
+  const std::vector<int64_t> order = fortran ? fortran_to_c(shape) : std::vector<int64_t>{};
+  auto place = [&](size_t i) { return fortran ? static_cast<size_t>(order[i]) : i; };
+  for (size_t i = 0; i < count; ++i) {
+    const char* item = raw + i * dtype.size;
+    if (dtype.kind == 'U') {
+      std::string s;
+      for (size_t k = 0; k < dtype.size; k += 4) {
+        uint32_t c;
+        std::memcpy(&c, item + k, 4);
+        if (c == 0) break;
+        append_utf8(c, &s);
+      }
+      t.strings()[place(i)] = std::move(s);
+    } else if (dtype.kind == 'S') {
+      t.strings()[place(i)] = std::string(item, strnlen(item, dtype.size));
+    } else {
+      std::memcpy(static_cast<char*>(t.raw()) + place(i) * dtype.size, item, dtype.size);
+    }
+  }
   return t;
 }
 
+bool has_dtype(ElemType type) {
+  if (type == ElemType::String) return true;
+  for (const Descr& d : kDescrs)
+    if (d.type == type) return true;
+  return false;
+}
+
 std::string encode_npy(const Tensor& t) {
-  const char* code = nullptr;
-  for (const auto& d : kDescrs)
-    if (d.type == t.type()) code = d.code;
-  if (!code)
-    fail(ErrorKind::Unsupported, "", "numpy has no dtype for " + std::string(elem_name(t.type())));
+  std::string code, body;
+  if (t.type() == ElemType::String) {
+    // UTF-32 code units, each string padded to the longest (numpy's '<U' dtype).
+    std::vector<std::vector<uint32_t>> texts;
+    size_t longest = 1;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      texts.push_back(decode_utf8(t.strings()[i]));
+      longest = std::max(longest, texts.back().size());
+    }
+    code = "<U" + std::to_string(longest);
+    body.assign(texts.size() * longest * 4, '\0');
+    for (size_t i = 0; i < texts.size(); ++i)
+      if (!texts[i].empty())
+        std::memcpy(&body[i * longest * 4], texts[i].data(), texts[i].size() * 4);
+  } else {
+    for (const Descr& d : kDescrs)
+      if (d.type == t.type())
+        code = std::string(d.size == 1 ? "|" : "<") + d.kind + std::to_string(d.size);
+    if (code.empty())
+      fail(ErrorKind::Unsupported, "",
+           "numpy has no dtype for " + std::string(elem_name(t.type())));
+    body.assign(static_cast<const char*>(t.raw()), t.nbytes());
+  }
   std::string shape = "(";
   for (size_t i = 0; i < t.rank(); ++i)
     shape += std::to_string(t.dim(i)) + (t.rank() == 1 || i + 1 < t.rank() ? "," : "");
   shape += ")";
   std::string header =
-      "{'descr': '" + std::string(code) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+      "{'descr': '" + code + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -106,8 +253,7 @@ std::string encode_npy(const Tensor& t) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
   out += header;
-  out.append(static_cast<const char*>(t.raw()), t.nbytes());
-  return out;
+  return out + body;
 }
 
 void write_npy(const Tensor& t, const std::string& path) { write_file_atomic(path, encode_npy(t)); }

@@ -1,4 +1,5 @@
-// NumPy .npy files (format versions 1-3, little-endian, C order).
+// NumPy .npy files (format versions 1-3): every numeric dtype, bool, strings (<U, S), either
+// byte order and Fortran order read; written little-endian, C order, strings as <U.
 #pragma once
 
 #include <string>
@@ -8,6 +9,8 @@
 namespace bough::npy {
 
 Tensor read_npy(const std::string& path);
+// Whether numpy has a dtype for `type` (what encode_npy can write).
+bool has_dtype(ElemType type);
 std::string encode_npy(const Tensor& tensor);
 // Crash-safe write (temporary file, then rename).
 void write_npy(const Tensor& tensor, const std::string& path);

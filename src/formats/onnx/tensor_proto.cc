@@ -184,7 +184,7 @@ Value value_from_optional(const onnxpb::OptionalProto& p, const std::string& whe
 
 Value read_value_file(const std::string& path, ProtoKind hint) {
   std::string bytes = read_file(path);
-  auto parse_error = [&] { fail(ErrorKind::InvalidModel, path, "not a valid protobuf file"); };
+  auto parse_error = [&] { fail(ErrorKind::BadInput, path, "not a valid protobuf file"); };
   switch (hint) {
     case ProtoKind::Tensor: {
       onnxpb::TensorProto p;
@@ -200,6 +200,58 @@ Value read_value_file(const std::string& path, ProtoKind hint) {
       onnxpb::OptionalProto p;
       if (!p.ParseFromString(bytes)) parse_error();
       return value_from_optional(p, path);
+    }
+  }
+  return {};
+}
+
+namespace {
+
+void optional_to_proto(const Value& v, onnxpb::OptionalProto* p);
+
+void sequence_to_proto(const Value& v, onnxpb::SequenceProto* p) {
+  p->set_elem_type(onnxpb::SequenceProto::TENSOR);
+  for (const Value& item : v.seq().items) {
+    if (item.is_tensor()) {
+      tensor_to_proto(item.tensor(), p->add_tensor_values());
+    } else if (item.is_sequence()) {
+      p->set_elem_type(onnxpb::SequenceProto::SEQUENCE);
+      sequence_to_proto(item, p->add_sequence_values());
+    } else {
+      p->set_elem_type(onnxpb::SequenceProto::OPTIONAL);
+      optional_to_proto(item, p->add_optional_values());
+    }
+  }
+}
+
+void optional_to_proto(const Value& v, onnxpb::OptionalProto* p) {
+  if (v.is_tensor()) {
+    p->set_elem_type(onnxpb::OptionalProto::TENSOR);
+    tensor_to_proto(v.tensor(), p->mutable_tensor_value());
+  } else if (v.is_sequence()) {
+    p->set_elem_type(onnxpb::OptionalProto::SEQUENCE);
+    sequence_to_proto(v, p->mutable_sequence_value());
+  }
+}
+
+}  // namespace
+
+std::string encode_value(const Value& value, ProtoKind kind) {
+  switch (kind) {
+    case ProtoKind::Tensor: {
+      onnxpb::TensorProto p;
+      tensor_to_proto(value.tensor(), &p);
+      return p.SerializeAsString();
+    }
+    case ProtoKind::Sequence: {
+      onnxpb::SequenceProto p;
+      sequence_to_proto(value, &p);
+      return p.SerializeAsString();
+    }
+    case ProtoKind::Optional: {
+      onnxpb::OptionalProto p;
+      optional_to_proto(value, &p);
+      return p.SerializeAsString();
     }
   }
   return {};

@@ -29,5 +29,8 @@ Value value_from_optional(const onnxpb::OptionalProto& proto, const std::string&
 enum class ProtoKind { Tensor, Sequence, Optional };
 Value read_value_file(const std::string& path, ProtoKind hint);
 void write_tensor_file(const Tensor& tensor, const std::string& path);
+// A value as the serialized message of `kind` (what read_value_file reads back): a tensor as
+// a TensorProto, a sequence as a SequenceProto, any value as an OptionalProto.
+std::string encode_value(const Value& value, ProtoKind kind);
 
 }  // namespace bough::onnx

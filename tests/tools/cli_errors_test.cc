@@ -1,0 +1,163 @@
+// Every subcommand's exit codes: 0 success, 1 invalid model or failed tests, 2 usage, 3 bad
+// input data, 4 I/O; each bad value named with the reason.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "model_builder.h"
+#include "test_paths.h"
+#include "tools/cli_util.h"
+
+namespace bough {
+namespace {
+
+namespace fs = std::filesystem;
+using test::shell_quoted;
+
+struct Case {
+  std::string args;
+  int code;
+  std::string message;  // a part of the output
+};
+
+void expect_cases(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    std::string out;
+    EXPECT_EQ(test::run_cli(c.args, &out), c.code) << c.args << "\n" << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.args << "\n" << out;
+  }
+}
+
+// A model whose Add gets a float and an int64: a type error.
+std::string type_error_model(const std::string& dir) {
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2});
+  g.input("k", ElemType::Int64, {2});
+  g.output("y", ElemType::Float, {2});
+  g.node("Add", {"x", "k"}, {"y"}, "add");
+  return test::save_model(test::make_model(g), dir, "type_error.onnx");
+}
+
+// x: float[batch, 2] -> Relu -> y.
+std::string symbolic_model(const std::string& dir) {
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {1, 2});
+  g.output("y", ElemType::Float, {1, 2});
+  g.node("Relu", {"x"}, {"y"}, "relu");
+  auto& dim = *g.mutable_proto()
+                   .mutable_input(0)
+                   ->mutable_type()
+                   ->mutable_tensor_type()
+                   ->mutable_shape()
+                   ->mutable_dim(0);
+  dim.set_dim_param("batch");
+  auto& out_dim = *g.mutable_proto()
+                       .mutable_output(0)
+                       ->mutable_type()
+                       ->mutable_tensor_type()
+                       ->mutable_shape()
+                       ->mutable_dim(0);
+  out_dim.set_dim_param("batch");
+  return test::save_model(test::make_model(g), dir, "symbolic.onnx");
+}
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test::scratch_dir("cli_errors");
+    add_ = shell_quoted(test::add_model(dir_));
+    bad_ = shell_quoted(type_error_model(dir_));
+    x_ = shell_quoted(test::save_npy_f32(dir_, "x.npy", {2}, {1, 2}));
+    three_ = shell_quoted(test::save_npy_f32(dir_, "three.npy", {3}, {1, 2, 3}));
+  }
+  std::string dir_, add_, bad_, x_, three_;
+};
+
+TEST_F(CliErrors, Tool) {
+  expect_cases({
+      {"", 2, "Usage: bough [OPTIONS] [SUBCOMMAND]"},
+      {"frobnicate", 2, "no command named 'frobnicate'"},
+      {"--frobnicate", 2, "--frobnicate"},
+  });
+}
+
+TEST_F(CliErrors, Run) {
+  const std::string run = "run " + add_;
+  expect_cases({
+      {run + " -i x=" + x_ + " --input=z=" + x_, 0, "y: tensor(float)[2] [2, 4]"},
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads=2", 0, "[2, 4]"},
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads 0", 2,
+       "--threads: must be at least 1, got 0"},
+      {run + " --threads=two", 2, "--threads: must be a whole number, got 'two'"},
+      {run + " --input x.npy", 2, "--input: must be NAME=FILE, got 'x.npy'"},
+      {run + " -i x=" + x_ + " -i x=" + x_, 2, "--input: 'x' given twice"},
+      {run + " -i w=" + x_, 2, "--input: the model has no input 'w' (its inputs: x, z)"},
+      {run + " --optimize fast", 2, "--optimize: must be none, basic or all, got 'fast'"},
+      {run + " --print some", 2, "--print: must be preview, full, summary or none, got 'some'"},
+      {"run", 2, "MODEL is required"},
+      // Both missing inputs at once, with their types.
+      {run, 3,
+       "missing inputs (give each with --input NAME=FILE or NAME=@random):\n"
+       "  x: tensor(float)[2]\n  z: tensor(float)[2]"},
+      {run + " -i x=" + three_ + " -i z=" + x_, 3, "x"},
+      {run + " -i x=" + shell_quoted(dir_ + "/none.npy") + " -i z=" + x_, 4, "none.npy"},
+      {"run " + shell_quoted(dir_ + "/none.onnx"), 4, "none.onnx"},
+      {"run " + bad_ + " -i x=" + x_ + " -i k=" + x_, 1, "add"},
+  });
+}
+
+TEST_F(CliErrors, Bench) {
+  const std::string bench = "bench " + add_;
+  const std::string sym = shell_quoted(symbolic_model(dir_));
+  expect_cases({
+      {bench + " --iters 0", 2, "--iters: must be at least 1, got 0"},
+      {bench + " --iters=3 --warmup=-1", 2, "--warmup: must be at least 0, got -1"},
+      {bench + " --duration 0", 2, "--duration: must be above 0, got 0"},
+      {bench + " --iters 3 --duration 1", 2, "--iters excludes --duration"},
+      {bench + " --iters 3", 0, "3 runs after 5 warm-up"},
+      {bench + " --iters 3 -i x=@random", 0, "3 runs"},
+      {"bench " + sym + " --iters 2", 2,
+       "input 'x' (tensor(float)[batch,2]) has the dimension 'batch'; give its size with --dim "
+       "batch=N"},
+      {"bench " + sym + " --iters 2 --dim batch=4", 0, "2 runs"},
+      {"bench " + sym + " --iters 2 --dim batch", 2, "--dim: must be NAME=VALUE, got 'batch'"},
+      {bench + " --iters 2 -i x=" + three_, 3, "x"},
+      {"bench " + bad_, 1, "add"},
+  });
+}
+
+TEST_F(CliErrors, ModelCommands) {
+  const std::string none = shell_quoted(dir_ + "/none.onnx");
+  expect_cases({
+      {"info", 2, "MODEL is required"},
+      {"info " + none, 4, "none.onnx"},
+      {"info " + add_ + " --depth -1", 2, "--depth: must be at least 0, got -1"},
+      {"check " + none, 4, "none.onnx"},
+      {"check " + bad_, 1, "invalid"},
+      {"check " + add_, 0, "valid"},
+      {"infer " + none, 4, "none.onnx"},
+      {"infer " + bad_, 1, "add"},
+      {"infer " + add_ + " -o " + add_, 2, "infer never overwrites its input"},
+      {"ops NoSuchOp", 1, "no operator named 'NoSuchOp'"},
+      {"ops --bogus", 2, "--bogus"},
+      {"convert " + add_, 2, "OUT is required"},
+      {"convert " + add_ + " " + shell_quoted(dir_ + "/o.txt"), 2, "must end in .onnx or .xml"},
+      {"convert " + add_ + " " + shell_quoted(dir_ + "/o.onnx") + " --captures some", 2,
+       "--captures: must be carried or implicit, got 'some'"},
+      {"convert " + add_ + " " + shell_quoted(dir_ + "/o.onnx") + " --opset=0", 2,
+       "--opset: must be at least 1, got 0"},
+      {"convert " + none + " " + shell_quoted(dir_ + "/o.onnx"), 4, "none.onnx"},
+      {"convert " + add_ + " " + shell_quoted(dir_ + "/no/such/dir/o.onnx"), 4, "o.onnx"},
+      {"optimize " + add_, 2, "optimize needs IN and OUT"},
+      {"optimize " + add_ + " " + shell_quoted(dir_ + "/o.onnx") + " --passes nope", 2,
+       "--passes: no pass named 'nope'"},
+      {"optimize " + bad_ + " " + shell_quoted(dir_ + "/o.onnx"), 1, "add"},
+      {"test-data", 2, "DIR is required"},
+      {"test-data " + shell_quoted(dir_ + "/none"), 2, "is not a test folder"},
+      {"test-data --optimize most " + shell_quoted(dir_), 2,
+       "--optimize: must be none, basic or all"},
+  });
+}
+
+}  // namespace
+}  // namespace bough

@@ -1,0 +1,109 @@
+#include "graph_dot.h"
+
+#include <map>
+
+#include "util/json.h"
+
+namespace bough::cli {
+
+namespace {
+
+// A DOT string literal (JSON's escaping is valid DOT).
+std::string quote(const std::string& s) { return util::json_string(s); }
+
+class DotWriter {
+ public:
+  std::string write(const ir::Model& model) {
+    out_ =
+        "digraph model {\n  rankdir=TB;\n  compound=true;\n"
+        "  node [fontname=\"Helvetica\", fontsize=10];\n"
+        "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+    graph(*model.graph, "  ");
+    // Edges between clusters go last, at the top level: an edge statement inside a cluster
+    // would pull its other end into that cluster.
+    return out_ + crossing_ + "}\n";
+  }
+
+ private:
+  // The value a capture reads, through captures of captures.
+  static const ir::Edge* origin(const ir::Edge* e) {
+    while (e && e->origin == ir::Edge::Origin::Capture && e->outer) e = e->outer;
+    return e;
+  }
+
+  std::string next_id(const char* prefix) { return prefix + std::to_string(next_++); }
+
+  void graph(const ir::Graph& g, const std::string& pad) {
+    for (const ir::Edge* e : g.inputs) {
+      if (e->data) continue;  // an input with a default: folded like an initializer
+      const std::string id = next_id("v");
+      source_[e] = id;
+      out_ += pad + id +
+              " [shape=ellipse, label=" + quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
+    }
+    for (const auto& n : g.nodes) node(*n, pad);
+    for (const ir::Edge* e : g.outputs) {
+      const std::string id = next_id("o");
+      out_ += pad + id + " [shape=ellipse, style=filled, fillcolor=\"#eeeeee\", label=" +
+              quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
+      edge(e, id, pad);
+    }
+  }
+
+  void node(const ir::Node& n, const std::string& pad) {
+    const std::string id = next_id("n");
+    std::string label = n.label();
+    for (const ir::Edge* in : n.inputs) {
+      const ir::Edge* from = origin(in);
+      if (from && from->data) label += "\n" + in->name + ": " + ir::to_string(from->type);
+    }
+    out_ += pad + id + " [shape=box, style=rounded, label=" + quote(label) + "];\n";
+    for (const ir::Edge* in : n.inputs) edge(in, id, pad);
+    for (const ir::Edge* o : n.outputs)
+      if (o) source_[o] = id;
+    for (const auto& a : n.attributes) {
+      if (a.g) cluster(n, id, a.name, *a.g, pad);
+      for (size_t i = 0; i < a.graphs.size(); ++i)
+        cluster(n, id, a.name + "[" + std::to_string(i) + "]", *a.graphs[i], pad);
+    }
+  }
+
+  void cluster(const ir::Node& owner, const std::string& owner_id, const std::string& attribute,
+               const ir::Graph& g, const std::string& pad) {
+    const std::string name = next_id("cluster_"), anchor = next_id("a");
+    out_ += pad + "subgraph " + name + " {\n" + pad +
+            "  label=" + quote(owner.label() + ": " + attribute) + ";\n" + pad +
+            "  style=rounded; color=\"#888888\";\n" + pad + "  " + anchor +
+            " [shape=point, style=invis];\n";
+    // A dotted line from the node to the border of its subgraph.
+    crossing_ += "  " + owner_id + " -> " + anchor +
+                 " [style=dotted, arrowhead=none, lhead=" + name + "];\n";
+    graph(g, pad + "  ");
+    out_ += pad + "}\n";
+  }
+
+  // An edge carrying `value` into DOT node `to`; none for initializers (in the label) and
+  // omitted optional inputs.
+  void edge(const ir::Edge* value, const std::string& to, const std::string& pad) {
+    const ir::Edge* from = origin(value);
+    if (!from || from->data) return;
+    auto it = source_.find(from);
+    if (it == source_.end()) return;
+    if (value->origin == ir::Edge::Origin::Capture)
+      crossing_ += "  " + it->second + " -> " + to + " [id=\"capture_" +
+                   std::to_string(captures_++) +
+                   "\", style=dashed, color=\"#3366cc\", label=" + quote(value->name) + "];\n";
+    else
+      out_ += pad + it->second + " -> " + to + " [label=" + quote(value->name) + "];\n";
+  }
+
+  std::string out_, crossing_;
+  std::map<const ir::Edge*, std::string> source_;  // value -> the DOT node that makes it
+  int next_ = 0, captures_ = 0;
+};
+
+}  // namespace
+
+std::string graph_to_dot(const ir::Model& model) { return DotWriter().write(model); }
+
+}  // namespace bough::cli
