@@ -2,7 +2,6 @@
 ort_run.js), feeding bough ORT's dumped inputs, comparing outputs, peak RSS of a child."""
 import json
 import os
-import re
 import subprocess
 
 import numpy as np
@@ -49,9 +48,9 @@ def input_flags(dump):
 def bough_bench(model_path, dump, iters, warmup, threads):
     """`bough bench`: returns (median ms, min ms) of `iters` runs in one process."""
     out = sh([bough_cli(), "bench", model_path, *input_flags(dump), "--iters", str(iters), "--warmup",
-              str(warmup), "--threads", str(threads)])
-    m = re.search(r"min ([0-9.]+) ms\s+median ([0-9.]+) ms", out)
-    return float(m.group(2)), float(m.group(1))
+              str(warmup), "--threads", str(threads), "--json"])
+    ns = json.loads(out)["ns"]
+    return ns["median"] / 1e6, ns["min"] / 1e6
 
 
 def output_errors(model_path, dump, rtol, atol):
