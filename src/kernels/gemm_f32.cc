@@ -95,12 +95,12 @@ HWY_INLINE void TileRows(int64_t rows, const float* a, int64_t lda, const float*
 // Panels one vector of DT wide (b has fewer columns than a full vector holds): row tiles
 // twice as high, as there are half as many accumulators per row.
 template <class DT>
-void NarrowRange(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT bp,
-                 int64_t kn, float* HWY_RESTRICT c, int64_t ldc, int64_t i0, int64_t i1,
-                 int64_t cols, bool add) {
+void NarrowRange(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT bp, int64_t kn,
+                 float* HWY_RESTRICT c, int64_t ldc, int64_t i0, int64_t i1, int64_t cols,
+                 bool add) {
   for (int64_t i = i0; i < i1; i += 2 * kRows)
-    TileRows<DT, 1, 1, 2 * kRows>(std::min<int64_t>(2 * kRows, i1 - i), a + i * lda, lda, bp, 0,
-                                  kn, c + i * ldc, ldc, cols, add);
+    TileRows<DT, 1, 1, 2 * kRows>(std::min<int64_t>(2 * kRows, i1 - i), a + i * lda, lda, bp, 0, kn,
+                                  c + i * ldc, ldc, cols, add);
 }
 
 // Rows [i0, i1) and panels [p0, p1) of c = a · packed b. Loops k blocks, then panels, then
@@ -186,10 +186,14 @@ void FewRowsM(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRIC
 void FewRows(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
              int64_t m, int64_t k, int64_t j0, int64_t j1) {
   switch (m) {
-    case 1: return FewRowsM<1>(a, lda, b, ldb, c, ldc, k, j0, j1);
-    case 2: return FewRowsM<2>(a, lda, b, ldb, c, ldc, k, j0, j1);
-    case 3: return FewRowsM<3>(a, lda, b, ldb, c, ldc, k, j0, j1);
-    default: return FewRowsM<4>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    case 1:
+      return FewRowsM<1>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    case 2:
+      return FewRowsM<2>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    case 3:
+      return FewRowsM<3>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    default:
+      return FewRowsM<4>(a, lda, b, ldb, c, ldc, k, j0, j1);
   }
 }
 

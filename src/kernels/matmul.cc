@@ -166,7 +166,8 @@ void batched_matmul_f32(const float* a, const float* b, float* c, std::span<cons
     stacked = a_off[i] == i * m * k && b_off[i] == b_off[0];
   if (stacked) {
     const int64_t rows = batches * m;
-    if (rows <= kFewRowsF32) return gemm_f32_few_rows(a, k, b + b_off[0], n, c, n, rows, k, n, pool);
+    if (rows <= kFewRowsF32)
+      return gemm_f32_few_rows(a, k, b + b_off[0], n, c, n, rows, k, n, pool);
     return gemm_f32(a, k, PackedB(b + b_off[0], k, n, false), c, n, rows, pool);
   }
   auto one = [&](int64_t i, util::ThreadPool& p) {
@@ -192,8 +193,8 @@ Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool) 
   if (a.type() != ElemType::Float || a.rank() == 0 || a.shape().back() != b.k())
     fail(ErrorKind::BadInput, "",
          "MatMul's A of type " + std::string(elem_name(a.type())) + " and shape " +
-             shape_string(a.shape()) + " does not match its float B of " +
-             std::to_string(b.k()) + " rows");
+             shape_string(a.shape()) + " does not match its float B of " + std::to_string(b.k()) +
+             " rows");
   Dims out_shape = a.shape();
   out_shape[out_shape.size() - 1] = b.n();
   Tensor out(ElemType::Float, out_shape);

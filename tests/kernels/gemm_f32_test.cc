@@ -9,11 +9,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "hwy/targets.h"
 #include "kernels/broadcast.h"
 #include "kernels/matmul.h"
 #include "model_builder.h"
@@ -87,7 +90,7 @@ TEST(GemmF32, SmallShapesMatchReference) {
 // split over two threads on both sides; one-row products of a wide b.
 TEST(GemmF32, LargeOddShapesMatchReference) {
   Rng rng(32);
-  const int64_t shapes[][3] = {{1, 768, 3072}, {2, 301, 515}, {3, 257, 97},  {97, 513, 129},
+  const int64_t shapes[][3] = {{1, 768, 3072}, {2, 301, 515}, {3, 257, 97},   {97, 513, 129},
                                {300, 131, 7},  {5, 1000, 3},  {129, 65, 300}, {16, 512, 512}};
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
@@ -158,7 +161,34 @@ TEST(GemmF32, PackedMatMulShapes) {
     ASSERT_EQ(got.shape(), want_shape);
     expect_product(a.data<float>(), b.data<float>(), got.data<float>(), a.numel() / 24, 24, 10);
   }
-  test::expect_bad_input([&] { matmul_packed(test::random_floats(Dims{3, 5}, rng), packed, pool); });
+  test::expect_bad_input([&] {
+    matmul_packed(test::random_floats(Dims{3, 5}, rng), packed, pool);
+  });
+}
+
+// Every kernel set compiled in and runnable here (AVX2's on an AVX-512 machine too), each
+// picked in turn through Highway's test hook, on a sample of the shapes above.
+TEST(GemmF32, EveryRunnableKernelSetMatchesReference) {
+  Rng rng(35);
+  util::ThreadPool pool(2);
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  std::set<std::string> picked;
+  for (int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    picked.emplace(gemm_kernel_set());
+    SCOPED_TRACE(std::string(hwy::TargetName(target)) + " as " + std::string(gemm_kernel_set()));
+    for (int trial = 0; trial < 60; ++trial)
+      check_shape(rng.uniform(1, 40), rng.uniform(1, 40), rng.uniform(1, 40), rng, pool);
+    check_shape(3, 300, 70, rng, pool);
+    check_shape(67, 260, 45, rng, pool);
+    if (HasFatalFailure()) break;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  const auto has = [&](int64_t t) {
+    return std::find(targets.begin(), targets.end(), t) != targets.end();
+  };
+  EXPECT_EQ(picked.count("avx2"), has(HWY_AVX2) ? 1u : 0u);
+  EXPECT_EQ(picked.count("avx512"), has(HWY_AVX3) ? 1u : 0u);
 }
 
 // The picked kernel set is the widest this CPU reports: Highway's AVX-512 target needs F,
