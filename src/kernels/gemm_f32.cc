@@ -2,12 +2,13 @@
 // target-independent part (packing, splitting over threads, dispatch) is under HWY_ONCE.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gemm_f32.cc"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
 // foreach_target must come first.
+#include <hwy/highway.h>
+
 #include <algorithm>
 #include <cstring>
 
-#include "hwy/highway.h"
 #include "kernels/gemm_f32.h"
 
 HWY_BEFORE_NAMESPACE();

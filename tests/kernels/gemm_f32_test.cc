@@ -8,6 +8,7 @@
 #include "kernels/gemm_f32.h"
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -16,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "hwy/targets.h"
 #include "kernels/broadcast.h"
 #include "kernels/matmul.h"
 #include "model_builder.h"
