@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <hwy/targets.h>
 
 #include "kernels/gemm_f32.h"
 #include "util/thread_pool.h"
@@ -41,8 +44,10 @@ double best_seconds(const std::function<void()>& call) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using bough::kernels::PackedB;
+  // --avx2: bough's AVX2 kernels even on an AVX-512 machine (what an AVX2-only CPU runs).
+  if (argc > 1 && std::string(argv[1]) == "--avx2") hwy::SetSupportedTargetsForTest(HWY_AVX2);
   const std::vector<Shape> shapes = {{64, 64, 64},   {256, 256, 256}, {1024, 1024, 1024},
                                      {16, 512, 512}, {1, 768, 3072},  {2, 768, 768},
                                      {3, 255, 100},  {128, 127, 8},   {200, 64, 3},
