@@ -34,6 +34,7 @@ std::unique_ptr<ops::Kernel> make_function_call(const ir::Node& node, const ir::
   for (const auto& a : node.attributes) attrs.push_back(&a);
   for (const auto& a : fn.attribute_defaults) attrs.push_back(&a);
   CompileEnv inner{env.model, &attrs, &fn.opset_imports};
+  inner.prepared_weights = env.prepared_weights;
   return std::make_unique<FunctionCall>(Plan::compile(*fn.body, inner));
 }
 

@@ -29,6 +29,9 @@ namespace {
 std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
                                          const std::string& where, const Plan* plan,
                                          std::span<const int32_t> step_inputs) {
+  // What of the inputs is constant for the plan's lifetime, for kernels to prepare from.
+  std::vector<const Value*> constants;
+  for (int32_t s : step_inputs) constants.push_back(plan->constant_slot(s));
   if (env.model)
     for (const auto& fn : env.model->functions)
       if (fn->name == node.op_type && fn->domain == node.domain && fn->overload == node.overload)
@@ -56,7 +59,8 @@ std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv&
          op + " has " + std::to_string(n_out) + " outputs, expected " +
              std::to_string(def->min_outputs) +
              (def->max_outputs == def->min_outputs ? "" : " or more"));
-  ops::BuildContext ctx(node, opset, since, &env, env.attrs, where, plan, step_inputs);
+  ops::BuildContext ctx(node, opset, since, &env, env.attrs, where, plan, step_inputs,
+                        ops::StepConstants{constants, env.prepared_weights});
   return def->make(ctx);
 }
 
@@ -97,8 +101,10 @@ bool is_alias(const ir::Node& node) {
 
 }  // namespace
 
-void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
-  where_ = graph_where(graph, env.model);
+void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
+  where_ = graph_where(graph, outer_env.model);
+  CompileEnv env = outer_env;
+  if (!env.prepared_weights) env.prepared_weights = &prepared_weights_;
   SlotNumbering slot;
   for (const ir::Edge* v : graph.inputs) input_slots_.push_back(slot.add(v));
   for (const ir::Edge* v : graph.captures) capture_slots_.push_back(slot.add(v));
@@ -133,6 +139,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& env) {
     borrowed_[s] = true;
     fixed_[s] = home != nullptr;
     slots_[s] = home ? const_cast<Value*>(home) : &unbound_;
+    constant_[s] = home && env.capture_constants && (*env.capture_constants)[k];
   }
   for (size_t s = 0; s < n; ++s) {
     if (!borrowed_[s]) {

@@ -30,6 +30,13 @@ struct CompileEnv {
   // one (a constant or node output of an enclosing plan, or a capture bound that way), or
   // null when the owner binds it on every call.
   const std::vector<const Value*>* capture_addresses = nullptr;
+  // Per capture: whether that outer value is also constant for the enclosing plan's lifetime
+  // (it then has an address too), so that kernels of this graph may prepare from it. Null:
+  // none is.
+  const std::vector<uint8_t>* capture_constants = nullptr;
+  // Where kernels count the weights they prepare (Plan::prepared_weights): the outermost
+  // plan's counter, shared by its nested plans. Null: the plan being compiled is outermost.
+  size_t* prepared_weights = nullptr;
 };
 
 class Plan {
@@ -86,6 +93,16 @@ class Plan {
   const Value* fixed_slot(int32_t s) const {
     return fixed_[static_cast<size_t>(s)] ? slots_[static_cast<size_t>(s)] : nullptr;
   }
+  // The value of slot `s` when it is the same for the plan's lifetime (an initializer, a
+  // Constant's output, or a constant capture), else null.
+  const Value* constant_slot(int32_t s) const {
+    return s >= 0 && constant_[static_cast<size_t>(s)] ? slots_[static_cast<size_t>(s)] : nullptr;
+  }
+  // How many weights the kernels of this plan and of all its nested plans prepared from
+  // constant inputs when they were built (ops::BuildContext::count_prepared). Preparing
+  // happens only then, once: runs never rebuild a kernel. Zero for a nested plan, which
+  // counts into its outermost plan.
+  size_t prepared_weights() const { return prepared_weights_; }
   const std::string& where() const { return where_; }
 
  private:
@@ -95,7 +112,7 @@ class Plan {
   };
   Plan() = default;
   void bind(int32_t s, const Value& v) { slots_[static_cast<size_t>(s)] = const_cast<Value*>(&v); }
-  void compile_graph(const ir::Graph& graph, const CompileEnv& env);
+  void compile_graph(const ir::Graph& graph, const CompileEnv& outer_env);
   // After a failed run: drops every value but the constants.
   void clear_all();
   void unbind();
@@ -108,12 +125,13 @@ class Plan {
   std::vector<uint8_t> output_shared_;   // per output: bool
   std::vector<int32_t> reset_slots_;     // outputs the plan computes (they may be bound)
   std::vector<int32_t> bound_per_call_;  // inputs, and captures without a fixed home
-  std::vector<bool> constant_;           // per slot: holds an initializer for the Plan's lifetime
+  std::vector<bool> constant_;  // per slot: its value is the same for the Plan's lifetime
   std::vector<Value> frame_;             // values this plan owns (node outputs, constants)
   std::vector<Value*> slots_;            // per slot: its value in frame_, or a caller's bound value
   std::vector<bool> borrowed_;           // per slot: an input or capture, bound by the caller
   std::vector<bool> fixed_;              // per slot: its address never changes
   Value unbound_;  // what an unbound input or capture reads: the empty optional
+  size_t prepared_weights_ = 0;
   std::string where_;
 };
 

@@ -22,6 +22,17 @@ class Plan;
 
 namespace bough::ops {
 
+// What the planner knows of a step's inputs that holds for the plan's whole lifetime.
+struct StepConstants {
+  // Per input (implicit inputs last): its value when it is the same for every run of the
+  // plan (an initializer, a Constant's output, a value the session's passes folded, or an
+  // outer constant a subgraph captures), else null.
+  std::span<const Value* const> values;
+  // Counts the weights kernels prepared from them (BuildContext::count_prepared); null
+  // when nobody counts.
+  size_t* prepared = nullptr;
+};
+
 // What a kernel factory sees of the node it builds for. The planner's own state (the
 // compile environment, the plan being built and this step's input slots) passes through
 // untouched, for the control-flow operators in exec/control that compile subgraphs; a
@@ -30,11 +41,13 @@ class BuildContext : public NodeView {
  public:
   BuildContext(const ir::Node& node, int64_t opset, int since, const exec::CompileEnv* env,
                const FunctionAttrs* function_attrs, std::string where,
-               const exec::Plan* plan = nullptr, std::span<const int32_t> step_inputs = {})
+               const exec::Plan* plan = nullptr, std::span<const int32_t> step_inputs = {},
+               StepConstants constants = {})
       : NodeView(node, opset, since, function_attrs, std::move(where)),
         env(env),
         plan_(plan),
-        step_inputs_(step_inputs) {}
+        step_inputs_(step_inputs),
+        constants_(constants) {}
 
   const exec::CompileEnv* env;  // null outside a plan
 
@@ -43,9 +56,24 @@ class BuildContext : public NodeView {
   const exec::Plan* plan() const { return plan_; }
   std::span<const int32_t> step_inputs() const { return step_inputs_; }
 
+  // Input i when it is a tensor that stays the same for the plan's lifetime (see
+  // StepConstants), else null (not constant, omitted, or not a tensor). A kernel may
+  // prepare a form of it once here (a transposed weight, say) and use that on every run;
+  // the tensor itself outlives the kernel, but a kernel that prepares keeps no pointer to it.
+  const Tensor* constant_input(size_t i) const {
+    if (i >= constants_.values.size() || !constants_.values[i]) return nullptr;
+    const Value& v = *constants_.values[i];
+    return v.is_tensor() ? &v.tensor() : nullptr;
+  }
+  // Reports `n` weights prepared from constant inputs, for Plan::prepared_weights.
+  void count_prepared(size_t n = 1) const {
+    if (constants_.prepared) *constants_.prepared += n;
+  }
+
  private:
   const exec::Plan* plan_;
   std::span<const int32_t> step_inputs_;
+  StepConstants constants_;
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const BuildContext&);

@@ -7,6 +7,7 @@ namespace bough::ops {
 Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
   Body body;
   std::vector<const Value*> homes;
+  std::vector<uint8_t> constants;  // per capture: its outer value is constant
   const auto& implicit = ctx.node.implicit_inputs;
   const std::span<const int32_t> step_inputs = ctx.step_inputs();
   for (size_t k = 0; k < graph.captures.size(); ++k) {
@@ -14,14 +15,19 @@ Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
     auto position =
         static_cast<int32_t>(ctx.node.inputs.size() + static_cast<size_t>(it - implicit.begin()));
     const Value* home = nullptr;
-    if (ctx.plan() && static_cast<size_t>(position) < step_inputs.size())
+    bool constant = false;
+    if (ctx.plan() && static_cast<size_t>(position) < step_inputs.size()) {
       home = ctx.plan()->fixed_slot(step_inputs[static_cast<size_t>(position)]);
+      constant = ctx.plan()->constant_slot(step_inputs[static_cast<size_t>(position)]);
+    }
     homes.push_back(home);
+    constants.push_back(home && constant ? 1 : 0);
     if (!home) body.dynamic_captures.emplace_back(k, position);
   }
   if (!ctx.env) ctx.invalid("a subgraph can only be compiled inside a plan");
   exec::CompileEnv inner = *ctx.env;
   inner.capture_addresses = &homes;
+  inner.capture_constants = &constants;
   body.plan = exec::Plan::compile(graph, inner);
   return body;
 }
