@@ -125,7 +125,7 @@ class Plan {
   std::vector<uint8_t> output_shared_;   // per output: bool
   std::vector<int32_t> reset_slots_;     // outputs the plan computes (they may be bound)
   std::vector<int32_t> bound_per_call_;  // inputs, and captures without a fixed home
-  std::vector<bool> constant_;  // per slot: its value is the same for the Plan's lifetime
+  std::vector<bool> constant_;           // per slot: its value is the same for the Plan's lifetime
   std::vector<Value> frame_;             // values this plan owns (node outputs, constants)
   std::vector<Value*> slots_;            // per slot: its value in frame_, or a caller's bound value
   std::vector<bool> borrowed_;           // per slot: an input or capture, bound by the caller

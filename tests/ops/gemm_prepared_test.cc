@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "bough/session.h"
+#include "exec/plan.h"
+#include "ir/graph.h"
 #include "model_builder.h"
 #include "reference.h"
 #include "test_paths.h"
@@ -28,8 +30,8 @@ struct Product {
   float alpha = 1, beta = 1;
 };
 
-// Runs the one-node model with B as an initializer (`constant_b`) or as an input.
-Tensor run(const Product& p, bool constant_b, int threads) {
+// Saves the one-node model with B as an initializer (`constant_b`) or as an input.
+std::string save(const Product& p, bool constant_b) {
   test::GraphBuilder g;
   g.input("A", ElemType::Float, p.a.shape().vec());
   if (constant_b) {
@@ -50,8 +52,17 @@ Tensor run(const Product& p, bool constant_b, int threads) {
     test::set_float(n, "alpha", p.alpha);
     test::set_float(n, "beta", p.beta);
   }
-  const std::string path =
-      test::save_model(test::make_model(g, 17), test::scratch_dir("gemm_prepared"), "m.onnx");
+  return test::save_model(test::make_model(g, 17), test::scratch_dir("gemm_prepared"), "m.onnx");
+}
+
+// Runs the model of save() and checks that a constant B, and only that, was prepared: once,
+// when the plan was compiled.
+Tensor run(const Product& p, bool constant_b, int threads) {
+  const std::string path = save(p, constant_b);
+  const Model model = Model::load(path);
+  const auto plan =
+      exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
+  EXPECT_EQ(plan->prepared_weights(), constant_b ? 1u : 0u);
   Session session(Model::load(path), SessionOptions{threads});
   NamedValues feeds = {{"A", p.a}};
   if (!constant_b) feeds.emplace_back("B", p.b);
