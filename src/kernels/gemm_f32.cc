@@ -227,7 +227,13 @@ int64_t ceil_div(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 }  // namespace
 
-PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) : k_(k), n_(n) {
+PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) {
+  pack(b, k, n, transposed);
+}
+
+void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
+  k_ = k;
+  n_ = n;
   // Narrow b: one vector of the fewest lanes (at least 4) that holds a row; else two vectors.
   const int64_t lanes = HWY_DYNAMIC_DISPATCH(VectorLanes)();
   width_ = 2 * lanes;
@@ -238,7 +244,8 @@ PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) : k_(k),
     }
   kc_ = std::max<int64_t>(1, kPanelBlockFloats / width_);
   const int64_t panels = ceil_div(n, width_), padded = panels * width_;
-  data_.assign(static_cast<size_t>(std::max<int64_t>(1, k * padded)), 0.0f);
+  // Every element is written below (padding included): a reused buffer is not cleared first.
+  data_.resize(static_cast<size_t>(std::max<int64_t>(1, k * padded)));
   for (int64_t k0 = 0; k0 < k; k0 += kc_) {
     const int64_t kn = std::min(kc_, k - k0);
     for (int64_t p = 0; p < panels; ++p) {
@@ -251,6 +258,7 @@ PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) : k_(k),
         } else {
           std::memcpy(row, b + (k0 + kk) * n + j0, static_cast<size_t>(cols) * sizeof(float));
         }
+        std::fill(row + cols, row + width_, 0.0f);
       }
     }
   }

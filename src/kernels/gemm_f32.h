@@ -19,6 +19,8 @@ class PackedB {
   PackedB() = default;
   // b is k x n row-major, or n x k row-major when `transposed` (then B = bᵀ).
   PackedB(const float* b, int64_t k, int64_t n, bool transposed);
+  // The same into this object's buffer, reusing its memory (for a scratch PackedB).
+  void pack(const float* b, int64_t k, int64_t n, bool transposed);
 
   int64_t k() const { return k_; }
   int64_t n() const { return n_; }

@@ -154,6 +154,14 @@ Tensor rows_dot_rows(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return out;
 }
 
+// A per-thread buffer for B packed per call (B not a prepared weight): a fresh allocation
+// of that size would cost page faults and clearing on every call. It keeps the largest B
+// the thread has packed.
+PackedB& scratch_packed_b() {
+  thread_local PackedB packed;
+  return packed;
+}
+
 // The float batched product: one product over the stacked rows when every batch of a
 // follows the last and b is shared (a weight broadcast over a batch), else one per batch,
 // the batches split over the pool when each is too small to split itself.
@@ -168,12 +176,16 @@ void batched_matmul_f32(const float* a, const float* b, float* c, std::span<cons
     const int64_t rows = batches * m;
     if (rows <= kFewRowsF32)
       return gemm_f32_few_rows(a, k, b + b_off[0], n, c, n, rows, k, n, pool);
-    return gemm_f32(a, k, PackedB(b + b_off[0], k, n, false), c, n, rows, pool);
+    PackedB& packed = scratch_packed_b();
+    packed.pack(b + b_off[0], k, n, false);
+    return gemm_f32(a, k, packed, c, n, rows, pool);
   }
   auto one = [&](int64_t i, util::ThreadPool& p) {
     if (m <= kFewRowsF32)
       return gemm_f32_few_rows(a + a_off[i], k, b + b_off[i], n, c + i * m * n, n, m, k, n, p);
-    gemm_f32(a + a_off[i], k, PackedB(b + b_off[i], k, n, false), c + i * m * n, n, m, p);
+    PackedB& packed = scratch_packed_b();  // this thread's: batches may run side by side
+    packed.pack(b + b_off[i], k, n, false);
+    gemm_f32(a + a_off[i], k, packed, c + i * m * n, n, m, p);
   };
   // Batches of fewer multiply-adds than this each run on one thread, side by side.
   constexpr int64_t kSplitBatch = int64_t{1} << 22;
@@ -218,8 +230,11 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 
 Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (a.rank() == 2 && b.rank() == 2 && a.type() == ElemType::Float &&
-      b.type() == ElemType::Float && a.dim(0) > kFewRows && a.dim(1) == b.dim(1))
-    return matmul_packed(a, PackedB(b.data<float>(), b.dim(1), b.dim(0), true), pool);
+      b.type() == ElemType::Float && a.dim(0) > kFewRows && a.dim(1) == b.dim(1)) {
+    PackedB& packed = scratch_packed_b();
+    packed.pack(b.data<float>(), b.dim(1), b.dim(0), true);
+    return matmul_packed(a, packed, pool);
+  }
   if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
     const std::array<int64_t, 2> perm{1, 0};
     return matmul(a, b.rank() == 2 ? transpose(b, perm) : b, pool);
