@@ -154,12 +154,22 @@ Tensor rows_dot_rows(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return out;
 }
 
-// A per-thread buffer for B packed per call (B not a prepared weight): a fresh allocation
-// of that size would cost page faults and clearing on every call. It keeps the largest B
-// the thread has packed.
-PackedB& scratch_packed_b() {
-  thread_local PackedB packed;
-  return packed;
+// Calls use(packed) with b (k x n, or its n x k transpose) packed into this thread's scratch
+// buffer: a fresh allocation per call would cost page faults and clearing every time. A
+// buffer past kKeepScratchFloats is freed after the call instead of kept for the thread's
+// life.
+template <typename F>
+auto with_packed_b(const float* b, int64_t k, int64_t n, bool transposed, F&& use) {
+  constexpr int64_t kKeepScratchFloats = int64_t{4} << 20;  // 16 MiB
+  thread_local PackedB scratch;
+  scratch.pack(b, k, n, transposed);
+  struct Release {
+    ~Release() {
+      if (scratch.k() * scratch.panels() * scratch.width() > kKeepScratchFloats)
+        scratch = PackedB();
+    }
+  } release;
+  return use(static_cast<const PackedB&>(scratch));
 }
 
 // The float batched product: one product over the stacked rows when every batch of a
@@ -176,16 +186,16 @@ void batched_matmul_f32(const float* a, const float* b, float* c, std::span<cons
     const int64_t rows = batches * m;
     if (rows <= kFewRowsF32)
       return gemm_f32_few_rows(a, k, b + b_off[0], n, c, n, rows, k, n, pool);
-    PackedB& packed = scratch_packed_b();
-    packed.pack(b + b_off[0], k, n, false);
-    return gemm_f32(a, k, packed, c, n, rows, pool);
+    return with_packed_b(b + b_off[0], k, n, false,
+                         [&](const PackedB& packed) { gemm_f32(a, k, packed, c, n, rows, pool); });
   }
   auto one = [&](int64_t i, util::ThreadPool& p) {
     if (m <= kFewRowsF32)
       return gemm_f32_few_rows(a + a_off[i], k, b + b_off[i], n, c + i * m * n, n, m, k, n, p);
-    PackedB& packed = scratch_packed_b();  // this thread's: batches may run side by side
-    packed.pack(b + b_off[i], k, n, false);
-    gemm_f32(a + a_off[i], k, packed, c + i * m * n, n, m, p);
+    // The scratch is per thread, so batches may run side by side.
+    with_packed_b(b + b_off[i], k, n, false, [&](const PackedB& packed) {
+      gemm_f32(a + a_off[i], k, packed, c + i * m * n, n, m, p);
+    });
   };
   // Batches of fewer multiply-adds than this each run on one thread, side by side.
   constexpr int64_t kSplitBatch = int64_t{1} << 22;
@@ -231,9 +241,8 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (a.rank() == 2 && b.rank() == 2 && a.type() == ElemType::Float &&
       b.type() == ElemType::Float && a.dim(0) > kFewRows && a.dim(1) == b.dim(1)) {
-    PackedB& packed = scratch_packed_b();
-    packed.pack(b.data<float>(), b.dim(1), b.dim(0), true);
-    return matmul_packed(a, packed, pool);
+    return with_packed_b(b.data<float>(), b.dim(1), b.dim(0), true,
+                         [&](const PackedB& packed) { return matmul_packed(a, packed, pool); });
   }
   if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
     const std::array<int64_t, 2> perm{1, 0};

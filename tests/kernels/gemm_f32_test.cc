@@ -113,14 +113,16 @@ TEST(GemmF32, EmptyDimensions) {
 }
 
 // Through kernels::matmul: batches of a over one shared b (stacked into one product),
-// broadcast batch dims on either side, 1-D operands, at 1 and 2 threads.
+// broadcast batch dims on either side, 1-D operands, a B too large for the kept scratch
+// buffer, at 1 and 2 threads.
 TEST(GemmF32, BatchedAndBroadcastMatMul) {
   Rng rng(33);
   const std::vector<std::pair<Dims, Dims>> cases = {
       {Dims{4, 7, 33}, Dims{33, 19}},       {Dims{3, 1, 2, 40}, Dims{5, 40, 17}},
       {Dims{2, 5, 64}, Dims{2, 64, 70}},    {Dims{1, 3, 9}, Dims{6, 9, 3}},
       {Dims{12, 16, 64}, Dims{12, 64, 16}}, {Dims{40}, Dims{3, 40, 21}},
-      {Dims{2, 3, 30}, Dims{30}},           {Dims{2, 200, 64}, Dims{64, 200}}};
+      {Dims{2, 3, 30}, Dims{30}},           {Dims{2, 200, 64}, Dims{64, 200}},
+      {Dims{5, 2100}, Dims{2100, 2100}}};  // B past the 16 MiB scratch kept per thread
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
     for (const auto& [as, bs] : cases) {
