@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <vector>
 
 #include "bough/error.h"
@@ -153,7 +154,80 @@ Tensor rows_dot_rows(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return out;
 }
 
+// Calls use(packed) with b (k x n, or its n x k transpose) packed into this thread's scratch
+// buffer: a fresh allocation per call would cost page faults and clearing every time. A
+// buffer past kKeepScratchFloats is freed after the call instead of kept for the thread's
+// life.
+template <typename F>
+auto with_packed_b(const float* b, int64_t k, int64_t n, bool transposed, F&& use) {
+  constexpr int64_t kKeepScratchFloats = int64_t{4} << 20;  // 16 MiB
+  thread_local PackedB scratch;
+  scratch.pack(b, k, n, transposed);
+  struct Release {
+    ~Release() {
+      if (scratch.k() * scratch.panels() * scratch.width() > kKeepScratchFloats)
+        scratch = PackedB();
+    }
+  } release;
+  return use(static_cast<const PackedB&>(scratch));
+}
+
+// The float batched product: one product over the stacked rows when every batch of a
+// follows the last and b is shared (a weight broadcast over a batch), else one per batch,
+// the batches split over the pool when each is too small to split itself.
+void batched_matmul_f32(const float* a, const float* b, float* c, std::span<const int64_t> a_off,
+                        std::span<const int64_t> b_off, int64_t m, int64_t k, int64_t n,
+                        util::ThreadPool& pool) {
+  const int64_t batches = static_cast<int64_t>(a_off.size());
+  bool stacked = true;
+  for (int64_t i = 0; i < batches && stacked; ++i)
+    stacked = a_off[i] == i * m * k && b_off[i] == b_off[0];
+  if (stacked) {
+    const int64_t rows = batches * m;
+    if (rows <= kFewRowsF32)
+      return gemm_f32_few_rows(a, k, b + b_off[0], n, c, n, rows, k, n, pool);
+    return with_packed_b(b + b_off[0], k, n, false,
+                         [&](const PackedB& packed) { gemm_f32(a, k, packed, c, n, rows, pool); });
+  }
+  auto one = [&](int64_t i, util::ThreadPool& p) {
+    if (m <= kFewRowsF32)
+      return gemm_f32_few_rows(a + a_off[i], k, b + b_off[i], n, c + i * m * n, n, m, k, n, p);
+    // The scratch is per thread, so batches may run side by side.
+    with_packed_b(b + b_off[i], k, n, false, [&](const PackedB& packed) {
+      gemm_f32(a + a_off[i], k, packed, c + i * m * n, n, m, p);
+    });
+  };
+  // Batches of fewer multiply-adds than this each run on one thread, side by side.
+  constexpr int64_t kSplitBatch = int64_t{1} << 22;
+  if (m * n * k >= kSplitBatch) {
+    for (int64_t i = 0; i < batches; ++i) one(i, pool);
+    return;
+  }
+  const int64_t grain = std::max<int64_t>(1, kSplitBatch / std::max<int64_t>(1, m * n * k) / 4);
+  pool.parallel_for(batches, grain, [&](int64_t s, int64_t e) {
+    for (int64_t i = s; i < e; ++i) one(i, pool);  // nested: the inner product runs inline
+  });
+}
+
 }  // namespace
+
+Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool) {
+  if (a.type() != ElemType::Float || a.rank() == 0 || a.shape().back() != b.k())
+    fail(ErrorKind::BadInput, "",
+         "MatMul's A of type " + std::string(elem_name(a.type())) + " and shape " +
+             shape_string(a.shape()) + " does not match its float B of " + std::to_string(b.k()) +
+             " rows");
+  Dims out_shape = a.shape();
+  out_shape[out_shape.size() - 1] = b.n();
+  Tensor out(ElemType::Float, out_shape);
+  const int64_t rows = a.numel() / std::max<int64_t>(1, b.k());
+  if (b.k() == 0) {
+    std::fill(out.data<float>(), out.data<float>() + out.numel(), 0.0f);
+    return out;
+  }
+  gemm_f32(a.data<float>(), b.k(), b, out.data<float>(), b.n(), rows, pool);
+  return out;
+}
 
 Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   if (a.type() != b.type())
@@ -165,6 +239,11 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 }
 
 Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
+  if (a.rank() == 2 && b.rank() == 2 && a.type() == ElemType::Float &&
+      b.type() == ElemType::Float && a.dim(0) > kFewRows && a.dim(1) == b.dim(1)) {
+    return with_packed_b(b.data<float>(), b.dim(1), b.dim(0), true,
+                         [&](const PackedB& packed) { return matmul_packed(a, packed, pool); });
+  }
   if (a.rank() != 2 || b.rank() != 2 || a.type() != b.type() || a.dim(0) > kFewRows) {
     const std::array<int64_t, 2> perm{1, 0};
     return matmul(a, b.rank() == 2 ? transpose(b, perm) : b, pool);
@@ -180,6 +259,8 @@ void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off
   const int64_t batches = static_cast<int64_t>(a_off.size());
   const int64_t rows = batches * m;
   if (rows == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, float>)
+    return batched_matmul_f32(a, b, c, a_off, b_off, m, k, n, pool);
   // Work items are (column block, row of the stacked outputs), column block outermost, so a
   // thread's run of items shares blocks of b; a chunk should hold enough multiply-adds.
   const int64_t jblocks = (n + kNBlock - 1) / kNBlock;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "bough/tensor.h"
+#include "kernels/gemm_f32.h"
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
@@ -18,9 +19,14 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 // products of rows (b is not transposed), else through matmul.
 Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 
+// a · B for a float `a` of rank >= 1 (its last dimension B's k, the others batch and rows)
+// and B packed once (a constant weight): shape a.shape[:-1] + [n]. Throws Error(BadInput)
+// when a is not float or its last dimension is not k.
+Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool);
+
 // For each batch entry i: c[i] (m x n) = a[a_off[i]] (m x k) · b[b_off[i]] (k x n).
 // `c` holds the batches back to back; it is overwritten. Defined for the plain numeric
-// types (those of kernels::visit_numeric).
+// types (those of kernels::visit_numeric); float runs the vector kernels of gemm_f32.h.
 template <typename T>
 void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off,
                     std::span<const int64_t> b_off, int64_t m, int64_t k, int64_t n,

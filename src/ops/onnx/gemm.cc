@@ -1,7 +1,9 @@
 // Gemm: Y = alpha * A' * B' + beta * C, where A' and B' are A and B transposed when
 // transA / transB are set, both 2-D. C (optional from opset 11) broadcasts to Y's shape
-// unidirectionally.
+// unidirectionally. A constant 2-D float B (a weight) is packed for the GEMM once, when the
+// plan is built, whatever transB says.
 #include <array>
+#include <optional>
 
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
@@ -15,19 +17,17 @@ namespace {
 
 class Gemm : public Kernel {
  public:
-  Gemm(bool trans_a, bool trans_b, float alpha, float beta)
-      : trans_a_(trans_a), trans_b_(trans_b), alpha_(alpha), beta_(beta) {}
+  Gemm(bool trans_a, bool trans_b, float alpha, float beta,
+       std::optional<kernels::PackedB> packed_b)
+      : trans_a_(trans_a),
+        trans_b_(trans_b),
+        alpha_(alpha),
+        beta_(beta),
+        packed_b_(std::move(packed_b)) {}
 
   void run(KernelIO& io) override {
     const Tensor a = operand(io.input(0), trans_a_, "A");
-    const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
-    if (a.type() != b.type()) type_mismatch(a, b);
-    if (a.dim(1) != b.dim(trans_b_ ? 1 : 0))
-      fail(ErrorKind::BadInput, "",
-           "Gemm shapes " + shape_string(io.input(0).shape()) + " and " + shape_string(b.shape()) +
-               " do not match");
-    Tensor y =
-        trans_b_ ? kernels::matmul_transposed_b(a, b, io.pool()) : kernels::matmul(a, b, io.pool());
+    Tensor y = product(a, io);
     const bool has_c = io.has_input(2) && !io.value(2).is_none() && beta_ != 0;
     if (!has_c) {
       if (alpha_ == 1) return io.set_output(0, std::move(y));
@@ -45,6 +45,20 @@ class Gemm : public Kernel {
   }
 
  private:
+  // A' · B', from the packed B when there is one.
+  Tensor product(const Tensor& a, KernelIO& io) const {
+    if (packed_b_ && a.type() == ElemType::Float && a.dim(1) == packed_b_->k())
+      return kernels::matmul_packed(a, *packed_b_, io.pool());
+    const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
+    if (a.type() != b.type()) type_mismatch(a, b);
+    if (a.dim(1) != b.dim(trans_b_ ? 1 : 0))
+      fail(ErrorKind::BadInput, "",
+           "Gemm shapes " + shape_string(io.input(0).shape()) + " and " + shape_string(b.shape()) +
+               " do not match");
+    return trans_b_ ? kernels::matmul_transposed_b(a, b, io.pool())
+                    : kernels::matmul(a, b, io.pool());
+  }
+
   static Tensor operand(const Tensor& x, bool transposed, const char* name) {
     if (x.rank() != 2)
       fail(ErrorKind::BadInput, "",
@@ -72,11 +86,21 @@ class Gemm : public Kernel {
 
   bool trans_a_, trans_b_;
   float alpha_, beta_;
+  std::optional<kernels::PackedB> packed_b_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<Gemm>(ctx.attr_int("transA", 0) != 0, ctx.attr_int("transB", 0) != 0,
-                                ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f));
+  const bool trans_b = ctx.attr_int("transB", 0) != 0;
+  std::optional<kernels::PackedB> packed_b;
+  const Tensor* b = ctx.constant_input(1);
+  if (b && b->type() == ElemType::Float && b->rank() == 2) {
+    const int64_t k = b->dim(trans_b ? 1 : 0), n = b->dim(trans_b ? 0 : 1);
+    packed_b.emplace(b->data<float>(), k, n, trans_b);
+    ctx.count_prepared();
+  }
+  return std::make_unique<Gemm>(ctx.attr_int("transA", 0) != 0, trans_b,
+                                ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f),
+                                std::move(packed_b));
 }
 
 // Y (M, N) from A (M, K) and B (K, N), either transposed by transA / transB.

@@ -1,5 +1,8 @@
-// MatMul: numpy's matmul (1-D operands promoted, batch dimensions broadcast).
+// MatMul: numpy's matmul (1-D operands promoted, batch dimensions broadcast). A constant
+// 2-D float B (a weight) is packed for the GEMM once, when the plan is built.
 #include "kernels/matmul.h"
+
+#include <optional>
 
 #include "ops/elementwise.h"
 #include "ops/onnx/nn_infer.h"
@@ -13,12 +16,29 @@ Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 
 class MatMul : public Kernel {
  public:
+  explicit MatMul(std::optional<kernels::PackedB> packed_b) : packed_b_(std::move(packed_b)) {}
+
   void run(KernelIO& io) override {
-    io.set_output(0, compute(io.input(0), io.input(1), io.pool()));
+    const Tensor& a = io.input(0);
+    if (packed_b_ && a.type() == ElemType::Float && a.rank() >= 1 &&
+        a.shape().back() == packed_b_->k())
+      return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
+    io.set_output(0, compute(a, io.input(1), io.pool()));  // reports mismatches
   }
+
+ private:
+  std::optional<kernels::PackedB> packed_b_;
 };
 
-std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<MatMul>(); }
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  std::optional<kernels::PackedB> packed_b;
+  const Tensor* b = ctx.constant_input(1);
+  if (b && b->type() == ElemType::Float && b->rank() == 2) {
+    packed_b.emplace(b->data<float>(), b->dim(0), b->dim(1), false);
+    ctx.count_prepared();
+  }
+  return std::make_unique<MatMul>(std::move(packed_b));
+}
 void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, 0, 1));
 }

@@ -1,0 +1,310 @@
+// Compiled once per vector target by Highway (foreach_target re-includes this file); the
+// target-independent part (packing, splitting over threads, dispatch) is under HWY_ONCE.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/gemm_f32.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// foreach_target must come first.
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/gemm_f32.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bough::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// Rows of a register tile two vectors wide: 2 * kRows accumulators, two vectors of b and one
+// broadcast of a must fit the register file (32 vectors with AVX-512, 16 below).
+constexpr int kRows = HWY_MAX_BYTES >= 64 ? 8 : 6;
+
+int64_t VectorLanes() { return static_cast<int64_t>(hn::Lanes(D())); }
+
+const char* KernelSet() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return "avx512";
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  return "avx2";
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_SSE4
+  return "sse4";
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_SSSE3
+  return "ssse3";
+#else
+  return "scalar";
+#endif
+}
+
+// v (plus what c holds when `add`) into the first `cols` floats of c.
+template <class DT>
+HWY_INLINE void StoreCols(DT d, hn::Vec<DT> v, float* HWY_RESTRICT c, int64_t cols, bool add) {
+  if (cols >= static_cast<int64_t>(hn::Lanes(d))) {
+    hn::StoreU(add ? hn::Add(hn::LoadU(d, c), v) : v, d, c);
+    return;
+  }
+  HWY_ALIGN float tmp[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(v, d, tmp);
+  for (int64_t j = 0; j < cols; ++j) c[j] = add ? c[j] + tmp[j] : tmp[j];
+}
+
+// c[MR rows x cols] (+)= a[MR x kc] · the P consecutive panels at b, each NV vectors wide
+// with its kc rows back to back and the next panel `panel_step` floats further. The
+// accumulators stay in registers over the whole kc loop. DT is the vector type: full width,
+// or narrower for panels of fewer columns.
+template <class DT, int MR, int NV, int P>
+HWY_INLINE void Tile(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT b,
+                     int64_t panel_step, int64_t kc, float* HWY_RESTRICT c, int64_t ldc,
+                     int64_t cols, bool add) {
+  const DT d;
+  using VT = hn::Vec<DT>;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  constexpr int W = NV * P;
+  VT acc[MR][W];
+  for (int r = 0; r < MR; ++r)
+    for (int w = 0; w < W; ++w) acc[r][w] = hn::Zero(d);
+  const int64_t row = NV * lanes;
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    VT bv[W];
+    for (int p = 0; p < P; ++p)
+      for (int v = 0; v < NV; ++v)
+        bv[p * NV + v] = hn::LoadU(d, b + p * panel_step + kk * row + v * lanes);
+    for (int r = 0; r < MR; ++r) {
+      const VT av = hn::Set(d, a[r * lda + kk]);
+      for (int w = 0; w < W; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int w = 0; w < W && w * lanes < cols; ++w)
+      StoreCols(d, acc[r][w], c + r * ldc + w * lanes, cols - w * lanes, add);
+}
+
+// Tile for a run-time row count of 1..MR.
+template <class DT, int NV, int P, int MR>
+HWY_INLINE void TileRows(int64_t rows, const float* a, int64_t lda, const float* b,
+                         int64_t panel_step, int64_t kc, float* c, int64_t ldc, int64_t cols,
+                         bool add) {
+  if constexpr (MR > 1) {
+    if (rows < MR)
+      return TileRows<DT, NV, P, MR - 1>(rows, a, lda, b, panel_step, kc, c, ldc, cols, add);
+  }
+  Tile<DT, MR, NV, P>(a, lda, b, panel_step, kc, c, ldc, cols, add);
+}
+
+// Panels one vector of DT wide (b has fewer columns than a full vector holds): row tiles
+// twice as high, as there are half as many accumulators per row.
+template <class DT>
+void NarrowRange(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT bp, int64_t kn,
+                 float* HWY_RESTRICT c, int64_t ldc, int64_t i0, int64_t i1, int64_t cols,
+                 bool add) {
+  for (int64_t i = i0; i < i1; i += 2 * kRows)
+    TileRows<DT, 1, 1, 2 * kRows>(std::min<int64_t>(2 * kRows, i1 - i), a + i * lda, lda, bp, 0, kn,
+                                  c + i * ldc, ldc, cols, add);
+}
+
+// Rows [i0, i1) and panels [p0, p1) of c = a · packed b. Loops k blocks, then panels, then
+// rows, so a panel's block stays in L1 while every row of the range passes over it.
+void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, float* HWY_RESTRICT c,
+               int64_t ldc, int64_t i0, int64_t i1, int64_t p0, int64_t p1) {
+  const int64_t lanes = VectorLanes();
+  const int64_t width = pb.width(), k = pb.k(), n = pb.n(), padded = pb.panels() * width;
+  const bool few_rows = i1 - i0 <= 3;  // two panels at once, for more independent sums
+  for (int64_t k0 = 0; k0 < k; k0 += pb.kc()) {
+    const int64_t kn = std::min(pb.kc(), k - k0);
+    const float* block = pb.data() + k0 * padded;
+    const bool add = k0 > 0;
+    if (width < 2 * lanes) {  // a single panel of at most one vector
+      if (width == 4) {
+        NarrowRange<hn::CappedTag<float, 4>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+      } else if (width == 8) {
+        NarrowRange<hn::CappedTag<float, 8>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+      } else {
+        NarrowRange<D>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+      }
+      continue;
+    }
+    for (int64_t p = p0; p < p1;) {
+      const float* bp = block + p * kn * width;
+      const int64_t j = p * width;
+      float* cp = c + j;
+      if (few_rows && p + 1 < p1) {
+        TileRows<D, 2, 2, 3>(i1 - i0, a + i0 * lda + k0, lda, bp, kn * width, kn, cp + i0 * ldc,
+                             ldc, std::min(2 * width, n - j), add);
+        p += 2;
+      } else {
+        for (int64_t i = i0; i < i1; i += kRows)
+          TileRows<D, 2, 1, kRows>(std::min<int64_t>(kRows, i1 - i), a + i * lda + k0, lda, bp, 0,
+                                   kn, cp + i * ldc, ldc, std::min(width, n - j), add);
+        p += 1;
+      }
+    }
+  }
+}
+
+// c (m x [j0, j1)) = a (m x k) · b (k x n) for m <= kFewRowsF32, b unpacked: strips of four
+// vectors of columns, each summed over all of k in registers.
+template <int M>
+void FewRowsM(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT b, int64_t ldb,
+              float* HWY_RESTRICT c, int64_t ldc, int64_t k, int64_t j0, int64_t j1) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t j = j0;
+  for (; j + 4 * lanes <= j1; j += 4 * lanes) {
+    V acc[M][4];
+    for (int r = 0; r < M; ++r)
+      for (int w = 0; w < 4; ++w) acc[r][w] = hn::Zero(d);
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const float* brow = b + kk * ldb + j;
+      V bv[4];
+      for (int w = 0; w < 4; ++w) bv[w] = hn::LoadU(d, brow + w * lanes);
+      for (int r = 0; r < M; ++r) {
+        const V av = hn::Set(d, a[r * lda + kk]);
+        for (int w = 0; w < 4; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
+      }
+    }
+    for (int r = 0; r < M; ++r)
+      for (int w = 0; w < 4; ++w) hn::StoreU(acc[r][w], d, c + r * ldc + j + w * lanes);
+  }
+  for (; j + lanes <= j1; j += lanes) {
+    V acc[M];
+    for (int r = 0; r < M; ++r) acc[r] = hn::Zero(d);
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const V bv = hn::LoadU(d, b + kk * ldb + j);
+      for (int r = 0; r < M; ++r) acc[r] = hn::MulAdd(hn::Set(d, a[r * lda + kk]), bv, acc[r]);
+    }
+    for (int r = 0; r < M; ++r) hn::StoreU(acc[r], d, c + r * ldc + j);
+  }
+  for (; j < j1; ++j)  // fewer columns than a vector: scalar
+    for (int r = 0; r < M; ++r) {
+      float s = 0;
+      for (int64_t kk = 0; kk < k; ++kk) s += a[r * lda + kk] * b[kk * ldb + j];
+      c[r * ldc + j] = s;
+    }
+}
+
+void FewRows(const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
+             int64_t m, int64_t k, int64_t j0, int64_t j1) {
+  switch (m) {
+    case 1:
+      return FewRowsM<1>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    case 2:
+      return FewRowsM<2>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    case 3:
+      return FewRowsM<3>(a, lda, b, ldb, c, ldc, k, j0, j1);
+    default:
+      return FewRowsM<4>(a, lda, b, ldb, c, ldc, k, j0, j1);
+  }
+}
+
+}  // namespace bough::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bough::kernels {
+
+HWY_EXPORT(VectorLanes);
+HWY_EXPORT(KernelSet);
+HWY_EXPORT(GemmRange);
+HWY_EXPORT(FewRows);
+
+namespace {
+
+// Below this many multiply-adds per thread, waking another thread costs more than it saves.
+constexpr int64_t kMinWorkPerThread = int64_t{1} << 20;
+// Rows are split in multiples of every target's tile height (6 and 8 rows).
+constexpr int64_t kRowUnit = 24;
+// A panel's block of kc rows is sized to stay in L1 (16 KiB) beside a's rows.
+constexpr int64_t kPanelBlockFloats = 4096;
+
+// How many threads a product of `work` multiply-adds can keep busy.
+int64_t useful_threads(const util::ThreadPool& pool, int64_t work) {
+  return std::clamp<int64_t>(work / kMinWorkPerThread, 1, pool.threads());
+}
+
+int64_t ceil_div(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+}  // namespace
+
+PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) {
+  pack(b, k, n, transposed);
+}
+
+void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
+  k_ = k;
+  n_ = n;
+  // Narrow b: one vector of the fewest lanes (at least 4) that holds a row; else two vectors.
+  const int64_t lanes = HWY_DYNAMIC_DISPATCH(VectorLanes)();
+  width_ = 2 * lanes;
+  for (int64_t w = std::min<int64_t>(4, lanes); w <= lanes; w *= 2)
+    if (n <= w) {
+      width_ = w;
+      break;
+    }
+  kc_ = std::max<int64_t>(1, kPanelBlockFloats / width_);
+  const int64_t panels = ceil_div(n, width_), padded = panels * width_;
+  // Every element is written below (padding included): a reused buffer is not cleared first.
+  data_.resize(static_cast<size_t>(std::max<int64_t>(1, k * padded)));
+  for (int64_t k0 = 0; k0 < k; k0 += kc_) {
+    const int64_t kn = std::min(kc_, k - k0);
+    for (int64_t p = 0; p < panels; ++p) {
+      float* dst = data_.data() + k0 * padded + p * kn * width_;
+      const int64_t j0 = p * width_, cols = std::min(width_, n - j0);
+      for (int64_t kk = 0; kk < kn; ++kk) {
+        float* row = dst + kk * width_;
+        if (transposed) {
+          for (int64_t j = 0; j < cols; ++j) row[j] = b[(j0 + j) * k + k0 + kk];
+        } else {
+          std::memcpy(row, b + (k0 + kk) * n + j0, static_cast<size_t>(cols) * sizeof(float));
+        }
+        std::fill(row + cols, row + width_, 0.0f);
+      }
+    }
+  }
+}
+
+void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc,
+                     int64_t m) {
+  if (m == 0 || b.n() == 0) return;
+  if (b.k() == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + b.n(), 0.0f);
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 0, b.panels());
+}
+
+void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
+              util::ThreadPool& pool) {
+  const int64_t threads = useful_threads(pool, m * b.n() * b.k());
+  if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m);
+  const int64_t panels = b.panels();
+  if (m >= b.n()) {  // rows
+    const int64_t units = ceil_div(m, kRowUnit);
+    pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
+      HWY_DYNAMIC_DISPATCH(GemmRange)
+      (a, lda, b, c, ldc, s * kRowUnit, std::min(m, e * kRowUnit), 0, panels);
+    });
+  } else {  // panels, in pairs so that few-row products keep theirs together
+    const int64_t units = ceil_div(panels, 2);
+    pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
+      HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 2 * s, std::min(panels, 2 * e));
+    });
+  }
+}
+
+void gemm_f32_few_rows(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+                       int64_t ldc, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
+  if (m == 0 || n == 0) return;
+  const int64_t threads = useful_threads(pool, m * n * k);
+  const int64_t strip = 4 * HWY_DYNAMIC_DISPATCH(VectorLanes)();
+  const int64_t units = ceil_div(n, strip);
+  pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
+    HWY_DYNAMIC_DISPATCH(FewRows)(a, lda, b, ldb, c, ldc, m, k, s * strip, std::min(n, e * strip));
+  });
+}
+
+std::string_view gemm_kernel_set() { return HWY_DYNAMIC_DISPATCH(KernelSet)(); }
+
+}  // namespace bough::kernels
+#endif  // HWY_ONCE
