@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "kernels/gemm_f32.h"
+
 namespace bough::cli {
 
 namespace {
@@ -68,7 +70,8 @@ std::string version_text() {
   }
   return std::string("bough ") + BOUGH_VERSION +
          "\ncompiled for: " + (compiled.empty() ? "the baseline ISA" : compiled) +
-         "\nthis CPU has: " + (present.empty() ? "none of those" : present);
+         "\nthis CPU has: " + (present.empty() ? "none of those" : present) +
+         "\nkernels picked: " + std::string(kernels::gemm_kernel_set());
 }
 
 }  // namespace bough::cli
