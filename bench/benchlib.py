@@ -9,6 +9,9 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The CLI under test: this tree's build, or --bough (another worktree's build).
 BOUGH = os.path.join(ROOT, "build", "bough")
+# The optimization level `bough bench` and `bough run` are given (--bough-optimize); None: the
+# default level.
+OPTIMIZE = None
 
 
 def use_bough(path):
@@ -20,6 +23,15 @@ def use_bough(path):
 
 def bough_cli():
     return BOUGH
+
+
+def use_optimize(level):
+    global OPTIMIZE
+    OPTIMIZE = level
+
+
+def optimize_flags():
+    return ["--optimize", OPTIMIZE] if OPTIMIZE else []
 
 
 def sh(cmd, **kw):
@@ -48,7 +60,7 @@ def input_flags(dump):
 def bough_bench(model_path, dump, iters, warmup, threads):
     """`bough bench`: returns (median ms, min ms) of `iters` runs in one process."""
     out = sh([bough_cli(), "bench", model_path, *input_flags(dump), "--iters", str(iters), "--warmup",
-              str(warmup), "--threads", str(threads), "--json"])
+              str(warmup), "--threads", str(threads), "--json", *optimize_flags()])
     ns = json.loads(out)["ns"]
     return ns["median"] / 1e6, ns["min"] / 1e6
 
@@ -58,7 +70,7 @@ def output_errors(model_path, dump, rtol, atol):
     when |bough - ORT| <= atol * max(1, max|ORT|) + rtol * |ORT| elementwise; other types
     must be equal. Returns [(output, max abs error, ok)]."""
     outdir = dump + "-bough"
-    sh([bough_cli(), "run", model_path, *input_flags(dump), "--output-dir", outdir])
+    sh([bough_cli(), "run", model_path, *input_flags(dump), "--output-dir", outdir, *optimize_flags()])
     rows = []
     for f in sorted(os.listdir(os.path.join(dump, "outputs"))):
         a = np.load(os.path.join(dump, "outputs", f))

@@ -157,7 +157,8 @@ struct Session::Impl {
   static Model optimized(const Model& m, Optimization level) {
     if (level == Optimization::none) return m;
     std::shared_ptr<ir::Model> copy = ir::clone_model(m.ir());
-    passes::run_pipeline(*copy, passes::basic_pipeline());
+    passes::run_pipeline(
+        *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
     return Model(std::move(copy));
   }
 };

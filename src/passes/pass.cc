@@ -8,7 +8,7 @@ const std::vector<Pass>& all_passes() {
   static const std::vector<Pass> passes = {
       {"legalize-if",
        "repair: If payload inputs bound to branch inputs become captures (--repair runs it)",
-       legalize_if, false},
+       legalize_if, Level::repair},
       {"legacy-broadcast", "turn opset < 7 broadcast axis into an explicit Unsqueeze",
        legacy_broadcast},
       {"fold-constants",
@@ -20,6 +20,12 @@ const std::vector<Pass>& all_passes() {
        loop_invariant},
       {"fold-identity", "read an Identity's input directly where its output was read",
        fold_identity},
+      {"matmul-add-gemm",
+       "fuse a 2-D float MatMul and the Add of a bias on its last axis into a Gemm",
+       matmul_add_gemm, Level::all},
+      {"transpose-gemm",
+       "fold a 2-D Transpose feeding a Gemm or 2-D MatMul into the Gemm's transA / transB",
+       transpose_gemm, Level::all},
       {"dead-code",
        "remove nodes, initializers, captures and If outputs that no graph output needs", dead_code},
   };
@@ -35,7 +41,14 @@ const Pass* find_pass(std::string_view name) {
 std::vector<const Pass*> basic_pipeline() {
   std::vector<const Pass*> pipeline;
   for (const Pass& p : all_passes())
-    if (p.basic) pipeline.push_back(&p);
+    if (p.level == Level::basic) pipeline.push_back(&p);
+  return pipeline;
+}
+
+std::vector<const Pass*> all_pipeline() {
+  std::vector<const Pass*> pipeline;
+  for (const Pass& p : all_passes())
+    if (p.level != Level::repair) pipeline.push_back(&p);
   return pipeline;
 }
 

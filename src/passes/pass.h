@@ -11,11 +11,15 @@
 
 namespace bough::passes {
 
+// Which pipeline runs a pass: repairs run only when asked for (`--repair`); basic passes run
+// at both levels; fusions only at the `all` level (SessionOptions::optimization).
+enum class Level { repair, basic, all };
+
 struct Pass {
   std::string_view name;
   std::string_view description;  // one line, for `bough optimize --list`
   int (*run)(ir::Model& model);
-  bool basic = true;  // in the basic pipeline; false: only when asked for (repairs)
+  Level level = Level::basic;
 };
 
 // Every pass, in the order the basic pipeline runs them (the opt-in ones first).
@@ -24,6 +28,8 @@ const std::vector<Pass>& all_passes();
 const Pass* find_pass(std::string_view name);
 // The passes sessions run by default (SessionOptions::optimization basic).
 std::vector<const Pass*> basic_pipeline();
+// The basic passes and the fusions (SessionOptions::optimization all).
+std::vector<const Pass*> all_pipeline();
 
 struct PassCount {
   std::string name;
@@ -50,5 +56,7 @@ int single_trip_loop(ir::Model& model);
 int loop_invariant(ir::Model& model);
 int legalize_if(ir::Model& model);
 int legacy_broadcast(ir::Model& model);
+int matmul_add_gemm(ir::Model& model);
+int transpose_gemm(ir::Model& model);
 
 }  // namespace bough::passes

@@ -56,7 +56,9 @@ int optimize(const Options& opt) {
   if (opt.list) {
     for (const passes::Pass& p : passes::all_passes())
       std::printf("%-16s %s%s\n", std::string(p.name).c_str(), std::string(p.description).c_str(),
-                  p.basic ? "" : " [not in basic]");
+                  p.level == passes::Level::basic ? ""
+                  : p.level == passes::Level::all ? " [all only]"
+                                                  : " [repair]");
     return kExitOk;
   }
   if (opt.out.empty()) return usage_error("optimize needs IN and OUT (or --list)");

@@ -1,0 +1,76 @@
+#include "passes/fusion.h"
+
+#include <algorithm>
+
+#include "passes/rewrite.h"
+
+namespace bough::passes {
+
+bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader) {
+  if (!e || is_graph_output(g, e)) return false;
+  int reads = 0;
+  for (const auto& n : g.nodes) {
+    const auto& implicit = n->implicit_inputs;
+    if (std::find(implicit.begin(), implicit.end(), e) != implicit.end()) return false;
+    for (const ir::Edge* in : n->inputs) {
+      if (in != e) continue;
+      if (n.get() != &reader) return false;
+      ++reads;
+    }
+  }
+  return reads == 1;
+}
+
+bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs) {
+  return n.op_type == op_type && n.domain.empty() && n.inputs.size() == inputs &&
+         n.outputs.size() == 1 && n.outputs[0] &&
+         std::all_of(n.inputs.begin(), n.inputs.end(), [](const ir::Edge* e) { return e; });
+}
+
+const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e) {
+  const ir::Type& t = types.type_of(e);
+  if (t.kind != ir::Type::Kind::Tensor || t.elem != ElemType::Float || !t.shape.rank_known)
+    return nullptr;
+  return &t.shape;
+}
+
+const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& types,
+                                     const ir::Edge* e, const ir::Node& reader) {
+  const ir::Node* t = e->origin == ir::Edge::Origin::NodeOutput ? e->producer : nullptr;
+  if (!t || t->graph != &g || !is_op(*t, "Transpose", 1)) return nullptr;
+  const ir::Shape* x = float_shape(types, t->inputs[0]);
+  if (!x || x->dims.size() != 2) return nullptr;
+  if (const ir::Attribute* perm = t->attr("perm")) {
+    if (perm->kind != ir::Attribute::Kind::Ints || !perm->ref_attr_name.empty() ||
+        perm->ints != std::vector<int64_t>{1, 0})
+      return nullptr;
+  }
+  return read_only_by(g, e, reader) ? t : nullptr;
+}
+
+ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type,
+                      const std::string& name) {
+  g.new_node(op_type);
+  std::unique_ptr<ir::Node> n = std::move(g.nodes.back());
+  g.nodes.pop_back();
+  n->name = name;
+  return g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at), std::move(n))->get();
+}
+
+void set_output(ir::Node& n, size_t index, ir::Edge* e) {
+  if (n.outputs.size() <= index) n.outputs.resize(index + 1, nullptr);
+  n.outputs[index] = e;
+  e->producer = &n;
+  e->producer_index = static_cast<int>(index);
+}
+
+void set_int_attr(ir::Node& n, const std::string& name, int64_t value) {
+  std::erase_if(n.attributes, [&](const ir::Attribute& a) { return a.name == name; });
+  ir::Attribute a;
+  a.name = name;
+  a.kind = ir::Attribute::Kind::Int;
+  a.i = value;
+  n.attributes.push_back(std::move(a));
+}
+
+}  // namespace bough::passes

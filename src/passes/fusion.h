@@ -1,0 +1,36 @@
+// What the fusion passes share: whether a value may be fused away (read by exactly one node
+// input and nothing else), the static type inference gives a value, and placing a new node.
+#pragma once
+
+#include <string>
+
+#include "infer/infer.h"
+#include "ir/graph.h"
+
+namespace bough::passes {
+
+// Whether `e` is read exactly once in its graph, by one input of `reader`, and by nothing
+// else: no other node input, no graph output, no capture of a nested subgraph.
+bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader);
+
+// Whether `n` is the ai.onnx operator `op_type` with `inputs` inputs and one output, all present.
+bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs);
+
+// The shape of `e` when inference knows it to be a float tensor of known rank; null otherwise.
+const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e);
+
+// The node producing `e` when it is a 2-D transpose (perm [1, 0], or no perm on a rank-2
+// input) read only by `reader`; null otherwise.
+const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& types,
+                                     const ir::Edge* e, const ir::Node& reader);
+
+// A new node of `op_type` placed at index `at` of `g.nodes`, named `name`.
+ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type, const std::string& name);
+
+// Makes `e` the output `index` of `n`.
+void set_output(ir::Node& n, size_t index, ir::Edge* e);
+
+// Sets (or adds) the int attribute `name` of `n`.
+void set_int_attr(ir::Node& n, const std::string& name, int64_t value);
+
+}  // namespace bough::passes

@@ -1,0 +1,295 @@
+// The fusion passes (matmul-add-gemm, transpose-gemm): golden before/after text, the cases
+// where a pattern must not fire, and fused models against unfused ones on random shapes and
+// inputs at 1 and 2 threads, with expected values from a reference loop.
+#include <gtest/gtest.h>
+
+#include "bough/session.h"
+#include "passes/pass_test_util.h"
+#include "reference.h"
+#include "test_paths.h"
+
+namespace bough {
+namespace {
+
+using test::f32;
+using test::floats_of;
+using test::GraphBuilder;
+
+const Tensor kX = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+const Tensor kW = f32({3, 2}, {1, 0, 0, 1, 1, 1});
+const Tensor kBias = f32({2}, {10, 20});
+// x · W = [[4, 5], [10, 11]] worked out by hand; + bias = [[14, 25], [20, 31]].
+const std::vector<float> kProduct = {4, 5, 10, 11};
+const std::vector<float> kWithBias = {14, 25, 20, 31};
+
+// Fused: z = Add(MatMul(x, W), b) in main, and the same (Add's inputs swapped) inside the
+// If's then-branch, reading x, W and b through captures. Not fused: m2, which Neg also
+// reads; m3, a graph output; m4 + c4, whose bias [2, 1] broadcasts on the first axis.
+GraphBuilder matmul_add_model() {
+  GraphBuilder then_g("then_g");
+  then_g.node("MatMul", {"x", "w"}, {"tm"});
+  then_g.node("Add", {"b", "tm"}, {"tz"});
+  then_g.output("tz", ElemType::Float, {2, 2});
+  GraphBuilder else_g("else_g");
+  else_g.node("MatMul", {"x", "w"}, {"em"});
+  else_g.output("em", ElemType::Float, {2, 2});
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2, 3}).input("p", ElemType::Bool);
+  g.initializer("w", kW).initializer("b", kBias).initializer("c4", f32({2, 1}, {100, 200}));
+  g.node("MatMul", {"x", "w"}, {"m1"}, "mm1");
+  g.node("Add", {"m1", "b"}, {"z1"});
+  g.node("MatMul", {"x", "w"}, {"m2"});
+  g.node("Add", {"m2", "b"}, {"z2"});
+  g.node("Neg", {"m2"}, {"n2"});
+  g.node("MatMul", {"x", "w"}, {"m3"});
+  g.node("Add", {"m3", "b"}, {"z3"});
+  g.node("MatMul", {"x", "w"}, {"m4"});
+  g.node("Add", {"m4", "c4"}, {"z4"});
+  g.node("If", {"p"}, {"r"});
+  test::set_graph(g.graph_node_last(), "then_branch", then_g);
+  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  for (const char* out : {"z1", "z2", "n2", "m3", "z3", "z4", "r"})
+    g.output(out, ElemType::Float, {2, 2});
+  return g;
+}
+
+TEST(PassGolden, MatMulAddGemm) {
+  std::string out = test::check_golden(matmul_add_model(), "matmul-add-gemm",
+                                       test::report_line("matmul-add-gemm", 2));
+  EXPECT_EQ(test::count_ops(out, "Gemm"), 2);
+  EXPECT_EQ(test::count_ops(out, "MatMul"), 4);  // m2, m3, m4 and the else-branch's
+  auto y = test::run_plain(out, {{"x", kX}, {"p", test::boolean({}, {true})}});
+  EXPECT_EQ(floats_of(y[0]), kWithBias);
+  EXPECT_EQ(floats_of(y[1]), kWithBias);
+  EXPECT_EQ(floats_of(y[2]), (std::vector<float>{-4, -5, -10, -11}));
+  EXPECT_EQ(floats_of(y[3]), kProduct);
+  EXPECT_EQ(floats_of(y[4]), kWithBias);
+  EXPECT_EQ(floats_of(y[5]), (std::vector<float>{104, 105, 210, 211}));
+  EXPECT_EQ(floats_of(y[6]), kWithBias);
+}
+
+// Folded: MatMul(Transpose(xt), w) becomes Gemm(xt, w, transA=1); Gemm(x, Transpose(vt), b)
+// becomes Gemm(x, vt, b, transB=1). Kept: t3, which Neg also reads; the 3-D Transpose t4
+// feeding a batched MatMul. xt = x^T and vt = w^T, so both fused outputs are x · w (+ b).
+GraphBuilder transpose_model() {
+  GraphBuilder g("main");
+  g.input("xt", ElemType::Float, {3, 2})
+      .input("x", ElemType::Float, {2, 3})
+      .input("vt", ElemType::Float, {2, 3})
+      .input("x3", ElemType::Float, {1, 3, 2});
+  g.initializer("w", kW).initializer("b", kBias);
+  test::set_ints(g.node("Transpose", {"xt"}, {"t1"}), "perm", {1, 0});
+  g.node("MatMul", {"t1", "w"}, {"y1"}, "mm1");
+  g.node("Transpose", {"vt"}, {"t2"});
+  g.node("Gemm", {"x", "t2", "b"}, {"y2"}, "gemm2");
+  test::set_ints(g.node("Transpose", {"xt"}, {"t3"}), "perm", {1, 0});
+  g.node("MatMul", {"t3", "w"}, {"y3"});
+  g.node("Neg", {"t3"}, {"n3"});
+  test::set_ints(g.node("Transpose", {"x3"}, {"t4"}), "perm", {0, 2, 1});
+  g.node("MatMul", {"t4", "w"}, {"y4"});
+  g.output("y1", ElemType::Float, {2, 2})
+      .output("y2", ElemType::Float, {2, 2})
+      .output("y3", ElemType::Float, {2, 2})
+      .output("n3", ElemType::Float, {2, 3})
+      .output("y4", ElemType::Float, {1, 2, 2});
+  return g;
+}
+
+TEST(PassGolden, TransposeGemm) {
+  std::string out = test::check_golden(transpose_model(), "transpose-gemm",
+                                       test::report_line("transpose-gemm", 2));
+  EXPECT_EQ(test::count_ops(out, "Transpose"), 2);
+  auto y = test::run_plain(out, {{"xt", f32({3, 2}, {1, 4, 2, 5, 3, 6})},
+                                 {"x", kX},
+                                 {"vt", f32({2, 3}, {1, 0, 1, 0, 1, 1})},
+                                 {"x3", f32({1, 3, 2}, {1, 4, 2, 5, 3, 6})}});
+  EXPECT_EQ(floats_of(y[0]), kProduct);
+  EXPECT_EQ(floats_of(y[1]), kWithBias);
+  EXPECT_EQ(floats_of(y[2]), kProduct);
+  EXPECT_EQ(floats_of(y[4]), kProduct);
+}
+
+// How many nodes of `op` are left after running `pass` over `g`.
+int left_after(const GraphBuilder& g, const std::string& pass, const std::string& op,
+               const std::string& name) {
+  return test::count_ops(test::optimize_file(test::save_scratch(g, name), {pass}), op);
+}
+
+// z = Add(MatMul(a, w), bias) with a of shape `a_dims` and the bias an input of `bias_dims`.
+GraphBuilder bias_model(test::Dims64 a_dims, test::Dims64 bias_dims) {
+  GraphBuilder g("main");
+  g.input("a", ElemType::Float, a_dims).input("bias", ElemType::Float, bias_dims);
+  g.initializer("w", f32({3, 2}, {1, 2, 3, 4, 5, 6}));
+  g.node("MatMul", {"a", "w"}, {"m"});
+  g.node("Add", {"m", "bias"}, {"z"});
+  g.output("z", ElemType::Float, {}, false);
+  return g;
+}
+
+TEST(MatMulAddGemm, FiresOnlyWhereTheBiasKeepsTheProductsShape) {
+  EXPECT_EQ(left_after(bias_model({4, 3}, {2}), "matmul-add-gemm", "Gemm", "bias_n"), 1);
+  EXPECT_EQ(left_after(bias_model({4, 3}, {1, 2}), "matmul-add-gemm", "Gemm", "bias_1n"), 1);
+  EXPECT_EQ(left_after(bias_model({4, 3}, {}), "matmul-add-gemm", "Gemm", "bias_scalar"), 1);
+  // The bias on the first axis, a full [M, N] bias, a bias that widens the result.
+  EXPECT_EQ(left_after(bias_model({4, 3}, {4, 1}), "matmul-add-gemm", "Gemm", "bias_m1"), 0);
+  EXPECT_EQ(left_after(bias_model({4, 3}, {4, 2}), "matmul-add-gemm", "Gemm", "bias_mn"), 0);
+  EXPECT_EQ(left_after(bias_model({4, 3}, {5, 1, 2}), "matmul-add-gemm", "Gemm", "bias_3d"), 0);
+  // A batched product (A is 3-D) is no Gemm.
+  EXPECT_EQ(left_after(bias_model({2, 4, 3}, {2}), "matmul-add-gemm", "Gemm", "batched"), 0);
+}
+
+TEST(MatMulAddGemm, LeavesABiasOfUnknownShape) {
+  GraphBuilder g = bias_model({4, 3}, {2});
+  g.mutable_proto()
+      .mutable_input(1)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(0)
+      ->set_dim_param("n");
+  EXPECT_EQ(left_after(g, "matmul-add-gemm", "Gemm", "bias_symbolic"), 0);
+  EXPECT_EQ(left_after(bias_model({4, 3}, {2}).output("m", ElemType::Float, {}, false),
+                       "matmul-add-gemm", "Gemm", "product_is_output"),
+            0);
+}
+
+TEST(MatMulAddGemm, LeavesAProductReadTwiceByTheAdd) {
+  GraphBuilder g("main");
+  g.input("a", ElemType::Float, {2, 3});
+  g.initializer("w", kW);
+  g.node("MatMul", {"a", "w"}, {"m"});
+  g.node("Add", {"m", "m"}, {"z"});
+  g.output("z", ElemType::Float, {}, false);
+  EXPECT_EQ(left_after(g, "matmul-add-gemm", "Gemm", "add_twice"), 0);
+}
+
+TEST(MatMulAddGemm, LeavesAProductABranchCaptures) {
+  GraphBuilder then_g("then_g");
+  then_g.node("Neg", {"m"}, {"n"});
+  then_g.output("n", ElemType::Float, {2, 2});
+  GraphBuilder else_g("else_g");
+  else_g.node("Abs", {"m"}, {"n2"});
+  else_g.output("n2", ElemType::Float, {2, 2});
+  GraphBuilder g("main");
+  g.input("a", ElemType::Float, {2, 3}).input("p", ElemType::Bool);
+  g.initializer("w", kW).initializer("b", kBias);
+  g.node("MatMul", {"a", "w"}, {"m"});
+  g.node("Add", {"m", "b"}, {"z"});
+  g.node("If", {"p"}, {"r"});
+  test::set_graph(g.graph_node_last(), "then_branch", then_g);
+  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  g.output("z", ElemType::Float, {}, false).output("r", ElemType::Float, {}, false);
+  EXPECT_EQ(left_after(g, "matmul-add-gemm", "Gemm", "captured"), 0);
+}
+
+TEST(TransposeGemm, LeavesATransposeThatIsAGraphOutputOrReadTwice) {
+  GraphBuilder g("main");
+  g.input("xt", ElemType::Float, {3, 2});
+  g.initializer("w", kW);
+  g.node("Transpose", {"xt"}, {"t"});
+  g.node("MatMul", {"t", "w"}, {"y"});
+  g.output("y", ElemType::Float, {}, false).output("t", ElemType::Float, {}, false);
+  EXPECT_EQ(left_after(g, "transpose-gemm", "Transpose", "transpose_output"), 1);
+  GraphBuilder twice("main");
+  twice.input("x", ElemType::Float, {3, 3});
+  twice.node("Transpose", {"x"}, {"t"});
+  twice.node("MatMul", {"t", "t"}, {"y"});
+  twice.output("y", ElemType::Float, {}, false);
+  EXPECT_EQ(left_after(twice, "transpose-gemm", "Transpose", "transpose_twice"), 1);
+}
+
+// out[i][j] = sum_k a[i][k] * b[k][j] (+ bias[.][j] broadcast), in double.
+std::vector<float> reference(const std::vector<float>& a, const std::vector<float>& b,
+                             const std::vector<float>& bias, int64_t m, int64_t k, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double(a[i * k + p]) * b[p * n + j];
+      const float add = bias.empty() ? 0.0f : bias.size() == 1 ? bias[0] : bias[j];
+      out[i * n + j] = static_cast<float>(s) + add;
+    }
+  return out;
+}
+
+std::vector<float> transposed(const std::vector<float>& v, int64_t rows, int64_t cols) {
+  std::vector<float> t(v.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) t[c * rows + r] = v[r * cols + c];
+  return t;
+}
+
+// z = Add(MatMul(A, B), bias), A optionally Transpose(at) and B optionally Transpose(bt),
+// all inside an If's then-branch (the else-branch: Neg of the product), at random shapes; the
+// `all` level fuses it all into one Gemm; both levels and both thread counts match the
+// reference loop.
+TEST(Fusions, FusedMatchesUnfusedOnRandomShapes) {
+  test::Rng rng(1313);
+  for (int trial = 0; trial < 24; ++trial) {
+    SCOPED_TRACE(trial);
+    const int64_t m = rng.uniform(1, 9), k = rng.uniform(1, 40), n = rng.uniform(1, 33);
+    const bool ta = rng.chance(0.5), tb = rng.chance(0.5), swap = rng.chance(0.5);
+    const bool weight = rng.chance(0.5);
+    const int bias_kind = static_cast<int>(rng.uniform(0, 2));  // [n], [1, n], [1]
+    const test::Dims64 bias_dims = bias_kind == 0   ? test::Dims64{n}
+                                   : bias_kind == 1 ? test::Dims64{1, n}
+                                                    : test::Dims64{1};
+    const Dims bias_shape = bias_kind == 0 ? Dims{n} : bias_kind == 1 ? Dims{1, n} : Dims{1};
+    Tensor a = test::random_floats({m, k}, rng), b = test::random_floats({k, n}, rng);
+    Tensor bias = test::random_floats(bias_shape, rng);
+    GraphBuilder then_g("then_g");
+    if (ta) then_g.node("Transpose", {"at"}, {"ta"});
+    if (tb) then_g.node("Transpose", {"bt"}, {"tb"});
+    then_g.node("MatMul", {ta ? "ta" : "a", tb ? "tb" : "b"}, {"prod"});
+    then_g.node(
+        "Add",
+        swap ? std::vector<std::string>{"bias", "prod"} : std::vector<std::string>{"prod", "bias"},
+        {"sum"});
+    then_g.output("sum", ElemType::Float, {m, n});
+    GraphBuilder else_g("else_g");
+    else_g.node("Neg", {"bias"}, {"neg"});
+    else_g.output("neg", ElemType::Float, {}, false);
+    GraphBuilder g("main");
+    g.input(ta ? "at" : "a", ElemType::Float, ta ? test::Dims64{k, m} : test::Dims64{m, k});
+    g.input("p", ElemType::Bool);
+    g.input("bias", ElemType::Float, bias_dims);
+    test::NamedTensors feed = {
+        {ta ? "at" : "a", ta ? f32({k, m}, transposed(floats_of(a), m, k)) : a},
+        {"p", test::boolean({}, {true})},
+        {"bias", bias}};
+    const Tensor bt = f32({n, k}, transposed(floats_of(b), k, n));
+    if (weight) {
+      g.initializer(tb ? "bt" : "b", tb ? bt : b);
+    } else {
+      g.input(tb ? "bt" : "b", ElemType::Float, tb ? test::Dims64{n, k} : test::Dims64{k, n});
+      feed.emplace_back(tb ? "bt" : "b", tb ? bt : b);
+    }
+    g.node("If", {"p"}, {"r"});
+    test::set_graph(g.graph_node_last(), "then_branch", then_g);
+    test::set_graph(g.graph_node_last(), "else_branch", else_g);
+    g.output("r", ElemType::Float, {}, false);
+    const std::string path = test::save_scratch(g, "fusions_random");
+    const std::string fused = test::optimize_file(path, {"matmul-add-gemm", "transpose-gemm"});
+    EXPECT_EQ(test::count_ops(fused, "Gemm"), 1);
+    EXPECT_EQ(test::count_ops(fused, "MatMul") + test::count_ops(fused, "Add"), 0);
+    // Transposes of a weight are folded by fold-constants in a session, not by these passes.
+    EXPECT_EQ(test::count_ops(fused, "Transpose"), 0);
+    const std::vector<float> want = reference(floats_of(a), floats_of(b), floats_of(bias), m, k, n);
+    for (Optimization level : {Optimization::none, Optimization::all})
+      for (int threads : {1, 2}) {
+        SessionOptions options;
+        options.optimization = level;
+        options.threads = threads;
+        Session session(Model::load(path), options);
+        NamedValues values;
+        for (const auto& [name, t] : feed) values.emplace_back(name, Value(t));
+        const std::vector<float> got = floats_of(session.run(values)[0].second.tensor());
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i)
+          EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + k)) << "at " << i << ", threads " << threads;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace bough
