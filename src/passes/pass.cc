@@ -26,6 +26,9 @@ const std::vector<Pass>& all_passes() {
       {"transpose-gemm",
        "fold a 2-D Transpose feeding a Gemm or 2-D MatMul into the Gemm's transA / transB",
        transpose_gemm, Level::all},
+      {"merge-transposes",
+       "turn a Transpose of a Transpose whose middle value nothing else reads into one",
+       merge_transposes, Level::all},
       {"dead-code",
        "remove nodes, initializers, captures and If outputs that no graph output needs", dead_code},
   };

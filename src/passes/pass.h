@@ -58,5 +58,6 @@ int legalize_if(ir::Model& model);
 int legacy_broadcast(ir::Model& model);
 int matmul_add_gemm(ir::Model& model);
 int transpose_gemm(ir::Model& model);
+int merge_transposes(ir::Model& model);
 
 }  // namespace bough::passes

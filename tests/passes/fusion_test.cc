@@ -1,7 +1,10 @@
-// The fusion passes (matmul-add-gemm, transpose-gemm): golden before/after text, the cases
-// where a pattern must not fire, and fused models against unfused ones on random shapes and
-// inputs at 1 and 2 threads, with expected values from a reference loop.
+// The fusion passes (matmul-add-gemm, transpose-gemm, merge-transposes): golden before/after text,
+// the cases where a pattern must not fire, and fused models against unfused ones on random shapes
+// and inputs at 1 and 2 threads, with expected values from a reference loop.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
 
 #include "bough/session.h"
 #include "passes/pass_test_util.h"
@@ -288,6 +291,100 @@ TEST(Fusions, FusedMatchesUnfusedOnRandomShapes) {
         for (size_t i = 0; i < got.size(); ++i)
           EXPECT_NEAR(got[i], want[i], 1e-5 * (1 + k)) << "at " << i << ", threads " << threads;
       }
+  }
+}
+
+// t2 = Transpose(Transpose(x, [0, 2, 1]), [2, 0, 1]) becomes Transpose(x, [1, 0, 2]): output
+// axis i reads the middle's axis p2[i], which is x's axis p1[p2[i]] = [1, 0, 2][i]. s2 =
+// Transpose(Transpose(y)) (no perms: both reverse) is the identity and becomes Identity(y).
+// Kept: k1, which Neg also reads.
+GraphBuilder transposes_model() {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2, 3, 4}).input("y", ElemType::Float, {2, 3});
+  test::set_ints(g.node("Transpose", {"x"}, {"t1"}), "perm", {0, 2, 1});
+  test::set_ints(g.node("Transpose", {"t1"}, {"t2"}), "perm", {2, 0, 1});
+  g.node("Transpose", {"y"}, {"s1"});
+  g.node("Transpose", {"s1"}, {"s2"});
+  test::set_ints(g.node("Transpose", {"x"}, {"k1"}), "perm", {0, 2, 1});
+  test::set_ints(g.node("Transpose", {"k1"}, {"k2"}), "perm", {0, 2, 1});
+  g.node("Neg", {"k1"}, {"n1"});
+  g.output("t2", ElemType::Float, {3, 2, 4})
+      .output("s2", ElemType::Float, {2, 3})
+      .output("k2", ElemType::Float, {2, 3, 4})
+      .output("n1", ElemType::Float, {2, 4, 3});
+  return g;
+}
+
+// The values of `x` (of `shape`) transposed by `perm`, by index arithmetic.
+std::vector<float> transposed_ref(const Tensor& x, const Dims& shape,
+                                  const std::vector<int64_t>& perm) {
+  Dims out_shape;
+  for (int64_t a : perm) out_shape.push_back(shape[static_cast<size_t>(a)]);
+  const std::vector<float> in = floats_of(x);
+  std::vector<float> out(in.size());
+  for (int64_t flat = 0; flat < static_cast<int64_t>(out.size()); ++flat) {
+    const std::vector<int64_t> oc = test::unravel(flat, out_shape);
+    std::vector<int64_t> ic(oc.size());
+    for (size_t i = 0; i < perm.size(); ++i) ic[static_cast<size_t>(perm[i])] = oc[i];
+    out[static_cast<size_t>(flat)] = in[static_cast<size_t>(test::ravel(ic, shape))];
+  }
+  return out;
+}
+
+TEST(PassGolden, MergeTransposes) {
+  std::string out = test::check_golden(transposes_model(), "merge-transposes",
+                                       test::report_line("merge-transposes", 2));
+  EXPECT_EQ(test::count_ops(out, "Transpose"), 3);
+  std::vector<float> xs(24), ys = {1, 2, 3, 4, 5, 6};
+  std::iota(xs.begin(), xs.end(), 0.0f);
+  const Tensor x = f32({2, 3, 4}, xs);
+  auto r = test::run_plain(out, {{"x", x}, {"y", f32({2, 3}, ys)}});
+  EXPECT_EQ(floats_of(r[0]), transposed_ref(x, {2, 3, 4}, {1, 0, 2}));
+  EXPECT_EQ(floats_of(r[1]), ys);
+  EXPECT_EQ(floats_of(r[2]), xs);
+}
+
+// Chains of two or three Transposes of random perms over random shapes of rank 1 to 4: the
+// `all` level merges each chain into one node and gives the reference loop's values.
+TEST(Fusions, MergedTransposesMatchOnRandomPerms) {
+  test::Rng rng(2026);
+  for (int trial = 0; trial < 30; ++trial) {
+    SCOPED_TRACE(trial);
+    const size_t rank = static_cast<size_t>(rng.uniform(1, 4));
+    const Dims shape = rng.shape(rank, 4);
+    const int links = static_cast<int>(rng.uniform(2, 3));
+    GraphBuilder g("main");
+    test::Dims64 dims(shape.begin(), shape.end());
+    g.input("x", ElemType::Float, dims);
+    std::vector<int64_t> total(rank);
+    std::iota(total.begin(), total.end(), 0);
+    std::string prev = "x";
+    for (int l = 0; l < links; ++l) {
+      std::vector<int64_t> perm(rank);
+      std::iota(perm.begin(), perm.end(), 0);
+      std::shuffle(perm.begin(), perm.end(), rng.engine());
+      const std::string name = "t" + std::to_string(l);
+      test::set_ints(g.node("Transpose", {prev}, {name}), "perm", perm);
+      std::vector<int64_t> next(rank);
+      for (size_t i = 0; i < rank; ++i) next[i] = total[static_cast<size_t>(perm[i])];
+      total = next;
+      prev = name;
+    }
+    g.output(prev, ElemType::Float, {}, false);
+    const std::string path = test::save_scratch(g, "merge_random");
+    // (A pair that is the identity becomes an Identity, which fold-identity removes when
+    // a third Transpose reads it.)
+    const std::string merged = test::optimize_file(path, {"merge-transposes", "fold-identity"});
+    EXPECT_EQ(test::count_ops(merged, "Transpose") + test::count_ops(merged, "Identity"), 1);
+    const Tensor x = test::random_floats(shape, rng);
+    const std::vector<float> want = transposed_ref(x, shape, total);
+    for (int threads : {1, 2}) {
+      SessionOptions options;
+      options.optimization = Optimization::all;
+      options.threads = threads;
+      Session session(Model::load(path), options);
+      EXPECT_EQ(floats_of(session.run({{"x", Value(x)}})[0].second.tensor()), want);
+    }
   }
 }
 
