@@ -27,6 +27,12 @@ bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs) {
          std::all_of(n.inputs.begin(), n.inputs.end(), [](const ir::Edge* e) { return e; });
 }
 
+int rank_of(const infer::Inferred& types, const ir::Edge* e) {
+  const ir::Type& t = types.type_of(e);
+  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return -1;
+  return static_cast<int>(t.shape.dims.size());
+}
+
 const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e) {
   const ir::Type& t = types.type_of(e);
   if (t.kind != ir::Type::Kind::Tensor || t.elem != ElemType::Float || !t.shape.rank_known)

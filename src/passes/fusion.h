@@ -1,5 +1,6 @@
-// What the fusion passes share: whether a value may be fused away (read by exactly one node
-// input and nothing else), the static type inference gives a value, and placing a new node.
+// What the fusion passes (and others reading inferred types) share: whether a value may be fused
+// away (read by exactly one node input and nothing else), the static type inference gives a value,
+// and placing a new node.
 #pragma once
 
 #include <string>
@@ -15,6 +16,9 @@ bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader)
 
 // Whether `n` is the ai.onnx operator `op_type` with `inputs` inputs and one output, all present.
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs);
+
+// The rank of `e` when inference knows it to be a tensor of known rank; -1 otherwise.
+int rank_of(const infer::Inferred& types, const ir::Edge* e);
 
 // The shape of `e` when inference knows it to be a float tensor of known rank; null otherwise.
 const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e);

@@ -8,6 +8,7 @@
 
 #include "infer/infer.h"
 #include "ops/registry.h"
+#include "passes/fusion.h"
 #include "passes/inline.h"
 #include "passes/pass.h"
 
@@ -22,12 +23,6 @@ bool takes_legacy_broadcast(const ir::Node& n) {
   const ir::Attribute* broadcast = n.attr("broadcast");
   return std::find(std::begin(kOps), std::end(kOps), n.op_type) != std::end(kOps) && broadcast &&
          broadcast->kind == ir::Attribute::Kind::Int && broadcast->i != 0 && n.attr("axis");
-}
-
-int rank_of(const infer::Inferred& types, const ir::Edge* e) {
-  const ir::Type& t = types.type_of(e);
-  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return -1;
-  return static_cast<int>(t.shape.dims.size());
 }
 
 }  // namespace

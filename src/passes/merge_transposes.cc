@@ -29,13 +29,6 @@ std::optional<std::vector<int64_t>> perm_of(const ir::Node& t, int64_t rank) {
   return perm->ints;
 }
 
-int64_t rank_of(const infer::Inferred& types, const ir::Edge* e) {
-  const ir::Type& t = types.type_of(e);
-  return t.kind == ir::Type::Kind::Tensor && t.shape.rank_known
-             ? static_cast<int64_t>(t.shape.dims.size())
-             : -1;
-}
-
 bool is_permutation(const std::vector<int64_t>& p) {
   std::vector<bool> seen(p.size(), false);
   for (int64_t a : p) {
