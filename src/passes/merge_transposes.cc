@@ -1,9 +1,12 @@
 // merge-transposes: Transpose(Transpose(X, p1), p2) becomes one Transpose(X, p) with
 // p[i] = p1[p2[i]] (output axis i of the pair reads axis p2[i] of the middle value, which is
 // axis p1[p2[i]] of X), so the data is copied once instead of twice; when p is the identity
-// the pair becomes an Identity. The middle value must have no other reader: no other node,
-// no graph output, no capture in a nested subgraph. Both perms must be given (a missing perm
-// reverses the axes, and then X's rank must be known) as constants.
+// the pair becomes an Identity. Only merges whose perm keeps the last axis last (or the
+// identity): the merged copy then moves contiguous runs, while one that moves the last axis
+// reads with a long stride, which measured slower than the two copies it replaced
+// ([0,2,1,3] then [0,1,3,2] on 1x128x4x64: 1.3x slower merged). The middle value must have no other
+// reader: no other node, no graph output, no capture in a nested subgraph. Both perms must be given
+// (a missing perm reverses the axes, and then X's rank must be known) as constants.
 #include <numeric>
 #include <optional>
 #include <unordered_set>
@@ -56,6 +59,7 @@ int compose_in(ir::Graph& g, const infer::Inferred& types) {
     for (size_t a = 0; a < p.size(); ++a) p[a] = (*p1)[static_cast<size_t>((*p2)[a])];
     std::vector<int64_t> identity(p.size());
     std::iota(identity.begin(), identity.end(), 0);
+    if (p != identity && p.back() != static_cast<int64_t>(p.size()) - 1) continue;
     second.inputs[0] = first->inputs[0];
     if (p == identity) {
       second.op_type = "Identity";
