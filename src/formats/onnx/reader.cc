@@ -192,7 +192,8 @@ std::unique_ptr<Graph> Reader::read_graph(onnxpb::GraphProto& p, Scope* parent, 
   for (auto& t : *p.mutable_initializer()) {
     if (t.name().empty()) fail(ErrorKind::InvalidModel, where(g), "an initializer has no name");
     Edge* v = add_initializer(
-        t.name(), take_tensor_from_proto(&t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
+        t.name(),
+        take_tensor_from_proto(&t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
     v->doc_string = t.doc_string();
   }
   for (const auto& st : p.sparse_initializer()) {
@@ -303,8 +304,7 @@ Edge* Reader::resolve(Scope* scope, const std::string& name) {
   return cap;
 }
 
-void Reader::read_attribute(onnxpb::AttributeProto& p, Node* node, Scope* scope,
-                            ir::Attribute* a) {
+void Reader::read_attribute(onnxpb::AttributeProto& p, Node* node, Scope* scope, ir::Attribute* a) {
   using K = ir::Attribute::Kind;
   a->name = p.name();
   a->ref_attr_name = p.ref_attr_name();
