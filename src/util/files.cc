@@ -22,15 +22,17 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 std::string read_file(const std::string& path) {
-  const ReadOnlyFile file(path);
-  std::string bytes(static_cast<size_t>(file.size()), '\0');
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t got = ::read(file.fd(), bytes.data() + done, bytes.size() - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) fail(ErrorKind::IO, path, "cannot read");
-    done += static_cast<size_t>(got);
-  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::IO, path, "is a folder, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorKind::IO, path, std::string("cannot open: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) fail(ErrorKind::IO, path, "cannot read");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  if (!in) fail(ErrorKind::IO, path, "cannot read");
   return bytes;
 }
 
