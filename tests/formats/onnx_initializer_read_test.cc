@@ -12,6 +12,7 @@
 #include "bough/model.h"
 #include "bough/session.h"
 #include "formats/onnx/reader.h"
+#include "formats/onnx/tensor_proto.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -179,6 +180,17 @@ TEST(OnnxInitializerRead, StringTensorsFromTypedFields) {
   EXPECT_EQ(t.strings()[0], "ab");
   EXPECT_EQ(t.strings()[1], "");
   EXPECT_EQ(t.strings()[2], "a longer string than fits inline");
+}
+
+// A test-data .pb file goes through the same taking path.
+TEST(OnnxInitializerRead, ATensorFileLoadsItsBytes) {
+  std::string dir = test::scratch_dir("initializer_value_file");
+  onnxpb::TensorProto p;
+  std::vector<int16_t> values = {-300, 7, 32767, -32768, 0, 1};
+  add_tensor(&p, "t", ElemType::Int16, {2, 3})->set_raw_data(bytes_of(values));
+  write_bytes(dir + "/t.pb", p.SerializeAsString());
+  Value v = onnx::read_value_file(dir + "/t.pb", onnx::ProtoKind::Tensor);
+  expect_tensor(v.tensor(), {"t.pb", ElemType::Int16, {2, 3}, bytes_of(values)});
 }
 
 // y = (x + w) * v with w in raw_data and v in an external file: both files are deleted and

@@ -225,7 +225,7 @@ Value read_value_file(const std::string& path, ProtoKind hint) {
     case ProtoKind::Tensor: {
       onnxpb::TensorProto p;
       if (!p.ParseFromString(bytes)) parse_error();
-      return tensor_from_proto(p, "", path);
+      return take_tensor_from_proto(&p, "", path);
     }
     case ProtoKind::Sequence: {
       onnxpb::SequenceProto p;
