@@ -193,8 +193,8 @@ TEST(OnnxInitializerRead, ATensorFileLoadsItsBytes) {
   expect_tensor(v.tensor(), {"t.pb", ElemType::Int16, {2, 3}, bytes_of(values)});
 }
 
-// y = (x + w) * v with w in raw_data and v in an external file: both files are deleted and
-// the model path reused for other bytes before the session is even made.
+// y = (x + w) * v with w in raw_data and v in an external file: the data file is deleted and
+// the model file overwritten before the session is even made.
 TEST(OnnxInitializerRead, AModelOutlivesItsFiles) {
   namespace fs = std::filesystem;
   std::string dir = test::scratch_dir("initializer_outlives_files");
@@ -213,7 +213,8 @@ TEST(OnnxInitializerRead, AModelOutlivesItsFiles) {
 
   Model model = Model::load(path);
   fs::remove(dir + "/v.bin");
-  fs::remove(path);
+  // Truncated and rewritten in place (the same file, not a new one at that path): data
+  // borrowed from a mapping of it would now be gone.
   write_bytes(path, std::string(4096, '\x55'));
 
   Session session(model);
