@@ -1,3 +1,5 @@
+// The tensor memory the process holds: a cap on it per run, and the cache of released buffers.
+//
 // A cap on the tensor memory a run may make the process hold (SessionOptions::
 // memory_limit_bytes). Buffers over 8 KiB are counted while they are held (the small ones
 // come from per-thread free lists and are not); an allocation on a thread inside a
@@ -23,5 +25,12 @@ class MemoryLimitScope {
 
 // Bytes held now in counted buffers, across the process.
 size_t held_tensor_bytes();
+
+// Released buffers over 8 KiB are cached for reuse by later allocations of the same size,
+// up to this many bytes in all (1 GiB unless set) and never more than the most the process
+// has held at once in counted buffers. Setting a lower limit frees what is over it now.
+void set_buffer_cache_limit(size_t bytes);
+// Bytes in cached buffers now.
+size_t buffer_cache_bytes();
 
 }  // namespace bough::ir

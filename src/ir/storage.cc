@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdlib>
@@ -63,21 +64,29 @@ int size_class(size_t bytes) {
   return c < kClasses ? c : -1;
 }
 
-// Large buffers are kept after release, up to kLargeCacheBytes in all, and handed out
-// again for a request of the same rounded size: a model run repeatedly then touches no
-// fresh pages (a fresh 128 MiB buffer costs some 30,000 page faults per run).
-constexpr size_t kLargeBytes = size_t{1} << 20;
-constexpr size_t kLargeCacheBytes = size_t{1} << 30;
-constexpr size_t kLargeCacheEntries = 16;
+// Buffers outside the size classes are kept after release and handed out again for a
+// request of the same block size: a model run repeatedly then touches no fresh pages (a
+// fresh 128 MiB buffer costs some 30,000 page faults per run) and calls no allocator. The
+// cache holds at most the bytes of the limit (ir::set_buffer_cache_limit) and at most the
+// most tensor memory the process has held at once, so it never holds more than a run can
+// reuse; a block that would not fit pushes out the oldest ones (sizes a run no longer asks
+// for, as a growing KV cache leaves behind).
+constexpr size_t kCacheEntries = 64;
 
-class LargeBlockCache {
+// Bytes in blocks outside the size classes that are handed out, the most there have been,
+// and this thread's limit on them (0: none); see ir/memory_limit.h.
+std::atomic<size_t> held_bytes{0};
+std::atomic<size_t> held_high_water{0};
+thread_local size_t held_limit = 0;
+
+class BlockCache {
  public:
-  ~LargeBlockCache() {
+  ~BlockCache() {
     for (auto& [bytes, block] : blocks_) std::free(block);
   }
   void* take(size_t bytes) {
     std::lock_guard lock(mutex_);
-    for (size_t i = 0; i < blocks_.size(); ++i) {
+    for (size_t i = blocks_.size(); i-- > 0;) {
       if (blocks_[i].first != bytes) continue;
       void* block = blocks_[i].second;
       total_ -= bytes;
@@ -88,34 +97,49 @@ class LargeBlockCache {
   }
   bool put(size_t bytes, void* block) {
     std::lock_guard lock(mutex_);
-    if (total_ + bytes > kLargeCacheBytes || blocks_.size() >= kLargeCacheEntries) return false;
+    const size_t cap = std::min(limit_, held_high_water.load(std::memory_order_relaxed));
+    if (bytes > cap) return false;
+    while (!blocks_.empty() && (total_ + bytes > cap || blocks_.size() >= kCacheEntries))
+      evict_oldest();
     blocks_.emplace_back(bytes, block);
     total_ += bytes;
     return true;
   }
+  void set_limit(size_t limit) {
+    std::lock_guard lock(mutex_);
+    limit_ = limit;
+    while (total_ > limit_) evict_oldest();
+  }
+  size_t bytes() {
+    std::lock_guard lock(mutex_);
+    return total_;
+  }
 
  private:
+  void evict_oldest() {
+    total_ -= blocks_.front().first;
+    std::free(blocks_.front().second);
+    blocks_.erase(blocks_.begin());
+  }
   std::mutex mutex_;
-  std::vector<std::pair<size_t, void*>> blocks_;
+  std::vector<std::pair<size_t, void*>> blocks_;  // oldest first
   size_t total_ = 0;
+  size_t limit_ = size_t{1} << 30;
 };
 
-LargeBlockCache& large_cache() {
-  static LargeBlockCache cache;
+BlockCache& block_cache() {
+  static BlockCache cache;
   return cache;
 }
 
-// Bytes to allocate for a payload of `bytes`: the size class, or 64 KiB steps when large.
+// Bytes to allocate for a payload of `bytes`: the size class, or 64 KiB steps from 1 MiB up
+// (so that a slightly different size still finds a cached block).
+constexpr size_t kLargeBytes = size_t{1} << 20;
 size_t block_bytes(size_t bytes, int cls) {
   if (cls >= 0) return kHeader + kClassBytes[cls];
   size_t step = bytes >= kLargeBytes ? (size_t{64} << 10) : 64;
   return kHeader + (bytes + step - 1) / step * step;
 }
-
-// Bytes in blocks outside the size classes that are handed out, and this thread's limit on
-// them (0: none); see ir/memory_limit.h.
-std::atomic<size_t> held_bytes{0};
-thread_local size_t held_limit = 0;
 
 void charge(size_t block) {
   const size_t now = held_bytes.fetch_add(block, std::memory_order_relaxed) + block;
@@ -125,11 +149,15 @@ void charge(size_t block) {
          "allocating " + std::to_string(block) + " bytes would take the tensor memory held past " +
              "the session's limit of " + std::to_string(held_limit) + " bytes");
   }
+  size_t high = held_high_water.load(std::memory_order_relaxed);
+  while (now > high &&
+         !held_high_water.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
+  }
 }
 
 void* allocate_block(size_t block, int cls) {
-  if (cls < 0 && block >= kLargeBytes) {
-    if (void* cached = large_cache().take(block)) return cached;
+  if (cls < 0) {
+    if (void* cached = block_cache().take(block)) return cached;
   }
   void* p = std::aligned_alloc(64, block);
   if (!p) throw std::bad_alloc();
@@ -225,7 +253,7 @@ void Storage::destroy_slow() {
   if (cls < 0) held_bytes.fetch_sub(total, std::memory_order_relaxed);
   this->~Storage();
   void* block = this;
-  if (cls < 0 && total >= kLargeBytes && large_cache().put(total, block)) return;
+  if (cls < 0 && block_cache().put(total, block)) return;
   std::free(block);
 }
 
@@ -234,6 +262,8 @@ namespace ir {
 MemoryLimitScope::MemoryLimitScope(size_t limit) : previous_(held_limit) { held_limit = limit; }
 MemoryLimitScope::~MemoryLimitScope() { held_limit = previous_; }
 size_t held_tensor_bytes() { return held_bytes.load(std::memory_order_relaxed); }
+void set_buffer_cache_limit(size_t bytes) { block_cache().set_limit(bytes); }
+size_t buffer_cache_bytes() { return block_cache().bytes(); }
 
 }  // namespace ir
 

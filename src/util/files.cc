@@ -1,5 +1,9 @@
 #include "util/files.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +35,21 @@ std::string read_file(const std::string& path) {
   if (!in) fail(ErrorKind::IO, path, "cannot read");
   return bytes;
 }
+
+ReadOnlyFile::ReadOnlyFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::IO, path, "is a folder, not a file");
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) fail(ErrorKind::IO, path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || st.st_size < 0) {
+    ::close(fd_);
+    fail(ErrorKind::IO, path, "cannot read");
+  }
+  size_ = static_cast<uint64_t>(st.st_size);
+}
+
+ReadOnlyFile::~ReadOnlyFile() { ::close(fd_); }
 
 void write_file_atomic(const std::string& path, std::string_view bytes, bool overwrite) {
   std::error_code ec;

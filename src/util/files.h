@@ -1,6 +1,7 @@
 // Whole-file reads and crash-safe writes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -8,6 +9,23 @@ namespace bough {
 
 // Reads a whole file; throws Error(IO) naming the path.
 std::string read_file(const std::string& path);
+
+// A file opened for reading (throws Error(IO) naming the path, as read_file does), for
+// callers that stream it instead of holding it whole; closed when this goes.
+class ReadOnlyFile {
+ public:
+  explicit ReadOnlyFile(const std::string& path);
+  ~ReadOnlyFile();
+  ReadOnlyFile(const ReadOnlyFile&) = delete;
+  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+  int fd() const { return fd_; }
+  // Bytes, when it was opened.
+  uint64_t size() const { return size_; }
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
 
 // Whether two paths name the same file (also when `b` does not exist yet: by their
 // canonical spelling).

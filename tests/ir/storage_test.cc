@@ -94,7 +94,7 @@ void child_expect(bool ok, const char* what) {
   ++child_failures;
 }
 
-// A large block (>= 1 MiB) is kept after release and handed out again for a request of the
+// A block (over 8 KiB) is kept after release and handed out again for a request of the
 // same rounded size (64 KiB steps), but not for a different one.
 void check_large_block_cache() {
   const size_t big = (size_t{5} << 20) + 12345;
@@ -117,9 +117,9 @@ void check_large_block_cache() {
   std::exit(child_failures);
 }
 
-// The cache holds at most 16 blocks and never evicts, so blocks other tests left there can
-// keep a new one out. The check runs in a fresh process: the "threadsafe" death-test style
-// starts this binary again for this test alone.
+// The cache is the process's, bounded by the most memory held so far and filled by earlier
+// tests, so the check runs in a fresh process: the "threadsafe" death-test style starts this
+// binary again for this test alone.
 TEST(Storage, LargeBlocksAreCachedBySize) {
   const std::string style = GTEST_FLAG_GET(death_test_style);
   GTEST_FLAG_SET(death_test_style, "threadsafe");

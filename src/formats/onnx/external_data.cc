@@ -26,8 +26,9 @@ int64_t parse_size(const std::string& text, const std::string& key, const std::s
 
 }  // namespace
 
-std::string read_external_data(const onnxpb::TensorProto& proto, const std::string& model_dir,
-                               int64_t nbytes, const std::string& where) {
+ExternalData::ExternalData(const onnxpb::TensorProto& proto, const std::string& model_dir,
+                           int64_t nbytes, const std::string& where)
+    : nbytes_(nbytes), where_(where) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& entry : proto.external_data()) {
@@ -58,19 +59,23 @@ std::string read_external_data(const onnxpb::TensorProto& proto, const std::stri
     fail(ErrorKind::InvalidModel, where,
          "external data length " + std::to_string(length) + " does not match the " +
              std::to_string(nbytes) + " bytes the tensor's shape needs");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(ErrorKind::IO, where, "cannot open external data file " + file.string());
-  in.seekg(0, std::ios::end);
-  auto size = static_cast<int64_t>(in.tellg());
+  file_ = file.string();
+  in_.open(file, std::ios::binary);
+  if (!in_) fail(ErrorKind::IO, where, "cannot open external data file " + file_);
+  in_.seekg(0, std::ios::end);
+  auto size = static_cast<int64_t>(in_.tellg());
   if (offset > size || nbytes > size - offset)
     fail(ErrorKind::InvalidModel, where,
          "external data [" + std::to_string(offset) + ", +" + std::to_string(nbytes) +
-             ") is outside " + file.string() + " (" + std::to_string(size) + " bytes)");
-  std::string bytes(static_cast<size_t>(nbytes), '\0');
-  in.seekg(offset);
-  in.read(bytes.data(), nbytes);
-  if (!in) fail(ErrorKind::IO, where, "cannot read external data from " + file.string());
-  return bytes;
+             ") is outside " + file_ + " (" + std::to_string(size) + " bytes)");
+  offset_ = offset;
+}
+
+void ExternalData::read_into(void* out) {
+  if (nbytes_ == 0) return;
+  in_.seekg(offset_);
+  in_.read(static_cast<char*>(out), nbytes_);
+  if (!in_) fail(ErrorKind::IO, where_, "cannot read external data from " + file_);
 }
 
 }  // namespace bough::onnx

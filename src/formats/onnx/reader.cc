@@ -1,8 +1,11 @@
 #include "formats/onnx/reader.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <climits>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <queue>
@@ -66,15 +69,14 @@ class Reader {
   Reader(std::string path, std::string model_dir)
       : path_(std::move(path)), model_dir_(std::move(model_dir)) {}
 
-  std::unique_ptr<ir::Model> read(const onnxpb::ModelProto& p);
+  std::unique_ptr<ir::Model> read(onnxpb::ModelProto& p);
 
  private:
-  std::unique_ptr<Graph> read_graph(const onnxpb::GraphProto& p, Scope* parent, Node* owner,
+  std::unique_ptr<Graph> read_graph(onnxpb::GraphProto& p, Scope* parent, Node* owner,
                                     const std::string& attr_name);
-  void read_function(const onnxpb::FunctionProto& p, ir::Model* model);
-  void read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes, Scope* scope);
-  void read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* scope,
-                      ir::Attribute* out);
+  void read_function(onnxpb::FunctionProto& p, ir::Model* model);
+  void read_nodes(google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes, Scope* scope);
+  void read_attribute(onnxpb::AttributeProto& p, Node* node, Scope* scope, ir::Attribute* out);
   Edge* resolve(Scope* scope, const std::string& name);
   void sort_topologically(Graph* graph);
   std::string where(const Graph* g) const { return path_ + ": " + g->path(); }
@@ -84,7 +86,7 @@ class Reader {
   std::string model_dir_;
 };
 
-std::unique_ptr<ir::Model> Reader::read(const onnxpb::ModelProto& p) {
+std::unique_ptr<ir::Model> Reader::read(onnxpb::ModelProto& p) {
   auto model = std::make_unique<ir::Model>();
   model->path = path_;
   model->ir_version = p.ir_version();
@@ -97,12 +99,12 @@ std::unique_ptr<ir::Model> Reader::read(const onnxpb::ModelProto& p) {
   model->doc_string = p.doc_string();
   model->metadata = metadata_from(p.metadata_props());
   if (!p.has_graph()) fail(ErrorKind::InvalidModel, path_, "the model has no graph");
-  for (const auto& f : p.functions()) read_function(f, model.get());
-  model->graph = read_graph(p.graph(), nullptr, nullptr, "");
+  for (auto& f : *p.mutable_functions()) read_function(f, model.get());
+  model->graph = read_graph(*p.mutable_graph(), nullptr, nullptr, "");
   return model;
 }
 
-void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
+void Reader::read_function(onnxpb::FunctionProto& p, ir::Model* model) {
   auto fn = std::make_unique<ir::Function>();
   fn->name = p.name();
   fn->domain = p.domain();
@@ -115,7 +117,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
   body->name = p.name();
   body->is_function_body = true;
   Scope scope{body.get(), nullptr, {}};
-  for (const auto& a : p.attribute_proto()) {
+  for (auto& a : *p.mutable_attribute_proto()) {
     fn->attribute_defaults.emplace_back();
     read_attribute(a, nullptr, &scope, &fn->attribute_defaults.back());
   }
@@ -124,7 +126,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
     body->inputs.push_back(v);
     scope.names[name] = v;
   }
-  read_nodes(p.node(), &scope);
+  read_nodes(*p.mutable_node(), &scope);
   for (const auto& vi : p.value_info()) {
     auto it = scope.names.find(vi.name());
     if (it != scope.names.end() && vi.has_type()) {
@@ -144,7 +146,7 @@ void Reader::read_function(const onnxpb::FunctionProto& p, ir::Model* model) {
   model->functions.push_back(std::move(fn));
 }
 
-std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* parent, Node* owner,
+std::unique_ptr<Graph> Reader::read_graph(onnxpb::GraphProto& p, Scope* parent, Node* owner,
                                           const std::string& attr_name) {
   auto graph = std::make_unique<Graph>();
   Graph* g = graph.get();
@@ -187,10 +189,11 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
     g->initializers.push_back(v);
     return v;
   };
-  for (const auto& t : p.initializer()) {
+  for (auto& t : *p.mutable_initializer()) {
     if (t.name().empty()) fail(ErrorKind::InvalidModel, where(g), "an initializer has no name");
     Edge* v = add_initializer(
-        t.name(), tensor_from_proto(t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
+        t.name(),
+        take_tensor_from_proto(&t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
     v->doc_string = t.doc_string();
   }
   for (const auto& st : p.sparse_initializer()) {
@@ -199,7 +202,7 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
         name, dense_from_sparse(st, model_dir_, where(g) + " sparse initializer '" + name + "'"));
   }
 
-  read_nodes(p.node(), &scope);
+  read_nodes(*p.mutable_node(), &scope);
 
   for (const auto& vi : p.value_info()) {
     auto it = scope.names.find(vi.name());
@@ -233,7 +236,7 @@ std::unique_ptr<Graph> Reader::read_graph(const onnxpb::GraphProto& p, Scope* pa
   return graph;
 }
 
-void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes,
+void Reader::read_nodes(google::protobuf::RepeatedPtrField<onnxpb::NodeProto>& nodes,
                         Scope* scope) {
   Graph* g = scope->graph;
   // Pass 1: create every node and its outputs, so inputs may refer to any of them
@@ -263,7 +266,7 @@ void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodePro
   // Pass 2: resolve inputs and read attributes (subgraphs see all of this graph's names).
   size_t first = g->nodes.size() - static_cast<size_t>(nodes.size());
   for (int k = 0; k < nodes.size(); ++k) {
-    const auto& np = nodes.Get(k);
+    auto& np = *nodes.Mutable(k);
     Node* n = g->nodes[first + static_cast<size_t>(k)].get();
     for (const auto& name : np.input()) {
       if (name.empty()) {
@@ -276,7 +279,7 @@ void Reader::read_nodes(const google::protobuf::RepeatedPtrField<onnxpb::NodePro
              "input '" + name + "' is not defined in this graph or any enclosing graph");
       n->inputs.push_back(v);
     }
-    for (const auto& ap : np.attribute()) {
+    for (auto& ap : *np.mutable_attribute()) {
       n->attributes.emplace_back();
       read_attribute(ap, n, scope, &n->attributes.back());
     }
@@ -301,14 +304,13 @@ Edge* Reader::resolve(Scope* scope, const std::string& name) {
   return cap;
 }
 
-void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* scope,
-                            ir::Attribute* a) {
+void Reader::read_attribute(onnxpb::AttributeProto& p, Node* node, Scope* scope, ir::Attribute* a) {
   using K = ir::Attribute::Kind;
   a->name = p.name();
   a->ref_attr_name = p.ref_attr_name();
   a->doc_string = p.doc_string();
   std::string place = (node ? where(node) : where(scope->graph)) + " attribute '" + p.name() + "'";
-  auto sub = [&](const onnxpb::GraphProto& gp, const std::string& label) {
+  auto sub = [&](onnxpb::GraphProto& gp, const std::string& label) {
     if (!node) fail(ErrorKind::Unsupported, place, "graph-valued function attribute defaults");
     return read_graph(gp, scope, node, label);
   };
@@ -327,7 +329,7 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       break;
     case onnxpb::AttributeProto::TENSOR:
       a->kind = K::Tensor;
-      a->t = tensor_from_proto(p.t(), model_dir_, place);
+      a->t = take_tensor_from_proto(p.mutable_t(), model_dir_, place);
       break;
     case onnxpb::AttributeProto::SPARSE_TENSOR:
       a->kind = K::SparseTensor;
@@ -335,7 +337,7 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       break;
     case onnxpb::AttributeProto::GRAPH:
       a->kind = K::Graph;
-      a->g = sub(p.g(), p.name());
+      a->g = sub(*p.mutable_g(), p.name());
       break;
     case onnxpb::AttributeProto::TYPE_PROTO:
       a->kind = K::TypeProto;
@@ -355,8 +357,8 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
       break;
     case onnxpb::AttributeProto::TENSORS:
       a->kind = K::Tensors;
-      for (const auto& t : p.tensors())
-        a->tensors.push_back(tensor_from_proto(t, model_dir_, place));
+      for (auto& t : *p.mutable_tensors())
+        a->tensors.push_back(take_tensor_from_proto(&t, model_dir_, place));
       break;
     case onnxpb::AttributeProto::SPARSE_TENSORS:
       a->kind = K::SparseTensors;
@@ -366,7 +368,7 @@ void Reader::read_attribute(const onnxpb::AttributeProto& p, Node* node, Scope* 
     case onnxpb::AttributeProto::GRAPHS:
       a->kind = K::Graphs;
       for (int i = 0; i < p.graphs_size(); ++i)
-        a->graphs.push_back(sub(p.graphs(i), p.name() + "[" + std::to_string(i) + "]"));
+        a->graphs.push_back(sub(*p.mutable_graphs(i), p.name() + "[" + std::to_string(i) + "]"));
       break;
     case onnxpb::AttributeProto::TYPE_PROTOS:
       a->kind = K::TypeProtos;
@@ -435,13 +437,15 @@ void Reader::sort_topologically(Graph* g) {
 // parsing stays well within the stack, also under AddressSanitizer.
 constexpr int kMaxMessageDepth = 3 * kMaxSubgraphDepth + 16;
 
-std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std::string& path,
-                                            const std::string& model_dir) {
+namespace {
+
+// Parses a model of `size` bytes from `raw`.
+onnxpb::ModelProto parse_model(google::protobuf::io::ZeroCopyInputStream* raw, uint64_t size,
+                               const std::string& path) {
   onnxpb::ModelProto proto;
   bool parsed = false;
-  if (bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max())) {
-    google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
-    google::protobuf::io::CodedInputStream in(&raw);
+  if (size <= static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+    google::protobuf::io::CodedInputStream in(raw);
     in.SetRecursionLimit(kMaxMessageDepth);
     parsed = proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   }
@@ -449,13 +453,31 @@ std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std:
     fail(ErrorKind::InvalidModel, path,
          "not an ONNX model: the protobuf data is malformed, truncated or nested deeper than " +
              std::to_string(kMaxMessageDepth) + " messages");
+  return proto;
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Model> read_model_bytes(const std::string& bytes, const std::string& path,
+                                            const std::string& model_dir) {
+  // A size past int's range is refused by parse_model before the stream is read.
+  google::protobuf::io::ArrayInputStream raw(
+      bytes.data(), static_cast<int>(std::min<size_t>(bytes.size(), INT_MAX)));
+  onnxpb::ModelProto proto = parse_model(&raw, bytes.size(), path);
   return Reader(path, model_dir).read(proto);
 }
 
+// The file is streamed into the parser in small blocks rather than read whole first, and
+// the reader moves each tensor's raw_data into the tensor: a model's weights are held
+// once, not three times (file, message, tensor), while it is read.
 std::unique_ptr<ir::Model> read_model_file(const std::string& path) {
-  std::string bytes = read_file(path);
+  const ReadOnlyFile file(path);
+  google::protobuf::io::FileInputStream raw(file.fd());
+  onnxpb::ModelProto proto = parse_model(&raw, file.size(), path);
+  if (raw.GetErrno() != 0)
+    fail(ErrorKind::IO, path, std::string("cannot read: ") + std::strerror(raw.GetErrno()));
   std::string dir = std::filesystem::path(path).parent_path().string();
-  return read_model_bytes(bytes, path, dir.empty() ? "." : dir);
+  return Reader(path, dir.empty() ? "." : dir).read(proto);
 }
 
 }  // namespace bough::onnx

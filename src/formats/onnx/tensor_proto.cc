@@ -115,38 +115,74 @@ int64_t checked_numel(const google::protobuf::RepeatedField<int64_t>& dims,
   return n;
 }
 
-Tensor tensor_from_proto(const onnxpb::TensorProto& p, const std::string& model_dir,
-                         const std::string& where) {
+namespace {
+
+// Frees the std::string a tensor adopted as its buffer.
+void delete_string(void* s) { delete static_cast<std::string*>(s); }
+
+// Clears the typed field fill_from_typed_fields read, so its memory goes as soon as its
+// tensor is made.
+void clear_typed_fields(onnxpb::TensorProto* p) {
+  p->clear_float_data();
+  p->clear_double_data();
+  p->clear_int64_data();
+  p->clear_uint64_data();
+  p->clear_int32_data();
+  p->clear_string_data();
+}
+
+// tensor_from_proto, and with `owner` (the same message as `p`) take_tensor_from_proto.
+Tensor read_tensor(const onnxpb::TensorProto& p, onnxpb::TensorProto* owner,
+                   const std::string& model_dir, const std::string& where) {
   if (!is_valid_elem_code(p.data_type()))
     fail(ErrorKind::InvalidModel, where,
          "tensor has unknown data_type " + std::to_string(p.data_type()));
   const auto type = static_cast<ElemType>(p.data_type());
   const int64_t n = checked_numel(p.dims(), where);
   const auto nbytes = static_cast<int64_t>(elem_storage_bytes(type, static_cast<size_t>(n)));
+  Dims dims(std::span<const int64_t>(p.dims().data(), p.dims().size()));
   // The data is checked against the shape before the tensor is allocated: a small file
   // must not make the reader allocate whatever its shape claims.
-  std::string external;
   if (p.data_location() == onnxpb::TensorProto::EXTERNAL) {
     if (type == ElemType::String)
       fail(ErrorKind::InvalidModel, where, "string tensors cannot use external data");
-    external = read_external_data(p, model_dir, nbytes, where);
-  } else if (p.has_raw_data()) {
+    ExternalData external(p, model_dir, nbytes, where);
+    Tensor t(type, std::move(dims));
+    external.read_into(t.raw());
+    return t;
+  }
+  if (p.has_raw_data()) {
     if (type == ElemType::String)
       fail(ErrorKind::InvalidModel, where, "string tensors cannot use raw_data");
     check_count(static_cast<int64_t>(p.raw_data().size()), nbytes, "raw_data (bytes)", where);
-  } else {
-    const TypedField field = typed_field(p, type);
-    check_count(field.size, typed_values_needed(type, n), field.name, where);
-  }
-  Tensor t(type, Dims(std::span<const int64_t>(p.dims().data(), p.dims().size())));
-  if (p.data_location() == onnxpb::TensorProto::EXTERNAL) {
-    if (nbytes) std::memcpy(t.raw(), external.data(), external.size());
-  } else if (p.has_raw_data()) {
+    if (owner && nbytes) {
+      // The message's string becomes the tensor's buffer (16-byte aligned, as malloc
+      // gives; kernels do not rely on more).
+      std::string* bytes = owner->release_raw_data();
+      return Tensor::wrap(type, std::move(dims), bytes->data(), delete_string, bytes);
+    }
+    Tensor t(type, std::move(dims));
     if (nbytes) std::memcpy(t.raw(), p.raw_data().data(), p.raw_data().size());
-  } else {
-    fill_from_typed_fields(p, &t);
+    return t;
   }
+  const TypedField field = typed_field(p, type);
+  check_count(field.size, typed_values_needed(type, n), field.name, where);
+  Tensor t(type, std::move(dims));
+  fill_from_typed_fields(p, &t);
+  if (owner) clear_typed_fields(owner);
   return t;
+}
+
+}  // namespace
+
+Tensor tensor_from_proto(const onnxpb::TensorProto& p, const std::string& model_dir,
+                         const std::string& where) {
+  return read_tensor(p, nullptr, model_dir, where);
+}
+
+Tensor take_tensor_from_proto(onnxpb::TensorProto* p, const std::string& model_dir,
+                              const std::string& where) {
+  return read_tensor(*p, p, model_dir, where);
 }
 
 void tensor_to_proto(const Tensor& t, onnxpb::TensorProto* p) {
@@ -189,7 +225,7 @@ Value read_value_file(const std::string& path, ProtoKind hint) {
     case ProtoKind::Tensor: {
       onnxpb::TensorProto p;
       if (!p.ParseFromString(bytes)) parse_error();
-      return tensor_from_proto(p, "", path);
+      return take_tensor_from_proto(&p, "", path);
     }
     case ProtoKind::Sequence: {
       onnxpb::SequenceProto p;

@@ -13,6 +13,11 @@ namespace bough::onnx {
 // `where` names the place for error messages.
 Tensor tensor_from_proto(const onnxpb::TensorProto& proto, const std::string& model_dir,
                          const std::string& where);
+// The same tensor, its data taken out of `proto` rather than copied: raw_data becomes the
+// tensor's buffer, typed fields are cleared once read. The model reader uses this so a
+// model's weights are held once while it is read.
+Tensor take_tensor_from_proto(onnxpb::TensorProto* proto, const std::string& model_dir,
+                              const std::string& where);
 // The element count of a shape read from a file (negative sizes refused), failing for one
 // no file could hold — so that a byte count computed from it cannot overflow.
 int64_t checked_numel(const google::protobuf::RepeatedField<int64_t>& dims,
