@@ -92,8 +92,9 @@ TEST(CliHelp, VersionNamesTheBuildAndTheCpuFeatures) {
                            ? "avx512"
                        : has("avx2") ? "avx2"
                                      : nullptr;
-  if (picked)
+  if (picked) {
     EXPECT_NE(out.find(std::string("\nkernels picked: ") + picked), std::string::npos) << out;
+  }
 }
 
 }  // namespace
