@@ -1,7 +1,6 @@
 #include "util/thread_pool.h"
 
 #include <chrono>
-#include <cstdlib>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -18,16 +17,13 @@ using Clock = std::chrono::steady_clock;
 // How long a worker keeps spinning after its last chunk before it sleeps, and the caller
 // before it sleeps waiting for the workers' chunks. Waking a sleeping thread costs 40-50 µs
 // on the VMs measured, so a worker that spins through the gap between two parallel kernels
-// of a run starts the next at once. Bounded so that an idle session stops burning its core
-// soon after a run, and each spin step yields the core to any other runnable thread, so
-// that on a loaded machine the spin takes time only from idle cycles.
-std::chrono::microseconds spin_time() {
-  static const std::chrono::microseconds t{[] {
-    const char* s = std::getenv("BOUGH_SPIN_US");
-    return s ? std::atoll(s) : 200;
-  }()};
-  return t;
-}
+// of a run (serial kernels in between, usually tens of µs) starts the next at once; 200 µs
+// covers gaps of four wake-ups. Bounded so that an idle session stops using its core soon
+// after a run, and each spin step yields the core to any other runnable thread, so that on
+// a loaded machine the spin takes time mostly from idle cycles. (Under the load of the
+// measurements, 0, 50, 200 and 1000 µs gave the same 2-thread times within noise; the
+// claimed chunks below are what keep a loaded machine's 2 threads from being slower.)
+constexpr std::chrono::microseconds kSpinTime{200};
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -40,7 +36,7 @@ inline void cpu_relax() {
 // Spins until done() or the spin time is over; whether done() held.
 template <typename Done>
 bool spin_until(Done done) {
-  const Clock::time_point deadline = Clock::now() + spin_time();
+  const Clock::time_point deadline = Clock::now() + kSpinTime;
   while (true) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;

@@ -43,7 +43,7 @@ TEST(AxisSplit, SplitsTheShapeAroundTheAxis) {
 TEST(AxisSplit, OuterGrainHoldsAThreadsWorth) {
   // Blocks of 100 * 10 elements at 16 each: 16000 per block, 2^20 / 16000 = 65.5 -> 66.
   EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 16), 66);
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}), 66);  // 16 is the default
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}), 66);          // 16 is the default
   EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 1 << 20), 1);  // never below one block
   EXPECT_EQ(outer_grain(AxisSplit{10, 0, 10}, 16), 1 << 20);   // empty blocks cost 1 each
 }
