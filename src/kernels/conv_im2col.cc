@@ -67,7 +67,8 @@ void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64
   const size_t r = w.rank();
   const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
   const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
-  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(1, P));
+  // A row copies P elements: each is read and written once.
+  const int64_t grain = util::grain_for(P * 2 * static_cast<int64_t>(sizeof(T)));
   auto rows = [&](int64_t b, int64_t e) {
     std::vector<int64_t> kc(r);
     for (int64_t row = b; row < e; ++row) {
@@ -119,7 +120,8 @@ void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int
   const size_t r = w.rank();
   const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
   const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
-  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(1, K * P));
+  // A channel adds K * P elements into its image: each is read twice and written once.
+  const int64_t grain = util::grain_for(K * P * 3 * static_cast<int64_t>(sizeof(T)));
   // Channels are independent: each writes only its own image.
   auto run = [&](int64_t b, int64_t e) {
     std::vector<int64_t> kc(r);

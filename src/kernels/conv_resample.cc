@@ -147,7 +147,7 @@ Tensor gather_axis(const Tensor& x, const Dims& shape, int64_t outer, int64_t in
     using T = typename decltype(tag)::type;
     const T* src = elements<T>(x);
     T* dst = elements<T>(y);
-    const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, inner));
+    const int64_t grain = util::grain_for(inner * kElementWork);
     pool.parallel_for(outer * a.out, grain, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
         const int64_t n = r / a.out, o = r % a.out;
@@ -169,7 +169,7 @@ void blend_axis(const T* src, T* dst, int64_t outer, int64_t inner, const Resamp
                 util::ThreadPool& pool) {
   const std::vector<T> weight(a.weight.begin(), a.weight.end());
   if (inner == 1) {  // the last axis: one dot product per output, a row per work item
-    const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, a.out * 4));
+    const int64_t grain = util::grain_for(a.out * 4 * kElementWork);
     pool.parallel_for(outer, grain, [&](int64_t b, int64_t e) {
       for (int64_t n = b; n < e; ++n) {
         const T* s = src + n * a.in;
@@ -183,7 +183,7 @@ void blend_axis(const T* src, T* dst, int64_t outer, int64_t inner, const Resamp
     });
     return;
   }
-  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, inner * 4));
+  const int64_t grain = util::grain_for(inner * 4 * kElementWork);
   pool.parallel_for(outer * a.out, grain, [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const int64_t n = r / a.out, o = r % a.out;

@@ -7,8 +7,10 @@
 
 namespace bough::kernels {
 
-// Elements per thread chunk below which splitting does not pay.
-inline constexpr int64_t kParallelGrain = 1 << 16;
+// The work of one element of a loop over floats, in bytes read and written (two in, one
+// out, rounded up): util::kMinWorkPerThread counts it, and kernels that do not count their
+// bytes exactly use it per element.
+inline constexpr int64_t kElementWork = 16;
 
 // Makes `out` a `type` tensor of the broadcast shape of `a` and `b` (reusing its buffer when
 // it can, see Tensor::reinit). True when both inputs cover the output element for element,
@@ -32,12 +34,13 @@ void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out
   TO* po = out.data<TO>();
   const int64_t total = out.numel();
   if (total == 0) return;
+  constexpr int64_t kBytes = sizeof(TA) + sizeof(TB) + sizeof(TO);  // per element
   if (flat) {
     if (total == 1) {  // scalars, as in loop counters and conditions: no loop set-up
       po[0] = op(pa[0], pb[0]);
       return;
     }
-    pool.parallel_for(total, kParallelGrain, [&](int64_t s, int64_t e) {
+    pool.parallel_for_work(total, kBytes, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) po[i] = op(pa[i], pb[i]);
     });
     return;
@@ -64,8 +67,7 @@ void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out
       }
     });
   };
-  int64_t grain = std::max<int64_t>(1, kParallelGrain / L.inner());
-  pool.parallel_for(L.outer(), grain, runs);
+  pool.parallel_for_work(L.outer(), L.inner() * kBytes, runs);
 }
 
 // binary_map_into a new tensor.
@@ -84,7 +86,7 @@ void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, util::Threa
   out.reinit(out_type, x.shape());
   const TI* px = x.data<TI>();
   TO* po = out.data<TO>();
-  pool.parallel_for(x.numel(), kParallelGrain, [&](int64_t s, int64_t e) {
+  pool.parallel_for_work(x.numel(), sizeof(TI) + sizeof(TO), [&](int64_t s, int64_t e) {
     for (int64_t i = s; i < e; ++i) po[i] = op(px[i]);
   });
 }

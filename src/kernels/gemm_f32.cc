@@ -211,17 +211,10 @@ HWY_EXPORT(FewRows);
 
 namespace {
 
-// Below this many multiply-adds per thread, waking another thread costs more than it saves.
-constexpr int64_t kMinWorkPerThread = int64_t{1} << 20;
 // Rows are split in multiples of every target's tile height (6 and 8 rows).
 constexpr int64_t kRowUnit = 24;
 // A panel's block of kc rows is sized to stay in L1 (16 KiB) beside a's rows.
 constexpr int64_t kPanelBlockFloats = 4096;
-
-// How many threads a product of `work` multiply-adds can keep busy.
-int64_t useful_threads(const util::ThreadPool& pool, int64_t work) {
-  return std::clamp<int64_t>(work / kMinWorkPerThread, 1, pool.threads());
-}
 
 int64_t ceil_div(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
@@ -276,7 +269,7 @@ void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, in
 
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
               util::ThreadPool& pool) {
-  const int64_t threads = useful_threads(pool, m * b.n() * b.k());
+  const int64_t threads = pool.threads_for(m * b.n() * b.k());
   if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m);
   const int64_t panels = b.panels();
   if (m >= b.n()) {  // rows
@@ -296,7 +289,7 @@ void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t l
 void gemm_f32_few_rows(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
                        int64_t ldc, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
   if (m == 0 || n == 0) return;
-  const int64_t threads = useful_threads(pool, m * n * k);
+  const int64_t threads = pool.threads_for(m * n * k);
   const int64_t strip = 4 * HWY_DYNAMIC_DISPATCH(VectorLanes)();
   const int64_t units = ceil_div(n, strip);
   pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {

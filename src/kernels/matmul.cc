@@ -8,6 +8,7 @@
 #include "bough/error.h"
 #include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
+#include "kernels/elementwise_loops.h"
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
 
@@ -145,7 +146,8 @@ Tensor rows_dot_rows(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     T* pc = out.data<T>();
-    const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, k * m));
+    // A scalar multiply-add here costs about what an element of a float loop does.
+    const int64_t grain = util::grain_for(k * m * kElementWork);
     pool.parallel_for(n, grain, [&](int64_t s, int64_t e) {
       for (int64_t j = s; j < e; ++j)
         for (int64_t i = 0; i < m; ++i) pc[i * n + j] = dot(pa + i * k, pb + j * k, k);
@@ -203,7 +205,7 @@ void batched_matmul_f32(const float* a, const float* b, float* c, std::span<cons
     for (int64_t i = 0; i < batches; ++i) one(i, pool);
     return;
   }
-  const int64_t grain = std::max<int64_t>(1, kSplitBatch / std::max<int64_t>(1, m * n * k) / 4);
+  const int64_t grain = util::grain_for(m * n * k);
   pool.parallel_for(batches, grain, [&](int64_t s, int64_t e) {
     for (int64_t i = s; i < e; ++i) one(i, pool);  // nested: the inner product runs inline
   });
@@ -265,7 +267,7 @@ void batched_matmul(const T* a, const T* b, T* c, std::span<const int64_t> a_off
   // thread's run of items shares blocks of b; a chunk should hold enough multiply-adds.
   const int64_t jblocks = (n + kNBlock - 1) / kNBlock;
   const int64_t per_item = std::max<int64_t>(1, k * std::min(n, kNBlock));
-  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / per_item);
+  const int64_t grain = util::grain_for(per_item * kElementWork);  // scalar loops, as above
   pool.parallel_for(rows * jblocks, grain, [&](int64_t s, int64_t e) {
     while (s < e) {
       const int64_t jb = s / rows;

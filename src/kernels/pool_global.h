@@ -26,10 +26,9 @@ Tensor global_pool(const Tensor& x, util::ThreadPool& pool, const char* name, Re
   const int64_t n = planes > 0 ? x.numel() / planes : 0;
   const T* src = x.data<T>();
   T* dst = y.data<T>();
-  pool.parallel_for(planes, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, n)),
-                    [&](int64_t b, int64_t e) {
-                      for (int64_t p = b; p < e; ++p) dst[p] = reduce(src + p * n, n);
-                    });
+  pool.parallel_for(planes, util::grain_for(n * kElementWork), [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) dst[p] = reduce(src + p * n, n);
+  });
   return y;
 }
 

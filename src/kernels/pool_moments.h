@@ -24,7 +24,7 @@ Moments pool_moments(const T* x, int64_t groups, int64_t size, double epsilon,
   Moments m;
   m.mean.resize(static_cast<size_t>(groups));
   m.inv_std.resize(static_cast<size_t>(groups));
-  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, size));
+  const int64_t grain = util::grain_for(size * kElementWork);
   pool.parallel_for(groups, grain, [&](int64_t b, int64_t e) {
     for (int64_t g = b; g < e; ++g) {
       const T* v = x + g * size;

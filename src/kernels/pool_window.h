@@ -80,7 +80,7 @@ void for_each_pool_row(const Tensor& x, Tensor& y, const Window& w, const PoolWi
   const int64_t rows = win.rows(), len = win.row_length();
   const T* src = x.data<T>();
   T* dst = y.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kParallelGrain / (len * w.kernel_numel()));
+  const int64_t grain = util::grain_for(len * w.kernel_numel() * kElementWork);
   pool.parallel_for(planes * rows, grain, [&](int64_t b, int64_t e) {
     const std::remove_cvref_t<Row> fn = row;
     std::vector<int64_t> image_rows;

@@ -11,9 +11,6 @@ namespace bough::kernels {
 
 namespace {
 
-// Elements per thread chunk below which splitting does not pay.
-constexpr int64_t kCopyGrain = 1 << 16;
-
 // The walk with dimensions of size 1 dropped and neighbours merged where both sides are
 // contiguous across them, so the innermost run is as long as possible.
 struct Walk {
@@ -89,7 +86,8 @@ void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView 
     T* t = elements<T>(dst) + to.base;
     auto body = [&](int64_t b, int64_t e) { copy_runs<T>(s, t, w, b, e); };
     if (pool)
-      pool->parallel_for(runs, std::max<int64_t>(1, kCopyGrain / w.dims.back()), body);
+      // A run copies its elements: each is read and written once.
+      pool->parallel_for_work(runs, w.dims.back() * 2 * static_cast<int64_t>(sizeof(T)), body);
     else
       body(0, runs);
   });

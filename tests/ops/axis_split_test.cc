@@ -39,10 +39,13 @@ TEST(AxisSplit, SplitsTheShapeAroundTheAxis) {
   EXPECT_THROW(split_at_axis(shape, 4, false), Error);
 }
 
-TEST(AxisSplit, OuterGrainHoldsAboutThatManyElements) {
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 65536), 65);  // 65536 / 1000
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 500), 1);     // never below one block
-  EXPECT_EQ(outer_grain(AxisSplit{10, 0, 10}, 500), 500);     // empty blocks
+// A grain of blocks holds a thread's minimum work (2^20) at `element_work` per element.
+TEST(AxisSplit, OuterGrainHoldsAThreadsWorth) {
+  // Blocks of 100 * 10 elements at 16 each: 16000 per block, 2^20 / 16000 = 65.5 -> 66.
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 16), 66);
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}), 66);          // 16 is the default
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 1 << 20), 1);  // never below one block
+  EXPECT_EQ(outer_grain(AxisSplit{10, 0, 10}, 16), 1 << 20);   // empty blocks cost 1 each
 }
 
 TEST(AxisSplit, MapOuterBlocksComputesEveryBlockOnce) {

@@ -219,8 +219,7 @@ void attend(const Problem<T>& p, util::ThreadPool& pool) {
   const int64_t rows = p.q.batch * p.q.heads * p.q.seq;
   if (rows == 0) return;
   const int64_t work = rows * std::max<int64_t>(1, p.total * (p.q.size + p.y.size));
-  const int64_t blocks = std::clamp<int64_t>(work / kernels::kParallelGrain, 1,
-                                             std::min<int64_t>(pool.threads(), rows));
+  const int64_t blocks = std::min<int64_t>(pool.threads_for(work), rows);
   const int64_t width = std::max<int64_t>(1, p.total);
   Tensor scratch(std::is_same_v<T, double> ? ElemType::Double : ElemType::Float,
                  Dims{blocks, width});

@@ -36,9 +36,10 @@ inline AxisSplit split_at_axis(const Dims& shape, int64_t axis, bool coerce_2d) 
   return s;
 }
 
-// Outer blocks per parallel task: about `elements` elements each.
-inline int64_t outer_grain(const AxisSplit& s, int64_t elements = kernels::kParallelGrain) {
-  return std::max<int64_t>(1, elements / std::max<int64_t>(1, s.n * s.inner));
+// Outer blocks per parallel task, for elements that each cost `element_work` (see
+// util::kMinWorkPerThread).
+inline int64_t outer_grain(const AxisSplit& s, int64_t element_work = kernels::kElementWork) {
+  return util::grain_for(s.n * s.inner * element_work);
 }
 
 // fn(xs, ys) for each column x[o, :, i] of the outer blocks [o0, o1): xs points at its first

@@ -63,7 +63,7 @@ Tensor normalize(const Inputs& in, const std::vector<double>& mean, const std::v
   const T* x = in.x.data<T>();
   T* dst = y.data<T>();
   const int64_t plane = in.plane, per = in.per, C = in.C;
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, plane));
+  const int64_t grain = util::grain_for(plane * kernels::kElementWork);
   pool.parallel_for(in.N * C, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t p = lo; p < hi; ++p) {
       const int64_t c = p % C;

@@ -30,8 +30,7 @@ void causal_conv(const Tensor& x, const Tensor& w, const Tensor* bias, const Ten
   const T* pp = past ? past->data<T>() : nullptr;
   T* py = y.data<T>();
   T* ps = present.data<T>();
-  const int64_t grain =
-      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, len * k));
+  const int64_t grain = util::grain_for(len * k * kernels::kElementWork);
   pool.parallel_for(x.dim(0) * channels, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t c = r % channels;

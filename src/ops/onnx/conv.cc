@@ -34,8 +34,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
   const int64_t cg = C / groups, len = win.out[r - 1], rows = P / len;
   const int64_t k_last = win.kernel[r - 1], k_outer = K / k_last;
   const int64_t in_last = win.in[r - 1], s = win.stride[r - 1], dil = win.dilation[r - 1];
-  const int64_t grain =
-      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, len * K * cg));
+  const int64_t grain = util::grain_for(len * K * cg * kernels::kElementWork);
   pool.parallel_for(groups * rows, grain, [&](int64_t b, int64_t e) {
     std::vector<int64_t> oc(r), kc(r);
     for (int64_t item = b; item < e; ++item) {
@@ -129,11 +128,10 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
                   pool);
     if (!b) continue;
     const T* bias = b->data<T>();
-    pool.parallel_for(M, std::max<int64_t>(1, kernels::kParallelGrain / P),
-                      [&](int64_t s, int64_t e) {
-                        for (int64_t m = s; m < e; ++m)
-                          for (int64_t p = 0; p < P; ++p) yn[m * P + p] += bias[m];
-                      });
+    pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
+      for (int64_t m = s; m < e; ++m)
+        for (int64_t p = 0; p < P; ++p) yn[m * P + p] += bias[m];
+    });
   }
   return y;
 }

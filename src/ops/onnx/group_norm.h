@@ -25,7 +25,7 @@ Tensor normalize_groups(const Tensor& x, const Tensor& scale, const Tensor& bias
   T* dst = y.data<T>();
   const T* s = scale.data<T>();
   const T* b = bias.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, plane));
+  const int64_t grain = util::grain_for(plane * kernels::kElementWork);
   pool.parallel_for(N * C, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t p = lo; p < hi; ++p) {  // p = n * C + c
       const int64_t c = p % C, g = (p / C) * groups + c / cg;

@@ -48,7 +48,7 @@ Result layer_norm(const Tensor& x, const Tensor& scale, const Tensor* bias, int6
   T* dst = r.y.data<T>();
   const T* ps = s.data<T>();
   const T* pb = bias ? b.data<T>() : nullptr;
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, inner));
+  const int64_t grain = util::grain_for(inner * kernels::kElementWork);
   pool.parallel_for(outer, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t o = lo; o < hi; ++o) {
       const T mean = static_cast<T>(m.mean[o]), k = static_cast<T>(m.inv_std[o]);

@@ -140,7 +140,7 @@ class LinearAttention : public Kernel {
  private:
   template <typename F>
   static void pool_run(util::ThreadPool& pool, int64_t n, int64_t work, F f) {
-    const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / work);
+    const int64_t grain = util::grain_for(work * kernels::kElementWork);
     pool.parallel_for(n, grain, [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r) f(r);
     });

@@ -20,7 +20,7 @@ Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, util::ThreadPool& 
   Tensor y(x.type(), x.shape());
   const T* src = x.data<T>();
   T* dst = y.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, n));
+  const int64_t grain = util::grain_for(n * kernels::kElementWork);
   pool.parallel_for(outer * inner, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t q = lo; q < hi; ++q) {
       const int64_t base = (q / inner) * n * inner + q % inner;

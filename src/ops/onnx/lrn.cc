@@ -25,8 +25,7 @@ Tensor lrn(const Tensor& x, const Params& a, util::ThreadPool& pool) {
   const T* src = x.data<T>();
   T* dst = y.data<T>();
   const double k = a.alpha / static_cast<double>(a.size);
-  const int64_t grain =
-      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, plane * a.size));
+  const int64_t grain = util::grain_for(plane * a.size * kernels::kElementWork);
   pool.parallel_for(N * C, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t p = lo; p < hi; ++p) {
       const int64_t n = p / C, c = p % C;

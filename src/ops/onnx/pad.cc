@@ -76,12 +76,13 @@ void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<i
                    util::ThreadPool& pool) {
   const std::vector<int64_t> strides = kernels::contiguous_strides(x.shape());
   const int64_t inner = out.dim(out.rank() - 1);
-  const int64_t grain = std::max<int64_t>(1, (1 << 16) / inner);
   kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = kernels::elements<T>(x);
     T* dst = kernels::elements<T>(out);
-    pool.parallel_for(out.numel() / inner, grain, [&](int64_t b, int64_t e) {
+    // A row reads each element through an index map (8 bytes) and copies it.
+    const int64_t row_work = inner * (2 * static_cast<int64_t>(sizeof(T)) + 8);
+    pool.parallel_for_work(out.numel() / inner, row_work, [&](int64_t b, int64_t e) {
       padded_rows<T>(src, dst, out.shape(), strides, maps, b, e);
     });
   });

@@ -182,7 +182,7 @@ void for_each_element(const ParamLayout& L, int64_t align, util::ThreadPool& poo
   const int64_t n = L.outer * L.axis_dim * L.inner;
   const int64_t units = (n + align - 1) / align;
   pool.parallel_for(
-      units, std::max<int64_t>(1, kernels::kParallelGrain / align), [&](int64_t s, int64_t e) {
+      units, util::grain_for(align * kernels::kElementWork), [&](int64_t s, int64_t e) {
         int64_t i = s * align;
         const int64_t end = std::min(n, e * align);
         if (i >= end) return;

@@ -42,7 +42,7 @@ Tensor rms_norm(const Tensor& x, const Tensor& scale, int64_t axis, double epsil
   const T* src = x.data<T>();
   const T* ps = s.data<T>();
   T* dst = y.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, inner));
+  const int64_t grain = util::grain_for(inner * kernels::kElementWork);
   pool.parallel_for(outer, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t o = lo; o < hi; ++o) {
       const T* xr = src + o * inner;

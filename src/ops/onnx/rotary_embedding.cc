@@ -49,8 +49,7 @@ void rotate(const T* x, T* y, const T* cos, const T* sin, const Layout& L,
             const std::vector<int64_t>& cache_row, int64_t dim, bool interleaved,
             util::ThreadPool& pool) {
   const int64_t half = dim / 2, rows = L.batch * L.seq * L.heads;
-  const int64_t grain =
-      std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, L.head_size));
+  const int64_t grain = util::grain_for(L.head_size * kernels::kElementWork);
   pool.parallel_for(rows, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t h = r % L.heads, s = (r / L.heads) % L.seq, b = r / (L.heads * L.seq);

@@ -19,7 +19,7 @@ Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, util::ThreadPool& 
   Tensor out(x.type(), x.shape());
   const T* px = x.data<T>();
   T* py = out.data<T>();
-  const int64_t grain = std::max<int64_t>(1, kernels::kParallelGrain / std::max<int64_t>(1, s.c));
+  const int64_t grain = util::grain_for(s.c * kernels::kElementWork);
   pool.parallel_for(s.n * s.d, grain, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t base = (r / s.d) * s.c * s.d + r % s.d;

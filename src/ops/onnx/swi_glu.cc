@@ -16,7 +16,7 @@ Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, util::ThreadPool& pool)
   const T* pa = a.data<T>();
   const T* pb = b.data<T>();
   T* py = y.data<T>();
-  pool.parallel_for(a.numel(), kernels::kParallelGrain, [&](int64_t s, int64_t e) {
+  pool.parallel_for_work(a.numel(), kernels::kElementWork, [&](int64_t s, int64_t e) {
     for (int64_t i = s; i < e; ++i) py[i] = pa[i] / (T(1) + std::exp(-alpha * pa[i])) * pb[i];
   });
   return y;

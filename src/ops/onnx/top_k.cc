@@ -78,9 +78,9 @@ class TopK : public Kernel {
         const T* px = x.data<T>();
         T* pv = values.data<T>();
         int64_t* pi = indices.data<int64_t>();
-        io.pool().parallel_for(s.outer, outer_grain(s, 1 << 14), [&](int64_t b, int64_t e) {
-          top_k_block(px, pv, pi, b, e, s, k, largest_);
-        });
+        io.pool().parallel_for(
+            s.outer, outer_grain(s, 4 * kernels::kElementWork),
+            [&](int64_t b, int64_t e) { top_k_block(px, pv, pi, b, e, s, k, largest_); });
       });
       return values;
     };

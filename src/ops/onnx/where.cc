@@ -27,7 +27,7 @@ Tensor ternary_map(const Tensor& a, const Tensor& b, const Tensor& c, ElemType o
   const TC* pc = kernels::elements<TC>(c);
   TO* po = kernels::elements<TO>(out);
   if (a.numel() == total && b.numel() == total && c.numel() == total) {  // one flat run
-    pool.parallel_for(total, kernels::kParallelGrain, [&](int64_t s, int64_t e) {
+    pool.parallel_for_work(total, kernels::kElementWork, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) po[i] = op(pa[i], pb[i], pc[i]);
     });
     return out;
@@ -43,7 +43,7 @@ Tensor ternary_map(const Tensor& a, const Tensor& b, const Tensor& c, ElemType o
       for (int64_t i = 0; i < n; ++i) dst[i] = op(x[i * sa], y[i * sb], z[i * sc]);
     });
   };
-  pool.parallel_for(L.outer(), std::max<int64_t>(1, kernels::kParallelGrain / L.inner()), runs);
+  pool.parallel_for(L.outer(), util::grain_for(L.inner() * kernels::kElementWork), runs);
   return out;
 }
 
