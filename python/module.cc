@@ -11,6 +11,8 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "model_functions.h"
+#include "model_source.h"
 #include "numpy_values.h"
 
 namespace py = pybind11;
@@ -19,22 +21,6 @@ using namespace pybind11::literals;
 namespace bough::python {
 
 namespace {
-
-const char* kind_name(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::InvalidModel:
-      return "invalid_model";
-    case ErrorKind::Unsupported:
-      return "unsupported";
-    case ErrorKind::BadInput:
-      return "bad_input";
-    case ErrorKind::IO:
-      return "io";
-    case ErrorKind::Stopped:
-      return "stopped";
-  }
-  return "";
-}
 
 // ONNX Runtime's NodeArg: a name, the type without its shape ("tensor(float)"), and the
 // shape as ints, symbol strings and None for a dimension that is neither.
@@ -72,18 +58,6 @@ NodeArg node_arg(const ValueInfo& info) {
   return arg;
 }
 
-// A model path (str or os.PathLike) or the model's bytes.
-Model load_model(py::handle source) {
-  if (py::isinstance<py::bytes>(source)) {
-    std::string bytes = source.cast<std::string>();
-    py::gil_scoped_release unlocked;
-    return Model::load_bytes(bytes);
-  }
-  std::string path = py::str(py::module_::import("os").attr("fspath")(source));
-  py::gil_scoped_release unlocked;
-  return Model::load(path);
-}
-
 class InferenceSession {
  public:
   // sess_options may be ONNX Runtime's SessionOptions: its intra_op_num_threads, when set,
@@ -113,8 +87,13 @@ class InferenceSession {
     path_ = model.path();
   }
 
-  std::vector<NodeArg> get_inputs() const { return node_args(session_->inputs()); }
-  std::vector<NodeArg> get_outputs() const { return node_args(session_->outputs()); }
+  // Like ONNX Runtime: the inputs a run must be given, and apart from them those with a
+  // default (an initializer of the same name) that a run may override.
+  std::vector<NodeArg> get_inputs() const { return node_args(session_->inputs(), false); }
+  std::vector<NodeArg> get_overridable_initializers() const {
+    return node_args(session_->inputs(), true);
+  }
+  std::vector<NodeArg> get_outputs() const { return node_args(session_->outputs(), false); }
 
   py::list run(py::object output_names, py::dict feed, py::handle /*run_options*/) {
     std::vector<size_t> wanted = output_indices(output_names);
@@ -140,9 +119,10 @@ class InferenceSession {
   }
 
  private:
-  static std::vector<NodeArg> node_args(const std::vector<ValueInfo>& infos) {
+  static std::vector<NodeArg> node_args(const std::vector<ValueInfo>& infos, bool defaulted) {
     std::vector<NodeArg> args;
-    for (const ValueInfo& info : infos) args.push_back(node_arg(info));
+    for (const ValueInfo& info : infos)
+      if (info.has_default == defaulted) args.push_back(node_arg(info));
     return args;
   }
 
@@ -212,10 +192,13 @@ PYBIND11_MODULE(bough, m) {
            "optimization"_a = "basic")
       .def("get_inputs", &InferenceSession::get_inputs)
       .def("get_outputs", &InferenceSession::get_outputs)
+      .def("get_overridable_initializers", &InferenceSession::get_overridable_initializers)
       .def("get_providers",
            [](const InferenceSession&) { return std::vector<std::string>{"CPUExecutionProvider"}; })
       .def("run", &InferenceSession::run, "output_names"_a, "input_feed"_a,
            "run_options"_a = py::none(),
            "Runs once; returns the outputs named (None: all) as numpy arrays, lists for "
            "sequences, None for an empty optional");
+
+  add_model_functions(m);
 }

@@ -56,6 +56,9 @@ struct ValueInfo {
   ElemType elem = ElemType::Undefined;
   bool rank_known = false;  ///< whether `shape` holds the dimensions
   std::vector<Dim> shape;   ///< one Dim per axis, when rank_known
+  /// For an input: the model gives it a default value (an initializer of the same name),
+  /// so a run may leave it out. ONNX Runtime calls these overridable initializers.
+  bool has_default = false;
 };
 
 /// A model checked and compiled once, to be run many times. One run at a time per Session;

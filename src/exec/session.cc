@@ -145,6 +145,7 @@ struct Session::Impl {
     for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
+      input_infos.back().has_default = v->data.has_value();
       defaults.push_back(v->data ? Value(*v->data) : Value());
     }
     outputs = model.output_names();

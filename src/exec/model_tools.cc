@@ -1,0 +1,86 @@
+// The public functions of bough/model_tools.h, over the check, inference and passes.
+#include "bough/model_tools.h"
+
+#include <memory>
+
+#include "infer/opset_target.h"
+#include "infer/validate.h"
+#include "ir/clone.h"
+#include "passes/pass.h"
+
+namespace bough {
+
+namespace {
+
+infer::ValidateOptions validate_options(const CheckOptions& options) {
+  infer::ValidateOptions v;
+  v.check.allow_newer_opset = options.allow_newer_opset;
+  return v;
+}
+
+// Throws the first error of `found` (how many more there are named), if it has one.
+void throw_first_error(const check::Diagnostics& found, const std::string& path,
+                       const std::string& when) {
+  if (!found.has_errors()) return;
+  for (const check::Diagnostic& d : found.all()) {
+    if (d.severity != check::Severity::Error) continue;
+    const size_t more = found.errors() - 1;
+    fail(d.kind, d.place.empty() ? path : path + ": " + d.place,
+         when + d.message +
+             (more ? " (and " + std::to_string(more) + " more error" + (more == 1 ? "" : "s") +
+                         "; check() lists them)"
+                   : ""));
+  }
+}
+
+std::vector<const passes::Pass*> pipeline_of(const OptimizeOptions& options) {
+  if (options.passes.empty())
+    return options.level == Optimization::none  ? std::vector<const passes::Pass*>{}
+           : options.level == Optimization::all ? passes::all_pipeline()
+                                                : passes::basic_pipeline();
+  std::vector<const passes::Pass*> pipeline;
+  for (const std::string& name : options.passes) {
+    const passes::Pass* pass = passes::find_pass(name);
+    if (!pass) fail(ErrorKind::BadInput, "optimize", "no pass is named '" + name + "'");
+    pipeline.push_back(pass);
+  }
+  return pipeline;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> check_model(const Model& model, const CheckOptions& options) {
+  const check::Diagnostics found =
+      infer::validate(model.ir(), validate_options(options)).diagnostics;
+  std::vector<Diagnostic> out;
+  for (const check::Diagnostic& d : found.all())
+    out.push_back({d.severity == check::Severity::Error, d.kind, d.place, d.message});
+  return out;
+}
+
+Model with_inferred_types(const Model& model, const CheckOptions& options) {
+  std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
+  infer::Validation v = infer::validate(*copy, validate_options(options));
+  throw_first_error(v.diagnostics, model.path(), "");
+  infer::annotate(*copy, v.types);
+  return Model(std::move(copy));
+}
+
+Model optimized(const Model& model, const OptimizeOptions& options) {
+  const std::vector<const passes::Pass*> pipeline = pipeline_of(options);
+  std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
+  if (options.repair) passes::run_pipeline(*copy, {passes::find_pass("legalize-if")}, 1);
+  throw_first_error(infer::validate(*copy).diagnostics, model.path(), "");
+  passes::run_pipeline(*copy, pipeline);
+  throw_first_error(infer::validate(*copy).diagnostics, model.path(),
+                    "after the passes (a bug in bough): ");
+  return Model(std::move(copy));
+}
+
+Model with_onnx_opset(const Model& model, int opset) {
+  std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
+  infer::set_onnx_opset(*copy, opset);
+  return Model(std::move(copy));
+}
+
+}  // namespace bough
