@@ -147,6 +147,15 @@ TEST(SchemaRows, DequantizeLinear24) {
   EXPECT_TRUE(is_valid(check_graph(int2, 25)));
 }
 
+// Dropout-22 adds bfloat16 to the ratio's types (T1) as to the data's; Dropout-13 has it
+// for the data only.
+TEST(SchemaRows, Dropout22RatioTakesBFloat16) {
+  GraphBuilder g = one_node("Dropout", {ElemType::Float, ElemType::BFloat16});
+  EXPECT_TRUE(
+      has_error(check_graph(g, 13), at("Dropout"), "input 1 (ratio) has type tensor(bfloat16)"));
+  EXPECT_TRUE(is_valid(check_graph(g, 22)));
+}
+
 // Identity 19 to 25 widen only the tensor types (float8 at 19, int4 at 21, float4e2m1 at
 // 23, float8e8m0 at 24, int2 at 25); sequences and optionals keep the types of IR 3, without
 // bfloat16.
