@@ -31,6 +31,15 @@ TEST(CheckValid, BranchesReturningAnOuterValueOrAnInitializerDirectly) {
   EXPECT_TRUE(is_valid(check_graph(if_model(t, e, ElemType::Float, {2}))));
 }
 
+// A branch whose only node is an input-free Constant, its output the branch's output.
+TEST(CheckValid, BranchReturningItsOwnConstant) {
+  GraphBuilder t("then");
+  set_tensor(t.node("Constant", {}, {"k"}, "k"), "value", f32({2}, {3, 4}));
+  t.output("k", ElemType::Float, {2});
+  GraphBuilder e = branch("else", ElemType::Float, {2});
+  EXPECT_TRUE(is_valid(check_graph(if_model(t, e, ElemType::Float, {2}))));
+}
+
 TEST(CheckValid, CapturesThreeLevelsDeep) {
   GraphBuilder l3("l3");
   l3.node("Add", {"x", "x"}, {"s3"});

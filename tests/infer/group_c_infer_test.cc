@@ -656,7 +656,7 @@ const std::vector<Refusal>& refusals() {
          input(g, "q", F, {"1", "2", "12"});
          input(g, "k", F, {"1", "2", "8"});
          input(g, "v", F, {"1", "2", "8"});
-         auto& n = node(g, "LinearAttention", {"q", "k", "v"}, {"y"});
+         auto& n = node(g, "LinearAttention", {"q", "k", "v"}, {"y", "state"});
          test::set_int(n, "q_num_heads", 3);
          test::set_int(n, "kv_num_heads", 2);
          test::set_string(n, "update_rule", "linear");
@@ -666,7 +666,7 @@ const std::vector<Refusal>& refusals() {
        [](GraphBuilder& g) {
          input(g, "x", F, {"1", "2"});
          input(g, "w", F, {"2", "1", "3"});
-         node(g, "CausalConvWithState", {"x", "w"}, {"y"});
+         node(g, "CausalConvWithState", {"x", "w"}, {"y", "state"});
        },
        "input must be 3-D, not rank 2"},
       {"rms axis", 23,

@@ -87,6 +87,28 @@ TEST(QuantizeLinearTest, PerAxisWithNegativeAxisAndInt4Saturation) {
   EXPECT_EQ(doubles_of(y), (std::vector<double>{7, -8, 3, 7, -8, 5}));
 }
 
+// From version 24 the scale may be float8e8m0, 2^(byte - 127): 0x80 is 2, 0x7E is 0.5. The
+// division is then carried out in x's type (no precision of its own to round to).
+TEST(QuantizeLinearTest, PowerOfTwoScaleFromVersion24) {
+  Tensor two = make<uint8_t>(ElemType::Float8E8M0, {}, {0x80});
+  auto to_int8 = [](onnxpb::NodeProto& n) {
+    test::set_int(n, "output_dtype", static_cast<int>(ElemType::Int8));
+  };
+  // 3/2 = 1.5 -> 2 and -5/2 = -2.5 -> -2 (ties to even), 1/2 -> 0, 300/2 = 150 -> 127.
+  Tensor y = run1("QuantizeLinear", {{"x", f32({4}, {3, -5, 1, 300})}, {"s", two}}, to_int8, 24);
+  ASSERT_EQ(y.type(), ElemType::Int8);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{2, -2, 0, 127}));
+  // int32 x divided by 0.5: -7 -> -14, 9 -> 18.
+  Tensor half = make<uint8_t>(ElemType::Float8E8M0, {}, {0x7E});
+  Tensor xi = make<int32_t>(ElemType::Int32, {2}, {-7, 9});
+  y = run1("QuantizeLinear", {{"x", xi}, {"s", half}}, to_int8, 24);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{-14, 18}));
+  // Version 23 does not allow the type: the check refuses the model.
+  test::expect_invalid_model([&] {
+    run1("QuantizeLinear", {{"x", f32({1}, {1})}, {"s", two}}, to_int8, 23);
+  });
+}
+
 TEST(QuantizeLinearTest, Float8WithoutSaturation) {
   Tensor x = f32({3}, {1000, -1000, 2});
   Tensor s = f32({}, {1});
@@ -236,6 +258,32 @@ TEST(DequantizeLinearTest, PerAxisInt2AndInt32) {
   Tensor xi = make<int32_t>(ElemType::Int32, {2}, {-7, 1 << 20});
   y = run1("DequantizeLinear", {{"x", xi}, {"s", f32({}, {0.25f})}});
   EXPECT_EQ(doubles_of(y), (std::vector<double>{-1.75, 262144}));
+}
+
+// Version 24's float8e8m0 scales, 2^(byte - 127), per block: x * 2 for the first block of
+// two, x * 0.5 for the second. The output cannot take the scale's type, so output_dtype is
+// needed.
+TEST(DequantizeLinearTest, PowerOfTwoScalesFromVersion24) {
+  Tensor x = i8({1, 4}, {4, -6, 3, 1});
+  Tensor s = make<uint8_t>(ElemType::Float8E8M0, {1, 2}, {0x80, 0x7E});
+  auto blocked = [](ElemType out) {
+    return [out](onnxpb::NodeProto& n) {
+      test::set_int(n, "axis", 1);
+      test::set_int(n, "block_size", 2);
+      if (out != ElemType::Undefined) test::set_int(n, "output_dtype", static_cast<int>(out));
+    };
+  };
+  Tensor y = run1("DequantizeLinear", {{"x", x}, {"s", s}}, blocked(ElemType::BFloat16), 24);
+  ASSERT_EQ(y.type(), ElemType::BFloat16);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{8, -12, 1.5, 0.5}));
+  // Without output_dtype the output would be float8e8m0, which T3 does not allow.
+  test::expect_invalid_model([&] {
+    run1("DequantizeLinear", {{"x", x}, {"s", s}}, blocked(ElemType::Undefined), 24);
+  });
+  // Version 23 does not allow the scale type.
+  test::expect_invalid_model([&] {
+    run1("DequantizeLinear", {{"x", x}, {"s", s}}, blocked(ElemType::Float), 23);
+  });
 }
 
 TEST(DequantizeLinearTest, Errors) {

@@ -117,14 +117,25 @@ void infer(InferContext& ctx) {
     if (w.dims[2].is_known()) carry = ir::Dim::known(w.dims[2].value - 1);
   }
   ctx.set_output(0, ctx.input_type(0));
-  if (ctx.num_outputs() > 1)
-    ctx.set_output_tensor(1, ctx.input_elem(0), ir::Shape::of({batch, channels, carry}));
+  ctx.set_output_tensor(1, ctx.input_elem(0), ir::Shape::of({batch, channels, carry}));
 }
 
 }  // namespace
 
 const OpDef& def_CausalConvWithState() {
-  static const OpDef def{"", "CausalConvWithState", {27}, 2, 4, 1, 2, make, infer};
+  static const OpDef def{
+      "",
+      "CausalConvWithState",
+      {27},
+      2,
+      4,
+      2,
+      2,
+      make,
+      infer,
+      {{27,
+        "input: T, weight: T, bias?: T, past_state?: T -> output: T, present_state: T; T = float "
+        "float16 bfloat16; activation: string = none"}}};
   return def;
 }
 

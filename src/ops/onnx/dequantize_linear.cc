@@ -1,6 +1,8 @@
 // DequantizeLinear: y = (x - x_zero_point) * x_scale, per tensor, per axis (1-D scale) or
 // blocked (block_size, 21+). The output type is output_dtype's (23+), else x_scale's; it is
 // also the precision of the product: x - x_zero_point and x_scale are rounded to it first.
+// From version 24 the scale may be float8e8m0 (a power of two, as MX formats keep per
+// block); the output cannot be float8e8m0, so such a scale needs output_dtype.
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -29,9 +31,12 @@ class DequantizeLinear : public Kernel {
     const Tensor* zp = io.has_input(2) ? &io.input(2) : nullptr;
     if (!is_quantized_input(x.type()))
       bad("DequantizeLinear: cannot dequantize " + quant::type_name(x.type()));
-    if (!is_output_type(scale.type()))
-      bad("DequantizeLinear: x_scale must be float, float16 or bfloat16, got " +
+    if (!is_output_type(scale.type()) && scale.type() != ElemType::Float8E8M0)
+      bad("DequantizeLinear: x_scale must be float, float16, bfloat16 or float8e8m0, got " +
           quant::type_name(scale.type()));
+    if (scale.type() == ElemType::Float8E8M0 && output_dtype_ == ElemType::Undefined)
+      bad("DequantizeLinear: an x_scale of float8e8m0 needs output_dtype (the output takes the "
+          "scale's type otherwise, and float8e8m0 is not an output type)");
     if (zp) {
       if (zp->type() != x.type())
         bad("DequantizeLinear: x_zero_point is " + quant::type_name(zp->type()) + " but x is " +
@@ -135,7 +140,7 @@ const OpDef& def_DequantizeLinear() {
   static const OpDef def{
       "",
       "DequantizeLinear",
-      {10, 13, 19, 21, 23, 25},
+      {10, 13, 19, 21, 23, 24, 25},
       2,
       3,
       1,
@@ -157,6 +162,10 @@ const OpDef& def_DequantizeLinear() {
         "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
         "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16, T3 = float float16 bfloat16; "
         "axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
+       {24,
+        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+        "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16 float8e8m0, T3 = float float16 "
+        "bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
        {25,
         "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
         "float8s uint4 int4 float4e2m1 uint2 int2, T2 = float float16 bfloat16 float8e8m0, T3 = "

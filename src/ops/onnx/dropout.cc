@@ -117,7 +117,7 @@ const OpDef& def_Dropout() {
         "= floats, T2 = bool; seed: int?"},
        {22,
         "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
-        "float8s, T1 = floats float8s, T2 = bool; seed: int?"}}};
+        "float8s, T1 = floats bfloat16 float8s, T2 = bool; seed: int?"}}};
   return def;
 }
 

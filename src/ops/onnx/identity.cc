@@ -29,20 +29,11 @@ const OpDef& def_Identity() {
        {13, "input: T -> output: T; T = all_ir4"},
        {14, "input: V -> output: V; V = all_ir4 seq(all)"},
        {16, "input: V -> output: V; V = all_ir4 seq(all) optional(all) optional(seq(all))"},
-       {19,
-        "input: V -> output: V; V = all_ir9 seq(all_ir9) optional(all_ir9) optional(seq(all_ir4))"},
-       {21,
-        "input: V -> output: V; V = all_ir10 seq(all_ir10) optional(all_ir10) "
-        "optional(seq(all_ir4))"},
-       {23,
-        "input: V -> output: V; V = all_ir11 seq(all_ir11) optional(all_ir11) "
-        "optional(seq(all_ir4))"},
-       {24,
-        "input: V -> output: V; V = all_ir12 seq(all_ir12) optional(all_ir12) "
-        "optional(seq(all_ir4))"},
-       {25,
-        "input: V -> output: V; V = all_ir13 seq(all_ir13) optional(all_ir13) "
-        "optional(seq(all_ir4))"}}};
+       {19, "input: V -> output: V; V = all_ir9 seq(all) optional(all) optional(seq(all))"},
+       {21, "input: V -> output: V; V = all_ir10 seq(all) optional(all) optional(seq(all))"},
+       {23, "input: V -> output: V; V = all_ir11 seq(all) optional(all) optional(seq(all))"},
+       {24, "input: V -> output: V; V = all_ir12 seq(all) optional(all) optional(seq(all))"},
+       {25, "input: V -> output: V; V = all_ir13 seq(all) optional(all) optional(seq(all))"}}};
   return def;
 }
 

@@ -233,18 +233,30 @@ void infer(InferContext& ctx) {
   ir::Dim batch = q.rank_known ? q.dims[0] : (k.known ? k.batch : ir::Dim::unknown());
   ir::Dim seq = q.rank_known ? q.dims[1] : ir::Dim::unknown();
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({batch, seq, mul_dim(dv, qh)}));
-  if (ctx.num_outputs() > 1) {
-    const ElemType st = ctx.has_input(3) ? ctx.input_elem(3) : ctx.input_elem(0);
-    ctx.set_output_tensor(
-        1, st,
-        ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
-  }
+  const ElemType st = ctx.has_input(3) ? ctx.input_elem(3) : ctx.input_elem(0);
+  ctx.set_output_tensor(
+      1, st,
+      ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
 }
 
 }  // namespace
 
 const OpDef& def_LinearAttention() {
-  static const OpDef def{"", "LinearAttention", {27}, 3, 6, 1, 2, make, infer};
+  static const OpDef def{
+      "",
+      "LinearAttention",
+      {27},
+      3,
+      6,
+      2,
+      2,
+      make,
+      infer,
+      {{27,
+        "query: T, key: T, value: T, past_state?: S, decay?: T, beta?: T -> output: T, "
+        "present_state: S; T = float float16 bfloat16, S = float float16 bfloat16; chunk_size: "
+        "int = 64, kv_num_heads: int, q_num_heads: int, scale: float = 0.0, update_rule: string "
+        "= gated_delta"}}};
   return def;
 }
 

@@ -1,7 +1,9 @@
 // QuantizeLinear: y = saturate(round(x / y_scale) + y_zero_point), per tensor, per axis
 // (1-D scale) or blocked (block_size, 21+). The output type is y_zero_point's, else
 // output_dtype's (21+), else uint8. The division is carried out in the precision attribute's
-// type (23+), else y_scale's: x and y_scale are rounded to it, and so is the quotient.
+// type (23+), else y_scale's: x and y_scale are rounded to it, and so is the quotient. A
+// float8e8m0 scale (24+: a power of two) has no precision of its own to carry the division
+// in; it is then x's type's (double for int32 x), in which dividing by it is exact.
 // Integer outputs round to nearest even and saturate; float8 outputs follow Cast with
 // `saturate` (19+); float4e2m1 always saturates.
 #include "kernels/through_float.h"
@@ -37,8 +39,9 @@ class QuantizeLinear : public Kernel {
     if (!is_input_type(x.type()))
       bad("QuantizeLinear: x must be float, float16, bfloat16 or int32, got " +
           quant::type_name(x.type()));
-    if (!is_input_type(scale.type()))
-      bad("QuantizeLinear: y_scale must be float, float16, bfloat16 or int32, got " +
+    const bool power_of_two_scale = scale.type() == ElemType::Float8E8M0;
+    if (!is_input_type(scale.type()) && !power_of_two_scale)
+      bad("QuantizeLinear: y_scale must be float, float16, bfloat16, int32 or float8e8m0, got " +
           quant::type_name(scale.type()));
     ElemType out_type = output_dtype_ != ElemType::Undefined ? output_dtype_ : ElemType::UInt8;
     if (zp) {
@@ -52,8 +55,9 @@ class QuantizeLinear : public Kernel {
     const quant::ParamLayout L =
         quant::param_layout("QuantizeLinear", x.shape(), scale.shape(), axis_, block_size_);
 
-    const quant::Precision prec =
-        quant::precision_of(precision_ != ElemType::Undefined ? precision_ : scale.type());
+    ElemType division = precision_ != ElemType::Undefined ? precision_ : scale.type();
+    if (division == ElemType::Float8E8M0) division = x.type();
+    const quant::Precision prec = quant::precision_of(division);
     std::vector<double> scales = quant::values(scale);
     for (double& s : scales) s = quant::round_to(s, prec);
     const std::vector<double> zps =
@@ -145,7 +149,7 @@ const OpDef& def_QuantizeLinear() {
   static const OpDef def{
       "",
       "QuantizeLinear",
-      {10, 13, 19, 21, 23, 25},
+      {10, 13, 19, 21, 23, 24, 25},
       2,
       3,
       1,
@@ -170,6 +174,11 @@ const OpDef& def_QuantizeLinear() {
         "float float16 bfloat16 int32, T3 = int8 uint8 int16 uint16 float8s uint4 int4 float4e2m1; "
         "axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = 0, saturate: "
         "int = 1"},
+       {24,
+        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+        "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
+        "float4e2m1; axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = "
+        "0, saturate: int = 1"},
        {25,
         "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
         "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "

@@ -139,7 +139,10 @@ const OpDef& def_SplitToSequence() {
                          infer,
                          {{11,
                            "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
-                           "= seq(all); axis: int = 0, keepdims: int = 1"}}};
+                           "= seq(all); axis: int = 0, keepdims: int = 1"},
+                          {24,
+                           "input: T, split?: I -> output_sequence: S; T = all_ir4, I = int32 "
+                           "int64, S = seq(all_ir4); axis: int = 0, keepdims: int = 1"}}};
   return def;
 }
 

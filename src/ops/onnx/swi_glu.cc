@@ -69,7 +69,12 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_SwiGLU() {
-  static const OpDef def{"", "SwiGLU", {28}, 2, 2, 1, 1, make, infer};
+  static const OpDef def{
+      "",    "SwiGLU",
+      {28},  2,
+      2,     1,
+      1,     make,
+      infer, {{28, "A: T, B: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
   return def;
 }
 

@@ -101,7 +101,19 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_TensorScatter() {
-  static const OpDef def{"", "TensorScatter", {24}, 2, 3, 1, 1, make, infer};
+  static const OpDef def{
+      "",
+      "TensorScatter",
+      {24},
+      2,
+      3,
+      1,
+      1,
+      make,
+      infer,
+      {{24,
+        "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
+        "all_ir12; axis: int = -2, mode: string = linear"}}};
   return def;
 }
 
