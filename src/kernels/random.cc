@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include "bough/error.h"
@@ -50,10 +51,9 @@ double round_to_type(ElemType type, double v) {
 
 namespace {
 
-// The doubles in `values`, each exactly a value of `type`, as a tensor of `type`.
-Tensor to_type(ElemType type, const Dims& shape, const std::vector<double>& values) {
-  Tensor d = Tensor::from_vector<double>(ElemType::Double, shape, values);
-  return type == ElemType::Double ? d : cast(d, type);
+// `values` (a double tensor whose elements are each exactly a value of `type`) as `type`.
+Tensor to_type(ElemType type, Tensor values) {
+  return type == ElemType::Double ? values : cast(values, type);
 }
 
 }  // namespace
@@ -64,8 +64,9 @@ Tensor uniform_tensor(ElemType type, const Dims& shape, double low, double high,
   // draw is taken again, which keeps the rest uniform. Only when [low, high) holds almost
   // no value of the type do redraws keep failing.
   constexpr int kMaxRedraws = 64;
-  std::vector<double> values(static_cast<size_t>(shape.numel()));
-  for (double& v : values) {
+  round_to_type(type, 0);  // refuses a type that is not float before anything is drawn
+  Tensor values(ElemType::Double, shape);  // checks the size first
+  for (double& v : std::span(values.data<double>(), static_cast<size_t>(values.numel()))) {
     int redraws = 0;
     do {
       if (redraws++ == kMaxRedraws)
@@ -75,14 +76,16 @@ Tensor uniform_tensor(ElemType type, const Dims& shape, double low, double high,
       v = round_to_type(type, low + (high - low) * stream.uniform());
     } while (!(v >= low && v < high));
   }
-  return to_type(type, shape, values);
+  return to_type(type, std::move(values));
 }
 
 Tensor normal_tensor(ElemType type, const Dims& shape, double mean, double scale,
                      RandomStream& stream) {
-  std::vector<double> values(static_cast<size_t>(shape.numel()));
-  for (double& v : values) v = round_to_type(type, mean + scale * stream.normal());
-  return to_type(type, shape, values);
+  round_to_type(type, 0);  // as above
+  Tensor values(ElemType::Double, shape);
+  for (double& v : std::span(values.data<double>(), static_cast<size_t>(values.numel())))
+    v = round_to_type(type, mean + scale * stream.normal());
+  return to_type(type, std::move(values));
 }
 
 }  // namespace bough::kernels

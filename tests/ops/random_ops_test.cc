@@ -200,6 +200,10 @@ TEST(RandomOps, MultinomialDtypeAndBadInputs) {
     run1("Multinomial", {{"x", f32({1, 2}, {0, 0})}},
          [](onnxpb::NodeProto& n) { set_int(n, "sample_size", 0); });
   });
+  expect_bad_input([] {
+    run1("Multinomial", {{"x", f32({1, 2}, {0, 0})}},
+         [](onnxpb::NodeProto& n) { set_int(n, "sample_size", int64_t{1} << 62); });
+  });
   // A row of -inf has nothing to draw from.
   expect_bad_input([] { run1("Multinomial", {{"x", f32({1, 2}, {-INFINITY, -INFINITY})}}, {}); });
 }
@@ -252,6 +256,8 @@ TEST(RandomOps, RandomNormalAndUniformAttributes) {
   expect_invalid_model(
       [] { run1("RandomNormal", {}, shaped({2}, [](auto& n) { set_int(n, "dtype", 6); })); });
   expect_invalid_model([] { run1("RandomUniform", {}, {}); });
+  // A shape too large to hold is refused when the node runs, not a crash.
+  expect_bad_input([] { run1("RandomNormal", {}, shaped({int64_t{1} << 30, int64_t{1} << 30})); });
   expect_invalid_model([] {
     run1("RandomUniform", {}, shaped({2}, [](auto& n) {
            set_float(n, "low", 1);

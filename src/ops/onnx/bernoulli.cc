@@ -18,15 +18,15 @@ class Bernoulli : public Kernel {
     const Tensor p = kernels::cast(x, ElemType::Double);
     const double* prob = p.data<double>();
     kernels::RandomStream stream = kernels::RandomStream::for_run(seed_);
-    std::vector<double> draws(static_cast<size_t>(p.numel()));
-    for (size_t i = 0; i < draws.size(); ++i) {
+    Tensor y(ElemType::Double, x.shape());
+    double* draws = y.data<double>();
+    for (int64_t i = 0; i < y.numel(); ++i) {
       if (!(prob[i] >= 0 && prob[i] <= 1))
         fail(ErrorKind::BadInput, "",
              "Bernoulli probability " + std::to_string(prob[i]) + " at element " +
                  std::to_string(i) + " is not in [0, 1]");
       draws[i] = stream.uniform() < prob[i] ? 1.0 : 0.0;
     }
-    const Tensor y = Tensor::from_vector<double>(ElemType::Double, x.shape(), draws);
     const ElemType type = dtype_ == ElemType::Undefined ? x.type() : dtype_;
     io.set_output(0, type == ElemType::Double ? y : kernels::cast(y, type));
   }

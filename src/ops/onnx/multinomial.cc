@@ -28,7 +28,8 @@ class Multinomial : public Kernel {
     if (classes == 0 && batch > 0) bad("Multinomial needs at least one class");
     const Tensor logits = kernels::cast(x, ElemType::Double);
     kernels::RandomStream stream = kernels::RandomStream::for_run(seed_);
-    std::vector<int64_t> samples(static_cast<size_t>(batch * sample_size_));
+    Tensor y(ElemType::Int64, Dims{batch, sample_size_});  // checks the size first
+    int64_t* samples = y.data<int64_t>();
     std::vector<double> cumulative(static_cast<size_t>(classes));
     for (int64_t b = 0; b < batch; ++b) {
       const double* row = logits.data<double>() + b * classes;
@@ -49,11 +50,9 @@ class Multinomial : public Kernel {
         // and a class of weight 0 is never chosen.
         const double target = stream.uniform() * total;
         const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), target);
-        samples[static_cast<size_t>(b * sample_size_ + s)] =
-            std::min<int64_t>(it - cumulative.begin(), classes - 1);
+        samples[b * sample_size_ + s] = std::min<int64_t>(it - cumulative.begin(), classes - 1);
       }
     }
-    Tensor y = Tensor::from_vector<int64_t>(ElemType::Int64, Dims{batch, sample_size_}, samples);
     io.set_output(0, dtype_ == ElemType::Int64 ? y : kernels::cast(y, dtype_));
   }
 
