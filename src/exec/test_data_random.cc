@@ -2,24 +2,16 @@
 
 #include <cmath>
 #include <cstdio>
-#include <string_view>
 
 #include "ir/clone.h"
+#include "ops/evaluate.h"
 #include "util/compare.h"
 
 namespace bough {
 
 namespace {
 
-bool is_random_op(const ir::Node& n) {
-  static constexpr std::string_view kRandom[] = {"RandomNormal",     "RandomUniform",
-                                                 "RandomNormalLike", "RandomUniformLike",
-                                                 "Bernoulli",        "Multinomial"};
-  if (!n.domain.empty() && n.domain != "ai.onnx") return false;
-  for (std::string_view name : kRandom)
-    if (n.op_type == name) return true;
-  return false;
-}
+bool is_random_op(const ir::Node& n) { return ops::is_random_op(n.domain, n.op_type); }
 
 // Calls fn(node) for every node of `g` and of its subgraphs, depth first.
 template <typename G, typename F>

@@ -108,7 +108,10 @@ TEST(RandomOps, NeverEvaluatedAtCheckTimeOrFolded) {
     const ops::OpDef* def = ops::find_op("", name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(ops::evaluable(*def)) << name;
+    EXPECT_TRUE(ops::is_random_op("", name)) << name;
   }
+  EXPECT_FALSE(ops::is_random_op("", "Relu"));
+  EXPECT_FALSE(ops::is_random_op("com.example", "RandomNormal"));
 }
 
 // -------------------------------------------------------------------------------------
