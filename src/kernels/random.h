@@ -17,7 +17,9 @@ class RandomStream {
  public:
   explicit RandomStream(uint64_t seed) : gen_(seed) {}
   // Seeded from `seed` when given (the same values on every run), else from
-  // std::random_device (new values on every run).
+  // std::random_device (new values on every run). Kernels make one per run of theirs, so a
+  // seeded node in a Loop body repeats its values on every iteration: a stream lasting a
+  // whole session run would need run state in ops::RunContext, which no kernel has yet.
   static RandomStream for_run(std::optional<uint64_t> seed);
 
   // Uniform in [0, 1) with 53 random bits.

@@ -102,6 +102,36 @@ TEST(RandomOps, RunsOfOneSessionRepeatOnlyWithASeed) {
   EXPECT_NE(doubles_of(first[1].second.tensor()), doubles_of(second[1].second.tensor()));
 }
 
+// A Loop of 3 iterations stacking a RandomUniform [4] of each: with a seed the stream
+// restarts on every run of the node, so the 3 rows are equal; without one they differ.
+std::vector<double> loop_rows(bool seeded) {
+  test::GraphBuilder body("body");
+  body.input("i", ElemType::Int64, {});
+  body.input("c", ElemType::Bool, {});
+  body.output("c_out", ElemType::Bool, {});
+  body.output("r", ElemType::Float, {4});
+  body.node("Identity", {"c"}, {"c_out"});
+  onnxpb::NodeProto& draw = body.node("RandomUniform", {}, {"r"}, "draw");
+  set_ints(draw, "shape", {4});
+  if (seeded) set_float(draw, "seed", 9);
+  test::GraphBuilder g;
+  g.input("n", ElemType::Int64, {});
+  g.output("rows", ElemType::Float, {3, 4});
+  test::set_graph(g.node("Loop", {"n", ""}, {"rows"}, "loop"), "body", body);
+  const std::string path =
+      test::save_model(test::make_model(g, 22, 10), test::scratch_dir("random_loop"), "m.onnx");
+  Session session(Model::load(path));
+  return doubles_of(session.run({{"n", Tensor::scalar_i64(3)}})[0].second.tensor());
+}
+
+TEST(RandomOps, ASeededNodeInALoopBodyRepeatsEachIteration) {
+  const std::vector<double> same = loop_rows(true), fresh = loop_rows(false);
+  ASSERT_EQ(same.size(), 12u);
+  for (size_t k = 4; k < 12; ++k) EXPECT_EQ(same[k], same[k % 4]) << k;
+  EXPECT_NE(std::vector<double>(fresh.begin(), fresh.begin() + 4),
+            std::vector<double>(fresh.begin() + 4, fresh.begin() + 8));
+}
+
 TEST(RandomOps, NeverEvaluatedAtCheckTimeOrFolded) {
   for (const char* name : {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
                            "Bernoulli", "Multinomial"}) {
