@@ -39,15 +39,9 @@ struct SpecOperator {
 };
 
 inline constexpr SpecOperator kNotImplemented[] = {
-    {"", "Bernoulli"},
     {"", "DeformConv"},
     {"", "ImageDecoder"},
-    {"", "Multinomial"},
     {"", "QLinearConv"},
-    {"", "RandomNormal"},
-    {"", "RandomNormalLike"},
-    {"", "RandomUniform"},
-    {"", "RandomUniformLike"},
     {"", "TfIdfVectorizer"},
     {"ai.onnx.preview", "FlexAttention"},
     {"ai.onnx.preview.training", "Adagrad"},

@@ -15,7 +15,10 @@ namespace bough {
 // (rtol 1e-3, atol 1e-7, looser for the DFT tests). Returns "" when all match, otherwise
 // what differs (also for a folder without data sets, or with input files that do not match
 // the model's inputs). Sessions take `options`. Throws bough::Error as Session does.
+// A model holding a random operator at any depth runs with fixed seeds and has its outputs
+// checked by distribution rather than value (exec/test_data_random.h); then `note`, when
+// given, says so ("checked by distribution: ...").
 std::string check_test_data(const Model& model, const std::filesystem::path& dir,
-                            const SessionOptions& options = {});
+                            const SessionOptions& options = {}, std::string* note = nullptr);
 
 }  // namespace bough

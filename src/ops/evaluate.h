@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "bough/tensor.h"
@@ -15,6 +16,10 @@ namespace bough::ops {
 // Whether evaluate() may run a node of this operator: not one holding subgraphs (they need
 // a plan), not a random one (its value is not known before running).
 bool evaluable(const OpDef& def);
+
+// Whether operator `name` of `domain` draws random numbers: RandomNormal, RandomUniform,
+// their -Like forms, Bernoulli, Multinomial (ai.onnx). Dropout draws only in training.
+bool is_random_op(std::string_view domain, std::string_view name);
 
 // The node's outputs (an omitted output stays the empty optional) from its inputs (the
 // empty optional for an omitted one). Throws bough::Error as the kernel does.

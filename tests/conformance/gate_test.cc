@@ -125,6 +125,30 @@ TEST_F(ConformanceGate, MissingTestsAllowedOnlyExplicitly) {
   EXPECT_TRUE(contains(out, "1 listed tests not checked")) << out;
 }
 
+// A random model's PASS line goes on with how it was checked ("PASS test_bernoulli_seed
+// (checked by distribution: ...)"): the gate and update-manifest count it as passed.
+TEST_F(ConformanceGate, CountsARandomTestCheckedByDistribution) {
+  const std::string random = "test_bernoulli_seed";
+  const fs::path real = fs::path(test::conformance_dir()) / random;
+  if (!fs::is_directory(real)) GTEST_SKIP() << random << " is not in the suite";
+  fs::create_directory_symlink(real, suite_ / random);
+  std::vector<std::string> listed = kPresent;
+  listed.push_back(random);
+  std::string out;
+  EXPECT_EQ(check(listed, &out), 0) << out;
+  EXPECT_TRUE(contains(out, "manifest: 4 listed, 0 regressed, 0 missing from the suite, 0 passing"))
+      << out;
+  fs::path manifest = root_ / "updated.txt";
+  EXPECT_EQ(
+      test::run_command(kCleanEnv + "BOUGH_MANIFEST=" + quote(manifest.string()) +
+                            " BOUGH_CONFORMANCE_DIR=" + quote(suite_.string()) +
+                            " BOUGH_CLI=" + quote(test::cli_path()) + " " + quote(update_script()),
+                        &out),
+      0)
+      << out;
+  EXPECT_EQ(read_text(manifest), lines({"test_abs", "test_add", random, "test_relu"})) << out;
+}
+
 TEST_F(ConformanceGate, FailsWhenAListedTestHasNoData) {
   add_test_without_data("test_nodata");
   std::vector<std::string> listed = kPresent;

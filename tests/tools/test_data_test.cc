@@ -118,5 +118,72 @@ TEST(TestData, FiniteOutputForAnExpectedInfinityFails) {
       << out;
 }
 
+// A one-node model DIR/NAME of `op` (opset 22) from input x to output y, typed by `input`
+// and `expected`, with one data set holding them.
+void make_node_test(const fs::path& dir, const std::string& name, const std::string& op,
+                    const Tensor& input, const Tensor& expected) {
+  GraphBuilder g;
+  g.input("x", input.type(), input.shape().vec());
+  g.output("y", expected.type(), expected.shape().vec());
+  g.node(op, {"x"}, {"y"}, "n");
+  fs::path test = dir / name;
+  fs::create_directories(test / "test_data_set_0");
+  test::save_model(test::make_model(g, 22, 10), test.string(), "model.onnx");
+  onnx::write_tensor_file(input, (test / "test_data_set_0" / "input_0.pb").string());
+  onnx::write_tensor_file(expected, (test / "test_data_set_0" / "output_0.pb").string());
+}
+
+// 200 alternating zeros and ones: the mean 0.5 of Bernoulli(0.5), though bough's draws
+// differ from them element by element.
+Tensor alternating(size_t n) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i % 2);
+  return f32({static_cast<int64_t>(n)}, v);
+}
+
+// A random model passes on a plausible draw of its distribution, and says how it was
+// checked; the same expected values for a model that draws nothing fail on the first
+// differing element.
+TEST(TestData, OnlyRandomModelsAreCheckedByDistribution) {
+  fs::path dir = test::scratch_dir("test_data_random");
+  make_node_test(dir, "test_coin", "Bernoulli", f32({200}, std::vector<float>(200, 0.5f)),
+                 alternating(200));
+  make_node_test(dir, "test_round", "Round", f32({200}, std::vector<float>(200, 0.6f)),
+                 alternating(200));
+  std::string out;
+  EXPECT_EQ(test_data(dir, &out), 1) << out;
+  EXPECT_NE(out.find("PASS test_coin (checked by distribution: type, shape, support, mean within "
+                     "4 standard errors; false-failure rate < 1e-4; seeds fixed)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("FAIL test_round: test_data_set_0 output 'y': element 0 is 1, expected 0"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("test_round (checked by distribution"), std::string::npos) << out;
+}
+
+// Probability 0.05 against expected all ones: a mean of about 0.05 against 1, far beyond
+// 4 standard errors (4 * sqrt(2 * 0.25 / 200) = 0.2). Uniform draws against expected 0/1 values
+// leave the support {0, 1}. A wrong shape fails before any statistics.
+TEST(TestData, RandomModelsFailOnMeanSupportAndShape) {
+  fs::path dir = test::scratch_dir("test_data_random_fail");
+  make_node_test(dir, "test_mean", "Bernoulli", f32({200}, std::vector<float>(200, 0.05f)),
+                 f32({200}, std::vector<float>(200, 1)));
+  make_node_test(dir, "test_support", "RandomUniformLike", f32({200}, std::vector<float>(200, 0)),
+                 alternating(200));
+  make_node_test(dir, "test_shape", "Bernoulli", f32({4}, {0, 1, 0, 1}), f32({2}, {0, 1}));
+  std::string out;
+  EXPECT_EQ(test_data(dir, &out), 1) << out;
+  EXPECT_NE(out.find("FAIL test_mean: test_data_set_0 output 'y': mean 0."), std::string::npos)
+      << out;
+  EXPECT_NE(out.find(", expected 1 within 0.2 (checked by distribution"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAIL test_support: test_data_set_0 output 'y': element 0 is 0."),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("outside the support {0, 1}"), std::string::npos) << out;
+  EXPECT_NE(out.find("FAIL test_shape: "), std::string::npos) << out;
+  EXPECT_NE(out.find("0 passed, 3 failed, 0 skipped"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace bough

@@ -19,8 +19,9 @@ namespace {
 
 enum class Outcome { Pass, Fail, Skip };
 
-Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string* why) {
-  *why = check_test_data(Model::load((dir / "model.onnx").string()), dir, options);
+Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string* why,
+                 std::string* note) {
+  *why = check_test_data(Model::load((dir / "model.onnx").string()), dir, options, note);
   return why->empty() ? Outcome::Pass : Outcome::Fail;
 }
 
@@ -46,10 +47,10 @@ int run_tests(const std::vector<std::string>& folders, bool quiet, const Session
   if (tests.empty()) return usage_error("no test folders found");
   int passed = 0, failed = 0, skipped = 0;
   for (const fs::path& dir : tests) {
-    std::string name = dir.filename().string(), why;
+    std::string name = dir.filename().string(), why, note;
     Outcome outcome;
     try {
-      outcome = run_test(dir, options, &why);
+      outcome = run_test(dir, options, &why, &note);
     } catch (const Error& e) {
       outcome = e.kind() == ErrorKind::Unsupported ? Outcome::Skip : Outcome::Fail;
       why = e.what();
@@ -60,7 +61,8 @@ int run_tests(const std::vector<std::string>& folders, bool quiet, const Session
     switch (outcome) {
       case Outcome::Pass:
         ++passed;
-        if (!quiet) std::printf("PASS %s\n", name.c_str());
+        if (!quiet)
+          std::printf("PASS %s%s\n", name.c_str(), note.empty() ? "" : (" (" + note + ")").c_str());
         break;
       case Outcome::Fail:
         ++failed;

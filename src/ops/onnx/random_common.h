@@ -1,0 +1,32 @@
+// What the random operators share: their `seed` and `dtype` attributes, and the kernel and
+// type rule of RandomNormal, RandomUniform, RandomNormalLike and RandomUniformLike (a float
+// tensor of draws shaped by the `shape` attribute or like the input).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+// The stream seed a `seed` attribute (a float) gives, from its bits; none when absent, and
+// then every run draws new values.
+std::optional<uint64_t> random_seed(const NodeView& ctx);
+
+// The `dtype` attribute as an element type (invalid model when it names none); `fallback`
+// when absent.
+ElemType random_dtype(const NodeView& ctx, ElemType fallback);
+
+enum class Distribution { Normal, Uniform };
+
+// The kernel of RandomNormal / RandomUniform (`like` false: shape and dtype from the
+// attributes, dtype float by default) or of their -Like forms (shape from the input, dtype
+// from the attribute or else the input's).
+std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution distribution,
+                                         bool like);
+// Their output type, by the same rule.
+void infer_random_fill(InferContext& ctx, bool like);
+
+}  // namespace bough::ops

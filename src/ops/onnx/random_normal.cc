@@ -1,0 +1,37 @@
+// RandomNormal: a tensor of the `shape` attribute, each element drawn from the
+// normal distribution of `mean` and standard deviation `scale`; element type `dtype`
+// (float by default). Seeded by `seed` when given (random_common.h).
+#include "ops/onnx/random_common.h"
+
+namespace bough::ops {
+
+namespace {
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return make_random_fill(ctx, Distribution::Normal, false);
+}
+
+void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
+
+}  // namespace
+
+const OpDef& def_RandomNormal() {
+  static const OpDef def{"",
+                         "RandomNormal",
+                         {1, 22},
+                         0,
+                         0,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{1,
+                           "-> output: T; T = floats; dtype: int = 1, mean: float = 0.0, scale: "
+                           "float = 1.0, seed: float?, shape: ints"},
+                          {22,
+                           "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
+                           "scale: float = 1.0, seed: float?, shape: ints"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,37 @@
+// RandomUniform: a tensor of the `shape` attribute, each element drawn uniformly
+// from [low, high) (after rounding to the element type `dtype`, float by default). Seeded
+// by `seed` when given (random_common.h).
+#include "ops/onnx/random_common.h"
+
+namespace bough::ops {
+
+namespace {
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return make_random_fill(ctx, Distribution::Uniform, false);
+}
+
+void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
+
+}  // namespace
+
+const OpDef& def_RandomUniform() {
+  static const OpDef def{"",
+                         "RandomUniform",
+                         {1, 22},
+                         0,
+                         0,
+                         1,
+                         1,
+                         make,
+                         infer,
+                         {{1,
+                           "-> output: T; T = floats; dtype: int = 1, high: float = 1.0, low: "
+                           "float = 0.0, seed: float?, shape: ints"},
+                          {22,
+                           "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
+                           "low: float = 0.0, seed: float?, shape: ints"}}};
+  return def;
+}
+
+}  // namespace bough::ops
