@@ -50,10 +50,7 @@ inline constexpr SpecOperator kNotImplemented[] = {
     {"", "RandomUniformLike"},
     {"", "TfIdfVectorizer"},
     {"ai.onnx.preview", "FlexAttention"},
-    {"ai.onnx.preview.training", "Adagrad"},
-    {"ai.onnx.preview.training", "Adam"},
     {"ai.onnx.preview.training", "Gradient"},
-    {"ai.onnx.preview.training", "Momentum"},
 };
 
 inline bool is_spec_operator_not_implemented(std::string_view domain, std::string_view name) {

@@ -1,0 +1,64 @@
+// ai.onnx.preview.training Adagrad-1: for each tensor X with gradient G and accumulated
+// squared gradient H, with r = R / (1 + T * decay_factor):
+//   g = norm_coefficient * X + G;  H' = H + g * g;  X' = X - r * g / (sqrt(H') + epsilon)
+#include <cmath>
+
+#include "ops/training/optimizer.h"
+
+namespace bough::ops {
+
+namespace {
+
+constexpr const char* kOp = "Adagrad";
+constexpr std::string_view kStates = "H";
+
+class Adagrad : public Kernel {
+ public:
+  explicit Adagrad(const BuildContext& ctx)
+      : n_(training::tensor_count(ctx, kStates)),
+        decay_factor_(ctx.attr_float("decay_factor", 0.0f)),
+        epsilon_(ctx.attr_float("epsilon", 1e-6f)),
+        norm_coefficient_(ctx.attr_float("norm_coefficient", 0.0f)) {}
+
+  void run(KernelIO& io) override {
+    const training::Step step = training::read_step(io, kOp);
+    const double rate = step.rate / (1.0 + static_cast<double>(step.count) * decay_factor_);
+    training::run_optimizer<kStates.size()>(io, kOp, kStates, n_, [&](auto x, auto g, auto& s) {
+      using T = decltype(x);
+      const T gr = static_cast<T>(norm_coefficient_) * x + g;
+      T& h = s[0];
+      h = h + gr * gr;
+      return x - static_cast<T>(rate) * gr / (std::sqrt(h) + static_cast<T>(epsilon_));
+    });
+  }
+
+ private:
+  size_t n_;  // tensors optimized
+  double decay_factor_, epsilon_, norm_coefficient_;
+};
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Adagrad>(ctx); }
+
+void infer(InferContext& ctx) { training::infer_optimizer(ctx, kStates); }
+
+}  // namespace
+
+const OpDef& def_TrainingAdagrad() {
+  static const OpDef def{
+      "ai.onnx.preview.training",
+      "Adagrad",
+      {1},
+      5,
+      kVariadic,
+      2,
+      kVariadic,
+      make,
+      infer,
+      {{1,
+        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
+        "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "
+        "norm_coefficient: float = 0.0"}}};
+  return def;
+}
+
+}  // namespace bough::ops
