@@ -43,7 +43,6 @@ inline constexpr SpecOperator kNotImplemented[] = {
     {"", "DeformConv"},
     {"", "ImageDecoder"},
     {"", "Multinomial"},
-    {"", "QLinearConv"},
     {"", "RandomNormal"},
     {"", "RandomNormalLike"},
     {"", "RandomUniform"},

@@ -1,0 +1,117 @@
+#include "ops/onnx/integer_conv.h"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/conv_im2col.h"
+#include "kernels/matmul.h"
+#include "ops/onnx/quantize_common.h"
+
+namespace bough::ops::integer_conv {
+
+namespace {
+
+using quant::bad;
+
+// Elements of the column matrix built at once; larger outputs are done in column tiles.
+constexpr int64_t kColBudget = int64_t{1} << 22;
+
+bool is_8bit(ElemType t) { return t == ElemType::UInt8 || t == ElemType::Int8; }
+
+}  // namespace
+
+std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
+                            bool per_channel, const char* name) {
+  if (!is_8bit(x.type()))
+    bad(std::string(op) + ": inputs must be int8 or uint8, got " + quant::type_name(x.type()));
+  std::vector<double> out(static_cast<size_t>(x.numel()));
+  std::vector<double> z{0.0};
+  if (zero_point) {
+    const Tensor& zp = *zero_point;
+    if (zp.type() != x.type())
+      bad(std::string(op) + ": " + name + " is " + quant::type_name(zp.type()) +
+          " but its input is " + quant::type_name(x.type()));
+    const bool one = zp.numel() == 1;
+    if (!one && !(per_channel && x.rank() >= 1 && zp.rank() == 1 && zp.dim(0) == x.dim(0)))
+      bad(std::string(op) + ": " + name + " of shape " + shape_string(zp.shape()) +
+          " must be a scalar" + (per_channel ? " or have one value per output channel" : ""));
+    z = quant::values(zp);
+  }
+  const int64_t per = x.numel() / std::max<int64_t>(1, x.rank() ? x.dim(0) : 1);
+  for (int64_t i = 0; i < x.numel(); ++i)
+    out[static_cast<size_t>(i)] =
+        x.get_double(i) - z[z.size() == 1 ? 0 : static_cast<size_t>(i / per)];
+  return out;
+}
+
+std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, size_t w_input,
+                                      size_t zp_input) {
+  const Tensor* w = ctx.constant_input(w_input);
+  const bool has_zp = ctx.node.inputs.size() > zp_input && ctx.node.inputs[zp_input];
+  const Tensor* zp = has_zp ? ctx.constant_input(zp_input) : nullptr;
+  if (!w || (has_zp && !zp) || w->rank() < 1) return nullptr;
+  try {
+    auto f = std::make_unique<Filter>();
+    f->shape = w->shape();
+    f->values = shifted(op, *w, zp, true, "w_zero_point");
+    ctx.count_prepared(zp ? 2 : 1);
+    return f;
+  } catch (const Error&) {
+    return nullptr;
+  }
+}
+
+const Filter& filter_of(const KernelIO& io, const char* op, const Filter* prepared, size_t w_input,
+                        size_t zp_input, Filter& scratch) {
+  if (prepared) return *prepared;
+  const Tensor& w = io.input(w_input);
+  scratch.shape = w.shape();
+  scratch.values =
+      shifted(op, w, io.has_input(zp_input) ? &io.input(zp_input) : nullptr, true, "w_zero_point");
+  return scratch;
+}
+
+Conv::Conv(const char* op, const Dims& xs, const Dims& ws, const kernels::WindowAttrs& attrs,
+           int64_t groups)
+    : groups_(groups) {
+  if (xs.size() < 3)
+    bad(std::string(op) + ": x must have at least 3 dimensions, got " + shape_string(xs));
+  if (ws.size() != xs.size())
+    bad(std::string(op) + ": w " + shape_string(ws) + " does not match x " + shape_string(xs));
+  if (xs[1] != ws[1] * groups)
+    bad(std::string(op) + ": x has " + std::to_string(xs[1]) + " channels, w expects " +
+        std::to_string(ws[1] * groups));
+  if (ws[0] % groups != 0) bad(std::string(op) + ": output channels are not divisible by group");
+  const std::span<const int64_t> x_span = xs, w_span = ws;
+  window_ = kernels::resolve_window(attrs, x_span.subspan(2), w_span.subspan(2));
+  batch_ = xs[0], channels_ = xs[1], out_channels_ = ws[0];
+  out_shape_ = Dims{batch_, out_channels_};
+  for (int64_t o : window_.out) out_shape_.push_back(o);
+}
+
+void Conv::run(const std::vector<double>& x, const Filter& w, util::ThreadPool& pool,
+               const TileFn& store) const {
+  const int64_t C = channels_, M = out_channels_;
+  const int64_t K = window_.kernel_numel(), P = window_.out_numel(), in_numel = window_.in_numel();
+  const int64_t cg = C / groups_, mg = M / groups_;
+  const int64_t rows = C * K;
+  const int64_t tile =
+      std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, std::max<int64_t>(P, 1));
+  std::vector<double> col(static_cast<size_t>(rows * tile)), out(static_cast<size_t>(M * tile));
+  std::vector<int64_t> a_off(static_cast<size_t>(groups_)), b_off(static_cast<size_t>(groups_));
+  for (int64_t n = 0; n < batch_; ++n) {
+    for (int64_t p0 = 0; p0 < P; p0 += tile) {
+      const int64_t cols = std::min(P, p0 + tile) - p0;
+      kernels::im2col(x.data() + n * C * in_numel, C, window_, p0, p0 + cols, col.data(), pool);
+      for (int64_t g = 0; g < groups_; ++g) {
+        a_off[static_cast<size_t>(g)] = g * mg * cg * K;
+        b_off[static_cast<size_t>(g)] = g * cg * K * cols;
+      }
+      kernels::batched_matmul<double>(w.values.data(), col.data(), out.data(), a_off, b_off, mg,
+                                      cg * K, cols, pool);
+      store(n, p0, cols, out.data());
+    }
+  }
+}
+
+}  // namespace bough::ops::integer_conv

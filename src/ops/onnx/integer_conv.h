@@ -1,0 +1,65 @@
+// The integer convolution ConvInteger and QLinearConv share: (x - x_zero_point) convolved with
+// (w - w_zero_point), w_zero_point a scalar or one value per output channel, x_zero_point a
+// scalar. Padding holds x_zero_point, i.e. zero after the shift. 8-bit values and their
+// products are exact in double, so the sums come out exact (im2col and matrix products in
+// double); each operator then turns them into its own output.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "bough/tensor.h"
+#include "kernels/conv_window.h"
+#include "ops/registry.h"
+
+namespace bough::ops::integer_conv {
+
+// x - zero_point as doubles, x int8 or uint8 and zero_point (null: 0) of x's type; with
+// `per_channel` (weights) the zero point may hold one value per index of dim 0. `op` and
+// `name` (the zero point's input name) are for messages.
+std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
+                            bool per_channel, const char* name);
+
+// The weights w - w_zero_point and w's shape.
+struct Filter {
+  Dims shape;
+  std::vector<double> values;
+};
+
+// The filter made once at plan time when w (input `w_input`) and its zero point (input
+// `zp_input`, or absent) are constant, so that a run reads neither; null otherwise, or when
+// they are invalid (left to the run, which reports it).
+std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, size_t w_input,
+                                      size_t zp_input);
+
+// The filter of a run: the prepared one, or one made from the inputs (kept in `scratch`).
+const Filter& filter_of(const KernelIO& io, const char* op, const Filter* prepared, size_t w_input,
+                        size_t zp_input, Filter& scratch);
+
+// One convolution's geometry: x (N, C, spatial...) by w (M, C / group, kernel...).
+class Conv {
+ public:
+  // Throws Error(BadInput) naming `op` when the shapes do not fit each other or the window.
+  Conv(const char* op, const Dims& x_shape, const Dims& w_shape, const kernels::WindowAttrs& attrs,
+       int64_t groups);
+
+  // (N, M, out...)
+  const Dims& output_shape() const { return out_shape_; }
+  int64_t positions() const { return window_.out_numel(); }  // P: output positions per image
+
+  // The sums for shifted x (x_shape's elements) and filter w, handed over tile by tile:
+  // store(n, p0, cols, sums) with sums [M, cols] holding output channels m at positions
+  // p0 .. p0 + cols of image n.
+  using TileFn = std::function<void(int64_t n, int64_t p0, int64_t cols, const double* sums)>;
+  void run(const std::vector<double>& x, const Filter& w, util::ThreadPool& pool,
+           const TileFn& store) const;
+
+ private:
+  kernels::Window window_;
+  Dims out_shape_;
+  int64_t batch_ = 0, channels_ = 0, out_channels_ = 0, groups_ = 1;
+};
+
+}  // namespace bough::ops::integer_conv
