@@ -10,6 +10,7 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "error_text.h"
 #include "ir/float_formats.h"
 #include "model_builder.h"
 #include "test_paths.h"
@@ -46,17 +47,6 @@ std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins,
 Tensor run1(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,
             const Attrs& attrs = {}, int64_t opset = 25) {
   return run_op(op, ins, 1, attrs, opset)[0];
-}
-
-// Expects `fn` to throw bough::Error with `text` in its message.
-template <typename F>
-void expect_error(F&& fn, const std::string& text) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected one mentioning '" << text << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -144,20 +134,20 @@ TEST(QuantizeLinearTest, Errors) {
          });
   });
   // Per-axis scale of the wrong length.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({3}, {1, 1, 1})}});
       },
       "neither a scalar nor");
   // Axis out of range.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({2}, {1, 1})}},
                     [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 2); });
       },
       "axis 2 is out of range");
   // Blocked scale of the wrong shape: 4 columns in blocks of 3 need 2 blocks.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({2, 1}, {1, 1})}},
                     [](onnxpb::NodeProto& n) {
@@ -167,7 +157,7 @@ TEST(QuantizeLinearTest, Errors) {
       },
       "must have shape [2,2]");
   // Zero point shape differs from the scale's.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear",
                     {{"x", x}, {"s", f32({4}, {1, 1, 1, 1})}, {"zp", u8({2}, {0, 0})}});

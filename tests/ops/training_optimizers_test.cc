@@ -9,8 +9,8 @@
 #include <random>
 #include <string>
 
-#include "bough/error.h"
 #include "check/check_util.h"
+#include "error_text.h"
 #include "model_builder.h"
 
 namespace bough::test {
@@ -37,16 +37,6 @@ void expect_values(const Tensor& t, ElemType type, const Dims64& dims,
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i)
     EXPECT_NEAR(got[i], want[i], tolerance) << "element " << i;
-}
-
-template <typename F>
-void expect_error_mentioning(F&& fn, const std::string& text) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected one mentioning '" << text << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
 }
 
 // ---------------------------------------------------------------------------------------
