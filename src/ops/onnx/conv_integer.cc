@@ -2,7 +2,6 @@
 // int32 (integer_conv.h). The exact sums wrap to 32 bits, as the spec allows.
 #include "ops/onnx/integer_conv.h"
 #include "ops/onnx/nn_infer.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -13,19 +12,13 @@ constexpr const char* kOp = "ConvInteger";
 
 class ConvInteger : public Kernel {
  public:
-  explicit ConvInteger(const BuildContext& ctx)
-      : attrs_(read_window_attrs(ctx)),
-        groups_(ctx.attr_int("group", 1)),
-        prepared_(integer_conv::prepare(ctx, kOp, 1, 3)) {
-    if (groups_ < 1) ctx.invalid("group must be positive");
-  }
+  explicit ConvInteger(const BuildContext& ctx) : setup_(ctx, kOp, 1, 3) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     integer_conv::Filter scratch;
-    const integer_conv::Filter& w =
-        integer_conv::filter_of(io, kOp, prepared_.get(), 1, 3, scratch);
-    const integer_conv::Conv conv(kOp, x.shape(), w.shape, attrs_, groups_);
+    const integer_conv::Filter& w = setup_.filter(io, scratch);
+    const integer_conv::Conv conv = setup_.conv(x.shape(), w);
     const std::vector<double> xd = integer_conv::shifted(
         kOp, x, io.has_input(2) ? &io.input(2) : nullptr, false, "x_zero_point");
     Tensor y(ElemType::Int32, conv.output_shape());
@@ -40,9 +33,7 @@ class ConvInteger : public Kernel {
   }
 
  private:
-  kernels::WindowAttrs attrs_;
-  int64_t groups_;
-  std::unique_ptr<const integer_conv::Filter> prepared_;  // null: w and its zero point per run
+  integer_conv::Setup setup_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<ConvInteger>(ctx); }

@@ -6,6 +6,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
 #include "ops/onnx/quantize_common.h"
+#include "ops/onnx/window_attrs.h"
 
 namespace bough::ops::integer_conv {
 
@@ -44,6 +45,10 @@ std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_
   return out;
 }
 
+namespace {
+
+// The filter, when w and its zero point are constant and valid (else left to the run, which
+// reports what is wrong).
 std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, size_t w_input,
                                       size_t zp_input) {
   const Tensor* w = ctx.constant_input(w_input);
@@ -61,13 +66,24 @@ std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, s
   }
 }
 
-const Filter& filter_of(const KernelIO& io, const char* op, const Filter* prepared, size_t w_input,
-                        size_t zp_input, Filter& scratch) {
-  if (prepared) return *prepared;
-  const Tensor& w = io.input(w_input);
+}  // namespace
+
+Setup::Setup(const BuildContext& ctx, const char* op, size_t w_input, size_t zp_input)
+    : op_(op),
+      w_input_(w_input),
+      zp_input_(zp_input),
+      attrs_(read_window_attrs(ctx)),
+      groups_(ctx.attr_int("group", 1)),
+      prepared_(prepare(ctx, op, w_input, zp_input)) {
+  if (groups_ < 1) ctx.invalid("group must be positive");
+}
+
+const Filter& Setup::filter(const KernelIO& io, Filter& scratch) const {
+  if (prepared_) return *prepared_;
+  const Tensor& w = io.input(w_input_);
   scratch.shape = w.shape();
-  scratch.values =
-      shifted(op, w, io.has_input(zp_input) ? &io.input(zp_input) : nullptr, true, "w_zero_point");
+  scratch.values = shifted(op_, w, io.has_input(zp_input_) ? &io.input(zp_input_) : nullptr, true,
+                           "w_zero_point");
   return scratch;
 }
 

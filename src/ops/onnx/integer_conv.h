@@ -28,16 +28,6 @@ struct Filter {
   std::vector<double> values;
 };
 
-// The filter made once at plan time when w (input `w_input`) and its zero point (input
-// `zp_input`, or absent) are constant, so that a run reads neither; null otherwise, or when
-// they are invalid (left to the run, which reports it).
-std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, size_t w_input,
-                                      size_t zp_input);
-
-// The filter of a run: the prepared one, or one made from the inputs (kept in `scratch`).
-const Filter& filter_of(const KernelIO& io, const char* op, const Filter* prepared, size_t w_input,
-                        size_t zp_input, Filter& scratch);
-
 // One convolution's geometry: x (N, C, spatial...) by w (M, C / group, kernel...).
 class Conv {
  public:
@@ -60,6 +50,28 @@ class Conv {
   kernels::Window window_;
   Dims out_shape_;
   int64_t batch_ = 0, channels_ = 0, out_channels_ = 0, groups_ = 1;
+};
+
+// What a node reads once at build time: the window attributes, the group count, and the
+// filter when w (input `w_input`) and its zero point (input `zp_input`, or absent) are
+// constant, so that a run reads neither.
+class Setup {
+ public:
+  Setup(const BuildContext& ctx, const char* op, size_t w_input, size_t zp_input);
+
+  // The filter of a run: the prepared one, or one made from the inputs (kept in `scratch`).
+  const Filter& filter(const KernelIO& io, Filter& scratch) const;
+  // The geometry of x by the filter `w`.
+  Conv conv(const Dims& x_shape, const Filter& w) const {
+    return {op_, x_shape, w.shape, attrs_, groups_};
+  }
+
+ private:
+  const char* op_;
+  size_t w_input_, zp_input_;
+  kernels::WindowAttrs attrs_;
+  int64_t groups_;
+  std::unique_ptr<const Filter> prepared_;  // null: w and its zero point read per run
 };
 
 }  // namespace bough::ops::integer_conv

@@ -8,7 +8,6 @@
 #include "ops/onnx/integer_conv.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
-#include "ops/onnx/window_attrs.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -35,19 +34,13 @@ std::vector<double> scale_values(const Tensor& scale, const char* name, int64_t 
 
 class QLinearConv : public Kernel {
  public:
-  explicit QLinearConv(const BuildContext& ctx)
-      : attrs_(read_window_attrs(ctx)),
-        groups_(ctx.attr_int("group", 1)),
-        prepared_(integer_conv::prepare(ctx, kOp, kW, kWZero)) {
-    if (groups_ < 1) ctx.invalid("group must be positive");
-  }
+  explicit QLinearConv(const BuildContext& ctx) : setup_(ctx, kOp, kW, kWZero) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(kX);
     integer_conv::Filter scratch;
-    const integer_conv::Filter& w =
-        integer_conv::filter_of(io, kOp, prepared_.get(), kW, kWZero, scratch);
-    const integer_conv::Conv conv(kOp, x.shape(), w.shape, attrs_, groups_);
+    const integer_conv::Filter& w = setup_.filter(io, scratch);
+    const integer_conv::Conv conv = setup_.conv(x.shape(), w);
     const int64_t M = conv.output_shape()[1], P = conv.positions();
 
     const double x_scale = scale_values(io.input(kXScale), "x_scale")[0];
@@ -96,9 +89,7 @@ class QLinearConv : public Kernel {
   }
 
  private:
-  kernels::WindowAttrs attrs_;
-  int64_t groups_;
-  std::unique_ptr<const integer_conv::Filter> prepared_;  // null: w and its zero point per run
+  integer_conv::Setup setup_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<QLinearConv>(ctx); }
