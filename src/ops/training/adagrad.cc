@@ -9,37 +9,28 @@ namespace bough::ops {
 
 namespace {
 
-constexpr const char* kOp = "Adagrad";
-constexpr std::string_view kStates = "H";
+struct Adagrad {
+  static constexpr const char* kName = "Adagrad";
+  static constexpr std::string_view kStates = "H";
 
-class Adagrad : public Kernel {
- public:
   explicit Adagrad(const BuildContext& ctx)
-      : n_(training::tensor_count(ctx, kStates)),
-        decay_factor_(ctx.attr_float("decay_factor", 0.0f)),
-        epsilon_(ctx.attr_float("epsilon", 1e-6f)),
-        norm_coefficient_(ctx.attr_float("norm_coefficient", 0.0f)) {}
+      : decay_factor(ctx.attr_float("decay_factor", 0.0f)),
+        epsilon(ctx.attr_float("epsilon", 1e-6f)),
+        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)) {}
 
-  void run(KernelIO& io) override {
-    const training::Step step = training::read_step(io, kOp);
-    const double rate = step.rate / (1.0 + static_cast<double>(step.count) * decay_factor_);
-    training::run_optimizer<kStates.size()>(io, kOp, kStates, n_, [&](auto x, auto g, auto& s) {
+  auto rule(const training::Step& step) const {
+    const double rate = step.rate / (1.0 + static_cast<double>(step.count) * decay_factor);
+    return [rate, this](auto x, auto g, auto& s) {
       using T = decltype(x);
-      const T gr = static_cast<T>(norm_coefficient_) * x + g;
+      const T gr = static_cast<T>(norm_coefficient) * x + g;
       T& h = s[0];
       h = h + gr * gr;
-      return x - static_cast<T>(rate) * gr / (std::sqrt(h) + static_cast<T>(epsilon_));
-    });
+      return x - static_cast<T>(rate) * gr / (std::sqrt(h) + static_cast<T>(epsilon));
+    };
   }
 
- private:
-  size_t n_;  // tensors optimized
-  double decay_factor_, epsilon_, norm_coefficient_;
+  double decay_factor, epsilon, norm_coefficient;
 };
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Adagrad>(ctx); }
-
-void infer(InferContext& ctx) { training::infer_optimizer(ctx, kStates); }
 
 }  // namespace
 
@@ -52,8 +43,8 @@ const OpDef& def_TrainingAdagrad() {
       kVariadic,
       2,
       kVariadic,
-      make,
-      infer,
+      training::make_optimizer<Adagrad>,
+      training::infer<Adagrad>,
       {{1,
         "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
         "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "

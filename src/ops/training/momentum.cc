@@ -9,44 +9,35 @@ namespace bough::ops {
 
 namespace {
 
-constexpr const char* kOp = "Momentum";
-constexpr std::string_view kStates = "V";
+struct Momentum {
+  static constexpr const char* kName = "Momentum";
+  static constexpr std::string_view kStates = "V";
 
-class Momentum : public Kernel {
- public:
   explicit Momentum(const BuildContext& ctx)
-      : n_(training::tensor_count(ctx, kStates)),
-        alpha_(ctx.attr_float("alpha", 0.0f)),
-        beta_(ctx.attr_float("beta", 0.0f)),
-        norm_coefficient_(ctx.attr_float("norm_coefficient", 0.0f)) {
+      : alpha(ctx.attr_float("alpha", 0.0f)),
+        beta(ctx.attr_float("beta", 0.0f)),
+        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)) {
     const std::string mode = ctx.attr_string("mode", "");
     if (mode != "standard" && mode != "nesterov")
       ctx.invalid("mode must be \"standard\" or \"nesterov\", got \"" + mode + "\"");
-    nesterov_ = mode == "nesterov";
+    nesterov = mode == "nesterov";
   }
 
-  void run(KernelIO& io) override {
-    const training::Step step = training::read_step(io, kOp);
-    const double beta = step.count > 0 ? beta_ : 1.0;
-    training::run_optimizer<kStates.size()>(io, kOp, kStates, n_, [&](auto x, auto g, auto& s) {
+  auto rule(const training::Step& step) const {
+    const double b = step.count > 0 ? beta : 1.0;
+    return [b, rate = step.rate, this](auto x, auto g, auto& s) {
       using T = decltype(x);
-      const T gr = static_cast<T>(norm_coefficient_) * x + g;
+      const T gr = static_cast<T>(norm_coefficient) * x + g;
       T& v = s[0];
-      v = static_cast<T>(alpha_) * v + static_cast<T>(beta) * gr;
-      const T r = static_cast<T>(step.rate);
-      return nesterov_ ? x - r * (gr + static_cast<T>(alpha_) * v) : x - r * v;
-    });
+      v = static_cast<T>(alpha) * v + static_cast<T>(b) * gr;
+      const T r = static_cast<T>(rate);
+      return nesterov ? x - r * (gr + static_cast<T>(alpha) * v) : x - r * v;
+    };
   }
 
- private:
-  size_t n_;  // tensors optimized
-  double alpha_, beta_, norm_coefficient_;
-  bool nesterov_ = false;
+  double alpha, beta, norm_coefficient;
+  bool nesterov = false;
 };
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Momentum>(ctx); }
-
-void infer(InferContext& ctx) { training::infer_optimizer(ctx, kStates); }
 
 }  // namespace
 
@@ -58,8 +49,8 @@ const OpDef& def_TrainingMomentum() {
                          kVariadic,
                          2,
                          kVariadic,
-                         make,
-                         infer,
+                         training::make_optimizer<Momentum>,
+                         training::infer<Momentum>,
                          {{1,
                            "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
                            "int64, T3 = float double; alpha: float, beta: float, mode: string, "

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -81,6 +82,36 @@ void run_optimizer(KernelIO& io, const char* op, std::string_view states, size_t
     else
       update(float{});  // check_operands allows float and double only
   }
+}
+
+// The kernel of an optimizer. `Method` reads the attributes (constructed from the
+// BuildContext) and names the operator (kName) and its state groups (kStates); its
+// rule(step) gives, for one call's R and T, the elementwise rule run_optimizer applies.
+template <typename Method>
+class OptimizerKernel : public Kernel {
+ public:
+  explicit OptimizerKernel(const BuildContext& ctx)
+      : n_(tensor_count(ctx, Method::kStates)), method_(ctx) {}
+
+  void run(KernelIO& io) override {
+    const Step step = read_step(io, Method::kName);
+    run_optimizer<Method::kStates.size()>(io, Method::kName, Method::kStates, n_,
+                                          method_.rule(step));
+  }
+
+ private:
+  size_t n_;  // tensors optimized
+  Method method_;
+};
+
+template <typename Method>
+std::unique_ptr<Kernel> make_optimizer(const BuildContext& ctx) {
+  return std::make_unique<OptimizerKernel<Method>>(ctx);
+}
+
+template <typename Method>
+void infer(InferContext& ctx) {
+  infer_optimizer(ctx, Method::kStates);
 }
 
 }  // namespace bough::ops::training
