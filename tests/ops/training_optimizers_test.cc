@@ -9,9 +9,11 @@
 #include <random>
 #include <string>
 
+#include "bough/session.h"
 #include "check/check_util.h"
 #include "error_text.h"
 #include "model_builder.h"
+#include "test_paths.h"
 
 namespace bough::test {
 namespace {
@@ -222,6 +224,50 @@ TEST(OptimizerTest, AdamOnManyElementsMatchesAReferenceLoop) {
              std::abs(ho[i] - hn) > 1e-12;
   }
   EXPECT_EQ(wrong, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// A training loop: Momentum in a Loop body, the iteration number as T
+
+TEST(OptimizerTest, NesterovMomentumInALoopMatchesAReferenceLoop) {
+  // Minimizes |x|^2 / 2 (gradient x) for 4 steps; the body's iteration number i is T, so the
+  // first step takes the whole gradient and later ones beta of it. R is an outer initializer
+  // the body captures.
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("cin", ElemType::Bool);
+  body.input("x", ElemType::Float, {2}).input("v", ElemType::Float, {2});
+  onnxpb::NodeProto& step = body.node("Momentum", {"R", "i", "x", "x", "v"}, {"x1", "v1"});
+  step.set_domain(kDomain);
+  set_float(step, "alpha", 0.5f);
+  set_float(step, "beta", 0.25f);
+  set_float(step, "norm_coefficient", 0.0f);
+  set_string(step, "mode", "nesterov");
+  body.output_untyped("cin").output_untyped("x1").output_untyped("v1");
+  GraphBuilder g("main");
+  g.input("x0", ElemType::Float, {2}).input("v0", ElemType::Float, {2});
+  g.initializer("R", f32({}, {0.1f})).initializer("M", Tensor::scalar_i64(4));
+  g.output("x", ElemType::Float, {2}).output("v", ElemType::Float, {2});
+  set_graph(g.node("Loop", {"M", "", "x0", "v0"}, {"x", "v"}, "train"), "body", body);
+  onnxpb::ModelProto m = make_model(g, 17);
+  auto* import = m.add_opset_import();
+  import->set_domain(kDomain);
+  import->set_version(1);
+  Session session(Model::load(save_model(m, scratch_dir("training"), "loop.onnx")));
+
+  // The reference: the same four Nesterov steps in double.
+  std::vector<double> x{1, -2}, v{0, 0};
+  for (int64_t i = 0; i < 4; ++i)
+    for (size_t k = 0; k < 2; ++k) {
+      const double b = i > 0 ? 0.25 : 1.0;
+      v[k] = 0.5 * v[k] + b * x[k];
+      x[k] = x[k] - 0.1 * (x[k] + 0.5 * v[k]);
+    }
+  const NamedValues feeds{{"x0", f32({2}, {1, -2})}, {"v0", f32({2}, {0, 0})}};
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the plan and its buffers
+    const auto out = session.run(feeds);
+    expect_values(out[0].second.tensor(), ElemType::Float, {2}, x);
+    expect_values(out[1].second.tensor(), ElemType::Float, {2}, v);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
