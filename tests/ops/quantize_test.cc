@@ -295,6 +295,16 @@ TEST(ConvIntegerTest, GroupsAndPerChannelWeightZeroPoints) {
   EXPECT_EQ(doubles_of(y), (std::vector<double>{6, 12, -12, -16}));
 }
 
+TEST(ConvIntegerTest, SumsLongerThanFloatHoldsStayExact) {
+  // 301 channels, 1x1 kernel: x 0 with x_zero_point 255 and w 255 give 301 products of
+  // -65025, summing to -19,572,525: odd and above 2^24, so no float holds it.
+  const int64_t C = 301;
+  Tensor x = u8({1, C, 1, 1}, std::vector<uint8_t>(C, 0));
+  Tensor w = u8({1, C, 1, 1}, std::vector<uint8_t>(C, 255));
+  Tensor y = run1("ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {255})}}, {}, 10);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{-19572525}));
+}
+
 TEST(ConvIntegerTest, SameUpperPaddingHoldsTheZeroPoint) {
   // 1x3 image, 1x2 kernel of ones, SAME_UPPER: the pad on the right reads x_zero_point.
   Tensor x = u8({1, 1, 1, 3}, {5, 6, 7});

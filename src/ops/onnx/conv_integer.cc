@@ -19,7 +19,7 @@ class ConvInteger : public Kernel {
     integer_conv::Filter scratch;
     const integer_conv::Filter& w = setup_.filter(io, scratch);
     const integer_conv::Conv conv = setup_.conv(x.shape(), w);
-    const std::vector<double> xd = integer_conv::shifted(
+    const std::vector<float> xd = integer_conv::shifted(
         kOp, x, io.has_input(2) ? &io.input(2) : nullptr, false, "x_zero_point");
     Tensor y(ElemType::Int32, conv.output_shape());
     const int64_t M = conv.output_shape()[1], P = conv.positions();

@@ -17,15 +17,21 @@ using quant::bad;
 // Elements of the column matrix built at once; larger outputs are done in column tiles.
 constexpr int64_t kColBudget = int64_t{1} << 22;
 
+// Shifted 8-bit values lie in [-255, 255], so a product is at most 65,025 in size and a sum of
+// up to 256 of them stays below 2^24: every partial sum a float matrix product forms over
+// that many terms is an integer float holds exactly. Longer sums are cut into such chunks
+// and the chunks' results added in double.
+constexpr int64_t kExactFloatTerms = 256;
+
 bool is_8bit(ElemType t) { return t == ElemType::UInt8 || t == ElemType::Int8; }
 
 }  // namespace
 
-std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
-                            bool per_channel, const char* name) {
+std::vector<float> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
+                           bool per_channel, const char* name) {
   if (!is_8bit(x.type()))
     bad(std::string(op) + ": inputs must be int8 or uint8, got " + quant::type_name(x.type()));
-  std::vector<double> out(static_cast<size_t>(x.numel()));
+  std::vector<float> out(static_cast<size_t>(x.numel()));
   std::vector<double> z{0.0};
   if (zero_point) {
     const Tensor& zp = *zero_point;
@@ -41,11 +47,29 @@ std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_
   const int64_t per = x.numel() / std::max<int64_t>(1, x.rank() ? x.dim(0) : 1);
   for (int64_t i = 0; i < x.numel(); ++i)
     out[static_cast<size_t>(i)] =
-        x.get_double(i) - z[z.size() == 1 ? 0 : static_cast<size_t>(i / per)];
+        static_cast<float>(x.get_double(i) - z[z.size() == 1 ? 0 : static_cast<size_t>(i / per)]);
   return out;
 }
 
 namespace {
+
+// w - zero_point, cut into chunks (see Filter).
+Filter make_filter(const char* op, const Tensor& w, const Tensor* zero_point) {
+  const std::vector<float> values = shifted(op, w, zero_point, true, "w_zero_point");
+  Filter f;
+  f.shape = w.shape();
+  const int64_t m = w.rank() ? w.dim(0) : 1;
+  const int64_t per_channel = m ? w.numel() / m : 0;
+  f.chunks.reserve(values.size());
+  for (int64_t k0 = 0; k0 < per_channel; k0 += kExactFloatTerms) {
+    const int64_t kc = std::min(kExactFloatTerms, per_channel - k0);
+    for (int64_t o = 0; o < m; ++o) {
+      const float* row = values.data() + o * per_channel + k0;
+      f.chunks.insert(f.chunks.end(), row, row + kc);
+    }
+  }
+  return f;
+}
 
 // The filter, when w and its zero point are constant and valid (else left to the run, which
 // reports what is wrong).
@@ -56,9 +80,7 @@ std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, s
   const Tensor* zp = has_zp ? ctx.constant_input(zp_input) : nullptr;
   if (!w || (has_zp && !zp) || w->rank() < 1) return nullptr;
   try {
-    auto f = std::make_unique<Filter>();
-    f->shape = w->shape();
-    f->values = shifted(op, *w, zp, true, "w_zero_point");
+    auto f = std::make_unique<Filter>(make_filter(op, *w, zp));
     ctx.count_prepared(zp ? 2 : 1);
     return f;
   } catch (const Error&) {
@@ -80,10 +102,8 @@ Setup::Setup(const BuildContext& ctx, const char* op, size_t w_input, size_t zp_
 
 const Filter& Setup::filter(const KernelIO& io, Filter& scratch) const {
   if (prepared_) return *prepared_;
-  const Tensor& w = io.input(w_input_);
-  scratch.shape = w.shape();
-  scratch.values = shifted(op_, w, io.has_input(zp_input_) ? &io.input(zp_input_) : nullptr, true,
-                           "w_zero_point");
+  scratch = make_filter(op_, io.input(w_input_),
+                        io.has_input(zp_input_) ? &io.input(zp_input_) : nullptr);
   return scratch;
 }
 
@@ -105,27 +125,36 @@ Conv::Conv(const char* op, const Dims& xs, const Dims& ws, const kernels::Window
   for (int64_t o : window_.out) out_shape_.push_back(o);
 }
 
-void Conv::run(const std::vector<double>& x, const Filter& w, util::ThreadPool& pool,
+void Conv::run(const std::vector<float>& x, const Filter& w, util::ThreadPool& pool,
                const TileFn& store) const {
   const int64_t C = channels_, M = out_channels_;
   const int64_t K = window_.kernel_numel(), P = window_.out_numel(), in_numel = window_.in_numel();
-  const int64_t cg = C / groups_, mg = M / groups_;
+  const int64_t cg = C / groups_, mg = M / groups_, terms = cg * K;
   const int64_t rows = C * K;
   const int64_t tile =
       std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, std::max<int64_t>(P, 1));
-  std::vector<double> col(static_cast<size_t>(rows * tile)), out(static_cast<size_t>(M * tile));
+  std::vector<float> col(static_cast<size_t>(rows * tile)), part(static_cast<size_t>(M * tile));
+  std::vector<double> sums(static_cast<size_t>(M * tile));
   std::vector<int64_t> a_off(static_cast<size_t>(groups_)), b_off(static_cast<size_t>(groups_));
   for (int64_t n = 0; n < batch_; ++n) {
     for (int64_t p0 = 0; p0 < P; p0 += tile) {
       const int64_t cols = std::min(P, p0 + tile) - p0;
       kernels::im2col(x.data() + n * C * in_numel, C, window_, p0, p0 + cols, col.data(), pool);
-      for (int64_t g = 0; g < groups_; ++g) {
-        a_off[static_cast<size_t>(g)] = g * mg * cg * K;
-        b_off[static_cast<size_t>(g)] = g * cg * K * cols;
+      std::fill(sums.begin(), sums.end(), 0.0);
+      const float* chunk = w.chunks.data();
+      for (int64_t k0 = 0; k0 < terms; k0 += kExactFloatTerms) {
+        const int64_t kc = std::min(kExactFloatTerms, terms - k0);
+        for (int64_t g = 0; g < groups_; ++g) {
+          a_off[static_cast<size_t>(g)] = g * mg * kc;
+          b_off[static_cast<size_t>(g)] = (g * terms + k0) * cols;
+        }
+        kernels::batched_matmul<float>(chunk, col.data(), part.data(), a_off, b_off, mg, kc, cols,
+                                       pool);
+        for (int64_t i = 0; i < M * cols; ++i)
+          sums[static_cast<size_t>(i)] += part[static_cast<size_t>(i)];
+        chunk += M * kc;
       }
-      kernels::batched_matmul<double>(w.values.data(), col.data(), out.data(), a_off, b_off, mg,
-                                      cg * K, cols, pool);
-      store(n, p0, cols, out.data());
+      store(n, p0, cols, sums.data());
     }
   }
 }

@@ -1,8 +1,9 @@
 // The integer convolution ConvInteger and QLinearConv share: (x - x_zero_point) convolved with
 // (w - w_zero_point), w_zero_point a scalar or one value per output channel, x_zero_point a
-// scalar. Padding holds x_zero_point, i.e. zero after the shift. 8-bit values and their
-// products are exact in double, so the sums come out exact (im2col and matrix products in
-// double); each operator then turns them into its own output.
+// scalar. Padding holds x_zero_point, i.e. zero after the shift. The shifted values and the
+// sums come out exact: im2col and float matrix products over chunks short enough that float
+// holds every partial sum exactly, the chunks added in double (integer_conv.cc); each
+// operator then turns the sums into its own output.
 #pragma once
 
 #include <cstdint>
@@ -16,16 +17,18 @@
 
 namespace bough::ops::integer_conv {
 
-// x - zero_point as doubles, x int8 or uint8 and zero_point (null: 0) of x's type; with
-// `per_channel` (weights) the zero point may hold one value per index of dim 0. `op` and
+// x - zero_point (in [-255, 255], exact in float), x int8 or uint8 and zero_point (null: 0) of x's
+// type; with `per_channel` (weights) the zero point may hold one value per index of dim 0. `op` and
 // `name` (the zero point's input name) are for messages.
-std::vector<double> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
-                            bool per_channel, const char* name);
+std::vector<float> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
+                           bool per_channel, const char* name);
 
-// The weights w - w_zero_point and w's shape.
+// The weights w - w_zero_point and w's shape. Each output channel's C / group * kernel values
+// are cut into chunks of the length one exact float product may sum; `chunks` holds chunk 0
+// of every output channel (an M x length matrix), then chunk 1, and so on.
 struct Filter {
   Dims shape;
-  std::vector<double> values;
+  std::vector<float> chunks;
 };
 
 // One convolution's geometry: x (N, C, spatial...) by w (M, C / group, kernel...).
@@ -43,7 +46,7 @@ class Conv {
   // store(n, p0, cols, sums) with sums [M, cols] holding output channels m at positions
   // p0 .. p0 + cols of image n.
   using TileFn = std::function<void(int64_t n, int64_t p0, int64_t cols, const double* sums)>;
-  void run(const std::vector<double>& x, const Filter& w, util::ThreadPool& pool,
+  void run(const std::vector<float>& x, const Filter& w, util::ThreadPool& pool,
            const TileFn& store) const;
 
  private:

@@ -73,7 +73,7 @@ class QLinearConv : public Kernel {
                           quant::Precision::Float);
     }
 
-    const std::vector<double> xd = integer_conv::shifted(
+    const std::vector<float> xd = integer_conv::shifted(
         kOp, x, io.has_input(kXZero) ? &io.input(kXZero) : nullptr, false, "x_zero_point");
     const quant::QuantizedWriter write(out_type, true);
     Tensor y(out_type, conv.output_shape());
