@@ -44,10 +44,20 @@ std::vector<float> shifted(const char* op, const Tensor& x, const Tensor* zero_p
           " must be a scalar" + (per_channel ? " or have one value per output channel" : ""));
     z = quant::values(zp);
   }
-  const int64_t per = x.numel() / std::max<int64_t>(1, x.rank() ? x.dim(0) : 1);
-  for (int64_t i = 0; i < x.numel(); ++i)
-    out[static_cast<size_t>(i)] =
-        static_cast<float>(x.get_double(i) - z[z.size() == 1 ? 0 : static_cast<size_t>(i / per)]);
+  // Runs of `per` elements share a zero point (all of x when there is one).
+  const int64_t n = x.numel();
+  const int64_t per = z.size() <= 1 ? n : n / static_cast<int64_t>(z.size());
+  auto shift = [&](const auto* src) {
+    for (int64_t r = 0; r * per < n; ++r) {
+      const float zr = static_cast<float>(z[static_cast<size_t>(r)]);
+      for (int64_t i = r * per; i < (r + 1) * per; ++i)
+        out[static_cast<size_t>(i)] = static_cast<float>(src[i]) - zr;
+    }
+  };
+  if (x.type() == ElemType::UInt8)
+    shift(x.data<uint8_t>());
+  else
+    shift(x.data<int8_t>());
   return out;
 }
 
@@ -133,13 +143,15 @@ void Conv::run(const std::vector<float>& x, const Filter& w, util::ThreadPool& p
   const int64_t rows = C * K;
   const int64_t tile =
       std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, std::max<int64_t>(P, 1));
-  std::vector<float> col(static_cast<size_t>(rows * tile)), part(static_cast<size_t>(M * tile));
+  // im2col writes every element of the column matrix: it needs no zeroing.
+  const std::unique_ptr<float[]> col(new float[static_cast<size_t>(rows * tile)]);
+  std::vector<float> part(static_cast<size_t>(M * tile));
   std::vector<double> sums(static_cast<size_t>(M * tile));
   std::vector<int64_t> a_off(static_cast<size_t>(groups_)), b_off(static_cast<size_t>(groups_));
   for (int64_t n = 0; n < batch_; ++n) {
     for (int64_t p0 = 0; p0 < P; p0 += tile) {
       const int64_t cols = std::min(P, p0 + tile) - p0;
-      kernels::im2col(x.data() + n * C * in_numel, C, window_, p0, p0 + cols, col.data(), pool);
+      kernels::im2col(x.data() + n * C * in_numel, C, window_, p0, p0 + cols, col.get(), pool);
       std::fill(sums.begin(), sums.end(), 0.0);
       const float* chunk = w.chunks.data();
       for (int64_t k0 = 0; k0 < terms; k0 += kExactFloatTerms) {
@@ -148,7 +160,7 @@ void Conv::run(const std::vector<float>& x, const Filter& w, util::ThreadPool& p
           a_off[static_cast<size_t>(g)] = g * mg * kc;
           b_off[static_cast<size_t>(g)] = (g * terms + k0) * cols;
         }
-        kernels::batched_matmul<float>(chunk, col.data(), part.data(), a_off, b_off, mg, kc, cols,
+        kernels::batched_matmul<float>(chunk, col.get(), part.data(), a_off, b_off, mg, kc, cols,
                                        pool);
         for (int64_t i = 0; i < M * cols; ++i)
           sums[static_cast<size_t>(i)] += part[static_cast<size_t>(i)];
