@@ -13,6 +13,7 @@
 #include "error_text.h"
 #include "ir/float_formats.h"
 #include "model_builder.h"
+#include "reference.h"
 #include "test_paths.h"
 
 namespace bough {
@@ -303,6 +304,40 @@ TEST(ConvIntegerTest, SumsLongerThanFloatHoldsStayExact) {
   Tensor w = u8({1, C, 1, 1}, std::vector<uint8_t>(C, 255));
   Tensor y = run1("ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {255})}}, {}, 10);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{-19572525}));
+}
+
+TEST(ConvIntegerTest, GroupsWithLongSumsMatchAReferenceLoop) {
+  // Group 2 of 150 input channels each and a 1x2 kernel: 300 terms per sum, more than one
+  // exact float product takes, on random int8 x and w with per-channel weight zero points.
+  const int64_t G = 2, CG = 150, MG = 3, W = 5, KW = 2, OW = W - KW + 1;
+  test::Rng rng(41);
+  std::vector<int8_t> xv(static_cast<size_t>(G * CG * W)),
+      wv(static_cast<size_t>(G * MG * CG * KW));
+  std::vector<int8_t> wz(static_cast<size_t>(G * MG));
+  for (int8_t& v : xv) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  for (int8_t& v : wv) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  for (int8_t& v : wz) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  const int8_t xz = -7;
+  Tensor y = run1(
+      "ConvInteger",
+      {{"x", i8({1, G * CG, 1, W}, xv)},
+       {"w", i8({G * MG, CG, 1, KW}, wv)},
+       {"xz", i8({}, {xz})},
+       {"wz", i8({G * MG}, wz)}},
+      [](onnxpb::NodeProto& n) { test::set_int(n, "group", G); }, 10);
+  std::vector<double> want;
+  for (int64_t m = 0; m < G * MG; ++m)
+    for (int64_t o = 0; o < OW; ++o) {
+      int64_t sum = 0;
+      for (int64_t c = 0; c < CG; ++c)
+        for (int64_t k = 0; k < KW; ++k) {
+          const int64_t xi = ((m / MG) * CG + c) * W + o + k, wi = (m * CG + c) * KW + k;
+          sum += (xv[static_cast<size_t>(xi)] - xz) *
+                 (wv[static_cast<size_t>(wi)] - wz[static_cast<size_t>(m)]);
+        }
+      want.push_back(static_cast<double>(sum));
+    }
+  EXPECT_EQ(doubles_of(y), want);
 }
 
 TEST(ConvIntegerTest, SameUpperPaddingHoldsTheZeroPoint) {
