@@ -41,13 +41,9 @@ struct SpecOperator {
 inline constexpr SpecOperator kNotImplemented[] = {
     {"", "DeformConv"},
     {"", "ImageDecoder"},
-    {"", "QLinearConv"},
     {"", "TfIdfVectorizer"},
     {"ai.onnx.preview", "FlexAttention"},
-    {"ai.onnx.preview.training", "Adagrad"},
-    {"ai.onnx.preview.training", "Adam"},
     {"ai.onnx.preview.training", "Gradient"},
-    {"ai.onnx.preview.training", "Momentum"},
 };
 
 inline bool is_spec_operator_not_implemented(std::string_view domain, std::string_view name) {

@@ -18,6 +18,7 @@ except ImportError:
     sys.exit(77)
 
 NEWEST = {"": 17, "ai.onnx.ml": 3}  # what onnx 1.12 knows
+NEWEST["ai.onnx.preview.training"] = 1  # Adagrad, Adam, Momentum
 
 KINDS = {AP.FLOAT: "a float", AP.INT: "an int", AP.STRING: "a string", AP.TENSOR: "a tensor",
          AP.GRAPH: "a graph", AP.SPARSE_TENSOR: "a sparse tensor", AP.TYPE_PROTO: "a type",

@@ -1,4 +1,4 @@
-// ConvInteger and MatMulInteger with a constant weight and zero point (folded into the
+// ConvInteger, QLinearConv and MatMulInteger with a constant weight and zero point (folded into the
 // weight once at plan time) against the same models with them fed as graph inputs, on
 // random shapes and zero points, at 1 and 2 threads, from each kind of constant.
 #include <gtest/gtest.h>
@@ -26,6 +26,33 @@ TEST(PreparedQuantized, ConvIntegerMatchesTheUnpreparedPath) {
     const bool per_channel = r.pick(0, 1);
     c.weights.emplace_back("w_zp", r.bytes(wt, per_channel ? Dims64{groups * mg} : Dims64{}));
     c.inputs = {"x", "w", "x_zp", "w_zp"};
+    c.attrs = [=](onnxpb::NodeProto& n) { set_int(n, "group", groups); };
+    for (int threads : {1, 2})
+      expect_same_as_unprepared(c, kSources[i % 4], kNests[i % 4], threads, 2);
+  }
+}
+
+TEST(PreparedQuantized, QLinearConvMatchesTheUnpreparedPath) {
+  Random r(33);
+  for (int i = 0; i < 12; ++i) {
+    const int64_t groups = r.pick(1, 2), cg = r.pick(1, 3), mg = r.pick(1, 3), k = r.pick(1, 3);
+    const int64_t m = groups * mg;
+    const ElemType wt = r.pick(0, 1) ? ElemType::UInt8 : ElemType::Int8;
+    const bool per_channel = r.pick(0, 1);
+    NodeCase c;
+    c.op = "QLinearConv";
+    c.opset = 10;
+    c.data.emplace_back("x", r.bytes(ElemType::UInt8, {1, groups * cg, r.pick(k, 6)}));
+    c.data.emplace_back("x_scale", f32({}, {0.02f}));
+    c.data.emplace_back("x_zp", r.bytes(ElemType::UInt8, {}));
+    c.weights.emplace_back("w", r.bytes(wt, {m, cg, k}));
+    c.weights.emplace_back("w_zp", r.bytes(wt, per_channel ? Dims64{m} : Dims64{}));
+    std::vector<float> w_scale(static_cast<size_t>(per_channel ? m : 1));
+    for (float& s : w_scale) s = 0.01f * static_cast<float>(r.pick(1, 5));
+    c.data.emplace_back("w_scale", f32(per_channel ? Dims64{m} : Dims64{}, w_scale));
+    c.data.emplace_back("y_scale", f32({}, {0.5f}));
+    c.data.emplace_back("y_zp", r.bytes(ElemType::Int8, {}));
+    c.inputs = {"x", "x_scale", "x_zp", "w", "w_scale", "w_zp", "y_scale", "y_zp"};
     c.attrs = [=](onnxpb::NodeProto& n) { set_int(n, "group", groups); };
     for (int threads : {1, 2})
       expect_same_as_unprepared(c, kSources[i % 4], kNests[i % 4], threads, 2);

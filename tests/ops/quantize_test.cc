@@ -10,8 +10,10 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "error_text.h"
 #include "ir/float_formats.h"
 #include "model_builder.h"
+#include "reference.h"
 #include "test_paths.h"
 
 namespace bough {
@@ -46,17 +48,6 @@ std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins,
 Tensor run1(const std::string& op, const std::vector<std::pair<std::string, Tensor>>& ins,
             const Attrs& attrs = {}, int64_t opset = 25) {
   return run_op(op, ins, 1, attrs, opset)[0];
-}
-
-// Expects `fn` to throw bough::Error with `text` in its message.
-template <typename F>
-void expect_error(F&& fn, const std::string& text) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected one mentioning '" << text << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -166,20 +157,20 @@ TEST(QuantizeLinearTest, Errors) {
          });
   });
   // Per-axis scale of the wrong length.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({3}, {1, 1, 1})}});
       },
       "neither a scalar nor");
   // Axis out of range.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({2}, {1, 1})}},
                     [](onnxpb::NodeProto& n) { test::set_int(n, "axis", 2); });
       },
       "axis 2 is out of range");
   // Blocked scale of the wrong shape: 4 columns in blocks of 3 need 2 blocks.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear", {{"x", x}, {"s", f32({2, 1}, {1, 1})}},
                     [](onnxpb::NodeProto& n) {
@@ -189,7 +180,7 @@ TEST(QuantizeLinearTest, Errors) {
       },
       "must have shape [2,2]");
   // Zero point shape differs from the scale's.
-  expect_error(
+  test::expect_error_mentioning(
       [&] {
         return run1("QuantizeLinear",
                     {{"x", x}, {"s", f32({4}, {1, 1, 1, 1})}, {"zp", u8({2}, {0, 0})}});
@@ -351,6 +342,50 @@ TEST(ConvIntegerTest, GroupsAndPerChannelWeightZeroPoints) {
       [](onnxpb::NodeProto& n) { test::set_int(n, "group", 2); }, 10);
   ASSERT_EQ(y.type(), ElemType::Int32);
   EXPECT_EQ(doubles_of(y), (std::vector<double>{6, 12, -12, -16}));
+}
+
+TEST(ConvIntegerTest, SumsLongerThanFloatHoldsStayExact) {
+  // 301 channels, 1x1 kernel: x 0 with x_zero_point 255 and w 255 give 301 products of
+  // -65025, summing to -19,572,525: odd and above 2^24, so no float holds it.
+  const int64_t C = 301;
+  Tensor x = u8({1, C, 1, 1}, std::vector<uint8_t>(C, 0));
+  Tensor w = u8({1, C, 1, 1}, std::vector<uint8_t>(C, 255));
+  Tensor y = run1("ConvInteger", {{"x", x}, {"w", w}, {"xz", u8({}, {255})}}, {}, 10);
+  EXPECT_EQ(doubles_of(y), (std::vector<double>{-19572525}));
+}
+
+TEST(ConvIntegerTest, GroupsWithLongSumsMatchAReferenceLoop) {
+  // Group 2 of 150 input channels each and a 1x2 kernel: 300 terms per sum, more than one
+  // exact float product takes, on random int8 x and w with per-channel weight zero points.
+  const int64_t G = 2, CG = 150, MG = 3, W = 5, KW = 2, OW = W - KW + 1;
+  test::Rng rng(41);
+  std::vector<int8_t> xv(static_cast<size_t>(G * CG * W)),
+      wv(static_cast<size_t>(G * MG * CG * KW));
+  std::vector<int8_t> wz(static_cast<size_t>(G * MG));
+  for (int8_t& v : xv) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  for (int8_t& v : wv) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  for (int8_t& v : wz) v = static_cast<int8_t>(rng.uniform(-128, 127));
+  const int8_t xz = -7;
+  Tensor y = run1(
+      "ConvInteger",
+      {{"x", i8({1, G * CG, 1, W}, xv)},
+       {"w", i8({G * MG, CG, 1, KW}, wv)},
+       {"xz", i8({}, {xz})},
+       {"wz", i8({G * MG}, wz)}},
+      [](onnxpb::NodeProto& n) { test::set_int(n, "group", G); }, 10);
+  std::vector<double> want;
+  for (int64_t m = 0; m < G * MG; ++m)
+    for (int64_t o = 0; o < OW; ++o) {
+      int64_t sum = 0;
+      for (int64_t c = 0; c < CG; ++c)
+        for (int64_t k = 0; k < KW; ++k) {
+          const int64_t xi = ((m / MG) * CG + c) * W + o + k, wi = (m * CG + c) * KW + k;
+          sum += (xv[static_cast<size_t>(xi)] - xz) *
+                 (wv[static_cast<size_t>(wi)] - wz[static_cast<size_t>(m)]);
+        }
+      want.push_back(static_cast<double>(sum));
+    }
+  EXPECT_EQ(doubles_of(y), want);
 }
 
 TEST(ConvIntegerTest, SameUpperPaddingHoldsTheZeroPoint) {

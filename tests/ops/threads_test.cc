@@ -222,6 +222,10 @@ const std::vector<Row> kCases = {
     };
     return Case{"TreeEnsemble", {{"x", floats({4096, 2}, 106)}}, 1, attrs, 5, "ai.onnx.ml"};
   }},
+  // ops/training/optimizer.h run_optimizer: n = 2^16 elements, g = 2^20 / (7 * 16) = 9363.
+  {"Adam", [] { return Case{"Adam", {{"R", test::f32({}, {0.1f})}, {"T", test::i64({}, {3})}, {"X", floats({65536}, 107)}, {"G", floats({65536}, 108)}, {"V", floats({65536}, 109)}, {"H", floats({65536}, 110, 0, 1)}}, 3, {}, 1, "ai.onnx.preview.training"}; }},
+  // QLinearConv: ConvInteger's im2col and integer matmul (integer_conv.cc), then requantized.
+  {"QLinearConv", [] { return Case{"QLinearConv", {{"x", ints(ElemType::UInt8, {1, 16, 64, 64}, 111, 0, 255)}, {"xs", test::f32({}, {0.02f})}, {"xz", ints(ElemType::UInt8, {}, 112, 0, 255)}, {"w", ints(ElemType::UInt8, {32, 16, 3, 3}, 113, 0, 255)}, {"ws", floats({32}, 114, 0.001, 0.01)}, {"wz", ints(ElemType::UInt8, {32}, 115, 0, 255)}, {"ys", test::f32({}, {4.0f})}, {"yz", ints(ElemType::UInt8, {}, 116, 0, 255)}}, 1, {}, 10}; }},
 };
 // clang-format on
 

@@ -146,9 +146,9 @@ size_t conv_spatial_rank(const InferContext& ctx, const ir::Shape& x, const ir::
   return x.dims.size() - 2;
 }
 
-ir::Shape conv_output_shape(const InferContext& ctx) {
+ir::Shape conv_output_shape(const InferContext& ctx, size_t w_input) {
   const ir::Shape& x = ctx.input_shape(0);
-  const ir::Shape& w = ctx.input_shape(1);
+  const ir::Shape& w = ctx.input_shape(w_input);
   if (!x.rank_known) return ir::Shape::unknown_rank();
   const size_t r = conv_spatial_rank(ctx, x, w);
   const int64_t group = ctx.attr_int("group", 1);

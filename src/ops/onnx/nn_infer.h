@@ -54,9 +54,10 @@ ir::Shape matmul_shape(const InferContext& ctx, size_t ia, size_t ib);
 // or weights w of another rank, is invalid.
 size_t conv_spatial_rank(const InferContext& ctx, const ir::Shape& x, const ir::Shape& w);
 
-// Conv and ConvInteger: (N, M, out...) from X (N, C, in...), W (M, C / group, k...) and the
-// window attributes; channels that do not match the weights are invalid.
-ir::Shape conv_output_shape(const InferContext& ctx);
+// Conv, ConvInteger and QLinearConv: (N, M, out...) from X (N, C, in...; input 0), W (M,
+// C / group, k...; input `w_input`) and the window attributes; channels that do not match the
+// weights are invalid.
+ir::Shape conv_output_shape(const InferContext& ctx, size_t w_input = 1);
 
 // a + b when both are known; a when b is known 0; unknown otherwise.
 ir::Dim add_dims(const ir::Dim& a, const ir::Dim& b);

@@ -1,0 +1,61 @@
+// ai.onnx.preview.training Momentum-1: for each tensor X with gradient G and momentum V, with
+// b = beta after the first update (T > 0) and 1 on it (T = 0):
+//   g = norm_coefficient * X + G;  V' = alpha * V + b * g
+//   mode "standard": X' = X - R * V'
+//   mode "nesterov": X' = X - R * (g + alpha * V')
+#include "ops/training/optimizer.h"
+
+namespace bough::ops {
+
+namespace {
+
+struct Momentum {
+  static constexpr const char* kName = "Momentum";
+  static constexpr std::string_view kStates = "V";
+
+  explicit Momentum(const BuildContext& ctx)
+      : alpha(ctx.attr_float("alpha", 0.0f)),
+        beta(ctx.attr_float("beta", 0.0f)),
+        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)) {
+    const std::string mode = ctx.attr_string("mode", "");
+    if (mode != "standard" && mode != "nesterov")
+      ctx.invalid("mode must be \"standard\" or \"nesterov\", got \"" + mode + "\"");
+    nesterov = mode == "nesterov";
+  }
+
+  auto rule(const training::Step& step) const {
+    const double b = step.count > 0 ? beta : 1.0;
+    return [b, rate = step.rate, this](auto x, auto g, auto& s) {
+      using T = decltype(x);
+      const T gr = static_cast<T>(norm_coefficient) * x + g;
+      T& v = s[0];
+      v = static_cast<T>(alpha) * v + static_cast<T>(b) * gr;
+      const T r = static_cast<T>(rate);
+      return nesterov ? x - r * (gr + static_cast<T>(alpha) * v) : x - r * v;
+    };
+  }
+
+  double alpha, beta, norm_coefficient;
+  bool nesterov = false;
+};
+
+}  // namespace
+
+const OpDef& def_TrainingMomentum() {
+  static const OpDef def{"ai.onnx.preview.training",
+                         "Momentum",
+                         {1},
+                         5,
+                         kVariadic,
+                         2,
+                         kVariadic,
+                         training::make_optimizer<Momentum>,
+                         training::infer<Momentum>,
+                         {{1,
+                           "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
+                           "int64, T3 = float double; alpha: float, beta: float, mode: string, "
+                           "norm_coefficient: float"}}};
+  return def;
+}
+
+}  // namespace bough::ops

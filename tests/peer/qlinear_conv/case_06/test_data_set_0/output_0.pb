@@ -1,0 +1,1 @@
+ByJ¨iJpicKPi*J9i%*5i!0ki(mNi1PAigsjhrqsh~w|h€€qh€qlh|lrhmzhkN€n{LYn,WCn'0"n zn"€Sn:LMnnG?idQ^i1tEiI<tiC*Xi1^5iXcqifuphsirhxkmhr|fhzvwhsjnhwoohqL3n|Dqn*Š6nKHnQpn ^nosn
