@@ -40,7 +40,6 @@ struct SpecOperator {
 
 inline constexpr SpecOperator kNotImplemented[] = {
     {"", "Bernoulli"},
-    {"", "DeformConv"},
     {"", "ImageDecoder"},
     {"", "Multinomial"},
     {"", "QLinearConv"},
@@ -48,7 +47,6 @@ inline constexpr SpecOperator kNotImplemented[] = {
     {"", "RandomNormalLike"},
     {"", "RandomUniform"},
     {"", "RandomUniformLike"},
-    {"", "TfIdfVectorizer"},
     {"ai.onnx.preview", "FlexAttention"},
     {"ai.onnx.preview.training", "Adagrad"},
     {"ai.onnx.preview.training", "Adam"},
