@@ -20,8 +20,8 @@ inline constexpr int64_t kColBudget = int64_t{1} << 23;
 // C * K rows (channel-major, then kernel tap) `fill(p0, p1, col)` writes for the output
 // positions [p0, p1). `col` and `tile_out` are scratch kept across images.
 template <typename T, typename Fill>
-void convolve_columns(const T* w, T* y, int64_t C, int64_t M, int64_t K, int64_t P,
-                      int64_t groups, Fill&& fill, std::vector<T>& col, std::vector<T>& tile_out,
+void convolve_columns(const T* w, T* y, int64_t C, int64_t M, int64_t K, int64_t P, int64_t groups,
+                      Fill&& fill, std::vector<T>& col, std::vector<T>& tile_out,
                       util::ThreadPool& pool) {
   const int64_t cg = C / groups, mg = M / groups, rows = C * K;
   const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, P);

@@ -93,18 +93,17 @@ class DeformConv : public Kernel {
           std::to_string(w.dim(1) * groups_));
     if (M % groups_ != 0) bad("DeformConv's output channels are not divisible by group");
     if (C % offset_groups_ != 0)
-      bad("DeformConv's " + std::to_string(C) + " input channels are not divisible by offset_group " +
-          std::to_string(offset_groups_));
+      bad("DeformConv's " + std::to_string(C) +
+          " input channels are not divisible by offset_group " + std::to_string(offset_groups_));
     if (b && (b->rank() != 1 || b->dim(0) != M))
       bad("DeformConv's B must have shape [" + std::to_string(M) + "]");
     const std::span<const int64_t> xs = x.shape(), ws = w.shape();
-    if (!attrs_.kernel.empty() && !std::equal(attrs_.kernel.begin(), attrs_.kernel.end(),
-                                              ws.begin() + 2, ws.end()))
+    if (!attrs_.kernel.empty() &&
+        !std::equal(attrs_.kernel.begin(), attrs_.kernel.end(), ws.begin() + 2, ws.end()))
       bad("DeformConv's kernel_shape does not match W " + shape_string(w.shape()));
     const kernels::Window win = kernels::resolve_window(attrs_, xs.subspan(2), ws.subspan(2));
     const int64_t taps = offset_groups_ * win.kernel_numel();
-    const Dims want_offset =
-        per_position(x.dim(0), taps * static_cast<int64_t>(win.rank()), win);
+    const Dims want_offset = per_position(x.dim(0), taps * static_cast<int64_t>(win.rank()), win);
     if (offset.shape() != want_offset)
       bad("DeformConv's offset must have shape " + shape_string(want_offset) + ", got " +
           shape_string(offset.shape()));

@@ -58,7 +58,8 @@ VectorizerAttrs read_attrs(const NodeView& ctx) {
   const ir::Attribute* strings = ctx.attr("pool_strings");
   if (!ints == !strings) ctx.invalid("exactly one of pool_int64s and pool_strings must be given");
   a.string_pool = strings != nullptr;
-  const auto pool_size = static_cast<int64_t>(strings ? strings->strings.size() : ints->ints.size());
+  const auto pool_size =
+      static_cast<int64_t>(strings ? strings->strings.size() : ints->ints.size());
 
   a.level_starts = required(ctx, "ngram_counts")->ints;
   if (a.level_starts.empty() || a.level_starts[0] != 0)
@@ -69,8 +70,8 @@ VectorizerAttrs read_attrs(const NodeView& ctx) {
     const int64_t end = i + 1 < a.level_starts.size() ? a.level_starts[i + 1] : pool_size;
     const auto n = static_cast<int64_t>(i + 1);
     if (end < begin || end > pool_size)
-      ctx.invalid("ngram_counts must rise and stay within the pool's " +
-                  std::to_string(pool_size) + " items");
+      ctx.invalid("ngram_counts must rise and stay within the pool's " + std::to_string(pool_size) +
+                  " items");
     if ((end - begin) % n != 0)
       ctx.invalid("the " + std::to_string(end - begin) + " pool items of " + std::to_string(n) +
                   "-grams are not a whole number of " + std::to_string(n) + "-grams");
@@ -104,7 +105,8 @@ class NgramTrie {
     const ir::Attribute* pool = ctx.attr(a.string_pool ? "pool_strings" : "pool_int64s");
     const size_t pool_size = a.string_pool ? pool->strings.size() : pool->ints.size();
     auto token_at = [&](size_t i) {
-      return a.string_pool ? intern(string_ids_, pool->strings[i]) : intern(int_ids_, pool->ints[i]);
+      return a.string_pool ? intern(string_ids_, pool->strings[i])
+                           : intern(int_ids_, pool->ints[i]);
     };
     int64_t ngram = 0;
     for (size_t level = 0; level < a.level_starts.size(); ++level) {
