@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,20 @@ TEST(DeformConv, HalfPixelOffsetAveragesNeighboursAndMaskScales) {
   const Tensor y3 =
       deform_conv({{"x", x}, {"w", w}, {"o", offset}, {"b", bias}, {"m", mask}}, {}, "deform_mask");
   EXPECT_EQ(floats_of(y3), (std::vector<float>{100, 113.5f, 104.5f, 112, 88, 102}));
+}
+
+TEST(DeformConv, SamplesOutsideTheImageAreZeroEvenBesideInfinity) {
+  // Pixel (0, 0) is inf. Samples moved off the image, or by a NaN offset, read 0 (not
+  // 0 * inf). Output (1, 1) moved up 1.5 rows reads half of pixel (0, 1) and half of the
+  // zero above the image: 0.5.
+  const float inf = std::numeric_limits<float>::infinity();
+  const Tensor x = f32({1, 1, 2, 2}, {inf, 1, 2, 4});
+  const Tensor w = f32({1, 1, 1, 1}, {1});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Rows offsets, then column offsets, per output (0, 0) (0, 1) (1, 0) (1, 1).
+  const Tensor offset = f32({1, 2, 2, 2}, {5, nan, -3, -1.5f, 0, 0, 0, 0});
+  EXPECT_EQ(floats_of(deform_conv({{"x", x}, {"w", w}, {"o", offset}}, {}, "deform_inf")),
+            (std::vector<float>{0, 0, 0, 0.5f}));
 }
 
 TEST(DeformConv, OneDimensionalByHand) {
