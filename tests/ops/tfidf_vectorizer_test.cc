@@ -2,6 +2,7 @@
 // weighting modes, string and integer input, and the attributes it refuses.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -70,10 +71,19 @@ TEST(TfIdfVectorizer, SkipGramsCountedByHand) {
   EXPECT_EQ(test::floats_of(v.run(x, "tfidf_skip2")), (std::vector<float>{2, 2, 2, 2, 1}));
   v.max_skip = 1000;  // (1 2) once more at skip 3; no pair is further apart
   EXPECT_EQ(test::floats_of(v.run(x, "tfidf_skip1000")), (std::vector<float>{2, 2, 3, 2, 1}));
+  // Limits far beyond the row and the pool count the same.
+  v.max_skip = std::numeric_limits<int64_t>::max();
+  v.max_n = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(test::floats_of(v.run(x, "tfidf_skip_max")), (std::vector<float>{2, 2, 3, 2, 1}));
+  v.max_n = 2;
   // Only bigrams: the unigram entries stay 0.
   v.min_n = 2;
   v.max_skip = 2;  // as at skip 2 above, without the unigrams
   EXPECT_EQ(test::floats_of(v.run(x, "tfidf_bigrams")), (std::vector<float>{0, 0, 2, 2, 1}));
+  // Only n-grams longer than any in the pool: nothing.
+  v.min_n = 3;
+  v.max_n = 7;
+  EXPECT_EQ(test::floats_of(v.run(x, "tfidf_too_long")), std::vector<float>(5, 0.0f));
 }
 
 TEST(TfIdfVectorizer, Int32InputCountsAsInt64) {

@@ -166,7 +166,9 @@ class NgramTrie {
 class TfIdfVectorizer : public Kernel {
  public:
   TfIdfVectorizer(VectorizerAttrs attrs, NgramTrie trie)
-      : a_(std::move(attrs)), trie_(std::move(trie)) {}
+      : a_(std::move(attrs)),
+        trie_(std::move(trie)),
+        longest_(std::min(a_.max_n, static_cast<int64_t>(a_.level_starts.size()))) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
@@ -183,7 +185,7 @@ class TfIdfVectorizer : public Kernel {
     const int64_t rows = x.rank() == 2 ? x.dim(0) : 1, cols = x.shape().back();
     Tensor& y = io.output_tensor(0);
     y.reinit(ElemType::Float, x.rank() == 2 ? Dims{rows, a_.width} : Dims{a_.width});
-    const int64_t work = cols * a_.max_n * std::min(a_.max_skip + 1, cols) + a_.width;
+    const int64_t work = cols * longest_ * (std::min(a_.max_skip, cols) + 1) + a_.width;
     io.pool().parallel_for(rows, util::grain_for(work), [&](int64_t b, int64_t e) {
       std::vector<int32_t> tokens(static_cast<size_t>(cols));
       std::vector<int32_t> counts(a_.output_index.size());
@@ -212,13 +214,16 @@ class TfIdfVectorizer : public Kernel {
   void count_row(const std::vector<int32_t>& tokens, std::vector<int32_t>& counts,
                  std::vector<int64_t>& seen) const {
     const auto cols = static_cast<int64_t>(tokens.size());
+    if (a_.min_n > longest_) return;  // the pool holds no n-gram that long
+    // Steps of cols or more fit no n-gram of 2 or more items (and unigrams take step 1).
+    const int64_t last_step = std::min(a_.max_skip, cols) + 1;
     int64_t first_n = a_.min_n;
-    for (int64_t step = 1; step <= a_.max_skip + 1; ++step) {
+    for (int64_t step = 1; step <= last_step; ++step) {
       // Starts from which even the shortest n-gram would run past the row end no more.
       if ((first_n - 1) * step >= cols) break;
       for (int64_t start = 0; start + (first_n - 1) * step < cols; ++start) {
         int32_t node = 0;
-        for (int64_t n = 1, at = start; n <= a_.max_n && at < cols; ++n, at += step) {
+        for (int64_t n = 1, at = start; n <= longest_ && at < cols; ++n, at += step) {
           const int32_t t = tokens[static_cast<size_t>(at)];
           node = t == NgramTrie::kNone ? NgramTrie::kNone : trie_.child(node, t);
           if (node == NgramTrie::kNone) break;  // no pool n-gram goes on this way
@@ -228,7 +233,7 @@ class TfIdfVectorizer : public Kernel {
         }
       }
       // Unigrams are the same for every skip: count them at the first step only.
-      if (first_n == 1 && ++first_n > a_.max_n) break;
+      if (first_n == 1 && ++first_n > longest_) break;
     }
   }
 
@@ -250,6 +255,7 @@ class TfIdfVectorizer : public Kernel {
 
   VectorizerAttrs a_;
   NgramTrie trie_;
+  int64_t longest_;  // the longest n-gram counted: max_gram_length or the pool's longest
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
