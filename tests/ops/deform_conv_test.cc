@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "bough/error.h"
+#include "bough/model.h"
+#include "bough/session.h"
 #include "kernels/convert.h"
 #include "model_builder.h"
 #include "reference.h"
+#include "test_paths.h"
 
 namespace bough {
 namespace {
@@ -212,22 +216,51 @@ TEST(DeformConv, Float16IsComputedInFloat) {
   EXPECT_EQ(test::doubles_of(y), (std::vector<double>{1.5, 3, 2, 12, 24, 16}));  // as above
 }
 
+// Runs DeformConv on inputs declared without shapes, so that only the kernel sees them.
+Tensor deform_conv_unranked(const test::NamedTensors& inputs, const std::string& dir) {
+  test::GraphBuilder g;
+  std::vector<std::string> names;
+  NamedValues feeds;
+  for (const auto& [name, t] : inputs) {
+    g.input(name, t.type(), {}, false);
+    names.push_back(name);
+    feeds.emplace_back(name, t);
+  }
+  g.output_untyped("y");
+  g.node("DeformConv", names, {"y"});
+  Session session(
+      Model::load(test::save_model(test::make_model(g, 19), test::scratch_dir(dir), "m.onnx")));
+  return session.run(feeds)[0].second.tensor();
+}
+
 TEST(DeformConv, RefusesInputsThatDoNotFit) {
   const Tensor x = f32({1, 2, 3, 3}, std::vector<float>(18, 1));
   const Tensor w = f32({1, 2, 2, 2}, std::vector<float>(8, 1));
-  // The offsets of one offset group are 2 * 4 channels over 2x2 outputs.
-  test::expect_bad_input([&] {
-    deform_conv({{"x", x}, {"w", w}, {"o", Tensor::zeros(ElemType::Float, Dims{1, 6, 2, 2})}}, {},
-                "deform_bad_offset");
+  // One offset group: offsets are 2 * 4 channels, the mask 4, over 2x2 outputs. With
+  // declared shapes the check refuses the model; without, the kernel refuses the inputs.
+  const Tensor bad_offset = Tensor::zeros(ElemType::Float, Dims{1, 6, 2, 2});
+  const Tensor offset = Tensor::zeros(ElemType::Float, Dims{1, 8, 2, 2});
+  const Tensor bad_mask = Tensor::zeros(ElemType::Float, Dims{1, 4, 2, 3});
+  try {
+    deform_conv({{"x", x}, {"w", w}, {"o", bad_offset}}, {}, "deform_bad_offset");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidModel) << e.what();
+    EXPECT_NE(std::string(e.what()).find("offset's channels"), std::string::npos) << e.what();
+  }
+  test::expect_invalid_model([&] {
+    deform_conv({{"x", x}, {"w", w}, {"o", offset}, {"", Tensor()}, {"m", bad_mask}}, {},
+                "deform_bad_mask");
   });
   test::expect_bad_input([&] {
-    deform_conv({{"x", x},
-                 {"w", w},
-                 {"o", Tensor::zeros(ElemType::Float, Dims{1, 8, 2, 2})},
-                 {"", Tensor()},
-                 {"m", Tensor::zeros(ElemType::Float, Dims{1, 4, 2, 3})}},
-                {}, "deform_bad_mask");
+    deform_conv_unranked({{"x", x}, {"w", w}, {"o", bad_offset}}, "deform_bad_offset_run");
   });
+  test::expect_bad_input([&] {
+    deform_conv_unranked({{"x", x}, {"w", w}, {"o", offset}, {"b", f32({1}, {0})}, {"m", bad_mask}},
+                         "deform_bad_mask_run");
+  });
+  EXPECT_EQ(floats_of(deform_conv_unranked({{"x", x}, {"w", w}, {"o", offset}}, "deform_fits_run")),
+            std::vector<float>(4, 8.0f));
   Window2 three_groups;
   three_groups.offset_group = 3;  // 2 channels do not split in 3
   test::expect_bad_input([&] {

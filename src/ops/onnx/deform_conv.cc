@@ -5,6 +5,9 @@
 // convolution's group. The column matrix of deformed samples then goes through the same
 // grouped matrix products as Conv's im2col (kernels/conv_columns.h). float16/bfloat16 are
 // computed in float.
+#include <optional>
+#include <string>
+
 #include "kernels/conv_columns.h"
 #include "kernels/deform_im2col.h"
 #include "kernels/dispatch.h"
@@ -119,8 +122,35 @@ class DeformConv : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<DeformConv>(ctx); }
 
+// Y as Conv's; offset and mask, where their shapes are known, must be (N, taps * rank, out...)
+// and (N, taps, out...) with taps = offset_group * the kernel's element count.
 void infer(InferContext& ctx) {
-  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
+  const ir::Shape y = conv_output_shape(ctx);
+  const int64_t offset_group = ctx.attr_int("offset_group", 1);
+  if (offset_group < 1) ctx.invalid("offset_group must be positive");
+  const ir::Shape& w = ctx.input_shape(1);
+  if (y.rank_known && w.rank_known) {
+    const size_t r = y.dims.size() - 2;
+    std::optional<int64_t> taps = offset_group;
+    for (size_t d = 0; d < r; ++d)
+      taps = w.dims[2 + d].is_known() && taps ? std::optional(*taps * w.dims[2 + d].value)
+                                              : std::nullopt;
+    auto check = [&](size_t input, std::optional<int64_t> channels, const char* what) {
+      const ir::Shape& s = ctx.input_shape(input);
+      if (!ctx.has_input(input) || !s.rank_known) return;
+      if (s.dims.size() != y.dims.size())
+        ctx.invalid(std::string(what) + " must have rank " + std::to_string(y.dims.size()));
+      same_dim(ctx, s.dims[0], y.dims[0], (std::string(what) + "'s batch and X's").c_str());
+      if (channels)
+        same_dim(ctx, s.dims[1], ir::Dim::known(*channels),
+                 (std::string(what) + "'s channels and offset_group * kernel taps").c_str());
+      for (size_t d = 2; d < y.dims.size(); ++d)
+        same_dim(ctx, s.dims[d], y.dims[d], (std::string(what) + "'s dims and Y's").c_str());
+    };
+    check(2, taps ? std::optional(*taps * static_cast<int64_t>(r)) : std::nullopt, "offset");
+    check(4, taps, "mask");
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
 }  // namespace
