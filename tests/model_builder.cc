@@ -95,6 +95,10 @@ void set_ints(onnxpb::NodeProto& n, const std::string& name, const Dims64& v) {
 void set_float(onnxpb::NodeProto& n, const std::string& name, float v) {
   add_attr(n, name, onnxpb::AttributeProto::FLOAT)->set_f(v);
 }
+void set_floats(onnxpb::NodeProto& n, const std::string& name, const std::vector<float>& v) {
+  auto* a = add_attr(n, name, onnxpb::AttributeProto::FLOATS);
+  for (float x : v) a->add_floats(x);
+}
 void set_tensor(onnxpb::NodeProto& n, const std::string& name, const Tensor& t) {
   onnx::tensor_to_proto(t, add_attr(n, name, onnxpb::AttributeProto::TENSOR)->mutable_t());
 }
@@ -145,6 +149,10 @@ std::vector<double> doubles_of(const Tensor& t) {
 
 void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v) {
   add_attr(n, name, onnxpb::AttributeProto::STRING)->set_s(v);
+}
+void set_strings(onnxpb::NodeProto& n, const std::string& name, const std::vector<std::string>& v) {
+  auto* a = add_attr(n, name, onnxpb::AttributeProto::STRINGS);
+  for (const std::string& x : v) a->add_strings(x);
 }
 
 std::vector<Tensor> run_node(const std::string& op, const NamedTensors& ins, int outputs,

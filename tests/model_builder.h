@@ -42,6 +42,7 @@ class GraphBuilder {
 void set_int(onnxpb::NodeProto& n, const std::string& name, int64_t v);
 void set_ints(onnxpb::NodeProto& n, const std::string& name, const Dims64& v);
 void set_float(onnxpb::NodeProto& n, const std::string& name, float v);
+void set_floats(onnxpb::NodeProto& n, const std::string& name, const std::vector<float>& v);
 void set_tensor(onnxpb::NodeProto& n, const std::string& name, const Tensor& t);
 void set_graph(onnxpb::NodeProto& n, const std::string& name, const GraphBuilder& g);
 
@@ -54,6 +55,7 @@ using Attrs = std::function<void(onnxpb::NodeProto&)>;
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
 void set_string(onnxpb::NodeProto& n, const std::string& name, const std::string& v);
+void set_strings(onnxpb::NodeProto& n, const std::string& name, const std::vector<std::string>& v);
 
 // Builds a model of one `op` node at `opset` (inputs named "" are omitted optional inputs;
 // `attrs` adds attributes), saves it in scratch_dir(dir), runs it once on `threads` threads

@@ -39,9 +39,7 @@ struct SpecOperator {
 };
 
 inline constexpr SpecOperator kNotImplemented[] = {
-    {"", "DeformConv"},
     {"", "ImageDecoder"},
-    {"", "TfIdfVectorizer"},
     {"ai.onnx.preview", "FlexAttention"},
     {"ai.onnx.preview.training", "Gradient"},
 };

@@ -103,6 +103,11 @@ const std::vector<Row> kCases = {
   {"Where_broadcast", [] { return Case{"Where", {{"c", ints(ElemType::Bool, {256, 1024}, 14, 0, 1)}, {"x", floats({1024}, 15)}, {"y", scalar_f(7)}}}; }},
   // ops/onnx/regex_full_match.cc: n = 2048 strings, g = 256.
   {"RegexFullMatch", [] { return Case{"RegexFullMatch", {{"x", strings(2048, 16)}}, 1, string_attr("pattern", "s[0-9]*7"), 20}; }},
+  // ops/onnx/tfidf_vectorizer.cc: n = 8192 rows, g = 2^20 / (64 * 2 * 4 + 8) = 2015.
+  {"TfIdfVectorizer", [] { return Case{"TfIdfVectorizer", {{"x", ints(ElemType::Int64, {8192, 64}, 101, 0, 9)}}, 1, [](onnxpb::NodeProto& n) {
+    test::set_string(n, "mode", "TFIDF"); test::set_int(n, "min_gram_length", 1); test::set_int(n, "max_gram_length", 2); test::set_int(n, "max_skip_count", 3);
+    test::set_ints(n, "ngram_counts", {0, 4}); test::set_ints(n, "ngram_indexes", {7, 6, 5, 4, 3, 2, 1, 0}); test::set_ints(n, "pool_int64s", {1, 2, 3, 4, 1, 2, 2, 3, 3, 4, 4, 1});
+    test::set_floats(n, "weights", {0.5f, 1, 2, 0.25f, 3, 1, 1, 2}); }, 9}; }},
   // ops/onnx/quantize_common.h for_each_element: n = 2^18 units, g = 2^16; int4 packs two
   // elements a byte (units of 2, g = 2^15), so chunks must not share a byte.
   {"QuantizeLinear_uint8", [] { return Case{"QuantizeLinear", {{"x", floats({512, 512}, 17, -10, 10)}, {"s", scalar_f(0.1f)}, {"z", ints(ElemType::UInt8, {}, 0, 128, 128)}}}; }},
@@ -193,6 +198,9 @@ const std::vector<Row> kCases = {
   // kernels/conv_im2col.cc col2im_add: n = 16 channels, g = 2^15 / (9 * 1024) = 3.
   {"ConvTranspose", [] { return Case{"ConvTranspose", {{"x", floats({1, 32, 32, 32}, 93)}, {"w", floats({32, 16, 3, 3}, 94)}}}; }},
   {"Col2Im", [] { return Case{"Col2Im", {{"x", floats({1, 16 * 9, 1024}, 95)}, {"i", test::i64({2}, {34, 34})}, {"b", test::i64({2}, {3, 3})}}, 1, {}, 18}; }},
+  // kernels/deform_im2col.cc: n = 4 offset groups * 9 taps, g = 2^20 / (4096 * 4 * 6 * 2) = 6,
+  // then convolve_columns' batched_matmul.
+  {"DeformConv", [] { return Case{"DeformConv", {{"x", floats({1, 16, 66, 66}, 96)}, {"w", floats({16, 8, 3, 3}, 97)}, {"o", floats({1, 72, 64, 64}, 98, -2, 2)}, {"b", floats({16}, 99)}, {"m", floats({1, 36, 64, 64}, 100, 0, 1)}}, 1, [](onnxpb::NodeProto& n) { test::set_int(n, "group", 2); test::set_int(n, "offset_group", 4); }, 19}; }},
   // kernels/conv_resample.cc: nearest copies (gather_axis, n = 2^19 rows of 1, g = 2^16,
   // then 4096 rows of 256, g = 256); linear blends along the last axis (inner 1: n = 2048
   // rows, g = 2^16 / 1024 = 64) and along others (n = 4096 rows, g = 2^16 / 1024 = 64).

@@ -5,6 +5,7 @@
 // float.
 #include <algorithm>
 
+#include "kernels/conv_columns.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
@@ -16,9 +17,6 @@
 namespace bough::ops {
 
 namespace {
-
-// Elements of the column matrix built at once; larger outputs are done in column tiles.
-constexpr int64_t kColBudget = int64_t{1} << 23;
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -95,22 +93,10 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
     kernels::batched_matmul<T>(w, x, y, a_off, b_off, mg, cg, P, pool);
     return;
   }
-  const int64_t rows = C * K;
-  const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, P);
-  col.resize(static_cast<size_t>(rows * tile));
-  if (tile < P) tile_out.resize(static_cast<size_t>(M * tile));
-  for (int64_t p0 = 0; p0 < P; p0 += tile) {
-    const int64_t p1 = std::min(P, p0 + tile), n = p1 - p0;
-    kernels::im2col(x, C, win, p0, p1, col.data(), pool);
-    for (int64_t g = 0; g < groups; ++g) {
-      a_off[static_cast<size_t>(g)] = g * mg * cg * K;
-      b_off[static_cast<size_t>(g)] = g * cg * K * n;
-    }
-    T* dst = n == P ? y : tile_out.data();
-    kernels::batched_matmul<T>(w, col.data(), dst, a_off, b_off, mg, cg * K, n, pool);
-    if (n != P)
-      for (int64_t m = 0; m < M; ++m) std::copy_n(dst + m * n, n, y + m * P + p0);
-  }
+  kernels::convolve_columns<T>(
+      w, y, C, M, K, P, groups,
+      [&](int64_t p0, int64_t p1, T* col) { kernels::im2col(x, C, win, p0, p1, col, pool); }, col,
+      tile_out, pool);
 }
 
 template <typename T>
@@ -126,12 +112,7 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
     T* yn = y.data<T>() + n * M * P;
     conv_image<T>(x.data<T>() + n * C * in_numel, w.data<T>(), yn, win, C, M, groups, col, tile_out,
                   pool);
-    if (!b) continue;
-    const T* bias = b->data<T>();
-    pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
-      for (int64_t m = s; m < e; ++m)
-        for (int64_t p = 0; p < P; ++p) yn[m * P + p] += bias[m];
-    });
+    if (b) kernels::add_channel_bias(yn, b->data<T>(), M, P, pool);
   }
   return y;
 }
