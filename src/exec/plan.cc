@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "exec/function_call.h"
+#include "exec/profiler.h"
 #include "ops/registry.h"
 
 namespace bough::exec {
@@ -196,6 +197,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     step.n_out = static_cast<uint32_t>(node->outputs.size());
     steps_.push_back(step);
     step_where_.push_back(std::move(where));
+    step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
   }
 
   // A value dies after the step that reads it last (or that makes it, if nothing reads it);
@@ -254,6 +256,14 @@ void check_limits(const ops::RunContext& ctx) {
 }  // namespace
 
 void Plan::run(ops::RunContext& ctx) {
+  if (Profiler* profiler = Profiler::active())
+    run_steps<true>(ctx, profiler);
+  else
+    run_steps<false>(ctx, nullptr);
+}
+
+template <bool kProfiled>
+void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
   Value* const* frame = slots_.data();
   const int32_t* refs = refs_.data();
   // Pointers kept in locals: a kernel could in principle reach this plan, so the compiler
@@ -268,7 +278,20 @@ void Plan::run(ops::RunContext& ctx) {
     for (; st != end; ++st) {
       if (limited) check_limits(ctx);
       ops::KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
-      st->kernel->run(io);
+      if constexpr (kProfiled) {
+        const auto i = static_cast<size_t>(st - steps_.data());
+        const int64_t start = Profiler::now_ns();
+        profiler->begin();
+        try {
+          st->kernel->run(io);
+        } catch (...) {
+          profiler->abandon();
+          throw;
+        }
+        profiler->end(step_where_[i], step_op_[i], start);
+      } else {
+        st->kernel->run(io);
+      }
       for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)
         frame[*f]->release_after_use();
     }

@@ -19,6 +19,8 @@
 
 namespace bough::exec {
 
+class Profiler;
+
 // Attribute values a model-local function body refers to (ref_attr_name).
 using AttrEnv = std::vector<const ir::Attribute*>;
 
@@ -113,12 +115,16 @@ class Plan {
   Plan() = default;
   void bind(int32_t s, const Value& v) { slots_[static_cast<size_t>(s)] = const_cast<Value*>(&v); }
   void compile_graph(const ir::Graph& graph, const CompileEnv& outer_env);
+  // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
+  template <bool kProfiled>
+  void run_steps(ops::RunContext& ctx, Profiler* profiler);
   // After a failed run: drops every value but the constants.
   void clear_all();
   void unbind();
 
   std::vector<Step> steps_;
   std::vector<std::string> step_where_;
+  std::vector<std::string> step_op_;  // the operator of each step, for profiles
   std::vector<int32_t> refs_;
   std::vector<std::unique_ptr<ops::Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;

@@ -6,6 +6,7 @@
 
 #include "bough/error.h"
 #include "exec/plan.h"
+#include "exec/profiler.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
 #include "ir/graph.h"
@@ -132,6 +133,7 @@ struct Session::Impl {
   double time_limit_seconds;
   size_t memory_limit_bytes;
   std::atomic<bool> cancelled{false};
+  std::vector<exec::StepTiming> profiled_steps;  // run_profiled's buffer
 
   Impl(const Model& m, SessionOptions options)
       : model(std::shared_ptr<ir::Model>()),
@@ -175,6 +177,28 @@ const std::vector<std::string>& Session::output_names() const { return impl_->ou
 const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_infos; }
 const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
 void Session::cancel() { impl_->cancelled.store(true, std::memory_order_relaxed); }
+
+NamedValues Session::run_profiled(const NamedValues& inputs, RunProfile& profile) {
+  // Kept from run to run, so that recording allocates nothing once it has grown.
+  std::vector<exec::StepTiming>& steps = impl_->profiled_steps;
+  steps.clear();
+  NamedValues out;
+  const int64_t start = exec::Profiler::now_ns();
+  {
+    exec::Profiler profiler(steps);
+    out = run(inputs);
+  }
+  profile.run_ns = exec::Profiler::now_ns() - start;
+  // Places without the model path that errors start with.
+  const std::string& path = impl_->model.ir().path;
+  const size_t prefix = path.empty() ? 0 : path.size() + 2;
+  profile.nodes.clear();
+  profile.nodes.reserve(steps.size());
+  for (const exec::StepTiming& s : steps)
+    profile.nodes.push_back({s.where->substr(std::min(prefix, s.where->size())), *s.op,
+                             s.start_ns - start, s.duration_ns, s.self_ns, s.depth});
+  return out;
+}
 
 NamedValues Session::run(const NamedValues& inputs) {
   Impl& s = *impl_;

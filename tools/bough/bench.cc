@@ -1,6 +1,7 @@
 // bough bench MODEL [--input NAME=FILE|@random]... [--iters N | --duration S] [--warmup W]
-// [--json] — times repeated runs in one process: min, mean, median, p90/p95/p99, max,
-// stddev, throughput and peak memory. Inputs not given are generated from their types.
+// [--json] [--profile] [--profile-json FILE] — times repeated runs in one process: min, mean,
+// median, p90/p95/p99, max, stddev, throughput and peak memory; with --profile, per-node
+// times of further runs. Inputs not given are generated from their types.
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
@@ -12,7 +13,9 @@
 #include "commands.h"
 #include "inputs.h"
 #include "options.h"
+#include "profile.h"
 #include "stats.h"
+#include "util/files.h"
 #include "util/json.h"
 
 namespace bough::cli {
@@ -25,7 +28,16 @@ struct Options {
   double duration = 0;
   int warmup = 5;
   bool json = false;
+  bool profile = false;
+  std::string profile_json;  // a Chrome trace of the profiled runs goes here
 };
+
+// How many runs --profile times node by node (after the timed ones): as many as were timed,
+// up to this.
+constexpr size_t kMaxProfiledRuns = 100;
+// The trace keeps whole runs while they hold at most this many node events in all (the
+// first run always), so that a long Loop does not make a file of gigabytes.
+constexpr size_t kMaxTraceEvents = 1000000;
 
 using Clock = std::chrono::steady_clock;
 
@@ -45,6 +57,31 @@ long long peak_rss_bytes() {
 // inflates the mean and stddev, does not count).
 constexpr double kNoisySpread = 0.10;
 
+// Rows the --profile table shows; the rest are summed in one line.
+constexpr size_t kProfileRows = 40;
+
+std::vector<ProfiledRun> profile_runs(Session& session, const NamedValues& feed, size_t count) {
+  std::vector<ProfiledRun> runs(count);
+  for (ProfiledRun& run : runs) {
+    run.start_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+            .count();
+    session.run_profiled(feed, run.profile);
+  }
+  return runs;
+}
+
+// Writes the Chrome trace of the first runs that fit kMaxTraceEvents (the first always).
+void write_trace(const std::vector<ProfiledRun>& runs, const std::string& path) {
+  size_t kept = 0, events = 0;
+  while (kept < runs.size() &&
+         (kept == 0 || events + runs[kept].profile.nodes.size() <= kMaxTraceEvents))
+    events += runs[kept++].profile.nodes.size();
+  write_file_atomic(path, chrome_trace({runs.begin(), runs.begin() + static_cast<long>(kept)}));
+  std::fprintf(stderr, "bough bench: wrote a trace of %zu run%s (%zu node events) to %s\n", kept,
+               kept == 1 ? "" : "s", events, path.c_str());
+}
+
 int bench(const Options& opt) {
   Model model = Model::load(opt.run.model);
   auto t0 = Clock::now();
@@ -62,6 +99,9 @@ int bench(const Options& opt) {
     NamedValues out = session.run(feed);
     times.push_back(seconds_since(begin));
   }
+  std::vector<ProfiledRun> profiled;
+  if (opt.profile || !opt.profile_json.empty())
+    profiled = profile_runs(session, feed, std::min(times.size(), kMaxProfiledRuns));
   const RunStats s = summarize_runs(times);
   const double per_second = static_cast<double>(s.runs) / s.total;
   const long long rss = peak_rss_bytes();
@@ -77,11 +117,12 @@ int bench(const Options& opt) {
         "{\"model\": %s, \"threads\": %d, \"warmup\": %d, \"runs\": %zu, "
         "\"session_creation_ns\": %s,\n \"ns\": {\"min\": %s, \"mean\": %s, \"median\": %s, "
         "\"p90\": %s, \"p95\": %s, \"p99\": %s, \"max\": %s, \"stddev\": %s},\n"
-        " \"runs_per_second\": %.6g, \"peak_rss_bytes\": %lld, \"noisy\": %s}\n",
+        " \"runs_per_second\": %.6g, \"peak_rss_bytes\": %lld, \"noisy\": %s%s}\n",
         util::json_string(opt.run.model).c_str(), opt.run.threads, opt.warmup, s.runs,
         ns(create).c_str(), ns(s.min).c_str(), ns(s.mean).c_str(), ns(s.median).c_str(),
         ns(s.p90).c_str(), ns(s.p95).c_str(), ns(s.p99).c_str(), ns(s.max).c_str(),
-        ns(s.stddev).c_str(), per_second, rss, noisy ? "true" : "false");
+        ns(s.stddev).c_str(), per_second, rss, noisy ? "true" : "false",
+        opt.profile ? (",\n \"profile\": " + profile_json_rows(profiled)).c_str() : "");
   } else {
     std::printf("model %s, threads %d, %zu runs after %d warm-up, session creation %s\n",
                 opt.run.model.c_str(), opt.run.threads, s.runs, opt.warmup,
@@ -93,7 +134,9 @@ int bench(const Options& opt) {
                 format_duration(s.max).c_str(), format_duration(s.stddev).c_str());
     std::printf("throughput %.4g runs/s  peak RSS %.1f MiB\n", per_second,
                 static_cast<double>(rss) / (1 << 20));
+    if (opt.profile) std::fputs(profile_table(profiled, kProfileRows).c_str(), stdout);
   }
+  if (!opt.profile_json.empty()) write_trace(profiled, opt.profile_json);
   if (noisy)
     std::fprintf(stderr,
                  "bough bench: warning: p90 is %.0f%% above the median; the machine looks busy, "
@@ -121,6 +164,12 @@ Command add_bench(CLI::App& root) {
       ->check(at_least(0))
       ->capture_default_str();
   app->add_flag("--json", opt->json, "print the statistics as JSON (times in nanoseconds)");
+  app->add_flag("--profile", opt->profile,
+                "then time each node over as many runs again (at most 100), nodes inside "
+                "branches and bodies included, and print the time per node");
+  app->add_option("--profile-json", opt->profile_json,
+                  "write a Chrome trace of the profiled runs to this file (open it in Perfetto)")
+      ->type_name("FILE");
   return {app, [opt] { return bench(*opt); }};
 }
 

@@ -1,0 +1,96 @@
+// `bough bench --profile` and `--profile-json` on examples/if_loop.onnx (a Loop whose body
+// holds an If; see tests/exec/run_profile_test.cc for what runs) and on a conformance Scan.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "formats/npy/npy.h"
+#include "test_paths.h"
+#include "tools/cli_util.h"
+
+namespace bough::test {
+namespace {
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The example with x = [1,2,3] and n = `n` given as .npy files.
+std::string example_args(int64_t n) {
+  const std::string dir = scratch_dir("bench_profile");
+  npy::write_npy(Tensor::scalar_i64(n), dir + "/n.npy");
+  const std::string x = save_npy_f32(dir, "x.npy", {3}, {1, 2, 3});
+  return shell_quoted(source_dir() + "/examples/if_loop.onnx") +
+         " -i n=" + shell_quoted(dir + "/n.npy") + " -i x=" + shell_quoted(x);
+}
+
+// The share of the runs' time that the nodes' own times account for, from the summary line.
+double coverage_percent(const std::string& out) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex("own times add up to ([0-9.]+) %"))) return -1;
+  return std::stod(m[1]);
+}
+
+TEST(BenchProfile, RowsForEveryNodeInsideTheLoopAndTheIf) {
+  std::string out;
+  ASSERT_EQ(run_cli("bench " + example_args(4) + " --iters 3 --warmup 1 --profile", &out), 0)
+      << out;
+  EXPECT_NE(out.find("profile of 3 runs"), std::string::npos) << out;
+  // Calls over the 3 profiled runs of n = 4: the Loop once a run, the body's nodes 4 times,
+  // each branch's node 2 times.
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"( 3  Loop +main/Loop "steps"\n)"))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"( 12  Mod +main/Loop "steps"/body/Mod\n)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(
+      out, std::regex(R"( 6  Add +main/Loop "steps"/body/If "even_or_odd"/then_branch/Add\n)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(
+      out, std::regex(R"( 6  Mul +main/Loop "steps"/body/If "even_or_odd"/else_branch/Mul\n)")))
+      << out;
+}
+
+TEST(BenchProfile, NodesAccountForTheRunTime) {
+  // With 1,000 iterations the run is its nodes; what lies outside them (binding inputs,
+  // taking outputs) is well under 10 %.
+  std::string out;
+  ASSERT_EQ(run_cli("bench " + example_args(1000) + " --iters 5 --profile", &out), 0) << out;
+  EXPECT_GE(coverage_percent(out), 90.0) << out;
+  EXPECT_LE(coverage_percent(out), 100.0) << out;
+  const std::string scan =
+      shell_quoted(conformance_dir() + "/test_scan9_sum/model.onnx");  // Scan over 3 items
+  if (std::filesystem::exists(conformance_dir() + "/test_scan9_sum/model.onnx")) {
+    ASSERT_EQ(run_cli("bench " + scan + " --iters 5 --profile", &out), 0) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex(R"( 15  Add +main/Scan/body/Add\n)"))) << out;
+  }
+}
+
+TEST(BenchProfile, JsonRowsAndAChromeTrace) {
+  const std::string trace = scratch_dir("bench_profile_trace") + "/trace.json";
+  std::string out;
+  ASSERT_EQ(run_cli("bench " + example_args(2) + " --iters 2 --warmup 0 --json --profile " +
+                        "--profile-json " + shell_quoted(trace),
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("\"profile\": [{\"place\": "), std::string::npos) << out;
+  EXPECT_NE(out.find("{\"place\": \"main/Loop \\\"steps\\\"\", \"op\": \"Loop\", \"calls\": 2, "),
+            std::string::npos)
+      << out;
+  const std::string json = read_text(trace);
+  ASSERT_FALSE(json.empty());
+  EXPECT_EQ(json.rfind("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", 0), 0u);
+  // Per run: one run event, the Loop, and per iteration Mod, Equal, If and the branch's node
+  // (Add, then Mul): 2 + 2 * 4 = 10 events; 2 runs.
+  EXPECT_EQ(count_of(json, "\"ph\": \"X\""), 20u);
+  EXPECT_EQ(count_of(json, "\"cat\": \"run\""), 2u);
+  EXPECT_EQ(count_of(json, "\"name\": \"Add\""), 2u);
+  EXPECT_EQ(count_of(json, "\"name\": \"Mul\""), 2u);
+  EXPECT_NE(json.find("\"node\": \"main/Loop \\\"steps\\\"/body/If \\\"even_or_odd\\\"\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace bough::test

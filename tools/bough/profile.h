@@ -1,0 +1,42 @@
+// `bough bench --profile`: per-node rows over profiled runs, as a table, as JSON, and as a
+// Chrome trace (`--profile-json`, opened by Perfetto or chrome://tracing).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bough/session.h"
+
+namespace bough::cli {
+
+// One profiled run, and when it started (ns from any fixed origin: trace times count from the
+// first run's start).
+struct ProfiledRun {
+  int64_t start_ns = 0;
+  RunProfile profile;
+};
+
+// One node over all the runs: its own time (without its subgraphs' nodes) summed.
+struct ProfileRow {
+  std::string place, op;
+  int64_t calls = 0;
+  int64_t self_ns = 0;
+};
+
+// The rows, the node taking the most time first.
+std::vector<ProfileRow> profile_rows(const std::vector<ProfiledRun>& runs);
+
+// The table `bench --profile` prints: a summary line (how much of the runs' time the nodes
+// account for), then op, node, calls, total and mean own time and share, at most `max_rows`
+// rows (the rest summed in one line).
+std::string profile_table(const std::vector<ProfiledRun>& runs, size_t max_rows);
+
+// The rows as a JSON array for `bench --json`: [{"place", "op", "calls", "self_ns"}, ...].
+std::string profile_json_rows(const std::vector<ProfiledRun>& runs);
+
+// Chrome's trace event format: one complete event ("ph": "X") per run and per node run, in
+// microseconds from the first run's start; a node's subgraph nodes nest inside it.
+std::string chrome_trace(const std::vector<ProfiledRun>& runs);
+
+}  // namespace bough::cli
