@@ -27,8 +27,8 @@ class MemoryLimitScope {
 size_t held_tensor_bytes();
 
 // Released buffers over 8 KiB are cached for reuse by later allocations of the same size,
-// up to this many bytes in all (1 GiB unless set) and never more than the most the process
-// has held at once in counted buffers. Setting a lower limit frees what is over it now.
+// up to this many bytes in all (1 GiB unless set) in at most 64 buffers. Setting a lower
+// limit frees what is over it now.
 void set_buffer_cache_limit(size_t bytes);
 // Bytes in cached buffers now.
 size_t buffer_cache_bytes();

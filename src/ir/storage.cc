@@ -67,16 +67,17 @@ int size_class(size_t bytes) {
 // Buffers outside the size classes are kept after release and handed out again for a
 // request of the same block size: a model run repeatedly then touches no fresh pages (a
 // fresh 128 MiB buffer costs some 30,000 page faults per run) and calls no allocator. The
-// cache holds at most the bytes of the limit (ir::set_buffer_cache_limit) and at most the
-// most tensor memory the process has held at once, so it never holds more than a run can
-// reuse; a block that would not fit pushes out the oldest ones (sizes a run no longer asks
-// for, as a growing KV cache leaves behind).
+// cache holds at most the bytes of the limit (ir::set_buffer_cache_limit) in at most
+// kCacheEntries blocks; a block that would not fit pushes out the oldest ones (sizes a run
+// no longer asks for, as a growing KV cache leaves behind). It must hold every size a run
+// cycles through, which is more than the run holds at once: bounded by the most held at
+// once (tried), small_cnn's blocks were pushed out and mapped anew on every run (240 page
+// faults and twice the time per run).
 constexpr size_t kCacheEntries = 64;
 
-// Bytes in blocks outside the size classes that are handed out, the most there have been,
-// and this thread's limit on them (0: none); see ir/memory_limit.h.
+// Bytes in blocks outside the size classes that are handed out, and this thread's limit on
+// them (0: none); see ir/memory_limit.h.
 std::atomic<size_t> held_bytes{0};
-std::atomic<size_t> held_high_water{0};
 thread_local size_t held_limit = 0;
 
 class BlockCache {
@@ -97,9 +98,8 @@ class BlockCache {
   }
   bool put(size_t bytes, void* block) {
     std::lock_guard lock(mutex_);
-    const size_t cap = std::min(limit_, held_high_water.load(std::memory_order_relaxed));
-    if (bytes > cap) return false;
-    while (!blocks_.empty() && (total_ + bytes > cap || blocks_.size() >= kCacheEntries))
+    if (bytes > limit_) return false;
+    while (!blocks_.empty() && (total_ + bytes > limit_ || blocks_.size() >= kCacheEntries))
       evict_oldest();
     blocks_.emplace_back(bytes, block);
     total_ += bytes;
@@ -148,10 +148,6 @@ void charge(size_t block) {
     fail(ErrorKind::Stopped, "",
          "allocating " + std::to_string(block) + " bytes would take the tensor memory held past " +
              "the session's limit of " + std::to_string(held_limit) + " bytes");
-  }
-  size_t high = held_high_water.load(std::memory_order_relaxed);
-  while (now > high &&
-         !held_high_water.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
   }
 }
 

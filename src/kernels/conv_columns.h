@@ -9,6 +9,7 @@
 
 #include "kernels/elementwise_loops.h"
 #include "kernels/matmul.h"
+#include "kernels/scratch.h"
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
@@ -18,25 +19,26 @@ inline constexpr int64_t kColBudget = int64_t{1} << 23;
 
 // y (M x P) = w (M x C/groups*K per group) times the column matrix of one image, whose
 // C * K rows (channel-major, then kernel tap) `fill(p0, p1, col)` writes for the output
-// positions [p0, p1). `col` and `tile_out` are scratch kept across images.
+// positions [p0, p1), every element of them. `col` and `tile_out` are scratch kept across
+// images.
 template <typename T, typename Fill>
 void convolve_columns(const T* w, T* y, int64_t C, int64_t M, int64_t K, int64_t P, int64_t groups,
-                      Fill&& fill, std::vector<T>& col, std::vector<T>& tile_out,
+                      Fill&& fill, Scratch<T>& col_scratch, Scratch<T>& tile_scratch,
                       util::ThreadPool& pool) {
   const int64_t cg = C / groups, mg = M / groups, rows = C * K;
   const int64_t tile = std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, rows), 1, P);
-  col.resize(static_cast<size_t>(rows * tile));
-  if (tile < P) tile_out.resize(static_cast<size_t>(M * tile));
+  T* const col = col_scratch.get(static_cast<size_t>(rows * tile));
+  T* const tile_out = tile < P ? tile_scratch.get(static_cast<size_t>(M * tile)) : nullptr;
   std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
   for (int64_t p0 = 0; p0 < P; p0 += tile) {
     const int64_t p1 = std::min(P, p0 + tile), n = p1 - p0;
-    fill(p0, p1, col.data());
+    fill(p0, p1, col);
     for (int64_t g = 0; g < groups; ++g) {
       a_off[static_cast<size_t>(g)] = g * mg * cg * K;
       b_off[static_cast<size_t>(g)] = g * cg * K * n;
     }
-    T* dst = n == P ? y : tile_out.data();
-    batched_matmul<T>(w, col.data(), dst, a_off, b_off, mg, cg * K, n, pool);
+    T* dst = n == P ? y : tile_out;
+    batched_matmul<T>(w, col, dst, a_off, b_off, mg, cg * K, n, pool);
     if (n != P)
       for (int64_t m = 0; m < M; ++m) std::copy_n(dst + m * n, n, y + m * P + p0);
   }

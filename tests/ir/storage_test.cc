@@ -117,7 +117,7 @@ void check_large_block_cache() {
   std::exit(child_failures);
 }
 
-// The cache is the process's, bounded by the most memory held so far and filled by earlier
+// The cache is the process's, bounded by its limit and filled by earlier
 // tests, so the check runs in a fresh process: the "threadsafe" death-test style starts this
 // binary again for this test alone.
 TEST(Storage, LargeBlocksAreCachedBySize) {

@@ -78,7 +78,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
 // y (M x P) = convolution of one image x (C x in...) with w, by groups.
 template <typename T>
 void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C, int64_t M,
-                int64_t groups, std::vector<T>& col, std::vector<T>& tile_out,
+                int64_t groups, kernels::Scratch<T>& col, kernels::Scratch<T>& tile_out,
                 util::ThreadPool& pool) {
   const int64_t K = win.kernel_numel(), P = win.out_numel();
   const int64_t cg = C / groups, mg = M / groups;
@@ -107,7 +107,7 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   for (int64_t o : win.out) shape.push_back(o);
   Tensor y(x.type(), shape);
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
-  std::vector<T> col, tile_out;
+  kernels::Scratch<T> col, tile_out;
   for (int64_t n = 0; n < N; ++n) {
     T* yn = y.data<T>() + n * M * P;
     conv_image<T>(x.data<T>() + n * C * in_numel, w.data<T>(), yn, win, C, M, groups, col, tile_out,

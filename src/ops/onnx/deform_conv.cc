@@ -35,7 +35,7 @@ Tensor deform_conv(const Tensor& x, const Tensor& w, const Tensor& offset, const
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   const int64_t K = win.kernel_numel(), P = win.out_numel(), r = static_cast<int64_t>(win.rank());
   Tensor y(x.type(), per_position(N, M, win));
-  std::vector<T> col, tile_out;
+  kernels::Scratch<T> col, tile_out;
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * win.in_numel();
     const kernels::Deformation<T> d{offset.data<T>() + n * offset_groups * K * r * P,
