@@ -96,12 +96,6 @@ std::string long_names_model(const std::string& dir) {
   return test::save_model(test::make_model(g), dir, "long_names.onnx");
 }
 
-size_t occurrences(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 TEST(CliInfo, LongNamesBecomeAliasesWithALegend) {
   ASSERT_EQ(kQ.size(), 48u);
   ASSERT_EQ(kExactly40.size(), 40u);
@@ -150,8 +144,8 @@ TEST(CliInfo, LongNamesBecomeAliasesWithALegend) {
     restored = out;
   }
   EXPECT_EQ(restored, full);
-  EXPECT_EQ(occurrences(body, alias_of[kQ]),
-            occurrences(full, "%" + kQ) - occurrences(full, "%" + kQScaled));
+  EXPECT_EQ(test::count_of(body, alias_of[kQ]),
+            test::count_of(full, "%" + kQ) - test::count_of(full, "%" + kQScaled));
 }
 
 }  // namespace

@@ -17,12 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::shell_quoted;
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 bool have_dot() {
   std::string out;
   return test::run_command("dot -V", &out) == 0;
@@ -37,14 +31,14 @@ TEST(CliShow, ExampleHasNestedClustersAndCaptureEdges) {
   std::string out;
   ASSERT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.svg"), &out), 0) << out;
   const std::string svg = test::read_text(dir + "/e.svg");
-  EXPECT_EQ(count(svg, "class=\"cluster\""), 3u) << svg;  // body, then_branch, else_branch
-  EXPECT_EQ(count(svg, "id=\"capture_"), 2u) << svg;
+  EXPECT_EQ(test::count_of(svg, "class=\"cluster\""), 3u) << svg;  // body, then_branch, else_branch
+  EXPECT_EQ(test::count_of(svg, "id=\"capture_"), 2u) << svg;
   EXPECT_NE(svg.find("If &quot;even_or_odd&quot;: then_branch"), std::string::npos);
   EXPECT_NE(svg.find("If &quot;even_or_odd&quot;: else_branch"), std::string::npos);
   EXPECT_NE(svg.find("half: tensor(float)[3]"), std::string::npos);  // folded initializer
   // .dot needs no Graphviz; an existing picture is kept without --force.
   ASSERT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.dot"), &out), 0) << out;
-  EXPECT_EQ(count(test::read_text(dir + "/e.dot"), "subgraph cluster_"), 3u);
+  EXPECT_EQ(test::count_of(test::read_text(dir + "/e.dot"), "subgraph cluster_"), 3u);
   EXPECT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.dot"), &out), 4) << out;
   EXPECT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.txt"), &out), 2) << out;
   EXPECT_NE(out.find("-o: the picture must end in .svg, .png or .dot"), std::string::npos) << out;
@@ -107,8 +101,8 @@ for line in open(sys.argv[2]):
         0)
         << name << ": " << out;
     const std::string text = test::read_text(svg);
-    EXPECT_EQ(count(text, "class=\"cluster\""), expected) << name;
-    EXPECT_EQ(count(text, "id=\"capture_"), captures) << name;
+    EXPECT_EQ(test::count_of(text, "class=\"cluster\""), expected) << name;
+    EXPECT_EQ(test::count_of(text, "id=\"capture_"), captures) << name;
     ++models;
     with_captures += captures > 0;
   }
@@ -134,23 +128,23 @@ TEST(CliShow, NodeDrawsOneSubgraphWithItsCapturesFromOutside) {
     return test::read_text(dir + "/" + file);
   };
   const std::string body = draw("main/Loop \"steps\"/body", "body.dot");
-  EXPECT_EQ(count(body, "subgraph cluster_"), 3u) << body;
-  EXPECT_EQ(count(body, "id=\"capture_"), 2u) << body;
-  EXPECT_EQ(count(body, "(from outside)"), 0u) << body;
+  EXPECT_EQ(test::count_of(body, "subgraph cluster_"), 3u) << body;
+  EXPECT_EQ(test::count_of(body, "id=\"capture_"), 2u) << body;
+  EXPECT_EQ(test::count_of(body, "(from outside)"), 0u) << body;
   EXPECT_EQ(body.find("label=\"Loop \\\"steps\\\"\"]"), std::string::npos)
       << body;  // the Loop is not drawn
 
   const std::string then =
       draw("main/Loop \"steps\"/body/If \"even_or_odd\"/then_branch", "then.dot");
-  EXPECT_EQ(count(then, "subgraph cluster_"), 1u) << then;
-  EXPECT_EQ(count(then, "id=\"capture_"), 1u) << then;
-  EXPECT_EQ(count(then, "x_in\\ntensor(float)[3]\\n(from outside)"), 1u) << then;
+  EXPECT_EQ(test::count_of(then, "subgraph cluster_"), 1u) << then;
+  EXPECT_EQ(test::count_of(then, "id=\"capture_"), 1u) << then;
+  EXPECT_EQ(test::count_of(then, "x_in\\ntensor(float)[3]\\n(from outside)"), 1u) << then;
   EXPECT_EQ(then.find("Mul"), std::string::npos) << then;  // the else branch is not drawn
 
   const std::string both = draw("main/Loop \"steps\"/body/If \"even_or_odd\"", "if.dot");
-  EXPECT_EQ(count(both, "subgraph cluster_"), 2u) << both;
-  EXPECT_EQ(count(both, "id=\"capture_"), 2u) << both;
-  EXPECT_EQ(count(both, "(from outside)"), 1u) << both;
+  EXPECT_EQ(test::count_of(both, "subgraph cluster_"), 2u) << both;
+  EXPECT_EQ(test::count_of(both, "id=\"capture_"), 2u) << both;
+  EXPECT_EQ(test::count_of(both, "(from outside)"), 1u) << both;
 
   // An unknown path is a usage error listing the model's subgraph paths.
   std::string out;
@@ -186,9 +180,9 @@ TEST(CliShow, NodeOnAConformanceLoop) {
   ASSERT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/all.svg"), &out), 0)
       << out;
   const std::string all = test::read_text(dir + "/all.svg");
-  EXPECT_EQ(count(all, "class=\"cluster\""), 1u) << all;
-  EXPECT_EQ(count(all, "id=\"capture_"), 1u) << all;
-  EXPECT_EQ(count(all, "(from outside)"), 0u) << all;
+  EXPECT_EQ(test::count_of(all, "class=\"cluster\""), 1u) << all;
+  EXPECT_EQ(test::count_of(all, "id=\"capture_"), 1u) << all;
+  EXPECT_EQ(test::count_of(all, "(from outside)"), 0u) << all;
   for (const std::string path : {"main/Loop/body", "main/Loop"}) {
     ASSERT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/body.svg") +
                                 " --force --node " + path,
@@ -196,12 +190,13 @@ TEST(CliShow, NodeOnAConformanceLoop) {
               0)
         << path << ": " << out;
     const std::string svg = test::read_text(dir + "/body.svg");
-    EXPECT_EQ(count(svg, "class=\"cluster\""), 1u) << path << svg;
-    EXPECT_EQ(count(svg, "id=\"capture_"), 1u) << path << svg;
+    EXPECT_EQ(test::count_of(svg, "class=\"cluster\""), 1u) << path << svg;
+    EXPECT_EQ(test::count_of(svg, "id=\"capture_"), 1u) << path << svg;
     // The outside node, the port, and the labels of the capture edge and of port -> Add.
-    EXPECT_EQ(count(svg, ">delta</text>"), 4u) << path << svg;
-    EXPECT_EQ(count(svg, ">(from outside)</text>"), 1u) << path << svg;
-    EXPECT_EQ(count(svg, ">Sub</text>"), 0u) << path << svg;  // the main graph is not drawn
+    EXPECT_EQ(test::count_of(svg, ">delta</text>"), 4u) << path << svg;
+    EXPECT_EQ(test::count_of(svg, ">(from outside)</text>"), 1u) << path << svg;
+    EXPECT_EQ(test::count_of(svg, ">Sub</text>"), 0u)
+        << path << svg;  // the main graph is not drawn
   }
 }
 
