@@ -12,12 +12,6 @@
 namespace bough::test {
 namespace {
 
-size_t count_of(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 // The example with x = [1,2,3] and n = `n` given as .npy files.
 std::string example_args(int64_t n) {
   const std::string dir = scratch_dir("bench_profile");

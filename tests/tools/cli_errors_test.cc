@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "model_builder.h"
 #include "test_paths.h"
@@ -61,6 +62,30 @@ std::string symbolic_model(const std::string& dir) {
   return test::save_model(test::make_model(g), dir, "symbolic.onnx");
 }
 
+// A MapProto file of two entries, 1 -> [0.5] and 2 -> [1.5] (keys "a", "b" with
+// `string_keys`): bough has no map values, so it must be refused whatever the input's type.
+std::string save_map_proto(const std::string& dir, const std::string& name, bool string_keys) {
+  onnxpb::MapProto map;
+  map.set_name("m");
+  map.set_key_type(string_keys ? onnxpb::TensorProto::STRING : onnxpb::TensorProto::INT64);
+  for (int k = 1; k <= 2; ++k) {
+    if (string_keys)
+      map.add_string_keys(std::string(1, static_cast<char>('a' + k - 1)));
+    else
+      map.add_keys(k);
+  }
+  map.mutable_values()->set_elem_type(onnxpb::SequenceProto::TENSOR);
+  for (float v : {0.5f, 1.5f}) {
+    onnxpb::TensorProto* t = map.mutable_values()->add_tensor_values();
+    t->set_data_type(onnxpb::TensorProto::FLOAT);
+    t->add_dims(1);
+    t->add_float_data(v);
+  }
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << map.SerializeAsString();
+  return path;
+}
+
 class CliErrors : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -104,6 +129,12 @@ TEST_F(CliErrors, Run) {
       {"run " + shell_quoted(dir_ + "/none.onnx"), 4, "none.onnx"},
       {"run " + bad_ + " -i x=" + x_ + " -i k=" + x_, 1, "add"},
   });
+  // A MapProto given for a tensor input is recognised by its content, not read as a tensor.
+  for (bool string_keys : {false, true}) {
+    const std::string map = save_map_proto(dir_, string_keys ? "s.pb" : "m.pb", string_keys);
+    expect_cases({{run + " -i x=" + shell_quoted(map) + " -i z=" + x_, 3,
+                   map + ": holds a MapProto (a map); maps are not supported"}});
+  }
 }
 
 TEST_F(CliErrors, Bench) {

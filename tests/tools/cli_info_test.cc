@@ -1,6 +1,10 @@
 // `bough info`'s summary (graphs, nodes per operator, parameters, initializers' first values),
-// element-type attributes by name, and --docs.
+// element-type attributes by name, --docs, --depth, and long names shortened with a legend.
 #include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+#include <sstream>
 
 #include "model_builder.h"
 #include "test_paths.h"
@@ -71,6 +75,77 @@ TEST(CliInfo, DepthFoldsDeeperSubgraphs) {
   EXPECT_NE(out.find("%parity: tensor(int64)[] = Mod(%i, %two)"), std::string::npos) << out;
   ASSERT_EQ(test::run_cli("info --depth 2 " + path, &out), 0) << out;
   EXPECT_EQ(out.find("folded"), std::string::npos) << out;
+}
+
+// Exporter-style value names: q (48 characters) is the start of q_scaled (55), w has 49;
+// exactly40 has 40 characters and stays as it is.
+const std::string kQ = "/model/layers.0/self_attn/q_proj/MatMul_output_0";
+const std::string kQScaled = kQ + "_scaled";
+const std::string kW = "model.layers.0.self_attn.q_proj.weight_transposed";
+const std::string kExactly40 = "/model/layers.0/self_attn/k_proj/Add_out";
+
+std::string long_names_model(const std::string& dir) {
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2, 2});
+  g.initializer(kW, test::f32({2, 2}, {1, 2, 3, 4}));
+  g.output("y", ElemType::Float, {2, 2});
+  g.node("MatMul", {"x", kW}, {kQ});
+  g.node("Mul", {kQ, kQ}, {kQScaled});
+  g.node("Neg", {kQScaled}, {kExactly40});
+  g.node("Identity", {kExactly40}, {"y"});
+  return test::save_model(test::make_model(g), dir, "long_names.onnx");
+}
+
+TEST(CliInfo, LongNamesBecomeAliasesWithALegend) {
+  ASSERT_EQ(kQ.size(), 48u);
+  ASSERT_EQ(kExactly40.size(), 40u);
+  const std::string path =
+      test::shell_quoted(long_names_model(test::scratch_dir("cli_info_names")));
+  std::string full, shortened;
+  ASSERT_EQ(test::run_cli("info --full-names " + path, &full), 0) << full;
+  ASSERT_EQ(test::run_cli("info " + path, &shortened), 0) << shortened;
+  EXPECT_EQ(full.find("\nnames\n"), std::string::npos) << full;
+  EXPECT_NE(full.find("%" + kQScaled), std::string::npos) << full;
+
+  // The legend closes the output: three aliases, the 40-character name not among them.
+  const size_t legend = shortened.rfind("\nnames\n");
+  ASSERT_NE(legend, std::string::npos) << shortened;
+  const std::string body = shortened.substr(0, legend + 1);
+  std::map<std::string, std::string> alias_of;  // full name -> alias
+  std::istringstream lines(shortened.substr(legend + 7));
+  std::string line;
+  while (std::getline(lines, line)) {
+    const size_t eq = line.find(" = ");
+    ASSERT_EQ(line.rfind("  %~", 0), 0u) << line;
+    ASSERT_NE(eq, std::string::npos) << line;
+    alias_of[line.substr(eq + 3)] = line.substr(2, eq - 2);
+  }
+  ASSERT_EQ(alias_of.size(), 3u) << shortened;
+  EXPECT_EQ(alias_of.count(kQ) + alias_of.count(kQScaled) + alias_of.count(kW), 3u) << shortened;
+  // No long name is left in the body; the 40-character one is kept in full.
+  EXPECT_EQ(body.find(kQ), std::string::npos) << body;
+  EXPECT_EQ(body.find(kW), std::string::npos) << body;
+  EXPECT_NE(body.find("%" + kExactly40), std::string::npos) << body;
+  // Numbered in order of first appearance.
+  EXPECT_LT(body.find("%~1"), body.find("%~2")) << body;
+  EXPECT_LT(body.find("%~2"), body.find("%~3")) << body;
+  // Putting the full names back gives the --full-names output, so each alias stands where
+  // its name stood (q_scaled was not cut into q's alias plus "_scaled").
+  std::string restored = body;
+  for (const auto& [name, alias] : alias_of) {
+    std::string out;
+    for (size_t i = 0; i < restored.size();) {
+      const bool match = restored.compare(i, alias.size(), alias) == 0 &&
+                         (i + alias.size() == restored.size() ||
+                          !std::isdigit(static_cast<unsigned char>(restored[i + alias.size()])));
+      out += match ? "%" + name : std::string(1, restored[i]);
+      i += match ? alias.size() : 1;
+    }
+    restored = out;
+  }
+  EXPECT_EQ(restored, full);
+  EXPECT_EQ(test::count_of(body, alias_of[kQ]),
+            test::count_of(full, "%" + kQ) - test::count_of(full, "%" + kQScaled));
 }
 
 }  // namespace

@@ -40,6 +40,12 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }
 
 }  // namespace bough::test

@@ -19,6 +19,8 @@ std::string save_npy_f32(const std::string& dir, const std::string& name, Dims d
                          const std::vector<float>& values);
 // The whole file as text ("" when it cannot be read).
 std::string read_text(const std::string& path);
+// How many times `what` occurs in `text` (overlapping occurrences too).
+size_t count_of(const std::string& text, const std::string& what);
 // `s` single-quoted for the shell.
 std::string shell_quoted(const std::string& s);
 

@@ -1,5 +1,6 @@
 #include "graph_dot.h"
 
+#include <algorithm>
 #include <map>
 
 #include "util/json.h"
@@ -14,21 +15,49 @@ std::string quote(const std::string& s) { return util::json_string(s); }
 class DotWriter {
  public:
   std::string write(const ir::Model& model) {
-    out_ =
-        "digraph model {\n  rankdir=TB;\n  compound=true;\n"
-        "  node [fontname=\"Helvetica\", fontsize=10];\n"
-        "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     graph(*model.graph, "  ");
-    // Edges between clusters go last, at the top level: an edge statement inside a cluster
-    // would pull its other end into that cluster.
-    return out_ + crossing_ + "}\n";
+    return finish();
+  }
+
+  std::string write(const std::vector<const ir::Graph*>& graphs) {
+    for (const ir::Graph* g : graphs) cluster(*g->owner, "", g->owner_attr, *g, "  ");
+    return finish();
   }
 
  private:
+  std::string finish() const {
+    // Edges between clusters go last, at the top level: an edge statement inside a cluster
+    // would pull its other end into that cluster.
+    return "digraph model {\n  rankdir=TB;\n  compound=true;\n"
+           "  node [fontname=\"Helvetica\", fontsize=10];\n"
+           "  edge [fontname=\"Helvetica\", fontsize=9];\n" +
+           out_ + crossing_ + "}\n";
+  }
+
   // The value a capture reads, through captures of captures.
   static const ir::Edge* origin(const ir::Edge* e) {
     while (e && e->origin == ir::Edge::Origin::Capture && e->outer) e = e->outer;
     return e;
+  }
+
+  // Whether `value` is an initializer (or an input with a default), folded into labels.
+  static bool folded(const ir::Edge* value) {
+    const ir::Edge* from = origin(value);
+    return !from || from->data;
+  }
+
+  // The captures of `g` that its nodes or outputs read, each once, in the order first read.
+  static std::vector<const ir::Edge*> read_captures(const ir::Graph& g) {
+    std::vector<const ir::Edge*> read;
+    auto note = [&](const ir::Edge* e) {
+      if (e && e->origin == ir::Edge::Origin::Capture && !folded(e) &&
+          std::find(read.begin(), read.end(), e) == read.end())
+        read.push_back(e);
+    };
+    for (const auto& n : g.nodes)
+      for (const ir::Edge* in : n->inputs) note(in);
+    for (const ir::Edge* o : g.outputs) note(o);
+    return read;
   }
 
   std::string next_id(const char* prefix) { return prefix + std::to_string(next_++); }
@@ -41,6 +70,7 @@ class DotWriter {
       out_ += pad + id +
               " [shape=ellipse, label=" + quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
     }
+    for (const ir::Edge* c : read_captures(g)) port(c, pad);
     for (const auto& n : g.nodes) node(*n, pad);
     for (const ir::Edge* e : g.outputs) {
       const std::string id = next_id("o");
@@ -48,6 +78,32 @@ class DotWriter {
               quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
       edge(e, id, pad);
     }
+  }
+
+  // Capture `c` entering its cluster: a port node inside, fed by one capture edge from the
+  // nearest enclosing value drawn (a port of an enclosing cluster, or the value itself).
+  void port(const ir::Edge* c, const std::string& pad) {
+    const std::string id = next_id("c");
+    out_ += pad + id + " [shape=ellipse, style=dashed, color=\"#3366cc\", label=" + quote(c->name) +
+            "];\n";
+    crossing_ += "  " + outer_source(c) + " -> " + id + " [id=\"capture_" +
+                 std::to_string(captures_++) +
+                 "\", style=dashed, color=\"#3366cc\", label=" + quote(c->name) + "];\n";
+    source_[c] = id;
+  }
+
+  std::string outer_source(const ir::Edge* c) {
+    for (const ir::Edge* e = c->outer; e; e = e->outer) {
+      if (auto it = source_.find(e); it != source_.end()) return it->second;
+      if (e->origin != ir::Edge::Origin::Capture) break;
+    }
+    // Not drawn: the picture is of subgraphs only and this value is outside them.
+    const ir::Edge* from = origin(c);
+    const std::string id = next_id("x");
+    crossing_ += "  " + id + " [shape=ellipse, style=dashed, label=" +
+                 quote(from->name + "\n" + ir::to_string(from->type) + "\n(from outside)") + "];\n";
+    source_[from] = id;
+    return id;
   }
 
   void node(const ir::Node& n, const std::string& pad) {
@@ -68,6 +124,7 @@ class DotWriter {
     }
   }
 
+  // `owner_id` is the owner's DOT node, "" when the owner is not drawn.
   void cluster(const ir::Node& owner, const std::string& owner_id, const std::string& attribute,
                const ir::Graph& g, const std::string& pad) {
     const std::string name = next_id("cluster_"), anchor = next_id("a");
@@ -76,25 +133,20 @@ class DotWriter {
             "  style=rounded; color=\"#888888\";\n" + pad + "  " + anchor +
             " [shape=point, style=invis];\n";
     // A dotted line from the node to the border of its subgraph.
-    crossing_ += "  " + owner_id + " -> " + anchor +
-                 " [style=dotted, arrowhead=none, lhead=" + name + "];\n";
+    if (!owner_id.empty())
+      crossing_ += "  " + owner_id + " -> " + anchor +
+                   " [style=dotted, arrowhead=none, lhead=" + name + "];\n";
     graph(g, pad + "  ");
     out_ += pad + "}\n";
   }
 
-  // An edge carrying `value` into DOT node `to`; none for initializers (in the label) and
-  // omitted optional inputs.
+  // An edge carrying `value` into DOT node `to` (a capture from its port); none for
+  // initializers (in the label) and omitted optional inputs.
   void edge(const ir::Edge* value, const std::string& to, const std::string& pad) {
-    const ir::Edge* from = origin(value);
-    if (!from || from->data) return;
-    auto it = source_.find(from);
+    if (folded(value)) return;
+    auto it = source_.find(value);
     if (it == source_.end()) return;
-    if (value->origin == ir::Edge::Origin::Capture)
-      crossing_ += "  " + it->second + " -> " + to + " [id=\"capture_" +
-                   std::to_string(captures_++) +
-                   "\", style=dashed, color=\"#3366cc\", label=" + quote(value->name) + "];\n";
-    else
-      out_ += pad + it->second + " -> " + to + " [label=" + quote(value->name) + "];\n";
+    out_ += pad + it->second + " -> " + to + " [label=" + quote(value->name) + "];\n";
   }
 
   std::string out_, crossing_;
@@ -105,5 +157,9 @@ class DotWriter {
 }  // namespace
 
 std::string graph_to_dot(const ir::Model& model) { return DotWriter().write(model); }
+
+std::string subgraphs_to_dot(const std::vector<const ir::Graph*>& graphs) {
+  return DotWriter().write(graphs);
+}
 
 }  // namespace bough::cli

@@ -1,6 +1,7 @@
 // bough info MODEL [--initializers N] [--docs] — print the IR, with the type inference finds
 // for every value, then a summary: graphs, nodes per operator, parameters, and the first
-// values of the initializers; with --docs, the doc strings.
+// values of the initializers; with --docs, the doc strings. Value names over 40 characters
+// are printed as short aliases with a legend at the end, unless --full-names.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "ir/printer.h"
 #include "options.h"
 #include "outputs.h"
+#include "short_names.h"
 
 namespace bough::cli {
 
@@ -24,6 +26,7 @@ struct Options {
   int depth = -1;
   bool docs = false;
   bool no_summary = false;
+  bool full_names = false;
 };
 
 // What the summary counts, over the main graph and every subgraph.
@@ -100,8 +103,10 @@ int info(const Options& opt) {
   // what is wrong with it.
   infer::Validation v = infer::validate(*model);
   infer::annotate(*model, v.types);
-  std::fputs(ir::print_model(*model, opt.depth).c_str(), stdout);
-  if (!opt.no_summary) std::fputs(summary(*model, opt).c_str(), stdout);
+  std::string text = ir::print_model(*model, opt.depth);
+  if (!opt.no_summary) text += summary(*model, opt);
+  if (!opt.full_names) text = shorten_names(text, *model);
+  std::fputs(text.c_str(), stdout);
   return kExitOk;
 }
 
@@ -124,6 +129,9 @@ Command add_info(CLI::App& root) {
       ->check(at_least(0));
   app->add_flag("--docs", opt->docs, "add the doc strings of the model, graphs and nodes");
   app->add_flag("--no-summary", opt->no_summary, "print the IR only");
+  app->add_flag("--full-names", opt->full_names,
+                "print value names over " + std::to_string(kLongName) +
+                    " characters in full instead of as aliases %~N with a legend");
   return {app, [opt] { return info(*opt); }};
 }
 

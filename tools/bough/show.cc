@@ -1,15 +1,19 @@
 // bough show MODEL -o PICTURE.svg|.png|.dot — a picture of the graph with every subgraph as
-// a nested cluster (graph_dot.h). .svg and .png are drawn by Graphviz's `dot`.
+// a nested cluster (graph_dot.h). .svg and .png are drawn by Graphviz's `dot`. With --node
+// PATH, only the subgraph at PATH (or all subgraphs of the node at PATH).
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "bough/error.h"
 #include "commands.h"
 #include "formats/read_model.h"
 #include "graph_dot.h"
 #include "inputs.h"
+#include "passes/rewrite.h"
 #include "util/files.h"
 
 namespace bough::cli {
@@ -25,9 +29,29 @@ std::string shell_quoted(const std::string& s) {
 }
 
 struct Options {
-  std::string path, out;
+  std::string path, out, node;
   bool force = false;
 };
+
+// The subgraphs `path` names: a graph path as bough prints it (`main/Loop "l"/body`), or a
+// node's path (`main/Loop "l"`) for all of the node's subgraphs. An unknown path is a usage
+// error listing the subgraph paths the model has.
+std::vector<const ir::Graph*> subgraphs_at(ir::Model& model, const std::string& path) {
+  std::vector<const ir::Graph*> found;
+  std::string known;
+  passes::for_each_graph(model, [&](ir::Graph& g) {
+    if (!g.owner) return;
+    const std::string graph_path = g.path();
+    if (graph_path == path || g.owner->graph->path() + "/" + g.owner->label() == path)
+      found.push_back(&g);
+    known += "\n  " + graph_path;
+  });
+  if (found.empty())
+    throw UsageError(
+        "--node: " + model.path + " has no subgraph or node '" + path + "'" +
+        (known.empty() ? std::string("; it has no subgraphs") : "; its subgraphs are:" + known));
+  return found;
+}
 
 int show(const Options& opt) {
   const std::string ext = fs::path(opt.out).extension().string();
@@ -37,7 +61,9 @@ int show(const Options& opt) {
   std::error_code ec;
   if (!opt.force && fs::exists(opt.out, ec))
     fail(ErrorKind::IO, opt.out, "already exists (--force replaces it)");
-  const std::string dot = graph_to_dot(*read_model_file(opt.path));
+  auto model = read_model_file(opt.path);
+  const std::string dot =
+      opt.node.empty() ? graph_to_dot(*model) : subgraphs_to_dot(subgraphs_at(*model, opt.node));
   if (ext == ".dot") {
     write_file_atomic(opt.out, dot);
     return kExitOk;
@@ -71,6 +97,10 @@ Command add_show(CLI::App& root) {
   app->add_option("MODEL", opt->path, "the model")->required();
   app->add_option("-o,--output", opt->out, "the picture: .svg or .png (Graphviz) or .dot")
       ->required();
+  app->add_option("--node", opt->node,
+                  "draw only this subgraph, a graph path as bough's messages print it (main/Loop "
+                  "\"steps\"/body), or all subgraphs of this node (main/Loop \"steps\"); "
+                  "captured values come in from outside");
   app->add_flag("--force", opt->force, "replace OUT when it exists");
   return {app, [opt] { return show(*opt); }};
 }

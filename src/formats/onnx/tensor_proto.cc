@@ -218,9 +218,35 @@ Value value_from_optional(const onnxpb::OptionalProto& p, const std::string& whe
   return Value::none();
 }
 
+namespace {
+
+// Whether `bytes` is a serialized MapProto: a key type maps may have, keys of that kind, and
+// as many values as keys. The other kinds fail this: a SequenceProto's or OptionalProto's
+// field 3 (read as keys) holds tensors, absent when the key type would be valid
+// (elem_type 3, a sequence), and a TensorProto's field 3 is the rare `segment`.
+bool is_map_proto(const std::string& bytes) {
+  onnxpb::MapProto p;
+  if (!p.ParseFromString(bytes) || !p.has_key_type() || !p.has_values()) return false;
+  const int k = p.key_type();
+  const bool string_keys = k == onnxpb::TensorProto::STRING;
+  const bool integer_keys = (k >= onnxpb::TensorProto::UINT8 && k <= onnxpb::TensorProto::INT64) ||
+                            k == onnxpb::TensorProto::UINT32 || k == onnxpb::TensorProto::UINT64;
+  const int keys = string_keys ? p.string_keys_size() : p.keys_size();
+  const auto& v = p.values();
+  const int values = v.tensor_values_size() + v.sparse_tensor_values_size() +
+                     v.sequence_values_size() + v.map_values_size() + v.optional_values_size();
+  return (string_keys || integer_keys) && keys > 0 && keys == values &&
+         (string_keys ? p.keys_size() : p.string_keys_size()) == 0;
+}
+
+}  // namespace
+
 Value read_value_file(const std::string& path, ProtoKind hint) {
   std::string bytes = read_file(path);
   auto parse_error = [&] { fail(ErrorKind::BadInput, path, "not a valid protobuf file"); };
+  if (is_map_proto(bytes))
+    fail(ErrorKind::BadInput, path,
+         "holds a MapProto (a map); maps are not supported: bough's values have no map type");
   switch (hint) {
     case ProtoKind::Tensor: {
       onnxpb::TensorProto p;

@@ -30,7 +30,8 @@ Value value_from_sequence(const onnxpb::SequenceProto& proto, const std::string&
 Value value_from_optional(const onnxpb::OptionalProto& proto, const std::string& where);
 
 // Reads a .pb test file holding a TensorProto, SequenceProto or OptionalProto. The kind is
-// chosen by `hint` (the type the model declares for that input or output).
+// chosen by `hint` (the type the model declares for that input or output); a MapProto is
+// recognised and refused (BadInput): bough has no map values.
 enum class ProtoKind { Tensor, Sequence, Optional };
 Value read_value_file(const std::string& path, ProtoKind hint);
 void write_tensor_file(const Tensor& tensor, const std::string& path);
