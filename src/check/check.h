@@ -12,6 +12,10 @@ struct CheckOptions {
   // An opset newer than bough knows is an error (its operators may mean something else);
   // with this it is only a warning.
   bool allow_newer_opset = false;
+  // Nodes the file lists out of topological order (the reader sorts them): an error for
+  // `bough check`, since the ONNX IR requires the order; a warning when a model is about to
+  // run, which it does in sorted order (as ONNX Runtime does).
+  bool unsorted_nodes_are_errors = true;
 };
 
 // Checks the main graph, every nested subgraph and every model-local function, and returns

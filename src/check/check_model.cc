@@ -18,11 +18,13 @@ Opsets model_opsets(const ir::Model& model) {
 
 class Walker {
  public:
-  Walker(const ir::Model& model, const Opsets* function_opsets, Diagnostics& out)
-      : model_(model), function_opsets_(function_opsets), out_(out) {}
+  Walker(const ir::Model& model, const Opsets* function_opsets, const CheckOptions& options,
+         Diagnostics& out)
+      : model_(model), function_opsets_(function_opsets), options_(options), out_(out) {}
 
   void graph(const ir::Graph& g) {
     const std::string path = g.path();
+    if (g.early_read) order(*g.early_read, path);
     for (const auto& n : g.nodes) {
       NodeSite site{model_, *n, opset(*n), path, out_};
       check_operator(site);
@@ -39,8 +41,20 @@ class Walker {
  private:
   int64_t opset(const ir::Node& n) const { return ops::node_opset(&model_, function_opsets_, n); }
 
+  void order(const ir::Graph::EarlyRead& early, const std::string& path) {
+    const std::string message = "comes before " + early.maker + ", which makes '" + early.value +
+                                "' that it reads: ONNX requires the nodes of a graph in "
+                                "topological order";
+    const std::string place = path + "/" + early.reader;
+    if (options_.unsorted_nodes_are_errors)
+      out_.error(place, message);
+    else
+      out_.warning(place, message + " (bough runs them sorted)");
+  }
+
   const ir::Model& model_;
   const Opsets* function_opsets_;
+  const CheckOptions& options_;
   Diagnostics& out_;
 };
 
@@ -52,10 +66,10 @@ Diagnostics check_model(const ir::Model& model, const CheckOptions& options) {
   for (const auto& fn : model.functions)
     check_opset_imports(fn->opset_imports, fn->body->path(), options, out);
   check_names(*model.graph, out);
-  Walker(model, nullptr, out).graph(*model.graph);
+  Walker(model, nullptr, options, out).graph(*model.graph);
   for (const auto& fn : model.functions) {
     check_names(*fn->body, out);
-    Walker(model, &fn->opset_imports, out).graph(*fn->body);
+    Walker(model, &fn->opset_imports, options, out).graph(*fn->body);
   }
   return out;
 }

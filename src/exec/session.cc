@@ -45,9 +45,10 @@ void check_input(const ir::Edge& decl, const Value& value, const std::string& mo
 infer::Inferred refuse_invalid(const ir::Model& model, const SessionOptions& options) {
   infer::ValidateOptions validate;
   validate.check.allow_newer_opset = options.allow_newer_opset;
-  // A declared shape that inference contradicts does not stop a run: it runs by the shapes
-  // it meets, as ONNX Runtime does.
+  // A declared shape that inference contradicts, or nodes out of topological order, do not
+  // stop a run: it runs by the shapes it meets, in sorted order, as ONNX Runtime does.
   validate.infer.shape_conflicts_are_errors = false;
+  validate.check.unsorted_nodes_are_errors = false;
   infer::Validation checked = infer::validate(model, validate);
   const check::Diagnostics& found = checked.diagnostics;
   if (!found.has_errors()) return std::move(checked.types);

@@ -114,6 +114,14 @@ class Graph {
   std::vector<Edge*> initializers;           // in file order
   std::vector<Edge*> captures;               // values read from enclosing graphs
   std::vector<std::unique_ptr<Node>> nodes;  // topological order
+  // Set by the reader when the file lists a node before the node that makes a value it reads
+  // (directly or in a subgraph): the first such reader's label, the value and its maker's
+  // label. ONNX requires nodes in topological order; the reader sorts them all the same, and
+  // the check reports this. Labels, not pointers: passes may delete the nodes.
+  struct EarlyRead {
+    std::string reader, value, maker;
+  };
+  std::optional<EarlyRead> early_read;
 
   Edge* new_edge(std::string name, Edge::Origin origin);
   Node* new_node(std::string op_type, std::string domain = "");

@@ -380,6 +380,20 @@ void Reader::read_attribute(onnxpb::AttributeProto& p, Node* node, Scope* scope,
   }
 }
 
+// Records in `g` that node `early` reads a value whose producer the file lists after it.
+void note_early_read(Graph* g, size_t early, const std::unordered_map<const Node*, size_t>& index) {
+  const Node* reader = g->nodes[early].get();
+  auto made_later = [&](const Edge* v) {
+    return v && v->producer && v->graph == g && index.at(v->producer) > early;
+  };
+  for (const std::vector<Edge*>* reads : {&reader->inputs, &reader->implicit_inputs})
+    for (const Edge* v : *reads)
+      if (made_later(v)) {
+        g->early_read = Graph::EarlyRead{reader->label(), v->name, v->producer->label()};
+        return;
+      }
+}
+
 // Orders nodes so every node comes after the producers of its inputs and of the values
 // its subgraphs capture. Keeps the file order where it is already valid; a cycle is an error.
 void Reader::sort_topologically(Graph* g) {
@@ -401,10 +415,13 @@ void Reader::sort_topologically(Graph* g) {
       ++pending[i];
     }
   }
-  bool in_order = true;
-  for (size_t i = 0; i < n && in_order; ++i)
-    for (size_t u : users[i]) in_order = in_order && u > i;
-  if (in_order) return;
+  // The first node in the file that reads a value made further down, for the check.
+  size_t early = n;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t u : users[i])
+      if (u < i && u < early) early = u;
+  if (early == n) return;
+  note_early_read(g, early, index);
   // Kahn's algorithm, always taking the earliest ready node in file order (a min-heap of
   // ready nodes keeps it O(n log n) even for a file in reverse order).
   std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
