@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "check/first_error.h"
 #include "infer/opset_target.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
@@ -16,21 +17,6 @@ infer::ValidateOptions validate_options(const CheckOptions& options) {
   infer::ValidateOptions v;
   v.check.allow_newer_opset = options.allow_newer_opset;
   return v;
-}
-
-// Throws the first error of `found` (how many more there are named), if it has one.
-void throw_first_error(const check::Diagnostics& found, const std::string& path,
-                       const std::string& when) {
-  if (!found.has_errors()) return;
-  for (const check::Diagnostic& d : found.all()) {
-    if (d.severity != check::Severity::Error) continue;
-    const size_t more = found.errors() - 1;
-    fail(d.kind, d.place.empty() ? path : path + ": " + d.place,
-         when + d.message +
-             (more ? " (and " + std::to_string(more) + " more error" + (more == 1 ? "" : "s") +
-                         "; check() lists them)"
-                   : ""));
-  }
 }
 
 std::vector<const passes::Pass*> pipeline_of(const OptimizeOptions& options) {
@@ -61,7 +47,7 @@ std::vector<Diagnostic> check_model(const Model& model, const CheckOptions& opti
 Model with_inferred_types(const Model& model, const CheckOptions& options) {
   std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
   infer::Validation v = infer::validate(*copy, validate_options(options));
-  throw_first_error(v.diagnostics, model.path(), "");
+  check::throw_first_error(v.diagnostics, model.path(), "check_model()");
   infer::annotate(*copy, v.types);
   return Model(std::move(copy));
 }
@@ -70,10 +56,10 @@ Model optimized(const Model& model, const OptimizeOptions& options) {
   const std::vector<const passes::Pass*> pipeline = pipeline_of(options);
   std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
   if (options.repair) passes::run_pipeline(*copy, {passes::find_pass("legalize-if")}, 1);
-  throw_first_error(infer::validate(*copy).diagnostics, model.path(), "");
+  check::throw_first_error(infer::validate(*copy).diagnostics, model.path(), "check_model()");
   passes::run_pipeline(*copy, pipeline);
-  throw_first_error(infer::validate(*copy).diagnostics, model.path(),
-                    "after the passes (a bug in bough): ");
+  check::throw_first_error(infer::validate(*copy).diagnostics, model.path(), "check_model()",
+                           "after the passes (a bug in bough): ");
   return Model(std::move(copy));
 }
 

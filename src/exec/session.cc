@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "bough/error.h"
+#include "check/first_error.h"
 #include "exec/plan.h"
 #include "exec/profiler.h"
 #include "infer/validate.h"
@@ -38,10 +39,7 @@ void check_input(const ir::Edge& decl, const Value& value, const std::string& mo
 }
 
 // An invalid model never runs: the check's first error (structure, then types) is the
-// session's error,
-// with a count of the others (`bough check` lists them all). A model that breaks a rule is
-// reported before one that is only beyond bough (an operator it lacks), so the error's kind
-// says whether the model itself is wrong.
+// session's error.
 infer::Inferred refuse_invalid(const ir::Model& model, const SessionOptions& options) {
   infer::ValidateOptions validate;
   validate.check.allow_newer_opset = options.allow_newer_opset;
@@ -50,19 +48,8 @@ infer::Inferred refuse_invalid(const ir::Model& model, const SessionOptions& opt
   validate.infer.shape_conflicts_are_errors = false;
   validate.check.unsorted_nodes_are_errors = false;
   infer::Validation checked = infer::validate(model, validate);
-  const check::Diagnostics& found = checked.diagnostics;
-  if (!found.has_errors()) return std::move(checked.types);
-  const check::Diagnostic* first = nullptr;
-  for (const auto& d : found.all())
-    if (d.severity == check::Severity::Error &&
-        (!first || (first->kind != ErrorKind::InvalidModel && d.kind == ErrorKind::InvalidModel)))
-      first = &d;
-  const size_t others = found.errors() - 1;
-  std::string more = others == 0 ? ""
-                                 : " (and " + std::to_string(others) + " more error" +
-                                       (others == 1 ? "" : "s") + "; `bough check` lists them)";
-  fail(first->kind, first->place.empty() ? model.path : model.path + ": " + first->place,
-       first->message + more);
+  check::throw_first_error(checked.diagnostics, model.path, "`bough check`");
+  return std::move(checked.types);
 }
 
 // Buffers made by this thread until the end of the scope are run-local (see Storage).
