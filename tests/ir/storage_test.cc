@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bough/tensor.h"
+#include "ir/memory_limit.h"
 #include "reference.h"
 
 namespace bough {
@@ -115,6 +116,27 @@ void check_large_block_cache() {
   drop(c);
   drop(d);
   std::exit(child_failures);
+}
+
+// A run that frees a buffer before it makes a larger one holds one buffer at a time but
+// cycles through both sizes, and the next run asks for both again: the cache must keep
+// both. (Bounded also by the most memory held at once, it pushed the first out, and every
+// run of small_cnn mapped its buffers anew.)
+void check_cache_keeps_every_size_a_run_cycles_through() {
+  const size_t small = size_t{2} << 20, large = size_t{3} << 20;
+  drop(Storage::allocate(small));
+  drop(Storage::allocate(large));
+  child_expect(ir::buffer_cache_bytes() >= small + large,
+               "the cache does not hold both sizes the run went through");
+  std::exit(child_failures);
+}
+
+TEST(Storage, CacheKeepsEverySizeARunCyclesThrough) {
+  const std::string style = GTEST_FLAG_GET(death_test_style);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(check_cache_keeps_every_size_a_run_cycles_through(), ::testing::ExitedWithCode(0),
+              "");
+  GTEST_FLAG_SET(death_test_style, style);
 }
 
 // The cache is the process's, bounded by its limit and filled by earlier
