@@ -47,11 +47,9 @@ TEST(NodeOrder, ASessionRunsItSortedAfterAWarning) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{0, -2}));  // -relu(x)
 }
 
-TEST(NodeOrder, AnIfBeforeTheMakerOfAValueItsBranchReads) {
-  // The then-branch reads v by name; Add "make" makes v but comes after the If in the file.
-  GraphBuilder then_g("then"), else_g("else"), g;
-  then_g.output("t", ElemType::Float, {2});
-  then_g.node("Neg", {"v"}, {"t"});
+// y = If "gate"(c) with `then_g` (output t [2]) and an else-branch returning x.
+GraphBuilder gate_over(const GraphBuilder& then_g) {
+  GraphBuilder else_g("else"), g;
   else_g.output("e", ElemType::Float, {2});
   else_g.node("Identity", {"x"}, {"e"});
   g.input("c", ElemType::Bool).input("x", ElemType::Float, {2});
@@ -59,25 +57,26 @@ TEST(NodeOrder, AnIfBeforeTheMakerOfAValueItsBranchReads) {
   auto& gate = g.node("If", {"c"}, {"y"}, "gate");
   set_graph(gate, "then_branch", then_g);
   set_graph(gate, "else_branch", else_g);
+  return g;
+}
+
+TEST(NodeOrder, AnIfBeforeTheMakerOfAValueItsBranchReads) {
+  // The then-branch reads v by name; Add "make" makes v but comes after the If in the file.
+  GraphBuilder then_g("then");
+  then_g.output("t", ElemType::Float, {2});
+  then_g.node("Neg", {"v"}, {"t"});
+  GraphBuilder g = gate_over(then_g);
   g.node("Add", {"x", "x"}, {"v"}, "make");
   EXPECT_TRUE(has_error(check_graph(g), "main/If \"gate\"",
-                        "comes before Add \"make\", which "
-                        "makes 'v' that it reads"));
+                        "comes before Add \"make\", which makes 'v' that it reads"));
 }
 
 TEST(NodeOrder, OutOfOrderInsideABranchIsReportedThere) {
-  GraphBuilder then_g("then"), else_g("else"), g;
+  GraphBuilder then_g("then");
   then_g.output("t", ElemType::Float, {2});
   then_g.node("Neg", {"u"}, {"t"}, "late");
   then_g.node("Abs", {"x"}, {"u"}, "early");
-  else_g.output("e", ElemType::Float, {2});
-  else_g.node("Identity", {"x"}, {"e"});
-  g.input("c", ElemType::Bool).input("x", ElemType::Float, {2});
-  g.output("y", ElemType::Float, {2});
-  auto& gate = g.node("If", {"c"}, {"y"}, "gate");
-  set_graph(gate, "then_branch", then_g);
-  set_graph(gate, "else_branch", else_g);
-  const check::Diagnostics d = check_graph(g);
+  const check::Diagnostics d = check_graph(gate_over(then_g));
   EXPECT_TRUE(has_error(d, "main/If \"gate\"/then_branch/Neg \"late\"",
                         "comes before Abs \"early\", which makes 'u'"));
   EXPECT_EQ(d.errors(), 1u);
