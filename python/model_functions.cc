@@ -34,7 +34,7 @@ py::object bytes_or_saved(const Model& model, py::handle output) {
     }
     return py::bytes(bytes);
   }
-  std::string path = py::str(py::module_::import("os").attr("fspath")(output));
+  std::string path = path_string(output);
   py::gil_scoped_release unlocked;
   model.save(path);
   return py::none();
@@ -117,10 +117,7 @@ void add_model_functions(py::module_& m) {
   m.def(
       "convert",
       [](py::handle model, py::handle output, std::optional<int> opset) {
-        if (opset && !output.is_none() &&
-            py::str(py::module_::import("os").attr("fspath")(output))
-                .cast<std::string>()
-                .ends_with(".xml"))
+        if (opset && !output.is_none() && path_string(output).ends_with(".xml"))
           throw py::value_error("opset applies to ONNX output only");
         Model loaded = load_model(model);
         if (!opset) return bytes_or_saved(loaded, output);

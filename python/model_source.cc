@@ -6,13 +6,17 @@ namespace py = pybind11;
 
 namespace bough::python {
 
+std::string path_string(py::handle path) {
+  return py::str(py::module_::import("os").attr("fspath")(path));
+}
+
 Model load_model(py::handle source) {
   if (py::isinstance<py::bytes>(source)) {
     std::string bytes = source.cast<std::string>();
     py::gil_scoped_release unlocked;
     return Model::load_bytes(bytes);
   }
-  std::string path = py::str(py::module_::import("os").attr("fspath")(source));
+  std::string path = path_string(source);
   py::gil_scoped_release unlocked;
   return Model::load(path);
 }

@@ -4,10 +4,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "bough/error.h"
 #include "bough/model.h"
 
 namespace bough::python {
+
+// A str or os.PathLike as a path string (os.fspath).
+std::string path_string(pybind11::handle path);
 
 // A model path (str or os.PathLike) or the model's bytes, read without the GIL.
 Model load_model(pybind11::handle source);
