@@ -97,5 +97,15 @@ TEST(BenchProfile, JsonRowsAndAChromeTrace) {
             std::string::npos);
 }
 
+TEST(BenchProfile, ATraceThatCannotBeWrittenIsAnIoError) {
+  const std::string trace = scratch_dir("bench_profile_trace") + "/no-such-folder/trace.json";
+  std::string out;
+  EXPECT_EQ(run_cli("bench " + example_args(2) + " --iters 1 --profile-json " + shell_quoted(trace),
+                    &out),
+            4)
+      << out;
+  EXPECT_NE(out.find(trace + ": cannot write"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace bough::test
