@@ -61,7 +61,12 @@ struct FlexModel {
   }
 };
 
-NamedValues common_feeds() { return {{"q", q_common()}, {"k", k_common()}, {"v", v_common()}}; }
+// The common case's Q, K and V, in element type `t`.
+NamedValues common_feeds(ElemType t = ElemType::Float) {
+  return {{"q", kernels::cast(q_common(), t)},
+          {"k", kernels::cast(k_common(), t)},
+          {"v", kernels::cast(v_common(), t)}};
+}
 
 void expect_near_all(const std::vector<float>& got, const std::vector<double>& want,
                      double tol = 1e-5) {
@@ -141,10 +146,7 @@ TEST(FlexAttention, Float16InputsComputeInFloatAndRoundOnce) {
   FlexModel m(ElemType::Float16);
   m.node();
   Session s(Model::load(m.save("flex_fp16")));
-  NamedValues feeds;
-  for (auto& [name, v] : common_feeds())
-    feeds.emplace_back(name, kernels::cast(v.tensor(), ElemType::Float16));
-  const Tensor y = s.run(feeds)[0].second.tensor();
+  const Tensor y = s.run(common_feeds(ElemType::Float16))[0].second.tensor();
   EXPECT_EQ(y.type(), ElemType::Float16);
   EXPECT_EQ(floats_of(kernels::cast(y, ElemType::Float)), (std::vector<float>{17.3125f, 18.8125f}));
 }
@@ -158,70 +160,57 @@ TEST(FlexAttention, DoubleInputsGiveDoubleBlocksToTheModifiers) {
   mod.node("Add", {"x", "half"}, {"out"});
   test::set_graph(m.node(), "score_mod", mod);
   Session s(Model::load(m.save("flex_double")));
-  NamedValues feeds;
-  for (auto& [name, v] : common_feeds())
-    feeds.emplace_back(name, kernels::cast(v.tensor(), ElemType::Double));
-  const Tensor y = s.run(feeds)[0].second.tensor();
+  const Tensor y = s.run(common_feeds(ElemType::Double))[0].second.tensor();
   EXPECT_EQ(y.type(), ElemType::Double);
   const std::vector<double> got = test::doubles_of(y);
   EXPECT_NEAR(got[0], 10 + 10 * sigmoid(1), 1e-12);
   EXPECT_NEAR(got[1], 10 + 10 * sigmoid(2), 1e-12);
 }
 
-// The check's message for a model it refuses (a gtest failure when it accepts it).
-std::string refusal(FlexModel& m, const std::string& dir) {
+// Expects the check to refuse the model with a message holding `fragment`.
+void expect_refused(FlexModel& m, const std::string& dir, const std::string& fragment) {
   try {
     Session s(Model::load(m.save(dir)));
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::InvalidModel) << e.what();
-    return e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
-  return "";
+}
+
+// Expects the check to refuse a float model whose `attr` modifier is `mod`.
+void expect_modifier_refused(const char* attr, const GraphBuilder& mod, const std::string& dir,
+                             const std::string& fragment) {
+  FlexModel m(ElemType::Float);
+  test::set_graph(m.node(), attr, mod);
+  expect_refused(m, dir, fragment);
 }
 
 TEST(FlexAttention, CheckRefusesModifiersOfTheWrongTypeOrArity) {
-  {  // A float model whose score_mod declares a double input.
-    FlexModel m(ElemType::Float);
-    GraphBuilder mod = modifier("wrong_type", ElemType::Double);
-    mod.node("Identity", {"x"}, {"out"});
-    test::set_graph(m.node(), "score_mod", mod);
-    EXPECT_NE(refusal(m, "flex_wrong_type")
-                  .find("score_mod: input 'x' is declared tensor(double)[*], but receives "
-                        "tensor(float)[1,2,1,2]"),
-              std::string::npos);
-  }
-  {  // A prob_mod that returns int64.
-    FlexModel m(ElemType::Float);
-    GraphBuilder mod = modifier("to_int");
-    test::set_int(mod.node("Cast", {"x"}, {"out"}), "to", 7);
-    test::set_graph(m.node(), "prob_mod", mod);
-    EXPECT_NE(refusal(m, "flex_to_int")
-                  .find("prob_mod must return tensor(float)[1,2,1,2], but it yields "
-                        "tensor(int64)[1,2,1,2]"),
-              std::string::npos);
-  }
-  {  // A score_mod with two inputs.
-    FlexModel m(ElemType::Float);
-    GraphBuilder mod = modifier("two_inputs");
-    mod.input("x2", ElemType::Float, {}, false);
-    mod.node("Add", {"x", "x2"}, {"out"});
-    test::set_graph(m.node(), "score_mod", mod);
-    EXPECT_NE(refusal(m, "flex_two_inputs")
-                  .find("score_mod must take one input and yield one output, got 2 and 1"),
-              std::string::npos);
-  }
+  GraphBuilder wrong_type = modifier("wrong_type", ElemType::Double);  // declares double
+  wrong_type.node("Identity", {"x"}, {"out"});
+  expect_modifier_refused("score_mod", wrong_type, "flex_wrong_type",
+                          "score_mod: input 'x' is declared tensor(double)[*], but receives "
+                          "tensor(float)[1,2,1,2]");
+  GraphBuilder to_int = modifier("to_int");  // returns int64
+  test::set_int(to_int.node("Cast", {"x"}, {"out"}), "to", 7);
+  expect_modifier_refused("prob_mod", to_int, "flex_to_int",
+                          "prob_mod must return tensor(float)[1,2,1,2], but it yields "
+                          "tensor(int64)[1,2,1,2]");
+  GraphBuilder two_inputs = modifier("two_inputs");
+  two_inputs.input("x2", ElemType::Float, {}, false);
+  two_inputs.node("Add", {"x", "x2"}, {"out"});
+  expect_modifier_refused("score_mod", two_inputs, "flex_two_inputs",
+                          "score_mod must take one input and yield one output, got 2 and 1");
   {  // softmax_precision int64.
     FlexModel m(ElemType::Float);
     test::set_int(m.node(), "softmax_precision", 7);
-    EXPECT_NE(refusal(m, "flex_precision").find("softmax_precision must be float"),
-              std::string::npos);
+    expect_refused(m, "flex_precision", "softmax_precision must be float");
   }
   {  // 3 query heads over 2 key/value heads, known from the declared shapes.
     FlexModel m(ElemType::Float, true, 3, 2);
     m.node();
-    EXPECT_NE(refusal(m, "flex_heads").find("q_num_heads (3) to be a multiple of kv_num_heads (2)"),
-              std::string::npos);
+    expect_refused(m, "flex_heads", "q_num_heads (3) to be a multiple of kv_num_heads (2)");
   }
 }
 

@@ -185,13 +185,20 @@ class FlexAttention : public Kernel {
   std::optional<ElemType> precision_;
 };
 
-std::optional<Body> modifier(const BuildContext& ctx, const char* name) {
-  if (!ctx.has_attr(name)) return std::nullopt;
-  const ir::Graph& g = ctx.graph_attr(name);
+// The modifier graph `name`, null when absent; refused unless it has one input and one output.
+const ir::Graph* modifier_graph(const NodeView& view, const char* name) {
+  if (!view.has_attr(name)) return nullptr;
+  const ir::Graph& g = view.graph_attr(name);
   if (g.inputs.size() != 1 || g.outputs.size() != 1)
-    ctx.invalid(std::string(name) + " must take one input and yield one output, got " +
-                std::to_string(g.inputs.size()) + " and " + std::to_string(g.outputs.size()));
-  return Body::compile(ctx, g);
+    view.invalid(std::string(name) + " must take one input and yield one output, got " +
+                 std::to_string(g.inputs.size()) + " and " + std::to_string(g.outputs.size()));
+  return &g;
+}
+
+std::optional<Body> modifier(const BuildContext& ctx, const char* name) {
+  const ir::Graph* g = modifier_graph(ctx, name);
+  if (!g) return std::nullopt;
+  return Body::compile(ctx, *g);
 }
 
 std::optional<ElemType> precision_attr(const NodeView& view) {
@@ -213,15 +220,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 // A modifier's output against the block type it must keep (its input is checked where the
 // subgraph is inferred, against the type given to it).
 void infer_modifier(InferContext& ctx, const char* name, const ir::Type& block) {
-  if (!ctx.has_attr(name)) return;
-  const ir::Graph& g = ctx.graph_attr(name);
-  if (g.inputs.size() != 1 || g.outputs.size() != 1)
-    ctx.invalid(std::string(name) + " must take one input and yield one output, got " +
-                std::to_string(g.inputs.size()) + " and " + std::to_string(g.outputs.size()));
-  const std::vector<ir::Type> out = ctx.infer_subgraph(g, {block});
+  const ir::Graph* g = modifier_graph(ctx, name);
+  if (!g) return;
+  const std::vector<ir::Type> out = ctx.infer_subgraph(*g, {block});
   if (out.empty() || out[0].kind == ir::Type::Kind::Undefined) return;
-  ir::Type want = block;
-  if (!check::kinds_agree(out[0], want) || !check::compatible(want, out[0]))
+  if (!check::kinds_agree(out[0], block) || !check::compatible(block, out[0]))
     ctx.error(std::string(name) + " must return " + ir::to_string(block) + ", but it yields " +
               ir::to_string(out[0]));
 }
