@@ -110,6 +110,33 @@ TEST(FlexAttention, ScoreModReadsAnOuterInputAnewOnEveryRun) {
                   {10 + 10 * sigmoid(3), 10 + 10 * sigmoid(4)});
 }
 
+TEST(FlexAttention, InsideALoopTheScoreModReadsTheBodysValueOfEachIteration) {
+  // Loop of 2 iterations; the body computes bias = i * [1, -1] and runs FlexAttention with
+  // score_mod Add(x, bias), a capture of a body value two levels down, which changes every
+  // iteration. Scan output: i = 0 gives the common case, 10 + 10·σ(1) and 10 + 10·σ(2);
+  // i = 1 gives bias [1, -1], as in the test above: 10 + 10·σ(-1) and 15.
+  FlexModel m(ElemType::Float);
+  m.g.initializer("M", test::i64({}, {2}));
+  m.g.initializer("sign", f32({2}, {1, -1}));
+  GraphBuilder mod = modifier("add_bias");
+  mod.node("Add", {"x", "bias"}, {"out"});
+  GraphBuilder body("body");
+  body.input("i", ElemType::Int64).input("cond", ElemType::Bool);
+  body.output_untyped("cond_out").output_untyped("y_i");
+  body.node("Identity", {"cond"}, {"cond_out"});
+  test::set_int(body.node("Cast", {"i"}, {"i_f"}), "to", 1);
+  body.node("Mul", {"i_f", "sign"}, {"bias"});
+  onnxpb::NodeProto& flex = body.node("FlexAttention", {"q", "k", "v"}, {"y_i"}, "flex");
+  flex.set_domain("ai.onnx.preview");
+  test::set_graph(flex, "score_mod", mod);
+  test::set_graph(m.g.node("Loop", {"M", ""}, {"y"}, "loop"), "body", body);
+  Session s(Model::load(m.save("flex_in_loop")));
+  const Tensor y = s.run(common_feeds())[0].second.tensor();
+  EXPECT_EQ(y.shape(), (Dims{2, 1, 2, 1, 1}));
+  expect_near_all(floats_of(y),
+                  {10 + 10 * sigmoid(1), 10 + 10 * sigmoid(2), 10 + 10 * sigmoid(-1), 15});
+}
+
 TEST(FlexAttention, ScoreModMasksWithMinusInfinity) {
   // score_mod keeps the scores where `keep` (an outer initializer, [1, 0]) is true and
   // writes -inf elsewhere: only key 0 is left, so Y = V[0] = 10 for both heads.
