@@ -224,6 +224,12 @@ TEST(FlexAttention, CheckRefusesModifiersOfTheWrongTypeOrArity) {
   expect_modifier_refused("prob_mod", to_int, "flex_to_int",
                           "prob_mod must return tensor(float)[1,2,1,2], but it yields "
                           "tensor(int64)[1,2,1,2]");
+  GraphBuilder rank3("rank3");  // declares a rank-3 input
+  rank3.input("x", ElemType::Float, {1, 2, 1}).output_untyped("out");
+  rank3.node("Identity", {"x"}, {"out"});
+  expect_modifier_refused("score_mod", rank3, "flex_rank3",
+                          "score_mod declares its input tensor(float)[1,2,1], but the score block "
+                          "is tensor(float)[1,2,1,2]");
   GraphBuilder two_inputs = modifier("two_inputs");
   two_inputs.input("x2", ElemType::Float, {}, false);
   two_inputs.node("Add", {"x", "x2"}, {"out"});

@@ -180,6 +180,21 @@ const std::vector<Row> kCases = {
   // ops/onnx/attention.cc: 512 rows * 128 keys * 128 >> 2^16 work: one block per thread.
   {"Attention", [] { return Case{"Attention", {{"q", floats({1, 4, 128, 64}, 75)}, {"k", floats({1, 4, 128, 64}, 76)}, {"v", floats({1, 4, 128, 64}, 77)}}, 1, int_attr("is_causal", 1), 23}; }},
   // ops/onnx/linear_attention.cc: n = 2 * 2 key/value heads, g = 1 (64 * 32 * 32 * 4 work each).
+  // exec/control/flex_attention.cc: batched_matmul for Q·Kᵀ and probs·V; the scaling
+  // (n = 8 * 512 * 512 = 2^21 scores, g = 2^20) and the softmax (n = 4096 rows, g = 2^20 / 512
+  // = 2048); grouped heads (8 over 2) and a soft-capping score_mod, Tanh(x / 20) * 20.
+  {"FlexAttention", [] {
+    auto soft_cap = [](onnxpb::NodeProto& n) {
+      test::GraphBuilder g("soft_cap");
+      g.input("x", ElemType::Float, {}, false).output_untyped("out");
+      g.initializer("cap", test::f32({}, {20}));
+      g.node("Div", {"x", "cap"}, {"d"});
+      g.node("Tanh", {"d"}, {"t"});
+      g.node("Mul", {"t", "cap"}, {"out"});
+      test::set_graph(n, "score_mod", g);
+    };
+    return Case{"FlexAttention", {{"q", floats({1, 8, 512, 64}, 120)}, {"k", floats({1, 2, 512, 64}, 121)}, {"v", floats({1, 2, 512, 64}, 122)}}, 1, soft_cap, 1, "ai.onnx.preview"};
+  }},
   {"LinearAttention", [] { return Case{"LinearAttention", {{"q", floats({2, 64, 4 * 32}, 78)}, {"k", floats({2, 64, 2 * 32}, 79, -0.2, 0.2)}, {"v", floats({2, 64, 2 * 32}, 80)}, {"", Tensor()}, {"g", floats({2, 64, 2}, 81, -0.1, 0)}, {"b", floats({2, 64, 2}, 82, 0, 1)}}, 2, [](onnxpb::NodeProto& n) { test::set_int(n, "q_num_heads", 4); test::set_int(n, "kv_num_heads", 2); }, 27}; }},
   // ops/onnx/rotary_embedding.cc: n = 4 * 256 rows, g = 2^16 / 64 = 1024.
   {"RotaryEmbedding", [] {

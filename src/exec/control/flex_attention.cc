@@ -217,11 +217,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                          scale, precision);
 }
 
-// A modifier's output against the block type it must keep (its input is checked where the
-// subgraph is inferred, against the type given to it).
+// A modifier's input and output against the block type they must keep. An input declared
+// with another element type is reported where the subgraph is inferred; a declared shape
+// that cannot describe the block is reported here.
 void infer_modifier(InferContext& ctx, const char* name, const ir::Type& block) {
   const ir::Graph* g = modifier_graph(ctx, name);
   if (!g) return;
+  const ir::Edge* in = g->inputs[0];
+  if (in->has_value_info && check::kinds_agree(in->type, block) &&
+      !check::compatible(in->type, block))
+    ctx.error(std::string(name) + " declares its input " + ir::to_string(in->type) +
+              ", but the score block is " + ir::to_string(block));
   const std::vector<ir::Type> out = ctx.infer_subgraph(*g, {block});
   if (out.empty() || out[0].kind == ir::Type::Kind::Undefined) return;
   if (!check::kinds_agree(out[0], block) || !check::compatible(block, out[0]))
