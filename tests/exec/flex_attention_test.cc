@@ -178,6 +178,24 @@ TEST(FlexAttention, Float16InputsComputeInFloatAndRoundOnce) {
   EXPECT_EQ(floats_of(kernels::cast(y, ElemType::Float)), (std::vector<float>{17.3125f, 18.8125f}));
 }
 
+TEST(FlexAttention, SoftmaxPrecisionFloat16GivesFloat16BlocksAndRoundsTheResult) {
+  // Float inputs, softmax_precision float16 (10): score_mod receives a float16 block (it
+  // adds a float16 0.5, which the softmax cancels), and probs · V is rounded to float16
+  // before it becomes the float Y: 17.310586 and 18.807971 on the float16 grid of step
+  // 1/64 are 17.3125 and 18.8125 (rounding the probabilities first moves Y by about 0.002).
+  FlexModel m(ElemType::Float);
+  m.g.initializer("half", kernels::cast(f32({}, {0.5f}), ElemType::Float16));
+  GraphBuilder mod = modifier("shift", ElemType::Float16);
+  mod.node("Add", {"x", "half"}, {"out"});
+  onnxpb::NodeProto& n = m.node();
+  test::set_int(n, "softmax_precision", 10);
+  test::set_graph(n, "score_mod", mod);
+  Session s(Model::load(m.save("flex_precision16")));
+  const Tensor y = s.run(common_feeds())[0].second.tensor();
+  EXPECT_EQ(y.type(), ElemType::Float);
+  EXPECT_EQ(floats_of(y), (std::vector<float>{17.3125f, 18.8125f}));
+}
+
 TEST(FlexAttention, DoubleInputsGiveDoubleBlocksToTheModifiers) {
   // A double model's score_mod sees a double block: adding 0.5 to every score changes
   // nothing after the softmax (the difference of the two scores stays).
