@@ -7,6 +7,7 @@
 #include "bough/error.h"
 #include "bough/session.h"
 #include "formats/onnx/tensor_proto.h"
+#include "ir/float_formats.h"
 #include "test_paths.h"
 
 namespace bough::test {
@@ -131,6 +132,19 @@ Tensor f32(Dims64 dims, std::vector<float> values) {
 Tensor i64(Dims64 dims, std::vector<int64_t> values) {
   return Tensor::from_vector<int64_t>(ElemType::Int64, Dims(std::span<const int64_t>(dims)),
                                       values);
+}
+Tensor packed(ElemType type, Dims64 dims, std::vector<int> fields) {
+  Tensor t = Tensor::zeros(type, Dims(std::span<const int64_t>(dims)));
+  const int bits = elem_bits(type);
+  for (size_t i = 0; i < fields.size(); ++i)
+    set_packed(t.data<uint8_t>(), static_cast<int64_t>(i), bits, static_cast<uint8_t>(fields[i]));
+  return t;
+}
+std::vector<int> fields_of(const Tensor& t) {
+  std::vector<int> out;
+  for (int64_t i = 0; i < t.numel(); ++i)
+    out.push_back(get_packed(t.data<uint8_t>(), i, elem_bits(t.type())));
+  return out;
 }
 Tensor boolean(Dims64 dims, std::vector<bool> values) {
   Tensor t(ElemType::Bool, Dims(std::span<const int64_t>(dims)));

@@ -73,6 +73,10 @@ void expect_invalid_model(const std::function<void()>& fn);
 Tensor f32(Dims64 dims, std::vector<float> values);
 Tensor i64(Dims64 dims, std::vector<int64_t> values);
 Tensor boolean(Dims64 dims, std::vector<bool> values);
+// A packed 4- or 2-bit tensor holding the raw `fields` (in range for the type's bits).
+Tensor packed(ElemType type, Dims64 dims, std::vector<int> fields);
+// A packed 4- or 2-bit tensor's raw fields.
+std::vector<int> fields_of(const Tensor& t);
 std::vector<float> floats_of(const Tensor& t);
 // Any numeric tensor's elements as doubles.
 std::vector<double> doubles_of(const Tensor& t);

@@ -65,6 +65,9 @@ void Tensor::allocate() {
   const size_t n = checked_numel(shape_);
   storage_ = type_ == ElemType::String ? Storage::allocate_strings(n)
                                        : Storage::allocate(elem_storage_bytes(type_, n));
+  // A sub-byte tensor's last byte may hold padding bits after its last field: zero, so that
+  // kernels writing field by field leave no leftovers in saved files.
+  if (is_sub_byte(type_) && nbytes() > 0) static_cast<uint8_t*>(raw())[nbytes() - 1] = 0;
 }
 
 void Tensor::remake(ElemType type, const Dims& shape) { *this = Tensor(type, shape); }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bough/error.h"
+#include "ir/float_formats.h"
 #include "kernels/dispatch.h"
 #include "util/thread_pool.h"
 
@@ -36,9 +37,10 @@ Walk collapse(std::span<const int64_t> dims, std::span<const int64_t> s,
   return w;
 }
 
-// Copies the inner runs numbered [begin, end) (a run is one coordinate of the outer dims).
-template <typename T>
-void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) {
+// Calls run(src_offset, dst_offset) for the inner runs numbered [begin, end) (a run is one
+// coordinate of the outer dims; offsets in elements).
+template <typename RunFn>
+void for_runs(const Walk& w, int64_t begin, int64_t end, RunFn&& run) {
   const size_t outer = w.dims.size() - 1;
   std::vector<int64_t> coord(outer, 0);
   int64_t so = 0, to = 0, rest = begin;
@@ -48,17 +50,8 @@ void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) 
     so += coord[d] * w.src[d];
     to += coord[d] * w.dst[d];
   }
-  const int64_t n = w.dims.back(), s = w.src.back(), t = w.dst.back();
   for (int64_t r = begin; r < end; ++r) {
-    const T* a = src + so;
-    T* b = dst + to;
-    if (s == 1 && t == 1) {
-      std::copy_n(a, n, b);
-    } else if (s == 0 && t == 1) {
-      std::fill_n(b, n, *a);
-    } else {
-      for (int64_t i = 0; i < n; ++i) b[i * t] = a[i * s];
-    }
+    run(so, to);
     for (size_t d = outer; d-- > 0;) {
       so += w.src[d];
       to += w.dst[d];
@@ -70,6 +63,39 @@ void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) 
   }
 }
 
+// Copies the inner runs numbered [begin, end).
+template <typename T>
+void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) {
+  const int64_t n = w.dims.back(), s = w.src.back(), t = w.dst.back();
+  for_runs(w, begin, end, [&](int64_t so, int64_t to) {
+    const T* a = src + so;
+    T* b = dst + to;
+    if (s == 1 && t == 1) {
+      std::copy_n(a, n, b);
+    } else if (s == 0 && t == 1) {
+      std::fill_n(b, n, *a);
+    } else {
+      for (int64_t i = 0; i < n; ++i) b[i * t] = a[i * s];
+    }
+  });
+}
+
+// The same walk over packed sub-byte fields, element by element on one thread (two
+// neighbours share a byte, so threads could not split the writes).
+void copy_packed(const Tensor& src, StridedView from, Tensor& dst, StridedView to, const Walk& w) {
+  const int bits = elem_bits(src.type());
+  const auto* s = src.data<uint8_t>();
+  auto* t = dst.data<uint8_t>();
+  const int64_t n = w.dims.back(), ss = w.src.back(), ts = w.dst.back();
+  int64_t runs = 1;
+  for (size_t d = 0; d + 1 < w.dims.size(); ++d) runs *= w.dims[d];
+  for_runs(w, 0, runs, [&](int64_t src_at, int64_t dst_at) {
+    for (int64_t i = 0; i < n; ++i)
+      set_packed(t, to.base + dst_at + i * ts, bits,
+                 get_packed(s, from.base + src_at + i * ss, bits));
+  });
+}
+
 }  // namespace
 
 void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView to,
@@ -78,6 +104,7 @@ void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView 
   for (int64_t d : dims)
     if (d == 0) return;
   Walk w = collapse(dims, from.strides, to.strides);
+  if (is_sub_byte(src.type())) return copy_packed(src, from, dst, to, w);
   int64_t runs = 1;
   for (size_t d = 0; d + 1 < w.dims.size(); ++d) runs *= w.dims[d];
   visit_storage(src.type(), "copy", [&](auto tag) {

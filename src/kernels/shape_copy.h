@@ -21,9 +21,9 @@ struct StridedView {
 };
 
 // For every coordinate c in `dims`: dst[dst.base + sum c_i*dst.strides_i] =
-// src[src.base + sum c_i*src.strides_i]. Same element type, any byte-aligned type or
-// strings (sub-byte types throw Error(Unsupported)). The caller keeps the offsets in range.
-// Splits the outer dimensions across `pool` when given and the walk is large.
+// src[src.base + sum c_i*src.strides_i]. Same element type, any type (sub-byte types field by
+// field on one thread). The caller keeps the offsets in range. Splits the outer dimensions
+// across `pool` when given and the walk is large.
 void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView to,
                   std::span<const int64_t> dims, util::ThreadPool* pool = nullptr);
 

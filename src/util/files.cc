@@ -51,6 +51,16 @@ ReadOnlyFile::ReadOnlyFile(const std::string& path) {
 
 ReadOnlyFile::~ReadOnlyFile() { ::close(fd_); }
 
+void require_writable_folder(const std::string& path) {
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec))
+    fail(ErrorKind::IO, path, "cannot write: " + folder.string() + " is not a folder");
+  if (::access(folder.c_str(), W_OK) != 0)
+    fail(ErrorKind::IO, path, std::string("cannot write: ") + std::strerror(errno));
+}
+
 void write_file_atomic(const std::string& path, std::string_view bytes, bool overwrite) {
   std::error_code ec;
   if (!overwrite && std::filesystem::exists(path, ec))

@@ -31,6 +31,10 @@ class ReadOnlyFile {
 // canonical spelling).
 bool same_file(const std::string& a, const std::string& b);
 
+// Throws Error(IO) naming `path` when its folder does not exist or cannot be written, for
+// commands that write their result only after long work.
+void require_writable_folder(const std::string& path);
+
 // Writes to a temporary file in the same folder, then renames it over `path`, so a failed
 // write leaves any old file intact. Refuses to replace an existing file unless `overwrite`.
 void write_file_atomic(const std::string& path, std::string_view bytes, bool overwrite = true);

@@ -23,6 +23,7 @@ using test::Attrs;
 using test::Dims64;
 using test::doubles_of;
 using test::f32;
+using test::packed;
 
 template <typename T>
 Tensor make(ElemType type, Dims64 dims, std::vector<T> values) {
@@ -30,15 +31,6 @@ Tensor make(ElemType type, Dims64 dims, std::vector<T> values) {
 }
 Tensor u8(Dims64 dims, std::vector<uint8_t> v) { return make(ElemType::UInt8, dims, v); }
 Tensor i8(Dims64 dims, std::vector<int8_t> v) { return make(ElemType::Int8, dims, v); }
-
-// A packed 4- or 2-bit tensor from values in range.
-Tensor packed(ElemType type, Dims64 dims, std::vector<int> v) {
-  Tensor t = Tensor::zeros(type, Dims(std::span<const int64_t>(dims)));
-  const int bits = elem_bits(type);
-  for (size_t i = 0; i < v.size(); ++i)
-    set_packed(t.data<uint8_t>(), static_cast<int64_t>(i), bits, static_cast<uint8_t>(v[i]));
-  return t;
-}
 
 std::vector<Tensor> run_op(const std::string& op, const test::NamedTensors& ins, int outputs,
                            const test::Attrs& attrs = {}, int64_t opset = 25, int threads = 1) {

@@ -97,6 +97,7 @@ TEST(BenchProfile, JsonRowsAndAChromeTrace) {
             std::string::npos);
 }
 
+// Refused before the benchmark runs, not after it.
 TEST(BenchProfile, ATraceThatCannotBeWrittenIsAnIoError) {
   const std::string trace = scratch_dir("bench_profile_trace") + "/no-such-folder/trace.json";
   std::string out;
@@ -105,6 +106,7 @@ TEST(BenchProfile, ATraceThatCannotBeWrittenIsAnIoError) {
             4)
       << out;
   EXPECT_NE(out.find(trace + ": cannot write"), std::string::npos) << out;
+  EXPECT_EQ(out.find("runs after"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -39,6 +39,18 @@ std::string type_error_model(const std::string& dir) {
   return test::save_model(test::make_model(g), dir, "type_error.onnx");
 }
 
+// Two Adds that each get a float and an int64: two type errors.
+std::string two_type_errors_model(const std::string& dir) {
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2});
+  g.input("k", ElemType::Int64, {2});
+  g.output("y", ElemType::Float, {2});
+  g.output("z", ElemType::Float, {2});
+  g.node("Add", {"x", "k"}, {"y"}, "first");
+  g.node("Add", {"x", "k"}, {"z"}, "second");
+  return test::save_model(test::make_model(g), dir, "two_type_errors.onnx");
+}
+
 // x: float[batch, 2] -> Relu -> y.
 std::string symbolic_model(const std::string& dir) {
   test::GraphBuilder g;
@@ -183,6 +195,9 @@ TEST_F(CliErrors, ModelCommands) {
       {"optimize " + add_ + " " + shell_quoted(dir_ + "/o.onnx") + " --passes nope", 2,
        "--passes: no pass named 'nope'"},
       {"optimize " + bad_ + " " + shell_quoted(dir_ + "/o.onnx"), 1, "add"},
+      {"optimize " + shell_quoted(two_type_errors_model(dir_)) + " " +
+           shell_quoted(dir_ + "/o.onnx"),
+       1, "(and 1 more error; `bough check` lists them)"},
       {"test-data", 2, "DIR is required"},
       {"test-data " + shell_quoted(dir_ + "/none"), 2, "is not a test folder"},
       {"test-data --optimize most " + shell_quoted(dir_), 2,

@@ -83,6 +83,7 @@ void write_trace(const std::vector<ProfiledRun>& runs, const std::string& path) 
 }
 
 int bench(const Options& opt) {
+  if (!opt.profile_json.empty()) require_writable_folder(opt.profile_json);
   Model model = Model::load(opt.run.model);
   auto t0 = Clock::now();
   Session session(model,

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bough/error.h"
+#include "check/first_error.h"
 #include "commands.h"
 #include "formats/onnx/writer.h"
 #include "formats/read_model.h"
@@ -18,14 +19,9 @@ namespace bough::cli {
 
 namespace {
 
-// Throws InvalidModel with the first error of the check, naming how many more there are.
+// Throws the first error of the check, as a Session would, naming how many more there are.
 void require_valid(const ir::Model& model, const std::string& when) {
-  infer::Validation checked = infer::validate(model);
-  if (!checked.diagnostics.has_errors()) return;
-  for (const auto& d : checked.diagnostics.all())
-    if (d.severity == check::Severity::Error)
-      fail(ErrorKind::InvalidModel, d.place.empty() ? model.path : model.path + ": " + d.place,
-           when + d.message + " (`bough check` lists every problem)");
+  check::throw_first_error(infer::validate(model).diagnostics, model.path, "`bough check`", when);
 }
 
 // The passes named in a comma-separated list; empty (after a message) when one is unknown.

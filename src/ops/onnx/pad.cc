@@ -10,6 +10,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "kernels/sub_byte.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
@@ -142,29 +143,39 @@ class Pad : public Kernel {
       if (n < 0) fail(ErrorKind::BadInput, "", "pads crop more than the input holds");
       shape.push_back(n);
     }
-    if (is_sub_byte(x.type())) fail(ErrorKind::Unsupported, "", "Pad on sub-byte types");
+    if (!is_sub_byte(x.type())) return io.set_output(0, pad(io, x, pads, shape));
+    // Sub-byte elements are padded as one field per byte, then packed again.
+    io.set_output(
+        0, kernels::packed_fields(pad(io, kernels::unpacked_fields(x), pads, shape), x.type()));
+  }
+
+ private:
+  // `x` padded to `shape`; a sub-byte input comes as its fields.
+  Tensor pad(KernelIO& io, const Tensor& x, std::span<const int64_t> pads,
+             const Dims& shape) const {
     Tensor out(x.type(), shape);
-    if (out.numel() == 0) return io.set_output(0, std::move(out));
+    if (out.numel() == 0) return out;
     if (mode_ == Mode::Constant) {
       fill_and_copy(x, out, pads, fill_value(io, x.type()), io.pool());
     } else {
       std::vector<std::vector<int64_t>> maps;
-      for (size_t d = 0; d < rank; ++d)
+      for (size_t d = 0; d < x.rank(); ++d)
         maps.push_back(source_map(x.dim(d), shape[d], pads[d], mode_));
       gather_padded(x, out, maps, io.pool());
     }
-    io.set_output(0, std::move(out));
+    return out;
   }
 
- private:
-  // The constant as a one-element tensor of `type`.
+  // The constant as a one-element tensor of `type` (UInt8: the field of a sub-byte value).
   Tensor fill_value(KernelIO& io, ElemType type) const {
     if (io.has_input(2)) {
       const Tensor& v = io.input(2);
-      if (v.type() != type)
+      const bool fields =
+          is_sub_byte(v.type()) && type == ElemType::UInt8 && v.type() == io.input(0).type();
+      if (v.type() != type && !fields)
         fail(ErrorKind::BadInput, "", "constant_value has a different element type");
       if (v.numel() != 1) fail(ErrorKind::BadInput, "", "constant_value must hold one value");
-      return v;
+      return fields ? kernels::unpacked_fields(v) : v;
     }
     if (type == ElemType::String) return Tensor(type, {});
     if (!value_ || *value_ == 0) return Tensor::zeros(type, {});

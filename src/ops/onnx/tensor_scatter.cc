@@ -6,6 +6,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
+#include "kernels/sub_byte.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -47,8 +48,18 @@ class TensorScatter : public Kernel {
         write[static_cast<size_t>(b)] = w;
       }
     }
-    if (is_sub_byte(past.type()))
-      fail(ErrorKind::Unsupported, "", "TensorScatter on sub-byte types");
+    if (!is_sub_byte(past.type())) return io.set_output(0, scatter(past, update, axis, write));
+    // Sub-byte elements are moved as one field per byte, then packed again.
+    io.set_output(0, kernels::packed_fields(scatter(kernels::unpacked_fields(past),
+                                                    kernels::unpacked_fields(update), axis, write),
+                                            past.type()));
+  }
+
+ private:
+  // A copy of `past` with `update` written at `write[b]` along `axis` for every batch entry b.
+  Tensor scatter(const Tensor& past, const Tensor& update, size_t axis,
+                 const std::vector<int64_t>& write) const {
+    const int64_t batch = past.dim(0), max_len = past.dim(axis), len = update.dim(axis);
     int64_t per_batch = 1, inner = 1;  // blocks between the batch axis and `axis`; block size
     for (size_t d = 1; d < axis; ++d) per_batch *= past.dim(d);
     for (size_t d = axis + 1; d < past.rank(); ++d) inner *= past.dim(d);
@@ -65,10 +76,9 @@ class TensorScatter : public Kernel {
         }
       }
     });
-    io.set_output(0, std::move(out));
+    return out;
   }
 
- private:
   int64_t axis_;
   bool circular_;
 };
