@@ -121,8 +121,10 @@ void infer_global_pool(InferContext& ctx) {
 }
 
 ir::Shape matmul_shape(const InferContext& ctx, size_t ia, size_t ib) {
-  const ir::Shape& a = ctx.input_shape(ia);
-  const ir::Shape& b = ctx.input_shape(ib);
+  return matmul_shape(ctx, ctx.input_shape(ia), ctx.input_shape(ib));
+}
+
+ir::Shape matmul_shape(const InferContext& ctx, const ir::Shape& a, const ir::Shape& b) {
   if (!a.rank_known || !b.rank_known) return ir::Shape::unknown_rank();
   if (a.dims.empty() || b.dims.empty()) ctx.invalid("MatMul inputs cannot be scalars");
   const size_t ra = a.dims.size(), rb = b.dims.size();

@@ -49,6 +49,8 @@ void infer_global_pool(InferContext& ctx);
 // The numpy matmul shape of a (input `ia`) by b (input `ib`); a contracted dim that differs
 // is invalid.
 ir::Shape matmul_shape(const InferContext& ctx, size_t ia, size_t ib);
+// The same for shapes a and b given directly (operands transposed first, say).
+ir::Shape matmul_shape(const InferContext& ctx, const ir::Shape& a, const ir::Shape& b);
 
 // The spatial rank of a convolution's input x (N, C, spatial...) of known rank; a rank below 3,
 // or weights w of another rank, is invalid.

@@ -1,0 +1,35 @@
+// com.microsoft BiasAdd-1: Y = X + bias + skip, X and skip of shape (N, S, C), bias (C).
+#include "ops/microsoft/bias_activation.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+class BiasAdd : public Kernel {
+ public:
+  void run(KernelIO& io) override {
+    if (io.input(0).rank() != 3)
+      fail(ErrorKind::BadInput, "",
+           "BiasAdd's X must be 3-D (N, S, C), got " + shape_string(io.input(0).shape()));
+    io.set_output(0, microsoft::bias_map(io.input(0), &io.input(1), &io.input(2), io.pool(),
+                                         "BiasAdd", [](auto v) { return v; }));
+  }
+};
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasAdd>(); }
+}  // namespace
+
+const OpDef& def_MsBiasAdd() {
+  static const OpDef def{"com.microsoft",
+                         "BiasAdd",
+                         {1},
+                         3,
+                         3,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1, "X: T, bias: T, skip: T -> Y: T; T = float float16"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,34 @@
+// com.microsoft BiasGelu-1: C = Gelu(A + B), the exact (erf) Gelu, with the 1-D bias B along
+// A's last dimension.
+#include "kernels/fast_math.h"
+#include "ops/microsoft/bias_activation.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+class BiasGelu : public Kernel {
+ public:
+  void run(KernelIO& io) override {
+    io.set_output(0, microsoft::bias_map(io.input(0), &io.input(1), nullptr, io.pool(), "BiasGelu",
+                                         [](auto v) { return kernels::fast_gelu(v); }));
+  }
+};
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }
+}  // namespace
+
+const OpDef& def_MsBiasGelu() {
+  static const OpDef def{"com.microsoft",
+                         "BiasGelu",
+                         {1},
+                         2,
+                         2,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}}};
+  return def;
+}
+
+}  // namespace bough::ops

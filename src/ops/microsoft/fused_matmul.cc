@@ -1,0 +1,113 @@
+// com.microsoft FusedMatMul-1: Y = alpha * op(A) · op(B), numpy's matmul after each operand
+// is rearranged: transBatch moves its first dimension behind the batch dimensions
+// ([d0, d1, .., d(r-2), d(r-1)] -> [d1, .., d(r-2), d0, d(r-1)], rank 3 or more), then trans
+// swaps its last two dimensions (rank 2 or more). The MatMul that ONNX Runtime's optimizer
+// fuses a Transpose and a Mul into.
+#include <numeric>
+#include <vector>
+
+#include "kernels/dispatch.h"
+#include "kernels/elementwise_loops.h"
+#include "kernels/layout.h"
+#include "kernels/matmul.h"
+#include "kernels/through_float.h"
+#include "ops/onnx/nn_infer.h"
+#include "ops/registry.h"
+
+namespace bough::ops {
+
+namespace {
+
+// The permutation of an operand of rank `rank` (identity when nothing moves).
+std::vector<int64_t> operand_perm(size_t rank, bool trans_batch, bool trans) {
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  if (trans_batch && rank >= 3) std::rotate(perm.begin(), perm.begin() + 1, perm.end() - 1);
+  if (trans && rank >= 2) std::swap(perm[rank - 2], perm[rank - 1]);
+  return perm;
+}
+
+Tensor arrange(const Tensor& t, bool trans_batch, bool trans) {
+  const std::vector<int64_t> perm = operand_perm(t.rank(), trans_batch, trans);
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int64_t>(i)) return kernels::transpose(t, perm);
+  return t;
+}
+
+Tensor scaled(Tensor y, float alpha, util::ThreadPool& pool) {
+  if (alpha == 1.0f) return y;
+  auto scale = [&](const Tensor& yw) {
+    Tensor out(yw.type(), yw.shape());
+    kernels::visit_float(yw.type(), "FusedMatMul", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* src = yw.data<T>();
+      T* dst = out.data<T>();
+      const auto a = static_cast<T>(alpha);
+      pool.parallel_for(yw.numel(), util::grain_for(kernels::kElementWork),
+                        [&](int64_t lo, int64_t hi) {
+                          for (int64_t i = lo; i < hi; ++i) dst[i] = a * src[i];
+                        });
+    });
+    return out;
+  };
+  return kernels::through_float(scale, y);
+}
+
+class FusedMatMul : public Kernel {
+ public:
+  FusedMatMul(float alpha, bool trans_a, bool trans_b, bool batch_a, bool batch_b)
+      : alpha_(alpha), trans_a_(trans_a), trans_b_(trans_b), batch_a_(batch_a), batch_b_(batch_b) {}
+
+  void run(KernelIO& io) override {
+    const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
+    const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
+    io.set_output(0, scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool()));
+  }
+
+ private:
+  float alpha_;
+  bool trans_a_, trans_b_, batch_a_, batch_b_;
+};
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<FusedMatMul>(ctx.attr_float("alpha", 1.0f), ctx.attr_int("transA", 0),
+                                       ctx.attr_int("transB", 0), ctx.attr_int("transBatchA", 0),
+                                       ctx.attr_int("transBatchB", 0));
+}
+
+ir::Shape arranged_shape(const ir::Shape& s, bool trans_batch, bool trans) {
+  if (!s.rank_known) return s;
+  ir::Shape out = s;
+  const std::vector<int64_t> perm = operand_perm(s.dims.size(), trans_batch, trans);
+  for (size_t i = 0; i < perm.size(); ++i) out.dims[i] = s.dims[static_cast<size_t>(perm[i])];
+  return out;
+}
+
+void infer(InferContext& ctx) {
+  const ir::Shape a =
+      arranged_shape(ctx.input_shape(0), ctx.attr_int("transBatchA", 0), ctx.attr_int("transA", 0));
+  const ir::Shape b =
+      arranged_shape(ctx.input_shape(1), ctx.attr_int("transBatchB", 0), ctx.attr_int("transB", 0));
+  ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, a, b));
+}
+
+}  // namespace
+
+const OpDef& def_MsFusedMatMul() {
+  static const OpDef def{
+      "com.microsoft",
+      "FusedMatMul",
+      {1},
+      2,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "A: T, B: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.0, transA: int = "
+        "0, transB: int = 0, transBatchA: int = 0, transBatchB: int = 0"}}};
+  return def;
+}
+
+}  // namespace bough::ops

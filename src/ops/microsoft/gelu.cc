@@ -1,0 +1,34 @@
+// com.microsoft Gelu-1: y = 0.5 * x * (1 + erf(x / sqrt(2))), the exact Gelu (ai.onnx Gelu-20
+// with approximate="none", which it predates).
+#include "kernels/fast_math.h"
+#include "ops/microsoft/bias_activation.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+class Gelu : public Kernel {
+ public:
+  void run(KernelIO& io) override {
+    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "Gelu",
+                                         [](auto v) { return kernels::fast_gelu(v); }));
+  }
+};
+std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }
+}  // namespace
+
+const OpDef& def_MsGelu() {
+  static const OpDef def{"com.microsoft",
+                         "Gelu",
+                         {1},
+                         1,
+                         1,
+                         1,
+                         1,
+                         make,
+                         infer_same_as_first,
+                         {{1, "X: T -> Y: T; T = float float16 double bfloat16"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,44 @@
+// com.microsoft QuickGelu-1: y = x * sigmoid(alpha * x), alpha 1.702 by default (the
+// sigmoid approximation of Gelu CLIP models use).
+#include "kernels/fast_math.h"
+#include "ops/microsoft/bias_activation.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+class QuickGelu : public Kernel {
+ public:
+  explicit QuickGelu(float alpha) : alpha_(alpha) {}
+  void run(KernelIO& io) override {
+    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "QuickGelu",
+                                         [a = alpha_](auto v) {
+                                           using T = decltype(v);
+                                           return v * kernels::fast_sigmoid(static_cast<T>(a) * v);
+                                         }));
+  }
+
+ private:
+  float alpha_;
+};
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return std::make_unique<QuickGelu>(ctx.attr_float("alpha", 1.702f));
+}
+}  // namespace
+
+const OpDef& def_MsQuickGelu() {
+  static const OpDef def{
+      "com.microsoft",
+      "QuickGelu",
+      {1},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer_same_as_first,
+      {{1, "X: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.702"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,65 @@
+// SimplifiedLayerNormalization-1, ONNX Runtime's RMSNorm: a contrib operator that ONNX Runtime
+// registers in the default domain (version 1), where exporters put it. Over X's dims
+// from `axis` on, Y = X * inv_std * scale with inv_std = 1 / sqrt(mean(X^2) + epsilon). The
+// optional inv_std_var output keeps X's dims before `axis` (1 from there on), in stash_type.
+#include "kernels/convert.h"
+#include "kernels/layout.h"
+#include "kernels/through_float.h"
+#include "ops/microsoft/skip_norm.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+class SimplifiedLayerNormalization : public Kernel {
+ public:
+  SimplifiedLayerNormalization(int64_t axis, double epsilon, ElemType stash)
+      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+  void run(KernelIO& io) override {
+    const Tensor& x = io.input(0);
+    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
+    microsoft::NormInputs in{&x, nullptr, &io.input(1), nullptr, nullptr};
+    microsoft::NormOutputs r = microsoft::skip_normalize(in, axis, true, epsilon_, false, io.pool(),
+                                                         "SimplifiedLayerNormalization");
+    io.set_output(0, std::move(r.y));
+    if (io.has_output(1)) io.set_output(1, kernels::cast(r.inv_std, stash_));
+  }
+
+ private:
+  int64_t axis_;
+  double epsilon_;
+  ElemType stash_;
+};
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
+  if (!kernels::is_computed_float(stash)) ctx.invalid("stash_type must be a float type");
+  return std::make_unique<SimplifiedLayerNormalization>(ctx.attr_int("axis", -1),
+                                                        ctx.attr_float("epsilon", 1e-5f), stash);
+}
+void infer(InferContext& ctx) {
+  const int64_t code = ctx.attr_int("stash_type", 1);
+  if (!is_valid_elem_code(static_cast<int>(code)))
+    ctx.invalid("unknown stash_type " + std::to_string(code));
+  microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, static_cast<ElemType>(code), 0);
+}
+}  // namespace
+
+const OpDef& def_MsSimplifiedLayerNormalization() {
+  static const OpDef def{
+      "",
+      "SimplifiedLayerNormalization",
+      {1},
+      2,
+      2,
+      1,
+      2,
+      make,
+      infer,
+      {{1,
+        "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
+        "double; axis: int = -1, epsilon: float = "
+        "9.999999747378752e-06, stash_type: int = 1"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""com.microsoft contrib-operator models with ONNX Runtime's outputs, checked without it.
+
+Writes tests/peer/contrib/<case>/ in the ONNX backend-test layout (model.onnx,
+test_data_set_0/input_N.pb, output_N.pb): each contrib operator bough implements, over its
+attributes, optional inputs and outputs, and shapes (ranks 2 to 4, symbolic batch dims),
+with random inputs. The expected outputs are ONNX Runtime's (CPU, graph optimizations off,
+through ../shared/peer), so `bough test-data tests/peer/contrib` (the `peer_outputs` test)
+compares bough with it at the runner's default tolerance, |got - want| <= 1e-7 + 1e-3 |want|
+(float32 throughout; ORT and bough differ by a few float ulps on these values). BiasAdd,
+which ONNX Runtime implements on CUDA only, is checked against numpy's x + bias + skip.
+
+Usage: make_contrib.py [PEER_DIR]   (PEER_DIR: the folder `sh ../shared/peer/setup.sh`
+prints, default ~/.cache/bough-peer). Deterministic: the same files on every run.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "contrib")
+MS = "com.microsoft"
+
+
+def case(name, op, inputs, outputs, rng_inputs, reference=None, **attrs):
+    """inputs: names ("" for an omitted one); outputs: names ("" omitted); rng_inputs: the
+    arrays of the named inputs, in order; reference: for an operator ONNX Runtime implements
+    on CUDA only, numpy's computation of the outputs from the inputs."""
+    # ONNX Runtime registers SimplifiedLayerNormalization in the default domain.
+    domain = "" if op == "SimplifiedLayerNormalization" else MS
+    node = helper.make_node(op, inputs, outputs, domain=domain, **attrs)
+    return name, node, rng_inputs, outputs, reference
+
+
+def cases(rng):
+    f = lambda *shape: rng.standard_normal(shape).astype(np.float32)
+    out = []
+    # Gelu family and BiasAdd.
+    out.append(case("gelu_3d", "Gelu", ["x"], ["y"], [f(2, 3, 8)]))
+    out.append(case("gelu_1d", "Gelu", ["x"], ["y"], [f(37) * 4]))
+    out.append(case("bias_gelu_2d", "BiasGelu", ["a", "b"], ["y"], [f(5, 16), f(16)]))
+    out.append(case("bias_gelu_4d", "BiasGelu", ["a", "b"], ["y"], [f(2, 2, 3, 7), f(7)]))
+    # Within [-4, 4]: further into the negative tail, where 1 + tanh cancels, ONNX Runtime's
+    # float result loses relative accuracy (at x = -4.678 it gives -1.673e-6; the exact value,
+    # and bough's, is -1.796e-6); the unit tests check the tail against double precision.
+    out.append(case("fast_gelu", "FastGelu", ["x"], ["y"], [np.clip(f(3, 4, 10) * 3, -4, 4)]))
+    out.append(case("fast_gelu_bias", "FastGelu", ["x", "bias"], ["y"], [f(2, 5, 12), f(12)]))
+    out.append(case("quick_gelu_default", "QuickGelu", ["x"], ["y"], [f(4, 9) * 3]))
+    out.append(case("quick_gelu_alpha", "QuickGelu", ["x"], ["y"], [f(2, 3, 5)], alpha=-0.75))
+    out.append(case("bias_add", "BiasAdd", ["x", "bias", "skip"], ["y"],
+                    [f(2, 3, 16), f(16), f(2, 3, 16)],
+                    reference=lambda x, bias, skip: [x + bias + skip]))
+    # FusedMatMul over the transposition attributes, ranks and alpha.
+    fm = [("2d", (4, 6), (6, 5), {}),
+          ("2d_trans_a", (6, 4), (6, 5), dict(transA=1)),
+          ("2d_trans_b_alpha", (4, 6), (5, 6), dict(transB=1, alpha=0.125)),
+          ("3d_trans_ab", (2, 6, 4), (2, 5, 6), dict(transA=1, transB=1, alpha=2.0)),
+          ("4d_broadcast", (2, 1, 3, 4), (3, 4, 5), dict(alpha=-0.5)),
+          ("3d_by_2d", (3, 4, 6), (6, 2), {}),
+          ("1d_a", (6,), (2, 6, 3), {}),
+          ("trans_batch_a", (4, 2, 6), (2, 6, 5), dict(transBatchA=1)),
+          ("trans_batch_b", (2, 4, 6), (6, 2, 5), dict(transBatchB=1)),
+          ("trans_batch_both_trans", (6, 2, 3, 4), (5, 2, 3, 6),
+           dict(transBatchA=1, transA=1, transBatchB=1, transB=1, alpha=0.5))]
+    for suffix, sa, sb, attrs in fm:
+        out.append(case("fused_matmul_" + suffix, "FusedMatMul", ["a", "b"], ["y"],
+                        [f(*sa), f(*sb)], **attrs))
+    # Normalizations.
+    h = 16
+    out.append(case("skip_layer_norm", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "beta", "bias"], ["y"],
+                    [f(2, 3, h), f(2, 3, h), f(h), f(h), f(h)], epsilon=1e-5))
+    out.append(case("skip_layer_norm_no_beta_bias", "SkipLayerNormalization",
+                    ["x", "skip", "gamma"], ["y"], [f(3, 4, h) * 5 + 2, f(3, 4, h), f(h)]))
+    out.append(case("skip_layer_norm_sum_output", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "", "bias"], ["y", "", "", "sum"],
+                    [f(2, 2, h), f(2, 2, h), f(h), f(h)], epsilon=1e-6))
+    out.append(case("skip_layer_norm_2d", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "beta"], ["y"], [f(5, h), f(5, h), f(h), f(h)]))
+    out.append(case("skip_layer_norm_broadcast_skip", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "beta"], ["y"], [f(2, 3, h), f(3, h), f(h), f(h)]))
+    out.append(case("skip_simplified_layer_norm", "SkipSimplifiedLayerNormalization",
+                    ["x", "skip", "gamma"], ["y"], [f(2, 3, h), f(2, 3, h), f(h)], epsilon=1e-6))
+    out.append(case("skip_simplified_layer_norm_bias_sum", "SkipSimplifiedLayerNormalization",
+                    ["x", "skip", "gamma", "bias"], ["y", "", "", "sum"],
+                    [f(3, 2, h), f(3, 2, h), f(h), f(h)]))
+    out.append(case("simplified_layer_norm", "SimplifiedLayerNormalization", ["x", "scale"],
+                    ["y"], [f(2, 3, h), f(h)], epsilon=1e-6))
+    out.append(case("simplified_layer_norm_axis", "SimplifiedLayerNormalization",
+                    ["x", "scale"], ["y", "inv_std"], [f(2, 3, 4) * 3, f(3, 4)], axis=1))
+    return out
+
+
+def make_model(node, arrays, outputs):
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(a.shape))
+              for n, a in zip([i for i in node.input if i], arrays)]
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs if n]
+    graph = helper.make_graph([node], "main", inputs, outs)
+    model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
+                              opset_imports=[helper.make_opsetid("", 17),
+                                             helper.make_opsetid(MS, 1)])
+    model.ir_version = 8
+    return model
+
+
+def ort_outputs(peer, model_path, names, arrays, outputs, work):
+    spec = {}
+    for n, a in zip(names, arrays):
+        np.save(os.path.join(work, n + ".npy"), a)
+        spec[n] = {"dtype": a.dtype.name, "shape": list(a.shape), "npy": n + ".npy"}
+    with open(os.path.join(work, "spec.json"), "w") as fp:
+        json.dump(spec, fp)
+    dump = os.path.join(work, "dump")
+    subprocess.run(["node", "ort_run.js", model_path, "--inputs", os.path.join(work, "spec.json"),
+                    "--iters", "1", "--warmup", "0", "--opt", "disabled", "--dump", dump],
+                   cwd=peer, check=True, stdout=subprocess.DEVNULL)
+    return [np.load(os.path.join(dump, "outputs", n + ".npy")) for n in outputs if n]
+
+
+def main():
+    peer = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/bough-peer")
+    if not os.path.exists(os.path.join(peer, "ort_run.js")):
+        sys.exit(f"no ONNX Runtime harness in {peer}: run `sh ../shared/peer/setup.sh` first")
+    rng = np.random.default_rng(1702)
+    shutil.rmtree(OUT, ignore_errors=True)
+    all_cases = cases(rng)
+    for name, node, arrays, outputs, reference in all_cases:
+        folder = os.path.join(OUT, name)
+        os.makedirs(os.path.join(folder, "test_data_set_0"))
+        path = os.path.join(folder, "model.onnx")
+        onnx.save(make_model(node, arrays, outputs), path)
+        names = [i for i in node.input if i]
+        with tempfile.TemporaryDirectory() as work:
+            results = (reference(*arrays) if reference else
+                       ort_outputs(peer, path, names, arrays, outputs, work))
+        tensors = [("input_%d" % i, numpy_helper.from_array(a, n))
+                   for i, (n, a) in enumerate(zip(names, arrays))]
+        tensors += [("output_%d" % i, numpy_helper.from_array(r, n))
+                    for i, (n, r) in enumerate(zip([o for o in outputs if o], results))]
+        for file, tensor in tensors:
+            with open(os.path.join(folder, "test_data_set_0", file + ".pb"), "wb") as fp:
+                fp.write(tensor.SerializeToString())
+    print(f"{len(all_cases)} cases in {OUT}")
+
+
+if __name__ == "__main__":
+    main()
