@@ -1,0 +1,237 @@
+// com.microsoft contrib operators beyond the ONNX Runtime comparisons (tests/peer/contrib):
+// corner cases with values worked out by hand (or in double, in the comments), attribute
+// defaults, optional inputs and outputs, errors, and the domain's place in the opset check.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "error_text.h"
+#include "model_builder.h"
+#include "test_paths.h"
+
+namespace bough::test {
+namespace {
+
+const std::string kMs = "com.microsoft";
+
+std::vector<Tensor> run_ms(
+    const std::string& op, const NamedTensors& ins, int outputs = 1,
+    const Attrs& attrs = [](onnxpb::NodeProto&) {}, int threads = 1) {
+  return run_node(op, ins, outputs, attrs, 1, "contrib", threads, kMs);
+}
+
+void expect_values(const Tensor& t, const Dims64& dims, const std::vector<double>& want,
+                   double tolerance = 1e-6) {
+  EXPECT_EQ(t.type(), ElemType::Float);
+  EXPECT_EQ(t.shape(), Dims(std::span<const int64_t>(dims)));
+  const std::vector<double> got = doubles_of(t);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], tolerance) << "element " << i;
+}
+
+// ---------------------------------------------------------------------------------------
+// Gelu family
+
+TEST(ContribGeluTest, GeluIsTheErfForm) {
+  // 0.5 x (1 + erf(x / sqrt 2)): Phi(1) = 0.841344746, so 1 -> 0.841344746, -1 -> -0.158655254,
+  // 3 -> 3 * 0.998650102 = 2.995950306; 0 -> 0.
+  auto out = run_ms("Gelu", {{"X", f32({4}, {1, -1, 3, 0})}});
+  expect_values(out[0], {4}, {0.841344746, -0.158655254, 2.995950306, 0});
+}
+
+TEST(ContribGeluTest, BiasGeluAddsTheBiasAlongTheLastDimension) {
+  // A + B = [[1, -1], [3, 0]]; Gelu as above.
+  auto out =
+      run_ms("BiasGelu", {{"A", f32({2, 2}, {0.5f, -1, 2.5f, 0})}, {"B", f32({2}, {0.5f, 0})}});
+  expect_values(out[0], {2, 2}, {0.841344746, -0.158655254, 2.995950306, 0});
+}
+
+TEST(ContribGeluTest, FastGeluIsTheTanhFormWithOptionalBias) {
+  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) in double: 1 -> 0.841191991,
+  // -1.5 -> -0.100428423, and far in the negative tail, where 1 + tanh cancels,
+  // -4.678485 -> -1.79625536e-6 (relative accuracy kept).
+  auto out = run_ms("FastGelu", {{"X", f32({2}, {0, -2})}, {"bias", f32({2}, {1, 0.5f})}});
+  expect_values(out[0], {2}, {0.841191991, -0.100428423});
+  auto tail = run_ms("FastGelu", {{"X", f32({1}, {-4.678485f})}});
+  EXPECT_NEAR(doubles_of(tail[0])[0], -1.79625536e-6, 1e-10);
+}
+
+TEST(ContribGeluTest, QuickGeluUsesAlpha) {
+  // x sigmoid(alpha x): default alpha 1.702 gives sigmoid(1.702) = 0.845795766 at 1; alpha 2
+  // gives sigmoid(2) = 0.880797078 at 1 and -sigmoid(-2) = -0.119202922 at -1.
+  expect_values(run_ms("QuickGelu", {{"X", f32({1}, {1})}})[0], {1}, {0.845795766});
+  auto out = run_ms("QuickGelu", {{"X", f32({2}, {1, -1})}}, 1,
+                    [](onnxpb::NodeProto& n) { set_float(n, "alpha", 2.0f); });
+  expect_values(out[0], {2}, {0.880797078, -0.119202922});
+}
+
+TEST(ContribGeluTest, BiasAddSumsThreeInputs) {
+  auto out = run_ms("BiasAdd", {{"X", f32({1, 2, 2}, {1, 2, 3, 4})},
+                                {"bias", f32({2}, {10, 20})},
+                                {"skip", f32({1, 2, 2}, {100, 200, 300, 400})}});
+  expect_values(out[0], {1, 2, 2}, {111, 222, 313, 424});
+}
+
+TEST(ContribGeluTest, BiasOfTheWrongLengthIsBadInput) {
+  expect_error_mentioning(
+      [] {
+        run_ms("BiasGelu", {{"A", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"B", f32({2}, {1, 2})}});
+      },
+      "not 1-D of the input's last dimension");
+  expect_bad_input([] {
+    run_ms("BiasAdd", {{"X", f32({2, 2}, {1, 2, 3, 4})},
+                       {"bias", f32({2}, {1, 2})},
+                       {"skip", f32({2, 2}, {1, 2, 3, 4})}});
+  });
+}
+
+TEST(ContribGeluTest, ManyElementsSplitOverThreadsMatchOneThread) {
+  std::vector<float> x(100000);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 97) * 0.1f - 4.8f;
+  const auto one = run_ms("Gelu", {{"X", f32({100000}, x)}}, 1, {}, 1);
+  const auto four = run_ms("Gelu", {{"X", f32({100000}, x)}}, 1, {}, 4);
+  EXPECT_EQ(floats_of(one[0]), floats_of(four[0]));
+}
+
+// ---------------------------------------------------------------------------------------
+// FusedMatMul
+
+TEST(ContribFusedMatMulTest, TransAAndAlpha) {
+  // A^T = [[1, 3], [2, 4]]; A^T B = [[26, 30], [38, 44]]; alpha 0.5 halves it.
+  auto out =
+      run_ms("FusedMatMul", {{"A", f32({2, 2}, {1, 2, 3, 4})}, {"B", f32({2, 2}, {5, 6, 7, 8})}}, 1,
+             [](onnxpb::NodeProto& n) {
+               set_int(n, "transA", 1);
+               set_float(n, "alpha", 0.5f);
+             });
+  expect_values(out[0], {2, 2}, {13, 15, 19, 22});
+}
+
+TEST(ContribFusedMatMulTest, TransBatchMovesTheFirstDimensionBehindTheBatch) {
+  // A (2, 1, 2) = [M=2, batch=1, K=2] is read as (1, 2, 2) [[1, 2], [3, 4]]; times
+  // B [[5, 6], [7, 8]]: [[19, 22], [43, 50]].
+  auto out = run_ms("FusedMatMul",
+                    {{"A", f32({2, 1, 2}, {1, 2, 3, 4})}, {"B", f32({1, 2, 2}, {5, 6, 7, 8})}}, 1,
+                    [](onnxpb::NodeProto& n) { set_int(n, "transBatchA", 1); });
+  expect_values(out[0], {1, 2, 2}, {19, 22, 43, 50});
+  // transBatchB and transB together: B (2, 1, 2) -> (1, 2, 2) [[5, 6], [7, 8]] -> transposed
+  // [[5, 7], [6, 8]]; A [[1, 2], [3, 4]] times it: [[17, 23], [39, 53]].
+  auto both = run_ms("FusedMatMul",
+                     {{"A", f32({1, 2, 2}, {1, 2, 3, 4})}, {"B", f32({2, 1, 2}, {5, 6, 7, 8})}}, 1,
+                     [](onnxpb::NodeProto& n) {
+                       set_int(n, "transBatchB", 1);
+                       set_int(n, "transB", 1);
+                     });
+  expect_values(both[0], {1, 2, 2}, {17, 23, 39, 53});
+}
+
+TEST(ContribFusedMatMulTest, MismatchedContractedDimsAreInvalid) {
+  // transB makes B (3, 2) a (2, 3): K = 2 against A's 2 fits without it only.
+  expect_invalid_model([] {
+    run_ms("FusedMatMul", {{"A", f32({1, 2}, {1, 2})}, {"B", f32({3, 2}, {1, 2, 3, 4, 5, 6})}});
+  });
+}
+
+TEST(ContribFusedMatMulTest, IntegerInputsAreOutsideTheSignature) {
+  expect_invalid_model([] {
+    run_ms("FusedMatMul", {{"A", i64({1, 1}, {1})}, {"B", i64({1, 1}, {2})}});
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Normalizations
+
+TEST(ContribNormTest, SkipLayerNormalizationWithEveryOutput) {
+  // s = x + skip + bias = [2, 2, 2, 4] + 1 = [3, 3, 3, 5]: mean 3.5, variance 0.75,
+  // inv_std (epsilon 0) 1 / sqrt(0.75) = 1.154700538; normalized [-1, -1, -1, 3] * 0.577350269;
+  // times gamma [1, 1, 1, 2] plus beta [0, 1, 0, 0].
+  auto out = run_ms("SkipLayerNormalization",
+                    {{"x", f32({1, 4}, {1, 2, 3, 4})},
+                     {"skip", f32({1, 4}, {1, 0, -1, 0})},
+                     {"gamma", f32({4}, {1, 1, 1, 2})},
+                     {"beta", f32({4}, {0, 1, 0, 0})},
+                     {"bias", f32({4}, {1, 1, 1, 1})}},
+                    4, [](onnxpb::NodeProto& n) { set_float(n, "epsilon", 0.0f); });
+  const double u = 0.577350269;
+  expect_values(out[0], {1, 4}, {-u, 1 - u, -u, 6 * u});
+  expect_values(out[1], {1, 1}, {3.5});
+  expect_values(out[2], {1, 1}, {1.154700538});
+  expect_values(out[3], {1, 4}, {3, 3, 3, 5});
+}
+
+TEST(ContribNormTest, SkipBroadcastsOverLeadingDimensions) {
+  // skip (1, 2) added to both rows of x (2, 2): rows [1, 3] and [3, 5], each normalized to
+  // [-1, 1] (variance 1, epsilon 0).
+  auto out = run_ms("SkipLayerNormalization",
+                    {{"x", f32({2, 2}, {0, 1, 2, 3})},
+                     {"skip", f32({1, 2}, {1, 2})},
+                     {"gamma", f32({2}, {1, 1})}},
+                    1, [](onnxpb::NodeProto& n) { set_float(n, "epsilon", 0.0f); });
+  expect_values(out[0], {2, 2}, {-1, 1, -1, 1});
+}
+
+TEST(ContribNormTest, SkipOfAnotherShapeIsBadInput) {
+  expect_bad_input([] {
+    run_ms("SkipLayerNormalization", {{"x", f32({2, 2}, {0, 1, 2, 3})},
+                                      {"skip", f32({2, 1}, {1, 2})},
+                                      {"gamma", f32({2}, {1, 1})}});
+  });
+}
+
+TEST(ContribNormTest, SkipSimplifiedDividesByTheRootMeanSquare) {
+  // s = [3, 4, 0, 0]: mean of squares 25 / 4, root 2.5, inv_std 0.4 (epsilon 0); times gamma
+  // [1, 2, 3, 4]: [1.2, 3.2, 0, 0]. The mean output is s's mean, 1.75.
+  auto out = run_ms("SkipSimplifiedLayerNormalization",
+                    {{"x", f32({1, 4}, {1, 4, 0, -1})},
+                     {"skip", f32({1, 4}, {2, 0, 0, 1})},
+                     {"gamma", f32({4}, {1, 2, 3, 4})}},
+                    4, [](onnxpb::NodeProto& n) { set_float(n, "epsilon", 0.0f); });
+  expect_values(out[0], {1, 4}, {1.2, 3.2, 0, 0});
+  expect_values(out[1], {1, 1}, {1.75});
+  expect_values(out[2], {1, 1}, {0.4});
+  expect_values(out[3], {1, 4}, {3, 4, 0, 0});
+}
+
+TEST(ContribNormTest, SimplifiedLayerNormalizationAxisAndEpsilon) {
+  // Default axis -1: row [3, 4] has mean square 12.5, inv_std 0.282842712; row [0, 0] only
+  // epsilon 1e-5, inv_std 316.227766 and output 0.
+  auto rows = run_node("SimplifiedLayerNormalization",
+                       {{"X", f32({2, 2}, {3, 4, 0, 0})}, {"scale", f32({2}, {1, 2})}}, 2, {}, 17,
+                       "contrib");
+  const double k = 0.282842712;
+  expect_values(rows[0], {2, 2}, {3 * k, 8 * k, 0, 0});
+  expect_values(rows[1], {2, 1}, {k, 316.227766}, 1e-3);
+  // axis 0: the whole tensor, mean square 25 / 4, inv_std 0.4; scale (2, 2).
+  auto whole = run_node(
+      "SimplifiedLayerNormalization",
+      {{"X", f32({2, 2}, {3, 4, 0, 0})}, {"scale", f32({2, 2}, {1, 1, 1, 1})}}, 2,
+      [](onnxpb::NodeProto& n) {
+        set_int(n, "axis", 0);
+        set_float(n, "epsilon", 0.0f);
+      },
+      17, "contrib");
+  expect_values(whole[0], {2, 2}, {1.2, 1.6, 0, 0});
+  expect_values(whole[1], {1, 1}, {0.4});
+}
+
+// ---------------------------------------------------------------------------------------
+// The domain
+
+TEST(ContribDomainTest, ANewerComMicrosoftOpsetIsUnsupported) {
+  expect_error_mentioning(
+      [] {
+        run_node("Gelu", {{"X", f32({1}, {1})}}, 1, {}, 2, "contrib", 1, kMs);
+      },
+      "imports opset com.microsoft 2");
+}
+
+TEST(ContribDomainTest, UnknownAttributeIsInvalid) {
+  expect_invalid_model([] {
+    run_ms("QuickGelu", {{"X", f32({1}, {1})}}, 1,
+           [](onnxpb::NodeProto& n) { set_float(n, "beta", 2.0f); });
+  });
+}
+
+}  // namespace
+}  // namespace bough::test
