@@ -216,6 +216,53 @@ TEST(ContribNormTest, SimplifiedLayerNormalizationAxisAndEpsilon) {
 }
 
 // ---------------------------------------------------------------------------------------
+// RotaryEmbedding
+
+// Caches of 2 positions, half width 2: position 1 has cos [0, 0.6] and sin [1, 0.8].
+NamedTensors rotary_inputs(Tensor x, Tensor positions) {
+  return {{"input", std::move(x)},
+          {"position_ids", std::move(positions)},
+          {"cos_cache", f32({2, 2}, {1, 1, 0, 0.6f})},
+          {"sin_cache", f32({2, 2}, {0, 0, 1, 0.8f})}};
+}
+
+TEST(ContribRotaryTest, HalvesOrInterleavedPairs) {
+  // x = [1, 2, 3, 4] at position 1. Halves pair (0, 2) at angle 0 (cos 0, sin 1) and (1, 3)
+  // at (0.6, 0.8): out0 = 1*0 - 3*1 = -3, out2 = 3*0 + 1*1 = 1, out1 = 2*0.6 - 4*0.8 = -2,
+  // out3 = 4*0.6 + 2*0.8 = 4.
+  auto halves =
+      run_ms("RotaryEmbedding", rotary_inputs(f32({1, 1, 4}, {1, 2, 3, 4}), i64({1, 1}, {1})), 1,
+             [](onnxpb::NodeProto& n) { set_int(n, "num_heads", 1); });
+  expect_values(halves[0], {1, 1, 4}, {-3, -2, 1, 4});
+  // Interleaved pairs (0, 1) and (2, 3): -2, 1, then 3*0.6 - 4*0.8 = -1.4, 4*0.6 + 3*0.8 = 4.8.
+  auto pairs =
+      run_ms("RotaryEmbedding", rotary_inputs(f32({1, 1, 4}, {1, 2, 3, 4}), i64({1, 1}, {1})), 1,
+             [](onnxpb::NodeProto& n) { set_int(n, "interleaved", 1); });
+  expect_values(pairs[0], {1, 1, 4}, {-2, 1, -1.4, 4.8});
+}
+
+TEST(ContribRotaryTest, OffsetPositionsAndAPartialRotaryDim) {
+  // position_ids (1) = [0]: the two steps are at positions 0 (identity) and 1. Head size 6,
+  // rotary dim 4: the last two dims of each head pass through.
+  auto out =
+      run_ms("RotaryEmbedding",
+             rotary_inputs(f32({1, 2, 6}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}), i64({1}, {0})), 1,
+             [](onnxpb::NodeProto& n) {
+               set_int(n, "num_heads", 1);
+               set_int(n, "rotary_embedding_dim", 4);
+             });
+  expect_values(out[0], {1, 2, 6}, {1, 2, 3, 4, 5, 6, -3, -2, 1, 4, 5, 6});
+}
+
+TEST(ContribRotaryTest, PositionPastTheCachesIsBadInput) {
+  expect_error_mentioning(
+      [] {
+        run_ms("RotaryEmbedding", rotary_inputs(f32({1, 1, 4}, {1, 2, 3, 4}), i64({1, 1}, {2})));
+      },
+      "position 2 is outside the caches' 2 positions");
+}
+
+// ---------------------------------------------------------------------------------------
 // The domain
 
 TEST(ContribDomainTest, ANewerComMicrosoftOpsetIsUnsupported) {

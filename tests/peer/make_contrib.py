@@ -95,11 +95,30 @@ def cases(rng):
                     ["y"], [f(2, 3, h), f(h)], epsilon=1e-6))
     out.append(case("simplified_layer_norm_axis", "SimplifiedLayerNormalization",
                     ["x", "scale"], ["y", "inv_std"], [f(2, 3, 4) * 3, f(3, 4)], axis=1))
+    # RotaryEmbedding: layouts, position ids or an offset, interleaving, a partial rotary dim.
+    cache = lambda n, half: [f(n, half), f(n, half)]
+    ids = lambda b, s, n: rng.integers(0, n, size=(b, s)).astype(np.int64)
+    out.append(case("rotary_3d", "RotaryEmbedding", ["x", "pos", "cos", "sin"], ["y"],
+                    [f(2, 3, 16), ids(2, 3, 10)] + cache(10, 4), num_heads=2))
+    out.append(case("rotary_3d_interleaved_offset", "RotaryEmbedding",
+                    ["x", "pos", "cos", "sin"], ["y"],
+                    [f(2, 4, 24), np.array([5], np.int64)] + cache(12, 6), interleaved=1,
+                    num_heads=2))
+    out.append(case("rotary_3d_heads_from_cache", "RotaryEmbedding",
+                    ["x", "pos", "cos", "sin"], ["y"], [f(1, 5, 16), ids(1, 5, 8)] + cache(8, 4)))
+    out.append(case("rotary_4d_partial", "RotaryEmbedding", ["x", "pos", "cos", "sin"], ["y"],
+                    [f(2, 3, 4, 8), ids(2, 4, 6)] + cache(6, 2), num_heads=3,
+                    rotary_embedding_dim=4))
+    out.append(case("rotary_4d_partial_interleaved", "RotaryEmbedding",
+                    ["x", "pos", "cos", "sin"], ["y"],
+                    [f(1, 2, 3, 10), ids(1, 3, 5)] + cache(5, 3), num_heads=2,
+                    rotary_embedding_dim=6, interleaved=1))
     return out
 
 
 def make_model(node, arrays, outputs):
-    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(a.shape))
+    inputs = [helper.make_tensor_value_info(n, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype],
+                                            list(a.shape))
               for n, a in zip([i for i in node.input if i], arrays)]
     outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs if n]
     graph = helper.make_graph([node], "main", inputs, outs)
