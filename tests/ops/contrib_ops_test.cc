@@ -263,6 +263,57 @@ TEST(ContribRotaryTest, PositionPastTheCachesIsBadInput) {
 }
 
 // ---------------------------------------------------------------------------------------
+// MatMulNBits
+
+Tensor u8(Dims64 dims, std::vector<uint8_t> v) {
+  return Tensor::from_vector<uint8_t>(ElemType::UInt8, Dims(std::span<const int64_t>(dims)), v);
+}
+
+// K 16 in one block of 16, N 2, 4 bits: row 0 is all nibbles 9 (bytes 0x99), row 1 nibbles 0
+// at even k and 15 at odd k (bytes 0xF0, the low nibble first); scales 0.5 and 0.25.
+NamedTensors nbits_inputs() {
+  std::vector<uint8_t> b(16, 0x99);
+  std::fill(b.begin() + 8, b.end(), 0xF0);
+  return {{"A", f32({1, 16}, std::vector<float>(16, 1.0f))},
+          {"B", u8({2, 1, 8}, b)},
+          {"scales", f32({2}, {0.5f, 0.25f})}};
+}
+
+void nbits_attrs(onnxpb::NodeProto& n) {
+  set_int(n, "K", 16);
+  set_int(n, "N", 2);
+  set_int(n, "block_size", 16);
+}
+
+TEST(ContribMatMulNBitsTest, DefaultZeroPointIsEight) {
+  // Zero point 8: row 0 is (9 - 8) * 0.5 = 0.5 everywhere, row 1 (0 - 8) * 0.25 = -2 at even
+  // k and (15 - 8) * 0.25 = 1.75 at odd k. A of ones sums them: 8 and 8 * (-2 + 1.75) = -2.
+  expect_values(run_ms("MatMulNBits", nbits_inputs(), 1, nbits_attrs)[0], {1, 2}, {8, -2});
+}
+
+TEST(ContribMatMulNBitsTest, PackedZeroPointsAndBias) {
+  // One block per row, so one zero-point byte per row: 9 makes row 0 zero, 0 makes row 1
+  // 0 at even k and 15 * 0.25 = 3.75 at odd k (sum 30); bias [1, 2].
+  NamedTensors in = nbits_inputs();
+  in.push_back({"zero_points", u8({2}, {9, 0})});
+  in.push_back({"", Tensor()});
+  in.push_back({"bias", f32({2}, {1, 2})});
+  expect_values(run_ms("MatMulNBits", in, 1, nbits_attrs)[0], {1, 2}, {1, 32});
+}
+
+TEST(ContribMatMulNBitsTest, BlockSizeBelowSixteenIsInvalid) {
+  expect_error_mentioning(
+      [] {
+        run_ms("MatMulNBits", nbits_inputs(), 1, [](onnxpb::NodeProto& n) {
+          set_int(n, "K", 16);
+          set_int(n, "N", 2);
+          set_int(n, "block_size", 8);
+        });
+      },
+      "block_size must be a power of 2 and at least 16");
+}
+
+// ---------------------------------------------------------------------------------------
 // The domain
 
 TEST(ContribDomainTest, ANewerComMicrosoftOpsetIsUnsupported) {

@@ -29,14 +29,15 @@ OUT = os.path.join(HERE, "contrib")
 MS = "com.microsoft"
 
 
-def case(name, op, inputs, outputs, rng_inputs, reference=None, **attrs):
+def case(name, op, inputs, outputs, rng_inputs, reference=None, constants=(), **attrs):
     """inputs: names ("" for an omitted one); outputs: names ("" omitted); rng_inputs: the
     arrays of the named inputs, in order; reference: for an operator ONNX Runtime implements
-    on CUDA only, numpy's computation of the outputs from the inputs."""
+    on CUDA only, numpy's computation of the outputs from the inputs; constants: the inputs
+    stored as initializers (weights a kernel may prepare once) rather than fed."""
     # ONNX Runtime registers SimplifiedLayerNormalization in the default domain.
     domain = "" if op == "SimplifiedLayerNormalization" else MS
     node = helper.make_node(op, inputs, outputs, domain=domain, **attrs)
-    return name, node, rng_inputs, outputs, reference
+    return name, node, rng_inputs, outputs, reference, set(constants)
 
 
 def cases(rng):
@@ -113,15 +114,40 @@ def cases(rng):
                     ["x", "pos", "cos", "sin"], ["y"],
                     [f(1, 2, 3, 10), ids(1, 3, 5)] + cache(5, 3), num_heads=2,
                     rotary_embedding_dim=6, interleaved=1))
+    # MatMulNBits: bits, block sizes, K not a multiple of the block, zero points packed or of
+    # A's type or absent (2^(bits-1)), bias, weights constant (prepared) or fed.
+    def nbits(name, a_shape, k, n, bits, block, zp=None, bias=False, constant=True):
+        blocks = (k + block - 1) // block
+        arrays = [f(*a_shape), rng.integers(0, 256, size=(n, blocks, block * bits // 8)).astype(
+            np.uint8), rng.uniform(0.01, 0.1, size=n * blocks).astype(np.float32)]
+        names = ["a", "b", "scales"]
+        if zp == "packed":
+            arrays.append(rng.integers(0, 256, size=n * ((blocks * bits + 7) // 8)).astype(np.uint8))
+        elif zp == "float":
+            arrays.append(rng.uniform(0, 2 ** bits - 1, size=n * blocks).astype(np.float32))
+        names += ["zero_points"] if zp else []
+        if bias:
+            arrays.append(f(n))
+            names += [""] * (5 - len(names)) + ["bias"]
+        out.append(case("matmul_nbits_" + name, "MatMulNBits", names, ["y"], arrays,
+                        constants=["b", "scales", "zero_points"] if constant else [],
+                        K=k, N=n, bits=bits, block_size=block))
+    nbits("4bit", (3, 64), 64, 8, 4, 32)
+    nbits("4bit_ragged_k_packed_zp_bias", (2, 3, 40), 40, 5, 4, 16, zp="packed", bias=True)
+    nbits("4bit_float_zp_fed", (4, 48), 48, 6, 4, 16, zp="float", constant=False)
+    nbits("4bit_packed_zp_fed", (1, 2, 80), 80, 3, 4, 32, zp="packed", constant=False)
+    nbits("8bit_packed_zp", (2, 64), 64, 4, 8, 32, zp="packed")
     return out
 
 
-def make_model(node, arrays, outputs):
+def make_model(node, arrays, outputs, constants):
+    named = list(zip([i for i in node.input if i], arrays))
     inputs = [helper.make_tensor_value_info(n, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype],
                                             list(a.shape))
-              for n, a in zip([i for i in node.input if i], arrays)]
+              for n, a in named if n not in constants]
+    initializers = [numpy_helper.from_array(a, n) for n, a in named if n in constants]
     outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs if n]
-    graph = helper.make_graph([node], "main", inputs, outs)
+    graph = helper.make_graph([node], "main", inputs, outs, initializers)
     model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
                               opset_imports=[helper.make_opsetid("", 17),
                                              helper.make_opsetid(MS, 1)])
@@ -150,12 +176,13 @@ def main():
     rng = np.random.default_rng(1702)
     shutil.rmtree(OUT, ignore_errors=True)
     all_cases = cases(rng)
-    for name, node, arrays, outputs, reference in all_cases:
+    for name, node, arrays, outputs, reference, constants in all_cases:
         folder = os.path.join(OUT, name)
         os.makedirs(os.path.join(folder, "test_data_set_0"))
         path = os.path.join(folder, "model.onnx")
-        onnx.save(make_model(node, arrays, outputs), path)
-        names = [i for i in node.input if i]
+        onnx.save(make_model(node, arrays, outputs, constants), path)
+        fed = [(n, a) for n, a in zip([i for i in node.input if i], arrays) if n not in constants]
+        names, arrays = [n for n, _ in fed], [a for _, a in fed]
         with tempfile.TemporaryDirectory() as work:
             results = (reference(*arrays) if reference else
                        ort_outputs(peer, path, names, arrays, outputs, work))

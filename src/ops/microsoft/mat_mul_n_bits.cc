@@ -1,0 +1,165 @@
+// com.microsoft MatMulNBits-1: Y = A · Wᵀ (+ bias) with W (N x K) stored block-quantized, as
+// int4 LLM exports carry their weights. B is (N, k_blocks, blob) bytes, k_blocks =
+// ceil(K / block_size), blob = block_size * bits / 8: element k of row n is the `bits`-bit
+// field at bit (k % block_size) * bits of block k / block_size, low bits first. Each block has
+// a scale (scales, N * k_blocks) and a zero point: the same packed fields in uint8
+// (N rows of ceil(k_blocks * bits / 8) bytes), values of A's type, or 2^(bits-1) when absent;
+// W[n][k] = (q - zero_point) * scale. A constant B (with its scales and zero points) is
+// dequantized and packed for the GEMM once, when the plan is built. g_idx (act-order
+// groups) is refused.
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/gemm_f32.h"
+#include "kernels/matmul.h"
+#include "kernels/through_float.h"
+#include "ops/registry.h"
+#include "ops/shape_infer.h"
+
+namespace bough::ops {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& message) {
+  fail(ErrorKind::BadInput, "", "MatMulNBits: " + message);
+}
+
+struct Geometry {
+  int64_t k, n, bits, block;
+  int64_t blocks() const { return (k + block - 1) / block; }
+  int64_t blob() const { return block * bits / 8; }
+};
+
+// The `bits`-bit field `index` of a little-endian bit stream.
+inline int field(const uint8_t* bytes, int64_t index, int64_t bits) {
+  const int64_t at = index * bits;
+  return (bytes[at / 8] >> (at % 8)) & ((1 << bits) - 1);
+}
+
+// W (N x K) in float from B, scales and the optional zero points.
+std::vector<float> dequantize(const Geometry& g, const Tensor& b, const Tensor& scales,
+                              const Tensor* zero_points) {
+  const int64_t blocks = g.blocks(), blob = g.blob();
+  if (b.type() != ElemType::UInt8 || b.numel() != g.n * blocks * blob)
+    bad("B must be uint8 with N * k_blocks * blob = " + std::to_string(g.n * blocks * blob) +
+        " elements, got " + shape_string(b.shape()));
+  const Tensor s = kernels::widen(scales);
+  if (s.type() != ElemType::Float || s.numel() != g.n * blocks)
+    bad("scales must hold N * k_blocks = " + std::to_string(g.n * blocks) + " values");
+  const int64_t zp_row = (blocks * g.bits + 7) / 8;
+  Tensor zf;
+  if (zero_points && zero_points->type() == ElemType::UInt8) {
+    if (zero_points->numel() != g.n * zp_row)
+      bad("packed zero_points must hold " + std::to_string(g.n * zp_row) + " bytes");
+  } else if (zero_points) {
+    zf = kernels::widen(*zero_points);
+    if (zf.type() != ElemType::Float || zf.numel() != g.n * blocks)
+      bad("zero_points of A's type must hold N * k_blocks values");
+  }
+  const uint8_t* pb = b.data<uint8_t>();
+  const float* ps = s.data<float>();
+  const float fallback = static_cast<float>(1 << (g.bits - 1));
+  std::vector<float> w(static_cast<size_t>(g.n * g.k));
+  for (int64_t n = 0; n < g.n; ++n)
+    for (int64_t kb = 0; kb < blocks; ++kb) {
+      const int64_t at = n * blocks + kb;
+      float zp = fallback;
+      if (zf.defined())
+        zp = zf.data<float>()[at];
+      else if (zero_points)
+        zp = static_cast<float>(field(zero_points->data<uint8_t>() + n * zp_row, kb, g.bits));
+      const uint8_t* block = pb + at * blob;
+      for (int64_t i = 0; i < g.block && kb * g.block + i < g.k; ++i)
+        w[static_cast<size_t>(n * g.k + kb * g.block + i)] =
+            (static_cast<float>(field(block, i, g.bits)) - zp) * ps[at];
+    }
+  return w;
+}
+
+class MatMulNBits : public Kernel {
+ public:
+  MatMulNBits(Geometry g, std::optional<kernels::PackedB> packed)
+      : g_(g), packed_(std::move(packed)) {}
+
+  void run(KernelIO& io) override {
+    if (io.has_input(4) && io.value(4).is_tensor()) bad("g_idx is not supported");
+    const Tensor& a = io.input(0);
+    if (a.rank() < 1 || a.shape().back() != g_.k)
+      bad("A's last dimension must be K = " + std::to_string(g_.k) + ", got " +
+          shape_string(a.shape()));
+    if (!packed_) {
+      const std::vector<float> w =
+          dequantize(g_, io.input(1), io.input(2), io.has_input(3) ? &io.input(3) : nullptr);
+      scratch_.pack(w.data(), g_.k, g_.n, true);
+    }
+    Tensor y = kernels::matmul_packed(kernels::widen(a), packed_ ? *packed_ : scratch_, io.pool());
+    if (io.has_input(5)) add_bias(y, kernels::widen(io.input(5)));
+    io.set_output(0, kernels::narrow_to(y, a.type()));
+  }
+
+ private:
+  void add_bias(Tensor& y, const Tensor& bias) const {
+    if (bias.numel() != g_.n) bad("bias must hold N = " + std::to_string(g_.n) + " values");
+    float* py = y.data<float>();
+    const float* pb = bias.data<float>();
+    for (int64_t i = 0; i < y.numel(); ++i) py[i] += pb[i % g_.n];
+  }
+
+  Geometry g_;
+  std::optional<kernels::PackedB> packed_;
+  kernels::PackedB scratch_;
+};
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  const Geometry g{ctx.attr_int("K", 0), ctx.attr_int("N", 0), ctx.attr_int("bits", 4),
+                   ctx.attr_int("block_size", 0)};
+  if (g.k <= 0 || g.n <= 0) ctx.invalid("K and N must be positive");
+  if (g.bits != 2 && g.bits != 4 && g.bits != 8) ctx.invalid("bits must be 2, 4 or 8");
+  if (g.block < 16 || (g.block & (g.block - 1)) != 0)
+    ctx.invalid("block_size must be a power of 2 and at least 16");
+  std::optional<kernels::PackedB> packed;
+  const Tensor* b = ctx.constant_input(1);
+  const Tensor* scales = ctx.constant_input(2);
+  const bool has_zero_points = ctx.node.inputs.size() > 3 && ctx.node.inputs[3];
+  const bool zp_constant = !has_zero_points || ctx.constant_input(3);
+  if (b && scales && zp_constant) {
+    const std::vector<float> w = dequantize(g, *b, *scales, ctx.constant_input(3));
+    packed.emplace(w.data(), g.k, g.n, true);
+    ctx.count_prepared();
+  }
+  return std::make_unique<MatMulNBits>(g, std::move(packed));
+}
+
+// Y is A's shape with its last dimension N.
+void infer(InferContext& ctx) {
+  ir::Shape y = ctx.input_shape(0);
+  if (y.rank_known) {
+    if (y.dims.empty()) ctx.invalid("A cannot be a scalar");
+    y.dims.back() = ir::Dim::known(ctx.attr_int("N", 0));
+  }
+  ctx.set_output_tensor(0, ctx.input_elem(0), y);
+}
+
+}  // namespace
+
+const OpDef& def_MsMatMulNBits() {
+  static const OpDef def{
+      "com.microsoft",
+      "MatMulNBits",
+      {1},
+      3,
+      6,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "A: T1, B: T2, scales: T1, zero_points?: T3, g_idx?: T4, bias?: T1 -> Y: T1; T1 = float "
+        "float16 bfloat16, T2 = uint8 int32, T3 = uint8 int32 float16 float bfloat16, T4 = int32; "
+        "K: int, N: int, accuracy_level: int = 0, bits: int = 4, block_size: int"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,1 @@
+Bzero_pointsJÉ`ªg1
