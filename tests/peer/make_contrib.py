@@ -137,6 +137,7 @@ def cases(rng):
     nbits("4bit_float_zp_fed", (4, 48), 48, 6, 4, 16, zp="float", constant=False)
     nbits("4bit_packed_zp_fed", (1, 2, 80), 80, 3, 4, 32, zp="packed", constant=False)
     nbits("8bit_packed_zp", (2, 64), 64, 4, 8, 32, zp="packed")
+    nbits("2bit_packed_zp", (2, 64), 64, 5, 2, 16, zp="packed")
     return out
 
 
