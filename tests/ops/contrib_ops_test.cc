@@ -314,6 +314,32 @@ TEST(ContribMatMulNBitsTest, BlockSizeBelowSixteenIsInvalid) {
 }
 
 // ---------------------------------------------------------------------------------------
+// MatMulInteger16
+
+template <typename T>
+Tensor ints(ElemType type, Dims64 dims, std::vector<T> v) {
+  return Tensor::from_vector<T>(type, Dims(std::span<const int64_t>(dims)), v);
+}
+
+TEST(ContribMatMulInteger16Test, ResultTypeFollowsTheSignedness) {
+  // int16: -32768 * 2 + 2 * 3 = -65530 (beyond int16, exact in int32).
+  auto s = run_ms("MatMulInteger16", {{"A", ints<int16_t>(ElemType::Int16, {1, 2}, {-32768, 2})},
+                                      {"B", ints<int16_t>(ElemType::Int16, {2, 1}, {2, 3})}});
+  EXPECT_EQ(s[0].type(), ElemType::Int32);
+  EXPECT_EQ(doubles_of(s[0]), std::vector<double>{-65530});
+  // uint16 by uint16: 65535^2 = 4294836225, a uint32.
+  auto u = run_ms("MatMulInteger16", {{"A", ints<uint16_t>(ElemType::UInt16, {1, 1}, {65535})},
+                                      {"B", ints<uint16_t>(ElemType::UInt16, {1, 1}, {65535})}});
+  EXPECT_EQ(u[0].type(), ElemType::UInt32);
+  EXPECT_EQ(doubles_of(u[0]), std::vector<double>{4294836225.0});
+  // int16 by uint16: -1 * 65535 = -65535, an int32.
+  auto m = run_ms("MatMulInteger16", {{"A", ints<int16_t>(ElemType::Int16, {1, 1}, {-1})},
+                                      {"B", ints<uint16_t>(ElemType::UInt16, {1, 1}, {65535})}});
+  EXPECT_EQ(m[0].type(), ElemType::Int32);
+  EXPECT_EQ(doubles_of(m[0]), std::vector<double>{-65535});
+}
+
+// ---------------------------------------------------------------------------------------
 // The domain
 
 TEST(ContribDomainTest, ANewerComMicrosoftOpsetIsUnsupported) {

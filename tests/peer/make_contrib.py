@@ -138,6 +138,12 @@ def cases(rng):
     nbits("4bit_packed_zp_fed", (1, 2, 80), 80, 3, 4, 32, zp="packed", constant=False)
     nbits("8bit_packed_zp", (2, 64), 64, 4, 8, 32, zp="packed")
     nbits("2bit_packed_zp", (2, 64), 64, 5, 2, 16, zp="packed")
+    # MatMulInteger16 (ONNX Runtime implements int16 x int16 only), with broadcast batches.
+    i16 = lambda *shape: rng.integers(-32768, 32768, size=shape).astype(np.int16)
+    out.append(case("matmul_integer16_2d", "MatMulInteger16", ["a", "b"], ["y"],
+                    [i16(3, 5), i16(5, 4)]))
+    out.append(case("matmul_integer16_batched", "MatMulInteger16", ["a", "b"], ["y"],
+                    [i16(2, 1, 3, 2), i16(3, 2, 4)]))
     return out
 
 
@@ -147,7 +153,8 @@ def make_model(node, arrays, outputs, constants):
                                             list(a.shape))
               for n, a in named if n not in constants]
     initializers = [numpy_helper.from_array(a, n) for n, a in named if n in constants]
-    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in outputs if n]
+    out_type = TensorProto.INT32 if node.op_type == "MatMulInteger16" else TensorProto.FLOAT
+    outs = [helper.make_tensor_value_info(n, out_type, None) for n in outputs if n]
     graph = helper.make_graph([node], "main", inputs, outs, initializers)
     model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
                               opset_imports=[helper.make_opsetid("", 17),
