@@ -83,6 +83,12 @@ def cases(rng):
     out.append(case("skip_layer_norm_sum_output", "SkipLayerNormalization",
                     ["x", "skip", "gamma", "", "bias"], ["y", "", "", "sum"],
                     [f(2, 2, h), f(2, 2, h), f(h), f(h)], epsilon=1e-6))
+    out.append(case("skip_layer_norm_all_outputs", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "beta", "bias"], ["y", "mean", "inv_std", "sum"],
+                    [f(2, 3, h) + 1, f(2, 3, h), f(h), f(h), f(h)]))
+    out.append(case("skip_simplified_layer_norm_all_outputs", "SkipSimplifiedLayerNormalization",
+                    ["x", "skip", "gamma", "bias"], ["y", "mean", "inv_std", "sum"],
+                    [f(2, 2, h) + 1, f(2, 2, h), f(h), f(h)]))
     out.append(case("skip_layer_norm_2d", "SkipLayerNormalization",
                     ["x", "skip", "gamma", "beta"], ["y"], [f(5, h), f(5, h), f(h), f(h)]))
     out.append(case("skip_layer_norm_broadcast_skip", "SkipLayerNormalization",

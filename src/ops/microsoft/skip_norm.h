@@ -22,7 +22,8 @@ struct NormInputs {
 struct NormOutputs {
   Tensor y;    // x's type and shape
   Tensor sum;  // s = x + skip + bias, x's type and shape (undefined unless asked for)
-  // x's dims before `axis`, 1 from there on, in double.
+  // x's dims before `axis`, 1 from there on, in double; the mean is 0 in the simplified form
+  // (none is taken), as ONNX Runtime gives it.
   Tensor mean, inv_std;
 };
 

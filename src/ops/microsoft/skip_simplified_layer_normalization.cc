@@ -1,8 +1,8 @@
 // com.microsoft SkipSimplifiedLayerNormalization-1: the RMS normalization over the last
 // dimension of s = input + skip + bias, output = s * inv_std * gamma with
 // inv_std = 1 / sqrt(mean(s^2) + epsilon) (no mean subtracted, no beta). The optional outputs
-// give mean (of s) and inv_std_var (float, the input's dims with a last dim of 1) and
-// input_skip_bias_sum (s).
+// give mean (0: none is taken, as ONNX Runtime gives it) and inv_std_var (float, the input's
+// dims with a last dim of 1) and input_skip_bias_sum (s).
 #include "kernels/convert.h"
 #include "ops/microsoft/skip_norm.h"
 

@@ -1,1 +1,1 @@
-Bzero_pointsJÉ`ªg1
+Bzero_pointsJEn)ÔŒ
