@@ -61,12 +61,15 @@ bool agrees(const ir::Type& inferred, const ir::Type& actual, bool* exact) {
   return true;
 }
 
-TEST(ConformanceTypes, EveryRunnableModelChecksAndItsOutputsAreInferred) {
-  const fs::path suite = test::conformance_dir();
-  if (!fs::is_directory(suite)) GTEST_SKIP() << "no conformance suite at " << suite;
+// What inference gives the outputs of every backend-layout test folder in `suite`.
+struct Survey {
   std::vector<std::string> failures;
   int models = 0, unsupported = 0, outputs = 0, exact = 0;
   std::map<std::string, int> inexact_ops;  // op of the node behind an output left open
+};
+
+Survey survey(const fs::path& suite) {
+  Survey s;
   for (const auto& entry : fs::directory_iterator(suite)) {
     fs::path model_path = entry.path() / "model.onnx";
     fs::path data = entry.path() / "test_data_set_0";
@@ -82,13 +85,13 @@ TEST(ConformanceTypes, EveryRunnableModelChecksAndItsOutputsAreInferred) {
       if (d.kind == ErrorKind::Unsupported)
         beyond = true;
       else
-        failures.push_back(name + ": " + d.place + ": " + d.message);
+        s.failures.push_back(name + ": " + d.place + ": " + d.message);
     }
     if (beyond) {
-      ++unsupported;
+      ++s.unsupported;
       continue;
     }
-    ++models;
+    ++s.models;
     const auto& outs = model->graph->outputs;
     for (size_t k = 0; k < outs.size(); ++k) {
       fs::path file = data / ("output_" + std::to_string(k) + ".pb");
@@ -99,28 +102,46 @@ TEST(ConformanceTypes, EveryRunnableModelChecksAndItsOutputsAreInferred) {
         actual = ir::Type::wrap(K::Optional, actual);
       const ir::Type& inferred = v.types.type_of(outs[k]);
       bool is_exact = false;
-      ++outputs;
+      ++s.outputs;
       if (!agrees(inferred, actual, &is_exact))
-        failures.push_back(name + ": output " + std::to_string(k) + " inferred as " +
-                           ir::to_string(inferred) + ", the expected file holds " +
-                           ir::to_string(actual));
+        s.failures.push_back(name + ": output " + std::to_string(k) + " inferred as " +
+                             ir::to_string(inferred) + ", the expected file holds " +
+                             ir::to_string(actual));
       if (is_exact)
-        ++exact;
+        ++s.exact;
       else if (outs[k]->producer)
-        ++inexact_ops[outs[k]->producer->op_type];
+        ++s.inexact_ops[outs[k]->producer->op_type];
     }
   }
-  std::printf("%d models checked (%d beyond bough), %d outputs, %d inferred exactly\n", models,
-              unsupported, outputs, exact);
+  return s;
+}
+
+TEST(ConformanceTypes, EveryRunnableModelChecksAndItsOutputsAreInferred) {
+  const fs::path suite = test::conformance_dir();
+  if (!fs::is_directory(suite)) GTEST_SKIP() << "no conformance suite at " << suite;
+  const Survey s = survey(suite);
+  std::printf("%d models checked (%d beyond bough), %d outputs, %d inferred exactly\n", s.models,
+              s.unsupported, s.outputs, s.exact);
   std::vector<std::pair<int, std::string>> worst;
-  for (const auto& [op, n] : inexact_ops) worst.emplace_back(n, op);
+  for (const auto& [op, n] : s.inexact_ops) worst.emplace_back(n, op);
   std::sort(worst.rbegin(), worst.rend());
   std::string list;
   for (size_t i = 0; i < worst.size() && i < 40; ++i)
     list += " " + worst[i].second + "(" + std::to_string(worst[i].first) + ")";
   std::printf("outputs not inferred exactly, by operator:%s\n", list.c_str());
-  for (const std::string& f : failures) ADD_FAILURE() << f;
-  EXPECT_GE(exact, kExactFloor);
+  for (const std::string& f : s.failures) ADD_FAILURE() << f;
+  EXPECT_GE(s.exact, kExactFloor);
+}
+
+// The com.microsoft models checked against ONNX Runtime (tests/peer/make_contrib.py): all
+// run, and inference gets every output's type exactly.
+TEST(ConformanceTypes, ContribModelsHaveEveryOutputInferredExactly) {
+  const Survey s = survey(fs::path(test::source_dir()) / "tests" / "peer" / "contrib");
+  for (const std::string& f : s.failures) ADD_FAILURE() << f;
+  EXPECT_EQ(s.unsupported, 0);
+  EXPECT_GT(s.models, 40);
+  EXPECT_EQ(s.exact, s.outputs);
+  for (const auto& [op, n] : s.inexact_ops) ADD_FAILURE() << op << ": " << n << " inexact";
 }
 
 }  // namespace
