@@ -2,38 +2,13 @@
 // s = input + skip + bias, output = (s - mean) * inv_std * gamma + beta (beta and bias
 // optional). The optional outputs give mean and inv_std_var (float, the input's dims with a
 // last dim of 1) and input_skip_bias_sum (s itself, the residual the next block adds).
-#include "kernels/convert.h"
 #include "ops/microsoft/skip_norm.h"
 
 namespace bough::ops {
 
 namespace {
-class SkipLayerNormalization : public Kernel {
- public:
-  explicit SkipLayerNormalization(double epsilon) : epsilon_(epsilon) {}
-  void run(KernelIO& io) override {
-    const Tensor& x = io.input(0);
-    if (x.rank() < 2)
-      fail(ErrorKind::BadInput, "",
-           "SkipLayerNormalization's input must have rank 2 or more, got " +
-               shape_string(x.shape()));
-    microsoft::NormInputs in{&x, &io.input(1), &io.input(2),
-                             io.has_input(3) ? &io.input(3) : nullptr,
-                             io.has_input(4) ? &io.input(4) : nullptr};
-    microsoft::NormOutputs r =
-        microsoft::skip_normalize(in, static_cast<int64_t>(x.rank()) - 1, false, epsilon_,
-                                  io.has_output(3), io.pool(), "SkipLayerNormalization");
-    io.set_output(0, std::move(r.y));
-    if (io.has_output(1)) io.set_output(1, kernels::cast(r.mean, ElemType::Float));
-    if (io.has_output(2)) io.set_output(2, kernels::cast(r.inv_std, ElemType::Float));
-    io.set_output(3, std::move(r.sum));
-  }
-
- private:
-  double epsilon_;
-};
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<SkipLayerNormalization>(ctx.attr_float("epsilon", 1e-12f));
+  return microsoft::make_skip_norm(ctx, false);
 }
 void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
 }  // namespace

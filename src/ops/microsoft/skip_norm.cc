@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "kernels/pool_moments.h"
@@ -97,7 +98,34 @@ NormOutputs normalize(const NormInputs& in, int64_t axis, bool simplified, doubl
   return out;
 }
 
+class SkipNorm : public Kernel {
+ public:
+  SkipNorm(bool simplified, double epsilon) : simplified_(simplified), epsilon_(epsilon) {}
+  void run(KernelIO& io) override {
+    const char* op = simplified_ ? "SkipSimplifiedLayerNormalization" : "SkipLayerNormalization";
+    const Tensor& x = io.input(0);
+    if (x.rank() < 2) bad(op, "input must have rank 2 or more, got " + shape_string(x.shape()));
+    auto optional = [&](size_t i) { return io.has_input(i) ? &io.input(i) : nullptr; };
+    NormInputs in{&x, &io.input(1), &io.input(2), simplified_ ? nullptr : optional(3),
+                  optional(simplified_ ? 3 : 4)};
+    NormOutputs r = skip_normalize(in, static_cast<int64_t>(x.rank()) - 1, simplified_, epsilon_,
+                                   io.has_output(3), io.pool(), op);
+    io.set_output(0, std::move(r.y));
+    if (io.has_output(1)) io.set_output(1, kernels::cast(r.mean, ElemType::Float));
+    if (io.has_output(2)) io.set_output(2, kernels::cast(r.inv_std, ElemType::Float));
+    io.set_output(3, std::move(r.sum));
+  }
+
+ private:
+  bool simplified_;
+  double epsilon_;
+};
+
 }  // namespace
+
+std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx, bool simplified) {
+  return std::make_unique<SkipNorm>(simplified, ctx.attr_float("epsilon", 1e-12f));
+}
 
 NormOutputs skip_normalize(const NormInputs& in, int64_t axis, bool simplified, double epsilon,
                            bool want_sum, util::ThreadPool& pool, const char* op) {

@@ -32,6 +32,12 @@ struct NormOutputs {
 NormOutputs skip_normalize(const NormInputs& in, int64_t axis, bool simplified, double epsilon,
                            bool want_sum, util::ThreadPool& pool, const char* op);
 
+// The kernel of SkipLayerNormalization (inputs input, skip, gamma, beta?, bias?) and, when
+// `simplified`, SkipSimplifiedLayerNormalization (input, skip, gamma, bias?): normalized over
+// the last dimension; outputs output, mean?, inv_std_var? (float) and input_skip_bias_sum?.
+// epsilon is the node's (1e-12 by default).
+std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx, bool simplified);
+
 // Output types for the three operators: output 0 (and the sum output `sum_output`, when
 // > 0) like input 0; outputs `stats` (mean, inv_std) of x's shape with a 1 for every dim from
 // `axis` on, in `stat_type`.
