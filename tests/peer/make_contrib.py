@@ -7,7 +7,9 @@ attributes, optional inputs and outputs, and shapes (ranks 2 to 4, symbolic batc
 with random inputs. The expected outputs are ONNX Runtime's (CPU, graph optimizations off,
 through ../shared/peer), so `bough test-data tests/peer/contrib` (the `peer_outputs` test)
 compares bough with it at the runner's default tolerance, |got - want| <= 1e-7 + 1e-3 |want|
-(float32 throughout; ORT and bough differ by a few float ulps on these values). BiasAdd,
+(ORT and bough differ by a few float ulps on these float32 values; the float16 cases, fed and
+read through Casts, round each result once and differ by at most one float16 ulp, under
+1e-3 relative). BiasAdd,
 which ONNX Runtime implements on CUDA only, is checked against numpy's x + bias + skip.
 
 Usage: make_contrib.py [PEER_DIR]   (PEER_DIR: the folder `sh ../shared/peer/setup.sh`
@@ -144,6 +146,17 @@ def cases(rng):
     nbits("4bit_packed_zp_fed", (1, 2, 80), 80, 3, 4, 32, zp="packed", constant=False)
     nbits("8bit_packed_zp", (2, 64), 64, 4, 8, 32, zp="packed")
     nbits("2bit_packed_zp", (2, 64), 64, 5, 2, 16, zp="packed")
+    # float16, through Casts from and to float32 (computed in float by both, each result
+    # rounded once to float16: at most an ulp apart, within the tolerance).
+    h16 = lambda *shape: f(*shape).astype(np.float16)
+    out.append(case("gelu_float16", "Gelu", ["x"], ["y"], [h16(4, 8)]))
+    out.append(case("fast_gelu_bias_float16", "FastGelu", ["x", "bias"], ["y"],
+                    [h16(3, 8), h16(8)]))
+    out.append(case("skip_layer_norm_float16", "SkipLayerNormalization",
+                    ["x", "skip", "gamma", "beta"], ["y"], [h16(2, 3, h), h16(2, 3, h), h16(h),
+                                                            h16(h)]))
+    out.append(case("rotary_3d_float16", "RotaryEmbedding", ["x", "pos", "cos", "sin"], ["y"],
+                    [h16(1, 3, 8), ids(1, 3, 4), h16(4, 4), h16(4, 4)]))
     # MatMulInteger16 (ONNX Runtime implements int16 x int16 only), with broadcast batches.
     i16 = lambda *shape: rng.integers(-32768, 32768, size=shape).astype(np.int16)
     out.append(case("matmul_integer16_2d", "MatMulInteger16", ["a", "b"], ["y"],
@@ -154,14 +167,33 @@ def cases(rng):
 
 
 def make_model(node, arrays, outputs, constants):
+    """The model of one node. float16 inputs and outputs (which the harness cannot feed or
+    read) go through Casts from and to float32 around the node."""
     named = list(zip([i for i in node.input if i], arrays))
-    inputs = [helper.make_tensor_value_info(n, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype],
+    half = any(a.dtype == np.float16 for a in arrays)
+    nodes = []
+    if half:
+        rename = {n: n + "_16" for n, a in named if a.dtype == np.float16}
+        for n, new in rename.items():
+            nodes.append(helper.make_node("Cast", [n], [new], to=TensorProto.FLOAT16))
+        inner = [rename.get(i, i) for i in node.input]
+        del node.input[:]
+        node.input.extend(inner)
+        result = [o + "_16" if o else "" for o in node.output]
+        del node.output[:]
+        node.output.extend(result)
+    nodes.append(node)
+    if half:
+        nodes += [helper.make_node("Cast", [o + "_16"], [o], to=TensorProto.FLOAT)
+                  for o in outputs if o]
+    as_fed = lambda a: a.astype(np.float32) if a.dtype == np.float16 else a
+    inputs = [helper.make_tensor_value_info(n, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[as_fed(a).dtype],
                                             list(a.shape))
               for n, a in named if n not in constants]
     initializers = [numpy_helper.from_array(a, n) for n, a in named if n in constants]
     out_type = TensorProto.INT32 if node.op_type == "MatMulInteger16" else TensorProto.FLOAT
     outs = [helper.make_tensor_value_info(n, out_type, None) for n in outputs if n]
-    graph = helper.make_graph([node], "main", inputs, outs, initializers)
+    graph = helper.make_graph(nodes, "main", inputs, outs, initializers)
     model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
                               opset_imports=[helper.make_opsetid("", 17),
                                              helper.make_opsetid(MS, 1)])
@@ -194,9 +226,10 @@ def main():
         folder = os.path.join(OUT, name)
         os.makedirs(os.path.join(folder, "test_data_set_0"))
         path = os.path.join(folder, "model.onnx")
-        onnx.save(make_model(node, arrays, outputs, constants), path)
         fed = [(n, a) for n, a in zip([i for i in node.input if i], arrays) if n not in constants]
-        names, arrays = [n for n, _ in fed], [a for _, a in fed]
+        onnx.save(make_model(node, arrays, outputs, constants), path)
+        names = [n for n, _ in fed]
+        arrays = [a.astype(np.float32) if a.dtype == np.float16 else a for _, a in fed]
         with tempfile.TemporaryDirectory() as work:
             results = (reference(*arrays) if reference else
                        ort_outputs(peer, path, names, arrays, outputs, work))
