@@ -37,6 +37,7 @@ struct NodeCase {
   int outputs = 1;
   Attrs attrs;
   int64_t opset = 17;
+  std::string domain = "";  // another domain is imported at version 1 beside ai.onnx `opset`
 };
 
 // Random shapes and values for the cases, from a fixed seed.
@@ -126,6 +127,7 @@ inline void fill(GraphBuilder& g, const NodeCase& c, WeightSource src, const std
       ins.push_back(local);
     }
     auto& node = g.node(c.op, ins, outs);
+    node.set_domain(c.domain);
     if (c.attrs) c.attrs(node);
     return;
   }
@@ -178,7 +180,13 @@ inline onnxpb::ModelProto nested_model(const NodeCase& c, WeightSource src,
   }
   prepared_detail::fill(g, c, src, nest, 0, "m");
   for (int k = 0; k < c.outputs; ++k) g.output_untyped(prepared_detail::out_name(k, "m"));
-  return make_model(g, c.opset);
+  onnxpb::ModelProto m = make_model(g, c.opset);
+  if (!c.domain.empty()) {
+    auto* import = m.add_opset_import();
+    import->set_domain(c.domain);
+    import->set_version(1);
+  }
+  return m;
 }
 
 inline std::string save_nested(const NodeCase& c, WeightSource src, const std::string& nest) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "error_text.h"
+#include "exec/prepared_models.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -300,6 +301,35 @@ TEST(ContribMatMulNBitsTest, PackedZeroPointsAndBias) {
   in.push_back({"", Tensor()});
   in.push_back({"bias", f32({2}, {1, 2})});
   expect_values(run_ms("MatMulNBits", in, 1, nbits_attrs)[0], {1, 2}, {1, 32});
+}
+
+// Weights as initializers, Constants (also inside If, Loop and Scan bodies) or folded are
+// dequantized and packed once; the result equals the path that dequantizes on every run.
+TEST(ContribMatMulNBitsTest, PreparedWeightsMatchTheUnpreparedPath) {
+  const WeightSource sources[] = {WeightSource::Initializer, WeightSource::Constant,
+                                  WeightSource::OuterConstant, WeightSource::Folded};
+  const char* nests[] = {"", "I", "L", "S"};
+  Random r(17);
+  for (int i = 0; i < 8; ++i) {
+    const int64_t bits = i % 2 ? 4 : 8, block = 16, k = r.pick(1, 40), n = r.pick(1, 5);
+    const int64_t blocks = (k + block - 1) / block;
+    NodeCase c;
+    c.op = "MatMulNBits";
+    c.domain = kMs;
+    c.data.emplace_back("a", r.floats({r.pick(1, 3), k}));
+    c.weights.emplace_back("b", r.bytes(ElemType::UInt8, {n, blocks, block * bits / 8}));
+    c.weights.emplace_back("scales", r.floats({n * blocks}));
+    c.weights.emplace_back("zp", r.bytes(ElemType::UInt8, {n * ((blocks * bits + 7) / 8)}));
+    c.inputs = {"a", "b", "scales", "zp"};
+    c.attrs = [=](onnxpb::NodeProto& node) {
+      set_int(node, "K", k);
+      set_int(node, "N", n);
+      set_int(node, "bits", bits);
+      set_int(node, "block_size", block);
+    };
+    for (int threads : {1, 2})
+      expect_same_as_unprepared(c, sources[i % 4], nests[i % 4], threads, 1);
+  }
 }
 
 TEST(ContribMatMulNBitsTest, BlockSizeBelowSixteenIsInvalid) {
