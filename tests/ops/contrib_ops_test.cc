@@ -127,6 +127,35 @@ TEST(ContribFusedMatMulTest, TransBatchMovesTheFirstDimensionBehindTheBatch) {
   expect_values(both[0], {1, 2, 2}, {17, 23, 39, 53});
 }
 
+// A constant 2-D B is packed once with alpha folded in; the result equals the unprepared path
+// (B fed), transposed or not, with A of rank 1 to 3, in If, Loop and Scan bodies too.
+TEST(ContribFusedMatMulTest, PreparedWeightsMatchTheUnpreparedPath) {
+  const WeightSource sources[] = {WeightSource::Initializer, WeightSource::Constant,
+                                  WeightSource::OuterConstant, WeightSource::Folded};
+  const char* nests[] = {"", "I", "L", "S"};
+  Random r(5);
+  for (int i = 0; i < 8; ++i) {
+    const int64_t k = r.pick(1, 6), n = r.pick(1, 5);
+    const bool trans_a = i % 3 == 1, trans_b = i % 2 == 1;
+    const float alpha = i % 4 == 0 ? 1.0f : -0.75f;
+    Dims64 a_dims = trans_a ? Dims64{k, r.pick(1, 4)} : Dims64{k};
+    if (!trans_a && i % 3 == 2) a_dims = {2, r.pick(1, 3), k};
+    NodeCase c;
+    c.op = "FusedMatMul";
+    c.domain = kMs;
+    c.data.emplace_back("a", r.floats(a_dims));
+    c.weights.emplace_back("b", r.floats(trans_b ? Dims64{n, k} : Dims64{k, n}));
+    c.inputs = {"a", "b"};
+    c.attrs = [=](onnxpb::NodeProto& node) {
+      set_int(node, "transA", trans_a);
+      set_int(node, "transB", trans_b);
+      set_float(node, "alpha", alpha);
+    };
+    for (int threads : {1, 2})
+      expect_same_as_unprepared(c, sources[i % 4], nests[i % 4], threads, 1);
+  }
+}
+
 TEST(ContribFusedMatMulTest, MismatchedContractedDimsAreInvalid) {
   // transB makes B (3, 2) a (2, 3): K = 2 against A's 2 fits without it only.
   expect_invalid_model([] {

@@ -79,6 +79,12 @@ def cases(rng):
     for suffix, sa, sb, attrs in fm:
         out.append(case("fused_matmul_" + suffix, "FusedMatMul", ["a", "b"], ["y"],
                         [f(*sa), f(*sb)], **attrs))
+    # A constant (prepared) B.
+    for suffix, sa, sb, attrs in (("const_b", (2, 3, 6), (6, 4), dict(alpha=0.25)),
+                                  ("const_b_trans", (5, 6), (4, 6), dict(transB=1, alpha=-2.0)),
+                                  ("const_b_trans_a", (6, 5), (6, 3), dict(transA=1))):
+        out.append(case("fused_matmul_" + suffix, "FusedMatMul", ["a", "b"], ["y"],
+                        [f(*sa), f(*sb)], constants=["b"], **attrs))
     # Normalizations.
     h = 16
     out.append(case("skip_layer_norm", "SkipLayerNormalization",

@@ -2,8 +2,10 @@
 // is rearranged: transBatch moves its first dimension behind the batch dimensions
 // ([d0, d1, .., d(r-2), d(r-1)] -> [d1, .., d(r-2), d0, d(r-1)], rank 3 or more), then trans
 // swaps its last two dimensions (rank 2 or more). The MatMul that ONNX Runtime's optimizer
-// fuses a Transpose and a Mul into.
+// fuses a Transpose and a Mul into. A constant 2-D float B is scaled by alpha and packed for
+// the GEMM once, when the plan is built.
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -55,11 +57,20 @@ Tensor scaled(Tensor y, float alpha, util::ThreadPool& pool) {
 
 class FusedMatMul : public Kernel {
  public:
-  FusedMatMul(float alpha, bool trans_a, bool trans_b, bool batch_a, bool batch_b)
-      : alpha_(alpha), trans_a_(trans_a), trans_b_(trans_b), batch_a_(batch_a), batch_b_(batch_b) {}
+  FusedMatMul(float alpha, bool trans_a, bool trans_b, bool batch_a, bool batch_b,
+              std::optional<kernels::PackedB> packed_b)
+      : alpha_(alpha),
+        trans_a_(trans_a),
+        trans_b_(trans_b),
+        batch_a_(batch_a),
+        batch_b_(batch_b),
+        packed_b_(std::move(packed_b)) {}
 
   void run(KernelIO& io) override {
     const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
+    if (packed_b_ && a.type() == ElemType::Float && a.rank() >= 1 &&
+        a.shape().back() == packed_b_->k())
+      return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
     const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
     io.set_output(0, scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool()));
   }
@@ -67,12 +78,26 @@ class FusedMatMul : public Kernel {
  private:
   float alpha_;
   bool trans_a_, trans_b_, batch_a_, batch_b_;
+  std::optional<kernels::PackedB> packed_b_;  // alpha * op(B) for a constant 2-D float B
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<FusedMatMul>(ctx.attr_float("alpha", 1.0f), ctx.attr_int("transA", 0),
-                                       ctx.attr_int("transB", 0), ctx.attr_int("transBatchA", 0),
-                                       ctx.attr_int("transBatchB", 0));
+  const float alpha = ctx.attr_float("alpha", 1.0f);
+  const bool trans_b = ctx.attr_int("transB", 0);
+  // A constant 2-D float B (a weight) is packed once, alpha folded in; transBatchB does not
+  // move anything in 2-D.
+  std::optional<kernels::PackedB> packed_b;
+  const Tensor* b = ctx.constant_input(1);
+  if (b && b->type() == ElemType::Float && b->rank() == 2) {
+    std::vector<float> w(b->data<float>(), b->data<float>() + b->numel());
+    for (float& v : w) v *= alpha;
+    packed_b.emplace(w.data(), trans_b ? b->dim(1) : b->dim(0), trans_b ? b->dim(0) : b->dim(1),
+                     trans_b);
+    ctx.count_prepared();
+  }
+  return std::make_unique<FusedMatMul>(alpha, ctx.attr_int("transA", 0), trans_b,
+                                       ctx.attr_int("transBatchA", 0),
+                                       ctx.attr_int("transBatchB", 0), std::move(packed_b));
 }
 
 ir::Shape arranged_shape(const ir::Shape& s, bool trans_batch, bool trans) {

@@ -1,1 +1,1 @@
-Bzero_pointsJH0Î0Aëv0A¿ð @àÀA¨>A%¤?A$¿%@"B>?öóÇ@à¼ë@xä¤@»Lö@cj-A´væ@A½¯IAÉþÙ@Û6Ë@
+Bzero_pointsJHÙ™@¢§?%ä¾@0jÎ@WêARÜN@ÒU]ADˆeA:Ã•@íAà»:AŒTAO×iA£@A‹3å>"AKç‡?¨@
