@@ -3,7 +3,8 @@
 // coordinates; 11+ take (X, roi, scales, sizes) and coordinate_transformation_mode; 18+ add
 // `axes` (roi/scales/sizes then cover only those), keep_aspect_ratio_policy (for sizes:
 // not_larger / not_smaller use one scale, the min / max, and round the sizes) and
-// antialias; 19 adds half_pixel_symmetric.
+// antialias; 19 adds half_pixel_symmetric. tf_half_pixel_for_nn (TensorFlow's nearest
+// resize) is Resize-11's alone: 13 removed it.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -153,6 +154,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
       spec.coord = CoordMode::Asymmetric;
     else if (coord == "tf_crop_and_resize")
       spec.coord = CoordMode::TfCropAndResize;
+    else if (coord == "tf_half_pixel_for_nn" && ctx.since == 11)
+      spec.coord = CoordMode::TfHalfPixelForNN;
+    else if (coord == "tf_half_pixel_for_nn")
+      ctx.invalid(
+          "coordinate_transformation_mode 'tf_half_pixel_for_nn' exists only in Resize-11 "
+          "(removed in opset 13; half_pixel is its nearest replacement)");
     else
       ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
     const std::string nearest = ctx.attr_string("nearest_mode", "round_prefer_floor");
