@@ -9,25 +9,10 @@
 
 #include "error_text.h"
 #include "model_builder.h"
+#include "ops/older_versions.h"
 
 namespace bough::test {
 namespace {
-
-const std::string kDir = "older_versions_nn";
-
-std::vector<Tensor> run(const std::string& op, const NamedTensors& ins, int outputs,
-                        const Attrs& attrs, int64_t opset) {
-  return run_node(op, ins, outputs, attrs, opset, kDir);
-}
-
-void expect_tensor(const Tensor& t, const Dims64& dims, const std::vector<double>& want,
-                   double tolerance = 1e-6) {
-  EXPECT_EQ(t.shape(), Dims(std::span<const int64_t>(dims)));
-  const std::vector<double> got = doubles_of(t);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], tolerance) << "element " << i;
-}
 
 // ---------------------------------------------------------------------------------------
 // BatchNormalization
@@ -43,7 +28,7 @@ NamedTensors per_position_inputs() {
 }
 
 TEST(OlderVersionsNN, BatchNormSpatialZeroHasParametersPerPosition) {
-  auto v6 = run(
+  auto v6 = run_older(
       "BatchNormalization", per_position_inputs(), 1,
       [](auto& n) {
         set_int(n, "spatial", 0);
@@ -52,7 +37,7 @@ TEST(OlderVersionsNN, BatchNormSpatialZeroHasParametersPerPosition) {
       },
       6);
   expect_tensor(v6[0], {1, 2, 2}, {0, 2, 6, 13});
-  auto v7 = run(
+  auto v7 = run_older(
       "BatchNormalization", per_position_inputs(), 1,
       [](auto& n) {
         set_int(n, "spatial", 0);
@@ -65,7 +50,7 @@ TEST(OlderVersionsNN, BatchNormSpatialZeroHasParametersPerPosition) {
 TEST(OlderVersionsNN, BatchNormSpatialOneRefusesPerPositionParameters) {
   expect_error_mentioning(
       [] {
-        run(
+        run_older(
             "BatchNormalization", per_position_inputs(), 1,
             [](auto& n) { set_float(n, "epsilon", 0); }, 7);
       },
@@ -81,10 +66,10 @@ TEST(OlderVersionsNN, BatchNormIsTestZeroNormalizesByTheBatch) {
                             {"B", f32({1}, {0})},
                             {"mean", f32({1}, {100})},
                             {"var", f32({1}, {100})}};
-  auto training = run(
+  auto training = run_older(
       "BatchNormalization", ins, 1, [](auto& n) { set_float(n, "epsilon", 0); }, 6);
   expect_tensor(training[0], {2, 1}, {-1, 1});
-  auto v1 = run(
+  auto v1 = run_older(
       "BatchNormalization", ins, 1,
       [](auto& n) {
         set_float(n, "epsilon", 0);
@@ -92,7 +77,7 @@ TEST(OlderVersionsNN, BatchNormIsTestZeroNormalizesByTheBatch) {
       },
       1);
   expect_tensor(v1[0], {2, 1}, {-1, 1});
-  auto test = run(
+  auto test = run_older(
       "BatchNormalization", ins, 1,
       [](auto& n) {
         set_float(n, "epsilon", 0);
@@ -101,7 +86,7 @@ TEST(OlderVersionsNN, BatchNormIsTestZeroNormalizesByTheBatch) {
       6);
   expect_tensor(test[0], {2, 1}, {-9.9, -9.7}, 1e-5);
   // Training's running statistics: 100 * 0.9 + 2 * 0.1 = 90.2 and 100 * 0.9 + 1 * 0.1 = 90.1.
-  auto stats = run(
+  auto stats = run_older(
       "BatchNormalization", ins, 3, [](auto& n) { set_float(n, "epsilon", 0); }, 6);
   expect_tensor(stats[1], {1}, {90.2}, 1e-4);
   expect_tensor(stats[2], {1}, {90.1}, 1e-4);
@@ -110,7 +95,7 @@ TEST(OlderVersionsNN, BatchNormIsTestZeroNormalizesByTheBatch) {
 TEST(OlderVersionsNN, BatchNormIsTestOneRefusesStatisticsOutputs) {
   expect_error_mentioning(
       [] {
-        run(
+        run_older(
             "BatchNormalization", per_position_inputs(), 3,
             [](auto& n) {
               set_int(n, "is_test", 1);
@@ -126,13 +111,13 @@ TEST(OlderVersionsNN, BatchNormIsTestOneRefusesStatisticsOutputs) {
 
 TEST(OlderVersionsNN, DropoutIsTestOneAndVersionsSevenToTenAreTheIdentity) {
   const Tensor x = f32({3}, {1, 2, 3});
-  auto v6 = run(
+  auto v6 = run_older(
       "Dropout", {{"x", x}}, 2, [](auto& n) { set_int(n, "is_test", 1); }, 6);
   expect_tensor(v6[0], {3}, {1, 2, 3});
   expect_tensor(v6[1], {3}, {1, 1, 1});  // a mask of X's type before opset 10
   EXPECT_EQ(v6[1].type(), ElemType::Float);
   for (int64_t opset : {7, 10}) {
-    auto out = run(
+    auto out = run_older(
         "Dropout", {{"x", x}}, 1, [](auto& n) { set_float(n, "ratio", 0.9f); }, opset);
     expect_tensor(out[0], {3}, {1, 2, 3});
   }
@@ -146,7 +131,7 @@ TEST(OlderVersionsNN, DropoutIsTestZeroDrops) {
   const int64_t n = 4096;
   const Tensor x = f32({n}, std::vector<float>(n, 1.0f));
   for (int64_t opset : {1, 6}) {
-    auto out = run(
+    auto out = run_older(
         "Dropout", {{"x", x}}, 2, [](auto& a) { set_float(a, "ratio", 0.75f); }, opset);
     const std::vector<float> y = floats_of(out[0]), mask = floats_of(out[1]);
     int64_t kept = 0;
@@ -164,7 +149,7 @@ TEST(OlderVersionsNN, DropoutIsTestZeroDrops) {
 
 TEST(OlderVersionsNN, UpsampleOneTakesHeightAndWidthScales) {
   // Nearest, height 2 and width 3 over [[1, 2]]: each row is 1 1 1 2 2 2, twice.
-  auto out = run(
+  auto out = run_older(
       "Upsample", {{"X", f32({1, 1, 1, 2}, {1, 2})}}, 1,
       [](auto& n) {
         set_float(n, "height_scale", 2);
@@ -176,7 +161,7 @@ TEST(OlderVersionsNN, UpsampleOneTakesHeightAndWidthScales) {
 
 TEST(OlderVersionsNN, UpsampleOneBilinear) {
   // Width 2 over [1, 3]: x_original = 0, 0.5, 1, 1.5 (the last clamped to 1): 1, 2, 3, 3.
-  auto out = run(
+  auto out = run_older(
       "Upsample", {{"X", f32({1, 1, 1, 2}, {1, 3})}}, 1,
       [](auto& n) {
         set_string(n, "mode", "bilinear");
@@ -189,7 +174,7 @@ TEST(OlderVersionsNN, UpsampleOneBilinear) {
 
 TEST(OlderVersionsNN, UpsampleSevenTakesTheScalesAttribute) {
   // Linear, height 2 over the column [1, 3]: 1, 2, 3, 3.
-  auto out = run(
+  auto out = run_older(
       "Upsample", {{"X", f32({1, 1, 2, 1}, {1, 3})}}, 1,
       [](auto& n) {
         set_string(n, "mode", "linear");
@@ -205,7 +190,7 @@ TEST(OlderVersionsNN, UpsampleSevenTakesTheScalesAttribute) {
 
 TEST(OlderVersionsNN, LpPoolOneTakesAFloatP) {
   const Tensor x = f32({1, 1, 2}, {-1, 3});
-  auto lp = run(
+  auto lp = run_older(
       "LpPool", {{"x", x}}, 1,
       [](auto& n) {
         set_float(n, "p", 1);
@@ -213,7 +198,7 @@ TEST(OlderVersionsNN, LpPoolOneTakesAFloatP) {
       },
       1);
   expect_tensor(lp[0], {1, 1, 1}, {4});
-  auto global = run(
+  auto global = run_older(
       "GlobalLpPool", {{"x", x}}, 1, [](auto& n) { set_float(n, "p", 3); }, 1);
   expect_tensor(global[0], {1, 1, 1}, {std::cbrt(28.0)}, 1e-5);
 }
@@ -229,7 +214,7 @@ TEST(OlderVersionsNN, GruOneRunsForwardByDefault) {
                             {"R", f32({1, 3, 1}, {0, 0, 0})}};
   const double h = 0.5 * std::tanh(1.0);
   for (bool spelt_out : {false, true}) {
-    auto out = run(
+    auto out = run_older(
         "GRU", ins, 2,
         [&](auto& n) {
           set_int(n, "hidden_size", 1);
@@ -256,7 +241,7 @@ GraphBuilder running_sum_body() {
 
 std::vector<Tensor> run_scan8(const Tensor& sequence_lens, bool reverse) {
   const GraphBuilder body = running_sum_body();
-  return run(
+  return run_older(
       "Scan",
       {{sequence_lens.defined() ? "lens" : "", sequence_lens},
        {"init", f32({2, 1}, {0, 0})},
