@@ -13,15 +13,12 @@ Usage: make_resize_tf_half_pixel.py [PEER_DIR]   (default ~/.cache/bough-peer).
 Deterministic: the same files on every run.
 """
 import os
-import shutil
-import sys
-import tempfile
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from make_qlinear_conv import ort_output
+from peer_cases import write_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "resize_tf_half_pixel")
@@ -58,24 +55,7 @@ def make_case(i, rng):
 
 
 def main():
-    peer = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/bough-peer")
-    if not os.path.exists(os.path.join(peer, "ort_run.js")):
-        sys.exit(f"no ONNX Runtime harness in {peer}: run `sh ../shared/peer/setup.sh` first")
-    rng = np.random.default_rng(11)
-    shutil.rmtree(OUT, ignore_errors=True)
-    for i in range(CASES):
-        model, x = make_case(i, rng)
-        case = os.path.join(OUT, f"case_{i:02d}")
-        os.makedirs(os.path.join(case, "test_data_set_0"))
-        path = os.path.join(case, "model.onnx")
-        onnx.save(model, path)
-        with tempfile.TemporaryDirectory() as work:
-            y = ort_output(peer, path, x, work)
-        for name, value in (("input_0", numpy_helper.from_array(x, "x")),
-                            ("output_0", numpy_helper.from_array(y, "y"))):
-            with open(os.path.join(case, "test_data_set_0", name + ".pb"), "wb") as f:
-                f.write(value.SerializeToString())
-    print(f"{CASES} cases in {OUT}")
+    write_cases(OUT, CASES, make_case, 11)
 
 
 if __name__ == "__main__":
