@@ -226,6 +226,33 @@ TEST(OlderVersionsNN, GruOneRunsForwardByDefault) {
   }
 }
 
+// output_sequence (RNN-1, LSTM-1; GRU-1 and 3) chose whether Y is produced: bough gives Y
+// whenever it is asked for, either way. One step, hidden 1, X = 1, R = 0, h0 = c0 = 0:
+// RNN with W = 1: h = tanh(1). LSTM with W = [i 0, o 0, f 0, c 1]: i = o = f = 0.5,
+// c = 0.5 * tanh(1), h = 0.5 * tanh(c).
+
+TEST(OlderVersionsNN, OutputSequenceIsAccepted) {
+  const double rnn_h = std::tanh(1.0), lstm_h = 0.5 * std::tanh(0.5 * std::tanh(1.0));
+  for (int64_t output_sequence : {0, 1}) {
+    const Attrs attrs = [&](auto& n) {
+      set_int(n, "hidden_size", 1);
+      set_int(n, "output_sequence", output_sequence);
+    };
+    auto rnn = run_older(
+        "RNN", {{"X", f32({1, 1, 1}, {1})}, {"W", f32({1, 1, 1}, {1})}, {"R", f32({1, 1, 1}, {0})}},
+        2, attrs, 1);
+    expect_tensor(rnn[0], {1, 1, 1, 1}, {rnn_h});
+    expect_tensor(rnn[1], {1, 1, 1}, {rnn_h});
+    auto lstm = run_older("LSTM",
+                          {{"X", f32({1, 1, 1}, {1})},
+                           {"W", f32({1, 4, 1}, {0, 0, 0, 1})},
+                           {"R", f32({1, 4, 1}, {0, 0, 0, 0})}},
+                          2, attrs, 1);
+    expect_tensor(lstm[0], {1, 1, 1, 1}, {lstm_h});
+    expect_tensor(lstm[1], {1, 1, 1}, {lstm_h});
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Scan-8: axis 0 is the batch, axis 1 the sequence; `directions` reverses scan inputs.
 

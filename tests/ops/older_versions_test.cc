@@ -307,5 +307,68 @@ TEST(OlderVersions, SoftmaxBeforeThirteenFlattensFromTheAxis) {
   expect_tensor(now[0], {1, 2, 2}, {0.5, 0.5, 0.5, 0.5});
 }
 
+// ---------------------------------------------------------------------------------------
+// consumed_inputs (version 1 of many operators): accepted, no effect. Values at x = 0.5.
+
+TEST(OlderVersions, ConsumedInputsIsAcceptedAndIgnored) {
+  struct Case {
+    const char* op;
+    double want;
+  };
+  const Case unary[] = {
+      {"Abs", 0.5},
+      {"Ceil", 1},
+      {"Elu", 0.5},           // x > 0
+      {"Exp", 1.6487212707},  // e^0.5
+      {"Floor", 0},
+      {"HardSigmoid", 0.6},    // 0.2 * 0.5 + 0.5
+      {"LeakyRelu", 0.5},      // x > 0
+      {"Log", -0.6931471806},  // ln 0.5
+      {"Neg", -0.5},
+      {"Reciprocal", 2},
+      {"Relu", 0.5},
+      {"Selu", 0.5 * 1.0507010221481},  // gamma (float 1.0507) * x for x > 0
+      {"Sigmoid", 0.6224593312},        // 1 / (1 + e^-0.5)
+      {"Sqrt", 0.7071067812},
+      {"Tanh", 0.4621171573},
+  };
+  for (const Case& c : unary) {
+    SCOPED_TRACE(c.op);
+    auto out = run_older(
+        c.op, {{"x", f32({1}, {0.5f})}}, 1, [](auto& n) { set_ints(n, "consumed_inputs", {0}); },
+        1);
+    expect_tensor(out[0], {1}, {c.want}, 1e-6);
+  }
+  // Variadic ones over [0.5] and [1.5].
+  const Case variadic[] = {{"Max", 1.5}, {"Min", 0.5}, {"Mean", 1}, {"Sum", 2}};
+  for (const Case& c : variadic) {
+    SCOPED_TRACE(c.op);
+    auto out = run_older(
+        c.op, {{"a", f32({1}, {0.5f})}, {"b", f32({1}, {1.5f})}}, 1,
+        [](auto& n) {
+          set_ints(n, "consumed_inputs", {0, 0});
+        },
+        1);
+    expect_tensor(out[0], {1}, {c.want});
+  }
+  // PRelu-1: -2 * 0.25; InstanceNormalization-1 over [1, 3]: mean 2, variance 1: [-1, 1].
+  auto prelu = run_older(
+      "PRelu", {{"x", f32({1}, {-2})}, {"slope", f32({1}, {0.25f})}}, 1,
+      [](auto& n) {
+        set_ints(n, "consumed_inputs", {0, 0});
+      },
+      1);
+  expect_tensor(prelu[0], {1}, {-0.5});
+  auto norm = run_older(
+      "InstanceNormalization",
+      {{"x", f32({1, 1, 2}, {1, 3})}, {"scale", f32({1}, {1})}, {"B", f32({1}, {0})}}, 1,
+      [](auto& n) {
+        set_ints(n, "consumed_inputs", {0, 0, 0});
+        set_float(n, "epsilon", 0);
+      },
+      1);
+  expect_tensor(norm[0], {1, 1, 2}, {-1, 1});
+}
+
 }  // namespace
 }  // namespace bough::test
