@@ -143,29 +143,32 @@ void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, floa
   }
 }
 
-// c (m x [j0, j1)) = a (m x k) · b (k x n) for m <= kFewRowsF32, b unpacked: strips of four
-// vectors of columns, each summed over all of k in registers.
+// c (m x [j0, j1)) = a (m x k) · b (k x n) for m <= kFewRowsF32, b unpacked: strips of S
+// vectors of columns, each summed over all of k in registers. One row takes strips of eight
+// vectors: with four, its four sums wait on the FMA latency at every step of k (the LSTM's
+// one-row recurrent product ran at half speed).
 template <int M>
 void FewRowsM(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT b, int64_t ldb,
               float* HWY_RESTRICT c, int64_t ldc, int64_t k, int64_t j0, int64_t j1) {
+  constexpr int S = M == 1 ? 8 : 4;
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t j = j0;
-  for (; j + 4 * lanes <= j1; j += 4 * lanes) {
-    V acc[M][4];
+  for (; j + S * lanes <= j1; j += S * lanes) {
+    V acc[M][S];
     for (int r = 0; r < M; ++r)
-      for (int w = 0; w < 4; ++w) acc[r][w] = hn::Zero(d);
+      for (int w = 0; w < S; ++w) acc[r][w] = hn::Zero(d);
     for (int64_t kk = 0; kk < k; ++kk) {
       const float* brow = b + kk * ldb + j;
-      V bv[4];
-      for (int w = 0; w < 4; ++w) bv[w] = hn::LoadU(d, brow + w * lanes);
+      V bv[S];
+      for (int w = 0; w < S; ++w) bv[w] = hn::LoadU(d, brow + w * lanes);
       for (int r = 0; r < M; ++r) {
         const V av = hn::Set(d, a[r * lda + kk]);
-        for (int w = 0; w < 4; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
+        for (int w = 0; w < S; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
       }
     }
     for (int r = 0; r < M; ++r)
-      for (int w = 0; w < 4; ++w) hn::StoreU(acc[r][w], d, c + r * ldc + j + w * lanes);
+      for (int w = 0; w < S; ++w) hn::StoreU(acc[r][w], d, c + r * ldc + j + w * lanes);
   }
   for (; j + lanes <= j1; j += lanes) {
     V acc[M];
@@ -290,7 +293,7 @@ void gemm_f32_few_rows(const float* a, int64_t lda, const float* b, int64_t ldb,
                        int64_t ldc, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
   if (m == 0 || n == 0) return;
   const int64_t threads = pool.threads_for(m * n * k);
-  const int64_t strip = 4 * HWY_DYNAMIC_DISPATCH(VectorLanes)();
+  const int64_t strip = 8 * HWY_DYNAMIC_DISPATCH(VectorLanes)();  // FewRowsM<1>'s strip
   const int64_t units = ceil_div(n, strip);
   pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
     HWY_DYNAMIC_DISPATCH(FewRows)(a, lda, b, ldb, c, ldc, m, k, s * strip, std::min(n, e * strip));
