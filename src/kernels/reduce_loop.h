@@ -47,16 +47,17 @@ void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   for (int64_t row = 0; row < outer; ++row) {
     const T* src = x + row * inner;
     if (p.reduced[rank - 1]) {  // a contiguous run folds into one output element
-      Acc a0 = r.init(), a1 = r.init(), a2 = r.init(), a3 = r.init();
+      // kLanes independent partial results, merged at the end: sums vectorize over them.
+      constexpr int64_t kLanes = 16;
+      Acc part[kLanes];
+      std::fill(part, part + kLanes, r.init());
       int64_t l = 0;
-      for (; l + 4 <= inner; l += 4) {
-        a0 = r.step(a0, src[l]);
-        a1 = r.step(a1, src[l + 1]);
-        a2 = r.step(a2, src[l + 2]);
-        a3 = r.step(a3, src[l + 3]);
-      }
-      for (; l < inner; ++l) a0 = r.step(a0, src[l]);
-      acc[o] = r.merge(acc[o], r.merge(r.merge(a0, a1), r.merge(a2, a3)));
+      for (; l + kLanes <= inner; l += kLanes)
+        for (int64_t q = 0; q < kLanes; ++q) part[q] = r.step(part[q], src[l + q]);
+      for (; l < inner; ++l) part[0] = r.step(part[0], src[l]);
+      for (int64_t width = kLanes / 2; width > 0; width /= 2)
+        for (int64_t q = 0; q < width; ++q) part[q] = r.merge(part[q], part[q + width]);
+      acc[o] = r.merge(acc[o], part[0]);
     } else {  // a contiguous run folds into a row of output elements
       Acc* dst = acc.get() + o;
       for (int64_t l = 0; l < inner; ++l) dst[l] = r.step(dst[l], src[l]);

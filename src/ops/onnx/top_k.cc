@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/find_beyond.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
@@ -39,16 +40,17 @@ constexpr int64_t kScanMaxK = 16;
 
 // The k best of col[r * inner], r < n, best first, into values/indices (stride `out`): one
 // pass over the column, inserting into a sorted list of at most k. An element equal to one
-// already kept goes after it, so equal values keep the lower index first.
+// already kept goes after it, so equal values keep the lower index first. Once k are kept,
+// a contiguous float column jumps with vector compares to the next value that might beat
+// the k-th best.
 template <typename T>
 void top_k_scan(const T* col, int64_t n, int64_t inner, int64_t k, bool largest, T* values,
                 int64_t* indices, int64_t out) {
   T best[kScanMaxK];
   int64_t at[kScanMaxK];
   int64_t kept = 0;
-  for (int64_t r = 0; r < n; ++r) {
-    const T v = col[r * inner];
-    if (kept == k && !before(v, best[k - 1], largest)) continue;
+  auto offer = [&](T v, int64_t r) {
+    if (kept == k && !before(v, best[k - 1], largest)) return;
     int64_t pos = kept < k ? kept++ : k - 1;
     for (; pos > 0 && before(v, best[pos - 1], largest); --pos) {
       best[pos] = best[pos - 1];
@@ -56,7 +58,19 @@ void top_k_scan(const T* col, int64_t n, int64_t inner, int64_t k, bool largest,
     }
     best[pos] = v;
     at[pos] = r;
+  };
+  int64_t r = 0;
+  for (; r < n && kept < k; ++r) offer(col[r * inner], r);
+  if constexpr (std::is_same_v<T, float>) {
+    if (inner == 1) {
+      // Stops at anything not strictly within the k-th best, NaN included; offer decides.
+      while ((r += kernels::first_beyond(col + r, n - r, best[k - 1], largest)) < n) {
+        offer(col[r], r);
+        ++r;
+      }
+    }
   }
+  for (; r < n; ++r) offer(col[r * inner], r);
   for (int64_t j = 0; j < k; ++j) {
     values[j * out] = best[j];
     indices[j * out] = at[j];
