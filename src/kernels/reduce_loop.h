@@ -24,9 +24,31 @@ struct ReducePlan {
 // `axes` must be normalized (0 <= axis < rank); empty means every axis.
 ReducePlan plan_reduce(const Dims& shape, std::span<const int64_t> axes, bool keepdims);
 
+// The fold of r.step over x[0, n), n >= 1: the reducer's own `fold` when it has one (a
+// vector kernel), else kLanes independent partial results merged at the end (sums
+// vectorize over them).
+template <typename T, typename R>
+typename R::Acc fold_run(const R& r, const T* x, int64_t n) {
+  if constexpr (requires { r.fold(x, n); }) {
+    return r.fold(x, n);
+  } else {
+    constexpr int64_t kLanes = 16;
+    typename R::Acc part[kLanes];
+    std::fill(part, part + kLanes, r.init());
+    int64_t l = 0;
+    for (; l + kLanes <= n; l += kLanes)
+      for (int64_t q = 0; q < kLanes; ++q) part[q] = r.step(part[q], x[l + q]);
+    for (; l < n; ++l) part[0] = r.step(part[0], x[l]);
+    for (int64_t width = kLanes / 2; width > 0; width /= 2)
+      for (int64_t q = 0; q < width; ++q) part[q] = r.merge(part[q], part[q + width]);
+    return part[0];
+  }
+}
+
 // y[o] = r.finish(fold of r.step over the group of o, group size). R provides
 // `using Acc`, `Acc init()`, `Acc step(Acc, T)`, `Acc merge(Acc, Acc)` and
-// `T finish(Acc, int64_t count)`.
+// `T finish(Acc, int64_t count)`, and may provide `Acc fold(const T*, int64_t n)` for a
+// contiguous run (see fold_run).
 template <typename T, typename R>
 void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   using Acc = typename R::Acc;
@@ -47,17 +69,7 @@ void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   for (int64_t row = 0; row < outer; ++row) {
     const T* src = x + row * inner;
     if (p.reduced[rank - 1]) {  // a contiguous run folds into one output element
-      // kLanes independent partial results, merged at the end: sums vectorize over them.
-      constexpr int64_t kLanes = 16;
-      Acc part[kLanes];
-      std::fill(part, part + kLanes, r.init());
-      int64_t l = 0;
-      for (; l + kLanes <= inner; l += kLanes)
-        for (int64_t q = 0; q < kLanes; ++q) part[q] = r.step(part[q], src[l + q]);
-      for (; l < inner; ++l) part[0] = r.step(part[0], src[l]);
-      for (int64_t width = kLanes / 2; width > 0; width /= 2)
-        for (int64_t q = 0; q < width; ++q) part[q] = r.merge(part[q], part[q + width]);
-      acc[o] = r.merge(acc[o], part[0]);
+      acc[o] = r.merge(acc[o], fold_run(r, src, inner));
     } else {  // a contiguous run folds into a row of output elements
       Acc* dst = acc.get() + o;
       for (int64_t l = 0; l < inner; ++l) dst[l] = r.step(dst[l], src[l]);
