@@ -86,8 +86,8 @@ TEST(GemmF32, SmallShapesMatchReference) {
   }
 }
 
-// Past the kc blocks (128 or 256 rows of k), many panels, and rows and columns enough to be
-// split over two threads on both sides; one-row products of a wide b.
+// Past the kc blocks (512 rows of k) and the blocks of 192 rows of a, many panels, and rows
+// and columns enough to be split over two threads on both sides; one-row products of a wide b.
 TEST(GemmF32, LargeOddShapesMatchReference) {
   Rng rng(32);
   const int64_t shapes[][3] = {{1, 768, 3072}, {2, 301, 515},  {3, 257, 97},
