@@ -32,6 +32,9 @@ void im2col_2d(const float* x, int64_t C, const Window& win, int64_t p0, int64_t
   const int64_t KH = win.kernel[0], KW = win.kernel[1], sh = win.stride[0], sw = win.stride[1];
   const int64_t dh = win.dilation[0], dw = win.dilation[1];
   const int64_t ph = win.pad_begin[0], pw = win.pad_begin[1];
+  // The tile's first position, divided once: a division per output row costs more than
+  // copying a row of 16 positions.
+  const int64_t oh0 = p0 / OW, first_ow = p0 % OW;
   float* dst = col;
   for (int64_t c = 0; c < C; ++c) {
     const float* image = x + c * IH * IW;
@@ -41,8 +44,8 @@ void im2col_2d(const float* x, int64_t C, const Window& win, int64_t p0, int64_t
         // Output columns [lo, hi) read inside the image: 0 <= ow * sw + base < IW.
         const int64_t lo = std::min(OW, base >= 0 ? 0 : (-base + sw - 1) / sw);
         const int64_t hi = std::max(lo, std::min(OW, (IW - base + sw - 1) / sw));
-        for (int64_t p = p0; p < p1;) {
-          const int64_t oh = p / OW, ow0 = p % OW, len = std::min(p1 - p, OW - ow0);
+        for (int64_t oh = oh0, ow0 = first_ow, p = p0; p < p1; ++oh, ow0 = 0) {
+          const int64_t len = std::min(p1 - p, OW - ow0);
           const int64_t ih = oh * sh - ph + kh * dh;
           float* out = dst + (p - p0) - ow0;  // indexed by output column
           if (ih < 0 || ih >= IH) {
