@@ -1,9 +1,10 @@
 // Conv: N-D convolution (cross-correlation) of X (N x C x D1..Dn) with W (M x C/group x
-// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (in column tiles
-// when large), and each group one matrix product with its slice of W; groups of a single
-// output channel (depthwise) are summed directly instead. float16/bfloat16 are computed in
-// float. com.microsoft FusedConv (what the conv-activation pass writes, as ONNX Runtime's own
-// fusion does) is the same Conv with an activation applied to each output.
+// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
+// cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
+// matrix product with its slice of W; groups of a single output channel (depthwise) are
+// summed directly instead. float16/bfloat16 are computed in float. com.microsoft FusedConv
+// (what the conv-activation pass writes, as ONNX Runtime's own fusion does) is the same Conv
+// with an activation applied to each output.
 #include <algorithm>
 
 #include "kernels/conv_columns.h"
