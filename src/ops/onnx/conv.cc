@@ -2,9 +2,10 @@
 // k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
 // cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
-// summed directly instead. float16/bfloat16 are computed in float. com.microsoft FusedConv
-// (what the conv-activation pass writes, as ONNX Runtime's own fusion does) is the same Conv
-// with an activation applied to each output.
+// summed directly instead. float16/bfloat16 are computed in float. The kernel also runs
+// com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
+#include "ops/onnx/conv.h"
+
 #include <algorithm>
 
 #include "kernels/conv_columns.h"
@@ -134,45 +135,12 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   return y;
 }
 
-// FusedConv's `activation` and `activation_params`; no activation for Conv.
-kernels::ConvEpilogue read_activation(const BuildContext& ctx) {
-  kernels::ConvEpilogue e;
-  if (ctx.node.domain.empty()) return e;
-  const std::string name = ctx.attr_string("activation", "");
-  const ir::Attribute* a = ctx.attr("activation_params");
-  const std::vector<float> params = a ? a->floats : std::vector<float>{};
-  auto expect_params = [&](size_t n) {
-    if (params.size() != n)
-      ctx.invalid("FusedConv activation " + name + " takes " + std::to_string(n) +
-                  " activation_params, got " + std::to_string(params.size()));
-  };
-  if (name == "Relu") {
-    expect_params(0);
-    e.activation = kernels::Activation::Relu;
-  } else if (name == "Sigmoid") {
-    expect_params(0);
-    e.activation = kernels::Activation::Sigmoid;
-  } else if (name == "LeakyRelu") {
-    expect_params(1);
-    e.activation = kernels::Activation::LeakyRelu;
-    e.alpha = params[0];
-  } else if (name == "Clip") {
-    expect_params(2);
-    e.activation = kernels::Activation::Clip;
-    e.alpha = params[0];
-    e.beta = params[1];
-  } else {
-    ctx.unsupported("FusedConv activation '" + name + "' is not implemented");
-  }
-  return e;
-}
-
 class Conv : public Kernel {
  public:
-  explicit Conv(const BuildContext& ctx)
+  Conv(const BuildContext& ctx, const kernels::ConvEpilogue& activation)
       : attrs_(read_window_attrs(ctx)),
         groups_(ctx.attr_int("group", 1)),
-        epilogue_(read_activation(ctx)),
+        epilogue_(activation),
         // W [M, C/group, k...] is already the row-major (M/group x C/group*K) left operand
         // of each group's product: preparing only widens it (and B) to the compute type.
         prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })) {
@@ -233,13 +201,18 @@ class Conv : public Kernel {
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Conv>(ctx); }
-
-void infer(InferContext& ctx) {
-  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
 
 }  // namespace
+
+std::unique_ptr<Kernel> make_conv(const BuildContext& ctx,
+                                  const kernels::ConvEpilogue& activation) {
+  return std::make_unique<Conv>(ctx, activation);
+}
+
+void infer_conv(InferContext& ctx) {
+  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
+}
 
 const OpDef& def_Conv() {
   static const OpDef def{
@@ -251,7 +224,7 @@ const OpDef& def_Conv() {
       1,
       1,
       make,
-      infer,
+      infer_conv,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
@@ -261,26 +234,6 @@ const OpDef& def_Conv() {
        {22,
         "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
         "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
-  return def;
-}
-
-// ONNX Runtime's contrib operator (com.microsoft, version 1) without its optional sum input
-// Z, for the activations the kernel's epilogue has.
-const OpDef& def_FusedConv() {
-  static const OpDef def{
-      "com.microsoft",
-      "FusedConv",
-      {1},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
-        "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
-        "pads: ints?, strides: ints?"}}};
   return def;
 }
 
