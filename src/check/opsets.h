@@ -19,6 +19,7 @@ inline constexpr DomainOpset kNewestOpsets[] = {
     {"ai.onnx.ml", 5},
     {"ai.onnx.preview", 1},
     {"ai.onnx.preview.training", 1},
+    {"com.microsoft", 1},  // only FusedConv, which the conv-activation pass writes
 };
 
 // The newest version bough knows for `domain` ("" and "ai.onnx" alike), 0 for a domain it
