@@ -39,7 +39,6 @@ struct SpecOperator {
 };
 
 inline constexpr SpecOperator kNotImplemented[] = {
-    {"", "ImageDecoder"},
     {"ai.onnx.preview", "FlexAttention"},
     {"ai.onnx.preview.training", "Gradient"},
 };
