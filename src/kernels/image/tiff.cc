@@ -78,7 +78,7 @@ Tensor decode_tiff(std::string_view bytes) {
   // No one allocation of libtiff's may pass the RGBA raster's size at the pixel cap.
   TIFFOpenOptionsSetMaxSingleMemAlloc(o.options, kMaxPixels * 4);
   File f;
-  f.tif = TIFFClientOpenExt("image", "rm", &source, read_bytes, write_bytes, seek, close_source, size,
+  f.tif = TIFFClientOpenExt("data", "rm", &source, read_bytes, write_bytes, seek, close_source, size,
                             map, unmap, o.options);
   auto failed = [&](const char* what) {
     bad_image(kFormat, source.error.empty() ? what : source.error);
