@@ -119,7 +119,8 @@ TEST(ImageDecoder, PnmKinds) {
   EXPECT_EQ(pixels(decode("P5 2 1 15\n" + bytes({15, 7}))),
             (std::vector<int>{255, 255, 255, 119, 119, 119}));
   // Text samples of 16 bits: 32768 * 255 / 65535 = 127.5, rounded up.
-  EXPECT_EQ(pixels(decode("P3\n# c\n1 1\n65535\n65535 0 32768\n")), (std::vector<int>{255, 0, 128}));
+  EXPECT_EQ(pixels(decode("P3\n# c\n1 1\n65535\n65535 0 32768\n")),
+            (std::vector<int>{255, 0, 128}));
   // Binary samples over 255 are two bytes, big-endian: 0x0200 = 512, 512 * 255 / 1023 = 127.6.
   EXPECT_EQ(pixels(decode("P5 2 1 1023\n" + bytes({3, 255, 2, 0}), "Grayscale")),
             (std::vector<int>{255, 128}));
@@ -193,7 +194,8 @@ std::string be(uint32_t v, int n) {
 
 TEST(ImageDecoder, RefusesHugeDeclaredSizes) {
   const std::string cap = "over the cap of 65535 a side and 67108864 in all";
-  expect_refused(bmp(100000, 1, 24, std::string(300000, '\0')), "BMP image: declares 100000 x 1 pixels, " + cap);
+  expect_refused(bmp(100000, 1, 24, std::string(300000, '\0')),
+                 "BMP image: declares 100000 x 1 pixels, " + cap);
   expect_refused("P5 60000 60000 255\n" + bytes({1}), "PNM image: declares 60000 x 60000");
   expect_refused("P5 99999999999999999999 1 255\n", "PNM image: the width is over 65536");
   expect_refused(fixture("huge_65535.png"), "PNG image: declares 65535 x 65535");
@@ -250,8 +252,11 @@ TEST(ImageDecoder, ASessionMemoryCapCountsTheDecodedImage) {
   SessionOptions options;
   options.memory_limit_bytes = size_t{1} << 20;  // the RGB image takes 6 MiB
   Session capped(Model::load(path), options);
-  expect_error_mentioning([&] { capped.run({{"x", Value(bytes_tensor(png))}}); },
-                          "ImageDecoder \"decode\"", ErrorKind::Stopped);
+  expect_error_mentioning(
+      [&] {
+        capped.run({{"x", Value(bytes_tensor(png))}});
+      },
+      "ImageDecoder \"decode\"", ErrorKind::Stopped);
   Session free(Model::load(path));
   EXPECT_EQ(free.run({{"x", Value(bytes_tensor(png))}})[0].second.tensor().shape().vec(),
             (test::Dims64{1024, 2048, 3}));

@@ -71,7 +71,8 @@ Header read_header(std::string_view b) {
     // The masks follow a 40-byte header, and are inside the longer ones at the same place.
     for (int c = 0; c < 3; ++c) h.masks[c] = u32(b, 54 + 4 * static_cast<size_t>(c));
     if (info_size == 40) h.palette_at += h.compression == kBitfields ? 12 : 16;
-    if (h.bits != 16 && h.bits != 32) bad_image(kFormat, "has channel masks at " + std::to_string(h.bits) + " bits a pixel");
+    if (h.bits != 16 && h.bits != 32)
+      bad_image(kFormat, "has channel masks at " + std::to_string(h.bits) + " bits a pixel");
   } else if (h.compression != kRgb) {
     unsupported_image(kFormat, "compression " + std::to_string(h.compression) +
                                    " (RLE, JPEG or PNG inside a BMP) is not decoded");

@@ -126,7 +126,8 @@ Tensor decode_jpeg2000(std::string_view bytes) {
   uint8_t* o = out.data<uint8_t>();
   const size_t n = static_cast<size_t>(width * height);
   for (uint32_t c = 0; c < channels; ++c)
-    for (size_t i = 0; i < n; ++i) o[i * channels + c] = to_8_bits(im.comps[c].data[i], im.comps[c]);
+    for (size_t i = 0; i < n; ++i)
+      o[i * channels + c] = to_8_bits(im.comps[c].data[i], im.comps[c]);
   return out;
 }
 

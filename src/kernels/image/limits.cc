@@ -24,9 +24,8 @@ void check_dimensions(std::string_view format, int64_t width, int64_t height) {
   const std::string size = std::to_string(width) + " x " + std::to_string(height);
   if (width <= 0 || height <= 0) bad_image(format, "declares an empty size " + size);
   if (width > kMaxSide || height > kMaxSide || width * height > kMaxPixels)
-    bad_image(format, "declares " + size + " pixels, over the cap of " +
-                          std::to_string(kMaxSide) + " a side and " + std::to_string(kMaxPixels) +
-                          " in all");
+    bad_image(format, "declares " + size + " pixels, over the cap of " + std::to_string(kMaxSide) +
+                          " a side and " + std::to_string(kMaxPixels) + " in all");
 }
 
 Tensor new_image(std::string_view format, int64_t width, int64_t height, int64_t channels) {

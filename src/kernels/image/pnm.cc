@@ -40,7 +40,8 @@ class Reader {
   }
   // After the header of a binary map: exactly one whitespace byte, then the samples.
   void end_of_header() {
-    if (at_ >= b_.size() || !is_space(b_[at_])) bad_image(kFormat, "the header does not end in a space");
+    if (at_ >= b_.size() || !is_space(b_[at_]))
+      bad_image(kFormat, "the header does not end in a space");
     ++at_;
   }
   const uint8_t* take(size_t n) {
@@ -53,7 +54,9 @@ class Reader {
   [[noreturn]] static void cut_short() { bad_image(kFormat, "the pixels are cut short"); }
 
  private:
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+  static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  }
   void skip_space() {
     while (at_ < b_.size()) {
       if (b_[at_] == '#') {
@@ -91,7 +94,8 @@ Tensor decode_pnm(std::string_view b) {
   if (binary) {
     r.end_of_header();
     // Refused before the pixels are allocated: a few bytes may declare a large image.
-    const size_t row_bytes = kind == 4 ? (static_cast<size_t>(width) + 7) / 8 : row * (max > 255 ? 2 : 1);
+    const size_t row_bytes =
+        kind == 4 ? (static_cast<size_t>(width) + 7) / 8 : row * (max > 255 ? 2 : 1);
     if (r.remaining() / row_bytes < static_cast<size_t>(height)) Reader::cut_short();
   }
   Tensor out = new_image(kFormat, width, height, channels);

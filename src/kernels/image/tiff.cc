@@ -5,9 +5,9 @@
 // stderr; an error is the message of the Error thrown.
 #include <tiffio.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -78,8 +78,8 @@ Tensor decode_tiff(std::string_view bytes) {
   // No one allocation of libtiff's may pass the RGBA raster's size at the pixel cap.
   TIFFOpenOptionsSetMaxSingleMemAlloc(o.options, kMaxPixels * 4);
   File f;
-  f.tif = TIFFClientOpenExt("data", "rm", &source, read_bytes, write_bytes, seek, close_source, size,
-                            map, unmap, o.options);
+  f.tif = TIFFClientOpenExt("data", "rm", &source, read_bytes, write_bytes, seek, close_source,
+                            size, map, unmap, o.options);
   auto failed = [&](const char* what) {
     bad_image(kFormat, source.error.empty() ? what : source.error);
   };

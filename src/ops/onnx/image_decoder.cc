@@ -35,7 +35,8 @@ Tensor in_format(Tensor image, PixelFormat format) {
     Tensor out(ElemType::UInt8, Dims{height, width, 1});
     uint8_t* o = out.data<uint8_t>();
     for (size_t i = 0; i < pixels; ++i, in += 3)
-      o[i] = static_cast<uint8_t>((in[0] * 19595u + in[1] * 38470u + in[2] * 7471u + 0x8000u) >> 16);
+      o[i] =
+          static_cast<uint8_t>((in[0] * 19595u + in[1] * 38470u + in[2] * 7471u + 0x8000u) >> 16);
     return out;
   }
   Tensor out(ElemType::UInt8, Dims{height, width, 3});
@@ -75,19 +76,26 @@ void infer(InferContext& ctx) {
   if (in.rank_known && in.dims.size() != 1)
     ctx.invalid("encoded_stream must be 1-D, not of rank " + std::to_string(in.dims.size()));
   const int64_t channels = pixel_format(ctx) == PixelFormat::Grayscale ? 1 : 3;
-  ctx.set_output_tensor(0, ElemType::UInt8,
-                        ir::Shape::of({ir::Dim::unknown(), ir::Dim::unknown(), ir::Dim::known(channels)}));
+  ctx.set_output_tensor(
+      0, ElemType::UInt8,
+      ir::Shape::of({ir::Dim::unknown(), ir::Dim::unknown(), ir::Dim::known(channels)}));
 }
 
 }  // namespace
 
 const OpDef& def_ImageDecoder() {
   static const OpDef def{
-      "",    "ImageDecoder",
-      {20},  1,
-      1,     1,
-      1,     make,
-      infer, {{20, "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}}};
+      "",
+      "ImageDecoder",
+      {20},
+      1,
+      1,
+      1,
+      1,
+      make,
+      infer,
+      {{20,
+        "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}}};
   return def;
 }
 
