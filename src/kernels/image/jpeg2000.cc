@@ -7,11 +7,11 @@
 #include <openjpeg.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "kernels/image/formats.h"
 #include "kernels/image/limits.h"
+#include "kernels/image/memory_source.h"
 
 namespace bough::kernels::image {
 
@@ -19,39 +19,24 @@ namespace {
 
 constexpr std::string_view kFormat = "JPEG 2000";
 
-struct Source {
-  std::string_view bytes;
-  uint64_t at = 0;
-  std::string error;  // OpenJPEG's first error message
-};
-
 void on_error(const char* message, void* user) {
-  auto* s = static_cast<Source*>(user);
-  if (s->error.empty()) {
-    s->error = message;
-    while (!s->error.empty() && s->error.back() == '\n') s->error.pop_back();
-  }
+  static_cast<MemorySource*>(user)->keep_error(message);
 }
 void on_warning(const char*, void*) {}
 
 OPJ_SIZE_T read_bytes(void* out, OPJ_SIZE_T n, void* user) {
-  auto* s = static_cast<Source*>(user);
-  const uint64_t left = s->bytes.size() - s->at;
-  if (left == 0) return static_cast<OPJ_SIZE_T>(-1);  // OpenJPEG's end of stream
-  const uint64_t take = std::min<uint64_t>(left, n);
-  std::memcpy(out, s->bytes.data() + s->at, take);
-  s->at += take;
-  return take;
+  const uint64_t read = static_cast<MemorySource*>(user)->read(out, n);
+  return read == 0 ? static_cast<OPJ_SIZE_T>(-1) : read;  // -1: OpenJPEG's end of stream
 }
 OPJ_OFF_T skip_bytes(OPJ_OFF_T n, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<MemorySource*>(user);
   const int64_t target = static_cast<int64_t>(s->at) + n;
   if (target < 0 || target > static_cast<int64_t>(s->bytes.size())) return -1;
   s->at = static_cast<uint64_t>(target);
   return n;
 }
 OPJ_BOOL seek_to(OPJ_OFF_T at, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<MemorySource*>(user);
   if (at < 0 || static_cast<uint64_t>(at) > s->bytes.size()) return OPJ_FALSE;
   s->at = static_cast<uint64_t>(at);
   return OPJ_TRUE;
@@ -81,7 +66,7 @@ uint8_t to_8_bits(int32_t v, const opj_image_comp_t& c) {
 }  // namespace
 
 Tensor decode_jpeg2000(std::string_view bytes) {
-  Source source{bytes};
+  MemorySource source{bytes};
   Decoder d;
   const bool codestream = bytes.substr(0, 2) == std::string_view("\xff\x4f", 2);
   d.codec = opj_create_decompress(codestream ? OPJ_CODEC_J2K : OPJ_CODEC_JP2);

@@ -5,12 +5,12 @@
 #include <png.h>
 
 #include <csetjmp>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "kernels/image/formats.h"
 #include "kernels/image/limits.h"
+#include "kernels/image/memory_source.h"
 
 namespace bough::kernels::image {
 
@@ -18,23 +18,15 @@ namespace {
 
 constexpr std::string_view kFormat = "PNG";
 
-struct Source {
-  std::string_view bytes;
-  size_t at = 0;
-  std::string error;  // libpng's message, kept for the Error thrown after the longjmp
-};
-
 void on_error(png_structp png, png_const_charp message) {
-  static_cast<Source*>(png_get_error_ptr(png))->error = message;
+  static_cast<MemorySource*>(png_get_error_ptr(png))->keep_error(message);
   png_longjmp(png, 1);
 }
 void on_warning(png_structp, png_const_charp) {}
 
 void read_bytes(png_structp png, png_bytep out, size_t n) {
-  auto* s = static_cast<Source*>(png_get_io_ptr(png));
-  if (s->bytes.size() - s->at < n) png_error(png, "the data is cut short");
-  std::memcpy(out, s->bytes.data() + s->at, n);
-  s->at += n;
+  if (static_cast<MemorySource*>(png_get_io_ptr(png))->read(out, n) != n)
+    png_error(png, "the data is cut short");
 }
 
 // libpng's structures, destroyed however decode_png leaves.
@@ -47,7 +39,7 @@ struct Reader {
 // Runs libpng, filling `out`; false after a libpng error (its message in source.error).
 // What the decoding changes lives outside this frame, so nothing is left in registers that
 // the longjmp would restore to stale values.
-bool read_png(Reader& r, Source& source, Tensor& out, std::vector<png_bytep>& rows) {
+bool read_png(Reader& r, MemorySource& source, Tensor& out, std::vector<png_bytep>& rows) {
   if (setjmp(png_jmpbuf(r.png))) return false;
   png_set_read_fn(r.png, &source, read_bytes);
   png_set_user_limits(r.png, kMaxSide, kMaxSide);
@@ -78,7 +70,7 @@ bool read_png(Reader& r, Source& source, Tensor& out, std::vector<png_bytep>& ro
 }  // namespace
 
 Tensor decode_png(std::string_view bytes) {
-  Source source{bytes};
+  MemorySource source{bytes};
   Reader r;
   r.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
   if (r.png) r.info = png_create_info_struct(r.png);

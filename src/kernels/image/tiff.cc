@@ -5,14 +5,13 @@
 // stderr; an error is the message of the Error thrown.
 #include <tiffio.h>
 
-#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "kernels/image/formats.h"
 #include "kernels/image/limits.h"
+#include "kernels/image/memory_source.h"
 
 namespace bough::kernels::image {
 
@@ -20,40 +19,27 @@ namespace {
 
 constexpr std::string_view kFormat = "TIFF";
 
-struct Source {
-  std::string_view bytes;
-  uint64_t at = 0;
-  std::string error;  // libtiff's first error message
-};
-
 int on_error(TIFF*, void* user, const char*, const char* format, va_list args) {
-  auto* s = static_cast<Source*>(user);
-  if (s->error.empty()) {
-    char text[512];
-    std::vsnprintf(text, sizeof text, format, args);
-    s->error = text;
-  }
+  char text[512];
+  std::vsnprintf(text, sizeof text, format, args);
+  static_cast<MemorySource*>(user)->keep_error(text);
   return 1;  // handled: nothing printed
 }
 int on_warning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 
 tmsize_t read_bytes(thandle_t h, void* out, tmsize_t n) {
-  auto* s = static_cast<Source*>(h);
-  const uint64_t left = s->at < s->bytes.size() ? s->bytes.size() - s->at : 0;
-  const uint64_t take = n < 0 ? 0 : std::min<uint64_t>(left, static_cast<uint64_t>(n));
-  std::memcpy(out, s->bytes.data() + s->at, take);
-  s->at += take;
-  return static_cast<tmsize_t>(take);
+  if (n < 0) return 0;
+  return static_cast<tmsize_t>(static_cast<MemorySource*>(h)->read(out, static_cast<uint64_t>(n)));
 }
 tmsize_t write_bytes(thandle_t, void*, tmsize_t) { return 0; }
 toff_t seek(thandle_t h, toff_t offset, int whence) {
-  auto* s = static_cast<Source*>(h);
+  auto* s = static_cast<MemorySource*>(h);
   const uint64_t base = whence == SEEK_CUR ? s->at : whence == SEEK_END ? s->bytes.size() : 0;
   s->at = base + offset;
   return s->at;
 }
 int close_source(thandle_t) { return 0; }
-toff_t size(thandle_t h) { return static_cast<Source*>(h)->bytes.size(); }
+toff_t size(thandle_t h) { return static_cast<MemorySource*>(h)->bytes.size(); }
 int map(thandle_t, void**, toff_t*) { return 0; }
 void unmap(thandle_t, void*, toff_t) {}
 
@@ -71,7 +57,7 @@ struct File {
 }  // namespace
 
 Tensor decode_tiff(std::string_view bytes) {
-  Source source{bytes};
+  MemorySource source{bytes};
   Options o;
   TIFFOpenOptionsSetErrorHandlerExtR(o.options, on_error, &source);
   TIFFOpenOptionsSetWarningHandlerExtR(o.options, on_warning, &source);
