@@ -233,6 +233,7 @@ TEST(ImageDecoder, RefusesTheWrongContentForTheSignature) {
   expect_refused(std::string("\xff\x4f\xff\x51", 4) + jpeg, "JPEG 2000 image:");
   expect_refused("P7\n1 1\n", "not an image of a known format");
   expect_refused("hello", "not an image of a known format");
+  expect_refused(std::string("RIFF\0\0\0", 7), "not an image of a known format");  // fuzzer
   expect_refused("", "the 0 bytes are not an image");
   expect_refused(bmp(1, 1, 24, bytes({1, 2, 3, 0}), "", 1), "BMP image: compression 1",
                  ErrorKind::Unsupported);

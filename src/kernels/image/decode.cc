@@ -23,7 +23,8 @@ Tensor decode(std::string_view bytes) {
   if (starts_with(bytes, "II*\0"sv) || starts_with(bytes, "MM\0*"sv) ||
       starts_with(bytes, "II+\0"sv) || starts_with(bytes, "MM\0+"sv))
     return decode_tiff(bytes);
-  if (starts_with(bytes, "RIFF"sv) && bytes.substr(8, 4) == "WEBP"sv) return decode_webp(bytes);
+  if (starts_with(bytes, "RIFF"sv) && bytes.size() >= 12 && bytes.substr(8, 4) == "WEBP"sv)
+    return decode_webp(bytes);
   // A JP2 file opens with its signature box; a bare codestream with SOC and SIZ markers.
   if (starts_with(bytes, "\0\0\0\x0cjP  \r\n\x87\n"sv) || starts_with(bytes, "\xff\x4f\xff\x51"sv))
     return decode_jpeg2000(bytes);
