@@ -15,7 +15,7 @@ target_include_directories(bough_shared PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(bough_shared PRIVATE bough_proto Threads::Threads pugixml::pugixml
-  PkgConfig::RE2 PkgConfig::HWY)
+  PkgConfig::RE2 PkgConfig::HWY ${BOUGH_IMAGE_LIBS})
 target_compile_features(bough_shared INTERFACE cxx_std_20)
 # Nothing from the static libraries it pulls in (protobuf-lite's code stays in its own .so).
 target_link_options(bough_shared PRIVATE -Wl,--no-undefined)

@@ -19,12 +19,13 @@ void tap_coords(const Window& w, int64_t k, std::vector<int64_t>& kc) {
 // fn(image_row, first, o_last, n): image_row is the row-major offset of the image row the
 // run reads (-1 when that row lies in the padding), first the index of the run's first
 // position relative to p0, o_last the run's first coordinate along the last dimension, and n
-// its length.
+// its length. `oc` is the caller's room for the output coordinates (w.rank() of them), so
+// that a walk allocates nothing: im2col walks once per column-matrix row.
 template <typename F>
-void for_each_run(const Window& w, const std::vector<int64_t>& kc, int64_t p0, int64_t p1, F&& fn) {
+void for_each_run(const Window& w, const std::vector<int64_t>& kc, std::vector<int64_t>& oc,
+                  int64_t p0, int64_t p1, F&& fn) {
   const size_t r = w.rank();
   const int64_t out_last = w.out[r - 1];
-  std::vector<int64_t> oc(r);
   for (size_t d = r, rest = static_cast<size_t>(p0); d-- > 0;) {
     oc[d] = static_cast<int64_t>(rest) % w.out[d];
     rest /= static_cast<size_t>(w.out[d]);
@@ -70,13 +71,13 @@ void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64
   // A row copies P elements: each is read and written once.
   const int64_t grain = util::grain_for(P * 2 * static_cast<int64_t>(sizeof(T)));
   auto rows = [&](int64_t b, int64_t e) {
-    std::vector<int64_t> kc(r);
+    std::vector<int64_t> kc(r), oc(r);
     for (int64_t row = b; row < e; ++row) {
       tap_coords(w, row % K, kc);
       const T* src = image + (row / K) * in_numel;
       T* dst = col + row * P;
       const int64_t base = kc[r - 1] * w.dilation[r - 1] - w.pad_begin[r - 1];
-      for_each_run(w, kc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
+      for_each_run(w, kc, oc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
         T* out = dst + first;
         if (irow < 0) {
           std::fill(out, out + n, T(0));
@@ -124,14 +125,14 @@ void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int
   const int64_t grain = util::grain_for(K * P * 3 * static_cast<int64_t>(sizeof(T)));
   // Channels are independent: each writes only its own image.
   auto run = [&](int64_t b, int64_t e) {
-    std::vector<int64_t> kc(r);
+    std::vector<int64_t> kc(r), oc(r);
     for (int64_t c = b; c < e; ++c) {
       T* dst = image + c * in_numel;
       for (int64_t k = 0; k < K; ++k) {
         tap_coords(w, k, kc);
         const T* src = col + (c * K + k) * P;
         const int64_t base = kc[r - 1] * w.dilation[r - 1] - w.pad_begin[r - 1];
-        for_each_run(w, kc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
+        for_each_run(w, kc, oc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
           if (irow < 0) return;
           int64_t lo, hi;
           valid_range(base, s, in_last, o0, n, lo, hi);

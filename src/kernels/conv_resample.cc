@@ -35,6 +35,8 @@ double source_coord(const ResampleSpec& s, int64_t o, int64_t in, int64_t out, d
       return width == 1 ? F(0) : x * (n - 1) / (width - 1);
     case CoordMode::Asymmetric:
       return x / scale;
+    case CoordMode::TfHalfPixelForNN:
+      return (x + half) / scale;
     case CoordMode::TfCropAndResize: {
       const F span = (roi1 - roi0) * (n - 1);
       return (width == 1 ? span / 2 : x * span / (width - 1)) + roi0 * (n - 1);

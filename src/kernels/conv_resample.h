@@ -21,6 +21,7 @@ enum class CoordMode {
   PytorchHalfPixel,
   AlignCorners,
   Asymmetric,
+  TfHalfPixelForNN,  // Resize-11 only: (x + 0.5) / scale, no shift back
   TfCropAndResize
 };
 // Rounding of the nearest mode; Simple (Resize-10) floors when upsampling and ceils when

@@ -21,6 +21,10 @@ using V = hn::Vec<D>;
 // Rows of a register tile two vectors wide: 2 * kRows accumulators, two vectors of b and one
 // broadcast of a must fit the register file (32 vectors with AVX-512, 16 below).
 constexpr int kRows = HWY_MAX_BYTES >= 64 ? 8 : 6;
+// Rows of a that pass over one k block of the panels together: 192 rows (a multiple of both
+// tile heights) of kc = 512 floats are 384 KiB, which L2 (1 MiB on Zen 4) keeps beside the
+// panel; all 1024 rows of a 1024³ product did not, and came from L3 once per panel.
+constexpr int64_t kBlockRows = 192;
 
 int64_t VectorLanes() { return static_cast<int64_t>(hn::Lanes(D())); }
 
@@ -125,47 +129,55 @@ void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, floa
       }
       continue;
     }
-    for (int64_t p = p0; p < p1;) {
-      const float* bp = block + p * kn * width;
-      const int64_t j = p * width;
-      float* cp = c + j;
-      if (few_rows && p + 1 < p1) {
-        TileRows<D, 2, 2, 3>(i1 - i0, a + i0 * lda + k0, lda, bp, kn * width, kn, cp + i0 * ldc,
-                             ldc, std::min(2 * width, n - j), add);
-        p += 2;
-      } else {
-        for (int64_t i = i0; i < i1; i += kRows)
-          TileRows<D, 2, 1, kRows>(std::min<int64_t>(kRows, i1 - i), a + i * lda + k0, lda, bp, 0,
-                                   kn, cp + i * ldc, ldc, std::min(width, n - j), add);
-        p += 1;
+    // Rows in blocks of kBlockRows, so that the block of a that every panel passes over
+    // stays in L2 (all 1024 rows of a 1024³ product did not, and came from L3 once per panel).
+    for (int64_t ib = i0; ib < i1; ib += kBlockRows) {
+      const int64_t ie = std::min(i1, ib + kBlockRows);
+      for (int64_t p = p0; p < p1;) {
+        const float* bp = block + p * kn * width;
+        const int64_t j = p * width;
+        float* cp = c + j;
+        if (few_rows && p + 1 < p1) {
+          TileRows<D, 2, 2, 3>(ie - ib, a + ib * lda + k0, lda, bp, kn * width, kn, cp + ib * ldc,
+                               ldc, std::min(2 * width, n - j), add);
+          p += 2;
+        } else {
+          for (int64_t i = ib; i < ie; i += kRows)
+            TileRows<D, 2, 1, kRows>(std::min<int64_t>(kRows, ie - i), a + i * lda + k0, lda, bp, 0,
+                                     kn, cp + i * ldc, ldc, std::min(width, n - j), add);
+          p += 1;
+        }
       }
     }
   }
 }
 
-// c (m x [j0, j1)) = a (m x k) · b (k x n) for m <= kFewRowsF32, b unpacked: strips of four
-// vectors of columns, each summed over all of k in registers.
+// c (m x [j0, j1)) = a (m x k) · b (k x n) for m <= kFewRowsF32, b unpacked: strips of S
+// vectors of columns, each summed over all of k in registers. One row takes strips of eight
+// vectors: with four, its four sums wait on the FMA latency at every step of k (the LSTM's
+// one-row recurrent product ran at half speed).
 template <int M>
 void FewRowsM(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT b, int64_t ldb,
               float* HWY_RESTRICT c, int64_t ldc, int64_t k, int64_t j0, int64_t j1) {
+  constexpr int S = M == 1 ? 8 : 4;
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t j = j0;
-  for (; j + 4 * lanes <= j1; j += 4 * lanes) {
-    V acc[M][4];
+  for (; j + S * lanes <= j1; j += S * lanes) {
+    V acc[M][S];
     for (int r = 0; r < M; ++r)
-      for (int w = 0; w < 4; ++w) acc[r][w] = hn::Zero(d);
+      for (int w = 0; w < S; ++w) acc[r][w] = hn::Zero(d);
     for (int64_t kk = 0; kk < k; ++kk) {
       const float* brow = b + kk * ldb + j;
-      V bv[4];
-      for (int w = 0; w < 4; ++w) bv[w] = hn::LoadU(d, brow + w * lanes);
+      V bv[S];
+      for (int w = 0; w < S; ++w) bv[w] = hn::LoadU(d, brow + w * lanes);
       for (int r = 0; r < M; ++r) {
         const V av = hn::Set(d, a[r * lda + kk]);
-        for (int w = 0; w < 4; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
+        for (int w = 0; w < S; ++w) acc[r][w] = hn::MulAdd(av, bv[w], acc[r][w]);
       }
     }
     for (int r = 0; r < M; ++r)
-      for (int w = 0; w < 4; ++w) hn::StoreU(acc[r][w], d, c + r * ldc + j + w * lanes);
+      for (int w = 0; w < S; ++w) hn::StoreU(acc[r][w], d, c + r * ldc + j + w * lanes);
   }
   for (; j + lanes <= j1; j += lanes) {
     V acc[M];
@@ -213,8 +225,13 @@ namespace {
 
 // Rows are split in multiples of every target's tile height (6 and 8 rows).
 constexpr int64_t kRowUnit = 24;
-// A panel's block of kc rows is sized to stay in L1 (16 KiB) beside a's rows.
-constexpr int64_t kPanelBlockFloats = 4096;
+// A panel's block of kc rows: 64 KiB, which L2 keeps while every row tile of a row block
+// passes over it, at most 512 rows of k. Each k block adds its product into c, so c is read
+// and written once per block: kc = 128 (a block that fit L1) passed over c eight times in a
+// 1024³ product, and kc = 512 took 23 % less CPU time there (and 0–8 % less on 256³,
+// 16×512·512 and 1×768·768, the same on 64³), measured on the Zen 4 of docs/gemm.md.
+constexpr int64_t kPanelBlockFloats = 16384;
+constexpr int64_t kMaxKc = 512;
 
 int64_t ceil_div(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
@@ -235,7 +252,7 @@ void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
       width_ = w;
       break;
     }
-  kc_ = std::max<int64_t>(1, kPanelBlockFloats / width_);
+  kc_ = std::clamp<int64_t>(kPanelBlockFloats / width_, 1, kMaxKc);
   const int64_t panels = ceil_div(n, width_), padded = panels * width_;
   // Every element is written below (padding included): a reused buffer is not cleared first.
   data_.resize(static_cast<size_t>(std::max<int64_t>(1, k * padded)));
@@ -290,7 +307,7 @@ void gemm_f32_few_rows(const float* a, int64_t lda, const float* b, int64_t ldb,
                        int64_t ldc, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
   if (m == 0 || n == 0) return;
   const int64_t threads = pool.threads_for(m * n * k);
-  const int64_t strip = 4 * HWY_DYNAMIC_DISPATCH(VectorLanes)();
+  const int64_t strip = 8 * HWY_DYNAMIC_DISPATCH(VectorLanes)();  // FewRowsM<1>'s strip
   const int64_t units = ceil_div(n, strip);
   pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
     HWY_DYNAMIC_DISPATCH(FewRows)(a, lda, b, ldb, c, ldc, m, k, s * strip, std::min(n, e * strip));

@@ -24,9 +24,31 @@ struct ReducePlan {
 // `axes` must be normalized (0 <= axis < rank); empty means every axis.
 ReducePlan plan_reduce(const Dims& shape, std::span<const int64_t> axes, bool keepdims);
 
+// The fold of r.step over x[0, n), n >= 1: the reducer's own `fold` when it has one (a
+// vector kernel), else kLanes independent partial results merged at the end (sums
+// vectorize over them).
+template <typename T, typename R>
+typename R::Acc fold_run(const R& r, const T* x, int64_t n) {
+  if constexpr (requires { r.fold(x, n); }) {
+    return r.fold(x, n);
+  } else {
+    constexpr int64_t kLanes = 16;
+    typename R::Acc part[kLanes];
+    std::fill(part, part + kLanes, r.init());
+    int64_t l = 0;
+    for (; l + kLanes <= n; l += kLanes)
+      for (int64_t q = 0; q < kLanes; ++q) part[q] = r.step(part[q], x[l + q]);
+    for (; l < n; ++l) part[0] = r.step(part[0], x[l]);
+    for (int64_t width = kLanes / 2; width > 0; width /= 2)
+      for (int64_t q = 0; q < width; ++q) part[q] = r.merge(part[q], part[q + width]);
+    return part[0];
+  }
+}
+
 // y[o] = r.finish(fold of r.step over the group of o, group size). R provides
 // `using Acc`, `Acc init()`, `Acc step(Acc, T)`, `Acc merge(Acc, Acc)` and
-// `T finish(Acc, int64_t count)`.
+// `T finish(Acc, int64_t count)`, and may provide `Acc fold(const T*, int64_t n)` for a
+// contiguous run (see fold_run).
 template <typename T, typename R>
 void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   using Acc = typename R::Acc;
@@ -47,16 +69,7 @@ void reduce(const ReducePlan& p, const T* x, T* y, const R& r) {
   for (int64_t row = 0; row < outer; ++row) {
     const T* src = x + row * inner;
     if (p.reduced[rank - 1]) {  // a contiguous run folds into one output element
-      Acc a0 = r.init(), a1 = r.init(), a2 = r.init(), a3 = r.init();
-      int64_t l = 0;
-      for (; l + 4 <= inner; l += 4) {
-        a0 = r.step(a0, src[l]);
-        a1 = r.step(a1, src[l + 1]);
-        a2 = r.step(a2, src[l + 2]);
-        a3 = r.step(a3, src[l + 3]);
-      }
-      for (; l < inner; ++l) a0 = r.step(a0, src[l]);
-      acc[o] = r.merge(acc[o], r.merge(r.merge(a0, a1), r.merge(a2, a3)));
+      acc[o] = r.merge(acc[o], fold_run(r, src, inner));
     } else {  // a contiguous run folds into a row of output elements
       Acc* dst = acc.get() + o;
       for (int64_t l = 0; l < inner; ++l) dst[l] = r.step(dst[l], src[l]);

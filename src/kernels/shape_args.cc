@@ -1,5 +1,6 @@
 #include "kernels/shape_args.h"
 
+#include <cmath>
 #include <string>
 
 #include "bough/error.h"
@@ -14,6 +15,20 @@ std::vector<int64_t> read_ints(const Tensor& t, const char* what) {
          std::string(what) + " must be an integer tensor, got " + std::string(elem_name(type)));
   std::vector<int64_t> out(static_cast<size_t>(t.numel()));
   for (size_t i = 0; i < out.size(); ++i) out[i] = t.get_int(static_cast<int64_t>(i));
+  return out;
+}
+
+std::vector<int64_t> read_whole_numbers(const Tensor& t, const char* what) {
+  if (!is_float_type(t.type()) || is_sub_byte(t.type())) return read_ints(t, what);
+  std::vector<int64_t> out(static_cast<size_t>(t.numel()));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const double v = t.get_double(static_cast<int64_t>(i));
+    // Whole and well inside int64 (2^62), so the conversion is exact.
+    if (!(std::abs(v) < 4.6e18) || v != std::floor(v))
+      fail(ErrorKind::BadInput, "",
+           std::string(what) + " must hold whole numbers, got " + std::to_string(v));
+    out[i] = static_cast<int64_t>(v);
+  }
   return out;
 }
 

@@ -15,6 +15,9 @@ namespace bough::kernels {
 std::vector<int64_t> read_ints(const Tensor& t, const char* what);
 // The single element of a scalar or 1-element integer tensor.
 int64_t read_int(const Tensor& t, const char* what);
+// read_ints, but also from a float tensor holding whole numbers: Split-1's `split` and
+// Tile-1's `tiles` and `axis` are tensors of the input's (float) type.
+std::vector<int64_t> read_whole_numbers(const Tensor& t, const char* what);
 // A shape argument: a 1-D integer list (int64 per the spec; int32 is accepted too).
 std::vector<int64_t> read_shape_arg(const Tensor& t, const char* what);
 

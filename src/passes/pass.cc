@@ -28,6 +28,9 @@ const std::vector<Pass>& all_passes() {
       {"merge-transposes",
        "turn a Transpose of a Transpose whose middle value nothing else reads into one",
        merge_transposes, Level::all},
+      {"conv-activation",
+       "fuse a float Conv and the Relu, Sigmoid, LeakyRelu or Clip after it into a FusedConv",
+       conv_activation, Level::all},
       {"dead-code",
        "remove nodes, initializers, captures and If outputs that no graph output needs", dead_code},
   };

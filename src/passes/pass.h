@@ -59,5 +59,6 @@ int legacy_broadcast(ir::Model& model);
 int matmul_add_gemm(ir::Model& model);
 int transpose_gemm(ir::Model& model);
 int merge_transposes(ir::Model& model);
+int conv_activation(ir::Model& model);
 
 }  // namespace bough::passes

@@ -89,5 +89,35 @@ TEST(OpsetTarget, EveryNodeInTheWayIsListedAndUnknownOpsetsRefused) {
   expect_refused(*m, 999, "", "bough knows ai.onnx opsets 1 to");
 }
 
+TEST(OpsetTarget, OlderTrainingDefaultsStayBeforeOpset7) {
+  // Dropout-6 and BatchNormalization-6 default to training (is_test = 0); from opset 7 the
+  // same nodes are the identity and test-mode normalization.
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2, 1});
+  g.initializer("one", Tensor::from_vector(ElemType::Float, {1}, std::vector<float>{1}));
+  g.node("Dropout", {"x"}, {"d"}, "drop");
+  g.node("BatchNormalization", {"d", "one", "one", "one", "one"}, {"y"}, "norm");
+  g.output("y", ElemType::Float, {2, 1});
+  auto m = load(g, 6);
+  expect_refused(*m, 7, "main/Dropout \"drop\"", "is the identity from opset 7");
+  expect_refused(*m, 9, "main/BatchNormalization \"norm\"", "in test mode from opset 7");
+}
+
+TEST(OpsetTarget, ResizeTfHalfPixelForNNStaysAtResize11) {
+  // tf_half_pixel_for_nn exists in Resize-11 alone (opsets 11 and 12).
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 1, 1, 2});
+  g.initializer("roi", Tensor::from_vector(ElemType::Float, {0}, std::vector<float>{}));
+  g.initializer("scales",
+                Tensor::from_vector(ElemType::Float, {4}, std::vector<float>{1, 1, 1, 2}));
+  set_string(g.node("Resize", {"x", "roi", "scales"}, {"y"}, "resize"),
+             "coordinate_transformation_mode", "tf_half_pixel_for_nn");
+  g.output("y", ElemType::Float, {1, 1, 1, 4});
+  auto m = load(g, 11);
+  expect_refused(*m, 13, "main/Resize \"resize\"", "exists only in Resize-11");
+  infer::set_onnx_opset(*m, 12);
+  EXPECT_EQ(m->opset(""), 12);
+}
+
 }  // namespace
 }  // namespace bough::test

@@ -86,12 +86,13 @@ TEST(GemmF32, SmallShapesMatchReference) {
   }
 }
 
-// Past the kc blocks (128 or 256 rows of k), many panels, and rows and columns enough to be
-// split over two threads on both sides; one-row products of a wide b.
+// Past the kc blocks (512 rows of k) and the blocks of 192 rows of a, many panels, and rows
+// and columns enough to be split over two threads on both sides; one-row products of a wide b.
 TEST(GemmF32, LargeOddShapesMatchReference) {
   Rng rng(32);
-  const int64_t shapes[][3] = {{1, 768, 3072}, {2, 301, 515}, {3, 257, 97},   {97, 513, 129},
-                               {300, 131, 7},  {5, 1000, 3},  {129, 65, 300}, {16, 512, 512}};
+  const int64_t shapes[][3] = {{1, 768, 3072}, {2, 301, 515},  {3, 257, 97},
+                               {97, 513, 129}, {300, 131, 7},  {5, 1000, 3},
+                               {129, 65, 300}, {16, 512, 512}, {1, 70, 181}};
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
     for (const auto& s : shapes) {

@@ -12,16 +12,13 @@ giving int8). The expected output is ONNX Runtime's (CPU, through ../shared/peer
 Usage: make_qlinear_conv.py [PEER_DIR]   (PEER_DIR: the folder `sh ../shared/peer/setup.sh`
 prints, default ~/.cache/bough-peer). Deterministic: the same files on every run.
 """
-import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from peer_cases import write_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "qlinear_conv")
@@ -74,37 +71,8 @@ def make_case(i, rng):
     return model, x
 
 
-def ort_output(peer, model_path, x, work):
-    np.save(os.path.join(work, "x.npy"), x)
-    spec = {"x": {"dtype": x.dtype.name, "shape": list(x.shape), "npy": "x.npy"}}
-    with open(os.path.join(work, "spec.json"), "w") as f:
-        json.dump(spec, f)
-    dump = os.path.join(work, "dump")
-    subprocess.run(["node", "ort_run.js", model_path, "--inputs", os.path.join(work, "spec.json"),
-                    "--iters", "1", "--warmup", "0", "--opt", "disabled", "--dump", dump],
-                   cwd=peer, check=True, stdout=subprocess.DEVNULL)
-    return np.load(os.path.join(dump, "outputs", "y.npy"))
-
-
 def main():
-    peer = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/bough-peer")
-    if not os.path.exists(os.path.join(peer, "ort_run.js")):
-        sys.exit(f"no ONNX Runtime harness in {peer}: run `sh ../shared/peer/setup.sh` first")
-    rng = np.random.default_rng(17)
-    shutil.rmtree(OUT, ignore_errors=True)
-    for i in range(CASES):
-        model, x = make_case(i, rng)
-        case = os.path.join(OUT, f"case_{i:02d}")
-        os.makedirs(os.path.join(case, "test_data_set_0"))
-        path = os.path.join(case, "model.onnx")
-        onnx.save(model, path)
-        with tempfile.TemporaryDirectory() as work:
-            y = ort_output(peer, path, x, work)
-        for name, value in (("input_0", numpy_helper.from_array(x, "x")),
-                            ("output_0", numpy_helper.from_array(y, "y"))):
-            with open(os.path.join(case, "test_data_set_0", name + ".pb"), "wb") as f:
-                f.write(value.SerializeToString())
-    print(f"{CASES} cases in {OUT}")
+    write_cases(OUT, CASES, make_case, 17)
 
 
 if __name__ == "__main__":

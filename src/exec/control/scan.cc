@@ -1,7 +1,12 @@
 // Scan: runs `body` once per position along the scan axis of M scan inputs, carrying N
 // state values and stacking K scan outputs. Version 8 scans every batch entry (axis 0 is
 // the batch, axis 1 the sequence, with optional sequence_lens); version 9 on has per-input
-// axes and directions and no batch. Slices along axis 0 are views, not copies.
+// axes and directions and no batch. Slices along axis 0 are views, not copies. In Scan-8 a
+// batch entry with a shorter sequence_lens scans (and reverses) only its first items and
+// its scan outputs are padded with zeros to the full length, as ONNX Runtime does.
+#include <algorithm>
+#include <cstring>
+
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "kernels/layout.h"
@@ -62,7 +67,7 @@ class Scan : public Kernel {
     std::vector<Value> slices(inputs.size()), next(spec_.states);
     for (int64_t t = 0; t < length; ++t) {
       for (size_t j = 0; j < inputs.size(); ++j) {
-        int64_t pos = spec_.in_reverse[j] ? extent - 1 - t : t;
+        int64_t pos = spec_.in_reverse[j] ? length - 1 - t : t;
         slices[j] = kernels::select(inputs[j], ax[j], pos);
         body_.plan->bind_input(spec_.states + j, slices[j]);
       }
@@ -93,17 +98,40 @@ class Scan : public Kernel {
         states[j] = kernels::select(io.input(first + j), 0, b);
       for (size_t j = 0; j < spec_.scan_inputs; ++j)
         inputs.push_back(kernels::select(io.input(first + spec_.states + j), 0, b));
+      const int64_t extent = inputs.empty() ? 0 : inputs[0].dim(0);
       int64_t length = -1;
-      if (io.has_input(0)) length = io.input(0).get_int(b);
+      if (io.has_input(0)) {
+        if (io.input(0).numel() != batch)
+          fail(ErrorKind::BadInput, "", "Scan-8's sequence_lens needs one length per batch entry");
+        length = io.input(0).get_int(b);
+        if (length < 0 || length > extent)
+          fail(ErrorKind::BadInput, "",
+               "Scan-8's sequence_lens[" + std::to_string(b) + "] = " + std::to_string(length) +
+                   " is outside [0, " + std::to_string(extent) + "]");
+      }
       std::vector<Tensor> outs = scan(io, states, inputs, spec_.in_axes, length);
       for (size_t j = 0; j < spec_.states; ++j) per_output[j].push_back(states[j].tensor());
-      for (size_t k = 0; k < outs.size(); ++k) per_output[spec_.states + k].push_back(outs[k]);
+      for (size_t k = 0; k < outs.size(); ++k)
+        per_output[spec_.states + k].push_back(padded(outs[k], extent));
     }
     for (size_t o = 0; o < per_output.size(); ++o) {
       kernels::Stacker stack(batch);
       for (const Tensor& t : per_output[o]) stack.append(t);
       io.set_output(o, stack.finish(ElemType::Float, {}));
     }
+  }
+
+  // `t` with zero items appended along axis 0 up to `n` (a shorter Scan-8 sequence).
+  static Tensor padded(const Tensor& t, int64_t n) {
+    if (t.rank() == 0 || t.dim(0) >= n) return t;
+    Dims shape = t.shape();
+    shape[0] = n;
+    Tensor out = Tensor::zeros(t.type(), shape);
+    if (t.type() == ElemType::String)
+      std::copy_n(t.strings(), t.numel(), out.strings());
+    else if (t.nbytes() > 0)
+      std::memcpy(out.raw(), t.raw(), t.nbytes());
+    return out;
   }
 
   Body body_;

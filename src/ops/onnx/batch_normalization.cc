@@ -1,6 +1,7 @@
 // BatchNormalization: y = scale * (x - mean) / sqrt(var + epsilon) + B per channel (axis 1)
 // of X (N x C x D1..Dn). In inference the given mean and var are used. In training
-// (training_mode from opset 14; before that, when more than one output is asked for) the
+// (training_mode from opset 14; in 7 and 9, and still from 14, when a statistics output is
+// asked for; in 1 and 6 when is_test is 0, its default, test mode having Y alone) the
 // batch's own mean and biased variance are used, and the running statistics come out as
 // input * momentum + batch * (1 - momentum). Before opset 9, spatial=0 gives parameters per
 // (channel, position) instead of per channel. float16/bfloat16 go through float.
@@ -78,8 +79,12 @@ Tensor normalize(const Inputs& in, const std::vector<double>& mean, const std::v
 
 class BatchNormalization : public Kernel {
  public:
-  BatchNormalization(double epsilon, double momentum, bool training)
-      : epsilon_(epsilon), momentum_(momentum), training_(training) {}
+  BatchNormalization(double epsilon, double momentum, bool training, bool by_outputs, bool spatial)
+      : epsilon_(epsilon),
+        momentum_(momentum),
+        training_(training),
+        by_outputs_(by_outputs),
+        spatial_(spatial) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
@@ -97,14 +102,15 @@ class BatchNormalization : public Kernel {
       const Tensor& p = io.input(static_cast<size_t>(i) + 1);
       if (!is_float_type(p.type()) || is_sub_byte(p.type()))
         bad("BatchNormalization's parameters must be float tensors");
-      if (i == 0) in.per = p.numel() == in.C ? 1 : in.plane;
+      in.per = spatial_ ? 1 : in.plane;
       if (p.numel() != in.C * in.per)
         bad("BatchNormalization's parameter " + std::to_string(i + 1) + " of shape " +
-            shape_string(p.shape()) + " does not match " + std::to_string(in.C) + " channels");
+            shape_string(p.shape()) + " does not match " + std::to_string(in.C) + " channels" +
+            (spatial_ ? "" : " of " + std::to_string(in.plane) + " positions (spatial = 0)"));
       *params[i] = kernels::cast(p, ct);
     }
     bool training = training_;
-    for (size_t i = 1; i < 5; ++i) training = training || io.has_output(i);
+    for (size_t i = 1; i < 5 && by_outputs_; ++i) training = training || io.has_output(i);
     const size_t slots = static_cast<size_t>(in.C * in.per);
     std::vector<double> mean(slots), var(slots);
     kernels::visit_float(ct, "BatchNormalization", [&](auto tag) {
@@ -147,12 +153,23 @@ class BatchNormalization : public Kernel {
 
   double epsilon_, momentum_;
   bool training_;
+  bool by_outputs_;  // whether asking for a statistics output means training (from 7)
+  bool spatial_;     // parameters per channel, else per (channel, position): before 9
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  bool training = ctx.attr_int("training_mode", 0) != 0;
+  if (ctx.since < 7) {
+    training = ctx.attr_int("is_test", 0) == 0;
+    for (size_t i = 1; i < ctx.node.outputs.size(); ++i)
+      if (!training && ctx.node.outputs[i])
+        ctx.invalid("is_test = 1 asks for test mode, whose only output is Y, but output " +
+                    std::to_string(i) + " is asked for");
+  }
+  const bool spatial = ctx.since >= 9 || ctx.attr_int("spatial", 1) != 0;
   return std::make_unique<BatchNormalization>(ctx.attr_float("epsilon", 1e-5f),
-                                              ctx.attr_float("momentum", 0.9f),
-                                              ctx.attr_int("training_mode", 0) != 0);
+                                              ctx.attr_float("momentum", 0.9f), training,
+                                              ctx.since >= 7, spatial);
 }
 
 // Y has X's type; the statistics outputs take the types of the mean and variance inputs.

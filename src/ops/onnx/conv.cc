@@ -1,12 +1,16 @@
 // Conv: N-D convolution (cross-correlation) of X (N x C x D1..Dn) with W (M x C/group x
-// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (in column tiles
-// when large), and each group one matrix product with its slice of W; groups of a single
-// output channel (depthwise) are summed directly instead. float16/bfloat16 are computed in
-// float.
+// k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
+// cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
+// matrix product with its slice of W; groups of a single output channel (depthwise) are
+// summed directly instead. float16/bfloat16 are computed in float. The kernel also runs
+// com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
+#include "ops/onnx/conv.h"
+
 #include <algorithm>
 
 #include "kernels/conv_columns.h"
 #include "kernels/conv_im2col.h"
+#include "kernels/conv_tiles.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
@@ -99,29 +103,44 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
       tile_out, pool);
 }
 
+// Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
+// convolutions with groups of several output channels run in cache-sized tiles that add the
+// bias and activate as each tile is done; the rest compute the whole image, then add and
+// activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-            int64_t groups, util::ThreadPool& pool) {
+            int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
   Tensor y(x.type(), shape);
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
+  const T* bias = b ? b->data<T>() : nullptr;
   kernels::Scratch<T> col, tile_out;
   for (int64_t n = 0; n < N; ++n) {
+    const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
-    conv_image<T>(x.data<T>() + n * C * in_numel, w.data<T>(), yn, win, C, M, groups, col, tile_out,
-                  pool);
-    if (b) kernels::add_channel_bias(yn, b->data<T>(), M, P, pool);
+    if constexpr (std::is_same_v<T, float>) {
+      if (M / groups > 1) {
+        kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
+        continue;
+      }
+    }
+    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool);
+    if (bias || epilogue.activation != kernels::Activation::None)
+      pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
+        for (int64_t m = s; m < e; ++m) epilogue.apply(yn + m * P, P, bias ? bias[m] : T(0));
+      });
   }
   return y;
 }
 
 class Conv : public Kernel {
  public:
-  explicit Conv(const BuildContext& ctx)
+  Conv(const BuildContext& ctx, const kernels::ConvEpilogue& activation)
       : attrs_(read_window_attrs(ctx)),
         groups_(ctx.attr_int("group", 1)),
+        epilogue_(activation),
         // W [M, C/group, k...] is already the row-major (M/group x C/group*K) left operand
         // of each group's product: preparing only widens it (and B) to the compute type.
         prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })) {
@@ -133,10 +152,11 @@ class Conv : public Kernel {
     if (prepared_) {
       const kernels::Window win = check(x, filter_info(*prepared_));
       io.set_output(
-          0, prepared_->apply(
-                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, io.pool());
-                 }));
+          0, prepared_->apply(x, "Conv",
+                              [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
+                                return conv<typename decltype(tag)::type>(xc, w, b, win, groups_,
+                                                                          epilogue_, io.pool());
+                              }));
       return;
     }
     const Tensor& w = io.input(1);
@@ -169,7 +189,7 @@ class Conv : public Kernel {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
       return kernels::visit_float(x.type(), "Conv", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return conv<T>(x, w, b, win, groups_, pool);
+        return conv<T>(x, w, b, win, groups_, epilogue_, pool);
       });
     };
     return kernels::through_float(convolve, x, w, b);
@@ -177,16 +197,22 @@ class Conv : public Kernel {
 
   kernels::WindowAttrs attrs_;
   int64_t groups_;
+  kernels::ConvEpilogue epilogue_;                  // FusedConv's activation; none for Conv
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
 };
 
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Conv>(ctx); }
-
-void infer(InferContext& ctx) {
-  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
-}
+std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
 
 }  // namespace
+
+std::unique_ptr<Kernel> make_conv(const BuildContext& ctx,
+                                  const kernels::ConvEpilogue& activation) {
+  return std::make_unique<Conv>(ctx, activation);
+}
+
+void infer_conv(InferContext& ctx) {
+  ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
+}
 
 const OpDef& def_Conv() {
   static const OpDef def{
@@ -198,7 +224,7 @@ const OpDef& def_Conv() {
       1,
       1,
       make,
-      infer,
+      infer_conv,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},

@@ -1,9 +1,10 @@
-// Dropout: the identity in inference (always before opset 12; from 12 unless the
-// training_mode input is true), with an all-true mask. In training, each element is kept
-// when a uniform draw in [0, 1) is >= ratio (input from opset 12, default 0.5) and then
-// scaled by 1 / (1 - ratio). The draws are the Mersenne Twister's 53-bit doubles, seeded
-// with the `seed` attribute when given (as numpy's legacy generator is), so a seeded node
-// repeats its mask on every run. The mask is bool from opset 10, X's type before.
+// Dropout: the identity in inference, with an all-true mask. Training is asked for by the
+// training_mode input from opset 12, never in 7..10, and in 1 and 6 by is_test = 0 (the
+// default: those versions drop unless is_test is set). In training, each element is kept
+// when a uniform draw in [0, 1) is >= ratio (input from opset 12, attribute before;
+// default 0.5) and then scaled by 1 / (1 - ratio). The draws are the Mersenne Twister's 53-bit
+// doubles, seeded with the `seed` attribute when given (as numpy's legacy generator is), so a
+// seeded node repeats its mask on every run. The mask is bool from opset 10, X's type before.
 #include <optional>
 #include <random>
 
@@ -24,12 +25,14 @@ double uniform53(std::mt19937& gen) {
 
 class Dropout : public Kernel {
  public:
-  Dropout(bool bool_mask, std::optional<int64_t> seed) : bool_mask_(bool_mask), seed_(seed) {}
+  Dropout(bool bool_mask, std::optional<int64_t> seed, bool is_test_off, double ratio)
+      : bool_mask_(bool_mask), seed_(seed), is_test_off_(is_test_off), ratio_(ratio) {}
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
-    const bool training = io.has_input(2) && io.input(2).numel() == 1 && io.input(2).get_int(0);
-    double ratio = 0.5;
+    const bool training =
+        is_test_off_ || (io.has_input(2) && io.input(2).numel() == 1 && io.input(2).get_int(0));
+    double ratio = ratio_;
     if (io.has_input(1)) {
       if (io.input(1).numel() != 1) bad("Dropout's ratio must hold one value");
       ratio = io.input(1).get_double(0);
@@ -55,7 +58,8 @@ class Dropout : public Kernel {
         y.data<T>()[i] = keep[i] ? xc.data<T>()[i] * scale : T(0);
     });
     io.set_output(0, kernels::cast(y, x.type()));
-    io.set_output(1, std::move(mask));
+    if (io.has_output(1))
+      io.set_output(1, bool_mask_ ? std::move(mask) : kernels::cast(mask, x.type()));
   }
 
  private:
@@ -72,6 +76,8 @@ class Dropout : public Kernel {
 
   bool bool_mask_;
   std::optional<int64_t> seed_;
+  bool is_test_off_;  // Dropout-1/6 with is_test = 0: always training
+  double ratio_;      // the ratio attribute (before opset 12), else the default
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
@@ -79,7 +85,9 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (ctx.has_attr("seed")) seed = ctx.attr_int("seed", 0);
   if (ctx.since < 12 && ctx.node.inputs.size() > 1)
     ctx.invalid("Dropout takes one input before opset 12");
-  return std::make_unique<Dropout>(ctx.since >= 10, seed);
+  const bool is_test_off = ctx.since < 7 && ctx.attr_int("is_test", 0) == 0;
+  const double ratio = ctx.since < 12 ? ctx.attr_float("ratio", 0.5f) : 0.5;
+  return std::make_unique<Dropout>(ctx.since >= 10, seed, is_test_off, ratio);
 }
 
 // output has data's type; mask its shape, in data's type before opset 10 and bool after.

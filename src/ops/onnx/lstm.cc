@@ -30,6 +30,14 @@ void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float 
   T* h = dir.h;
   T* c = dir.c;
   std::vector<T> hr(static_cast<size_t>(B * G));
+  // One batch entry's gates of a step, activated a whole gate at a time (a vectorized loop
+  // per activation) rather than element by element.
+  std::vector<T> gates(static_cast<size_t>(5 * H));
+  T* fg = gates.data();
+  T* ig = fg + H;
+  T* cand = ig + H;
+  T* og = cand + H;
+  T* cell_act = og + H;
   const recurrent::Walk& walk = dir.walk;
   for (int64_t s = 0, n = walk.steps(); s < n; ++s) {
     recurrent::gemm(h, rt.data(), hr.data(), B, H, G, pool);
@@ -38,19 +46,30 @@ void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float 
       if (t < 0) continue;
       const T* xr = xw.data() + (t * B + b) * G;
       const T* rr = hr.data() + b * G;
+      T* cell = c + b * H;
       auto pre = [&](int gate, int64_t j) {
         return xr[gate * H + j] + rr[gate * H + j] + bias[gate * H + j];
       };
       for (int64_t j = 0; j < H; ++j) {
-        T& cell = c[b * H + j];
-        const T fg = f(recurrent::clipped(pre(2, j) + pf[j] * cell, clip));
-        const T ig =
-            input_forget ? T(1) - fg : f(recurrent::clipped(pre(0, j) + pi[j] * cell, clip));
-        const T cand = g(recurrent::clipped(pre(3, j), clip));
-        cell = fg * cell + ig * cand;
-        const T og = f(recurrent::clipped(pre(1, j) + po[j] * cell, clip));
-        h[b * H + j] = og * act_h(cell);
+        fg[j] = recurrent::clipped(pre(2, j) + pf[j] * cell[j], clip);
+        ig[j] = recurrent::clipped(pre(0, j) + pi[j] * cell[j], clip);
+        cand[j] = recurrent::clipped(pre(3, j), clip);
       }
+      f.apply(fg, H);
+      if (input_forget) {
+        for (int64_t j = 0; j < H; ++j) ig[j] = T(1) - fg[j];
+      } else {
+        f.apply(ig, H);
+      }
+      g.apply(cand, H);
+      for (int64_t j = 0; j < H; ++j) {
+        cell[j] = fg[j] * cell[j] + ig[j] * cand[j];
+        og[j] = recurrent::clipped(pre(1, j) + po[j] * cell[j], clip);
+        cell_act[j] = cell[j];
+      }
+      f.apply(og, H);
+      act_h.apply(cell_act, H);
+      for (int64_t j = 0; j < H; ++j) h[b * H + j] = og[j] * cell_act[j];
       dir.emit(t, b);
     }
   }

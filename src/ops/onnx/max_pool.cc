@@ -20,9 +20,46 @@ T lowest() {
   return std::numeric_limits<T>::lowest();
 }
 
+// Whether `w` is the 2 x 2, stride 2 window of a CNN's downsampling, every window inside
+// the image (no padding, no dilation, no partial window from ceil_mode).
+bool is_halving_2x2(const kernels::Window& w) {
+  if (w.rank() != 2) return false;
+  for (size_t d = 0; d < 2; ++d)
+    if (w.kernel[d] != 2 || w.stride[d] != 2 || w.dilation[d] != 1 || w.pad_begin[d] != 0 ||
+        2 * w.out[d] > w.in[d])
+      return false;
+  return true;
+}
+
+// max_pool for is_halving_2x2 windows without indices: the general walk's per-row window
+// bookkeeping costs more than the four comparisons of an output. Same order of
+// comparisons (rows, then columns), so the same result for NaN (dropped) and signed zeros.
+template <typename T>
+void max_pool_2x2(const T* x, T* y, int64_t planes, const kernels::Window& w,
+                  util::ThreadPool& pool) {
+  const int64_t IH = w.in[0], IW = w.in[1], OH = w.out[0], OW = w.out[1];
+  pool.parallel_for(planes * OH, util::grain_for(4 * OW * kernels::kElementWork),
+                    [&](int64_t b, int64_t e) {
+                      for (int64_t item = b; item < e; ++item) {
+                        const int64_t pl = item / OH, oh = item % OH;
+                        const T* r0 = x + (pl * IH + 2 * oh) * IW;
+                        const T* r1 = r0 + IW;
+                        T* out = y + item * OW;
+                        for (int64_t ow = 0; ow < OW; ++ow) {
+                          T m = std::max(lowest<T>(), r0[2 * ow]);
+                          m = std::max(m, r0[2 * ow + 1]);
+                          m = std::max(m, r1[2 * ow]);
+                          out[ow] = std::max(m, r1[2 * ow + 1]);
+                        }
+                      }
+                    });
+}
+
 template <typename T>
 void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Window& w,
               bool column_major, util::ThreadPool& pool) {
+  if (!indices && is_halving_2x2(w))
+    return max_pool_2x2(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), w, pool);
   const kernels::PoolWindows win(w);
   const int64_t in = w.in_numel(), len = win.row_length(), dil = win.dilation();
   const T* dst = y.data<T>();

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/extreme_f32.h"
 #include "kernels/layout.h"
 #include "kernels/reduce_loop.h"
 #include "kernels/through_float.h"
@@ -62,6 +63,11 @@ struct ExtremeReducer {
   T step(T a, T x) const { return wins(x, a) ? x : a; }
   T merge(T a, T b) const { return wins(b, a) ? b : a; }
   T finish(T a, int64_t) const { return a; }
+  // A contiguous run at once with vector compares, for float (the step above does not
+  // vectorize: its NaN test is a branch).
+  T fold(const T* x, int64_t n) const requires std::is_same_v<T, float> {
+    return kernels::extreme_f32(x, n, IsMax);
+  }
 };
 
 template <typename T>

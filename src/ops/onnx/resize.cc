@@ -3,7 +3,8 @@
 // coordinates; 11+ take (X, roi, scales, sizes) and coordinate_transformation_mode; 18+ add
 // `axes` (roi/scales/sizes then cover only those), keep_aspect_ratio_policy (for sizes:
 // not_larger / not_smaller use one scale, the min / max, and round the sizes) and
-// antialias; 19 adds half_pixel_symmetric.
+// antialias; 19 adds half_pixel_symmetric. tf_half_pixel_for_nn (TensorFlow's nearest
+// resize) is Resize-11's alone: 13 removed it.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -24,6 +25,15 @@ enum class Policy { Stretch, NotLarger, NotSmaller };
 
 // Bound on an output dimension, so sizes computed in double convert to int64 safely.
 constexpr double kMaxSize = double(int64_t{1} << 40);
+
+// Why `coord` does not exist at Resize-`since`, or "" when it does. Shared by the factory and
+// `infer`, so that the check reports it too.
+std::string missing_mode(const std::string& coord, int since) {
+  if (coord == "tf_half_pixel_for_nn" && since != 11)
+    return "coordinate_transformation_mode 'tf_half_pixel_for_nn' exists only in Resize-11 "
+           "(removed in opset 13; half_pixel is its nearest replacement)";
+  return "";
+}
 
 std::vector<double> read_doubles(const Tensor& t, const char* what) {
   if (!is_float_type(t.type()) || is_sub_byte(t.type()))
@@ -140,6 +150,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     spec.nearest = kernels::NearestRound::Simple;
   } else {
     const std::string coord = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+    if (const std::string why = missing_mode(coord, ctx.since); !why.empty()) ctx.invalid(why);
     using kernels::CoordMode;
     if (coord == "half_pixel")
       spec.coord = CoordMode::HalfPixel;
@@ -153,6 +164,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
       spec.coord = CoordMode::Asymmetric;
     else if (coord == "tf_crop_and_resize")
       spec.coord = CoordMode::TfCropAndResize;
+    else if (coord == "tf_half_pixel_for_nn")
+      spec.coord = CoordMode::TfHalfPixelForNN;
     else
       ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
     const std::string nearest = ctx.attr_string("nearest_mode", "round_prefer_floor");
@@ -184,6 +197,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  if (ctx.since >= 11) {
+    const std::string why =
+        missing_mode(ctx.attr_string("coordinate_transformation_mode", "half_pixel"), ctx.since);
+    if (!why.empty()) ctx.invalid(why);
+  }
   const ElemType elem = ctx.input_elem(0);
   const ir::Shape& s = ctx.input_shape(0);
   if (!s.rank_known) {

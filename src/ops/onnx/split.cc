@@ -49,7 +49,7 @@ class Split : public Kernel {
     const int64_t dim = x.dim(axis);
     std::vector<int64_t> sizes;
     if (io.has_input(1))
-      sizes = kernels::read_ints(io.input(1), "split");
+      sizes = kernels::read_whole_numbers(io.input(1), "split");  // Split-1: of X's type
     else if (split_)
       sizes = *split_;
     else

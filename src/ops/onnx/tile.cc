@@ -22,8 +22,12 @@ class Tile : public Kernel {
     std::vector<int64_t> repeats;
     if (legacy_) {
       repeats.assign(x.rank(), 1);
-      const int64_t axis = kernels::normalize_axis(kernels::read_int(io.input(2), "axis"), rank);
-      repeats[static_cast<size_t>(axis)] = kernels::read_int(io.input(1), "tiles");
+      // Tile-1's tiles and axis are one-element tensors of the input's type.
+      const std::vector<int64_t> tiles = kernels::read_whole_numbers(io.input(1), "tiles");
+      const std::vector<int64_t> axis = kernels::read_whole_numbers(io.input(2), "axis");
+      if (tiles.size() != 1 || axis.size() != 1)
+        fail(ErrorKind::BadInput, "", "Tile-1's tiles and axis must hold one value each");
+      repeats[static_cast<size_t>(kernels::normalize_axis(axis[0], rank))] = tiles[0];
     } else {
       repeats = kernels::read_shape_arg(io.input(1), "repeats");
     }

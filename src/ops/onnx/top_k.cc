@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/find_beyond.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/axis_split.h"
@@ -27,10 +28,69 @@ bool less_nan_last(T a, T b) {
   return a < b;
 }
 
+// Whether a comes before b in the output: larger (or smaller) first, NaN as the largest.
+template <typename T>
+bool before(T a, T b, bool largest) {
+  return largest ? less_nan_last(b, a) : less_nan_last(a, b);
+}
+
+// Up to this k, one pass keeping the best k so far beats sorting indices: most elements
+// are compared only with the k-th best (beam search takes the top 4 of 8192 scores).
+constexpr int64_t kScanMaxK = 16;
+
+// The k best of col[r * inner], r < n, best first, into values/indices (stride `out`): one
+// pass over the column, inserting into a sorted list of at most k. An element equal to one
+// already kept goes after it, so equal values keep the lower index first. Once k are kept,
+// a contiguous float column jumps with vector compares to the next value that might beat
+// the k-th best.
+template <typename T>
+void top_k_scan(const T* col, int64_t n, int64_t inner, int64_t k, bool largest, T* values,
+                int64_t* indices, int64_t out) {
+  T best[kScanMaxK];
+  int64_t at[kScanMaxK];
+  int64_t kept = 0;
+  auto offer = [&](T v, int64_t r) {
+    if (kept == k && !before(v, best[k - 1], largest)) return;
+    int64_t pos = kept < k ? kept++ : k - 1;
+    for (; pos > 0 && before(v, best[pos - 1], largest); --pos) {
+      best[pos] = best[pos - 1];
+      at[pos] = at[pos - 1];
+    }
+    best[pos] = v;
+    at[pos] = r;
+  };
+  int64_t r = 0;
+  for (; r < n && kept < k; ++r) offer(col[r * inner], r);
+  if constexpr (std::is_same_v<T, float>) {
+    if (inner == 1) {
+      // Stops at anything not strictly within the k-th best, NaN included; offer decides.
+      while ((r += kernels::first_beyond(col + r, n - r, best[k - 1], largest)) < n) {
+        offer(col[r], r);
+        ++r;
+      }
+    }
+  }
+  for (; r < n; ++r) offer(col[r * inner], r);
+  for (int64_t j = 0; j < k; ++j) {
+    values[j * out] = best[j];
+    indices[j * out] = at[j];
+  }
+}
+
 template <typename T>
 void top_k_block(const T* x, T* values, int64_t* indices, int64_t o0, int64_t o1,
                  const AxisSplit& s, int64_t k, bool largest) {
   const int64_t n = s.n, inner = s.inner;
+  if (k == 0) return;
+  if (k <= kScanMaxK) {
+    for (int64_t o = o0; o < o1; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t first = o * k * inner + i;
+        top_k_scan(x + o * n * inner + i, n, inner, k, largest, values + first, indices + first,
+                   inner);
+      }
+    return;
+  }
   std::vector<int64_t> order(static_cast<size_t>(n));
   for (int64_t o = o0; o < o1; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
@@ -39,8 +99,8 @@ void top_k_block(const T* x, T* values, int64_t* indices, int64_t o0, int64_t o1
       std::iota(order.begin(), order.end(), int64_t{0});
       std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
         const T va = value(a), vb = value(b);
-        if (largest ? less_nan_last(vb, va) : less_nan_last(va, vb)) return true;
-        if (largest ? less_nan_last(va, vb) : less_nan_last(vb, va)) return false;
+        if (before(va, vb, largest)) return true;
+        if (before(vb, va, largest)) return false;
         return a < b;
       });
       for (int64_t j = 0; j < k; ++j) {

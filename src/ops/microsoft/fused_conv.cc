@@ -1,0 +1,66 @@
+// com.microsoft FusedConv-1, ONNX Runtime's contrib operator, which the conv-activation pass
+// writes (as ONNX Runtime's own fusion does): Conv, then `activation` with its
+// `activation_params` on each output. Relu, Sigmoid, LeakyRelu (alpha) and Clip (min, max),
+// without the optional sum input Z; other activations are refused as unsupported.
+#include "ops/onnx/conv.h"
+
+namespace bough::ops {
+
+namespace {
+
+kernels::ConvEpilogue read_activation(const BuildContext& ctx) {
+  kernels::ConvEpilogue e;
+  const std::string name = ctx.attr_string("activation", "");
+  const ir::Attribute* a = ctx.attr("activation_params");
+  const std::vector<float> params = a ? a->floats : std::vector<float>{};
+  auto expect_params = [&](size_t n) {
+    if (params.size() != n)
+      ctx.invalid("FusedConv activation " + name + " takes " + std::to_string(n) +
+                  " activation_params, got " + std::to_string(params.size()));
+  };
+  if (name == "Relu") {
+    expect_params(0);
+    e.activation = kernels::Activation::Relu;
+  } else if (name == "Sigmoid") {
+    expect_params(0);
+    e.activation = kernels::Activation::Sigmoid;
+  } else if (name == "LeakyRelu") {
+    expect_params(1);
+    e.activation = kernels::Activation::LeakyRelu;
+    e.alpha = params[0];
+  } else if (name == "Clip") {
+    expect_params(2);
+    e.activation = kernels::Activation::Clip;
+    e.alpha = params[0];
+    e.beta = params[1];
+  } else {
+    ctx.unsupported("FusedConv activation '" + name + "' is not implemented");
+  }
+  return e;
+}
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  return make_conv(ctx, read_activation(ctx));
+}
+
+}  // namespace
+
+const OpDef& def_FusedConv() {
+  static const OpDef def{
+      "com.microsoft",
+      "FusedConv",
+      {1},
+      2,
+      3,
+      1,
+      1,
+      make,
+      infer_conv,
+      {{1,
+        "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
+        "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
+        "pads: ints?, strides: ints?"}}};
+  return def;
+}
+
+}  // namespace bough::ops

@@ -1,0 +1,269 @@
+// conv-activation: golden before/after text, the cases where it must not fire, and fused
+// models (FusedConv, computed in the tiled Conv kernel's epilogue) against the same models
+// unfused and against a reference convolution loop, on random shapes at 1 and 2 threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bough/session.h"
+#include "passes/pass_test_util.h"
+#include "reference.h"
+#include "test_paths.h"
+
+namespace bough {
+namespace {
+
+using test::f32;
+using test::floats_of;
+using test::GraphBuilder;
+
+// x = [1, -2, 3] (1 channel, 1-D), w = [1, 1], w2 = [1, -1], b = [0.5], kernel 2, no pads:
+// Conv(x, w) = [1 - 2, -2 + 3] = [-1, 1]; + b = [-0.5, 1.5]; Conv(x, w2) = [3, -5].
+// Fused: r1 = Relu(Conv(x, w, b)) = [0, 1.5]; l2 = LeakyRelu(Conv(x, w2), 0.5) = [3, -2.5];
+// k3 = Clip(Conv(x, w, b), 0, 1) = [0, 1] with bounds from initializers; in the If's
+// then-branch, t = Relu(Conv(x, w2)) = [3, 0]. Kept: s4 = Sigmoid(c4) where c4 is also a
+// graph output; n5 = Relu(c5) where Neg also reads c5; k6 = Clip(c6, lo_in), its bound a
+// graph input.
+GraphBuilder activations_model() {
+  GraphBuilder then_g("then_g");
+  then_g.node("Conv", {"x", "w2"}, {"tc"});
+  then_g.node("Relu", {"tc"}, {"tr"});
+  then_g.output("tr", ElemType::Float, {1, 1, 2});
+  GraphBuilder else_g("else_g");
+  else_g.node("Neg", {"x"}, {"en"});
+  else_g.output("en", ElemType::Float, {}, false);
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 1, 3})
+      .input("p", ElemType::Bool)
+      .input("lo_in", ElemType::Float, {});
+  g.initializer("w", f32({1, 1, 2}, {1, 1}))
+      .initializer("w2", f32({1, 1, 2}, {1, -1}))
+      .initializer("b", f32({1}, {0.5f}))
+      .initializer("lo", f32({}, {0}))
+      .initializer("hi", f32({}, {1}));
+  g.node("Conv", {"x", "w", "b"}, {"c1"}, "conv1");
+  g.node("Relu", {"c1"}, {"r1"});
+  g.node("Conv", {"x", "w2"}, {"c2"});
+  test::set_float(g.node("LeakyRelu", {"c2"}, {"l2"}), "alpha", 0.5f);
+  g.node("Conv", {"x", "w", "b"}, {"c3"});
+  g.node("Clip", {"c3", "lo", "hi"}, {"k3"});
+  g.node("Conv", {"x", "w"}, {"c4"});
+  g.node("Sigmoid", {"c4"}, {"s4"});
+  g.node("Conv", {"x", "w"}, {"c5"});
+  g.node("Relu", {"c5"}, {"n5"});
+  g.node("Neg", {"c5"}, {"m5"});
+  g.node("Conv", {"x", "w"}, {"c6"});
+  g.node("Clip", {"c6", "lo_in"}, {"k6"});
+  g.node("If", {"p"}, {"t"});
+  test::set_graph(g.graph_node_last(), "then_branch", then_g);
+  test::set_graph(g.graph_node_last(), "else_branch", else_g);
+  for (const char* out : {"r1", "l2", "k3", "s4", "c4", "n5", "m5", "k6", "t"})
+    g.output(out, ElemType::Float, {}, false);
+  return g;
+}
+
+TEST(PassGolden, ConvActivation) {
+  std::string out = test::check_golden(activations_model(), "conv-activation",
+                                       test::report_line("conv-activation", 4));
+  EXPECT_EQ(test::count_ops(out, "FusedConv"), 4);
+  EXPECT_EQ(test::count_ops(out, "Conv"), 3);  // c4, c5, c6
+  auto y = test::run_plain(out, {{"x", f32({1, 1, 3}, {1, -2, 3})},
+                                 {"p", test::boolean({}, {true})},
+                                 {"lo_in", f32({}, {0})}});
+  EXPECT_EQ(floats_of(y[0]), (std::vector<float>{0, 1.5f}));
+  EXPECT_EQ(floats_of(y[1]), (std::vector<float>{3, -2.5f}));
+  EXPECT_EQ(floats_of(y[2]), (std::vector<float>{0, 1}));
+  const float e = std::exp(1.0f);
+  EXPECT_NEAR(floats_of(y[3])[0], 1 / (1 + e), 1e-6);
+  EXPECT_NEAR(floats_of(y[3])[1], e / (1 + e), 1e-6);
+  EXPECT_EQ(floats_of(y[4]), (std::vector<float>{-1, 1}));
+  EXPECT_EQ(floats_of(y[5]), (std::vector<float>{0, 1}));
+  EXPECT_EQ(floats_of(y[6]), (std::vector<float>{1, -1}));
+  EXPECT_EQ(floats_of(y[7]), (std::vector<float>{0, 1}));
+  EXPECT_EQ(floats_of(y[8]), (std::vector<float>{3, 0}));
+}
+
+// A double Conv stays a Conv (FusedConv is float only), as does a Conv read by the
+// activation and a nested subgraph.
+TEST(ConvActivation, LeavesDoubleConvsAndCapturedOutputs) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Double, {1, 1, 3});
+  g.initializer("w",
+                test::tensor_of<double>(ElemType::Double, {1, 1, 2}, [](int64_t) { return 1; }));
+  g.node("Conv", {"x", "w"}, {"c"});
+  g.node("Relu", {"c"}, {"r"});
+  g.output("r", ElemType::Double, {}, false);
+  EXPECT_EQ(test::count_ops(
+                test::optimize_file(test::save_scratch(g, "conv_double"), {"conv-activation"}),
+                "FusedConv"),
+            0);
+  GraphBuilder then_g("then_g");
+  then_g.node("Neg", {"c"}, {"n"});
+  then_g.output("n", ElemType::Float, {}, false);
+  GraphBuilder else_g("else_g");
+  else_g.node("Abs", {"c"}, {"a"});
+  else_g.output("a", ElemType::Float, {}, false);
+  GraphBuilder h("main");
+  h.input("x", ElemType::Float, {1, 1, 3}).input("p", ElemType::Bool);
+  h.initializer("w", f32({1, 1, 2}, {1, 1}));
+  h.node("Conv", {"x", "w"}, {"c"});
+  h.node("Relu", {"c"}, {"r"});
+  h.node("If", {"p"}, {"q"});
+  test::set_graph(h.graph_node_last(), "then_branch", then_g);
+  test::set_graph(h.graph_node_last(), "else_branch", else_g);
+  h.output("r", ElemType::Float, {}, false).output("q", ElemType::Float, {}, false);
+  EXPECT_EQ(test::count_ops(
+                test::optimize_file(test::save_scratch(h, "conv_captured"), {"conv-activation"}),
+                "FusedConv"),
+            0);
+}
+
+// A FusedConv whose activation bough does not have is refused by name, not run as a Conv.
+TEST(ConvActivation, UnknownActivationIsUnsupported) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 1, 3});
+  g.initializer("w", f32({1, 1, 2}, {1, 1}));
+  auto& n = g.node("FusedConv", {"x", "w"}, {"y"});
+  n.set_domain("com.microsoft");
+  test::set_string(n, "activation", "HardSigmoid");
+  g.output("y", ElemType::Float, {}, false);
+  onnxpb::ModelProto m = test::make_model(g);
+  auto* ms = m.add_opset_import();
+  ms->set_domain("com.microsoft");
+  ms->set_version(1);
+  const std::string path = test::save_model(m, test::scratch_dir("fused_unknown"), "m.onnx");
+  try {
+    Session session(Model::load(path));
+    session.run({{"x", Value(f32({1, 1, 3}, {1, 2, 3}))}});
+    ADD_FAILURE() << "ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("HardSigmoid"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+// A convolution by its definition, in double: y[n][m][o...] = b[m] + sum over the group's
+// channels c and taps k of w[m][c][k] x[n][g*cg + c][o*s - pad + k*d] (0 outside), ranks 1-3
+// (missing leading spatial dimensions of size 1).
+std::vector<double> reference_conv(const std::vector<float>& x, const std::vector<float>& w,
+                                   const std::vector<float>& b, int64_t N, int64_t C, int64_t M,
+                                   int64_t groups, const test::Dims64& in, const test::Dims64& k,
+                                   const test::Dims64& s, const test::Dims64& d,
+                                   const test::Dims64& pad, test::Dims64& out) {
+  const size_t r = in.size();
+  test::Dims64 I(3, 1), K(3, 1), S(3, 1), D(3, 1), Pd(3, 0), O(3, 1);
+  out.assign(r, 0);
+  for (size_t i = 0; i < r; ++i) {
+    const size_t j = 3 - r + i;
+    I[j] = in[i], K[j] = k[i], S[j] = s[i], D[j] = d[i], Pd[j] = pad[i];
+    O[j] = out[i] = (in[i] + pad[i] + pad[r + i] - (k[i] - 1) * d[i] - 1) / s[i] + 1;
+  }
+  const int64_t cg = C / groups, mg = M / groups;
+  std::vector<double> y;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t o0 = 0; o0 < O[0]; ++o0)
+        for (int64_t o1 = 0; o1 < O[1]; ++o1)
+          for (int64_t o2 = 0; o2 < O[2]; ++o2) {
+            double acc = b.empty() ? 0.0 : b[static_cast<size_t>(m)];
+            for (int64_t c = 0; c < cg; ++c)
+              for (int64_t k0 = 0; k0 < K[0]; ++k0)
+                for (int64_t k1 = 0; k1 < K[1]; ++k1)
+                  for (int64_t k2 = 0; k2 < K[2]; ++k2) {
+                    const int64_t i0 = o0 * S[0] - Pd[0] + k0 * D[0];
+                    const int64_t i1 = o1 * S[1] - Pd[1] + k1 * D[1];
+                    const int64_t i2 = o2 * S[2] - Pd[2] + k2 * D[2];
+                    if (i0 < 0 || i0 >= I[0] || i1 < 0 || i1 >= I[1] || i2 < 0 || i2 >= I[2])
+                      continue;
+                    const int64_t ch = (m / mg) * cg + c;
+                    acc += double(w[static_cast<size_t>(
+                               (((m * cg + c) * K[0] + k0) * K[1] + k1) * K[2] + k2)]) *
+                           x[static_cast<size_t>((((n * C + ch) * I[0] + i0) * I[1] + i1) * I[2] +
+                                                 i2)];
+                  }
+            y.push_back(acc);
+          }
+  return y;
+}
+
+double activate(double v, const std::string& act, float p0, float p1) {
+  if (act == "Relu") return std::max(v, 0.0);
+  if (act == "LeakyRelu") return v < 0 ? p0 * v : v;
+  if (act == "Clip") return std::min(std::max(v, double(p0)), double(p1));
+  return 1 / (1 + std::exp(-v));  // Sigmoid
+}
+
+// Conv + activation at random ranks (1-3), groups, strides, dilations, pads, pointwise
+// kernels and sizes up to several column tiles, the weights initializers: the `all` level
+// fuses it into a FusedConv; the fused and unfused models at 1 and 2 threads match the
+// reference loop.
+TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
+  test::Rng rng(1717);
+  const char* acts[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid"};
+  for (int trial = 0; trial < 24; ++trial) {
+    SCOPED_TRACE(trial);
+    const std::string act = acts[trial % 4];
+    const size_t rank = static_cast<size_t>(rng.uniform(1, 3));
+    const int64_t groups = rng.uniform(1, 2), cg = rng.uniform(1, 9), mg = rng.uniform(2, 12);
+    const int64_t N = rng.uniform(1, 2), C = groups * cg, M = groups * mg;
+    const bool pointwise = rng.chance(0.25), big = rng.chance(0.3);
+    test::Dims64 in, k, s, d, pad(2 * rank);
+    for (size_t i = 0; i < rank; ++i) {
+      k.push_back(pointwise ? 1 : rng.uniform(1, 3));
+      s.push_back(pointwise ? 1 : rng.uniform(1, 2));
+      d.push_back(pointwise ? 1 : rng.uniform(1, 2));
+      const int64_t span = (k[i] - 1) * d[i] + 1;
+      in.push_back(rng.uniform(span, big && rank < 3 ? (rank == 1 ? 3000 : 50) : 9));
+      pad[i] = pointwise ? 0 : rng.uniform(0, 1);
+      pad[rank + i] = pointwise ? 0 : rng.uniform(0, 1);
+    }
+    Dims x_shape{N, C}, w_shape{M, cg};
+    for (size_t i = 0; i < rank; ++i) x_shape.push_back(in[i]), w_shape.push_back(k[i]);
+    const Tensor x = test::random_floats(x_shape, rng), w = test::random_floats(w_shape, rng);
+    const bool with_b = rng.chance(0.7);
+    const Tensor b = test::random_floats(Dims{M}, rng);
+    const float p0 = act == "Clip" ? -0.3f : 0.1f, p1 = 0.4f;
+    GraphBuilder g("main");
+    g.input("x", ElemType::Float, test::Dims64(x_shape.begin(), x_shape.end()));
+    g.initializer("w", w);
+    if (with_b) g.initializer("b", b);
+    if (act == "Clip") g.initializer("lo", f32({}, {p0})).initializer("hi", f32({}, {p1}));
+    auto& conv = g.node(
+        "Conv",
+        with_b ? std::vector<std::string>{"x", "w", "b"} : std::vector<std::string>{"x", "w"},
+        {"c"});
+    test::set_int(conv, "group", groups);
+    test::set_ints(conv, "strides", s);
+    test::set_ints(conv, "dilations", d);
+    test::set_ints(conv, "pads", pad);
+    auto& a = g.node(
+        act,
+        act == "Clip" ? std::vector<std::string>{"c", "lo", "hi"} : std::vector<std::string>{"c"},
+        {"y"});
+    if (act == "LeakyRelu") test::set_float(a, "alpha", p0);
+    g.output("y", ElemType::Float, {}, false);
+    const std::string path = test::save_scratch(g, "conv_activation_random");
+    EXPECT_EQ(test::count_ops(test::optimize_file(path, {"conv-activation"}), "FusedConv"), 1);
+    test::Dims64 out;
+    const std::vector<double> sums =
+        reference_conv(floats_of(x), floats_of(w), with_b ? floats_of(b) : std::vector<float>{}, N,
+                       C, M, groups, in, k, s, d, pad, out);
+    const int64_t taps =
+        cg * static_cast<int64_t>(floats_of(w).size() / static_cast<size_t>(M * cg));
+    for (Optimization level : {Optimization::basic, Optimization::all})
+      for (int threads : {1, 2}) {
+        SessionOptions options;
+        options.optimization = level;
+        options.threads = threads;
+        Session session(Model::load(path), options);
+        const std::vector<float> got = floats_of(session.run({{"x", Value(x)}})[0].second.tensor());
+        ASSERT_EQ(got.size(), sums.size());
+        for (size_t i = 0; i < got.size(); ++i)
+          ASSERT_NEAR(got[i], activate(sums[i], act, p0, p1), 1e-5 * (1 + taps))
+              << "at " << i << ", threads " << threads << ", level " << static_cast<int>(level);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace bough
