@@ -63,6 +63,10 @@ void check_operator(const NodeSite& site) {
                              ": neither an operator bough implements nor a function of the model");
     return;
   }
+  if (is_runtime_operator_in_default_domain(n.domain, n.op_type))
+    site.out.warning(site.place(), op + " is not an ONNX operator but ONNX Runtime's, which it "
+                                        "registers in the default domain: bough runs it as ONNX "
+                                        "Runtime defines it; ONNX's checker refuses it");
   auto n_in = static_cast<int>(n.inputs.size());
   auto n_out = static_cast<int>(n.outputs.size());
   if (!counts_inputs_itself(n) && (n_in < def->min_inputs || n_in > def->max_inputs))

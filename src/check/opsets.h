@@ -43,6 +43,20 @@ inline constexpr SpecOperator kNotImplemented[] = {
     {"ai.onnx.preview.training", "Gradient"},
 };
 
+// Operators outside the ONNX spec that ONNX Runtime registers in the default domain, where
+// its transformer tools write them; bough runs them as ONNX Runtime defines them, and the
+// check warns that ONNX's own checker refuses them.
+inline constexpr std::string_view kRuntimeOperatorsInDefaultDomain[] = {
+    "SimplifiedLayerNormalization",
+};
+
+inline bool is_runtime_operator_in_default_domain(std::string_view domain, std::string_view name) {
+  if (!domain.empty() && domain != "ai.onnx") return false;
+  for (std::string_view op : kRuntimeOperatorsInDefaultDomain)
+    if (op == name) return true;
+  return false;
+}
+
 inline bool is_spec_operator_not_implemented(std::string_view domain, std::string_view name) {
   if (domain == "ai.onnx") domain = "";
   for (const auto& op : kNotImplemented)
