@@ -9,6 +9,7 @@
 
 #include "exec/function_call.h"
 #include "exec/profiler.h"
+#include "ops/constant_use.h"
 #include "ops/registry.h"
 
 namespace bough::exec {
@@ -29,7 +30,10 @@ namespace {
 
 std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
                                          const std::string& where, const Plan* plan,
-                                         std::span<const int32_t> step_inputs) {
+                                         std::span<const int32_t> step_inputs,
+                                         std::span<uint8_t> use) {
+  // The factory's reports on its constant inputs (ops/constant_use.h) land in `use`.
+  ops::ConstantUseScope reports(use);
   // What of the inputs is constant for the plan's lifetime, for kernels to prepare from.
   std::vector<const Value*> constants;
   for (int32_t s : step_inputs) constants.push_back(plan->constant_slot(s));
@@ -106,6 +110,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
   where_ = graph_where(graph, outer_env.model);
   CompileEnv env = outer_env;
   if (!env.prepared_weights) env.prepared_weights = &prepared_weights_;
+  if (!env.constant_bytes) env.constant_bytes = &constant_bytes_;
   SlotNumbering slot;
   for (const ir::Edge* v : graph.inputs) input_slots_.push_back(slot.add(v));
   for (const ir::Edge* v : graph.captures) capture_slots_.push_back(slot.add(v));
@@ -162,8 +167,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     if (!borrowed_[at(s)] && !constant_[at(s)]) fixed_[at(s)] = false;
 
   // One step per node, except Constant nodes, which are evaluated here once and become
-  // constant slots. Also notes the step that reads each slot last.
+  // constant slots. Also notes the step that reads each slot last, and the slots some
+  // reader needs at run time (not only a prepared form of them).
   std::vector<int64_t> last_use(n, -1);
+  std::vector<bool> needed(n, false);
+  for (int32_t s : output_slots_) needed[at(s)] = true;
   for (const auto& node : graph.nodes) {
     if (aliases.count(node.get())) continue;
     std::string where = where_ + "/" + node->label();
@@ -177,7 +185,9 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
       ops::RunContext none;
       int32_t out[] = {0};
       ops::KernelIO io(none, &target, {}, out);
-      make_kernel(*node, env, where, this, ins)->run(io);
+      for (int32_t in : ins)
+        if (in >= 0) needed[at(in)] = true;
+      make_kernel(*node, env, where, this, ins, {})->run(io);
       constant_[at(s)] = true;
       fixed_[at(s)] = true;  // a constant output is shared, never redirected
       continue;
@@ -187,7 +197,10 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
       if (s >= 0) last_use[at(s)] = index;
     for (const ir::Edge* v : node->outputs)
       if (v) last_use[at(slot(v, where))] = std::max(last_use[at(slot(v, where))], index);
-    kernels_.push_back(make_kernel(*node, env, where, this, ins));
+    std::vector<uint8_t> use(ins.size(), 0);
+    kernels_.push_back(make_kernel(*node, env, where, this, ins, use));
+    for (size_t j = 0; j < ins.size(); ++j)
+      if (ins[j] >= 0 && use[j] != ops::kConsumed) needed[at(ins[j])] = true;
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
     step.in = static_cast<uint32_t>(refs_.size());
     step.n_in = static_cast<uint32_t>(ins.size());
@@ -199,6 +212,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     step_where_.push_back(std::move(where));
     step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
   }
+
+  drop_unneeded_constants(needed, *env.constant_bytes);
 
   // A value dies after the step that reads it last (or that makes it, if nothing reads it);
   // constants, borrowed values and graph outputs are never freed by a step.
@@ -222,6 +237,23 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     output_shared_.push_back(!owned ||
                              std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
     if (owned) reset_slots_.push_back(s);
+  }
+}
+
+void Plan::drop_unneeded_constants(const std::vector<bool>& needed, ConstantBytes& counts) {
+  for (size_t s = 0; s < frame_.size(); ++s) {
+    if (!constant_[s] || borrowed_[s]) continue;
+    const size_t bytes = frame_[s].is_tensor() ? frame_[s].tensor().nbytes() : 0;
+    if (needed[s]) {
+      counts.kept += bytes;
+    } else {
+      counts.released += bytes;
+      frame_[s] = Value();
+    }
+  }
+  for (int32_t s : capture_slots_) {
+    const auto i = static_cast<size_t>(s);
+    capture_consumed_.push_back(constant_[i] && !needed[i] ? 1 : 0);
   }
 }
 

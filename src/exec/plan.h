@@ -21,6 +21,14 @@ namespace bough::exec {
 
 class Profiler;
 
+// Bytes of constant tensors (initializers, Constants' values) a plan and its nested plans
+// hold for their lifetime, and those they dropped at compile time because every reader
+// keeps a prepared form instead (ops::BuildContext::consume_constant_input).
+struct ConstantBytes {
+  size_t kept = 0;
+  size_t released = 0;
+};
+
 // Attribute values a model-local function body refers to (ref_attr_name).
 using AttrEnv = std::vector<const ir::Attribute*>;
 
@@ -39,6 +47,8 @@ struct CompileEnv {
   // Where kernels count the weights they prepare (Plan::prepared_weights): the outermost
   // plan's counter, shared by its nested plans. Null: the plan being compiled is outermost.
   size_t* prepared_weights = nullptr;
+  // Where plans add up their constants' bytes (Plan::constant_bytes), shared the same way.
+  ConstantBytes* constant_bytes = nullptr;
 };
 
 class Plan {
@@ -105,6 +115,12 @@ class Plan {
   // happens only then, once: runs never rebuild a kernel. Zero for a nested plan, which
   // counts into its outermost plan.
   size_t prepared_weights() const { return prepared_weights_; }
+  // Constant bytes this plan and its nested plans keep and dropped; zero for a nested plan,
+  // which counts into its outermost plan.
+  const ConstantBytes& constant_bytes() const { return constant_bytes_; }
+  // Whether every reader of capture k in this plan keeps a prepared form of it, so that
+  // the enclosing plan need not keep the outer value for this plan's sake.
+  bool capture_consumed(size_t k) const { return capture_consumed_[k] != 0; }
   const std::string& where() const { return where_; }
 
  private:
@@ -118,6 +134,9 @@ class Plan {
   // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
   template <bool kProfiled>
   void run_steps(ops::RunContext& ctx, Profiler* profiler);
+  // Drops the constants owned here that no reader needs (`needed`: per slot), counting
+  // into `counts`, and notes which captures this plan does not need.
+  void drop_unneeded_constants(const std::vector<bool>& needed, ConstantBytes& counts);
   // After a failed run: drops every value but the constants.
   void clear_all();
   void unbind();
@@ -138,6 +157,8 @@ class Plan {
   std::vector<bool> fixed_;              // per slot: its address never changes
   Value unbound_;  // what an unbound input or capture reads: the empty optional
   size_t prepared_weights_ = 0;
+  ConstantBytes constant_bytes_;
+  std::vector<uint8_t> capture_consumed_;  // per capture: bool
   std::string where_;
 };
 

@@ -94,6 +94,28 @@ void count_atomically_in_parallel(bool entering) {
   }
 }
 
+// Drops the constant tensors of `g` and its subgraphs (initializers that are not inputs,
+// Constant nodes' values) once the plan is built: the plan holds those it reads, and this
+// copy's references would keep alive, beside their prepared forms, the weights that every
+// reader prepared and the plan dropped (Plan::constant_bytes).
+void drop_constants(ir::Graph& g) {
+  for (ir::Edge* v : g.initializers)
+    if (std::find(g.inputs.begin(), g.inputs.end(), v) == g.inputs.end()) v->data.reset();
+  for (const auto& node : g.nodes) {
+    const bool constant = node->op_type == "Constant" && node->domain.empty();
+    for (ir::Attribute& a : node->attributes) {
+      if (constant && a.kind == ir::Attribute::Kind::Tensor) a.t = Tensor();
+      if (a.g) drop_constants(*a.g);
+      for (const auto& sub : a.graphs) drop_constants(*sub);
+    }
+  }
+}
+
+void drop_constants(ir::Model& m) {
+  drop_constants(*m.graph);
+  for (const auto& fn : m.functions) drop_constants(*fn->body);
+}
+
 // An input or output as the public API describes it.
 ValueInfo value_info(const ir::Edge& e, const ir::Type& t) {
   ValueInfo info;
@@ -130,8 +152,10 @@ struct Session::Impl {
         memory_limit_bytes(options.memory_limit_bytes) {
     const ir::Graph& graph = *m.ir().graph;
     infer::Inferred types = refuse_invalid(m.ir(), options);
-    model = optimized(m, options.optimization);
-    plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
+    std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
+    plan = exec::Plan::compile(*planned->graph, exec::CompileEnv{planned.get(), nullptr, nullptr});
+    drop_constants(*planned);
+    model = Model(std::move(planned));
     for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
@@ -143,14 +167,14 @@ struct Session::Impl {
       output_infos.push_back(value_info(*v, types.type_of(v)));
   }
 
-  // The model the session plans: the valid `m` itself, or its copy after the passes of
-  // `level`.
-  static Model optimized(const Model& m, Optimization level) {
-    if (level == Optimization::none) return m;
+  // The model the session plans: a copy of the valid `m` (its tensors shared, not copied),
+  // after the passes of `level`.
+  static std::shared_ptr<ir::Model> optimized(const Model& m, Optimization level) {
     std::shared_ptr<ir::Model> copy = ir::clone_model(m.ir());
-    passes::run_pipeline(
-        *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
-    return Model(std::move(copy));
+    if (level != Optimization::none)
+      passes::run_pipeline(
+          *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
+    return copy;
   }
 };
 

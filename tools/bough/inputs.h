@@ -37,4 +37,14 @@ void add_run_options(CLI::App* app, RunOptions* opt);
 NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
                         bool random_rest);
 
+struct SessionAndFeed {
+  Session session;
+  NamedValues feed;
+  double create_seconds;  // how long creating the session took
+};
+// Loads opt.model, creates its session and loads the feed (load_inputs). The Model is dropped
+// before this returns: the session holds what it runs, so a weight its kernels prepared is
+// not also kept in its original form.
+SessionAndFeed open_session(const RunOptions& opt, bool random_rest);
+
 }  // namespace bough::cli

@@ -18,12 +18,10 @@ struct Options {
 };
 
 int run_model(const Options& opt) {
-  Model model = Model::load(opt.run.model);
-  Session session(model,
-                  SessionOptions{opt.run.threads, opt.run.allow_newer_opset, opt.run.optimization});
+  SessionAndFeed opened = open_session(opt.run, false);
   std::optional<OutputDir> dir;
-  if (!opt.output.dir.empty()) dir.emplace(opt.output, session);
-  NamedValues outputs = session.run(load_inputs(opt.run, model, session, false));
+  if (!opt.output.dir.empty()) dir.emplace(opt.output, opened.session);
+  NamedValues outputs = opened.session.run(opened.feed);
   if (dir) dir->write(outputs);
   print_outputs(outputs, opt.output);
   return kExitOk;
