@@ -156,6 +156,9 @@ struct Session::Impl {
     plan = exec::Plan::compile(*planned->graph, exec::CompileEnv{planned.get(), nullptr, nullptr});
     drop_constants(*planned);
     model = Model(std::move(planned));
+    // The weights dropped, and what folding and preparing them left behind, went to the
+    // buffer cache, where no run would ask for their sizes: give them back now.
+    ir::free_cached_buffers();
     for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
