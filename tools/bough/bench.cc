@@ -84,7 +84,10 @@ void write_trace(const std::vector<ProfiledRun>& runs, const std::string& path) 
 
 int bench(const Options& opt) {
   if (!opt.profile_json.empty()) require_writable_folder(opt.profile_json);
-  auto [session, feed, create] = open_session(opt.run, true);
+  SessionAndFeed opened = open_session(opt.run, true);
+  Session& session = *opened.session;
+  const NamedValues& feed = opened.feed;
+  const double create = opened.create_seconds;
   for (int i = 0; i < opt.warmup; ++i) session.run(feed);
   std::vector<double> times;
   const auto start = Clock::now();

@@ -18,10 +18,12 @@ struct Options {
 };
 
 int run_model(const Options& opt) {
-  SessionAndFeed opened = open_session(opt.run, false);
   std::optional<OutputDir> dir;
-  if (!opt.output.dir.empty()) dir.emplace(opt.output, opened.session);
-  NamedValues outputs = opened.session.run(opened.feed);
+  // The folder is checked before the inputs are read.
+  SessionAndFeed opened = open_session(opt.run, false, [&](const Session& session) {
+    if (!opt.output.dir.empty()) dir.emplace(opt.output, session);
+  });
+  NamedValues outputs = opened.session->run(opened.feed);
   if (dir) dir->write(outputs);
   print_outputs(outputs, opt.output);
   return kExitOk;
