@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/graph.h"
@@ -28,6 +29,10 @@ struct ConstantBytes {
   size_t kept = 0;
   size_t released = 0;
 };
+
+// Initializer values an owner hands to the plans it compiles, by the graph value they belong
+// to (see CompileEnv::handed_over).
+using HandedOver = std::unordered_map<const ir::Edge*, Tensor>;
 
 // Attribute values a model-local function body refers to (ref_attr_name).
 using AttrEnv = std::vector<const ir::Attribute*>;
@@ -49,6 +54,10 @@ struct CompileEnv {
   size_t* prepared_weights = nullptr;
   // Where plans add up their constants' bytes (Plan::constant_bytes), shared the same way.
   ConstantBytes* constant_bytes = nullptr;
+  // Initializer values the plans take over (moved out) instead of sharing the graph's
+  // Edge::data, for those listed; the owner (a Session, on its own copy of the model) has
+  // taken them out of the graph, so a plan that drops one frees it. Null: none.
+  HandedOver* handed_over = nullptr;
 };
 
 class Plan {
@@ -134,9 +143,26 @@ class Plan {
   // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
   template <bool kProfiled>
   void run_steps(ops::RunContext& ctx, Profiler* profiler);
-  // Drops the constants owned here that no reader needs (`needed`: per slot), counting
-  // into `counts`, and notes which captures this plan does not need.
-  void drop_unneeded_constants(const std::vector<bool>& needed, ConstantBytes& counts);
+  // Drops each constant owned here that no reader needs (`needed`: per slot) once its last
+  // reader is built, counting into `counts`; then notes which captures this plan does not
+  // need.
+  class ConstantDrops {
+   public:
+    ConstantDrops(size_t slots, ConstantBytes& counts);
+    void add_reader(int32_t s) {
+      if (s >= 0) ++readers_left_[static_cast<size_t>(s)];
+    }
+    // A reader of slot s is built.
+    void read(int32_t s, Plan& plan, const std::vector<bool>& needed);
+    // Every step is built: settles the slots nothing read, and the captures.
+    void finish(Plan& plan, const std::vector<bool>& needed);
+
+   private:
+    void settle(int32_t s, Plan& plan, const std::vector<bool>& needed);
+    std::vector<int32_t> readers_left_;
+    std::vector<bool> done_;
+    ConstantBytes& counts_;
+  };
   // After a failed run: drops every value but the constants.
   void clear_all();
   void unbind();

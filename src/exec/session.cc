@@ -94,6 +94,23 @@ void count_atomically_in_parallel(bool entering) {
   }
 }
 
+// Moves the initializers of `g` and its subgraphs (not inputs' defaults, nor those of function
+// bodies, which are compiled once per call) into `taken`, for the plan to own alone: it then
+// frees each weight that every reader prepared as soon as they are built, before the next
+// weights are prepared.
+void take_initializers(ir::Graph& g, exec::HandedOver& taken) {
+  for (ir::Edge* v : g.initializers) {
+    if (!v->data || std::find(g.inputs.begin(), g.inputs.end(), v) != g.inputs.end()) continue;
+    taken.emplace(v, std::move(*v->data));
+    v->data.reset();
+  }
+  for (const auto& node : g.nodes)
+    for (ir::Attribute& a : node->attributes) {
+      if (a.g) take_initializers(*a.g, taken);
+      for (const auto& sub : a.graphs) take_initializers(*sub, taken);
+    }
+}
+
 // Drops the constant tensors of `g` and its subgraphs (initializers that are not inputs,
 // Constant nodes' values) once the plan is built: the plan holds those it reads, and this
 // copy's references would keep alive, beside their prepared forms, the weights that every
@@ -153,7 +170,11 @@ struct Session::Impl {
     const ir::Graph& graph = *m.ir().graph;
     infer::Inferred types = refuse_invalid(m.ir(), options);
     std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
-    plan = exec::Plan::compile(*planned->graph, exec::CompileEnv{planned.get(), nullptr, nullptr});
+    exec::HandedOver initializers;
+    take_initializers(*planned->graph, initializers);
+    exec::CompileEnv env{planned.get(), nullptr, nullptr};
+    env.handed_over = &initializers;
+    plan = exec::Plan::compile(*planned->graph, env);
     drop_constants(*planned);
     model = Model(std::move(planned));
     // The weights dropped, and what folding and preparing them left behind, went to the
