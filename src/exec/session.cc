@@ -13,6 +13,7 @@
 #include "ir/graph.h"
 #include "ir/memory_limit.h"
 #include "passes/pass.h"
+#include "passes/rewrite.h"
 #include "util/thread_pool.h"
 
 namespace bough {
@@ -94,42 +95,39 @@ void count_atomically_in_parallel(bool entering) {
   }
 }
 
-// Moves the initializers of `g` and its subgraphs (not inputs' defaults, nor those of function
+bool is_input(const ir::Graph& g, const ir::Edge* v) {
+  return std::find(g.inputs.begin(), g.inputs.end(), v) != g.inputs.end();
+}
+
+// Moves the initializers of the model's graphs (not inputs' defaults, nor those of function
 // bodies, which are compiled once per call) into `taken`, for the plan to own alone: it then
 // frees each weight that every reader prepared as soon as they are built, before the next
 // weights are prepared.
-void take_initializers(ir::Graph& g, exec::HandedOver& taken) {
-  for (ir::Edge* v : g.initializers) {
-    if (!v->data || std::find(g.inputs.begin(), g.inputs.end(), v) != g.inputs.end()) continue;
-    taken.emplace(v, std::move(*v->data));
-    v->data.reset();
-  }
-  for (const auto& node : g.nodes)
-    for (ir::Attribute& a : node->attributes) {
-      if (a.g) take_initializers(*a.g, taken);
-      for (const auto& sub : a.graphs) take_initializers(*sub, taken);
+void take_initializers(ir::Model& m, exec::HandedOver& taken) {
+  passes::for_each_graph(m, [&](ir::Graph& g) {
+    for (ir::Edge* v : g.initializers) {
+      if (!v->data || is_input(g, v)) continue;
+      taken.emplace(v, std::move(*v->data));
+      v->data.reset();
     }
+  });
 }
 
-// Drops the constant tensors of `g` and its subgraphs (initializers that are not inputs,
-// Constant nodes' values) once the plan is built: the plan holds those it reads, and this
-// copy's references would keep alive, beside their prepared forms, the weights that every
-// reader prepared and the plan dropped (Plan::constant_bytes).
+// Drops the constant tensors of `g` (initializers that are not inputs, Constant nodes'
+// values) once the plan is built: the plan holds those it reads, and this copy's references
+// would keep alive, beside their prepared forms, the weights that every reader prepared
+// and the plan dropped (Plan::constant_bytes).
 void drop_constants(ir::Graph& g) {
   for (ir::Edge* v : g.initializers)
-    if (std::find(g.inputs.begin(), g.inputs.end(), v) == g.inputs.end()) v->data.reset();
-  for (const auto& node : g.nodes) {
-    const bool constant = node->op_type == "Constant" && node->domain.empty();
-    for (ir::Attribute& a : node->attributes) {
-      if (constant && a.kind == ir::Attribute::Kind::Tensor) a.t = Tensor();
-      if (a.g) drop_constants(*a.g);
-      for (const auto& sub : a.graphs) drop_constants(*sub);
-    }
-  }
+    if (!is_input(g, v)) v->data.reset();
+  for (const auto& node : g.nodes)
+    if (node->op_type == "Constant" && node->domain.empty())
+      for (ir::Attribute& a : node->attributes)
+        if (a.kind == ir::Attribute::Kind::Tensor) a.t = Tensor();
 }
 
 void drop_constants(ir::Model& m) {
-  drop_constants(*m.graph);
+  passes::for_each_graph(m, [](ir::Graph& g) { drop_constants(g); });
   for (const auto& fn : m.functions) drop_constants(*fn->body);
 }
 
@@ -171,7 +169,7 @@ struct Session::Impl {
     infer::Inferred types = refuse_invalid(m.ir(), options);
     std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
     exec::HandedOver initializers;
-    take_initializers(*planned->graph, initializers);
+    take_initializers(*planned, initializers);
     exec::CompileEnv env{planned.get(), nullptr, nullptr};
     env.handed_over = &initializers;
     plan = exec::Plan::compile(*planned->graph, env);
