@@ -24,7 +24,7 @@ class Profiler;
 
 // Bytes of constant tensors (initializers, Constants' values) a plan and its nested plans
 // hold for their lifetime, and those they dropped at compile time because every reader
-// keeps a prepared form instead (ops::BuildContext::consume_constant_input).
+// keeps a prepared form instead (ops::consume_constant_input, ops/constant_use.h).
 struct ConstantBytes {
   size_t kept = 0;
   size_t released = 0;
