@@ -35,6 +35,7 @@ std::unique_ptr<ops::Kernel> make_function_call(const ir::Node& node, const ir::
   for (const auto& a : fn.attribute_defaults) attrs.push_back(&a);
   CompileEnv inner{env.model, &attrs, &fn.opset_imports};
   inner.prepared_weights = env.prepared_weights;
+  inner.constant_bytes = env.constant_bytes;
   return std::make_unique<FunctionCall>(Plan::compile(*fn.body, inner));
 }
 

@@ -9,6 +9,8 @@
 
 #include "exec/function_call.h"
 #include "exec/profiler.h"
+#include "ir/memory_limit.h"
+#include "ops/constant_use.h"
 #include "ops/registry.h"
 
 namespace bough::exec {
@@ -29,7 +31,10 @@ namespace {
 
 std::unique_ptr<ops::Kernel> make_kernel(const ir::Node& node, const CompileEnv& env,
                                          const std::string& where, const Plan* plan,
-                                         std::span<const int32_t> step_inputs) {
+                                         std::span<const int32_t> step_inputs,
+                                         std::span<uint8_t> use) {
+  // The factory's reports on its constant inputs (ops/constant_use.h) land in `use`.
+  ops::ConstantUseScope reports(use);
   // What of the inputs is constant for the plan's lifetime, for kernels to prepare from.
   std::vector<const Value*> constants;
   for (int32_t s : step_inputs) constants.push_back(plan->constant_slot(s));
@@ -106,12 +111,13 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
   where_ = graph_where(graph, outer_env.model);
   CompileEnv env = outer_env;
   if (!env.prepared_weights) env.prepared_weights = &prepared_weights_;
+  if (!env.constant_bytes) env.constant_bytes = &constant_bytes_;
   SlotNumbering slot;
   for (const ir::Edge* v : graph.inputs) input_slots_.push_back(slot.add(v));
   for (const ir::Edge* v : graph.captures) capture_slots_.push_back(slot.add(v));
-  std::vector<std::pair<int32_t, const Tensor*>> initializers;
+  std::vector<std::pair<int32_t, const ir::Edge*>> initializers;
   for (const ir::Edge* v : graph.initializers)
-    if (!slot.has(v)) initializers.emplace_back(slot.add(v), &*v->data);  // not an input's default
+    if (!slot.has(v)) initializers.emplace_back(slot.add(v), v);  // not an input's default
   std::unordered_set<const ir::Node*> aliases;
   for (const auto& node : graph.nodes) {
     if (is_alias(*node) && slot.has(node->inputs[0])) {
@@ -150,8 +156,9 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
       bound_per_call_.push_back(static_cast<int32_t>(s));
     }
   }
-  for (const auto& [s, data] : initializers) {
-    frame_[at(s)] = *data;
+  for (const auto& [s, v] : initializers) {
+    auto handed = env.handed_over ? env.handed_over->extract(v) : HandedOver::node_type();
+    frame_[at(s)] = handed ? std::move(handed.mapped()) : *v->data;
     constant_[at(s)] = true;
   }
   for (const ir::Edge* v : graph.outputs) output_slots_.push_back(slot(v, where_));
@@ -162,8 +169,21 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     if (!borrowed_[at(s)] && !constant_[at(s)]) fixed_[at(s)] = false;
 
   // One step per node, except Constant nodes, which are evaluated here once and become
-  // constant slots. Also notes the step that reads each slot last.
+  // constant slots. Also notes the step that reads each slot last, and the slots some
+  // reader needs at run time (not only a prepared form of them).
   std::vector<int64_t> last_use(n, -1);
+  std::vector<bool> needed(n, false);
+  for (int32_t s : output_slots_) needed[at(s)] = true;
+  // A constant is dropped as soon as its last reader is built, if no reader needs it: when
+  // the plan is its only owner (CompileEnv::handed_over), its memory is free for the
+  // prepared forms of the weights built after it.
+  ConstantDrops drops(n, *env.constant_bytes);
+  for (const auto& node : graph.nodes) {
+    if (aliases.count(node.get())) continue;
+    const std::string where = where_ + "/" + node->label();
+    for (const ir::Edge* v : node->inputs) drops.add_reader(slot(v, where));
+    for (const ir::Edge* v : node->implicit_inputs) drops.add_reader(slot(v, where));
+  }
   for (const auto& node : graph.nodes) {
     if (aliases.count(node.get())) continue;
     std::string where = where_ + "/" + node->label();
@@ -177,7 +197,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
       ops::RunContext none;
       int32_t out[] = {0};
       ops::KernelIO io(none, &target, {}, out);
-      make_kernel(*node, env, where, this, ins)->run(io);
+      for (int32_t in : ins) {
+        if (in >= 0) needed[at(in)] = true;
+        drops.read(in, *this, needed);
+      }
+      make_kernel(*node, env, where, this, ins, {})->run(io);
       constant_[at(s)] = true;
       fixed_[at(s)] = true;  // a constant output is shared, never redirected
       continue;
@@ -187,7 +211,11 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
       if (s >= 0) last_use[at(s)] = index;
     for (const ir::Edge* v : node->outputs)
       if (v) last_use[at(slot(v, where))] = std::max(last_use[at(slot(v, where))], index);
-    kernels_.push_back(make_kernel(*node, env, where, this, ins));
+    std::vector<uint8_t> use(ins.size(), 0);
+    kernels_.push_back(make_kernel(*node, env, where, this, ins, use));
+    for (size_t j = 0; j < ins.size(); ++j)
+      if (ins[j] >= 0 && use[j] != ops::kConsumed) needed[at(ins[j])] = true;
+    for (int32_t in : ins) drops.read(in, *this, needed);
     Step step{kernels_.back().get(), 0, 0, 0, 0, 0, 0};
     step.in = static_cast<uint32_t>(refs_.size());
     step.n_in = static_cast<uint32_t>(ins.size());
@@ -199,6 +227,8 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     step_where_.push_back(std::move(where));
     step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
   }
+
+  drops.finish(*this, needed);
 
   // A value dies after the step that reads it last (or that makes it, if nothing reads it);
   // constants, borrowed values and graph outputs are never freed by a step.
@@ -222,6 +252,38 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     output_shared_.push_back(!owned ||
                              std::count(output_slots_.begin(), output_slots_.end(), s) > 1);
     if (owned) reset_slots_.push_back(s);
+  }
+}
+
+Plan::ConstantDrops::ConstantDrops(size_t slots, ConstantBytes& counts)
+    : readers_left_(slots, 0), done_(slots, false), counts_(counts) {}
+
+void Plan::ConstantDrops::read(int32_t s, Plan& plan, const std::vector<bool>& needed) {
+  if (s >= 0 && --readers_left_[static_cast<size_t>(s)] == 0) settle(s, plan, needed);
+}
+
+void Plan::ConstantDrops::settle(int32_t s, Plan& plan, const std::vector<bool>& needed) {
+  const auto i = static_cast<size_t>(s);
+  if (done_[i] || !plan.constant_[i] || plan.borrowed_[i]) return;
+  done_[i] = true;
+  Value& v = plan.frame_[i];
+  const size_t bytes = v.is_tensor() ? v.tensor().nbytes() : 0;
+  if (needed[i]) {
+    counts_.kept += bytes;
+  } else {
+    counts_.released += bytes;
+    v = Value();
+    // Freed for real, not kept in the buffer cache: the weights built next will not ask
+    // for this size, and their prepared forms take the room.
+    if (bytes) ir::free_cached_buffers();
+  }
+}
+
+void Plan::ConstantDrops::finish(Plan& plan, const std::vector<bool>& needed) {
+  for (size_t s = 0; s < plan.frame_.size(); ++s) settle(static_cast<int32_t>(s), plan, needed);
+  for (int32_t s : plan.capture_slots_) {
+    const auto i = static_cast<size_t>(s);
+    plan.capture_consumed_.push_back(plan.constant_[i] && !needed[i] ? 1 : 0);
   }
 }
 

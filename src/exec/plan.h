@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/graph.h"
@@ -20,6 +21,18 @@
 namespace bough::exec {
 
 class Profiler;
+
+// Bytes of constant tensors (initializers, Constants' values) a plan and its nested plans
+// hold for their lifetime, and those they dropped at compile time because every reader
+// keeps a prepared form instead (ops::consume_constant_input, ops/constant_use.h).
+struct ConstantBytes {
+  size_t kept = 0;
+  size_t released = 0;
+};
+
+// Initializer values an owner hands to the plans it compiles, by the graph value they belong
+// to (see CompileEnv::handed_over).
+using HandedOver = std::unordered_map<const ir::Edge*, Tensor>;
 
 // Attribute values a model-local function body refers to (ref_attr_name).
 using AttrEnv = std::vector<const ir::Attribute*>;
@@ -39,6 +52,12 @@ struct CompileEnv {
   // Where kernels count the weights they prepare (Plan::prepared_weights): the outermost
   // plan's counter, shared by its nested plans. Null: the plan being compiled is outermost.
   size_t* prepared_weights = nullptr;
+  // Where plans add up their constants' bytes (Plan::constant_bytes), shared the same way.
+  ConstantBytes* constant_bytes = nullptr;
+  // Initializer values the plans take over (moved out) instead of sharing the graph's
+  // Edge::data, for those listed; the owner (a Session, on its own copy of the model) has
+  // taken them out of the graph, so a plan that drops one frees it. Null: none.
+  HandedOver* handed_over = nullptr;
 };
 
 class Plan {
@@ -105,6 +124,12 @@ class Plan {
   // happens only then, once: runs never rebuild a kernel. Zero for a nested plan, which
   // counts into its outermost plan.
   size_t prepared_weights() const { return prepared_weights_; }
+  // Constant bytes this plan and its nested plans keep and dropped; zero for a nested plan,
+  // which counts into its outermost plan.
+  const ConstantBytes& constant_bytes() const { return constant_bytes_; }
+  // Whether every reader of capture k in this plan keeps a prepared form of it, so that
+  // the enclosing plan need not keep the outer value for this plan's sake.
+  bool capture_consumed(size_t k) const { return capture_consumed_[k] != 0; }
   const std::string& where() const { return where_; }
 
  private:
@@ -118,6 +143,26 @@ class Plan {
   // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
   template <bool kProfiled>
   void run_steps(ops::RunContext& ctx, Profiler* profiler);
+  // Drops each constant owned here that no reader needs (`needed`: per slot) once its last
+  // reader is built, counting into `counts`; then notes which captures this plan does not
+  // need.
+  class ConstantDrops {
+   public:
+    ConstantDrops(size_t slots, ConstantBytes& counts);
+    void add_reader(int32_t s) {
+      if (s >= 0) ++readers_left_[static_cast<size_t>(s)];
+    }
+    // A reader of slot s is built.
+    void read(int32_t s, Plan& plan, const std::vector<bool>& needed);
+    // Every step is built: settles the slots nothing read, and the captures.
+    void finish(Plan& plan, const std::vector<bool>& needed);
+
+   private:
+    void settle(int32_t s, Plan& plan, const std::vector<bool>& needed);
+    std::vector<int32_t> readers_left_;
+    std::vector<bool> done_;
+    ConstantBytes& counts_;
+  };
   // After a failed run: drops every value but the constants.
   void clear_all();
   void unbind();
@@ -138,6 +183,8 @@ class Plan {
   std::vector<bool> fixed_;              // per slot: its address never changes
   Value unbound_;  // what an unbound input or capture reads: the empty optional
   size_t prepared_weights_ = 0;
+  ConstantBytes constant_bytes_;
+  std::vector<uint8_t> capture_consumed_;  // per capture: bool
   std::string where_;
 };
 

@@ -13,6 +13,7 @@
 #include "ir/graph.h"
 #include "ir/memory_limit.h"
 #include "passes/pass.h"
+#include "passes/rewrite.h"
 #include "util/thread_pool.h"
 
 namespace bough {
@@ -94,6 +95,42 @@ void count_atomically_in_parallel(bool entering) {
   }
 }
 
+bool is_input(const ir::Graph& g, const ir::Edge* v) {
+  return std::find(g.inputs.begin(), g.inputs.end(), v) != g.inputs.end();
+}
+
+// Moves the initializers of the model's graphs (not inputs' defaults, nor those of function
+// bodies, which are compiled once per call) into `taken`, for the plan to own alone: it then
+// frees each weight that every reader prepared as soon as they are built, before the next
+// weights are prepared.
+void take_initializers(ir::Model& m, exec::HandedOver& taken) {
+  passes::for_each_graph(m, [&](ir::Graph& g) {
+    for (ir::Edge* v : g.initializers) {
+      if (!v->data || is_input(g, v)) continue;
+      taken.emplace(v, std::move(*v->data));
+      v->data.reset();
+    }
+  });
+}
+
+// Drops the constant tensors of `g` (initializers that are not inputs, Constant nodes'
+// values) once the plan is built: the plan holds those it reads, and this copy's references
+// would keep alive, beside their prepared forms, the weights that every reader prepared
+// and the plan dropped (Plan::constant_bytes).
+void drop_constants(ir::Graph& g) {
+  for (ir::Edge* v : g.initializers)
+    if (!is_input(g, v)) v->data.reset();
+  for (const auto& node : g.nodes)
+    if (node->op_type == "Constant" && node->domain.empty())
+      for (ir::Attribute& a : node->attributes)
+        if (a.kind == ir::Attribute::Kind::Tensor) a.t = Tensor();
+}
+
+void drop_constants(ir::Model& m) {
+  passes::for_each_graph(m, [](ir::Graph& g) { drop_constants(g); });
+  for (const auto& fn : m.functions) drop_constants(*fn->body);
+}
+
 // An input or output as the public API describes it.
 ValueInfo value_info(const ir::Edge& e, const ir::Type& t) {
   ValueInfo info;
@@ -130,8 +167,17 @@ struct Session::Impl {
         memory_limit_bytes(options.memory_limit_bytes) {
     const ir::Graph& graph = *m.ir().graph;
     infer::Inferred types = refuse_invalid(m.ir(), options);
-    model = optimized(m, options.optimization);
-    plan = exec::Plan::compile(*model.ir().graph, exec::CompileEnv{&model.ir(), nullptr, nullptr});
+    std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
+    exec::HandedOver initializers;
+    take_initializers(*planned, initializers);
+    exec::CompileEnv env{planned.get(), nullptr, nullptr};
+    env.handed_over = &initializers;
+    plan = exec::Plan::compile(*planned->graph, env);
+    drop_constants(*planned);
+    model = Model(std::move(planned));
+    // The weights dropped, and what folding and preparing them left behind, went to the
+    // buffer cache, where no run would ask for their sizes: give them back now.
+    ir::free_cached_buffers();
     for (const ir::Edge* v : graph.inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
@@ -143,14 +189,14 @@ struct Session::Impl {
       output_infos.push_back(value_info(*v, types.type_of(v)));
   }
 
-  // The model the session plans: the valid `m` itself, or its copy after the passes of
-  // `level`.
-  static Model optimized(const Model& m, Optimization level) {
-    if (level == Optimization::none) return m;
+  // The model the session plans: a copy of the valid `m` (its tensors shared, not copied),
+  // after the passes of `level`.
+  static std::shared_ptr<ir::Model> optimized(const Model& m, Optimization level) {
     std::shared_ptr<ir::Model> copy = ir::clone_model(m.ir());
-    passes::run_pipeline(
-        *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
-    return Model(std::move(copy));
+    if (level != Optimization::none)
+      passes::run_pipeline(
+          *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
+    return copy;
   }
 };
 

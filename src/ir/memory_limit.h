@@ -32,5 +32,9 @@ size_t held_tensor_bytes();
 void set_buffer_cache_limit(size_t bytes);
 // Bytes in cached buffers now.
 size_t buffer_cache_bytes();
+// Frees every cached buffer now; the limit stays. For after a one-off burst of releases
+// that no run will ask for again, such as the weights a session dropped (Session's
+// constructor calls it).
+void free_cached_buffers();
 
 }  // namespace bough::ir

@@ -114,6 +114,10 @@ class BlockCache {
     std::lock_guard lock(mutex_);
     return total_;
   }
+  void free_all() {
+    std::lock_guard lock(mutex_);
+    while (!blocks_.empty()) evict_oldest();
+  }
 
  private:
   void evict_oldest() {
@@ -260,6 +264,7 @@ MemoryLimitScope::~MemoryLimitScope() { held_limit = previous_; }
 size_t held_tensor_bytes() { return held_bytes.load(std::memory_order_relaxed); }
 void set_buffer_cache_limit(size_t bytes) { block_cache().set_limit(bytes); }
 size_t buffer_cache_bytes() { return block_cache().bytes(); }
+void free_cached_buffers() { block_cache().free_all(); }
 
 }  // namespace ir
 

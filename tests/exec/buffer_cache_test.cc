@@ -1,6 +1,6 @@
 // The cache of released buffers over 8 KiB (src/ir/storage.cc, ir/memory_limit.h) stays
 // within its limit however many differently sized runs go by, and a lower limit frees what
-// is over it at once.
+// is over it at once; a new session empties it (free_cached_buffers), keeping the limit.
 #include <gtest/gtest.h>
 
 #include "bough/session.h"
@@ -64,6 +64,20 @@ TEST(BufferCache, ALowerLimitFreesWhatIsOverIt) {
   // Nothing is cached with no room, and runs go on.
   NamedValues out = session.run({{"shape", test::i64({1}, {int64_t{1} << 18})}});
   out.clear();
+  EXPECT_EQ(ir::buffer_cache_bytes(), 0u);
+}
+
+// What a session drops when it is built (the weights its kernels prepared) would otherwise
+// sit in the cache: creating a session frees every cached buffer, and caching goes on.
+TEST(BufferCache, ANewSessionFreesTheCache) {
+  Session first = negated_fill();
+  first.run({{"shape", test::i64({1}, {int64_t{1} << 18})}});  // 1 MiB buffers
+  EXPECT_GE(ir::buffer_cache_bytes(), size_t{1} << 20);
+  Session second = negated_fill();
+  EXPECT_EQ(ir::buffer_cache_bytes(), 0u);
+  first.run({{"shape", test::i64({1}, {int64_t{1} << 18})}});
+  EXPECT_GE(ir::buffer_cache_bytes(), size_t{1} << 20);
+  ir::free_cached_buffers();
   EXPECT_EQ(ir::buffer_cache_bytes(), 0u);
 }
 

@@ -84,12 +84,10 @@ void write_trace(const std::vector<ProfiledRun>& runs, const std::string& path) 
 
 int bench(const Options& opt) {
   if (!opt.profile_json.empty()) require_writable_folder(opt.profile_json);
-  Model model = Model::load(opt.run.model);
-  auto t0 = Clock::now();
-  Session session(model,
-                  SessionOptions{opt.run.threads, opt.run.allow_newer_opset, opt.run.optimization});
-  const double create = seconds_since(t0);
-  NamedValues feed = load_inputs(opt.run, model, session, true);
+  SessionAndFeed opened = open_session(opt.run, true);
+  Session& session = *opened.session;
+  const NamedValues& feed = opened.feed;
+  const double create = opened.create_seconds;
   for (int i = 0; i < opt.warmup; ++i) session.run(feed);
   std::vector<double> times;
   const auto start = Clock::now();

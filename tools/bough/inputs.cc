@@ -1,5 +1,6 @@
 #include "inputs.h"
 
+#include <chrono>
 #include <map>
 #include <random>
 #include <set>
@@ -197,6 +198,19 @@ NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session
     fail(ErrorKind::BadInput, opt.model,
          "missing inputs (give each with --input NAME=FILE or NAME=@random):" + missing);
   return feed;
+}
+
+SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
+                            const std::function<void(const Session&)>& before_inputs) {
+  const Model model = Model::load(opt.model);
+  const auto start = std::chrono::steady_clock::now();
+  auto session = std::make_unique<Session>(
+      model, SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
+  const double created =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (before_inputs) before_inputs(*session);
+  NamedValues feed = load_inputs(opt, model, *session, random_rest);
+  return {std::move(session), std::move(feed), created};
 }
 
 }  // namespace bough::cli

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,5 +38,16 @@ void add_run_options(CLI::App* app, RunOptions* opt);
 // type.
 NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
                         bool random_rest);
+
+struct SessionAndFeed {
+  std::unique_ptr<Session> session;  // at a fixed address, for what refers to it
+  NamedValues feed;
+  double create_seconds;  // how long creating the session took
+};
+// Loads opt.model, creates its session, calls `before_inputs` with it (when given), and
+// loads the feed (load_inputs). The Model is dropped before this returns: the session holds
+// what it runs, so a weight its kernels prepared is not also kept in its original form.
+SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
+                            const std::function<void(const Session&)>& before_inputs = {});
 
 }  // namespace bough::cli

@@ -18,12 +18,12 @@ struct Options {
 };
 
 int run_model(const Options& opt) {
-  Model model = Model::load(opt.run.model);
-  Session session(model,
-                  SessionOptions{opt.run.threads, opt.run.allow_newer_opset, opt.run.optimization});
   std::optional<OutputDir> dir;
-  if (!opt.output.dir.empty()) dir.emplace(opt.output, session);
-  NamedValues outputs = session.run(load_inputs(opt.run, model, session, false));
+  // The folder is checked before the inputs are read.
+  SessionAndFeed opened = open_session(opt.run, false, [&](const Session& session) {
+    if (!opt.output.dir.empty()) dir.emplace(opt.output, session);
+  });
+  NamedValues outputs = opened.session->run(opened.feed);
   if (dir) dir->write(outputs);
   print_outputs(outputs, opt.output);
   return kExitOk;

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 
+#include "ops/constant_use.h"
+
 namespace bough::ops {
 
 Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
   Body body;
   std::vector<const Value*> homes;
   std::vector<uint8_t> constants;  // per capture: its outer value is constant
+  std::vector<int32_t> positions;  // per capture: its input position in the node's step
   const auto& implicit = ctx.node.implicit_inputs;
   const std::span<const int32_t> step_inputs = ctx.step_inputs();
   for (size_t k = 0; k < graph.captures.size(); ++k) {
@@ -21,6 +24,7 @@ Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
       constant = ctx.plan()->constant_slot(step_inputs[static_cast<size_t>(position)]);
     }
     homes.push_back(home);
+    positions.push_back(position);
     constants.push_back(home && constant ? 1 : 0);
     if (!home) body.dynamic_captures.emplace_back(k, position);
   }
@@ -29,6 +33,16 @@ Body Body::compile(const BuildContext& ctx, const ir::Graph& graph) {
   inner.capture_addresses = &homes;
   inner.capture_constants = &constants;
   body.plan = exec::Plan::compile(graph, inner);
+  // The outer constant may be dropped only if this body, and every other part of the node,
+  // keeps a prepared form of it.
+  for (size_t k = 0; k < graph.captures.size(); ++k) {
+    if (!constants[k]) continue;
+    const auto position = static_cast<size_t>(positions[k]);
+    if (body.plan->capture_consumed(k))
+      consume_constant_input(ctx, position);
+    else
+      keep_constant_input(ctx, position);
+  }
   return body;
 }
 

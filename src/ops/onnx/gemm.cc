@@ -8,6 +8,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/constant_use.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -47,8 +48,14 @@ class Gemm : public Kernel {
  private:
   // A' · B', from the packed B when there is one.
   Tensor product(const Tensor& a, KernelIO& io) const {
-    if (packed_b_ && a.type() == ElemType::Float && a.dim(1) == packed_b_->k())
+    if (packed_b_) {  // B itself is gone (consume_constant_input)
+      if (a.type() != ElemType::Float || a.dim(1) != packed_b_->k())
+        fail(ErrorKind::BadInput, "",
+             "Gemm's A of type " + std::string(elem_name(a.type())) + " and shape " +
+                 shape_string(io.input(0).shape()) + " does not match its float B of " +
+                 std::to_string(packed_b_->k()) + " rows");
       return kernels::matmul_packed(a, *packed_b_, io.pool());
+    }
     const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
     if (a.type() != b.type()) type_mismatch(a, b);
     if (a.dim(1) != b.dim(trans_b_ ? 1 : 0))
@@ -97,6 +104,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     const int64_t k = b->dim(trans_b ? 1 : 0), n = b->dim(trans_b ? 0 : 1);
     packed_b.emplace(b->data<float>(), k, n, trans_b);
     ctx.count_prepared();
+    consume_constant_input(ctx, 1);
   }
   return std::make_unique<Gemm>(ctx.attr_int("transA", 0) != 0, trans_b,
                                 ctx.attr_float("alpha", 1.0f), ctx.attr_float("beta", 1.0f),

@@ -5,6 +5,7 @@
 
 #include "kernels/conv_im2col.h"
 #include "kernels/matmul.h"
+#include "ops/constant_use.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -92,6 +93,8 @@ std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, s
   try {
     auto f = std::make_unique<Filter>(make_filter(op, *w, zp));
     ctx.count_prepared(zp ? 2 : 1);
+    consume_constant_input(ctx, w_input);  // Setup::filter reads only the prepared form
+    if (zp) consume_constant_input(ctx, zp_input);
     return f;
   } catch (const Error&) {
     return nullptr;

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "ops/constant_use.h"
 #include "ops/elementwise.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -20,9 +21,8 @@ class MatMul : public Kernel {
 
   void run(KernelIO& io) override {
     const Tensor& a = io.input(0);
-    if (packed_b_ && a.type() == ElemType::Float && a.rank() >= 1 &&
-        a.shape().back() == packed_b_->k())
-      return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
+    // B itself is gone once packed (consume_constant_input): matmul_packed reports mismatches.
+    if (packed_b_) return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
     io.set_output(0, compute(a, io.input(1), io.pool()));  // reports mismatches
   }
 
@@ -36,6 +36,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (b && b->type() == ElemType::Float && b->rank() == 2) {
     packed_b.emplace(b->data<float>(), b->dim(0), b->dim(1), false);
     ctx.count_prepared();
+    consume_constant_input(ctx, 1);
   }
   return std::make_unique<MatMul>(std::move(packed_b));
 }

@@ -3,6 +3,7 @@
 // b_zero_point a scalar or per column of B (N values, or [..., 1, N]). Accumulation wraps
 // around in 32 bits, as the spec allows.
 #include "kernels/matmul.h"
+#include "ops/constant_use.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
@@ -38,6 +39,8 @@ Tensor prepare(const BuildContext& ctx) {
   try {
     Tensor sb = shifted(*b, zp, false, "b_zero_point");
     ctx.count_prepared(zp ? 2 : 1);
+    consume_constant_input(ctx, 1);  // run reads only the prepared form from here on
+    if (zp) consume_constant_input(ctx, 3);
     return sb;
   } catch (const Error&) {
     return Tensor();

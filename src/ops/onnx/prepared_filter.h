@@ -9,6 +9,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/through_float.h"
+#include "ops/constant_use.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -68,6 +69,8 @@ std::unique_ptr<const PreparedFilter> prepare_filter(const BuildContext& ctx, La
     p->b = kernels::widen(*b);
   }
   ctx.count_prepared(b ? 2 : 1);
+  consume_constant_input(ctx, 1);  // the kernels read only the prepared form from here on
+  if (b) consume_constant_input(ctx, 2);
   return p;
 }
 

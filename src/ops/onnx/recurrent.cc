@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/constant_use.h"
 
 namespace bough::ops::recurrent {
 
@@ -284,6 +285,7 @@ std::unique_ptr<const PreparedWeights> prepare(const BuildContext& ctx, const Co
       p->f32.push_back(direction_weights<float>(wc, rc, bc, d, gates));
   }
   ctx.count_prepared(b ? 3 : 2);
+  for (size_t i = 1; i <= (b ? 3u : 2u); ++i) consume_constant_input(ctx, i);  // never read again
   return p;
 }
 
