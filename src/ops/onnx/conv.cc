@@ -7,8 +7,10 @@
 #include "ops/onnx/conv.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "kernels/conv_columns.h"
+#include "kernels/conv_few_positions.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_tiles.h"
 #include "kernels/matmul.h"
@@ -104,12 +106,14 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 }
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
-// convolutions with groups of several output channels run in cache-sized tiles that add the
-// bias and activate as each tile is done; the rest compute the whole image, then add and
-// activate in a pass of their own.
+// convolutions with few output positions run transposed when the filter was packed for it
+// (`filter_t`, else null); those with groups of several output channels run in cache-sized
+// tiles that add the bias and activate as each tile is done; the rest compute the whole
+// image, then add and activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-            int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool) {
+            int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
+            const kernels::PackedB* filter_t = nullptr) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
@@ -121,6 +125,10 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
     if constexpr (std::is_same_v<T, float>) {
+      if (filter_t) {
+        kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
+        continue;
+      }
       if (M / groups > 1) {
         kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
         continue;
@@ -151,11 +159,12 @@ class Conv : public Kernel {
     const Tensor& x = io.input(0);
     if (prepared_) {
       const kernels::Window win = check(x, filter_info(*prepared_));
+      const kernels::PackedB* filter_t = transposed_filter(win);
       io.set_output(
           0, prepared_->apply(x, "Conv",
                               [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                                return conv<typename decltype(tag)::type>(xc, w, b, win, groups_,
-                                                                          epilogue_, io.pool());
+                                return conv<typename decltype(tag)::type>(
+                                    xc, w, b, win, groups_, epilogue_, io.pool(), filter_t);
                               }));
       return;
     }
@@ -184,6 +193,21 @@ class Conv : public Kernel {
     return kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));
   }
 
+  // The prepared float filter packed transposed (Wᵀ) when this run's few output positions
+  // pay for computing the convolution transposed, else null. Packed on the first such run,
+  // once per session: the output positions are not known before a run.
+  const kernels::PackedB* transposed_filter(const kernels::Window& win) {
+    const Tensor& w = prepared_->w;
+    if (w.type() != ElemType::Float ||
+        !kernels::conv_few_positions_pays(win.out_numel(), w.dim(0), groups_))
+      return nullptr;
+    std::call_once(transposed_once_, [&] {
+      transposed_ =
+          kernels::pack_filter_transposed(w.data<float>(), w.dim(0), w.numel() / w.dim(0));
+    });
+    return &transposed_;
+  }
+
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
@@ -199,6 +223,8 @@ class Conv : public Kernel {
   int64_t groups_;
   kernels::ConvEpilogue epilogue_;                  // FusedConv's activation; none for Conv
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
+  std::once_flag transposed_once_;
+  kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
