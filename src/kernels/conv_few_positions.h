@@ -15,7 +15,7 @@ namespace bough::kernels {
 
 // Output positions up to which the transposed form pays (measured on the STFT Conv of
 // bench's vad_lstm, docs/bench/conv.md), for a single group of at least this many filters.
-inline constexpr int64_t kFewPositionsMax = 8;
+inline constexpr int64_t kFewPositionsMax = 16;
 inline constexpr int64_t kFewPositionsMinFilters = 16;
 
 inline bool conv_few_positions_pays(int64_t positions, int64_t filters, int64_t groups) {

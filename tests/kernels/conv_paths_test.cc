@@ -1,5 +1,6 @@
 // The float Conv paths of kernels/ (cache-sized tiles: conv_tiles.h; few output positions
-// computed transposed with Wᵀ packed: conv_few_positions.h) against a plain loop in double
+// computed transposed with Wᵀ packed: conv_few_positions.h; few taps computed directly:
+// conv_direct.h) against a plain loop in double
 // over every output, filter tap and channel, on random 1-D and 2-D shapes with strides,
 // dilations, pads, groups, a bias and a fused activation, at 1 and 2 threads. Operands are
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_tiles.h"
 #include "reference.h"
@@ -144,6 +146,13 @@ std::vector<float> run_few_positions(const ConvCase& c, util::ThreadPool& pool) 
   return y;
 }
 
+std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  conv_direct_f32(c.x.data(), c.w.data(), y.data(), c.win, c.C, c.M,
+                  c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
 // Output sizes of `rank` dimensions whose product is at most max_positions.
 std::vector<int64_t> random_out(Rng& rng, size_t rank, int64_t max_positions) {
   std::vector<int64_t> out;
@@ -182,6 +191,52 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
           random_case(rng, random_out(rng, rank, kFewPositionsMax), rank == 1 ? 40 : 7, C, M, 1);
       SCOPED_TRACE(i);
       expect_conv(c, run_few_positions(c, pool));
+    }
+  }
+}
+
+TEST(ConvPaths, DirectMatchesAReferenceLoop) {
+  Rng rng(134);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (int i = 0; i < 60; ++i) {
+      // Rows of 1..70 positions: one vector or two (8 or 16 lanes), with partial steps;
+      // 1..40 filters: whole and partial blocks of channels.
+      const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
+      ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
+      // The direct path is for stride 1: the same case with unit strides.
+      WindowAttrs attrs;
+      attrs.strides = {1, 1};
+      attrs.dilations = c.win.dilation;
+      attrs.pads = c.win.pad_begin;
+      attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
+      c.win = resolve_window(attrs, c.win.in, c.win.kernel);
+      c.x = random_vector(C * c.win.in_numel(), rng);
+      if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
+      SCOPED_TRACE(i);
+      expect_conv(c, run_direct(c, pool));
+    }
+  }
+}
+
+// small_cnn's first two layers: 3 and 16 channels, 3x3, pads 1.
+TEST(ConvPaths, DirectOfAnImageNetworksFirstLayers) {
+  Rng rng(135);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32}}) {
+      WindowAttrs attrs;
+      attrs.pads = {1, 1, 1, 1};
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
+      ASSERT_TRUE(conv_direct_pays(c.win, C, 1));
+      c.x = random_vector(C * size * size, rng);
+      c.w = random_vector(M * C * 9, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::Relu;
+      expect_conv(c, run_direct(c, pool));
     }
   }
 }

@@ -2,7 +2,10 @@
 // k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
 // cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
-// summed directly instead. float16/bfloat16 are computed in float. The kernel also runs
+// summed directly instead. Float convolutions with few output positions (an STFT) or few
+// taps per output (an image network's first layer) have their own paths
+// (kernels/conv_few_positions.h, kernels/conv_direct.h). float16/bfloat16 are computed in
+// float. The kernel also runs
 // com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
 #include "ops/onnx/conv.h"
 
@@ -10,6 +13,7 @@
 #include <mutex>
 
 #include "kernels/conv_columns.h"
+#include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_tiles.h"
@@ -106,10 +110,11 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 }
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
-// convolutions with few output positions run transposed when the filter was packed for it
-// (`filter_t`, else null); those with groups of several output channels run in cache-sized
-// tiles that add the bias and activate as each tile is done; the rest compute the whole
-// image, then add and activate in a pass of their own.
+// convolutions run transposed when they have few output positions and the filter was
+// packed for it (`filter_t`, else null), directly when they have few taps per output, and
+// else, with groups of several output channels, in cache-sized tiles that add the bias and
+// activate as each tile is done; the rest compute the whole image, then add and activate in
+// a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
@@ -127,6 +132,10 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
     if constexpr (std::is_same_v<T, float>) {
       if (filter_t) {
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
+        continue;
+      }
+      if (kernels::conv_direct_pays(win, C, groups)) {
+        kernels::conv_direct_f32(xn, w.data<T>(), yn, win, C, M, bias, epilogue, pool);
         continue;
       }
       if (M / groups > 1) {

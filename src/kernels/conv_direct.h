@@ -1,0 +1,30 @@
+// Float 2-D convolution with few input taps per output (the first layer of an image network:
+// 3 channels x 3x3 = 27), computed directly from a zero-padded copy of the image: blocks of
+// 8 output channels by two vectors of an output row in registers, each tap one load of the
+// image row and a multiply-add per channel. im2col + GEMM moved 2-3 times more data than it
+// computed on such layers (the column matrix, its packed copy), for k = 27.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/conv_epilogue.h"
+#include "kernels/conv_window.h"
+#include "util/thread_pool.h"
+
+namespace bough::kernels {
+
+// Input taps per output (C * kernel size) up to which the direct form pays (measured on
+// bench's small_cnn, docs/bench/conv.md: 27 and 144 taps pay, 288 do not).
+inline constexpr int64_t kDirectMaxTaps = 144;
+
+// 2-D, stride 1, one group, at most kDirectMaxTaps taps, not pointwise (a 1x1 conv reads
+// the image itself as the GEMM's operand, with nothing to save).
+bool conv_direct_pays(const Window& win, int64_t C, int64_t groups);
+
+// y (M x P) = convolution of x (C x win.in) with w (M x C*K row-major: W's own layout), plus
+// bias[m] (bias may be null), then `epilogue`'s activation. Needs conv_direct_pays.
+void conv_direct_f32(const float* x, const float* w, float* y, const Window& win, int64_t C,
+                     int64_t M, const float* bias, const ConvEpilogue& epilogue,
+                     util::ThreadPool& pool);
+
+}  // namespace bough::kernels
