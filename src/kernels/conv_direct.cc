@@ -15,12 +15,13 @@
 #ifndef BOUGH_KERNELS_CONV_DIRECT_ROW_ARGS
 #define BOUGH_KERNELS_CONV_DIRECT_ROW_ARGS
 namespace bough::kernels {
-// The geometry one output row needs.
+// What one output row of a block of output channels needs.
 struct RowArgs {
-  const float* image;  // padded: C planes of `rows` rows of `row_width` floats
-  int64_t plane, row_width;
-  const float* w;  // the block's first output channel; channel m at w + m * taps
-  int64_t C, KH, KW, dh, dw, taps;
+  const float* image;      // the padded image (see conv_direct_f32) at the row's first tap
+  const int64_t* offsets;  // taps: tap t reads the padded image at offsets[t] from there
+  int64_t taps;
+  const float* w;  // the block's weights, tap-major: channel m's tap t at w[t * stride + m]
+  int64_t stride;
   const float* bias;  // the block's first output channel's bias, or null
   float* y;           // the block's first output channel's row; channel m at y + m * P
   int64_t P, OW;
@@ -48,26 +49,23 @@ HWY_INLINE void StoreCols(D d, V v, float* HWY_RESTRICT c, int64_t cols) {
 // Output row oh of MB output channels, NV vectors of positions at a time. The padded rows
 // have two vectors of slack past their end, so the loads of a partial last step stay inside.
 template <int MB, int NV>
-void RowBlock(const RowArgs& a, int64_t oh) {
+void RowBlock(const RowArgs& a) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   for (int64_t ow = 0; ow < a.OW; ow += NV * lanes) {
     V acc[MB][NV];
     for (int m = 0; m < MB; ++m)
       for (int v = 0; v < NV; ++v) acc[m][v] = hn::Set(d, a.bias ? a.bias[m] : 0.0f);
-    for (int64_t c = 0; c < a.C; ++c)
-      for (int64_t kh = 0; kh < a.KH; ++kh) {
-        const float* src = a.image + c * a.plane + (oh + kh * a.dh) * a.row_width + ow;
-        const float* wk = a.w + (c * a.KH + kh) * a.KW;
-        for (int64_t kw = 0; kw < a.KW; ++kw) {
-          V in[NV];
-          for (int v = 0; v < NV; ++v) in[v] = hn::LoadU(d, src + kw * a.dw + v * lanes);
-          for (int m = 0; m < MB; ++m) {
-            const V wv = hn::Set(d, wk[m * a.taps + kw]);
-            for (int v = 0; v < NV; ++v) acc[m][v] = hn::MulAdd(wv, in[v], acc[m][v]);
-          }
-        }
+    const float* src = a.image + ow;
+    const float* wt = a.w;
+    for (int64_t t = 0; t < a.taps; ++t, wt += a.stride) {
+      V in[NV];
+      for (int v = 0; v < NV; ++v) in[v] = hn::LoadU(d, src + a.offsets[t] + v * lanes);
+      for (int m = 0; m < MB; ++m) {
+        const V wv = hn::Set(d, wt[m]);
+        for (int v = 0; v < NV; ++v) acc[m][v] = hn::MulAdd(wv, in[v], acc[m][v]);
       }
+    }
     for (int m = 0; m < MB; ++m)
       for (int v = 0; v < NV; ++v)
         StoreCols(d, acc[m][v], a.y + m * a.P + ow + v * lanes, a.OW - ow - v * lanes);
@@ -76,11 +74,11 @@ void RowBlock(const RowArgs& a, int64_t oh) {
 
 // RowBlock for a run-time block of 1..MB output channels.
 template <int MB, int NV>
-void RowOf(const RowArgs& a, int64_t oh, int64_t channels) {
+void RowOf(const RowArgs& a, int64_t channels) {
   if constexpr (MB > 1) {
-    if (channels < MB) return RowOf<MB - 1, NV>(a, oh, channels);
+    if (channels < MB) return RowOf<MB - 1, NV>(a, channels);
   }
-  RowBlock<MB, NV>(a, oh);
+  RowBlock<MB, NV>(a);
 }
 
 // Rows of at most one vector: blocks of channels by one vector; longer rows: by two vectors
@@ -93,9 +91,9 @@ int64_t BlockChannels(int64_t OW) {
   return OW <= DirectLanes() ? kOneVectorBlock : kTwoVectorBlock;
 }
 
-void Row(const RowArgs& a, int64_t oh, int64_t channels) {
-  if (a.OW <= DirectLanes()) return RowOf<kOneVectorBlock, 1>(a, oh, channels);
-  RowOf<kTwoVectorBlock, 2>(a, oh, channels);
+void Row(const RowArgs& a, int64_t channels) {
+  if (a.OW <= DirectLanes()) return RowOf<kOneVectorBlock, 1>(a, channels);
+  RowOf<kTwoVectorBlock, 2>(a, channels);
 }
 
 }  // namespace bough::kernels::HWY_NAMESPACE
@@ -127,32 +125,36 @@ void conv_direct_f32(const float* x, const float* w, float* y, const Window& win
     for (int64_t ih = 0; ih < IH; ++ih)
       std::copy(x + (c * IH + ih) * IW, x + (c * IH + ih + 1) * IW,
                 padded.data() + (c * rows + ih + pt) * row_width + pl);
-  const int64_t taps = C * win.kernel_numel(), P = OH * OW;
+  const int64_t KH = win.kernel[0], KW = win.kernel[1];
+  const int64_t taps = C * KH * KW, P = OH * OW;
+  // Where each tap reads, relative to the output position, in the padded image.
+  thread_local std::vector<int64_t> offsets;
+  offsets.clear();
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw)
+        offsets.push_back((c * rows + kh * win.dilation[0]) * row_width + kw * win.dilation[1]);
+  // W by blocks of output channels, tap-major within a block (a tap's weights for the
+  // block's channels side by side), the last block zero-padded.
   const int64_t block = HWY_DYNAMIC_DISPATCH(BlockChannels)(OW);
   const int64_t blocks = (M + block - 1) / block;
-  const RowArgs args{padded.data(),
-                     rows * row_width,
-                     row_width,
-                     w,
-                     C,
-                     win.kernel[0],
-                     win.kernel[1],
-                     win.dilation[0],
-                     win.dilation[1],
-                     taps,
-                     bias,
-                     y,
-                     P,
-                     OW};
+  thread_local std::vector<float> blocked;
+  blocked.assign(static_cast<size_t>(blocks * taps * block), 0.0f);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t t = 0; t < taps; ++t)
+      blocked[static_cast<size_t>((m / block * taps + t) * block + m % block)] = w[m * taps + t];
+  // The calling thread's buffers (a worker's thread_locals are its own).
+  const float* image = padded.data();
+  const int64_t* tap_offsets = offsets.data();
+  const float* weights = blocked.data();
   pool.parallel_for(OH * blocks, util::grain_for(OW * block * taps), [&](int64_t s, int64_t e) {
     for (int64_t item = s; item < e; ++item) {
-      const int64_t oh = item / blocks, m0 = item % blocks * block;
+      const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
       const int64_t channels = std::min(block, M - m0);
-      RowArgs a = args;
-      a.w = w + m0 * taps;
-      a.bias = bias ? bias + m0 : nullptr;
-      a.y = y + m0 * P + oh * OW;
-      HWY_DYNAMIC_DISPATCH(Row)(a, oh, channels);
+      const RowArgs a{image + oh * row_width,     tap_offsets, taps,
+                      weights + b * taps * block, block,       bias ? bias + m0 : nullptr,
+                      y + m0 * P + oh * OW,       P,           OW};
+      HWY_DYNAMIC_DISPATCH(Row)(a, channels);
       if (epilogue.activation != Activation::None)
         for (int64_t m = 0; m < channels; ++m) epilogue.apply(a.y + m * P, OW, 0.0f);
     }
