@@ -1,5 +1,5 @@
 // The float Conv paths of kernels/ (cache-sized tiles: conv_tiles.h; few output positions
-// computed transposed with Wᵀ packed: conv_few_positions.h; few taps computed directly:
+// computed transposed with Wᵀ packed: conv_few_positions.h; stride-1 2-D computed directly:
 // conv_direct.h) against a plain loop in double
 // over every output, filter tap and channel, on random 1-D and 2-D shapes with strides,
 // dilations, pads, groups, a bias and a fused activation, at 1 and 2 threads. Operands are
@@ -219,12 +219,14 @@ TEST(ConvPaths, DirectMatchesAReferenceLoop) {
   }
 }
 
-// small_cnn's first two layers: 3 and 16 channels, 3x3, pads 1.
-TEST(ConvPaths, DirectOfAnImageNetworksFirstLayers) {
+// bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
+// most the direct path takes) with a partial block of output channels.
+TEST(ConvPaths, DirectOfImageNetworkLayers) {
   Rng rng(135);
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
-    for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32}}) {
+    for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32},
+                                     std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
       WindowAttrs attrs;
       attrs.pads = {1, 1, 1, 1};
       ConvCase c;

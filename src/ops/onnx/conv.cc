@@ -2,11 +2,11 @@
 // k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
 // cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
-// summed directly instead. Float convolutions with few output positions (an STFT) or few
-// taps per output (an image network's first layer) have their own paths
+// summed directly instead. Float convolutions with few output positions (an STFT) or 2-D,
+// stride 1, with up to a few hundred taps per output have their own paths
 // (kernels/conv_few_positions.h, kernels/conv_direct.h). float16/bfloat16 are computed in
-// float. The kernel also runs
-// com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
+// float. The kernel also runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an
+// activation.
 #include "ops/onnx/conv.h"
 
 #include <algorithm>
@@ -111,10 +111,10 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
 // convolutions run transposed when they have few output positions and the filter was
-// packed for it (`filter_t`, else null), directly when they have few taps per output, and
-// else, with groups of several output channels, in cache-sized tiles that add the bias and
-// activate as each tile is done; the rest compute the whole image, then add and activate in
-// a pass of their own.
+// packed for it (`filter_t`, else null), directly when they have up to a few hundred taps per
+// output (stride 1), and else, with groups of several output channels, in cache-sized tiles that
+// add the bias and activate as each tile is done; the rest compute the whole image, then add and
+// activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
