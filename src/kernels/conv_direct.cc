@@ -22,8 +22,9 @@ struct RowArgs {
   int64_t taps;
   const float* w;  // the block's weights, tap-major: channel m's tap t at w[t * stride + m]
   int64_t stride;
-  const float* bias;  // the block's first output channel's bias, or null
-  float* y;           // the block's first output channel's row; channel m at y + m * P
+  const float* bias;      // the block's first output channel's bias, or null
+  ConvEpilogue epilogue;  // applied in registers, except a Sigmoid (see conv_direct_f32)
+  float* y;               // the block's first output channel's row; channel m at y + m * P
   int64_t P, OW;
 };
 }  // namespace bough::kernels
@@ -66,9 +67,26 @@ void RowBlock(const RowArgs& a) {
         for (int v = 0; v < NV; ++v) acc[m][v] = hn::MulAdd(wv, in[v], acc[m][v]);
       }
     }
+    const V zero = hn::Zero(d), alpha = hn::Set(d, a.epilogue.alpha);
+    const V beta = hn::Set(d, a.epilogue.beta);
     for (int m = 0; m < MB; ++m)
-      for (int v = 0; v < NV; ++v)
-        StoreCols(d, acc[m][v], a.y + m * a.P + ow + v * lanes, a.OW - ow - v * lanes);
+      for (int v = 0; v < NV; ++v) {
+        V r = acc[m][v];
+        switch (a.epilogue.activation) {
+          case Activation::Relu:
+            r = hn::Max(r, zero);
+            break;
+          case Activation::LeakyRelu:
+            r = hn::IfThenElse(hn::Lt(r, zero), hn::Mul(r, alpha), r);
+            break;
+          case Activation::Clip:
+            r = hn::Min(hn::Max(r, alpha), beta);
+            break;
+          default:  // None; a Sigmoid comes after
+            break;
+        }
+        StoreCols(d, r, a.y + m * a.P + ow + v * lanes, a.OW - ow - v * lanes);
+      }
   }
 }
 
@@ -151,11 +169,18 @@ void conv_direct_f32(const float* x, const float* w, float* y, const Window& win
     for (int64_t item = s; item < e; ++item) {
       const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
       const int64_t channels = std::min(block, M - m0);
-      const RowArgs a{image + oh * row_width,     tap_offsets, taps,
-                      weights + b * taps * block, block,       bias ? bias + m0 : nullptr,
-                      y + m0 * P + oh * OW,       P,           OW};
+      const RowArgs a{image + oh * row_width,
+                      tap_offsets,
+                      taps,
+                      weights + b * taps * block,
+                      block,
+                      bias ? bias + m0 : nullptr,
+                      epilogue,
+                      y + m0 * P + oh * OW,
+                      P,
+                      OW};
       HWY_DYNAMIC_DISPATCH(Row)(a, channels);
-      if (epilogue.activation != Activation::None)
+      if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
         for (int64_t m = 0; m < channels; ++m) epilogue.apply(a.y + m * P, OW, 0.0f);
     }
   });

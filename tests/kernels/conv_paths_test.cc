@@ -70,8 +70,8 @@ ConvCase random_case(Rng& rng, const std::vector<int64_t>& out, int64_t max_kern
   c.w = random_vector(M * (C / groups) * c.win.kernel_numel(), rng);
   if (rng.chance(0.7)) c.bias = random_vector(M, rng);
   const Activation acts[] = {Activation::None, Activation::Relu, Activation::LeakyRelu,
-                             Activation::Clip};
-  c.epilogue.activation = acts[rng.uniform(0, 3)];
+                             Activation::Clip, Activation::Sigmoid};
+  c.epilogue.activation = acts[rng.uniform(0, 4)];
   c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
   c.epilogue.beta = 0.5f;
   return c;
@@ -110,6 +110,7 @@ void expect_conv(const ConvCase& c, const std::vector<float>& y) {
           magnitude += std::abs(prod);
         }
       if (!c.bias.empty()) sum += c.bias[static_cast<size_t>(m)];
+      double bound = static_cast<double>(cg * K + 2) * FLT_EPSILON * (magnitude + 1);
       const ConvEpilogue& e = c.epilogue;
       switch (e.activation) {
         case Activation::Relu:
@@ -121,10 +122,14 @@ void expect_conv(const ConvCase& c, const std::vector<float>& y) {
         case Activation::Clip:
           sum = std::clamp(sum, double{e.alpha}, double{e.beta});
           break;
+        case Activation::Sigmoid:
+          // Its slope is at most 1/4; fast_sigmoid adds at most 3 ulp (kernels/fast_math.h).
+          sum = 1 / (1 + std::exp(-sum));
+          bound = bound / 4 + 4 * FLT_EPSILON * sum;
+          break;
         default:
           break;
       }
-      const double bound = static_cast<double>(cg * K + 2) * FLT_EPSILON * (magnitude + 1);
       ASSERT_NEAR(y[static_cast<size_t>(m * P + p)], sum, bound)
           << "output channel " << m << ", position " << p << " of " << P << ", C " << c.C << ", M "
           << c.M << ", groups " << c.groups << ", taps " << K;
