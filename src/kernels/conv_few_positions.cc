@@ -16,7 +16,7 @@ void im2row(const float* x, int64_t C, const Window& win, float* rows_out) {
   const int64_t P = win.out_numel(), K = win.kernel_numel(), in = win.in_numel();
   const int64_t k_last = win.kernel[r - 1], k_outer = K / k_last, in_last = win.in[r - 1];
   const int64_t dil = win.dilation[r - 1];
-  std::vector<int64_t> o(r), k(r);
+  std::vector<int64_t> o(r);
   for (int64_t p = 0; p < P; ++p) {
     for (size_t d = r, q = static_cast<size_t>(p); d-- > 0;) {
       o[d] = static_cast<int64_t>(q) % win.out[d];
@@ -28,15 +28,7 @@ void im2row(const float* x, int64_t C, const Window& win, float* rows_out) {
     const int64_t hi = std::max(lo, std::min(k_last, (in_last - first + dil - 1) / dil));
     float* dst = rows_out + p * C * K;
     for (int64_t ko = 0; ko < k_outer; ++ko, dst += k_last) {
-      int64_t row = 0;  // the image row (all but the last coordinate) under ko; -1: padding
-      for (size_t d = r - 1, q = static_cast<size_t>(ko); d-- > 0;) {
-        k[d] = static_cast<int64_t>(q) % win.kernel[d];
-        q /= static_cast<size_t>(win.kernel[d]);
-      }
-      for (size_t d = 0; d + 1 < r && row >= 0; ++d) {
-        const int64_t i = o[d] * win.stride[d] - win.pad_begin[d] + k[d] * win.dilation[d];
-        row = i < 0 || i >= win.in[d] ? -1 : row * win.in[d] + i;
-      }
+      const int64_t row = win.image_row(o, ko);
       for (int64_t c = 0; c < C; ++c) {
         float* out = dst + c * K;
         if (row < 0) {

@@ -44,7 +44,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
   const int64_t in_last = win.in[r - 1], s = win.stride[r - 1], dil = win.dilation[r - 1];
   const int64_t grain = util::grain_for(len * K * cg * kernels::kElementWork);
   pool.parallel_for(groups * rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> oc(r), kc(r);
+    std::vector<int64_t> oc(r);
     for (int64_t item = b; item < e; ++item) {
       const int64_t g = item / rows;
       T* out = y + g * P + (item % rows) * len;
@@ -54,15 +54,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
         q /= static_cast<size_t>(win.out[d]);
       }
       for (int64_t ko = 0; ko < k_outer; ++ko) {
-        int64_t row = 0;  // the image row under kernel row ko, or -1 in the padding
-        for (size_t d = r - 1, q = static_cast<size_t>(ko); d-- > 0;) {
-          kc[d] = static_cast<int64_t>(q) % win.kernel[d];
-          q /= static_cast<size_t>(win.kernel[d]);
-        }
-        for (size_t d = 0; d + 1 < r && row >= 0; ++d) {
-          const int64_t i = oc[d] * win.stride[d] - win.pad_begin[d] + kc[d] * win.dilation[d];
-          row = i < 0 || i >= win.in[d] ? -1 : row * win.in[d] + i;
-        }
+        const int64_t row = win.image_row(oc, ko);
         if (row < 0) continue;
         for (int64_t c = 0; c < cg; ++c) {
           const T* line = x + (g * cg + c) * in + row * in_last;
