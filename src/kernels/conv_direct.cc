@@ -158,9 +158,12 @@ void conv_direct_f32(const float* x, const float* w, float* y, const Window& win
   const int64_t blocks = (M + block - 1) / block;
   thread_local std::vector<float> blocked;
   blocked.assign(static_cast<size_t>(blocks * taps * block), 0.0f);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t t = 0; t < taps; ++t)
-      blocked[static_cast<size_t>((m / block * taps + t) * block + m % block)] = w[m * taps + t];
+  for (int64_t m0 = 0; m0 < M; m0 += block) {
+    float* dst = blocked.data() + m0 * taps;  // block m0 / block
+    const int64_t channels = std::min(block, M - m0);
+    for (int64_t t = 0; t < taps; ++t, dst += block)
+      for (int64_t m = 0; m < channels; ++m) dst[m] = w[(m0 + m) * taps + t];
+  }
   // The calling thread's buffers (a worker's thread_locals are its own).
   const float* image = padded.data();
   const int64_t* tap_offsets = offsets.data();
