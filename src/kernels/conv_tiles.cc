@@ -111,7 +111,7 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
   const int64_t cg = C / groups, mg = M / groups, rows = C * K, group_rows = cg * K;
   const int64_t tile = tile_positions(rows, P), tiles = (P + tile - 1) / tile;
   // A pointwise conv in one tile reads the image itself as its column matrix.
-  const bool direct = win.is_pointwise() && tile == P;
+  const bool image_is_columns = win.is_pointwise() && tile == P;
   const int64_t grain = util::grain_for(tile * rows * mg);
   pool.parallel_for(tiles, grain, [&](int64_t t0, int64_t t1) {
     // Per thread, kept for the thread's life: a tile's buffers are small (see kTileFloats).
@@ -121,13 +121,13 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
     packed.resize(static_cast<size_t>(groups));
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t p0 = t * tile, p1 = std::min(P, p0 + tile), n = p1 - p0;
-      if (win.rank() == 2 && !direct) {
+      if (win.rank() == 2 && !image_is_columns) {
         for (PackedB& pb : packed) pb.reshape(group_rows, n);
         tile_pieces(win, p0, p1, packed[0].width(), pieces);
         im2col_2d_packed(x, C, groups, win, pieces, packed.data());
       } else {
         const float* columns = x;
-        if (!direct) {
+        if (!image_is_columns) {
           col.resize(static_cast<size_t>(rows * n));
           im2col(x, C, win, p0, p1, col.data());
           columns = col.data();
