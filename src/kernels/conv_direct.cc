@@ -129,7 +129,20 @@ bool conv_direct_pays(const Window& win, int64_t C, int64_t groups) {
          !win.is_pointwise() && C * win.kernel_numel() <= kDirectMaxTaps;
 }
 
-void conv_direct_f32(const float* x, const float* w, float* y, const Window& win, int64_t C,
+int64_t conv_direct_block(int64_t OW) { return HWY_DYNAMIC_DISPATCH(BlockChannels)(OW); }
+
+std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t block) {
+  std::vector<float> blocked(static_cast<size_t>((M + block - 1) / block * taps * block), 0.0f);
+  for (int64_t m0 = 0; m0 < M; m0 += block) {
+    float* dst = blocked.data() + m0 * taps;  // block m0 / block
+    const int64_t channels = std::min(block, M - m0);
+    for (int64_t t = 0; t < taps; ++t, dst += block)
+      for (int64_t m = 0; m < channels; ++m) dst[m] = w[(m0 + m) * taps + t];
+  }
+  return blocked;
+}
+
+void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
                      int64_t M, const float* bias, const ConvEpilogue& epilogue,
                      util::ThreadPool& pool) {
   const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
@@ -152,22 +165,10 @@ void conv_direct_f32(const float* x, const float* w, float* y, const Window& win
     for (int64_t kh = 0; kh < KH; ++kh)
       for (int64_t kw = 0; kw < KW; ++kw)
         offsets.push_back((c * rows + kh * win.dilation[0]) * row_width + kw * win.dilation[1]);
-  // W by blocks of output channels, tap-major within a block (a tap's weights for the
-  // block's channels side by side), the last block zero-padded.
-  const int64_t block = HWY_DYNAMIC_DISPATCH(BlockChannels)(OW);
-  const int64_t blocks = (M + block - 1) / block;
-  thread_local std::vector<float> blocked;
-  blocked.assign(static_cast<size_t>(blocks * taps * block), 0.0f);
-  for (int64_t m0 = 0; m0 < M; m0 += block) {
-    float* dst = blocked.data() + m0 * taps;  // block m0 / block
-    const int64_t channels = std::min(block, M - m0);
-    for (int64_t t = 0; t < taps; ++t, dst += block)
-      for (int64_t m = 0; m < channels; ++m) dst[m] = w[(m0 + m) * taps + t];
-  }
+  const int64_t block = conv_direct_block(OW), blocks = (M + block - 1) / block;
   // The calling thread's buffers (a worker's thread_locals are its own).
   const float* image = padded.data();
   const int64_t* tap_offsets = offsets.data();
-  const float* weights = blocked.data();
   pool.parallel_for(OH * blocks, util::grain_for(OW * block * taps), [&](int64_t s, int64_t e) {
     for (int64_t item = s; item < e; ++item) {
       const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
@@ -175,7 +176,7 @@ void conv_direct_f32(const float* x, const float* w, float* y, const Window& win
       const RowArgs a{image + oh * row_width,
                       tap_offsets,
                       taps,
-                      weights + b * taps * block,
+                      blocked + b * taps * block,
                       block,
                       bias ? bias + m0 : nullptr,
                       epilogue,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels/conv_epilogue.h"
 #include "kernels/conv_window.h"
@@ -23,9 +24,18 @@ inline constexpr int64_t kDirectMaxTaps = 576;
 // the image itself as the GEMM's operand, with nothing to save).
 bool conv_direct_pays(const Window& win, int64_t C, int64_t groups);
 
-// y (M x P) = convolution of x (C x win.in) with w (M x C*K row-major: W's own layout), plus
-// bias[m] (bias may be null), then `epilogue`'s activation. Needs conv_direct_pays.
-void conv_direct_f32(const float* x, const float* w, float* y, const Window& win, int64_t C,
+// The output channels per block of conv_direct_f32 for output rows of `OW` positions.
+int64_t conv_direct_block(int64_t OW);
+
+// W (M x taps row-major: W's own layout) as conv_direct_f32 reads it: by blocks of `block`
+// output channels, tap-major within a block (a tap's weights for the block's channels side
+// by side), the last block zero-padded. Built once per session for a constant W.
+std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t block);
+
+// y (M x P) = convolution of x (C x win.in) with W given as
+// block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be
+// null), then `epilogue`'s activation. Needs conv_direct_pays.
+void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
                      int64_t M, const float* bias, const ConvEpilogue& epilogue,
                      util::ThreadPool& pool);
 

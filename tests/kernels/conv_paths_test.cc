@@ -153,7 +153,9 @@ std::vector<float> run_few_positions(const ConvCase& c, util::ThreadPool& pool) 
 
 std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
   std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
-  conv_direct_f32(c.x.data(), c.w.data(), y.data(), c.win, c.C, c.M,
+  const std::vector<float> blocked =
+      block_filter(c.w.data(), c.M, c.C * c.win.kernel_numel(), conv_direct_block(c.win.out[1]));
+  conv_direct_f32(c.x.data(), blocked.data(), y.data(), c.win, c.C, c.M,
                   c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
   return y;
 }

@@ -10,6 +10,7 @@
 #include "ops/onnx/conv.h"
 
 #include <algorithm>
+#include <deque>
 #include <mutex>
 
 #include "kernels/conv_columns.h"
@@ -103,14 +104,15 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
 // convolutions run transposed when they have few output positions and the filter was
-// packed for it (`filter_t`, else null), directly when they have up to a few hundred taps per
+// packed for it (`filter_t`, else null), directly (with W blocked for it: `direct_w`, else
+// blocked here) when they have up to a few hundred taps per
 // output (stride 1), and else, with groups of several output channels, in cache-sized tiles that
 // add the bias and activate as each tile is done; the rest compute the whole image, then add and
 // activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
-            const kernels::PackedB* filter_t = nullptr) {
+            const kernels::PackedB* filter_t = nullptr, const float* direct_w = nullptr) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
@@ -118,6 +120,16 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
   const T* bias = b ? b->data<T>() : nullptr;
   kernels::Scratch<T> col, tile_out;
+  const bool direct =
+      std::is_same_v<T, float> && !filter_t && kernels::conv_direct_pays(win, C, groups);
+  std::vector<float> blocked;  // W blocked for the direct path, when not prepared
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct && !direct_w) {
+      blocked = kernels::block_filter(w.data<T>(), M, w.numel() / M,
+                                      kernels::conv_direct_block(win.out[1]));
+      direct_w = blocked.data();
+    }
+  }
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
@@ -126,8 +138,8 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
         continue;
       }
-      if (kernels::conv_direct_pays(win, C, groups)) {
-        kernels::conv_direct_f32(xn, w.data<T>(), yn, win, C, M, bias, epilogue, pool);
+      if (direct) {
+        kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
         continue;
       }
       if (M / groups > 1) {
@@ -161,12 +173,13 @@ class Conv : public Kernel {
     if (prepared_) {
       const kernels::Window win = check(x, filter_info(*prepared_));
       const kernels::PackedB* filter_t = transposed_filter(win);
+      const float* direct_w = filter_t ? nullptr : direct_filter(win, x.dim(1));
       io.set_output(
-          0, prepared_->apply(x, "Conv",
-                              [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                                return conv<typename decltype(tag)::type>(
-                                    xc, w, b, win, groups_, epilogue_, io.pool(), filter_t);
-                              }));
+          0, prepared_->apply(
+                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
+                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, epilogue_,
+                                                             io.pool(), filter_t, direct_w);
+                 }));
       return;
     }
     const Tensor& w = io.input(1);
@@ -209,6 +222,21 @@ class Conv : public Kernel {
     return &transposed_;
   }
 
+  // The prepared float filter blocked for the direct path when this run takes it, else
+  // null. Blocked on the first such run for each block size (it depends on the output
+  // row's length), once per session.
+  const float* direct_filter(const kernels::Window& win, int64_t C) {
+    const Tensor& w = prepared_->w;
+    if (w.type() != ElemType::Float || !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
+    const int64_t block = kernels::conv_direct_block(win.out[1]), M = w.dim(0);
+    std::lock_guard lock(direct_mutex_);
+    for (const auto& [b, data] : direct_filters_)
+      if (b == block) return data.data();
+    direct_filters_.emplace_back(block,
+                                 kernels::block_filter(w.data<float>(), M, w.numel() / M, block));
+    return direct_filters_.back().second.data();
+  }
+
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
@@ -226,6 +254,9 @@ class Conv : public Kernel {
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
   std::once_flag transposed_once_;
   kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
+  std::mutex direct_mutex_;
+  // W blocked for the direct path, by block size (a deque: the blocks never move).
+  std::deque<std::pair<int64_t, std::vector<float>>> direct_filters_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
