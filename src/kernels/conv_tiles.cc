@@ -25,46 +25,78 @@ int64_t tile_positions(int64_t rows, int64_t P) {
   return std::min(P, units * kTileUnit);
 }
 
-// im2col of output positions [p0, p1) for 2-D windows (the common case), written for
-// short output rows: the generic im2col's per-run bookkeeping costs as much as the copy
-// when a row is 16-64 positions long.
-void im2col_2d(const float* x, int64_t C, const Window& win, int64_t p0, int64_t p1, float* col) {
-  const int64_t n = p1 - p0, IH = win.in[0], IW = win.in[1], OW = win.out[1];
+// Output columns [ow0, ow1) of one image row's run for a tap: out[ow] (out is indexed by
+// output column) = line[ow * sw] inside [lo, hi), the columns that read inside the image,
+// and 0 outside it; line null: the tap's image row is in the padding.
+void write_run(float* out, int64_t ow0, int64_t ow1, const float* line, int64_t sw, int64_t lo,
+               int64_t hi) {
+  if (!line) {
+    std::fill(out + ow0, out + ow1, 0.0f);
+    return;
+  }
+  const int64_t a = std::clamp(lo, ow0, ow1), b = std::clamp(hi, a, ow1);
+  std::fill(out + ow0, out + a, 0.0f);
+  if (sw == 1) {
+    // memcpy's overlapping vector moves: a loop's scalar tail costs more on the 15-16
+    // element rows of a small image.
+    std::memcpy(out + a, line + a, static_cast<size_t>(b - a) * sizeof(float));
+  } else {
+    for (int64_t ow = a; ow < b; ++ow) out[ow] = line[ow * sw];
+  }
+  std::fill(out + b, out + ow1, 0.0f);
+}
+
+// A run of output positions of one output row that falls inside one panel of the packed
+// operand: output row oh, output columns [ow, ow + len), at column `offset` of panel `panel`.
+struct Piece {
+  int64_t oh, ow, len, panel, offset;
+};
+
+// The pieces of output positions [p0, p1), worked out once per tile (not per row of the
+// column matrix: their divisions cost as much as the copies of 16-position rows).
+void tile_pieces(const Window& win, int64_t p0, int64_t p1, int64_t width,
+                 std::vector<Piece>& pieces) {
+  const int64_t OW = win.out[1];
+  pieces.clear();
+  int64_t oh = p0 / OW, ow = p0 % OW, panel = 0, offset = 0;
+  for (int64_t p = p0; p < p1;) {
+    const int64_t len = std::min({p1 - p, OW - ow, width - offset});
+    pieces.push_back({oh, ow, len, panel, offset});
+    p += len;
+    ow += len;
+    offset += len;
+    if (ow == OW) ow = 0, ++oh;
+    if (offset == width) offset = 0, ++panel;
+  }
+}
+
+// im2col of output positions [p0, p1) for 2-D windows (the common case), written straight
+// into each group's packed GEMM operand (`packed[g]`, reshaped to C/groups*K x p1 - p0) with
+// no column matrix in between, piece by piece (see tile_pieces).
+void im2col_2d_packed(const float* x, int64_t C, int64_t groups, const Window& win,
+                      const std::vector<Piece>& pieces, PackedB* packed) {
+  const int64_t IH = win.in[0], IW = win.in[1], OW = win.out[1];
   const int64_t KH = win.kernel[0], KW = win.kernel[1], sh = win.stride[0], sw = win.stride[1];
   const int64_t dh = win.dilation[0], dw = win.dilation[1];
   const int64_t ph = win.pad_begin[0], pw = win.pad_begin[1];
-  // The tile's first position, divided once: a division per output row costs more than
-  // copying a row of 16 positions.
-  const int64_t oh0 = p0 / OW, first_ow = p0 % OW;
-  float* dst = col;
+  const int64_t cg = C / groups;
   for (int64_t c = 0; c < C; ++c) {
     const float* image = x + c * IH * IW;
+    PackedB& pb = packed[c / cg];
     for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw, dst += n) {
+      for (int64_t kw = 0; kw < KW; ++kw) {
+        const int64_t kk = (c % cg) * KH * KW + kh * KW + kw;
+        float* const row = pb.row(kk);
+        const int64_t step = pb.panel_step(kk);
         const int64_t base = kw * dw - pw;  // input column of output column 0
         // Output columns [lo, hi) read inside the image: 0 <= ow * sw + base < IW.
         const int64_t lo = std::min(OW, base >= 0 ? 0 : (-base + sw - 1) / sw);
         const int64_t hi = std::max(lo, std::min(OW, (IW - base + sw - 1) / sw));
-        for (int64_t oh = oh0, ow0 = first_ow, p = p0; p < p1; ++oh, ow0 = 0) {
-          const int64_t len = std::min(p1 - p, OW - ow0);
-          const int64_t ih = oh * sh - ph + kh * dh;
-          float* out = dst + (p - p0) - ow0;  // indexed by output column
-          if (ih < 0 || ih >= IH) {
-            for (int64_t ow = ow0; ow < ow0 + len; ++ow) out[ow] = 0;
-          } else {
-            const float* line = image + ih * IW + base;
-            const int64_t a = std::clamp(lo, ow0, ow0 + len), b = std::clamp(hi, a, ow0 + len);
-            for (int64_t ow = ow0; ow < a; ++ow) out[ow] = 0;
-            if (sw == 1) {
-              // memcpy's overlapping vector moves: a loop's scalar tail costs more on the
-              // 15-16 element rows of a small image.
-              std::memcpy(out + a, line + a, static_cast<size_t>(b - a) * sizeof(float));
-            } else {
-              for (int64_t ow = a; ow < b; ++ow) out[ow] = line[ow * sw];
-            }
-            for (int64_t ow = b; ow < ow0 + len; ++ow) out[ow] = 0;
-          }
-          p += len;
+        for (const Piece& q : pieces) {
+          const int64_t ih = q.oh * sh - ph + kh * dh;
+          const float* line = ih < 0 || ih >= IH ? nullptr : image + ih * IW + base;
+          float* out = row + q.panel * step + q.offset - q.ow;  // indexed by output column
+          write_run(out, q.ow, q.ow + q.len, line, sw, lo, hi);
         }
       }
   }
@@ -79,27 +111,33 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
   const int64_t cg = C / groups, mg = M / groups, rows = C * K, group_rows = cg * K;
   const int64_t tile = tile_positions(rows, P), tiles = (P + tile - 1) / tile;
   // A pointwise conv in one tile reads the image itself as its column matrix.
-  const bool direct = win.is_pointwise() && tile == P;
+  const bool image_is_columns = win.is_pointwise() && tile == P;
   const int64_t grain = util::grain_for(tile * rows * mg);
   pool.parallel_for(tiles, grain, [&](int64_t t0, int64_t t1) {
     // Per thread, kept for the thread's life: a tile's buffers are small (see kTileFloats).
     thread_local std::vector<float> col;
-    thread_local PackedB packed;
+    thread_local std::vector<PackedB> packed;
+    thread_local std::vector<Piece> pieces;
+    packed.resize(static_cast<size_t>(groups));
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t p0 = t * tile, p1 = std::min(P, p0 + tile), n = p1 - p0;
-      const float* columns = x;
-      if (!direct) {
-        col.resize(static_cast<size_t>(rows * n));
-        if (win.rank() == 2)
-          im2col_2d(x, C, win, p0, p1, col.data());
-        else
+      if (win.rank() == 2 && !image_is_columns) {
+        for (PackedB& pb : packed) pb.reshape(group_rows, n);
+        tile_pieces(win, p0, p1, packed[0].width(), pieces);
+        im2col_2d_packed(x, C, groups, win, pieces, packed.data());
+      } else {
+        const float* columns = x;
+        if (!image_is_columns) {
+          col.resize(static_cast<size_t>(rows * n));
           im2col(x, C, win, p0, p1, col.data());
-        columns = col.data();
+          columns = col.data();
+        }
+        for (int64_t g = 0; g < groups; ++g)
+          packed[static_cast<size_t>(g)].pack(columns + g * group_rows * n, group_rows, n, false);
       }
-      for (int64_t g = 0; g < groups; ++g) {
-        packed.pack(columns + g * group_rows * n, group_rows, n, false);
-        gemm_f32_serial(w + g * mg * group_rows, group_rows, packed, y + g * mg * P + p0, P, mg);
-      }
+      for (int64_t g = 0; g < groups; ++g)
+        gemm_f32_serial(w + g * mg * group_rows, group_rows, packed[static_cast<size_t>(g)],
+                        y + g * mg * P + p0, P, mg);
       if (bias || epilogue.activation != Activation::None)
         for (int64_t m = 0; m < M; ++m) epilogue.apply(y + m * P + p0, n, bias ? bias[m] : 0.0f);
     }

@@ -1,6 +1,7 @@
 // Float convolution of one image as GEMMs over tiles of output positions: each thread takes
-// a tile, writes its column matrix (im2col, or the image itself for a pointwise 1x1 conv),
-// packs it, multiplies the filter by it straight into the output and applies the epilogue
+// a tile, writes its column matrix in the GEMM's packed layout (2-D windows: im2col straight
+// into it; else im2col, or the image itself for a pointwise 1x1 conv, then packed),
+// multiplies the filter by it straight into the output and applies the epilogue
 // (bias, fused activation) while the tile is in cache. Sized so that a tile's columns stay
 // in L2: unlike im2col of the whole image followed by one big product, no pass of the
 // convolution goes out to memory.

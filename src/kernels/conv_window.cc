@@ -41,6 +41,19 @@ bool Window::is_pointwise() const {
   return true;
 }
 
+int64_t Window::image_row(std::span<const int64_t> o, int64_t ko) const {
+  int64_t row = 0, scale = 1;
+  for (size_t d = rank() - 1; d-- > 0;) {
+    const int64_t k = ko % kernel[d];
+    ko /= kernel[d];
+    const int64_t i = o[d] * stride[d] - pad_begin[d] + k * dilation[d];
+    if (i < 0 || i >= in[d]) return -1;
+    row += i * scale;
+    scale *= in[d];
+  }
+  return row;
+}
+
 void check_window_lists(WindowAttrs& a, size_t rank) {
   auto fill = [rank](std::vector<int64_t>& v, size_t n, int64_t value, const char* name) {
     if (v.empty()) v.assign(n, value);

@@ -35,6 +35,10 @@ struct Window {
   // True when every output position reads exactly the same image position (1x1 kernel,
   // stride 1, no padding): the image is its own column matrix.
   bool is_pointwise() const;
+  // The image row (the row-major index over every spatial coordinate but the last) that the
+  // outer kernel tap `ko` (likewise over every kernel coordinate but the last) reads for the
+  // output coordinates `o` (the last one is not used), or -1 when it lies in the padding.
+  int64_t image_row(std::span<const int64_t> o, int64_t ko) const;
 };
 
 // Resolves `attrs` for an image of spatial size `in` and a kernel of spatial size `kernel`

@@ -241,7 +241,7 @@ PackedB::PackedB(const float* b, int64_t k, int64_t n, bool transposed) {
   pack(b, k, n, transposed);
 }
 
-void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
+void PackedB::reshape(int64_t k, int64_t n) {
   k_ = k;
   n_ = n;
   // Narrow b: one vector of the fewest lanes (at least 4) that holds a row; else two vectors.
@@ -253,22 +253,30 @@ void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
       break;
     }
   kc_ = std::clamp<int64_t>(kPanelBlockFloats / width_, 1, kMaxKc);
-  const int64_t panels = ceil_div(n, width_), padded = panels * width_;
-  // Every element is written below (padding included): a reused buffer is not cleared first.
-  data_.resize(static_cast<size_t>(std::max<int64_t>(1, k * padded)));
+  data_.resize(static_cast<size_t>(std::max<int64_t>(1, k * panels() * width_)));
+  const int64_t used = n - (panels() - 1) * width_;  // columns of the last panel
+  if (used < width_)
+    for (int64_t kk = 0; kk < k; ++kk) {
+      float* last = row(kk) + (panels() - 1) * panel_step(kk);
+      std::fill(last + used, last + width_, 0.0f);
+    }
+}
+
+void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
+  reshape(k, n);
+  const int64_t panels = this->panels(), padded = panels * width_;
   for (int64_t k0 = 0; k0 < k; k0 += kc_) {
     const int64_t kn = std::min(kc_, k - k0);
     for (int64_t p = 0; p < panels; ++p) {
       float* dst = data_.data() + k0 * padded + p * kn * width_;
       const int64_t j0 = p * width_, cols = std::min(width_, n - j0);
-      for (int64_t kk = 0; kk < kn; ++kk) {
-        float* row = dst + kk * width_;
+      for (int64_t kk = 0; kk < kn; ++kk) {  // the padding was zeroed by reshape
+        float* line = dst + kk * width_;
         if (transposed) {
-          for (int64_t j = 0; j < cols; ++j) row[j] = b[(j0 + j) * k + k0 + kk];
+          for (int64_t j = 0; j < cols; ++j) line[j] = b[(j0 + j) * k + k0 + kk];
         } else {
-          std::memcpy(row, b + (k0 + kk) * n + j0, static_cast<size_t>(cols) * sizeof(float));
+          std::memcpy(line, b + (k0 + kk) * n + j0, static_cast<size_t>(cols) * sizeof(float));
         }
-        std::fill(row + cols, row + width_, 0.0f);
       }
     }
   }

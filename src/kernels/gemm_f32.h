@@ -3,6 +3,7 @@
 // elsewhere, from one binary built for x86-64-v3 (or any baseline).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,15 @@ class PackedB {
   PackedB(const float* b, int64_t k, int64_t n, bool transposed);
   // The same into this object's buffer, reusing its memory (for a scratch PackedB).
   void pack(const float* b, int64_t k, int64_t n, bool transposed);
+  // Sizes this object for a k x n B that the caller writes in place (a conv tile's im2col):
+  // element (kk, j) goes to row(kk) + j / width() * panel_step(kk) + j % width(). The last
+  // panel's padding is zeroed here.
+  void reshape(int64_t k, int64_t n);
+  float* row(int64_t kk) {
+    const int64_t k0 = kk / kc_ * kc_;
+    return data_.data() + k0 * panels() * width_ + (kk - k0) * width_;
+  }
+  int64_t panel_step(int64_t kk) const { return std::min(kc_, k_ - kk / kc_ * kc_) * width_; }
 
   int64_t k() const { return k_; }
   int64_t n() const { return n_; }

@@ -64,6 +64,36 @@ void check_op(bool transposed, unsigned seed) {
 TEST(PreparedConv, ConvMatchesTheUnpreparedPath) { check_op(false, 21); }
 TEST(PreparedConv, ConvTransposeMatchesTheUnpreparedPath) { check_op(true, 22); }
 
+// The float paths that prepare more on their first run (kernels/conv_few_positions.h: Wᵀ
+// packed; kernels/conv_direct.h: W blocked per block size) against the unprepared path:
+// an STFT-like 1-D Conv of 20 filters over 6 frames, and a 2-D stride-1 Conv of 20 filters
+// on 5-wide and 40-wide rows (two block sizes), each run twice.
+TEST(PreparedConv, FewPositionsAndDirectPathsMatchTheUnpreparedPath) {
+  Random r(23);
+  NodeCase stft;
+  stft.op = "Conv";
+  stft.inputs = {"X", "W", "B"};
+  stft.data.emplace_back("X", r.floats({1, 1, 40}));
+  stft.weights.emplace_back("W", r.floats({20, 1, 8}));
+  stft.weights.emplace_back("B", r.floats({20}));
+  stft.attrs = [](onnxpb::NodeProto& n) {
+    set_ints(n, "strides", {8});
+    set_ints(n, "pads", {4, 4});
+  };
+  for (int64_t width : {5, 40}) {
+    NodeCase image;
+    image.op = "Conv";
+    image.inputs = {"X", "W"};
+    image.data.emplace_back("X", r.floats({2, 3, 6, width}));
+    image.weights.emplace_back("W", r.floats({20, 3, 3, 3}));
+    image.attrs = [](onnxpb::NodeProto& n) { set_ints(n, "pads", {1, 0, 1, 2}); };
+    for (int threads : {1, 2})
+      expect_same_as_unprepared(image, WeightSource::Initializer, "L", threads, 1);
+  }
+  for (int threads : {1, 2})
+    expect_same_as_unprepared(stft, WeightSource::Constant, "L", threads, 2);
+}
+
 // Worked by hand: a 1-D Conv of 2 groups, X channels (1, 2, 3) and (1, 1, 1), kernel 2,
 // W group 0 = (1, -1), group 1 = (2, 0.5), B = (10, 20):
 //   channel 0: (1 - 2, 2 - 3) + 10 = (9, 9); channel 1: (2 + 0.5, 2 + 0.5) + 20 = (22.5, 22.5).

@@ -2,13 +2,20 @@
 // k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
 // cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
-// summed directly instead. float16/bfloat16 are computed in float. The kernel also runs
-// com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
+// summed directly instead. Float convolutions with few output positions (an STFT) or 2-D,
+// stride 1, with up to a few hundred taps per output have their own paths
+// (kernels/conv_few_positions.h, kernels/conv_direct.h). float16/bfloat16 are computed in
+// float. The kernel also runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an
+// activation.
 #include "ops/onnx/conv.h"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
 
 #include "kernels/conv_columns.h"
+#include "kernels/conv_direct.h"
+#include "kernels/conv_few_positions.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_tiles.h"
 #include "kernels/matmul.h"
@@ -38,7 +45,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
   const int64_t in_last = win.in[r - 1], s = win.stride[r - 1], dil = win.dilation[r - 1];
   const int64_t grain = util::grain_for(len * K * cg * kernels::kElementWork);
   pool.parallel_for(groups * rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> oc(r), kc(r);
+    std::vector<int64_t> oc(r);
     for (int64_t item = b; item < e; ++item) {
       const int64_t g = item / rows;
       T* out = y + g * P + (item % rows) * len;
@@ -48,15 +55,7 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
         q /= static_cast<size_t>(win.out[d]);
       }
       for (int64_t ko = 0; ko < k_outer; ++ko) {
-        int64_t row = 0;  // the image row under kernel row ko, or -1 in the padding
-        for (size_t d = r - 1, q = static_cast<size_t>(ko); d-- > 0;) {
-          kc[d] = static_cast<int64_t>(q) % win.kernel[d];
-          q /= static_cast<size_t>(win.kernel[d]);
-        }
-        for (size_t d = 0; d + 1 < r && row >= 0; ++d) {
-          const int64_t i = oc[d] * win.stride[d] - win.pad_begin[d] + kc[d] * win.dilation[d];
-          row = i < 0 || i >= win.in[d] ? -1 : row * win.in[d] + i;
-        }
+        const int64_t row = win.image_row(oc, ko);
         if (row < 0) continue;
         for (int64_t c = 0; c < cg; ++c) {
           const T* line = x + (g * cg + c) * in + row * in_last;
@@ -104,12 +103,16 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 }
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
-// convolutions with groups of several output channels run in cache-sized tiles that add the
-// bias and activate as each tile is done; the rest compute the whole image, then add and
+// convolutions run transposed when they have few output positions and the filter was
+// packed for it (`filter_t`, else null), directly (with W blocked for it: `direct_w`, else
+// blocked here) when they have up to a few hundred taps per
+// output (stride 1), and else, with groups of several output channels, in cache-sized tiles that
+// add the bias and activate as each tile is done; the rest compute the whole image, then add and
 // activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
-            int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool) {
+            int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
+            const kernels::PackedB* filter_t = nullptr, const float* direct_w = nullptr) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
@@ -117,10 +120,28 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
   const T* bias = b ? b->data<T>() : nullptr;
   kernels::Scratch<T> col, tile_out;
+  const bool direct =
+      std::is_same_v<T, float> && !filter_t && kernels::conv_direct_pays(win, C, groups);
+  std::vector<float> blocked;  // W blocked for the direct path, when not prepared
+  if constexpr (std::is_same_v<T, float>) {
+    if (direct && !direct_w) {
+      blocked = kernels::block_filter(w.data<T>(), M, w.numel() / M,
+                                      kernels::conv_direct_block(win.out[1]));
+      direct_w = blocked.data();
+    }
+  }
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
     if constexpr (std::is_same_v<T, float>) {
+      if (filter_t) {
+        kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
+        continue;
+      }
+      if (direct) {
+        kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
+        continue;
+      }
       if (M / groups > 1) {
         kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
         continue;
@@ -151,12 +172,14 @@ class Conv : public Kernel {
     const Tensor& x = io.input(0);
     if (prepared_) {
       const kernels::Window win = check(x, filter_info(*prepared_));
+      const kernels::PackedB* filter_t = transposed_filter(win);
+      const float* direct_w = filter_t ? nullptr : direct_filter(win, x.dim(1));
       io.set_output(
-          0, prepared_->apply(x, "Conv",
-                              [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                                return conv<typename decltype(tag)::type>(xc, w, b, win, groups_,
-                                                                          epilogue_, io.pool());
-                              }));
+          0, prepared_->apply(
+                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
+                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, epilogue_,
+                                                             io.pool(), filter_t, direct_w);
+                 }));
       return;
     }
     const Tensor& w = io.input(1);
@@ -184,6 +207,36 @@ class Conv : public Kernel {
     return kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));
   }
 
+  // The prepared float filter packed transposed (Wᵀ) when this run's few output positions
+  // pay for computing the convolution transposed, else null. Packed on the first such run,
+  // once per session: the output positions are not known before a run.
+  const kernels::PackedB* transposed_filter(const kernels::Window& win) {
+    const Tensor& w = prepared_->w;
+    if (w.type() != ElemType::Float ||
+        !kernels::conv_few_positions_pays(win.out_numel(), w.dim(0), groups_))
+      return nullptr;
+    std::call_once(transposed_once_, [&] {
+      transposed_ =
+          kernels::pack_filter_transposed(w.data<float>(), w.dim(0), w.numel() / w.dim(0));
+    });
+    return &transposed_;
+  }
+
+  // The prepared float filter blocked for the direct path when this run takes it, else
+  // null. Blocked on the first such run for each block size (it depends on the output
+  // row's length), once per session.
+  const float* direct_filter(const kernels::Window& win, int64_t C) {
+    const Tensor& w = prepared_->w;
+    if (w.type() != ElemType::Float || !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
+    const int64_t block = kernels::conv_direct_block(win.out[1]), M = w.dim(0);
+    std::lock_guard lock(direct_mutex_);
+    for (const auto& [b, data] : direct_filters_)
+      if (b == block) return data.data();
+    direct_filters_.emplace_back(block,
+                                 kernels::block_filter(w.data<float>(), M, w.numel() / M, block));
+    return direct_filters_.back().second.data();
+  }
+
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
@@ -199,6 +252,11 @@ class Conv : public Kernel {
   int64_t groups_;
   kernels::ConvEpilogue epilogue_;                  // FusedConv's activation; none for Conv
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
+  std::once_flag transposed_once_;
+  kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
+  std::mutex direct_mutex_;
+  // W blocked for the direct path, by block size (a deque: the blocks never move).
+  std::deque<std::pair<int64_t, std::vector<float>>> direct_filters_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }

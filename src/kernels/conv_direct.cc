@@ -1,0 +1,194 @@
+// Compiled once per vector target by Highway (foreach_target re-includes this file); the
+// target-independent part (padding, splitting over threads, the epilogue) is under HWY_ONCE.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/conv_direct.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// foreach_target must come first.
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/conv_direct.h"
+
+// Once, outside the per-target namespaces: the dispatched functions share this signature.
+#ifndef BOUGH_KERNELS_CONV_DIRECT_ROW_ARGS
+#define BOUGH_KERNELS_CONV_DIRECT_ROW_ARGS
+namespace bough::kernels {
+// What one output row of a block of output channels needs.
+struct RowArgs {
+  const float* image;      // the padded image (see conv_direct_f32) at the row's first tap
+  const int64_t* offsets;  // taps: tap t reads the padded image at offsets[t] from there
+  int64_t taps;
+  const float* w;  // the block's weights, tap-major: channel m's tap t at w[t * stride + m]
+  int64_t stride;
+  const float* bias;      // the block's first output channel's bias, or null
+  ConvEpilogue epilogue;  // applied in registers, except a Sigmoid (see conv_direct_f32)
+  float* y;               // the block's first output channel's row; channel m at y + m * P
+  int64_t P, OW;
+};
+}  // namespace bough::kernels
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace bough::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+int64_t DirectLanes() { return static_cast<int64_t>(hn::Lanes(D())); }
+
+// The first `cols` lanes of v into c.
+HWY_INLINE void StoreCols(D d, V v, float* HWY_RESTRICT c, int64_t cols) {
+  if (cols >= static_cast<int64_t>(hn::Lanes(d))) return hn::StoreU(v, d, c);
+  HWY_ALIGN float tmp[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(v, d, tmp);
+  std::copy(tmp, tmp + std::max<int64_t>(cols, 0), c);
+}
+
+// Output row oh of MB output channels, NV vectors of positions at a time. The padded rows
+// have two vectors of slack past their end, so the loads of a partial last step stay inside.
+template <int MB, int NV>
+void RowBlock(const RowArgs& a) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t ow = 0; ow < a.OW; ow += NV * lanes) {
+    V acc[MB][NV];
+    for (int m = 0; m < MB; ++m)
+      for (int v = 0; v < NV; ++v) acc[m][v] = hn::Set(d, a.bias ? a.bias[m] : 0.0f);
+    const float* src = a.image + ow;
+    const float* wt = a.w;
+    for (int64_t t = 0; t < a.taps; ++t, wt += a.stride) {
+      V in[NV];
+      for (int v = 0; v < NV; ++v) in[v] = hn::LoadU(d, src + a.offsets[t] + v * lanes);
+      for (int m = 0; m < MB; ++m) {
+        const V wv = hn::Set(d, wt[m]);
+        for (int v = 0; v < NV; ++v) acc[m][v] = hn::MulAdd(wv, in[v], acc[m][v]);
+      }
+    }
+    const V zero = hn::Zero(d), alpha = hn::Set(d, a.epilogue.alpha);
+    const V beta = hn::Set(d, a.epilogue.beta);
+    for (int m = 0; m < MB; ++m)
+      for (int v = 0; v < NV; ++v) {
+        V r = acc[m][v];
+        switch (a.epilogue.activation) {
+          case Activation::Relu:
+            r = hn::Max(r, zero);
+            break;
+          case Activation::LeakyRelu:
+            r = hn::IfThenElse(hn::Lt(r, zero), hn::Mul(r, alpha), r);
+            break;
+          case Activation::Clip:
+            r = hn::Min(hn::Max(r, alpha), beta);
+            break;
+          default:  // None; a Sigmoid comes after
+            break;
+        }
+        StoreCols(d, r, a.y + m * a.P + ow + v * lanes, a.OW - ow - v * lanes);
+      }
+  }
+}
+
+// RowBlock for a run-time block of 1..MB output channels.
+template <int MB, int NV>
+void RowOf(const RowArgs& a, int64_t channels) {
+  if constexpr (MB > 1) {
+    if (channels < MB) return RowOf<MB - 1, NV>(a, channels);
+  }
+  RowBlock<MB, NV>(a);
+}
+
+// Rows of at most one vector: blocks of channels by one vector; longer rows: by two vectors
+// (on a 16-wide row, half of a two-vector step was waste). The accumulators, the image
+// vectors and a broadcast fit the register file: 32 vectors with AVX-512, 16 below.
+constexpr int kOneVectorBlock = HWY_MAX_BYTES >= 64 ? 16 : 12;
+constexpr int kTwoVectorBlock = HWY_MAX_BYTES >= 64 ? 8 : 6;
+
+int64_t BlockChannels(int64_t OW) {
+  return OW <= DirectLanes() ? kOneVectorBlock : kTwoVectorBlock;
+}
+
+void Row(const RowArgs& a, int64_t channels) {
+  if (a.OW <= DirectLanes()) return RowOf<kOneVectorBlock, 1>(a, channels);
+  RowOf<kTwoVectorBlock, 2>(a, channels);
+}
+
+}  // namespace bough::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bough::kernels {
+
+HWY_EXPORT(DirectLanes);
+HWY_EXPORT(BlockChannels);
+HWY_EXPORT(Row);
+
+bool conv_direct_pays(const Window& win, int64_t C, int64_t groups) {
+  return win.rank() == 2 && groups == 1 && win.stride[0] == 1 && win.stride[1] == 1 &&
+         !win.is_pointwise() && C * win.kernel_numel() <= kDirectMaxTaps;
+}
+
+int64_t conv_direct_block(int64_t OW) { return HWY_DYNAMIC_DISPATCH(BlockChannels)(OW); }
+
+std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t block) {
+  std::vector<float> blocked(static_cast<size_t>((M + block - 1) / block * taps * block), 0.0f);
+  for (int64_t m0 = 0; m0 < M; m0 += block) {
+    float* dst = blocked.data() + m0 * taps;  // block m0 / block
+    const int64_t channels = std::min(block, M - m0);
+    for (int64_t t = 0; t < taps; ++t, dst += block)
+      for (int64_t m = 0; m < channels; ++m) dst[m] = w[(m0 + m) * taps + t];
+  }
+  return blocked;
+}
+
+void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
+                     int64_t M, const float* bias, const ConvEpilogue& epilogue,
+                     util::ThreadPool& pool) {
+  const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
+  const int64_t pt = win.pad_begin[0], pl = win.pad_begin[1];
+  const int64_t rows = IH + pt + win.pad_end[0];
+  const int64_t row_width = IW + pl + win.pad_end[1] + 2 * HWY_DYNAMIC_DISPATCH(DirectLanes)();
+  // The image with its padding (and the slack of RowBlock) as zeros, kept per thread.
+  thread_local std::vector<float> padded;
+  padded.assign(static_cast<size_t>(C * rows * row_width), 0.0f);
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t ih = 0; ih < IH; ++ih)
+      std::copy(x + (c * IH + ih) * IW, x + (c * IH + ih + 1) * IW,
+                padded.data() + (c * rows + ih + pt) * row_width + pl);
+  const int64_t KH = win.kernel[0], KW = win.kernel[1];
+  const int64_t taps = C * KH * KW, P = OH * OW;
+  // Where each tap reads, relative to the output position, in the padded image.
+  thread_local std::vector<int64_t> offsets;
+  offsets.clear();
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw)
+        offsets.push_back((c * rows + kh * win.dilation[0]) * row_width + kw * win.dilation[1]);
+  const int64_t block = conv_direct_block(OW), blocks = (M + block - 1) / block;
+  // The calling thread's buffers (a worker's thread_locals are its own).
+  const float* image = padded.data();
+  const int64_t* tap_offsets = offsets.data();
+  pool.parallel_for(OH * blocks, util::grain_for(OW * block * taps), [&](int64_t s, int64_t e) {
+    for (int64_t item = s; item < e; ++item) {
+      const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
+      const int64_t channels = std::min(block, M - m0);
+      const RowArgs a{image + oh * row_width,
+                      tap_offsets,
+                      taps,
+                      blocked + b * taps * block,
+                      block,
+                      bias ? bias + m0 : nullptr,
+                      epilogue,
+                      y + m0 * P + oh * OW,
+                      P,
+                      OW};
+      HWY_DYNAMIC_DISPATCH(Row)(a, channels);
+      if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
+        for (int64_t m = 0; m < channels; ++m) epilogue.apply(a.y + m * P, OW, 0.0f);
+    }
+  });
+}
+
+}  // namespace bough::kernels
+#endif  // HWY_ONCE

@@ -1,0 +1,42 @@
+// Float 2-D convolution with up to a few hundred input taps per output (an image network's
+// 3x3 layers up to 64 channels; its first layer: 3 channels x 3x3 = 27), computed directly
+// from a zero-padded copy of the image: blocks of output channels by one or two vectors of
+// an output row in registers, each tap one load of the image row and a multiply-add per
+// channel. No column matrix at all (im2col + GEMM wrote and read one of taps x positions
+// floats per tile).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/conv_epilogue.h"
+#include "kernels/conv_window.h"
+#include "util/thread_pool.h"
+
+namespace bough::kernels {
+
+// Input taps per output (C * kernel size) up to which the direct form pays (measured,
+// docs/bench/conv.md: 20-35 % less time than the tiles at 27-576 taps, the same at 1152
+// and 2304).
+inline constexpr int64_t kDirectMaxTaps = 576;
+
+// 2-D, stride 1, one group, at most kDirectMaxTaps taps, not pointwise (a 1x1 conv reads
+// the image itself as the GEMM's operand, with nothing to save).
+bool conv_direct_pays(const Window& win, int64_t C, int64_t groups);
+
+// The output channels per block of conv_direct_f32 for output rows of `OW` positions.
+int64_t conv_direct_block(int64_t OW);
+
+// W (M x taps row-major: W's own layout) as conv_direct_f32 reads it: by blocks of `block`
+// output channels, tap-major within a block (a tap's weights for the block's channels side
+// by side), the last block zero-padded. Built once per session for a constant W.
+std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t block);
+
+// y (M x P) = convolution of x (C x win.in) with W given as
+// block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be
+// null), then `epilogue`'s activation. Needs conv_direct_pays.
+void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
+                     int64_t M, const float* bias, const ConvEpilogue& epilogue,
+                     util::ThreadPool& pool);
+
+}  // namespace bough::kernels

@@ -1,0 +1,278 @@
+// The float Conv paths of kernels/ (cache-sized tiles: conv_tiles.h; few output positions
+// computed transposed with Wᵀ packed: conv_few_positions.h; stride-1 2-D computed directly:
+// conv_direct.h) against a plain loop in double
+// over every output, filter tap and channel, on random 1-D and 2-D shapes with strides,
+// dilations, pads, groups, a bias and a fused activation, at 1 and 2 threads. Operands are
+// uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
+// n * FLT_EPSILON * sum |x w|, and the tests allow (n + 2) times that.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <vector>
+
+#include "kernels/conv_direct.h"
+#include "kernels/conv_few_positions.h"
+#include "kernels/conv_tiles.h"
+#include "reference.h"
+
+namespace bough::kernels {
+namespace {
+
+using test::Rng;
+
+struct ConvCase {
+  Window win;
+  int64_t C = 1, M = 1, groups = 1;
+  std::vector<float> x, w, bias;
+  ConvEpilogue epilogue;
+};
+
+std::vector<float> random_vector(int64_t size, Rng& rng) {
+  std::vector<float> v(static_cast<size_t>(size));
+  for (float& x : v) x = static_cast<float>(rng.real(-1, 1));
+  return v;
+}
+
+// A case whose output has the sizes `out` (one per spatial dimension), with random kernel
+// sizes up to max_kernel, strides, dilations and pads; the input size follows from them.
+ConvCase random_case(Rng& rng, const std::vector<int64_t>& out, int64_t max_kernel, int64_t C,
+                     int64_t M, int64_t groups) {
+  ConvCase c;
+  c.C = C;
+  c.M = M;
+  c.groups = groups;
+  WindowAttrs attrs;
+  std::vector<int64_t> in, kernel;
+  const size_t rank = out.size();
+  attrs.pads.resize(2 * rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t k = rng.uniform(1, max_kernel), s = rng.uniform(1, 3),
+                  dil = k > 1 ? rng.uniform(1, 2) : 1;
+    int64_t pb = rng.uniform(0, std::min<int64_t>(2, (k - 1) * dil)), pe = rng.uniform(0, pb);
+    // The input that gives `out[d]` positions (plus a remainder the last stride skips).
+    int64_t size = (out[d] - 1) * s + (k - 1) * dil + 1 - pb - pe;
+    if (size < 1) {  // windows reaching into the padding only: no padding then
+      pb = pe = 0;
+      size = (out[d] - 1) * s + (k - 1) * dil + 1;
+    }
+    in.push_back(size + rng.uniform(0, s - 1));
+    kernel.push_back(k);
+    attrs.strides.push_back(s);
+    attrs.dilations.push_back(dil);
+    attrs.pads[d] = pb;
+    attrs.pads[rank + d] = pe;
+  }
+  c.win = resolve_window(attrs, in, kernel);
+  EXPECT_EQ(c.win.out, out);
+  c.x = random_vector(C * c.win.in_numel(), rng);
+  c.w = random_vector(M * (C / groups) * c.win.kernel_numel(), rng);
+  if (rng.chance(0.7)) c.bias = random_vector(M, rng);
+  const Activation acts[] = {Activation::None, Activation::Relu, Activation::LeakyRelu,
+                             Activation::Clip, Activation::Sigmoid};
+  c.epilogue.activation = acts[rng.uniform(0, 4)];
+  c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
+  c.epilogue.beta = 0.5f;
+  return c;
+}
+
+// Expects y to be the case's convolution within the bound above.
+void expect_conv(const ConvCase& c, const std::vector<float>& y) {
+  const Window& win = c.win;
+  const size_t rank = win.rank();
+  const int64_t P = win.out_numel(), K = win.kernel_numel(), in = win.in_numel();
+  const int64_t cg = c.C / c.groups, mg = c.M / c.groups;
+  std::vector<int64_t> o(rank), k(rank);
+  for (int64_t m = 0; m < c.M; ++m)
+    for (int64_t p = 0; p < P; ++p) {
+      for (size_t d = rank, q = static_cast<size_t>(p); d-- > 0;) {
+        o[d] = static_cast<int64_t>(q) % win.out[d];
+        q /= static_cast<size_t>(win.out[d]);
+      }
+      double sum = 0, magnitude = 0;
+      for (int64_t ci = 0; ci < cg; ++ci)
+        for (int64_t t = 0; t < K; ++t) {
+          for (size_t d = rank, q = static_cast<size_t>(t); d-- > 0;) {
+            k[d] = static_cast<int64_t>(q) % win.kernel[d];
+            q /= static_cast<size_t>(win.kernel[d]);
+          }
+          int64_t at = 0;
+          for (size_t d = 0; d < rank && at >= 0; ++d) {
+            const int64_t i = o[d] * win.stride[d] - win.pad_begin[d] + k[d] * win.dilation[d];
+            at = i < 0 || i >= win.in[d] ? -1 : at * win.in[d] + i;
+          }
+          if (at < 0) continue;
+          const int64_t channel = m / mg * cg + ci;
+          const double prod = double{c.x[static_cast<size_t>(channel * in + at)]} *
+                              c.w[static_cast<size_t>((m * cg + ci) * K + t)];
+          sum += prod;
+          magnitude += std::abs(prod);
+        }
+      if (!c.bias.empty()) sum += c.bias[static_cast<size_t>(m)];
+      double bound = static_cast<double>(cg * K + 2) * FLT_EPSILON * (magnitude + 1);
+      const ConvEpilogue& e = c.epilogue;
+      switch (e.activation) {
+        case Activation::Relu:
+          sum = std::max(sum, 0.0);
+          break;
+        case Activation::LeakyRelu:
+          sum = sum < 0 ? e.alpha * sum : sum;
+          break;
+        case Activation::Clip:
+          sum = std::clamp(sum, double{e.alpha}, double{e.beta});
+          break;
+        case Activation::Sigmoid:
+          // Its slope is at most 1/4; fast_sigmoid adds at most 3 ulp (kernels/fast_math.h).
+          sum = 1 / (1 + std::exp(-sum));
+          bound = bound / 4 + 4 * FLT_EPSILON * sum;
+          break;
+        default:
+          break;
+      }
+      ASSERT_NEAR(y[static_cast<size_t>(m * P + p)], sum, bound)
+          << "output channel " << m << ", position " << p << " of " << P << ", C " << c.C << ", M "
+          << c.M << ", groups " << c.groups << ", taps " << K;
+    }
+}
+
+std::vector<float> run_tiles(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  conv_tiles_f32(c.x.data(), c.w.data(), y.data(), c.win, c.C, c.M, c.groups,
+                 c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
+std::vector<float> run_few_positions(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  const PackedB wt = pack_filter_transposed(c.w.data(), c.M, c.C * c.win.kernel_numel());
+  conv_few_positions_f32(c.x.data(), wt, y.data(), c.win, c.C,
+                         c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
+std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  const std::vector<float> blocked =
+      block_filter(c.w.data(), c.M, c.C * c.win.kernel_numel(), conv_direct_block(c.win.out[1]));
+  conv_direct_f32(c.x.data(), blocked.data(), y.data(), c.win, c.C, c.M,
+                  c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
+// Output sizes of `rank` dimensions whose product is at most max_positions.
+std::vector<int64_t> random_out(Rng& rng, size_t rank, int64_t max_positions) {
+  std::vector<int64_t> out;
+  int64_t left = max_positions;
+  for (size_t d = 0; d < rank; ++d) {
+    out.push_back(rng.uniform(1, left));
+    left /= out.back();
+  }
+  return out;
+}
+
+TEST(ConvPaths, TilesMatchAReferenceLoop) {
+  Rng rng(131);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (int i = 0; i < 40; ++i) {
+      const size_t rank = static_cast<size_t>(rng.uniform(1, 2));
+      const int64_t groups = rng.uniform(1, 3), mg = rng.uniform(2, 20), cg = rng.uniform(1, 9);
+      // Up to 2000 positions: several tiles, and a partial last one.
+      const ConvCase c = random_case(rng, random_out(rng, rank, rank == 1 ? 2000 : 1200), 5,
+                                     groups * cg, groups * mg, groups);
+      SCOPED_TRACE(i);
+      expect_conv(c, run_tiles(c, pool));
+    }
+  }
+}
+
+TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
+  Rng rng(132);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (int i = 0; i < 40; ++i) {
+      const size_t rank = static_cast<size_t>(rng.uniform(1, 2));
+      const int64_t M = rng.uniform(kFewPositionsMinFilters, 70), C = rng.uniform(1, 4);
+      const ConvCase c =
+          random_case(rng, random_out(rng, rank, kFewPositionsMax), rank == 1 ? 40 : 7, C, M, 1);
+      SCOPED_TRACE(i);
+      expect_conv(c, run_few_positions(c, pool));
+    }
+  }
+}
+
+TEST(ConvPaths, DirectMatchesAReferenceLoop) {
+  Rng rng(134);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (int i = 0; i < 60; ++i) {
+      // Rows of 1..70 positions: one vector or two (8 or 16 lanes), with partial steps;
+      // 1..40 filters: whole and partial blocks of channels.
+      const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
+      ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
+      // The direct path is for stride 1: the same case with unit strides.
+      WindowAttrs attrs;
+      attrs.strides = {1, 1};
+      attrs.dilations = c.win.dilation;
+      attrs.pads = c.win.pad_begin;
+      attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
+      c.win = resolve_window(attrs, c.win.in, c.win.kernel);
+      c.x = random_vector(C * c.win.in_numel(), rng);
+      if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
+      SCOPED_TRACE(i);
+      expect_conv(c, run_direct(c, pool));
+    }
+  }
+}
+
+// bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
+// most the direct path takes) with a partial block of output channels.
+TEST(ConvPaths, DirectOfImageNetworkLayers) {
+  Rng rng(135);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32},
+                                     std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
+      WindowAttrs attrs;
+      attrs.pads = {1, 1, 1, 1};
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
+      ASSERT_TRUE(conv_direct_pays(c.win, C, 1));
+      c.x = random_vector(C * size * size, rng);
+      c.w = random_vector(M * C * 9, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::Relu;
+      expect_conv(c, run_direct(c, pool));
+    }
+  }
+}
+
+// The STFT of bench's vad_lstm (258 filters of 256 taps, stride 64, 5 frames), and more
+// taps than one k block of the packed filter holds.
+TEST(ConvPaths, FewPositionsOfLongFilters) {
+  Rng rng(133);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, taps] : {std::tuple{1, 258, 256}, std::tuple{3, 40, 700}}) {
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      WindowAttrs attrs;
+      attrs.strides = {64};
+      attrs.pads = {32, 32};
+      c.win = resolve_window(attrs, std::vector<int64_t>{taps + 192}, std::vector<int64_t>{taps});
+      ASSERT_EQ(c.win.out_numel(), 5);
+      c.x = random_vector(C * c.win.in_numel(), rng);
+      c.w = random_vector(M * C * taps, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::Relu;
+      expect_conv(c, run_few_positions(c, pool));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bough::kernels
