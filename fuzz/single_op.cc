@@ -4,10 +4,16 @@
 // the signature names with edge values; then writes the ONNX model, reads it back, builds a
 // session and runs it once. Edge-value attributes and empty or mismatched shapes are what
 // such models get wrong; only bough::Error may come out.
+//
+// To keep a finding as a regression test, save the model it generates:
+//   BOUGH_SINGLE_OP_MODEL=tests/fixtures/hostile/NAME.onnx build-fuzz/fuzz/fuzz_single_op INPUT
+// (the run's input values come from the bytes left over; the hostile-models test uses fixed
+// ones, so a finding that needs particular values keeps them as initializers).
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,6 +24,7 @@
 #include "ops/registry.h"
 #include "ops/schema.h"
 #include "run_once.h"
+#include "util/files.h"
 
 namespace bough::fuzz {
 namespace {
@@ -208,9 +215,12 @@ onnxpb::ModelProto single_op_model(FuzzedDataProvider& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   const bough::onnxpb::ModelProto proto = bough::fuzz::single_op_model(in);
+  const std::string bytes = proto.SerializeAsString();
+  if (const char* save = std::getenv("BOUGH_SINGLE_OP_MODEL"))
+    bough::write_file_atomic(save, bytes);
   std::shared_ptr<bough::ir::Model> model;
   try {
-    model = bough::onnx::read_model_bytes(proto.SerializeAsString(), "single_op.onnx", "");
+    model = bough::onnx::read_model_bytes(bytes, "single_op.onnx", "");
   } catch (const bough::Error&) {
     return 0;
   }

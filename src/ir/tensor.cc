@@ -4,6 +4,7 @@
 
 #include "bough/error.h"
 #include "ir/float_formats.h"
+#include "util/from_double.h"
 
 namespace bough {
 
@@ -192,7 +193,8 @@ int64_t Tensor::get_int(int64_t i) const {
     case ElemType::Int2:
       return sign_extend(get_packed(data<uint8_t>(), i, 2), 2);
     default:
-      if (is_float_type(type_)) return static_cast<int64_t>(get_double(i));
+      // Truncated and saturated: a float tensor read as sizes or indices may hold anything.
+      if (is_float_type(type_)) return util::from_double<int64_t>(get_double(i));
       fail(ErrorKind::Unsupported, "",
            std::string("no integer value for type ") + std::string(elem_name(type_)));
   }

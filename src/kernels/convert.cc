@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "bough/error.h"
-#include "kernels/from_double.h"
+#include "util/from_double.h"
 
 namespace bough::kernels {
 
@@ -50,28 +50,30 @@ void store(Tensor& out, int64_t i, bool is_int, int64_t iv, uint64_t uv, double 
       out.data<bool>()[i] = is_int ? iv != 0 : dv != 0;
       return;
     case ElemType::Int8:
-      out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : from_double<int8_t>(dv);
+      out.data<int8_t>()[i] = is_int ? static_cast<int8_t>(iv) : util::from_double<int8_t>(dv);
       return;
     case ElemType::Int16:
-      out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : from_double<int16_t>(dv);
+      out.data<int16_t>()[i] = is_int ? static_cast<int16_t>(iv) : util::from_double<int16_t>(dv);
       return;
     case ElemType::Int32:
-      out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : from_double<int32_t>(dv);
+      out.data<int32_t>()[i] = is_int ? static_cast<int32_t>(iv) : util::from_double<int32_t>(dv);
       return;
     case ElemType::Int64:
-      out.data<int64_t>()[i] = is_int ? iv : from_double<int64_t>(dv);
+      out.data<int64_t>()[i] = is_int ? iv : util::from_double<int64_t>(dv);
       return;
     case ElemType::UInt8:
-      out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : from_double<uint8_t>(dv);
+      out.data<uint8_t>()[i] = is_int ? static_cast<uint8_t>(uv) : util::from_double<uint8_t>(dv);
       return;
     case ElemType::UInt16:
-      out.data<uint16_t>()[i] = is_int ? static_cast<uint16_t>(uv) : from_double<uint16_t>(dv);
+      out.data<uint16_t>()[i] =
+          is_int ? static_cast<uint16_t>(uv) : util::from_double<uint16_t>(dv);
       return;
     case ElemType::UInt32:
-      out.data<uint32_t>()[i] = is_int ? static_cast<uint32_t>(uv) : from_double<uint32_t>(dv);
+      out.data<uint32_t>()[i] =
+          is_int ? static_cast<uint32_t>(uv) : util::from_double<uint32_t>(dv);
       return;
     case ElemType::UInt64:
-      out.data<uint64_t>()[i] = is_int ? uv : from_double<uint64_t>(dv);
+      out.data<uint64_t>()[i] = is_int ? uv : util::from_double<uint64_t>(dv);
       return;
     case ElemType::Float:
       out.data<float>()[i] = fv;

@@ -28,10 +28,15 @@ struct LegacyBroadcast {
   }
   Tensor apply(const Tensor& a, const Tensor& b) const {
     if (!enabled || axis < 0) return b;
-    int64_t ax = axis < 0 ? axis + static_cast<int64_t>(a.rank()) : axis;
+    // B's dims must sit inside A's from `axis` on. Checked before the padding loop: an axis
+    // of 2^63 - 1 made `size + axis` wrap negative and the loop grow B's shape forever.
+    const auto rank_a = static_cast<int64_t>(a.rank()), rank_b = static_cast<int64_t>(b.rank());
+    if (axis > rank_a - rank_b)
+      fail(ErrorKind::BadInput, "",
+           "broadcast axis " + std::to_string(axis) + " does not fit B's " +
+               std::to_string(rank_b) + " dims in A's " + std::to_string(rank_a));
     Dims shape = b.shape();
-    while (static_cast<int64_t>(shape.size()) + ax < static_cast<int64_t>(a.rank()))
-      shape.push_back(1);
+    while (static_cast<int64_t>(shape.size()) + axis < rank_a) shape.push_back(1);
     return b.reshaped(shape);
   }
 };

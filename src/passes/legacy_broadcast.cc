@@ -41,7 +41,9 @@ int legacy_broadcast(ir::Model& model) {
       if (!def || ops::since_of(*def, ops::node_opset(&model, nullptr, n)) >= 7) continue;
       const int64_t axis = n.attr("axis")->i;
       const int rank_a = rank_of(types, n.inputs[0]), rank_b = rank_of(types, n.inputs[1]);
-      if (rank_a < 0 || rank_b < 0 || axis < 0 || axis + rank_b > rank_a) continue;
+      // `axis > rank_a - rank_b`, not `axis + rank_b > rank_a`: an axis of 2^63 - 1 wrapped
+      // the sum negative and the node was rewritten as if B fit (the kernel refuses it).
+      if (rank_a < 0 || rank_b < 0 || axis < 0 || axis > rank_a - rank_b) continue;
       std::erase_if(n.attributes, [](const ir::Attribute& a) { return a.name == "axis"; });
       ++rewritten;
       const int64_t trailing = rank_a - axis - rank_b;

@@ -1,6 +1,8 @@
-// Untrusted model files go through the public API as a server would take them: load, a
-// session, one run on inputs made up from the declared types (fuzz/run_once.h). Only
-// bough::Error may come out; a crash, an abort or any other exception fails the test.
+// Untrusted model files go through the public API as a server would take them: load (from a
+// path and from bytes), a session, one run on inputs made up from the declared types
+// (fuzz/run_once.h). Only bough::Error may come out; a crash, an abort or any other
+// exception fails the test. The conformance models (the fuzzers' seed corpus) go through
+// whole, cut and flipped.
 // tests/fixtures/hostile/ keeps one file per problem fuzzing and review found (each fixed):
 // initializers claiming 2^28 strings or 2^39 floats, external data naming a folder,
 // 30,000 nested regex groups, integer log-reductions and Shrink leaving the integer range,
@@ -9,7 +11,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <string_view>
 
 #include "bough/error.h"
 #include "bough/model.h"
@@ -21,16 +25,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Loads and runs one file; fails the test on anything but success or a bough::Error.
-void expect_only_bough_errors(const std::string& path) {
+// The bytes run_once makes input values from: zero, one, edges of the signed and unsigned
+// ranges.
+constexpr std::string_view kInputBytes{"\x01\x7f\x80\xff\x00\x10", 6};
+
+// Runs load() (and a session and one run on what it loads); fails the test on anything but
+// success or a bough::Error. `what` names the model in the failure.
+void expect_only_bough_errors(const std::string& what, const std::function<Model()>& load) {
   try {
-    fuzz::run_once(Model::load(path), "\x01\x7f\x80\xff\x00\x10");
+    fuzz::run_once(load(), kInputBytes);
   } catch (const Error&) {
   } catch (const std::exception& e) {
-    ADD_FAILURE() << path << ": " << typeid(e).name() << ": " << e.what();
+    ADD_FAILURE() << what << ": " << typeid(e).name() << ": " << e.what();
   } catch (...) {
-    ADD_FAILURE() << path << ": a non-standard exception";
+    ADD_FAILURE() << what << ": a non-standard exception";
   }
+}
+
+void expect_only_bough_errors(const std::string& path) {
+  expect_only_bough_errors(path, [&] { return Model::load(path); });
+}
+
+// The same through Model::load_bytes (the in-memory path servers and the fuzzers use).
+void expect_only_bough_errors_from_bytes(const std::string& name, const std::string& bytes) {
+  expect_only_bough_errors(name + " (bytes)", [&] { return Model::load_bytes(bytes, name); });
 }
 
 std::string read_bytes(const std::string& path) {
@@ -43,7 +61,10 @@ std::string read_bytes(const std::string& path) {
 TEST(HostileModels, SavedReproducersEndInAnErrorOrARun) {
   int files = 0;
   for (const auto& entry : fs::directory_iterator(test::source_dir() + "/tests/fixtures/hostile")) {
-    expect_only_bough_errors(entry.path().string());
+    const std::string path = entry.path().string();
+    expect_only_bough_errors(path);
+    if (entry.path().extension() == ".onnx")
+      expect_only_bough_errors_from_bytes(path, read_bytes(path));
     ++files;
   }
   EXPECT_GE(files, 8);
@@ -65,6 +86,27 @@ TEST(HostileModels, TruncatedAndBitFlippedCopiesOfTheExample) {
     flipped[at] = static_cast<char>(flipped[at] ^ (1 << (k % 8)));
     try_bytes(flipped);
   }
+}
+
+// The ONNX fuzz targets' seed corpus (scripts/fuzz): every conformance model through
+// Model::load_bytes and one run, then its first half and a copy with one byte flipped.
+TEST(HostileModels, ConformanceModelsWholeCutAndFlippedThroughTheBytesApi) {
+  const std::string suite = test::conformance_dir();
+  if (suite.empty()) GTEST_SKIP() << "no conformance suite";
+  int models = 0;
+  for (const auto& entry : fs::directory_iterator(suite)) {
+    const fs::path model = entry.path() / "model.onnx";
+    if (!fs::is_regular_file(model)) continue;
+    const std::string bytes = read_bytes(model.string());
+    const std::string name = entry.path().filename().string();
+    expect_only_bough_errors_from_bytes(name, bytes);
+    expect_only_bough_errors_from_bytes(name + " cut", bytes.substr(0, bytes.size() / 2));
+    std::string flipped = bytes;
+    flipped[(static_cast<size_t>(models) * 7919) % flipped.size()] ^= 0x55;
+    expect_only_bough_errors_from_bytes(name + " flipped", flipped);
+    ++models;
+  }
+  EXPECT_GT(models, 100);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -225,6 +227,26 @@ TEST(GroupBInfer, ResizeByScalesAndBySizes) {
   auto r = infer_graph(g, {"a", "b"}, 13);
   EXPECT_EQ(r.out(0), "tensor(float)[1,1,4,6]") << r.errors();
   EXPECT_EQ(r.out(1), "tensor(float)[1,1,5,7]");
+}
+
+// Scales that would give a dim past 2^40 (or NaN) leave it unknown instead of converting
+// 1e30 * 2 or NaN to int64 (undefined); the run then refuses the scales with a clear error.
+TEST(GroupBInfer, ResizeDimsOutOfRangeStayUnknown) {
+  GraphBuilder g;
+  input(g, "x", ElemType::Float, {"1", "1", "2", "3"});
+  g.initializer("huge", f32({4}, {1, 1, 1e30f, 2}));
+  g.node("Resize", {"x", "", "huge"}, {"a"}, "huge_scale");
+  g.initializer("nan", f32({4}, {1, 1, std::nanf(""), 2}));
+  g.node("Resize", {"x", "", "nan"}, {"b"}, "nan_scale");
+  // not_smaller takes the largest ratio, (2^63 - 1) / 3 ~ 3.1e18, for every axis: each dim
+  // times it is past 2^40.
+  g.initializer("sizes", i64({4}, {1, 1, 2, std::numeric_limits<int64_t>::max()}));
+  auto& n = g.node("Resize", {"x", "", "", "sizes"}, {"c"}, "huge_sizes");
+  set_string(n, "keep_aspect_ratio_policy", "not_smaller");
+  auto r = infer_graph(g, {"a", "b", "c"}, 18);
+  EXPECT_EQ(r.out(0), "tensor(float)[1,1,?,6]") << r.errors();
+  EXPECT_EQ(r.out(1), "tensor(float)[1,1,?,6]");
+  EXPECT_EQ(r.out(2), "tensor(float)[?,?,?,?]");
 }
 
 TEST(GroupBInfer, UnknownCountsStayUnknown) {

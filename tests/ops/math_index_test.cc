@@ -285,7 +285,7 @@ TEST(MathIndexTest, ReduceLogSumExpOfLargeValues) {
   EXPECT_NEAR(y.data<float>()[0], 1000 + std::log(2.0), 1e-3);
 }
 
-// Results computed in double and stored as integers saturate (kernels/from_double.h)
+// Results computed in double and stored as integers saturate (util/from_double.h)
 // instead of being undefined behaviour.
 TEST(MathIndexTest, FloatResultsStoredAsIntegersSaturate) {
   const int64_t max64 = std::numeric_limits<int64_t>::max();
@@ -303,6 +303,39 @@ TEST(MathIndexTest, FloatResultsStoredAsIntegersSaturate) {
   EXPECT_EQ(shrunk.data<int8_t>()[0], 127);
   EXPECT_EQ(shrunk.data<int8_t>()[1], -128);
   EXPECT_EQ(shrunk.data<int8_t>()[2], 0);
+}
+
+// Opset < 7 broadcasting matches B inside A from `axis`: [[1,2,3],[4,5,6]] + [10,20] at
+// axis 0 adds 10 to the first row and 20 to the second.
+TEST(MathIndexTest, LegacyBroadcastAtAnAxis) {
+  auto at_axis = [](int64_t axis) {
+    return [axis](onnxpb::NodeProto& n) {
+      test::set_int(n, "broadcast", 1);
+      test::set_int(n, "axis", axis);
+    };
+  };
+  Tensor y = run1("Add", {{"a", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"b", f32({2}, {10, 20})}},
+                  at_axis(0), 6);
+  EXPECT_EQ(test::floats_of(y), (std::vector<float>{11, 12, 13, 24, 25, 26}));
+}
+
+// Found by the single-operator fuzzer: an axis of 2^63 - 1 wrapped `B's rank + axis`
+// negative and the kernel padded B's shape with 1s until memory ran out
+// (tests/fixtures/hostile/legacy_broadcast_axis_int64_max.onnx). An axis that leaves no room
+// for B's dims in A's is bad input.
+TEST(MathIndexTest, LegacyBroadcastAxisPastTheRankIsBadInput) {
+  for (int64_t axis : {int64_t{2}, std::numeric_limits<int64_t>::max()}) {
+    SCOPED_TRACE(axis);
+    expect_bad_input([axis] {
+      run1(
+          "Add", {{"a", f32({2, 3}, {1, 2, 3, 4, 5, 6})}, {"b", f32({3}, {1, 2, 3})}},
+          [axis](onnxpb::NodeProto& n) {
+            test::set_int(n, "broadcast", 1);
+            test::set_int(n, "axis", axis);
+          },
+          6);
+    });
+  }
 }
 
 // Found by the single-operator fuzzer: blocksize 2^32 squared wrapped to 0 and inference

@@ -11,6 +11,7 @@
 #include "ops/constant_use.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -84,7 +85,7 @@ class Gemm : public Kernel {
         using S = std::conditional_t<std::is_floating_point_v<T>, T, double>;
         const S sa = static_cast<S>(alpha_), sb = static_cast<S>(beta_);
         return kernels::binary_map<T, T, T>(y, c, t, pool, [sa, sb](T u, T v) {
-          return static_cast<T>(sa * static_cast<S>(u) + sb * static_cast<S>(v));
+          return util::stored_as<T>(sa * static_cast<S>(u) + sb * static_cast<S>(v));
         });
       });
     };

@@ -34,6 +34,11 @@ ir::Dim dim_sum(const std::vector<ir::Dim>& dims) {
   return ir::Dim::unknown();
 }
 
+ir::Dim computed_dim(double size) {
+  if (!(size >= 0 && size <= double(int64_t{1} << 40))) return ir::Dim::unknown();
+  return ir::Dim::known(static_cast<int64_t>(size));
+}
+
 std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::Dim>& dims,
                                  const std::vector<double>& scales,
                                  const std::vector<int64_t>& axes) {
@@ -45,8 +50,7 @@ std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::
     if (scales[k] <= 0) ctx.invalid("scales must be positive");
     ir::Dim& d = out[static_cast<size_t>(axes[k])];
     if (d.is_known())
-      d = ir::Dim::known(
-          static_cast<int64_t>(std::floor(static_cast<double>(d.value) * scales[k])));
+      d = computed_dim(std::floor(static_cast<double>(d.value) * scales[k]));
     else if (scales[k] != 1.0)
       d = ir::Dim::unknown();
   }

@@ -89,6 +89,11 @@ std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t
 // that dim; otherwise unknown.
 ir::Dim dim_sum(const std::vector<ir::Dim>& dims);
 
+// A dim computed in floating point (a dim times a scale, rounded): known when it is a size a
+// run could make (0 to 2^40), else unknown, and the run refuses it with a clear error. NaN,
+// infinite and huge values never reach an integer conversion (undefined out of range).
+ir::Dim computed_dim(double size);
+
 // Resize's and Upsample's output dims: floor(dim * scale) on each of `axes` (scale 1 keeps a
 // dim, known or not); a count of scales other than axes' is invalid.
 std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::Dim>& dims,

@@ -4,6 +4,7 @@
 
 #include "kernels/through_float.h"
 #include "ops/elementwise.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -20,7 +21,7 @@ Tensor map_values(const Tensor& x, util::ThreadPool& pool, const char* name, F f
         x);
   return kernels::visit<K>(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return kernels::unary_map<T, T>(x, t, pool, [f](T v) { return static_cast<T>(f(v)); });
+    return kernels::unary_map<T, T>(x, t, pool, [f](T v) { return util::stored_as<T>(f(v)); });
   });
 }
 

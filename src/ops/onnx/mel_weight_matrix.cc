@@ -32,21 +32,24 @@ class MelWeightMatrix : public Kernel {
 
     const float low_mel = 2595.0f * std::log10(1.0f + lower / 700.0f);
     const float high_mel = 2595.0f * std::log10(1.0f + upper / 700.0f);
+    // The output first: its allocation refuses sizes past the session's limits before the
+    // edges' vector of mel_bins + 2 entries is made.
+    Tensor w = Tensor::zeros(ElemType::Double, Dims{spectrum_bins, mel_bins});
     const float mel_step = (high_mel - low_mel) / static_cast<float>(mel_bins + 2);
     std::vector<int64_t> points(static_cast<size_t>(mel_bins + 2));
     for (int64_t i = 0; i < mel_bins + 2; ++i) {
       const double mel = static_cast<double>(i) * mel_step + low_mel;
       const double hz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
-      points[static_cast<size_t>(i)] = static_cast<int64_t>(
-          std::floor(static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate)));
-    }
-    for (int64_t p : points)
-      if (p < 0 || p >= spectrum_bins)
+      const double bin =
+          std::floor((static_cast<double>(dft_length) + 1) * hz / static_cast<double>(sample_rate));
+      // Checked as a double: NaN and huge edges (from huge hertz) never reach the conversion.
+      if (!(bin >= 0 && bin < static_cast<double>(spectrum_bins)))
         fail(ErrorKind::BadInput, "",
              "MelWeightMatrix edges fall outside the " + std::to_string(spectrum_bins) +
                  " spectrum bins");
+      points[static_cast<size_t>(i)] = static_cast<int64_t>(bin);
+    }
 
-    Tensor w = Tensor::zeros(ElemType::Double, Dims{spectrum_bins, mel_bins});
     double* m = w.data<double>();
     for (int64_t i = 0; i < mel_bins; ++i) {
       const int64_t lo = points[static_cast<size_t>(i)], mid = points[static_cast<size_t>(i + 1)],

@@ -8,6 +8,7 @@
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -32,22 +33,12 @@ B int_pow(B x, E y) {
   return static_cast<B>(result);
 }
 
-// A real result converted to an integer base type: truncated, clamped, NaN gives 0.
-template <typename B>
-B to_base(double v) {
-  if (std::isnan(v)) return 0;
-  if (v <= static_cast<double>(std::numeric_limits<B>::lowest()))
-    return std::numeric_limits<B>::lowest();
-  if (v >= static_cast<double>(std::numeric_limits<B>::max())) return std::numeric_limits<B>::max();
-  return static_cast<B>(v);
-}
-
 template <typename B, typename E>
 B power(B x, E y) {
   if constexpr (std::is_integral_v<B> && std::is_integral_v<E>)
     return int_pow(x, y);
   else if constexpr (std::is_integral_v<B>)
-    return to_base<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+    return util::from_double<B>(std::pow(static_cast<double>(x), static_cast<double>(y)));
   else if constexpr (std::is_same_v<B, float> && std::is_same_v<E, float>)
     return std::pow(x, y);
   else

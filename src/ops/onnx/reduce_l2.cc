@@ -1,7 +1,7 @@
 // ReduceL2: the square root of the sum of squares over the given axes (see
 // ops/onnx/reduce_op.h); integer results are the root truncated.
-#include "kernels/from_double.h"
 #include "ops/onnx/reduce_op.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -9,9 +9,7 @@ namespace {
 template <typename T>
 struct L2Reducer : SumReducer<T> {
   T step(T a, T x) const { return static_cast<T>(a + x * x); }
-  T finish(T a, int64_t) const {
-    return kernels::from_double<T>(std::sqrt(static_cast<double>(a)));
-  }
+  T finish(T a, int64_t) const { return util::from_double<T>(std::sqrt(static_cast<double>(a))); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<L2Reducer>(x, plan, "ReduceL2");

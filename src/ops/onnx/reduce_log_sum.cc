@@ -1,14 +1,14 @@
 // ReduceLogSum: the natural log of the sum over the given axes (see ops/onnx/reduce_op.h);
 // an empty set gives -inf.
-#include "kernels/from_double.h"
 #include "ops/onnx/reduce_op.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
 namespace {
 template <typename T>
 struct LogSumReducer : SumReducer<T> {
-  T finish(T a, int64_t) const { return kernels::from_double<T>(std::log(static_cast<double>(a))); }
+  T finish(T a, int64_t) const { return util::from_double<T>(std::log(static_cast<double>(a))); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumReducer>(x, plan, "ReduceLogSum");

@@ -1,8 +1,8 @@
 // ReduceLogSumExp: log(sum(exp(x))) over the given axes (see ops/onnx/reduce_op.h),
 // accumulated as a running maximum and a sum scaled by it, so large inputs do not overflow;
 // an empty set gives -inf.
-#include "kernels/from_double.h"
 #include "ops/onnx/reduce_op.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -22,7 +22,7 @@ struct LogSumExpReducer {
     if (a.max < b.max) std::swap(a, b);
     return {a.max, a.sum + b.sum * std::exp(b.max - a.max)};
   }
-  T finish(Acc a, int64_t) const { return kernels::from_double<T>(a.max + std::log(a.sum)); }
+  T finish(Acc a, int64_t) const { return util::from_double<T>(a.max + std::log(a.sum)); }
 };
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");

@@ -244,8 +244,7 @@ void infer(InferContext& ctx) {
       }
       for (int64_t a : axes) {
         ir::Dim& d = out[static_cast<size_t>(a)];
-        d = ir::Dim::known(
-            static_cast<int64_t>(std::nearbyint(static_cast<double>(d.value) * scale)));
+        d = layout_infer::computed_dim(std::nearbyint(static_cast<double>(d.value) * scale));
       }
     }
   } else if (scales && !scales->empty() &&

@@ -1,9 +1,9 @@
 // Shrink: y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise (bias 0,
 // lambd 0.5 by default). Any numeric type; integer results are the float result converted,
 // saturating.
-#include "kernels/from_double.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
+#include "util/from_double.h"
 
 namespace bough::ops {
 
@@ -13,7 +13,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double lambd = ctx.attr_float("lambd", 0.5f);
   return make_numeric_map("Shrink", [bias, lambd](auto v) {
     const auto x = static_cast<double>(v);
-    return kernels::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
+    return util::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
   });
 }
 }  // namespace

@@ -1,14 +1,14 @@
 // A double converted to a kernel's element type with the result defined for every input.
 // C++ leaves a float-to-integer conversion undefined out of the target's range and for NaN
 // (ReduceLogSum of integers takes log 0 = -inf; Shrink and ReduceLogSumExp go through
-// double), so every such conversion in kernels goes through here.
+// double), so every such conversion in kernels and operators goes through here.
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
-namespace bough::kernels {
+namespace bough::util {
 
 // Integers truncate toward zero and saturate: -inf and values below the range give the
 // minimum, +inf and values above it the maximum; NaN gives 0. Bool is v != 0. Floating
@@ -31,4 +31,15 @@ T from_double(double v) {
   }
 }
 
-}  // namespace bough::kernels
+// A computed value r stored as element type T: through from_double when a floating-point
+// value meets an integer type (a plain cast is undefined out of range), else a cast. For
+// maps written once for every type (Gemm's alpha * v, an activation's f(v)).
+template <typename T, typename R>
+T stored_as(R r) {
+  if constexpr (std::is_floating_point_v<R> && std::is_integral_v<T>)
+    return from_double<T>(static_cast<double>(r));
+  else
+    return static_cast<T>(r);
+}
+
+}  // namespace bough::util
