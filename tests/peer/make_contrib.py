@@ -14,7 +14,9 @@ evaluation loses relative accuracy (Gelu(-5.147): ORT -6.136e-7, bough and the e
 covers it (worst case at 0.98 of the tolerance), and FastGelu's inputs stop at -4. The
 float16 cases, fed and read through Casts, round each result once and differ by at most one
 float16 ulp. BiasAdd, which ONNX Runtime implements on CUDA only, is checked against numpy's
-x + bias + skip.
+x + bias + skip. MultiHeadAttention's cases (run in float by both, softmax over at most
+seven keys) sit within the same default tolerance; its masked keys get mask_filter_value
+added, as ONNX Runtime does, so a case where every key is masked still matches.
 
 Usage: make_contrib.py [PEER_DIR]   (PEER_DIR: the folder `sh ../shared/peer/setup.sh`
 prints, default ~/.cache/bough-peer). Deterministic: the same files on every run.
@@ -173,6 +175,45 @@ def cases(rng):
                     [i16(3, 5), i16(5, 4)]))
     out.append(case("matmul_integer16_batched", "MatMulInteger16", ["a", "b"], ["y"],
                     [i16(2, 1, 3, 2), i16(3, 2, 4)]))
+    # MultiHeadAttention: self and cross attention, bias (V of another width), the key
+    # padding mask's three forms, attention_bias broadcast over batch or heads, past and
+    # present with unidirectional and a scale, key and value already split into heads.
+    mha = ["q", "k", "v", "bias", "mask", "attn_bias", "past_k", "past_v"]
+    pick = lambda *used: [n if n in used else "" for n in mha]
+    i32 = lambda a: np.array(a, np.int32)
+    out.append(case("mha_self", "MultiHeadAttention", pick("q", "k", "v"), ["y"],
+                    [f(2, 3, 16), f(2, 3, 16), f(2, 3, 16)], num_heads=2))
+    out.append(case("mha_cross_bias_v_width", "MultiHeadAttention", pick("q", "k", "v", "bias"),
+                    ["y"], [f(2, 3, 16), f(2, 5, 16), f(2, 5, 24), f(56)], num_heads=2))
+    out.append(case("mha_padding_mask_2d", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask"), ["y"],
+                    [f(2, 3, 8), f(2, 4, 8), f(2, 4, 8), i32([[1, 1, 0, 1], [1, 0, 0, 0]])],
+                    num_heads=2))
+    out.append(case("mha_key_lengths", "MultiHeadAttention", pick("q", "k", "v", "mask"), ["y"],
+                    [f(2, 2, 8), f(2, 5, 8), f(2, 5, 8), i32([3, 5])], num_heads=4))
+    out.append(case("mha_mask_3d_filter_value", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask"), ["y"],
+                    [f(1, 3, 8), f(1, 3, 8), f(1, 3, 8), i32([[[1, 0, 1], [0, 1, 1], [1, 1, 0]]])],
+                    num_heads=2, mask_filter_value=-3.0))
+    out.append(case("mha_attention_bias_heads", "MultiHeadAttention",
+                    pick("q", "k", "v", "attn_bias"), ["y"],
+                    [f(2, 3, 12), f(2, 4, 12), f(2, 4, 12), f(1, 3, 3, 4)], num_heads=3))
+    out.append(case("mha_attention_bias_batch_mask", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask", "attn_bias"), ["y"],
+                    [f(2, 2, 8), f(2, 3, 8), f(2, 3, 8), i32([2, 3]), f(2, 1, 2, 3)],
+                    num_heads=2))
+    out.append(case("mha_past_present_causal", "MultiHeadAttention",
+                    pick("q", "k", "v", "bias", "past_k", "past_v"), ["y", "present_k", "present_v"],
+                    [f(2, 3, 8), f(2, 3, 8), f(2, 3, 8), f(24), f(2, 2, 4, 4), f(2, 2, 4, 4)],
+                    num_heads=2, unidirectional=1, scale=0.3))
+    out.append(case("mha_causal_mask_attention_bias", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask", "attn_bias"), ["y", "present_k", "present_v"],
+                    [f(1, 4, 8), f(1, 4, 8), f(1, 4, 8), i32([[1, 1, 1, 0]]), f(1, 2, 4, 4)],
+                    num_heads=2, unidirectional=1))
+    out.append(case("mha_split_kv", "MultiHeadAttention", pick("q", "k", "v"), ["y"],
+                    [f(2, 3, 16), f(2, 4, 5, 4), f(2, 4, 5, 4)], num_heads=4))
+    out.append(case("mha_float16", "MultiHeadAttention", ["q", "k", "v", "bias"], ["y"],
+                    [h16(1, 3, 8), h16(1, 2, 8), h16(1, 2, 8), h16(24)], num_heads=2))
     return out
 
 

@@ -1,0 +1,84 @@
+#include "ops/microsoft/attention_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace bough::ops::contrib {
+
+namespace {
+
+// One query row (b, h, i): scores into s (p.total floats of scratch), then Y's row.
+void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, float* s) {
+  const int64_t d = p.head_size, dv = p.v_head_size, n = p.total;
+  const int64_t hk = h / (p.heads / p.kv_heads);
+  const float* qr = p.q + ((b * p.heads + h) * p.q_seq + i) * d;
+  const float* keys = p.k + (b * p.kv_heads + hk) * n * d;
+  const float* values = p.v + (b * p.kv_heads + hk) * n * dv;
+  // Keys past `visible` are removed by the causal rule.
+  const int64_t visible = p.causal ? std::min(n, p.past + i + 1) : n;
+  for (int64_t j = 0; j < visible; ++j) {
+    const float* kr = keys + j * d;
+    float dot = 0;
+    for (int64_t c = 0; c < d; ++c) dot += qr[c] * kr[c];
+    s[j] = dot * p.scale;
+  }
+  if (p.mask) {
+    const float* m = p.mask + (b * p.q_seq + i) * n;
+    for (int64_t j = 0; j < visible; ++j) s[j] += m[j];
+  }
+  if (p.bias) {
+    const float* a = p.bias + b * p.bias_batch_stride + h * p.bias_head_stride + i * n;
+    for (int64_t j = 0; j < visible; ++j) s[j] += a[j];
+  }
+  float mx = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < visible; ++j) mx = std::max(mx, s[j]);
+  float sum = 0;
+  for (int64_t j = 0; j < visible; ++j) {
+    s[j] = std::exp(s[j] - mx);
+    sum += s[j];
+  }
+  const float inv = visible > 0 ? 1.0f / sum : 0.0f;
+  float* yr = p.y + ((b * p.q_seq + i) * p.heads + h) * dv;
+  std::fill(yr, yr + dv, 0.0f);
+  for (int64_t j = 0; j < visible; ++j) {
+    const float w = s[j] * inv;
+    const float* vr = values + j * dv;
+    for (int64_t c = 0; c < dv; ++c) yr[c] += w * vr[c];
+  }
+}
+
+}  // namespace
+
+void attend(const AttentionProblem& p, util::ThreadPool& pool) {
+  const int64_t rows = p.batch * p.heads * p.q_seq;
+  if (rows == 0) return;
+  const int64_t row_work = std::max<int64_t>(1, p.total * (p.head_size + p.v_head_size));
+  pool.parallel_for(rows, util::grain_for(row_work), [&](int64_t lo, int64_t hi) {
+    std::vector<float> scratch(static_cast<size_t>(std::max<int64_t>(1, p.total)));
+    for (int64_t r = lo; r < hi; ++r)
+      attend_row(p, r / (p.heads * p.q_seq), (r / p.q_seq) % p.heads, r % p.q_seq, scratch.data());
+  });
+}
+
+void to_heads(const float* src, const float* bias, int64_t batch, int64_t seq, int64_t heads,
+              int64_t size, float* dst, int64_t dst_seq, int64_t offset) {
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t s = 0; s < seq; ++s)
+      for (int64_t h = 0; h < heads; ++h) {
+        const float* in = src + ((b * seq + s) * heads + h) * size;
+        const float* add = bias ? bias + h * size : nullptr;
+        float* out = dst + ((b * heads + h) * dst_seq + offset + s) * size;
+        for (int64_t c = 0; c < size; ++c) out[c] = add ? in[c] + add[c] : in[c];
+      }
+}
+
+void copy_past(const float* past, int64_t batch, int64_t heads, int64_t past_seq, int64_t size,
+               float* dst, int64_t dst_seq) {
+  for (int64_t bh = 0; bh < batch * heads; ++bh)
+    std::copy(past + bh * past_seq * size, past + (bh + 1) * past_seq * size,
+              dst + bh * dst_seq * size);
+}
+
+}  // namespace bough::ops::contrib

@@ -1,0 +1,45 @@
+// The attention step com.microsoft's attention operators share (MultiHeadAttention now;
+// Attention and GroupQueryAttention take the same shape): per head,
+//   Y = softmax(scale * Q·Kᵀ + mask + attention_bias) · V,
+// in float, with ONNX Runtime's masking rules: a padding mask is an additive term (ORT
+// fills masked keys with mask_filter_value, -10000 by default, rather than -inf), while the
+// causal rule removes key j for query i when j > past + i outright.
+#pragma once
+
+#include <cstdint>
+
+#include "util/thread_pool.h"
+
+namespace bough::ops::contrib {
+
+struct AttentionProblem {
+  int64_t batch = 0, heads = 0, kv_heads = 0;  // query head h reads kv head h / (heads / kv_heads)
+  int64_t q_seq = 0, total = 0;                // query rows, keys (past + new)
+  int64_t head_size = 0, v_head_size = 0;
+  const float* q = nullptr;  // (batch, heads, q_seq, head_size)
+  const float* k = nullptr;  // (batch, kv_heads, total, head_size)
+  const float* v = nullptr;  // (batch, kv_heads, total, v_head_size)
+  // Additive (batch, q_seq, total) term, or null.
+  const float* mask = nullptr;
+  // attention_bias (batch or 1, heads or 1, q_seq, total), or null; strides 0 when broadcast.
+  const float* bias = nullptr;
+  int64_t bias_batch_stride = 0, bias_head_stride = 0;
+  bool causal = false;
+  int64_t past = 0;  // the causal rule's offset
+  float scale = 1;
+  float* y = nullptr;  // (batch, q_seq, heads * v_head_size)
+};
+
+void attend(const AttentionProblem& p, util::ThreadPool& pool);
+
+// Writes src (batch, seq, heads * size), plus bias (heads * size, or null) on every row, into
+// dst (batch, heads, dst_seq, size) at sequence positions [offset, offset + seq).
+void to_heads(const float* src, const float* bias, int64_t batch, int64_t seq, int64_t heads,
+              int64_t size, float* dst, int64_t dst_seq, int64_t offset);
+
+// Copies past (batch, heads, past_seq, size) into dst (batch, heads, dst_seq, size) at
+// sequence positions [0, past_seq).
+void copy_past(const float* past, int64_t batch, int64_t heads, int64_t past_seq, int64_t size,
+               float* dst, int64_t dst_seq);
+
+}  // namespace bough::ops::contrib
