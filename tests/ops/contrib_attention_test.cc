@@ -143,7 +143,7 @@ TEST(ContribMultiHeadAttentionTest, BadShapesAreRefusedClearly) {
   Mha mask = two_keys();
   mask.mask = i32({1, 3}, {1, 1, 1});
   expect_error_mentioning([&] { run_mha(mask, 1, heads(1)); },
-                          "key_padding_mask of shape [1,3] is none of (1), (1, 2) and (1, 1, 2)");
+                          "mask of shape [1,3] is none of (1), (1, 2) and (1, 1, 2)");
   Mha bias = two_keys();
   bias.bias = f32({5}, {0, 0, 0, 0, 0});
   expect_error_mentioning([&] { run_mha(bias, 1, heads(1)); }, "bias must have shape (6)");
@@ -154,6 +154,83 @@ TEST(ContribMultiHeadAttentionTest, BadShapesAreRefusedClearly) {
 TEST(ContribMultiHeadAttentionTest, UnsupportedFormsAreInvalid) {
   expect_invalid_model([] { run_mha(two_keys(), 1, {}); });        // num_heads is required
   expect_invalid_model([] { run_mha(two_keys(), 4, heads(1)); });  // the qk output
+}
+
+// ---------------------------------------------------------------------------------------
+// Attention (packed QKV weights)
+
+// x rows [1, 0] and [0, 1] pick the weights' rows: Q = x, keys [0, 0] and [ln 3, 0], values
+// [4, 8] and [0, 4]. Query 0 scores 0 and ln 3 (y = [1, 5]); query 1 scores 0 and 0 (y = the
+// mean, [2, 6]).
+const std::vector<float> kWeights = {1, 0, 0, 0, 4, 8, 0, 1, 0, 0, 0, 4};
+
+NamedTensors attention_inputs(Tensor x, Tensor bias = {}, Tensor mask = {}, Tensor past = {}) {
+  std::vector<float> w = kWeights;
+  w[8] = kLn3;  // row 1's key
+  NamedTensors ins{{"input", std::move(x)}, {"weights", f32({2, 6}, w)}};
+  for (auto [name, t] : {std::pair{"bias", bias}, {"mask_index", mask}, {"past", past}})
+    ins.emplace_back(t.defined() ? name : "", t);
+  while (ins.back().first.empty()) ins.pop_back();
+  return ins;
+}
+
+std::vector<Tensor> run_attention(const NamedTensors& ins, int outputs, const Attrs& attrs) {
+  return run_node("Attention", ins, outputs, attrs, 1, "contrib_attention", 1, kMs);
+}
+
+const Tensor kTwoRows = f32({1, 2, 2}, {1, 0, 0, 1});
+
+TEST(ContribAttentionTest, PackedWeightsWithAndWithoutBias) {
+  expect_values(run_attention(attention_inputs(kTwoRows), 1, heads(1, 1.0f))[0], {1, 2, 2},
+                {1, 5, 2, 6});
+  // A V bias of [1, 1] adds 1 to every output: the weights sum to 1.
+  expect_values(
+      run_attention(attention_inputs(kTwoRows, f32({6}, {0, 0, 0, 0, 1, 1})), 1, heads(1, 1.0f))[0],
+      {1, 2, 2}, {2, 6, 3, 7});
+}
+
+TEST(ContribAttentionTest, UnidirectionalAndMaskIndexForms) {
+  // Query 0 sees only key 0.
+  expect_values(run_attention(attention_inputs(kTwoRows), 1, heads(1, 1.0f, true))[0], {1, 2, 2},
+                {4, 8, 2, 6});
+  // (2 * batch): end 2, start 1 masks key 0 for both queries: y = value 1.
+  expect_values(
+      run_attention(attention_inputs(kTwoRows, {}, i32({2}, {2, 1})), 1, heads(1, 1.0f))[0],
+      {1, 2, 2}, {0, 4, 0, 4});
+  // Key lengths (batch) = 1 masks key 1.
+  expect_values(run_attention(attention_inputs(kTwoRows, {}, i32({1}, {1})), 1, heads(1, 1.0f))[0],
+                {1, 2, 2}, {4, 8, 4, 8});
+}
+
+TEST(ContribAttentionTest, PastIsStackedKeyThenValue) {
+  // One new row x = [0, 1]: Q [0, 1], key [ln 3, 0], value [0, 4]. Past key [0, ln 3] scores
+  // ln 3, the new key 0: weights 3/4 and 1/4 of past value [1, 1] and [0, 4], y = [0.75, 1.75].
+  // present = (key: past, new; value: past, new).
+  auto out = run_attention(
+      attention_inputs(f32({1, 1, 2}, {0, 1}), {}, {}, f32({2, 1, 1, 1, 2}, {0, kLn3, 1, 1})), 2,
+      heads(1, 1.0f));
+  expect_values(out[0], {1, 1, 2}, {0.75, 1.75});
+  expect_values(out[1], {2, 1, 1, 2, 2}, {0, kLn3, kLn3, 0, 1, 1, 0, 4});
+}
+
+TEST(ContribAttentionTest, BadShapesAreRefusedClearly) {
+  expect_error_mentioning(
+      [] {
+        run_attention(attention_inputs(kTwoRows, {}, i32({3}, {1, 1, 1})), 1, heads(1));
+      },
+      "mask of shape [3] is none of (1), (2), (1, 2) and (1, 2, 2)");
+  expect_error_mentioning(
+      [] {
+        run_attention({{"input", kTwoRows}, {"weights", f32({2, 4}, {0, 0, 0, 0, 0, 0, 0, 0})}}, 1,
+                      heads(1));
+      },
+      "the weights' columns into Q, K and V: 4 is not a multiple of 3");
+  expect_invalid_model([] {
+    run_attention(attention_inputs(kTwoRows), 1, [](onnxpb::NodeProto& n) {
+      set_int(n, "num_heads", 1);
+      set_int(n, "do_rotary", 1);
+    });
+  });
 }
 
 }  // namespace

@@ -214,6 +214,38 @@ def cases(rng):
                     [f(2, 3, 16), f(2, 4, 5, 4), f(2, 4, 5, 4)], num_heads=4))
     out.append(case("mha_float16", "MultiHeadAttention", ["q", "k", "v", "bias"], ["y"],
                     [h16(1, 3, 8), h16(1, 2, 8), h16(1, 2, 8), h16(24)], num_heads=2))
+    # Attention (packed QKV weights): equal or given widths, mask_index's four forms (with
+    # unidirectional, also with a 3-D mask and a small mask_filter_value), past and
+    # present, attention_bias.
+    att = ["x", "w", "bias", "mask", "past", "attn_bias"]
+    pick = lambda *used: [n if n in used else "" for n in att]
+    out.append(case("attention_basic", "Attention", pick("x", "w", "bias"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24)], num_heads=2))
+    out.append(case("attention_qkv_hidden_sizes", "Attention", pick("x", "w", "bias"), ["y"],
+                    [f(2, 3, 8), f(8, 28) * 0.5, f(28)], num_heads=2, qkv_hidden_sizes=[8, 8, 12]))
+    out.append(case("attention_key_lengths", "Attention", pick("x", "w", "bias", "mask"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), i32([2, 3])], num_heads=4))
+    out.append(case("attention_end_and_start", "Attention", pick("x", "w", "bias", "mask"),
+                    ["y"], [f(2, 4, 8), f(8, 24) * 0.5, f(24), i32([3, 4, 1, 0])], num_heads=2))
+    out.append(case("attention_mask_2d_unidirectional", "Attention",
+                    pick("x", "w", "bias", "mask"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), i32([[1, 0, 1], [1, 1, 1]])], num_heads=2,
+                    unidirectional=1))
+    out.append(case("attention_mask_3d_unidirectional_filter", "Attention",
+                    pick("x", "w", "bias", "mask"), ["y"],
+                    [f(1, 3, 8), f(8, 24) * 0.5, f(24),
+                     i32([[[1, 1, 0], [0, 1, 1], [1, 1, 1]]])], num_heads=2, unidirectional=1,
+                    mask_filter_value=-2.0))
+    out.append(case("attention_past_present", "Attention", pick("x", "w", "bias", "past"),
+                    ["y", "present"], [f(2, 2, 8), f(8, 24) * 0.5, f(24), f(2, 2, 2, 3, 4)],
+                    num_heads=2, unidirectional=1, scale=0.4))
+    # (ONNX Runtime 1.30's CPU Attention crashes without the bias, which its schema calls
+    # optional; the unit tests cover bough's Attention without it.)
+    out.append(case("attention_attention_bias", "Attention",
+                    pick("x", "w", "bias", "attn_bias"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), f(2, 1, 3, 3)], num_heads=2))
+    out.append(case("attention_float16", "Attention", ["x", "w", "bias"], ["y"],
+                    [h16(1, 3, 8), (f(8, 24) * 0.5).astype(np.float16), h16(24)], num_heads=2))
     return out
 
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include "bough/error.h"
 
 namespace bough::ops::contrib {
 
@@ -49,7 +52,56 @@ void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, floa
   }
 }
 
+[[noreturn]] void bad(const char* op, const std::string& message) {
+  fail(ErrorKind::BadInput, "", std::string(op) + ": " + message);
+}
+
 }  // namespace
+
+void set_attention_bias(AttentionProblem& p, const Tensor& a, const char* op) {
+  if (a.rank() != 4 || (a.dim(0) != 1 && a.dim(0) != p.batch) ||
+      (a.dim(1) != 1 && a.dim(1) != p.heads) || a.dim(2) != p.q_seq || a.dim(3) != p.total)
+    bad(op, "attention_bias of shape " + shape_string(a.shape()) + " is not (" +
+                std::to_string(p.batch) + " or 1, " + std::to_string(p.heads) + " or 1, " +
+                std::to_string(p.q_seq) + ", " + std::to_string(p.total) + ")");
+  p.bias = a.data<float>();
+  p.bias_head_stride = a.dim(1) == 1 ? 0 : p.q_seq * p.total;
+  p.bias_batch_stride = a.dim(0) == 1 ? 0 : a.dim(1) * p.q_seq * p.total;
+}
+
+std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int64_t total,
+                             float filter, bool start_positions, const char* op) {
+  if (m.type() != ElemType::Int32) bad(op, "the mask must be int32");
+  const int32_t* v = m.data<int32_t>();
+  std::vector<float> out(static_cast<size_t>(batch * q_seq * total), 0.0f);
+  float* o = out.data();
+  auto row = [&](int64_t b, int64_t s) { return o + (b * q_seq + s) * total; };
+  if (m.shape() == Dims{batch} || (start_positions && m.shape() == Dims{2 * batch})) {
+    const bool with_start = m.dim(0) == 2 * batch && batch > 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t end = std::clamp<int64_t>(v[b], 0, total);
+      const int64_t start = with_start ? std::clamp<int64_t>(v[batch + b], 0, total) : 0;
+      for (int64_t s = 0; s < q_seq; ++s) {
+        std::fill(row(b, s), row(b, s) + start, filter);
+        std::fill(row(b, s) + end, row(b, s) + total, filter);
+      }
+    }
+  } else if (m.shape() == Dims{batch, total}) {
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t s = 0; s < q_seq; ++s)
+        for (int64_t j = 0; j < total; ++j)
+          if (v[b * total + j] <= 0) row(b, s)[j] = filter;
+  } else if (m.shape() == Dims{batch, q_seq, total}) {
+    for (size_t i = 0; i < out.size(); ++i)
+      if (v[i] <= 0) out[i] = filter;
+  } else {
+    const std::string b = std::to_string(batch), t = std::to_string(total);
+    bad(op, "mask of shape " + shape_string(m.shape()) + " is none of (" + b + ")" +
+                (start_positions ? ", (" + std::to_string(2 * batch) + ")" : "") + ", (" + b +
+                ", " + t + ") and (" + b + ", " + std::to_string(q_seq) + ", " + t + ")");
+  }
+  return out;
+}
 
 void attend(const AttentionProblem& p, util::ThreadPool& pool) {
   const int64_t rows = p.batch * p.heads * p.q_seq;
@@ -62,12 +114,12 @@ void attend(const AttentionProblem& p, util::ThreadPool& pool) {
   });
 }
 
-void to_heads(const float* src, const float* bias, int64_t batch, int64_t seq, int64_t heads,
-              int64_t size, float* dst, int64_t dst_seq, int64_t offset) {
+void to_heads(const float* src, int64_t src_row, const float* bias, int64_t batch, int64_t seq,
+              int64_t heads, int64_t size, float* dst, int64_t dst_seq, int64_t offset) {
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t s = 0; s < seq; ++s)
       for (int64_t h = 0; h < heads; ++h) {
-        const float* in = src + ((b * seq + s) * heads + h) * size;
+        const float* in = src + (b * seq + s) * src_row + h * size;
         const float* add = bias ? bias + h * size : nullptr;
         float* out = dst + ((b * heads + h) * dst_seq + offset + s) * size;
         for (int64_t c = 0; c < size; ++c) out[c] = add ? in[c] + add[c] : in[c];

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "bough/tensor.h"
 #include "util/thread_pool.h"
 
 namespace bough::ops::contrib {
@@ -32,10 +34,28 @@ struct AttentionProblem {
 
 void attend(const AttentionProblem& p, util::ThreadPool& pool);
 
-// Writes src (batch, seq, heads * size), plus bias (heads * size, or null) on every row, into
-// dst (batch, heads, dst_seq, size) at sequence positions [offset, offset + seq).
-void to_heads(const float* src, const float* bias, int64_t batch, int64_t seq, int64_t heads,
-              int64_t size, float* dst, int64_t dst_seq, int64_t offset);
+// Points p at attention_bias a (float, (batch or 1, heads or 1, q_seq, total)), after
+// checking its shape against p's dims.
+void set_attention_bias(AttentionProblem& p, const Tensor& a, const char* op);
+
+// The additive (batch, q_seq, total) term of an int32 mask as ONNX Runtime's CPU provider
+// prepares it: key lengths (batch) masking keys j >= length; with `start_positions` also
+// (2 * batch), the lengths then the first kept key of each batch; 0/1 flags (batch, total) or
+// (batch, q_seq, total). Masked keys get `filter`. (The causal rule stays attend's, -inf
+// whatever the mask's form: ONNX Runtime 1.30 gives a 3-D mask's future keys no weight even
+// with a small mask_filter_value.) `op` names the operator in errors.
+std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int64_t total,
+                             float filter, bool start_positions, const char* op);
+
+std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int64_t total,
+                             int64_t past, float filter, bool start_positions, bool& causal,
+                             const char* op);
+
+// Writes src (batch, seq, heads * size; rows src_row floats apart, so a slice of packed QKV
+// rows serves), plus bias (heads * size, or null) on every row, into dst (batch, heads,
+// dst_seq, size) at sequence positions [offset, offset + seq).
+void to_heads(const float* src, int64_t src_row, const float* bias, int64_t batch, int64_t seq,
+              int64_t heads, int64_t size, float* dst, int64_t dst_seq, int64_t offset);
 
 // Copies past (batch, heads, past_seq, size) into dst (batch, heads, dst_seq, size) at
 // sequence positions [0, past_seq).

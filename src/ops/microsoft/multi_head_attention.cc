@@ -32,36 +32,6 @@ namespace {
 
 enum Input { kQuery, kKey, kValue, kBias, kPaddingMask, kAttentionBias, kPastKey, kPastValue };
 
-// The additive (B, S, T) term from key_padding_mask: mask_filter_value where a key is masked.
-std::vector<float> padding_mask(const Tensor& m, int64_t batch, int64_t q_seq, int64_t total,
-                                float filter) {
-  if (m.type() != ElemType::Int32) bad("key_padding_mask must be int32");
-  const int32_t* v = m.data<int32_t>();
-  std::vector<float> out(static_cast<size_t>(batch * q_seq * total), 0.0f);
-  auto at = [&](int64_t b, int64_t s, int64_t j) -> float& {
-    return out[static_cast<size_t>((b * q_seq + s) * total + j)];
-  };
-  if (m.shape() == Dims{batch}) {
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t s = 0; s < q_seq; ++s)
-        for (int64_t j = std::max<int64_t>(v[b], 0); j < total; ++j) at(b, s, j) = filter;
-  } else if (m.shape() == Dims{batch, total}) {
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t s = 0; s < q_seq; ++s)
-        for (int64_t j = 0; j < total; ++j)
-          if (v[b * total + j] <= 0) at(b, s, j) = filter;
-  } else if (m.shape() == Dims{batch, q_seq, total}) {
-    for (size_t i = 0; i < out.size(); ++i)
-      if (v[i] <= 0) out[i] = filter;
-  } else {
-    bad("key_padding_mask of shape " + shape_string(m.shape()) + " is none of (" +
-        std::to_string(batch) + "), (" + std::to_string(batch) + ", " + std::to_string(total) +
-        ") and (" + std::to_string(batch) + ", " + std::to_string(q_seq) + ", " +
-        std::to_string(total) + ")");
-  }
-  return out;
-}
-
 class MultiHeadAttention : public Kernel {
  public:
   MultiHeadAttention(int64_t heads, float filter, std::optional<float> scale, bool causal)
@@ -126,7 +96,8 @@ class MultiHeadAttention : public Kernel {
 
     // Q, K and V in heads-first layout, bias added, the past before the new keys.
     Tensor qh(ElemType::Float, Dims{batch, n, q_seq, size});
-    contrib::to_heads(q.data<float>(), bq, batch, q_seq, n, size, qh.data<float>(), q_seq, 0);
+    contrib::to_heads(q.data<float>(), hidden, bq, batch, q_seq, n, size, qh.data<float>(), q_seq,
+                      0);
     Tensor kh = k, vh = v;
     if (!split) {
       kh = Tensor(ElemType::Float, Dims{batch, n, total, size});
@@ -135,10 +106,10 @@ class MultiHeadAttention : public Kernel {
         contrib::copy_past(past_k.data<float>(), batch, n, past, size, kh.data<float>(), total);
         contrib::copy_past(past_v.data<float>(), batch, n, past, v_size, vh.data<float>(), total);
       }
-      contrib::to_heads(k.data<float>(), bq ? bq + hidden : nullptr, batch, kv_seq, n, size,
+      contrib::to_heads(k.data<float>(), hidden, bq ? bq + hidden : nullptr, batch, kv_seq, n, size,
                         kh.data<float>(), total, past);
-      contrib::to_heads(v.data<float>(), bq ? bq + 2 * hidden : nullptr, batch, kv_seq, n, v_size,
-                        vh.data<float>(), total, past);
+      contrib::to_heads(v.data<float>(), n * v_size, bq ? bq + 2 * hidden : nullptr, batch, kv_seq,
+                        n, v_size, vh.data<float>(), total, past);
     }
 
     contrib::AttentionProblem p;
@@ -153,21 +124,14 @@ class MultiHeadAttention : public Kernel {
     p.v = vh.data<float>();
     std::vector<float> mask;
     if (io.has_input(kPaddingMask)) {
-      mask = padding_mask(io.input(kPaddingMask), batch, q_seq, total, filter_);
+      mask = contrib::mask_term(io.input(kPaddingMask), batch, q_seq, total, filter_, false,
+                                "MultiHeadAttention");
       p.mask = mask.data();
     }
     Tensor attention_bias;
     if (io.has_input(kAttentionBias)) {
       attention_bias = kernels::widen(io.input(kAttentionBias));
-      const Tensor& a = attention_bias;
-      if (a.rank() != 4 || (a.dim(0) != 1 && a.dim(0) != batch) ||
-          (a.dim(1) != 1 && a.dim(1) != n) || a.dim(2) != q_seq || a.dim(3) != total)
-        bad("attention_bias of shape " + shape_string(a.shape()) + " is not (" +
-            std::to_string(batch) + " or 1, " + std::to_string(n) + " or 1, " +
-            std::to_string(q_seq) + ", " + std::to_string(total) + ")");
-      p.bias = a.data<float>();
-      p.bias_head_stride = a.dim(1) == 1 ? 0 : q_seq * total;
-      p.bias_batch_stride = a.dim(0) == 1 ? 0 : a.dim(1) * q_seq * total;
+      contrib::set_attention_bias(p, attention_bias, "MultiHeadAttention");
     }
     p.causal = causal_;
     p.past = past;
