@@ -233,5 +233,73 @@ TEST(ContribAttentionTest, BadShapesAreRefusedClearly) {
   });
 }
 
+// ---------------------------------------------------------------------------------------
+// GroupQueryAttention
+
+std::vector<Tensor> run_gqa(NamedTensors ins, int outputs) {
+  return run_node(
+      "GroupQueryAttention", ins, outputs,
+      [](onnxpb::NodeProto& n) {
+        set_int(n, "num_heads", 2);
+        set_int(n, "kv_num_heads", 1);
+      },
+      1, "contrib_attention", 1, kMs);
+}
+
+NamedTensors gqa_inputs(Tensor q, Tensor k, Tensor v, Tensor past_k, Tensor past_v, int32_t seqlen,
+                        int32_t total) {
+  NamedTensors ins{{"query", std::move(q)},
+                   {k.defined() ? "key" : "", k},
+                   {v.defined() ? "value" : "", v},
+                   {past_k.defined() ? "past_key" : "", past_k},
+                   {past_v.defined() ? "past_value" : "", past_v}};
+  ins.emplace_back("seqlens_k", i32({1}, {seqlen}));
+  ins.emplace_back("total_sequence_length", i32({}, {total}));
+  return ins;
+}
+
+// Two query heads of size 1 share one kv head: keys [0, ln 3], values [4, 0]. Row 0 sees key
+// 0 only (y = 4, 4); row 1 has q = [1, 0]: head 0 scores 0 and ln 3 (weights 1/4, 3/4: y = 1),
+// head 1 scores 0 and 0 (y = 2).
+TEST(ContribGroupQueryAttentionTest, QueryHeadsShareTheKvHeadCausally) {
+  auto out = run_gqa(gqa_inputs(f32({1, 2, 2}, {5, 5, 1, 0}), f32({1, 2, 1}, {0, kLn3}),
+                                f32({1, 2, 1}, {4, 0}), {}, {}, 1, 2),
+                     3);
+  expect_values(out[0], {1, 2, 2}, {4, 4, 1, 2});
+  expect_values(out[1], {1, 1, 2, 1}, {0, kLn3});
+  // Packed QKV rows [q0, q1, k, v] give the same.
+  auto packed =
+      run_gqa(gqa_inputs(f32({1, 2, 4}, {5, 5, 0, 4, 1, 0, kLn3, 0}), {}, {}, {}, {}, 1, 2), 1);
+  expect_values(packed[0], {1, 2, 2}, {4, 4, 1, 2});
+}
+
+TEST(ContribGroupQueryAttentionTest, DecodingAppendsToThePast) {
+  // Past key 0 / value 4, new key ln 3 / value 0, q = [1, 0]: y = [1, 2].
+  auto out = run_gqa(gqa_inputs(f32({1, 1, 2}, {1, 0}), f32({1, 1, 1}, {kLn3}), f32({1, 1, 1}, {0}),
+                                f32({1, 1, 1, 1}, {0}), f32({1, 1, 1, 1}, {4}), 1, 2),
+                     3);
+  expect_values(out[0], {1, 1, 2}, {1, 2});
+  expect_values(out[1], {1, 1, 2, 1}, {0, kLn3});
+  expect_values(out[2], {1, 1, 2, 1}, {4, 0});
+}
+
+TEST(ContribGroupQueryAttentionTest, APaddedPromptSeesOnlyItsKeys) {
+  // seqlens_k 0: one real token; the padding row 1 sees key 0 only (y = 4, 4).
+  auto out = run_gqa(gqa_inputs(f32({1, 2, 2}, {5, 5, 1, 0}), f32({1, 2, 1}, {0, kLn3}),
+                                f32({1, 2, 1}, {4, 0}), {}, {}, 0, 2),
+                     1);
+  expect_values(out[0], {1, 2, 2}, {4, 4, 4, 4});
+}
+
+TEST(ContribGroupQueryAttentionTest, LengthsThatDoNotFitAreBadInput) {
+  expect_error_mentioning(
+      [] {
+        run_gqa(gqa_inputs(f32({1, 1, 2}, {1, 0}), f32({1, 1, 1}, {0}), f32({1, 1, 1}, {0}), {}, {},
+                           5, 2),
+                1);
+      },
+      "seqlens_k[0] = 5 does not fit 1 new tokens, total_sequence_length 2");
+}
+
 }  // namespace
 }  // namespace bough::test

@@ -19,8 +19,10 @@ void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, floa
   const float* qr = p.q + ((b * p.heads + h) * p.q_seq + i) * d;
   const float* keys = p.k + (b * p.kv_heads + hk) * n * d;
   const float* values = p.v + (b * p.kv_heads + hk) * n * dv;
-  // Keys past `visible` are removed by the causal rule.
-  const int64_t visible = p.causal ? std::min(n, p.past + i + 1) : n;
+  // Keys past `visible` are removed by the causal rule and the entry's key count.
+  const int64_t past = p.past_per_batch ? p.past_per_batch[b] : p.past;
+  const int64_t kept = p.keys_per_batch ? std::clamp<int64_t>(p.keys_per_batch[b], 0, n) : n;
+  const int64_t visible = p.causal ? std::clamp<int64_t>(past + i + 1, 0, kept) : kept;
   for (int64_t j = 0; j < visible; ++j) {
     const float* kr = keys + j * d;
     float dot = 0;

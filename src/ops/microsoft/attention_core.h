@@ -27,7 +27,10 @@ struct AttentionProblem {
   const float* bias = nullptr;
   int64_t bias_batch_stride = 0, bias_head_stride = 0;
   bool causal = false;
-  int64_t past = 0;  // the causal rule's offset
+  int64_t past = 0;                         // the causal rule's offset
+  const int64_t* past_per_batch = nullptr;  // per batch entry instead, when not null
+  // Keys [keys_per_batch[b], total) are removed for entry b, when not null.
+  const int64_t* keys_per_batch = nullptr;
   float scale = 1;
   float* y = nullptr;  // (batch, q_seq, heads * v_head_size)
 };
