@@ -1,4 +1,5 @@
-// com.microsoft attention operators on hand-worked cases: scores chosen as 0 and ln 3 so the
+// com.microsoft attention operators (and BERT's EmbedLayerNormalization beside them) on
+// hand-worked cases: scores chosen as 0 and ln 3 so the
 // softmax weights are 1/4 and 3/4 (or 1/2 and 1/2 once a mask term cancels ln 3).
 // tests/peer/contrib holds ONNX Runtime's outputs for the larger cases.
 #include <gtest/gtest.h>
@@ -299,6 +300,40 @@ TEST(ContribGroupQueryAttentionTest, LengthsThatDoNotFitAreBadInput) {
                 1);
       },
       "seqlens_k[0] = 5 does not fit 1 new tokens, total_sequence_length 2");
+}
+
+// ---------------------------------------------------------------------------------------
+// EmbedLayerNormalization
+
+NamedTensors embed_inputs(std::vector<int32_t> ids) {
+  return {{"input_ids", i32({1, 2}, std::move(ids))},
+          {"", Tensor()},
+          {"word_embedding", f32({2, 2}, {1, 3, 0, 0})},
+          {"position_embedding", f32({2, 2}, {0, 0, 2, 2})},
+          {"", Tensor()},
+          {"gamma", f32({2}, {2, 1})},
+          {"beta", f32({2}, {0.5f, 0})},
+          {"mask", i32({1, 2}, {1, 2})}};
+}
+
+TEST(ContribEmbedLayerNormalizationTest, SumsTheTablesThenNormalizes) {
+  // Token 0: word [1, 3] + position [0, 0]: mean 2, variance 1, normalized [-1, 1], times
+  // gamma [2, 1] plus beta [0.5, 0]: [-1.5, 1]. Token 1: [0, 0] + [2, 2] has no spread, so
+  // beta. mask_index counts the mask's ones (the 2 is not one).
+  auto out = run_node("EmbedLayerNormalization", embed_inputs({0, 1}), 3, {}, 1,
+                      "contrib_attention", 1, kMs);
+  expect_values(out[0], {1, 2, 2}, {-1.5, 1, 0.5, 0});
+  EXPECT_EQ(doubles_of(out[1]), std::vector<double>{1});
+  expect_values(out[2], {1, 2, 2}, {1, 3, 2, 2});
+}
+
+TEST(ContribEmbedLayerNormalizationTest, AnIdOutsideTheTableIsBadInput) {
+  expect_error_mentioning(
+      [] {
+        run_node("EmbedLayerNormalization", embed_inputs({0, 5}), 1, {}, 1, "contrib_attention", 1,
+                 kMs);
+      },
+      "input id 5 is outside the table's 2 rows");
 }
 
 }  // namespace

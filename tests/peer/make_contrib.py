@@ -282,6 +282,22 @@ def cases(rng):
     out.append(case("gqa_float16", "GroupQueryAttention", gqa[:3] + ["", ""] + gqa[5:], ["y"],
                     [h16(1, 3, 16), h16(1, 3, 8), h16(1, 3, 8), i32([2]), total(3)], num_heads=2,
                     kv_num_heads=1))
+    # EmbedLayerNormalization: with and without segments, position_ids per batch or shared,
+    # the mask's count of ones (a 2 counts as no one), the embedding sum.
+    eln = ["ids", "seg_ids", "word", "pos", "seg", "gamma", "beta", "mask", "pos_ids"]
+    pick = lambda *unused: [n if n not in unused else "" for n in eln]
+    tok = lambda b, s, n: rng.integers(0, n, size=(b, s)).astype(np.int32)
+    out.append(case("embed_layer_norm", "EmbedLayerNormalization", pick("pos_ids"),
+                    ["y", "mask_index", "sum"],
+                    [tok(2, 3, 10), tok(2, 3, 2), f(10, 16), f(6, 16), f(2, 16), f(16), f(16),
+                     i32([[1, 1, 0], [1, 2, 1]])], epsilon=1e-5))
+    out.append(case("embed_layer_norm_no_segment_position_ids", "EmbedLayerNormalization",
+                    pick("seg_ids", "seg", "mask"), ["y", "mask_index"],
+                    [tok(2, 4, 7), f(7, 8), f(9, 8), f(8), f(8), tok(2, 4, 9)]))
+    out.append(case("embed_layer_norm_shared_position_ids", "EmbedLayerNormalization",
+                    pick(), ["y", "", "sum"],
+                    [tok(3, 2, 5), tok(3, 2, 3), f(5, 8), f(4, 8), f(3, 8), f(8), f(8),
+                     i32([[1, 1], [1, 0], [0, 0]]), tok(1, 2, 4)]))
     return out
 
 
@@ -311,7 +327,9 @@ def make_model(node, arrays, outputs, constants):
               for n, a in named if n not in constants]
     initializers = [numpy_helper.from_array(a, n) for n, a in named if n in constants]
     out_type = TensorProto.INT32 if node.op_type == "MatMulInteger16" else TensorProto.FLOAT
-    outs = [helper.make_tensor_value_info(n, out_type, None) for n in outputs if n]
+    int_outputs = {"mask_index"}  # EmbedLayerNormalization's
+    outs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n in int_outputs else out_type,
+                                          None) for n in outputs if n]
     graph = helper.make_graph(nodes, "main", inputs, outs, initializers)
     model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
                               opset_imports=[helper.make_opsetid("", 17),
