@@ -298,6 +298,20 @@ def cases(rng):
                     pick(), ["y", "", "sum"],
                     [tok(3, 2, 5), tok(3, 2, 3), f(5, 8), f(4, 8), f(3, 8), f(8), f(8),
                      i32([[1, 1], [1, 0], [0, 0]]), tok(1, 2, 4)]))
+    # DynamicQuantizeMatMul: int8 and uint8 B, per-tensor and per-column scales and zero
+    # points, bias, batched A. (A's quantization rounds to nearest even in both.)
+    i8 = lambda *shape: rng.integers(-128, 128, size=shape).astype(np.int8)
+    u8 = lambda *shape: rng.integers(0, 256, size=shape).astype(np.uint8)
+    scales = lambda n: rng.uniform(0.01, 0.05, size=n).astype(np.float32)
+    out.append(case("dynamic_quantize_matmul", "DynamicQuantizeMatMul", ["a", "b", "b_scale"],
+                    ["y"], [f(3, 8), i8(8, 5), scales(1)]))
+    out.append(case("dynamic_quantize_matmul_per_column_zp_bias", "DynamicQuantizeMatMul",
+                    ["a", "b", "b_scale", "b_zp", "bias"], ["y"],
+                    [f(2, 3, 16), u8(16, 4), scales(4), u8(4), f(4)]))
+    out.append(case("dynamic_quantize_matmul_int8_zp_constant_b", "DynamicQuantizeMatMul",
+                    ["a", "b", "b_scale", "b_zp"], ["y"],
+                    [f(4, 6) * 3 + 1, i8(6, 3), scales(3), i8(3)], constants=["b", "b_scale",
+                                                                              "b_zp"]))
     return out
 
 
