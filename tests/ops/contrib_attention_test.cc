@@ -293,13 +293,16 @@ TEST(ContribGroupQueryAttentionTest, APaddedPromptSeesOnlyItsKeys) {
 }
 
 TEST(ContribGroupQueryAttentionTest, LengthsThatDoNotFitAreBadInput) {
+  auto run = [](int32_t seqlen, int32_t total) {
+    run_gqa(gqa_inputs(f32({1, 1, 2}, {1, 0}), f32({1, 1, 1}, {0}), f32({1, 1, 1}, {0}), {}, {},
+                       seqlen, total),
+            1);
+  };
+  expect_error_mentioning([&] { run(5, 1); },
+                          "seqlens_k[0] = 5 does not fit 1 new tokens, total_sequence_length 1");
   expect_error_mentioning(
-      [] {
-        run_gqa(gqa_inputs(f32({1, 1, 2}, {1, 0}), f32({1, 1, 1}, {0}), f32({1, 1, 1}, {0}), {}, {},
-                           5, 2),
-                1);
-      },
-      "seqlens_k[0] = 5 does not fit 1 new tokens, total_sequence_length 2");
+      [&] { run(0, 2); },
+      "without past_key, total_sequence_length 2 must be the sequence length 1");
 }
 
 // ---------------------------------------------------------------------------------------

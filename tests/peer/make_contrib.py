@@ -249,8 +249,9 @@ def cases(rng):
     # GroupQueryAttention: prompts (one right-padded entry), decoding after a past (equal
     # and ragged lengths), packed QKV, attention_bias, a scale. (ONNX Runtime 1.30 gives
     # another output for a ragged decoding step whose present outputs are not requested, so
-    # the past cases request them.) seqlens_k is each entry's total length - 1. Head sizes
-    # are multiples of 8, which ONNX Runtime's CPU kernel requires.
+    # the past cases request them.) seqlens_k is each entry's total length - 1; with a past,
+    # total_sequence_length is an initializer, so the present's length is inferred exactly.
+    # Head sizes are multiples of 8, which ONNX Runtime's CPU kernel requires.
     gqa = ["q", "k", "v", "past_k", "past_v", "seqlens_k", "total"]
     total = lambda t: np.array(t, np.int32)
     out.append(case("gqa_prompt", "GroupQueryAttention", gqa[:3] + ["", ""] + gqa[5:],
@@ -264,14 +265,14 @@ def cases(rng):
     out.append(case("gqa_decode_past", "GroupQueryAttention", gqa,
                     ["y", "present_k", "present_v"],
                     [f(2, 1, 32), f(2, 1, 16), f(2, 1, 16), f(2, 2, 3, 8), f(2, 2, 3, 8),
-                     i32([3, 3]), total(4)], num_heads=4, kv_num_heads=2))
+                     i32([3, 3]), total(4)], num_heads=4, kv_num_heads=2, constants=["total"]))
     out.append(case("gqa_decode_ragged", "GroupQueryAttention", gqa, ["y", "present_k", "present_v"],
                     [f(2, 1, 32), f(2, 1, 16), f(2, 1, 16), f(2, 2, 5, 8), f(2, 2, 5, 8),
-                     i32([2, 4]), total(5)], num_heads=4, kv_num_heads=2))
+                     i32([2, 4]), total(5)], num_heads=4, kv_num_heads=2, constants=["total"]))
     out.append(case("gqa_chunk_after_past", "GroupQueryAttention", gqa,
                     ["y", "present_k", "present_v"],
                     [f(1, 2, 16), f(1, 2, 16), f(1, 2, 16), f(1, 2, 3, 8), f(1, 2, 3, 8),
-                     i32([4]), total(5)], num_heads=2, kv_num_heads=2))
+                     i32([4]), total(5)], num_heads=2, kv_num_heads=2, constants=["total"]))
     out.append(case("gqa_packed_qkv", "GroupQueryAttention", ["q", "", ""] + ["", ""] + gqa[5:],
                     ["y", "present_k", "present_v"], [f(1, 3, 64), i32([2]), total(3)],
                     num_heads=4, kv_num_heads=2))

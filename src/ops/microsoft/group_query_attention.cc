@@ -11,8 +11,9 @@
 // prompt's padding rows thus see only the real keys, as in ONNX Runtime). attention_bias (B or 1, N
 // or 1, S, total) is added to the scaled scores.
 //
-// Refused: do_rotary (and its caches), local_window_size, softcap, smooth_softmax and
-// head_sink, qk_output, causal = 0, quantized caches, the Q/K norm weights.
+// Without a past, total_sequence_length must be S. Refused: do_rotary (and its caches),
+// local_window_size, softcap, smooth_softmax and head_sink, qk_output, causal = 0, quantized
+// caches, the Q/K norm weights.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -94,6 +95,9 @@ class GroupQueryAttention : public Kernel {
             shape_string(past_v.shape()) + " do not fit (" + std::to_string(batch) + ", " +
             std::to_string(kvn) + ", past, " + std::to_string(size) + ")");
     }
+    if (!has_past && total_len != seq)
+      bad("without past_key, total_sequence_length " + std::to_string(total_len) +
+          " must be the sequence length " + std::to_string(seq));
     const int64_t present_len = std::max(past_cap, total_len);
     const bool prompt = seq == total_len;
     std::vector<int64_t> past(static_cast<size_t>(batch)), keys(static_cast<size_t>(batch));
@@ -197,7 +201,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GroupQueryAttention>(heads, kv_heads, scale);
 }
 
-// output (B, S, N * H); present (B, kvN, unknown length, H).
+// output (B, S, N * H); present (B, kvN, length, H): S without a past, else max(P,
+// total_sequence_length) when both are known before running.
 void infer(InferContext& ctx) {
   const int64_t n = ctx.attr_int("num_heads", 0), kvn = ctx.attr_int("kv_num_heads", 0);
   if (n <= 0 || kvn <= 0 || n % kvn != 0)
@@ -214,9 +219,17 @@ void infer(InferContext& ctx) {
   const ir::Dim size =
       div_dim(ctx, q.dims[2], packed ? n + 2 * kvn : n, "the query width by its heads");
   ctx.set_output_tensor(0, elem, ir::Shape::of({q.dims[0], q.dims[1], mul_dim(size, n)}));
+  ir::Dim length = q.dims[1];
+  if (ctx.has_input(kPastKey)) {
+    length = ir::Dim::unknown();
+    const ir::Shape& past = ctx.input_shape(kPastKey);
+    const Tensor* total = ctx.input_value(kTotalLength);
+    if (total && total->type() == ElemType::Int32 && total->numel() == 1 && past.rank_known &&
+        past.dims.size() == 4 && past.dims[2].is_known())
+      length = ir::Dim::known(std::max<int64_t>(past.dims[2].value, total->data<int32_t>()[0]));
+  }
   for (size_t i = 1; i < 3 && i < ctx.num_outputs(); ++i)
-    ctx.set_output_tensor(
-        i, elem, ir::Shape::of({q.dims[0], ir::Dim::known(kvn), ir::Dim::unknown(), size}));
+    ctx.set_output_tensor(i, elem, ir::Shape::of({q.dims[0], ir::Dim::known(kvn), length, size}));
 }
 
 }  // namespace
