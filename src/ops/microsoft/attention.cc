@@ -114,16 +114,7 @@ class Attention : public Kernel {
     contrib::to_heads(src + 2 * d[0], width, b ? b + 2 * d[0] : nullptr, batch, seq, n, v_size,
                       vh.data<float>(), total, past);
 
-    contrib::AttentionProblem p;
-    p.batch = batch;
-    p.heads = p.kv_heads = n;
-    p.q_seq = seq;
-    p.total = total;
-    p.head_size = size;
-    p.v_head_size = v_size;
-    p.q = qh.data<float>();
-    p.k = kh.data<float>();
-    p.v = vh.data<float>();
+    contrib::AttentionProblem p = contrib::problem_of(qh, kh, vh, o_.scale);
     std::vector<float> mask;
     if (io.has_input(kMaskIndex)) {
       mask =
@@ -137,10 +128,7 @@ class Attention : public Kernel {
     }
     p.causal = o_.causal;
     p.past = past;
-    p.scale = o_.scale ? *o_.scale : static_cast<float>(1.0 / std::sqrt(static_cast<double>(size)));
-    Tensor y(ElemType::Float, Dims{batch, seq, d[2]});
-    p.y = y.data<float>();
-    contrib::attend(p, io.pool());
+    const Tensor y = contrib::attend_to_new(p, io.pool());
     io.set_output(0, kernels::narrow_to(y, type));
     if (io.has_output(1)) {
       // present = [K; V], both (B, N, T, H).

@@ -60,6 +60,30 @@ void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, floa
 
 }  // namespace
 
+AttentionProblem problem_of(const Tensor& q, const Tensor& k, const Tensor& v,
+                            std::optional<float> scale) {
+  AttentionProblem p;
+  p.batch = q.dim(0);
+  p.heads = q.dim(1);
+  p.q_seq = q.dim(2);
+  p.head_size = q.dim(3);
+  p.kv_heads = k.dim(1);
+  p.total = k.dim(2);
+  p.v_head_size = v.dim(3);
+  p.q = q.data<float>();
+  p.k = k.data<float>();
+  p.v = v.data<float>();
+  p.scale = scale ? *scale : static_cast<float>(1.0 / std::sqrt(static_cast<double>(p.head_size)));
+  return p;
+}
+
+Tensor attend_to_new(AttentionProblem& p, util::ThreadPool& pool) {
+  Tensor y(ElemType::Float, Dims{p.batch, p.q_seq, p.heads * p.v_head_size});
+  p.y = y.data<float>();
+  attend(p, pool);
+  return y;
+}
+
 void set_attention_bias(AttentionProblem& p, const Tensor& a, const char* op) {
   if (a.rank() != 4 || (a.dim(0) != 1 && a.dim(0) != p.batch) ||
       (a.dim(1) != 1 && a.dim(1) != p.heads) || a.dim(2) != p.q_seq || a.dim(3) != p.total)

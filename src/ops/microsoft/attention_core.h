@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "bough/tensor.h"
@@ -36,6 +37,15 @@ struct AttentionProblem {
 };
 
 void attend(const AttentionProblem& p, util::ThreadPool& pool);
+
+// The problem over float q (batch, heads, q_seq, size), k (batch, kv_heads, total, size) and
+// v (batch, kv_heads, total, v_size), heads-first and contiguous, scaled by `scale` or else
+// 1 / sqrt(size); masks, bias and causality are the caller's to add.
+AttentionProblem problem_of(const Tensor& q, const Tensor& k, const Tensor& v,
+                            std::optional<float> scale);
+
+// Runs p into a new Y (batch, q_seq, heads * v_head_size) and returns it.
+Tensor attend_to_new(AttentionProblem& p, util::ThreadPool& pool);
 
 // Points p at attention_bias a (float, (batch or 1, heads or 1, q_seq, total)), after
 // checking its shape against p's dims.

@@ -139,16 +139,7 @@ class GroupQueryAttention : public Kernel {
                         vh.data<float>() + b * kvn * present_len * size, present_len, pb);
     }
 
-    contrib::AttentionProblem p;
-    p.batch = batch;
-    p.heads = n;
-    p.kv_heads = kvn;
-    p.q_seq = seq;
-    p.total = present_len;
-    p.head_size = p.v_head_size = size;
-    p.q = qh.data<float>();
-    p.k = kh.data<float>();
-    p.v = vh.data<float>();
+    contrib::AttentionProblem p = contrib::problem_of(qh, kh, vh, scale_);
     Tensor attention_bias;
     if (io.has_input(kAttentionBias)) {
       attention_bias = kernels::widen(io.input(kAttentionBias));
@@ -157,10 +148,7 @@ class GroupQueryAttention : public Kernel {
     p.causal = true;
     p.past_per_batch = past.data();
     p.keys_per_batch = keys.data();
-    p.scale = scale_ ? *scale_ : static_cast<float>(1.0 / std::sqrt(static_cast<double>(size)));
-    Tensor y(ElemType::Float, Dims{batch, seq, n * size});
-    p.y = y.data<float>();
-    contrib::attend(p, io.pool());
+    const Tensor y = contrib::attend_to_new(p, io.pool());
     io.set_output(0, kernels::narrow_to(y, type));
     if (io.has_output(1)) io.set_output(1, kernels::narrow_to(kh, type));
     if (io.has_output(2)) io.set_output(2, kernels::narrow_to(vh, type));

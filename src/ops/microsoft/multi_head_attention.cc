@@ -112,16 +112,7 @@ class MultiHeadAttention : public Kernel {
                         n, v_size, vh.data<float>(), total, past);
     }
 
-    contrib::AttentionProblem p;
-    p.batch = batch;
-    p.heads = p.kv_heads = n;
-    p.q_seq = q_seq;
-    p.total = total;
-    p.head_size = size;
-    p.v_head_size = v_size;
-    p.q = qh.data<float>();
-    p.k = kh.data<float>();
-    p.v = vh.data<float>();
+    contrib::AttentionProblem p = contrib::problem_of(qh, kh, vh, scale_);
     std::vector<float> mask;
     if (io.has_input(kPaddingMask)) {
       mask = contrib::mask_term(io.input(kPaddingMask), batch, q_seq, total, filter_, false,
@@ -135,10 +126,7 @@ class MultiHeadAttention : public Kernel {
     }
     p.causal = causal_;
     p.past = past;
-    p.scale = scale_ ? *scale_ : static_cast<float>(1.0 / std::sqrt(static_cast<double>(size)));
-    Tensor y(ElemType::Float, Dims{batch, q_seq, n * v_size});
-    p.y = y.data<float>();
-    contrib::attend(p, io.pool());
+    const Tensor y = contrib::attend_to_new(p, io.pool());
 
     io.set_output(0, kernels::narrow_to(y, type));
     if (io.has_output(1)) io.set_output(1, kernels::narrow_to(kh, type));
