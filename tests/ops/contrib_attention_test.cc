@@ -292,6 +292,29 @@ TEST(ContribGroupQueryAttentionTest, APaddedPromptSeesOnlyItsKeys) {
   expect_values(out[0], {1, 2, 2}, {4, 4, 4, 4});
 }
 
+TEST(ContribGroupQueryAttentionTest, RotaryTurnsNewQueriesAndKeys) {
+  // cos 0, sin 1 at both positions: [a, b] turns to [-b, a]. Row 1, head 0: q [1, 0] -> [0, 1]
+  // and key 0 [ln 3, 0] -> [0, ln 3] score ln 3 (only if both turn), key 1 [0, 0] scores 0:
+  // weights 3/4 and 1/4 of values [4, 8] and [0, 4], y = [3, 7]. Head 1 (q 0): the mean
+  // [2, 6]. Row 0 sees key 0 only: [4, 8] for both heads.
+  NamedTensors ins =
+      gqa_inputs(f32({1, 2, 4}, {9, 9, 9, 9, 1, 0, 0, 0}), f32({1, 2, 2}, {kLn3, 0, 0, 0}),
+                 f32({1, 2, 2}, {4, 8, 0, 4}), {}, {}, 1, 2);
+  ins.emplace_back("cos_cache", f32({2, 1}, {0, 0}));
+  ins.emplace_back("sin_cache", f32({2, 1}, {1, 1}));
+  auto out = run_node(
+      "GroupQueryAttention", ins, 2,
+      [](onnxpb::NodeProto& n) {
+        set_int(n, "num_heads", 2);
+        set_int(n, "kv_num_heads", 1);
+        set_int(n, "do_rotary", 1);
+        set_float(n, "scale", 1.0f);
+      },
+      1, "contrib_attention", 1, kMs);
+  expect_values(out[0], {1, 2, 4}, {4, 8, 4, 8, 3, 7, 2, 6});
+  expect_values(out[1], {1, 1, 2, 2}, {0, kLn3, 0, 0});
+}
+
 TEST(ContribGroupQueryAttentionTest, LengthsThatDoNotFitAreBadInput) {
   auto run = [](int32_t seqlen, int32_t total) {
     run_gqa(gqa_inputs(f32({1, 1, 2}, {1, 0}), f32({1, 1, 1}, {0}), f32({1, 1, 1}, {0}), {}, {},

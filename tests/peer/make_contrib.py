@@ -313,6 +313,19 @@ def cases(rng):
                     ["a", "b", "b_scale", "b_zp"], ["y"],
                     [f(4, 6) * 3 + 1, i8(6, 3), scales(3), i8(3)], constants=["b", "b_scale",
                                                                               "b_zp"]))
+    # GroupQueryAttention with do_rotary: halves and interleaved pairs, a prompt and a
+    # decoding step after a past (head size 16, which ONNX Runtime's CPU
+    # kernel requires with rotary).
+    gqr = gqa + ["cos", "sin"]
+    out.append(case("gqa_rotary_prompt", "GroupQueryAttention", gqa[:3] + ["", ""] + gqr[5:],
+                    ["y", "present_k", "present_v"],
+                    [f(2, 3, 64), f(2, 3, 32), f(2, 3, 32), i32([2, 2]), total(3), f(6, 8),
+                     f(6, 8)], num_heads=4, kv_num_heads=2, do_rotary=1))
+    out.append(case("gqa_rotary_interleaved_decode", "GroupQueryAttention", gqr,
+                    ["y", "present_k", "present_v"],
+                    [f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 3, 16), f(2, 2, 3, 16),
+                     i32([3, 3]), total(4), f(8, 8), f(8, 8)], num_heads=4, kv_num_heads=2,
+                    do_rotary=1, rotary_interleaved=1, constants=["total"]))
     return out
 
 

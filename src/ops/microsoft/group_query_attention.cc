@@ -8,12 +8,13 @@
 // past_key / past_value (B, kvN, P, H). present_key / present_value are (B, kvN,
 // max(P, total_sequence_length), H): the past positions each entry uses, then its new keys,
 // zeros beyond. Query i of entry b sees keys [0, min(past_b + i, seqlens_k[b])] (a padded
-// prompt's padding rows thus see only the real keys, as in ONNX Runtime). attention_bias (B or 1, N
-// or 1, S, total) is added to the scaled scores.
+// prompt's padding rows thus see only the real keys, as in ONNX Runtime). attention_bias
+// (B or 1, N or 1, S, total) is added to the scaled scores. do_rotary rotates the new query
+// and key rows by cos_cache / sin_cache (positions, head size / 2) at their positions.
 //
-// Without a past, total_sequence_length must be S. Refused: do_rotary (and its caches),
-// local_window_size, softcap, smooth_softmax and head_sink, qk_output, causal = 0, quantized
-// caches, the Q/K norm weights.
+// Without a past, total_sequence_length must be S. Refused: position_ids, local_window_size,
+// softcap, smooth_softmax and head_sink, qk_output, causal = 0, quantized caches, the Q/K
+// norm weights.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -47,8 +48,13 @@ enum Input {
 
 class GroupQueryAttention : public Kernel {
  public:
-  GroupQueryAttention(int64_t heads, int64_t kv_heads, std::optional<float> scale)
-      : heads_(heads), kv_heads_(kv_heads), scale_(scale) {}
+  GroupQueryAttention(int64_t heads, int64_t kv_heads, std::optional<float> scale, bool rotary,
+                      bool interleaved)
+      : heads_(heads),
+        kv_heads_(kv_heads),
+        scale_(scale),
+        rotary_(rotary),
+        interleaved_(interleaved) {}
 
   void run(KernelIO& io) override {
     const ElemType type = io.input(kQuery).type();
@@ -139,6 +145,8 @@ class GroupQueryAttention : public Kernel {
                         vh.data<float>() + b * kvn * present_len * size, present_len, pb);
     }
 
+    if (rotary_) rotate(io, qh, kh, past);
+
     contrib::AttentionProblem p = contrib::problem_of(qh, kh, vh, scale_);
     Tensor attention_bias;
     if (io.has_input(kAttentionBias)) {
@@ -155,15 +163,49 @@ class GroupQueryAttention : public Kernel {
   }
 
  private:
+  // do_rotary: the new query and key rows of entry b, token s, rotated by the angles of
+  // position past_b + s, pairing dims (i, i + half) or, interleaved, (2i, 2i + 1), as
+  // RotaryEmbedding does, over the whole head (ONNX Runtime's CPU kernel refuses a partial
+  // rotary dim here).
+  void rotate(KernelIO& io, Tensor& qh, Tensor& kh, const std::vector<int64_t>& past) const {
+    const Tensor cos = kernels::widen(io.input(kCosCache));
+    const Tensor sin = kernels::widen(io.input(kCosCache + 1));
+    const int64_t batch = qh.dim(0), seq = qh.dim(2), size = qh.dim(3), total = kh.dim(2);
+    if (cos.rank() != 2 || sin.shape() != cos.shape() || 2 * cos.dim(1) != size)
+      bad("cos_cache and sin_cache must be (positions, head size / 2) of one shape");
+    const int64_t half = cos.dim(1);
+    auto turn = [&](float* x, int64_t pos) {
+      const float* c = cos.data<float>() + pos * half;
+      const float* sn = sin.data<float>() + pos * half;
+      for (int64_t i = 0; i < half; ++i) {
+        const int64_t a = interleaved_ ? 2 * i : i, o = interleaved_ ? 2 * i + 1 : i + half;
+        const float xa = x[a], xo = x[o];
+        x[a] = xa * c[i] - xo * sn[i];
+        x[o] = xo * c[i] + xa * sn[i];
+      }
+    };
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t t = 0; t < seq; ++t) {
+        const int64_t pos = past[static_cast<size_t>(b)] + t;
+        if (pos >= cos.dim(0))
+          bad("position " + std::to_string(pos) + " is outside the caches' " +
+              std::to_string(cos.dim(0)) + " positions");
+        for (int64_t h = 0; h < heads_; ++h)
+          turn(qh.data<float>() + ((b * heads_ + h) * seq + t) * size, pos);
+        for (int64_t h = 0; h < kv_heads_; ++h)
+          turn(kh.data<float>() + ((b * kv_heads_ + h) * total + pos) * size, pos);
+      }
+  }
+
   int64_t heads_, kv_heads_;
   std::optional<float> scale_;
+  bool rotary_, interleaved_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t heads = ctx.attr_int("num_heads", 0), kv_heads = ctx.attr_int("kv_num_heads", 0);
   if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
     ctx.invalid("num_heads must be a positive multiple of kv_num_heads");
-  if (ctx.attr_int("do_rotary", 0) != 0) ctx.invalid("do_rotary is not supported");
   if (ctx.attr_int("local_window_size", -1) != -1)
     ctx.invalid("local_window_size is not supported");
   if (ctx.attr_float("softcap", 0.0f) != 0.0f) ctx.invalid("softcap is not supported");
@@ -176,17 +218,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   for (const char* q : {"k_quant_type", "v_quant_type"})
     if (ctx.attr_string(q, "NONE") != "NONE") ctx.invalid("quantized KV caches are not supported");
   const auto& in = ctx.node.inputs;
-  for (size_t i = kCosCache; i < in.size(); ++i)
+  const bool rotary = ctx.attr_int("do_rotary", 0) != 0;
+  auto given = [&](size_t i) { return i < in.size() && in[i] != nullptr; };
+  if (rotary != given(kCosCache) || rotary != given(kCosCache + 1))
+    ctx.invalid("do_rotary needs cos_cache and sin_cache, and they need do_rotary");
+  for (size_t i = kCosCache + 2; i < in.size(); ++i)
     if (in[i] && i != kAttentionBias)
-      ctx.invalid(
-          "rotary caches, position_ids, head_sink, KV scales and norm weights are not "
-          "supported");
+      ctx.invalid("position_ids, head_sink, KV scales and norm weights are not supported");
   const auto& out = ctx.node.outputs;
   if (out.size() > 3 && out[3]) ctx.invalid("the output_qk output is not supported");
   std::optional<float> scale;
   if (ctx.has_attr("scale") && ctx.attr_float("scale", 0.0f) != 0.0f)
     scale = ctx.attr_float("scale", 1.0f);
-  return std::make_unique<GroupQueryAttention>(heads, kv_heads, scale);
+  return std::make_unique<GroupQueryAttention>(heads, kv_heads, scale, rotary,
+                                               ctx.attr_int("rotary_interleaved", 0) != 0);
 }
 
 // output (B, S, N * H); present (B, kvN, length, H): S without a past, else max(P,
