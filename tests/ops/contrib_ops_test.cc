@@ -400,6 +400,30 @@ TEST(ContribMatMulInteger16Test, ResultTypeFollowsTheSignedness) {
 }
 
 // ---------------------------------------------------------------------------------------
+// DynamicQuantizeMatMul
+
+TEST(ContribDynamicQuantizeMatMulTest, QuantizesAThenScales) {
+  // A = [0, 2.55]: scale 2.55 / 255 = 0.01, zero point 0, A_q = [0, 255]. B = [1, 2]:
+  // 255 * 2 = 510, times 0.01 * b_scale 0.5 = 2.55, plus bias 1.
+  auto y = run_ms("DynamicQuantizeMatMul", {{"A", f32({1, 2}, {0, 2.55f})},
+                                            {"B", ints<int8_t>(ElemType::Int8, {2, 1}, {1, 2})},
+                                            {"b_scale", f32({1}, {0.5f})},
+                                            {"", Tensor()},
+                                            {"bias", f32({1}, {1})}});
+  expect_values(y[0], {1, 1}, {3.55}, 1e-5);
+  // b_zero_point 1: B - 1 = [0, 1].
+  auto zp =
+      run_ms("DynamicQuantizeMatMul", {{"A", f32({2, 2}, {0, 2.55f, -2.55f, 0})},
+                                       {"B", ints<int8_t>(ElemType::Int8, {2, 1}, {1, 2})},
+                                       {"b_scale", f32({1}, {0.5f})},
+                                       {"b_zero_point", ints<int8_t>(ElemType::Int8, {1}, {1})}});
+  // With both rows A's range is [-2.55, 2.55]: scale 0.02, zero point 128 (127.5 to even).
+  // Row 0: A_q = [128, 127.5 + 128 -> 255 (saturated)] - 128 = [0, 127]: 127 * 0.02 * 0.5.
+  // Row 1: A_q = [0, 128] - 128 = [-128, 0]: -128 * 0 = 0.
+  expect_values(zp[0], {2, 1}, {1.27, 0}, 1e-5);
+}
+
+// ---------------------------------------------------------------------------------------
 // The domain
 
 TEST(ContribDomainTest, ANewerComMicrosoftOpsetIsUnsupported) {

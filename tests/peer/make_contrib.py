@@ -14,7 +14,9 @@ evaluation loses relative accuracy (Gelu(-5.147): ORT -6.136e-7, bough and the e
 covers it (worst case at 0.98 of the tolerance), and FastGelu's inputs stop at -4. The
 float16 cases, fed and read through Casts, round each result once and differ by at most one
 float16 ulp. BiasAdd, which ONNX Runtime implements on CUDA only, is checked against numpy's
-x + bias + skip.
+x + bias + skip. MultiHeadAttention's cases (run in float by both, softmax over at most
+seven keys) sit within the same default tolerance; its masked keys get mask_filter_value
+added, as ONNX Runtime does, so a case where every key is masked still matches.
 
 Usage: make_contrib.py [PEER_DIR]   (PEER_DIR: the folder `sh ../shared/peer/setup.sh`
 prints, default ~/.cache/bough-peer). Deterministic: the same files on every run.
@@ -173,6 +175,157 @@ def cases(rng):
                     [i16(3, 5), i16(5, 4)]))
     out.append(case("matmul_integer16_batched", "MatMulInteger16", ["a", "b"], ["y"],
                     [i16(2, 1, 3, 2), i16(3, 2, 4)]))
+    # MultiHeadAttention: self and cross attention, bias (V of another width), the key
+    # padding mask's three forms, attention_bias broadcast over batch or heads, past and
+    # present with unidirectional and a scale, key and value already split into heads.
+    mha = ["q", "k", "v", "bias", "mask", "attn_bias", "past_k", "past_v"]
+    pick = lambda *used: [n if n in used else "" for n in mha]
+    i32 = lambda a: np.array(a, np.int32)
+    out.append(case("mha_self", "MultiHeadAttention", pick("q", "k", "v"), ["y"],
+                    [f(2, 3, 16), f(2, 3, 16), f(2, 3, 16)], num_heads=2))
+    out.append(case("mha_cross_bias_v_width", "MultiHeadAttention", pick("q", "k", "v", "bias"),
+                    ["y"], [f(2, 3, 16), f(2, 5, 16), f(2, 5, 24), f(56)], num_heads=2))
+    out.append(case("mha_padding_mask_2d", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask"), ["y"],
+                    [f(2, 3, 8), f(2, 4, 8), f(2, 4, 8), i32([[1, 1, 0, 1], [1, 0, 0, 0]])],
+                    num_heads=2))
+    out.append(case("mha_key_lengths", "MultiHeadAttention", pick("q", "k", "v", "mask"), ["y"],
+                    [f(2, 2, 8), f(2, 5, 8), f(2, 5, 8), i32([3, 5])], num_heads=4))
+    out.append(case("mha_mask_3d_filter_value", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask"), ["y"],
+                    [f(1, 3, 8), f(1, 3, 8), f(1, 3, 8), i32([[[1, 0, 1], [0, 1, 1], [1, 1, 0]]])],
+                    num_heads=2, mask_filter_value=-3.0))
+    out.append(case("mha_attention_bias_heads", "MultiHeadAttention",
+                    pick("q", "k", "v", "attn_bias"), ["y"],
+                    [f(2, 3, 12), f(2, 4, 12), f(2, 4, 12), f(1, 3, 3, 4)], num_heads=3))
+    out.append(case("mha_attention_bias_batch_mask", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask", "attn_bias"), ["y"],
+                    [f(2, 2, 8), f(2, 3, 8), f(2, 3, 8), i32([2, 3]), f(2, 1, 2, 3)],
+                    num_heads=2))
+    out.append(case("mha_past_present_causal", "MultiHeadAttention",
+                    pick("q", "k", "v", "bias", "past_k", "past_v"), ["y", "present_k", "present_v"],
+                    [f(2, 3, 8), f(2, 3, 8), f(2, 3, 8), f(24), f(2, 2, 4, 4), f(2, 2, 4, 4)],
+                    num_heads=2, unidirectional=1, scale=0.3))
+    out.append(case("mha_causal_mask_attention_bias", "MultiHeadAttention",
+                    pick("q", "k", "v", "mask", "attn_bias"), ["y", "present_k", "present_v"],
+                    [f(1, 4, 8), f(1, 4, 8), f(1, 4, 8), i32([[1, 1, 1, 0]]), f(1, 2, 4, 4)],
+                    num_heads=2, unidirectional=1))
+    out.append(case("mha_split_kv", "MultiHeadAttention", pick("q", "k", "v"), ["y"],
+                    [f(2, 3, 16), f(2, 4, 5, 4), f(2, 4, 5, 4)], num_heads=4))
+    out.append(case("mha_float16", "MultiHeadAttention", ["q", "k", "v", "bias"], ["y"],
+                    [h16(1, 3, 8), h16(1, 2, 8), h16(1, 2, 8), h16(24)], num_heads=2))
+    # Attention (packed QKV weights): equal or given widths, mask_index's four forms (with
+    # unidirectional, also with a 3-D mask and a small mask_filter_value), past and
+    # present, attention_bias.
+    att = ["x", "w", "bias", "mask", "past", "attn_bias"]
+    pick = lambda *used: [n if n in used else "" for n in att]
+    out.append(case("attention_basic", "Attention", pick("x", "w", "bias"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24)], num_heads=2))
+    out.append(case("attention_qkv_hidden_sizes", "Attention", pick("x", "w", "bias"), ["y"],
+                    [f(2, 3, 8), f(8, 28) * 0.5, f(28)], num_heads=2, qkv_hidden_sizes=[8, 8, 12]))
+    out.append(case("attention_key_lengths", "Attention", pick("x", "w", "bias", "mask"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), i32([2, 3])], num_heads=4))
+    out.append(case("attention_end_and_start", "Attention", pick("x", "w", "bias", "mask"),
+                    ["y"], [f(2, 4, 8), f(8, 24) * 0.5, f(24), i32([3, 4, 1, 0])], num_heads=2))
+    out.append(case("attention_mask_2d_unidirectional", "Attention",
+                    pick("x", "w", "bias", "mask"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), i32([[1, 0, 1], [1, 1, 1]])], num_heads=2,
+                    unidirectional=1))
+    out.append(case("attention_mask_3d_unidirectional_filter", "Attention",
+                    pick("x", "w", "bias", "mask"), ["y"],
+                    [f(1, 3, 8), f(8, 24) * 0.5, f(24),
+                     i32([[[1, 1, 0], [0, 1, 1], [1, 1, 1]]])], num_heads=2, unidirectional=1,
+                    mask_filter_value=-2.0))
+    out.append(case("attention_past_present", "Attention", pick("x", "w", "bias", "past"),
+                    ["y", "present"], [f(2, 2, 8), f(8, 24) * 0.5, f(24), f(2, 2, 2, 3, 4)],
+                    num_heads=2, unidirectional=1, scale=0.4))
+    # (ONNX Runtime 1.30's CPU Attention crashes without the bias, which its schema calls
+    # optional; the unit tests cover bough's Attention without it.)
+    out.append(case("attention_attention_bias", "Attention",
+                    pick("x", "w", "bias", "attn_bias"), ["y"],
+                    [f(2, 3, 8), f(8, 24) * 0.5, f(24), f(2, 1, 3, 3)], num_heads=2))
+    out.append(case("attention_float16", "Attention", ["x", "w", "bias"], ["y"],
+                    [h16(1, 3, 8), (f(8, 24) * 0.5).astype(np.float16), h16(24)], num_heads=2))
+    # GroupQueryAttention: prompts (one right-padded entry), decoding after a past (equal
+    # and ragged lengths), packed QKV, attention_bias, a scale. (ONNX Runtime 1.30 gives
+    # another output for a ragged decoding step whose present outputs are not requested, so
+    # the past cases request them.) seqlens_k is each entry's total length - 1; with a past,
+    # total_sequence_length is an initializer, so the present's length is inferred exactly.
+    # Head sizes are multiples of 8, which ONNX Runtime's CPU kernel requires.
+    gqa = ["q", "k", "v", "past_k", "past_v", "seqlens_k", "total"]
+    total = lambda t: np.array(t, np.int32)
+    out.append(case("gqa_prompt", "GroupQueryAttention", gqa[:3] + ["", ""] + gqa[5:],
+                    ["y", "present_k", "present_v"],
+                    [f(2, 4, 32), f(2, 4, 16), f(2, 4, 16), i32([3, 3]), total(4)], num_heads=4,
+                    kv_num_heads=2))
+    out.append(case("gqa_prompt_padded", "GroupQueryAttention", gqa[:3] + ["", ""] + gqa[5:],
+                    ["y", "present_k", "present_v"],
+                    [f(2, 4, 16), f(2, 4, 8), f(2, 4, 8), i32([3, 1]), total(4)], num_heads=2,
+                    kv_num_heads=1, scale=0.7))
+    out.append(case("gqa_decode_past", "GroupQueryAttention", gqa,
+                    ["y", "present_k", "present_v"],
+                    [f(2, 1, 32), f(2, 1, 16), f(2, 1, 16), f(2, 2, 3, 8), f(2, 2, 3, 8),
+                     i32([3, 3]), total(4)], num_heads=4, kv_num_heads=2, constants=["total"]))
+    out.append(case("gqa_decode_ragged", "GroupQueryAttention", gqa, ["y", "present_k", "present_v"],
+                    [f(2, 1, 32), f(2, 1, 16), f(2, 1, 16), f(2, 2, 5, 8), f(2, 2, 5, 8),
+                     i32([2, 4]), total(5)], num_heads=4, kv_num_heads=2, constants=["total"]))
+    out.append(case("gqa_chunk_after_past", "GroupQueryAttention", gqa,
+                    ["y", "present_k", "present_v"],
+                    [f(1, 2, 16), f(1, 2, 16), f(1, 2, 16), f(1, 2, 3, 8), f(1, 2, 3, 8),
+                     i32([4]), total(5)], num_heads=2, kv_num_heads=2, constants=["total"]))
+    out.append(case("gqa_packed_qkv", "GroupQueryAttention", ["q", "", ""] + ["", ""] + gqa[5:],
+                    ["y", "present_k", "present_v"], [f(1, 3, 64), i32([2]), total(3)],
+                    num_heads=4, kv_num_heads=2))
+    out.append(case("gqa_attention_bias", "GroupQueryAttention",
+                    gqa[:3] + ["", ""] + gqa[5:] + ["", "", "", "attn_bias"], ["y"],
+                    [f(1, 3, 16), f(1, 3, 8), f(1, 3, 8), i32([2]), total(3), f(1, 2, 3, 3)],
+                    num_heads=2, kv_num_heads=1))
+    out.append(case("gqa_float16", "GroupQueryAttention", gqa[:3] + ["", ""] + gqa[5:], ["y"],
+                    [h16(1, 3, 16), h16(1, 3, 8), h16(1, 3, 8), i32([2]), total(3)], num_heads=2,
+                    kv_num_heads=1))
+    # EmbedLayerNormalization: with and without segments, position_ids per batch or shared,
+    # the mask's count of ones (a 2 counts as no one), the embedding sum.
+    eln = ["ids", "seg_ids", "word", "pos", "seg", "gamma", "beta", "mask", "pos_ids"]
+    pick = lambda *unused: [n if n not in unused else "" for n in eln]
+    tok = lambda b, s, n: rng.integers(0, n, size=(b, s)).astype(np.int32)
+    out.append(case("embed_layer_norm", "EmbedLayerNormalization", pick("pos_ids"),
+                    ["y", "mask_index", "sum"],
+                    [tok(2, 3, 10), tok(2, 3, 2), f(10, 16), f(6, 16), f(2, 16), f(16), f(16),
+                     i32([[1, 1, 0], [1, 2, 1]])], epsilon=1e-5))
+    out.append(case("embed_layer_norm_no_segment_position_ids", "EmbedLayerNormalization",
+                    pick("seg_ids", "seg", "mask"), ["y", "mask_index"],
+                    [tok(2, 4, 7), f(7, 8), f(9, 8), f(8), f(8), tok(2, 4, 9)]))
+    out.append(case("embed_layer_norm_shared_position_ids", "EmbedLayerNormalization",
+                    pick(), ["y", "", "sum"],
+                    [tok(3, 2, 5), tok(3, 2, 3), f(5, 8), f(4, 8), f(3, 8), f(8), f(8),
+                     i32([[1, 1], [1, 0], [0, 0]]), tok(1, 2, 4)]))
+    # DynamicQuantizeMatMul: int8 and uint8 B, per-tensor and per-column scales and zero
+    # points, bias, batched A. (A's quantization rounds to nearest even in both.)
+    i8 = lambda *shape: rng.integers(-128, 128, size=shape).astype(np.int8)
+    u8 = lambda *shape: rng.integers(0, 256, size=shape).astype(np.uint8)
+    scales = lambda n: rng.uniform(0.01, 0.05, size=n).astype(np.float32)
+    out.append(case("dynamic_quantize_matmul", "DynamicQuantizeMatMul", ["a", "b", "b_scale"],
+                    ["y"], [f(3, 8), i8(8, 5), scales(1)]))
+    out.append(case("dynamic_quantize_matmul_per_column_zp_bias", "DynamicQuantizeMatMul",
+                    ["a", "b", "b_scale", "b_zp", "bias"], ["y"],
+                    [f(2, 3, 16), u8(16, 4), scales(4), u8(4), f(4)]))
+    out.append(case("dynamic_quantize_matmul_int8_zp_constant_b", "DynamicQuantizeMatMul",
+                    ["a", "b", "b_scale", "b_zp"], ["y"],
+                    [f(4, 6) * 3 + 1, i8(6, 3), scales(3), i8(3)], constants=["b", "b_scale",
+                                                                              "b_zp"]))
+    # GroupQueryAttention with do_rotary: halves and interleaved pairs, a prompt and a
+    # decoding step after a past (head size 16, which ONNX Runtime's CPU
+    # kernel requires with rotary).
+    gqr = gqa + ["cos", "sin"]
+    out.append(case("gqa_rotary_prompt", "GroupQueryAttention", gqa[:3] + ["", ""] + gqr[5:],
+                    ["y", "present_k", "present_v"],
+                    [f(2, 3, 64), f(2, 3, 32), f(2, 3, 32), i32([2, 2]), total(3), f(6, 8),
+                     f(6, 8)], num_heads=4, kv_num_heads=2, do_rotary=1))
+    out.append(case("gqa_rotary_interleaved_decode", "GroupQueryAttention", gqr,
+                    ["y", "present_k", "present_v"],
+                    [f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 3, 16), f(2, 2, 3, 16),
+                     i32([3, 3]), total(4), f(8, 8), f(8, 8)], num_heads=4, kv_num_heads=2,
+                    do_rotary=1, rotary_interleaved=1, constants=["total"]))
     return out
 
 
@@ -202,7 +355,9 @@ def make_model(node, arrays, outputs, constants):
               for n, a in named if n not in constants]
     initializers = [numpy_helper.from_array(a, n) for n, a in named if n in constants]
     out_type = TensorProto.INT32 if node.op_type == "MatMulInteger16" else TensorProto.FLOAT
-    outs = [helper.make_tensor_value_info(n, out_type, None) for n in outputs if n]
+    int_outputs = {"mask_index"}  # EmbedLayerNormalization's
+    outs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n in int_outputs else out_type,
+                                          None) for n in outputs if n]
     graph = helper.make_graph(nodes, "main", inputs, outs, initializers)
     model = helper.make_model(graph, producer_name="tests/peer/make_contrib.py",
                               opset_imports=[helper.make_opsetid("", 17),
