@@ -13,7 +13,8 @@ evaluation loses relative accuracy (Gelu(-5.147): ORT -6.136e-7, bough and the e
 -6.813e-7; FastGelu(-3.968): ORT -8.171e-5, exact -8.189e-5): there the absolute term
 covers it (worst case at 0.98 of the tolerance), and FastGelu's inputs stop at -4. The
 float16 cases, fed and read through Casts, round each result once and differ by at most one
-float16 ulp. BiasAdd, which ONNX Runtime implements on CUDA only, is checked against numpy's
+float16 ulp. FusedConv's cases cover Relu, Sigmoid, LeakyRelu and Clip, the activations
+bough implements (ONNX Runtime also has Tanh, HardSigmoid and the sum input Z). BiasAdd, which ONNX Runtime implements on CUDA only, is checked against numpy's
 x + bias + skip. MultiHeadAttention's cases (run in float by both, softmax over at most
 seven keys) sit within the same default tolerance; its masked keys get mask_filter_value
 added, as ONNX Runtime does, so a case where every key is masked still matches.
@@ -326,6 +327,21 @@ def cases(rng):
                     [f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 3, 16), f(2, 2, 3, 16),
                      i32([3, 3]), total(4), f(8, 8), f(8, 8)], num_heads=4, kv_num_heads=2,
                     do_rotary=1, rotary_interleaved=1, constants=["total"]))
+    # FusedConv (what bough's conv-activation pass writes): Conv, then each activation bough
+    # implements, over pads, strides, dilations, groups, 1-D and 2-D, fed and constant filters.
+    out.append(case("fused_conv_relu", "FusedConv", ["x", "w", "b"], ["y"],
+                    [f(1, 3, 8, 8), f(4, 3, 3, 3), f(4)], activation="Relu", pads=[1, 1, 1, 1]))
+    out.append(case("fused_conv_sigmoid_groups_strides", "FusedConv", ["x", "w"], ["y"],
+                    [f(2, 4, 9, 9), f(6, 2, 3, 3)], activation="Sigmoid", group=2, strides=[2, 2],
+                    constants=["w"]))
+    out.append(case("fused_conv_leaky_relu", "FusedConv", ["x", "w", "b"], ["y"],
+                    [f(1, 2, 7, 6), f(5, 2, 2, 3), f(5)], activation="LeakyRelu",
+                    activation_params=[0.1], constants=["w", "b"]))
+    out.append(case("fused_conv_clip_dilated", "FusedConv", ["x", "w", "b"], ["y"],
+                    [f(1, 3, 10, 10), f(4, 3, 3, 3), f(4)], activation="Clip",
+                    activation_params=[-0.5, 0.5], dilations=[2, 2], pads=[2, 1, 2, 1]))
+    out.append(case("fused_conv_1d_relu_1x1", "FusedConv", ["x", "w"], ["y"],
+                    [f(2, 8, 12), f(16, 8, 1)], activation="Relu", constants=["w"]))
     return out
 
 
