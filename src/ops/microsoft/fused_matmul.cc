@@ -69,8 +69,11 @@ class FusedMatMul : public Kernel {
         packed_b_(std::move(packed_b)) {}
 
   void run(KernelIO& io) override {
-    const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
     // B itself is gone once packed (consume_constant_input): matmul_packed reports mismatches.
+    // An A that stays as it is goes straight to it (the MatMuls transpose-gemm rewrites).
+    if (packed_b_ && !batch_a_ && !trans_a_)
+      return io.set_output(0, kernels::matmul_packed(io.input(0), *packed_b_, io.pool()));
+    const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
     if (packed_b_) return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
     const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
     io.set_output(0, scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool()));
