@@ -83,8 +83,8 @@ class InferenceSession {
     if (options.threads < 1) throw py::value_error("threads must be at least 1");
     Model model = load_model(source);
     py::gil_scoped_release unlocked;
-    session_.emplace(model, options);
     path_ = model.path();
+    session_.emplace(std::move(model), options);  // frees each weight it prepares as it plans
   }
 
   // Like ONNX Runtime: the inputs a run must be given, and apart from them those with a

@@ -87,6 +87,10 @@ class Session {
   /// Checks the model (throws bough::Error with the first error, naming the model and the
   /// node) and compiles its plan.
   explicit Session(const Model& model, SessionOptions options = {});
+  /// The same, taking the caller's Model: when no other Model shares it, the session is its
+  /// last owner and frees each weight that every reader prepared while the plan is built,
+  /// so that a weight and its prepared form are not both held at the peak.
+  explicit Session(Model&& model, SessionOptions options = {});
   ~Session();
   /// Sessions move; they do not copy.
   Session(Session&&) noexcept;

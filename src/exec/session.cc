@@ -160,14 +160,17 @@ struct Session::Impl {
   std::atomic<bool> cancelled{false};
   std::vector<exec::StepTiming> profiled_steps;  // run_profiled's buffer
 
-  Impl(const Model& m, SessionOptions options)
+  // `m` is released once its copy is optimized: when it was the caller's last reference
+  // (Session(Model&&)), the plan then owns the weights alone and frees each one its readers
+  // prepared before the next is prepared.
+  Impl(Model m, SessionOptions options)
       : model(std::shared_ptr<ir::Model>()),
         pool(std::max(1, options.threads), count_atomically_in_parallel),
         time_limit_seconds(options.time_limit_seconds),
         memory_limit_bytes(options.memory_limit_bytes) {
-    const ir::Graph& graph = *m.ir().graph;
-    infer::Inferred types = refuse_invalid(m.ir(), options);
+    describe_inputs_and_outputs(m.ir(), refuse_invalid(m.ir(), options));
     std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
+    m = Model(std::shared_ptr<ir::Model>());
     exec::HandedOver initializers;
     take_initializers(*planned, initializers);
     exec::CompileEnv env{planned.get(), nullptr, nullptr};
@@ -178,15 +181,20 @@ struct Session::Impl {
     // The weights dropped, and what folding and preparing them left behind, went to the
     // buffer cache, where no run would ask for their sizes: give them back now.
     ir::free_cached_buffers();
-    for (const ir::Edge* v : graph.inputs) {
+  }
+
+  // The inputs and outputs of the valid model `m` as the public API describes them.
+  void describe_inputs_and_outputs(const ir::Model& m, const infer::Inferred& types) {
+    for (const ir::Edge* v : m.graph->inputs) {
       inputs.push_back(v->name);
       input_infos.push_back(value_info(*v, types.type_of(v)));
       input_infos.back().has_default = v->data.has_value();
       defaults.push_back(v->data ? Value(*v->data) : Value());
     }
-    outputs = model.output_names();
-    for (const ir::Edge* v : graph.outputs)
+    for (const ir::Edge* v : m.graph->outputs) {
+      outputs.push_back(v->name);
       output_infos.push_back(value_info(*v, types.type_of(v)));
+    }
   }
 
   // The model the session plans: a copy of the valid `m` (its tensors shared, not copied),
@@ -202,6 +210,8 @@ struct Session::Impl {
 
 Session::Session(const Model& model, SessionOptions options)
     : impl_(std::make_unique<Impl>(model, options)) {}
+Session::Session(Model&& model, SessionOptions options)
+    : impl_(std::make_unique<Impl>(std::move(model), options)) {}
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
 Session& Session::operator=(Session&&) noexcept = default;

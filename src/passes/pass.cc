@@ -11,6 +11,15 @@ const std::vector<Pass>& all_passes() {
        legalize_if, Level::repair},
       {"legacy-broadcast", "turn opset < 7 broadcast axis into an explicit Unsqueeze",
        legacy_broadcast},
+      // Before fold-constants, which would make a transposed copy of a constant weight that
+      // the GEMMs pack straight from its own layout (the MatMul into Gemm first, so that
+      // the Gemm gets the bias and the Transpose).
+      {"matmul-add-gemm",
+       "fuse a 2-D float MatMul and the Add of a bias on its last axis into a Gemm",
+       matmul_add_gemm, Level::all},
+      {"transpose-gemm",
+       "fold a 2-D Transpose feeding B of a Gemm, MatMul or FusedMatMul into transB",
+       transpose_gemm},
       {"fold-constants",
        "evaluate nodes whose inputs are all constant into initializers (size-capped)",
        fold_constants},
@@ -20,11 +29,6 @@ const std::vector<Pass>& all_passes() {
        loop_invariant},
       {"fold-identity", "read an Identity's input directly where its output was read",
        fold_identity},
-      {"matmul-add-gemm",
-       "fuse a 2-D float MatMul and the Add of a bias on its last axis into a Gemm",
-       matmul_add_gemm, Level::all},
-      {"transpose-gemm", "fold a 2-D Transpose feeding B of a Gemm or 2-D MatMul into transB",
-       transpose_gemm},
       {"merge-transposes",
        "turn a Transpose of a Transpose whose middle value nothing else reads into one",
        merge_transposes, Level::all},

@@ -1,12 +1,17 @@
 // transpose-gemm: a 2-D Transpose (perm [1, 0]) of a float value read only as the B operand
-// of a Gemm or a 2-D float MatMul is folded into transB: Gemm(A, Transpose(X)) becomes
-// Gemm(A, X, transB = 1 - transB), and MatMul(A, Transpose(X)) a Gemm with transB = 1 (Gemm
-// without C exists from opset 11). The Transpose's output must have no other reader: no
-// other node, no graph output, no capture in a nested subgraph.
-// Only B: the Gemm kernel packs a transposed B straight from its layout (or takes dot
-// products of rows for a few rows of A), so the copy goes; measured 0.05-0.8x the time of
+// of a Gemm, a float MatMul with a 2-D B, or a com.microsoft FusedMatMul with a 2-D B is
+// folded into transB: Gemm(A, Transpose(X)) becomes Gemm(A, X, transB = 1 - transB);
+// MatMul(A, Transpose(X)) a Gemm with transB = 1 when A is 2-D (Gemm without C exists from
+// opset 11), else a FusedMatMul(A, X, transB = 1) (ONNX Runtime's contrib operator, so the
+// optimized model stays runnable there; skipped when the model imports com.microsoft at a
+// version other than 1); FusedMatMul(A, Transpose(X)) flips its transB. The Transpose's output
+// must have no other reader: no other node, no graph output, no capture in a nested subgraph.
+// Only B: the Gemm and MatMul kernels pack a transposed B straight from its layout (or take
+// dot products of rows for a few rows of A), so the copy goes; measured 0.05-0.8x the time of
 // Transpose + MatMul. For A it transposes a copy itself, which measured 1.0-1.1x, no gain.
-// (A batched MatMul keeps its Transposes: the MatMul kernel has no transposition flag.)
+// (A MatMul with a batched B keeps its Transposes: the MatMul kernel has no transposition
+// flag.) The pass runs before fold-constants: a Transpose of a constant weight folded there
+// would be a second, transposed copy of the weight, held while the plan packs it.
 #include <unordered_set>
 
 #include "passes/fusion.h"
@@ -27,30 +32,54 @@ bool is_gemm(const ir::Node& n) {
          n.inputs[1] && n.outputs.size() == 1 && n.outputs[0];
 }
 
-bool is_2d_float_matmul(const ir::Node& n, const infer::Inferred& types) {
-  if (!is_op(n, "MatMul", 2)) return false;
-  const ir::Shape* a = float_shape(types, n.inputs[0]);
+constexpr const char* kMsDomain = "com.microsoft";
+
+// A float MatMul (or com.microsoft FusedMatMul when `fused`) whose B is 2-D and A of known
+// rank.
+bool is_float_matmul_2d_b(const ir::Node& n, const infer::Inferred& types, bool fused) {
+  if (fused ? !(n.op_type == "FusedMatMul" && n.domain == kMsDomain && n.inputs.size() == 2 &&
+                n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
+            : !is_op(n, "MatMul", 2))
+    return false;
   const ir::Shape* b = float_shape(types, n.inputs[1]);
-  return a && b && a->dims.size() == 2 && b->dims.size() == 2;
+  return float_shape(types, n.inputs[0]) && b && b->dims.size() == 2;
 }
 
-int fold_in(ir::Graph& g, const infer::Inferred& types, bool matmuls) {
+// What the MatMul or FusedMatMul `n` becomes (or stays) once B's Transpose is folded.
+enum class Target { gemm, fused_matmul, none };
+
+struct Allowed {
+  bool gemm_from_matmul;  // Gemm without C: opset >= 11
+  bool ms_domain;         // com.microsoft not imported, or at version 1
+};
+
+Target target_of(const ir::Node& n, const infer::Inferred& types, Allowed allowed) {
+  if (is_gemm(n)) return Target::gemm;
+  if (allowed.ms_domain && is_float_matmul_2d_b(n, types, true)) return Target::fused_matmul;
+  if (!is_float_matmul_2d_b(n, types, false)) return Target::none;
+  if (allowed.gemm_from_matmul && rank_of(types, n.inputs[0]) == 2) return Target::gemm;
+  return allowed.ms_domain ? Target::fused_matmul : Target::none;
+}
+
+int fold_in(ir::Graph& g, const infer::Inferred& types, Allowed allowed, bool& used_ms_domain) {
   std::unordered_set<const ir::Node*> folded;
   int changes = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node* n = g.nodes[i].get();
-    const bool gemm = is_gemm(*n);
-    if (folded.count(n) || !(gemm || (matmuls && is_2d_float_matmul(*n, types)))) continue;
+    const Target target = folded.count(n) ? Target::none : target_of(*n, types, allowed);
+    if (target == Target::none) continue;
     const ir::Node* t = fusable_transpose_2d(g, types, n->inputs[1], *n);
     if (!t) continue;
-    if (!gemm) {
+    if (n->op_type == "MatMul") {
       folded.insert(n);
       ir::Node* mm = n;
-      n = insert_node(g, i, "Gemm", mm->name);
+      n = insert_node(g, i, target == Target::gemm ? "Gemm" : "FusedMatMul", mm->name);
+      if (target == Target::fused_matmul) n->domain = kMsDomain;
       n->inputs = mm->inputs;
       set_output(*n, 0, mm->outputs[0]);
       ++i;  // past the MatMul, now one further on
     }
+    used_ms_domain = used_ms_domain || target == Target::fused_matmul;
     n->inputs[1] = t->inputs[0];
     set_int_attr(*n, "transB", 1 - int_attr(*n, "transB"));
     folded.insert(t);
@@ -65,9 +94,13 @@ int fold_in(ir::Graph& g, const infer::Inferred& types, bool matmuls) {
 int transpose_gemm(ir::Model& model) {
   check::Diagnostics ignored;  // the model was checked before any pass runs
   const infer::Inferred types = infer::infer_model(model, ignored);
-  const bool matmuls = model.opset("") >= 11;
+  const int64_t ms_imported = model.opset(kMsDomain);
+  const Allowed allowed{model.opset("") >= 11, ms_imported == 0 || ms_imported == 1};
+  bool used_ms_domain = false;
   int folded = 0;
-  for_each_graph(model, [&](ir::Graph& g) { folded += fold_in(g, types, matmuls); });
+  for_each_graph(model,
+                 [&](ir::Graph& g) { folded += fold_in(g, types, allowed, used_ms_domain); });
+  if (used_ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMsDomain, 1);
   return folded;
 }
 

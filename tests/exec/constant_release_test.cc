@@ -223,5 +223,45 @@ TEST(ConstantRelease, AMismatchedInputIsReportedWithoutTheDroppedWeight) {
   }
 }
 
+// A session given the Model itself (Session(Model&&)) is the weights' last owner: a weight
+// every reader prepared is held by no one but this test's own reference once the session
+// exists, with no caller's Model to drop (while it plans, each is freed before the next is
+// prepared; bench/compare measures that peak). A Model shared with another copy keeps its
+// weights for that copy.
+TEST(ConstantRelease, ASessionGivenTheModelIsTheWeightsLastOwner) {
+  GraphBuilder g = main_graph();
+  const std::string path = save(g, "given_model");
+  // This test's reference to the loaded W, to see who else holds it.
+  auto w_of = [](const Model& m) {
+    for (const ir::Edge* v : m.ir().graph->initializers)
+      if (v->name == "W") return *v->data;
+    return Tensor();
+  };
+  const NamedValues feed{{"X", kX}};
+  auto expect_product = [&](Session& session) {
+    const std::vector<double> got = doubles_of(session.run(feed)[0].second.tensor());
+    const std::vector<double> want = x_times_w();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5);
+  };
+  {
+    Model model = Model::load(path);
+    const Tensor w = w_of(model);
+    Session session(std::move(model));
+    EXPECT_TRUE(w.unique());
+    expect_product(session);
+  }
+  {
+    Model model = Model::load(path);
+    const Tensor w = w_of(model);
+    const Model shared = model;  // a second owner of the same model
+    Session session(std::move(model));
+    EXPECT_FALSE(w.unique());
+    expect_product(session);
+    Session again(shared);
+    expect_product(again);
+  }
+}
+
 }  // namespace
 }  // namespace bough::test

@@ -72,15 +72,17 @@ TEST(PassGolden, MatMulAddGemm) {
 }
 
 // Folded: MatMul(x, Transpose(vt)) becomes Gemm(x, vt, transB=1); Gemm(x, Transpose(vt), b)
-// becomes Gemm(x, vt, b, transB=1). Kept: the Transpose t3 of MatMul's A (only B folds);
-// the 3-D Transpose t4 feeding a batched MatMul. vt = w^T and xt = x^T, so the outputs are
-// x · w (+ b).
+// becomes Gemm(x, vt, b, transB=1); MatMul(x3b, Transpose(vt)) of a 3-D x3b becomes
+// com.microsoft FusedMatMul(x3b, vt, transB=1) (and the model imports com.microsoft).
+// Kept: the Transpose t3 of MatMul's A (only B folds); the 3-D Transpose t4 feeding a batched
+// MatMul. vt = w^T and xt = x^T, so the outputs are x · w (+ b).
 GraphBuilder transpose_model() {
   GraphBuilder g("main");
   g.input("xt", ElemType::Float, {3, 2})
       .input("x", ElemType::Float, {2, 3})
       .input("vt", ElemType::Float, {2, 3})
-      .input("x3", ElemType::Float, {1, 3, 2});
+      .input("x3", ElemType::Float, {1, 3, 2})
+      .input("x3b", ElemType::Float, {1, 2, 3});
   g.initializer("w", kW).initializer("b", kBias);
   test::set_ints(g.node("Transpose", {"vt"}, {"t1"}), "perm", {1, 0});
   g.node("MatMul", {"x", "t1"}, {"y1"}, "mm1");
@@ -90,25 +92,31 @@ GraphBuilder transpose_model() {
   g.node("MatMul", {"t3", "w"}, {"y3"});
   test::set_ints(g.node("Transpose", {"x3"}, {"t4"}), "perm", {0, 2, 1});
   g.node("MatMul", {"t4", "w"}, {"y4"});
+  test::set_ints(g.node("Transpose", {"vt"}, {"t5"}), "perm", {1, 0});
+  g.node("MatMul", {"x3b", "t5"}, {"y5"}, "mm5");
   g.output("y1", ElemType::Float, {2, 2})
       .output("y2", ElemType::Float, {2, 2})
       .output("y3", ElemType::Float, {2, 2})
-      .output("y4", ElemType::Float, {1, 2, 2});
+      .output("y4", ElemType::Float, {1, 2, 2})
+      .output("y5", ElemType::Float, {1, 2, 2});
   return g;
 }
 
 TEST(PassGolden, TransposeGemm) {
   std::string out = test::check_golden(transpose_model(), "transpose-gemm",
-                                       test::report_line("transpose-gemm", 2));
+                                       test::report_line("transpose-gemm", 3));
   EXPECT_EQ(test::count_ops(out, "Transpose"), 2);
+  EXPECT_EQ(test::count_ops(out, "FusedMatMul"), 1);
   auto y = test::run_plain(out, {{"xt", f32({3, 2}, {1, 4, 2, 5, 3, 6})},
                                  {"x", kX},
                                  {"vt", f32({2, 3}, {1, 0, 1, 0, 1, 1})},
-                                 {"x3", f32({1, 3, 2}, {1, 4, 2, 5, 3, 6})}});
+                                 {"x3", f32({1, 3, 2}, {1, 4, 2, 5, 3, 6})},
+                                 {"x3b", f32({1, 2, 3}, {1, 2, 3, 4, 5, 6})}});
   EXPECT_EQ(floats_of(y[0]), kProduct);
   EXPECT_EQ(floats_of(y[1]), kWithBias);
   EXPECT_EQ(floats_of(y[2]), kProduct);
   EXPECT_EQ(floats_of(y[3]), kProduct);
+  EXPECT_EQ(floats_of(y[4]), kProduct);
 }
 
 // How many nodes of `op` are left after running `pass` over `g`.

@@ -9,7 +9,6 @@
 #include "formats/npy/npy.h"
 #include "formats/onnx/tensor_proto.h"
 #include "ir/float_formats.h"
-#include "ir/graph.h"
 #include "options.h"
 #include "util/files.h"
 
@@ -152,8 +151,7 @@ void add_run_options(CLI::App* app, RunOptions* opt) {
   add_newer_opset_flag(app, &opt->allow_newer_opset);
 }
 
-NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
-                        bool random_rest) {
+NamedValues load_inputs(const RunOptions& opt, const Session& session, bool random_rest) {
   std::map<std::string, int64_t> dims;
   for (const std::string& d : opt.dims) {
     auto [name, value] = split_assignment(d);
@@ -166,8 +164,8 @@ NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session
   std::map<std::string, const ValueInfo*> declared;
   for (const ValueInfo& info : session.inputs()) declared[info.name] = &info;
   std::set<std::string> with_default;
-  for (const ir::Edge* e : model.ir().graph->inputs)
-    if (e->data) with_default.insert(e->name);
+  for (const ValueInfo& info : session.inputs())
+    if (info.has_default) with_default.insert(info.name);
 
   std::mt19937_64 rng(0);
   NamedValues feed;
@@ -202,14 +200,15 @@ NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session
 
 SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
                             const std::function<void(const Session&)>& before_inputs) {
-  const Model model = Model::load(opt.model);
+  Model model = Model::load(opt.model);
   const auto start = std::chrono::steady_clock::now();
+  // The session takes the Model: it then frees each weight it prepared while it plans.
   auto session = std::make_unique<Session>(
-      model, SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
+      std::move(model), SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
   const double created =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (before_inputs) before_inputs(*session);
-  NamedValues feed = load_inputs(opt, model, *session, random_rest);
+  NamedValues feed = load_inputs(opt, *session, random_rest);
   return {std::move(session), std::move(feed), created};
 }
 

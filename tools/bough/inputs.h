@@ -36,8 +36,7 @@ void add_run_options(CLI::App* app, RunOptions* opt);
 // the declared types. Throws UsageError for the same input given twice, an unknown input
 // name, or a symbolic dimension with no --dim; BadInput listing every missing input with its
 // type.
-NamedValues load_inputs(const RunOptions& opt, const Model& model, const Session& session,
-                        bool random_rest);
+NamedValues load_inputs(const RunOptions& opt, const Session& session, bool random_rest);
 
 struct SessionAndFeed {
   std::unique_ptr<Session> session;  // at a fixed address, for what refers to it

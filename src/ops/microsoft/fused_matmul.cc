@@ -2,8 +2,9 @@
 // is rearranged: transBatch moves its first dimension behind the batch dimensions
 // ([d0, d1, .., d(r-2), d(r-1)] -> [d1, .., d(r-2), d0, d(r-1)], rank 3 or more), then trans
 // swaps its last two dimensions (rank 2 or more). The MatMul that ONNX Runtime's optimizer
-// fuses a Transpose and a Mul into. A constant 2-D float B is scaled by alpha and packed for
-// the GEMM once, when the plan is built.
+// fuses a Transpose and a Mul into (and bough's transpose-gemm pass a Transpose of B). A
+// constant 2-D float B is scaled by alpha and packed for the GEMM once, when the plan is
+// built, straight from its own layout when transB is set.
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/constant_use.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 
@@ -67,10 +69,12 @@ class FusedMatMul : public Kernel {
         packed_b_(std::move(packed_b)) {}
 
   void run(KernelIO& io) override {
+    // B itself is gone once packed (consume_constant_input): matmul_packed reports mismatches.
+    // An A that stays as it is goes straight to it (the MatMuls transpose-gemm rewrites).
+    if (packed_b_ && !batch_a_ && !trans_a_)
+      return io.set_output(0, kernels::matmul_packed(io.input(0), *packed_b_, io.pool()));
     const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
-    if (packed_b_ && a.type() == ElemType::Float && a.rank() >= 1 &&
-        a.shape().back() == packed_b_->k())
-      return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
+    if (packed_b_) return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
     const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
     io.set_output(0, scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool()));
   }
@@ -89,11 +93,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::optional<kernels::PackedB> packed_b;
   const Tensor* b = ctx.constant_input(1);
   if (b && b->type() == ElemType::Float && b->rank() == 2) {
-    std::vector<float> w(b->data<float>(), b->data<float>() + b->numel());
-    for (float& v : w) v *= alpha;
-    packed_b.emplace(w.data(), trans_b ? b->dim(1) : b->dim(0), trans_b ? b->dim(0) : b->dim(1),
-                     trans_b);
+    // A scaled copy only when alpha scales: the copy would add a weight's size to the peak.
+    std::vector<float> w;
+    if (alpha != 1.0f) {
+      w.assign(b->data<float>(), b->data<float>() + b->numel());
+      for (float& v : w) v *= alpha;
+    }
+    packed_b.emplace(w.empty() ? b->data<float>() : w.data(), trans_b ? b->dim(1) : b->dim(0),
+                     trans_b ? b->dim(0) : b->dim(1), trans_b);
     ctx.count_prepared();
+    consume_constant_input(ctx, 1);
   }
   return std::make_unique<FusedMatMul>(alpha, ctx.attr_int("transA", 0), trans_b,
                                        ctx.attr_int("transBatchA", 0),
