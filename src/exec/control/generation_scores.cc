@@ -1,0 +1,42 @@
+#include "exec/control/generation_scores.h"
+
+#include <limits>
+#include <vector>
+
+namespace bough::ops {
+
+void apply_score_rules(const ScoreRules& rules, std::span<float> scores,
+                       std::span<const int32_t> sequence, int64_t batch_index, bool first_step) {
+  const auto vocab = static_cast<int64_t>(scores.size());
+  constexpr float kBarred = std::numeric_limits<float>::lowest();
+  if (rules.repetition_penalty != 1.0f) {
+    // Each distinct token once, however often it repeats. A negative score is multiplied and a
+    // positive one divided, so a penalty above 1 always lowers it (CTRL's rule, as ORT has it).
+    std::vector<bool> seen(static_cast<size_t>(vocab), false);
+    for (const int32_t token : sequence) {
+      if (token < 0 || token >= vocab || seen[static_cast<size_t>(token)]) continue;
+      seen[static_cast<size_t>(token)] = true;
+      float& s = scores[static_cast<size_t>(token)];
+      s = s < 0 ? s * rules.repetition_penalty : s / rules.repetition_penalty;
+    }
+  }
+  if (rules.vocab_mask)
+    for (int64_t v = 0; v < vocab; ++v)
+      if (rules.vocab_mask[v] == 0) scores[static_cast<size_t>(v)] = kBarred;
+  if (rules.prefix_vocab_mask && first_step)
+    for (int64_t v = 0; v < vocab; ++v)
+      if (rules.prefix_vocab_mask[batch_index * vocab + v] == 0)
+        scores[static_cast<size_t>(v)] = kBarred;
+  if (static_cast<int64_t>(sequence.size()) < rules.min_length && rules.eos_token_id >= 0 &&
+      rules.eos_token_id < vocab)
+    scores[static_cast<size_t>(rules.eos_token_id)] = kBarred;
+}
+
+int32_t first_argmax(std::span<const float> scores) {
+  size_t best = 0;
+  for (size_t v = 1; v < scores.size(); ++v)
+    if (scores[v] > scores[best]) best = v;
+  return static_cast<int32_t>(best);
+}
+
+}  // namespace bough::ops
