@@ -6,7 +6,7 @@
 namespace bough::ops {
 
 void apply_score_rules(const ScoreRules& rules, std::span<float> scores,
-                       std::span<const int32_t> sequence, int64_t batch_index, bool first_step) {
+                       std::span<const int32_t> sequence, int64_t batch_index) {
   const auto vocab = static_cast<int64_t>(scores.size());
   constexpr float kBarred = std::numeric_limits<float>::lowest();
   if (rules.repetition_penalty != 1.0f) {
@@ -23,7 +23,7 @@ void apply_score_rules(const ScoreRules& rules, std::span<float> scores,
   if (rules.vocab_mask)
     for (int64_t v = 0; v < vocab; ++v)
       if (rules.vocab_mask[v] == 0) scores[static_cast<size_t>(v)] = kBarred;
-  if (rules.prefix_vocab_mask && first_step)
+  if (rules.prefix_vocab_mask)
     for (int64_t v = 0; v < vocab; ++v)
       if (rules.prefix_vocab_mask[batch_index * vocab + v] == 0)
         scores[static_cast<size_t>(v)] = kBarred;

@@ -13,13 +13,13 @@ struct ScoreRules {
   int32_t min_length = 0;                      // eos is barred while the sequence is shorter
   float repetition_penalty = 1.0f;             // 1 leaves scores alone
   const int32_t* vocab_mask = nullptr;         // (vocab): 0 bars a token on every step
-  const int32_t* prefix_vocab_mask = nullptr;  // (batch, vocab): 0 bars a token on step one
+  const int32_t* prefix_vocab_mask = nullptr;  // (batch, vocab): 0 bars a token; set on step one
 };
 
 // Applies `rules` to `scores` (one row of the vocabulary) of batch entry `batch_index`,
 // whose tokens so far (prompt included) are `sequence`.
 void apply_score_rules(const ScoreRules& rules, std::span<float> scores,
-                       std::span<const int32_t> sequence, int64_t batch_index, bool first_step);
+                       std::span<const int32_t> sequence, int64_t batch_index);
 
 // The index of the first largest score.
 int32_t first_argmax(std::span<const float> scores);

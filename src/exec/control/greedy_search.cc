@@ -113,8 +113,9 @@ class GreedySearch : public Kernel {
         bad("repetition_penalty must be one float, got " + describe(io.value(3)));
       rules.repetition_penalty = p.data<float>()[0];
     }
-    const int32_t* vocab_mask = mask_input(io, 4, "vocab_mask", {});
-    const int32_t* prefix_mask = mask_input(io, 5, "prefix_vocab_mask", {batch});
+    const VocabMask vocab_mask = mask_input(io, 4, "vocab_mask", {});
+    const VocabMask prefix_mask = mask_input(io, 5, "prefix_vocab_mask", {batch});
+    rules.vocab_mask = vocab_mask.data;
 
     // The prompt step's inputs: the mask (given or from the pads) and the positions.
     Value mask, positions, step_ids;
@@ -158,7 +159,7 @@ class GreedySearch : public Kernel {
       decoder_.plan->bind_input(0, first ? io.value(0) : step_ids);
       decoder_.plan->bind_input(1, positions);
       decoder_.plan->bind_input(2, mask);
-      rules.prefix_vocab_mask = first ? prefix_mask : nullptr;
+      rules.prefix_vocab_mask = first ? prefix_mask.data : nullptr;
       decoder_.iterate(io, state, next, 3, 1, no_stacks, pick);
       bool all_done = true;
       for (int64_t b = 0; b < batch; ++b) {
@@ -181,23 +182,26 @@ class GreedySearch : public Kernel {
  private:
   // An optional int32 mask over the vocabulary (with leading dims `lead`); its size is checked
   // against the logits when they arrive.
-  const int32_t* mask_input(const KernelIO& io, size_t i, const char* name, Dims lead) {
-    if (!io.has_input(i)) return nullptr;
+  struct VocabMask {
+    const int32_t* data = nullptr;
+    int64_t vocab = 0;
+  };
+  static VocabMask mask_input(const KernelIO& io, size_t i, const char* name, Dims lead) {
+    if (!io.has_input(i)) return {};
     const Tensor& t = io.input(i);
     if (t.type() != ElemType::Int32 || t.rank() != lead.size() + 1)
       bad(std::string(name) + " must be int32 of rank " + std::to_string(lead.size() + 1) +
           ", got " + describe(io.value(i)));
     for (size_t k = 0; k < lead.size(); ++k)
       if (t.dim(k) != lead[k]) bad(std::string(name) + " has the wrong batch size: " + describe(t));
-    mask_vocab_[i == 4 ? 0 : 1] = t.dim(t.rank() - 1);
-    return t.data<int32_t>();
+    return {t.data<int32_t>(), t.dim(t.rank() - 1)};
   }
 
   // Scores the last position's logits of each unfinished row and picks its token.
   void pick_tokens(const Value& logits_value, int64_t batch, int64_t length,
-                   const ScoreRules& rules, const int32_t* vocab_mask, const int32_t* prefix_mask,
-                   const std::vector<int32_t>& sequences, int64_t max_length,
-                   std::vector<int32_t>& tokens) const {
+                   const ScoreRules& rules, const VocabMask& vocab_mask,
+                   const VocabMask& prefix_mask, const std::vector<int32_t>& sequences,
+                   int64_t max_length, std::vector<int32_t>& tokens) const {
     if (!logits_value.is_tensor())
       bad("'s decoder must yield logits as a tensor, got " + describe(logits_value));
     const Tensor& raw = logits_value.tensor();
@@ -210,19 +214,18 @@ class GreedySearch : public Kernel {
     if (vocab_size_ > 0 && vocab_size_ != vocab)
       bad("vocab_size is " + std::to_string(vocab_size_) + " but the logits have " +
           std::to_string(vocab));
-    if ((vocab_mask && mask_vocab_[0] != vocab) || (prefix_mask && mask_vocab_[1] != vocab))
+    if ((vocab_mask.data && vocab_mask.vocab != vocab) ||
+        (prefix_mask.data && prefix_mask.vocab != vocab))
       bad("vocab_mask and prefix_vocab_mask must cover the logits' " + std::to_string(vocab) +
           " tokens");
-    ScoreRules r = rules;
-    r.vocab_mask = vocab_mask;
     std::vector<float> row(static_cast<size_t>(vocab));
     for (int64_t b = 0; b < batch; ++b) {
       const float* last = logits.data<float>() + (b * steps + steps - 1) * vocab;
       std::copy(last, last + vocab, row.begin());
-      apply_score_rules(r, row,
+      apply_score_rules(rules, row,
                         std::span<const int32_t>(sequences).subspan(
                             static_cast<size_t>(b * max_length), static_cast<size_t>(length)),
-                        b, r.prefix_vocab_mask != nullptr);
+                        b);
       tokens[static_cast<size_t>(b)] = first_argmax(row);
     }
   }
@@ -252,7 +255,6 @@ class GreedySearch : public Kernel {
   std::vector<std::pair<ElemType, Dims>> pasts_;  // element type and shape of the empty pasts
   int32_t eos_, pad_;
   int64_t vocab_size_;
-  int64_t mask_vocab_[2] = {0, 0};  // the vocabulary sizes of vocab_mask, prefix_vocab_mask
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
