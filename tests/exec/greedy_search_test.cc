@@ -12,12 +12,14 @@
 // as a KV cache does; the test checks the sequences and that the cache is what was fed back.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "bough/error.h"
 #include "bough/session.h"
 #include "error_text.h"
+#include "exec/control/generation_scores.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -166,6 +168,40 @@ TEST(GreedySearch, RepetitionPenaltyChangesThePick) {
                               {{"input_ids", i32({1, 1}, {0})}, {"max_length", i32({1}, {4})}},
                               {"input_ids", "max_length"});
   EXPECT_EQ(plain, (std::vector<int32_t>{0, 0, 0, 0}));
+}
+
+// no_repeat_ngram_size 1 from [0]: 0 is barred, so 2; then 0 and 2 barred, so 3; then 0, 2
+// and 3 barred and eos (2) beats 1. Size 2 from [0]: nothing to bar at length 1, so 0; after
+// [0, 0] the bigram (0, 0) bars 0, so 2; no bigram starts with 2 or 3, so 3, then eos.
+TEST(GreedySearch, NoRepeatNgram) {
+  for (const auto& [n, want] :
+       {std::pair<int64_t, std::vector<int32_t>>{1, {0, 2, 3, 5, 5, 5}}, {2, {0, 0, 2, 3, 5, 5}}}) {
+    GreedyModel m({"input_ids", "max_length"});
+    test::set_int(*m.g.mutable_proto().mutable_node(0), "no_repeat_ngram_size", n);
+    Session s(Model::load(m.save("greedy_ngram_" + std::to_string(n))));
+    EXPECT_EQ(ints_of(s.run({{"input_ids", i32({1, 1}, {0})}, {"max_length", i32({1}, {6})}})[0]
+                          .second.tensor()),
+              want)
+        << "no_repeat_ngram_size " << n;
+  }
+}
+
+// The penalty by hand, each seen token once: -2 (seen) * 2 = -4, 3 (seen twice) / 2 = 1.5,
+// 1 (not seen) stays; then 1.5 still beats 1. min_length 4 over a sequence of 3 bars eos 2.
+TEST(GreedySearch, PenaltyMultipliesNegativeAndDividesPositiveScores) {
+  std::vector<float> scores = {-2, 3, 1};
+  const std::vector<int32_t> sequence = {0, 1, 1};
+  ops::ScoreRules rules;
+  rules.repetition_penalty = 2;
+  rules.eos_token_id = 2;
+  rules.min_length = 4;
+  ops::apply_score_rules(rules, scores, sequence, 0);
+  EXPECT_EQ(scores[0], -4);
+  EXPECT_EQ(scores[1], 1.5f);
+  EXPECT_EQ(scores[2], std::numeric_limits<float>::lowest());
+  EXPECT_EQ(ops::first_argmax(scores), 1);
+  // Ties go to the first.
+  EXPECT_EQ(ops::first_argmax(std::vector<float>{1, 5, 5}), 1);
 }
 
 // vocab_mask bars 2 everywhere: from 1, row 1's second best 3 follows, then eos.

@@ -6,7 +6,7 @@ The decoder (random weights, 2 layers, 2 heads of 8, vocabulary 50) takes GPT-2'
 input_ids, position_ids, attention_mask (int32) and past_0, past_1 (2, batch, heads, past,
 head_size); it yields logits (batch, steps, vocab) and present_0, present_1, the pasts with
 this step's keys and values appended. Attention adds -10000 where the mask is 0 or the key
-lies after the query. Cases: plain prompts, left padding found from pad_token_id, an
+lies after the query. Cases: plain prompts, no_repeat_ngram_size 1 and 2, left padding found from pad_token_id, an
 explicit attention_mask (over pads too: positions skip pad tokens whatever the mask says), repetition_penalty, vocab_mask and prefix_vocab_mask, an eos that
 ends one row early (pads after it), and min_length holding that eos back. Writes
 tests/peer/generation/<case>/ in the backend-test layout; the sequences must match exactly. ONNX Runtime writes
@@ -113,12 +113,13 @@ INPUTS = ["input_ids", "max_length", "min_length", "repetition_penalty", "vocab_
           "prefix_vocab_mask", "attention_mask"]
 
 
-def model(graph, fed, eos, pad):
+def model(graph, fed, eos, pad, ngram):
     names = [n if n in fed else "" for n in INPUTS]
     while names and not names[-1]:
         names.pop()
     node = helper.make_node("GreedySearch", names, ["sequences"], domain=MS, decoder=graph,
-                            eos_token_id=eos, pad_token_id=pad, model_type=0)
+                            eos_token_id=eos, pad_token_id=pad, model_type=0,
+                            **({"no_repeat_ngram_size": ngram} if ngram else {}))
     dtype = lambda a: onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype]
     inputs = [helper.make_tensor_value_info(n, dtype(fed[n]), list(fed[n].shape)) for n in names if n]
     out = helper.make_tensor_value_info("sequences", TensorProto.INT32, None)
@@ -129,10 +130,10 @@ def model(graph, fed, eos, pad):
     return m
 
 
-def run_case(peer, folder, graph, fed, eos, pad):
+def run_case(peer, folder, graph, fed, eos, pad, ngram=0):
     os.makedirs(os.path.join(folder, "test_data_set_0"))
     path = os.path.join(folder, "model.onnx")
-    m = model(graph, fed, eos, pad)
+    m = model(graph, fed, eos, pad, ngram)
     onnx.save(m, path)
     names = [i.name for i in m.graph.input]
     arrays = [fed[n] for n in names]
@@ -186,6 +187,12 @@ def main():
     made = {}
     for name, (fed, eos) in cases.items():
         made[name] = run_case(peer, os.path.join(OUT, name), graph, fed, eos, pad)
+    # no_repeat_ngram_size: no token (bigram) occurs twice in a row (from one token the
+    # second row repeats 8 and 8 8 at once without it).
+    for n in (1, 2):
+        fed = {"input_ids": prompt[:, :1], "max_length": i32(20)}
+        made[f"greedy_no_repeat_{n}gram"] = run_case(peer, os.path.join(OUT, f"greedy_no_repeat_{n}gram"),
+                                                     graph, fed, VOCAB - 1, pad, n)
     # An eos that the first row reaches early: that row is padded after it, the other goes on
     # (its third generated token, when the second row does not produce it first).
     plain = made["greedy_plain"]

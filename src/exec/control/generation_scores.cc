@@ -1,5 +1,6 @@
 #include "exec/control/generation_scores.h"
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -19,6 +20,18 @@ void apply_score_rules(const ScoreRules& rules, std::span<float> scores,
       float& s = scores[static_cast<size_t>(token)];
       s = s < 0 ? s * rules.repetition_penalty : s / rules.repetition_penalty;
     }
+  }
+  if (const int64_t n = rules.no_repeat_ngram_size;
+      n > 0 && n <= static_cast<int64_t>(sequence.size())) {
+    // Every earlier n-gram whose first n - 1 tokens are the sequence's last n - 1 bars its
+    // last token.
+    const auto length = static_cast<int64_t>(sequence.size());
+    const int32_t* tail = sequence.data() + length - (n - 1);
+    for (int64_t j = 0; j + n <= length; ++j)
+      if (std::equal(tail, tail + n - 1, sequence.data() + j)) {
+        const int32_t token = sequence[static_cast<size_t>(j + n - 1)];
+        if (token >= 0 && token < vocab) scores[static_cast<size_t>(token)] = kBarred;
+      }
   }
   if (rules.vocab_mask)
     for (int64_t v = 0; v < vocab; ++v)

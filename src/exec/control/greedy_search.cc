@@ -40,8 +40,9 @@ DecoderLayout decoder_layout(const NodeView& view) {
   for (const char* name : {"encoder", "init_decoder"})
     if (view.has_attr(name))
       view.unsupported(std::string("GreedySearch with an ") + name + " subgraph is not supported");
-  if (view.attr_int("no_repeat_ngram_size", 0) != 0)
-    view.unsupported("GreedySearch's no_repeat_ngram_size is not supported");
+  if (view.attr_int("no_repeat_ngram_size", 0) < 0)
+    view.invalid("no_repeat_ngram_size must not be negative, got " +
+                 std::to_string(view.attr_int("no_repeat_ngram_size", 0)));
   const ir::Graph& g = view.graph_attr("decoder");
   if (g.inputs.size() < 3)
     view.invalid(
@@ -88,12 +89,13 @@ int32_t one_int(const KernelIO& io, size_t i, const char* name, int32_t fallback
 class GreedySearch : public Kernel {
  public:
   GreedySearch(Body decoder, std::vector<std::pair<ElemType, Dims>> pasts, int32_t eos, int32_t pad,
-               int64_t vocab_size)
+               int64_t vocab_size, int64_t no_repeat_ngram_size)
       : decoder_(std::move(decoder)),
         pasts_(std::move(pasts)),
         eos_(eos),
         pad_(pad),
-        vocab_size_(vocab_size) {}
+        vocab_size_(vocab_size),
+        no_repeat_ngram_size_(no_repeat_ngram_size) {}
 
   void run(KernelIO& io) override {
     const Tensor& ids = io.input(0);
@@ -107,6 +109,7 @@ class GreedySearch : public Kernel {
     ScoreRules rules;
     rules.eos_token_id = eos_;
     rules.min_length = one_int(io, 2, "min_length", 0);
+    rules.no_repeat_ngram_size = no_repeat_ngram_size_;
     if (io.has_input(3)) {
       const Tensor& p = io.input(3);
       if (p.type() != ElemType::Float || p.numel() != 1)
@@ -254,7 +257,7 @@ class GreedySearch : public Kernel {
   Body decoder_;
   std::vector<std::pair<ElemType, Dims>> pasts_;  // element type and shape of the empty pasts
   int32_t eos_, pad_;
-  int64_t vocab_size_;
+  int64_t vocab_size_, no_repeat_ngram_size_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
@@ -270,7 +273,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GreedySearch>(Body::compile(ctx, g), std::move(pasts),
                                         static_cast<int32_t>(ctx.attr_int("eos_token_id", 0)),
                                         static_cast<int32_t>(ctx.attr_int("pad_token_id", 0)),
-                                        ctx.attr_int("vocab_size", -1));
+                                        ctx.attr_int("vocab_size", -1),
+                                        ctx.attr_int("no_repeat_ngram_size", 0));
 }
 
 // sequences: int32 (batch, max_length), max_length when known before running. The decoder is
