@@ -47,13 +47,13 @@ std::optional<NamedValues> generated_inputs(const Session& session, std::string_
   return inputs;
 }
 
-bool run_once(const Model& model, std::string_view bytes) {
+bool run_once(const Model& model, std::string_view bytes, double time_limit_seconds) {
   try {
     // A model may legitimately ask for more memory or time than a server would give it
     // (a window of 2^31 samples); the session's limits turn that into an Error.
     SessionOptions options;
     options.memory_limit_bytes = size_t{256} << 20;
-    options.time_limit_seconds = 5;
+    options.time_limit_seconds = time_limit_seconds;
     Session session(model, options);
     std::optional<NamedValues> inputs = generated_inputs(session, bytes);
     if (!inputs) return false;

@@ -18,8 +18,8 @@ namespace bough::fuzz {
 std::optional<NamedValues> generated_inputs(const Session& session, std::string_view bytes,
                                             int64_t max_elements = int64_t{1} << 16);
 
-// Session (limited to 256 MiB of tensors and 5 s), generated inputs and one run; returns
-// whether the run completed.
-bool run_once(const Model& model, std::string_view bytes);
+// Session (limited to 256 MiB of tensors and `time_limit_seconds`), generated inputs and one
+// run; returns whether the run completed.
+bool run_once(const Model& model, std::string_view bytes, double time_limit_seconds = 5);
 
 }  // namespace bough::fuzz

@@ -28,12 +28,15 @@ namespace fs = std::filesystem;
 // The bytes run_once makes input values from: zero, one, edges of the signed and unsigned
 // ranges.
 constexpr std::string_view kInputBytes{"\x01\x7f\x80\xff\x00\x10", 6};
+// Made from these bytes, a trip count is about 9e18 and the example's Loop runs until a
+// limit stops it: a short time limit keeps each such copy short (the fuzzers allow 5 s).
+constexpr double kTimeLimitSeconds = 0.25;
 
 // Runs load() (and a session and one run on what it loads); fails the test on anything but
 // success or a bough::Error. `what` names the model in the failure.
 void expect_only_bough_errors(const std::string& what, const std::function<Model()>& load) {
   try {
-    fuzz::run_once(load(), kInputBytes);
+    fuzz::run_once(load(), kInputBytes, kTimeLimitSeconds);
   } catch (const Error&) {
   } catch (const std::exception& e) {
     ADD_FAILURE() << what << ": " << typeid(e).name() << ": " << e.what();
