@@ -2,6 +2,7 @@
 ort_run.js), feeding bough ORT's dumped inputs, comparing outputs, peak RSS of a child."""
 import json
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -70,6 +71,7 @@ def output_errors(model_path, dump, rtol, atol):
     when |bough - ORT| <= atol * max(1, max|ORT|) + rtol * |ORT| elementwise; other types
     must be equal. Returns [(output, max abs error, ok)]."""
     outdir = dump + "-bough"
+    shutil.rmtree(outdir, ignore_errors=True)  # bough run never replaces a file unasked
     sh([bough_cli(), "run", model_path, *input_flags(dump), "--output-dir", outdir, *optimize_flags()])
     rows = []
     for f in sorted(os.listdir(os.path.join(dump, "outputs"))):
