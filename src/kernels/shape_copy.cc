@@ -82,13 +82,12 @@ void copy_runs(const T* src, T* dst, const Walk& w, int64_t begin, int64_t end) 
 
 // The same walk over packed sub-byte fields, element by element on one thread (two
 // neighbours share a byte, so threads could not split the writes).
-void copy_packed(const Tensor& src, StridedView from, Tensor& dst, StridedView to, const Walk& w) {
+void copy_packed(const Tensor& src, StridedView from, Tensor& dst, StridedView to, const Walk& w,
+                 int64_t runs) {
   const int bits = elem_bits(src.type());
   const auto* s = src.data<uint8_t>();
   auto* t = dst.data<uint8_t>();
   const int64_t n = w.dims.back(), ss = w.src.back(), ts = w.dst.back();
-  int64_t runs = 1;
-  for (size_t d = 0; d + 1 < w.dims.size(); ++d) runs *= w.dims[d];
   for_runs(w, 0, runs, [&](int64_t src_at, int64_t dst_at) {
     for (int64_t i = 0; i < n; ++i)
       set_packed(t, to.base + dst_at + i * ts, bits,
@@ -104,9 +103,9 @@ void strided_copy(const Tensor& src, StridedView from, Tensor& dst, StridedView 
   for (int64_t d : dims)
     if (d == 0) return;
   Walk w = collapse(dims, from.strides, to.strides);
-  if (is_sub_byte(src.type())) return copy_packed(src, from, dst, to, w);
   int64_t runs = 1;
   for (size_t d = 0; d + 1 < w.dims.size(); ++d) runs *= w.dims[d];
+  if (is_sub_byte(src.type())) return copy_packed(src, from, dst, to, w, runs);
   visit_storage(src.type(), "copy", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* s = elements<T>(src) + from.base;
