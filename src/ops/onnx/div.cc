@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/onnx/arith_def.h"
 
 namespace bough::ops {
 
@@ -31,23 +31,7 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace
 
 const OpDef& def_Div() {
-  static const OpDef def{
-      "",
-      "Div",
-      {1, 6, 7, 13, 14},
-      2,
-      2,
-      1,
-      1,
-      make_binary<compute>,
-      infer_broadcast,
-      {{1,
-        "A: T, B: T -> C: T; T = floats; axis: int?, broadcast: int = 0, consumed_inputs: ints?"},
-       {6,
-        "A: T, B: T -> C: T; T = floats int32 int64 uint32 uint64; axis: int?, broadcast: int = 0"},
-       {7, "A: T, B: T -> C: T; T = floats int32 int64 uint32 uint64"},
-       {13, "A: T, B: T -> C: T; T = floats bfloat16 int32 int64 uint32 uint64"},
-       {14, "A: T, B: T -> C: T; T = numeric bfloat16"}}};
+  static const OpDef def = arith_def("Div", make_binary<compute>);
   return def;
 }
 

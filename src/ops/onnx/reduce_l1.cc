@@ -20,28 +20,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, 
 }  // namespace
 
 const OpDef& def_ReduceL1() {
-  static const OpDef def{
-      "",
-      "ReduceL1",
-      {1, 11, 13, 18},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer_reduce<18>,
-      {{1,
-        "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: "
-        "ints?, keepdims: int = 1"},
-       {11,
-        "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: "
-        "ints?, keepdims: int = 1"},
-       {13,
-        "data: T -> reduced: T; T = floats bfloat16 int32 int64 uint32 uint64; "
-        "axes: ints?, keepdims: int = 1"},
-       {18,
-        "data: T, axes?: tensor(int64) -> reduced: T; T = floats bfloat16 int32 int64 uint32 "
-        "uint64; keepdims: int = 1, noop_with_empty_axes: int = 0"}}};
+  static const OpDef def = numeric_reduce_def("ReduceL1", make);
   return def;
 }
 

@@ -1,4 +1,4 @@
-// The kernel shared by ReduceSum, ReduceMean, ReduceMax, ReduceMin and ReduceProd: axes come
+// The kernel shared by the Reduce* operators: axes come
 // from the `axes` attribute in older versions and from the optional second input in newer
 // ones (where noop_with_empty_axes makes empty axes the identity); keepdims keeps the
 // reduced dimensions as 1.
@@ -158,5 +158,11 @@ void infer_reduce(InferContext& ctx) {
       0, ctx.input_elem(0),
       reduced_shape(ctx, ctx.input_shape(0), axes, ctx.attr_int("keepdims", 1) != 0));
 }
+
+// The definitions of the reductions whose schema rows are alike: ReduceL1, L2, LogSum,
+// LogSumExp, Mean, Prod and SumSquare (versions 1, 11, 13, 18), and ReduceMax and Min (which
+// add int8/uint8 at 12 and bool at 20). Not ReduceSum: its axes became an input at 13.
+OpDef numeric_reduce_def(std::string_view name, KernelFactory make);
+OpDef extreme_reduce_def(std::string_view name, KernelFactory make);
 
 }  // namespace bough::ops
