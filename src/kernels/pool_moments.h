@@ -1,5 +1,6 @@
 // Mean and inverse standard deviation pooled over groups of contiguous elements: the
-// statistics of InstanceNormalization, GroupNormalization and LayerNormalization.
+// statistics of InstanceNormalization, GroupNormalization and LayerNormalization; and the
+// inverse root mean square of RMSNormalization and com.microsoft's simplified (RMS) forms.
 #pragma once
 
 #include <algorithm>
@@ -55,6 +56,23 @@ Moments pool_moments(const T* x, int64_t groups, int64_t size, double epsilon,
     }
   });
   return m;
+}
+
+// 1 / sqrt(mean(x^2) + epsilon) over the n elements at x, accumulated in double in
+// independent lanes (1 / sqrt(epsilon) for none).
+template <typename T>
+double inverse_rms(const T* x, int64_t n, double epsilon) {
+  constexpr int kLanes = 8;
+  double sq[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int l = 0; l < kLanes; ++l) {
+      const double d = static_cast<double>(x[i + l]);
+      sq[l] += d * d;
+    }
+  for (; i < n; ++i) sq[0] += static_cast<double>(x[i]) * static_cast<double>(x[i]);
+  for (int l = 1; l < kLanes; ++l) sq[0] += sq[l];
+  return 1.0 / std::sqrt((n > 0 ? sq[0] / static_cast<double>(n) : 0.0) + epsilon);
 }
 
 }  // namespace bough::kernels

@@ -1,6 +1,5 @@
 #include "ops/microsoft/skip_norm.h"
 
-#include <cmath>
 #include <string>
 
 #include "kernels/convert.h"
@@ -68,14 +67,9 @@ NormOutputs normalize(const NormInputs& in, int64_t axis, bool simplified, doubl
     pool.parallel_for(
         rows, util::grain_for(inner * kernels::kElementWork), [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
-            double squares = 0;
-            for (int64_t i = 0; i < inner; ++i) {
-              const double v = static_cast<double>(ps[r * inner + i]);
-              squares += v * v;
-            }
-            const double n = inner ? static_cast<double>(inner) : 1.0;
             m.mean[static_cast<size_t>(r)] = 0.0;  // none is taken; ONNX Runtime gives 0
-            m.inv_std[static_cast<size_t>(r)] = 1.0 / std::sqrt(squares / n + epsilon);
+            m.inv_std[static_cast<size_t>(r)] =
+                kernels::inverse_rms(ps + r * inner, inner, epsilon);
           }
         });
   } else {

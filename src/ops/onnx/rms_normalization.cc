@@ -1,9 +1,8 @@
 // RMSNormalization: X seen as (outer x inner) at `axis` (default -1); each row is divided by
 // its root mean square, y = x / sqrt(mean(x^2) + epsilon) * Scale, Scale broadcasting to X's
 // shape from `axis` on. The mean is accumulated in double; float16/bfloat16 go through float.
-#include <cmath>
-
 #include "kernels/layout.h"
+#include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -47,9 +46,7 @@ Tensor rms_norm(const Tensor& x, const Tensor& scale, int64_t axis, double epsil
     for (int64_t o = lo; o < hi; ++o) {
       const T* xr = src + o * inner;
       T* yr = dst + o * inner;
-      double sq = 0;
-      for (int64_t i = 0; i < inner; ++i) sq += static_cast<double>(xr[i]) * xr[i];
-      const T k = static_cast<T>(1.0 / std::sqrt(sq / static_cast<double>(inner) + epsilon));
+      const auto k = static_cast<T>(kernels::inverse_rms(xr, inner, epsilon));
       for (int64_t i = 0; i < inner; ++i) yr[i] = xr[i] * k * ps[i];
     }
   });
