@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bough/error.h"
+#include "kernels/through_float.h"
 
 namespace bough::ops::contrib {
 
@@ -150,6 +151,20 @@ void to_heads(const float* src, int64_t src_row, const float* bias, int64_t batc
         float* out = dst + ((b * heads + h) * dst_seq + offset + s) * size;
         for (int64_t c = 0; c < size; ++c) out[c] = add ? in[c] + add[c] : in[c];
       }
+}
+
+PastKV read_past(const Tensor* key, const Tensor* value, int64_t batch, int64_t heads, int64_t size,
+                 int64_t v_size, const char* op) {
+  if ((key == nullptr) != (value == nullptr))
+    bad(op, "needs both past_key and past_value, or neither");
+  if (!key) return {};
+  PastKV past{kernels::widen(*key), kernels::widen(*value), key->rank() == 4 ? key->dim(2) : -1};
+  if (past.key.shape() != Dims{batch, heads, past.length, size} ||
+      past.value.shape() != Dims{batch, heads, past.length, v_size})
+    bad(op, "past_key " + shape_string(key->shape()) + " / past_value " +
+                shape_string(value->shape()) + " do not fit (" + std::to_string(batch) + ", " +
+                std::to_string(heads) + ", past, " + std::to_string(size) + ")");
+  return past;
 }
 
 void copy_past(const float* past, int64_t batch, int64_t heads, int64_t past_seq, int64_t size,

@@ -70,6 +70,15 @@ std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int6
 void to_heads(const float* src, int64_t src_row, const float* bias, int64_t batch, int64_t seq,
               int64_t heads, int64_t size, float* dst, int64_t dst_seq, int64_t offset);
 
+// past_key and past_value (both or neither, null for none) in float, checked to be (batch,
+// heads, past, size) and (batch, heads, past, v_size) with one past length.
+struct PastKV {
+  Tensor key, value;
+  int64_t length = 0;
+};
+PastKV read_past(const Tensor* key, const Tensor* value, int64_t batch, int64_t heads, int64_t size,
+                 int64_t v_size, const char* op);
+
 // Copies past (batch, heads, past_seq, size) into dst (batch, heads, dst_seq, size) at
 // sequence positions [0, past_seq).
 void copy_past(const float* past, int64_t batch, int64_t heads, int64_t past_seq, int64_t size,

@@ -87,20 +87,11 @@ class GroupQueryAttention : public Kernel {
     if (static_cast<int64_t>(seqlens.size()) != batch || total_in.size() != 1)
       bad("seqlens_k must hold one length per batch entry and total_sequence_length one value");
     const int64_t total_len = total_in[0];
-    if (io.has_input(kPastKey) != io.has_input(kPastValue))
-      bad("needs both past_key and past_value, or neither");
+    auto optional = [&](size_t i) { return io.has_input(i) ? &io.input(i) : nullptr; };
+    const contrib::PastKV past_kv = contrib::read_past(
+        optional(kPastKey), optional(kPastValue), batch, kvn, size, size, "GroupQueryAttention");
     const bool has_past = io.has_input(kPastKey);
-    Tensor past_k, past_v;
-    int64_t past_cap = 0;
-    if (has_past) {
-      past_k = kernels::widen(io.input(kPastKey));
-      past_v = kernels::widen(io.input(kPastValue));
-      past_cap = past_k.rank() == 4 ? past_k.dim(2) : -1;
-      if (past_k.shape() != Dims{batch, kvn, past_cap, size} || past_v.shape() != past_k.shape())
-        bad("past_key " + shape_string(past_k.shape()) + " / past_value " +
-            shape_string(past_v.shape()) + " do not fit (" + std::to_string(batch) + ", " +
-            std::to_string(kvn) + ", past, " + std::to_string(size) + ")");
-    }
+    const int64_t past_cap = past_kv.length;
     if (!has_past && total_len != seq)
       bad("without past_key, total_sequence_length " + std::to_string(total_len) +
           " must be the sequence length " + std::to_string(seq));
@@ -133,10 +124,10 @@ class GroupQueryAttention : public Kernel {
         const int64_t block = (b * kvn + h) * present_len * size;
         if (pb > 0) {
           const int64_t from = (b * kvn + h) * past_cap * size;
-          std::copy(past_k.data<float>() + from, past_k.data<float>() + from + pb * size,
+          std::copy(past_kv.key.data<float>() + from, past_kv.key.data<float>() + from + pb * size,
                     kh.data<float>() + block);
-          std::copy(past_v.data<float>() + from, past_v.data<float>() + from + pb * size,
-                    vh.data<float>() + block);
+          std::copy(past_kv.value.data<float>() + from,
+                    past_kv.value.data<float>() + from + pb * size, vh.data<float>() + block);
         }
       }
       contrib::to_heads(kd + b * seq * kv_row, kv_row, nullptr, 1, seq, kvn, size,

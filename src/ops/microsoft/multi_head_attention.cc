@@ -75,23 +75,13 @@ class MultiHeadAttention : public Kernel {
     }
     const float* bq = bias_in ? bias.data<float>() : nullptr;
 
-    if (io.has_input(kPastKey) != io.has_input(kPastValue))
-      bad("needs both past_key and past_value, or neither");
-    const bool has_past = io.has_input(kPastKey);
-    if (has_past && split)
+    auto optional = [&](size_t i) { return io.has_input(i) ? &io.input(i) : nullptr; };
+    if (split && io.has_input(kPastKey))
       bad("past_key cannot be used with key given as (batch, heads, seq, size)");
-    Tensor past_k, past_v;
-    int64_t past = 0;
-    if (has_past) {
-      past_k = kernels::widen(io.input(kPastKey));
-      past_v = kernels::widen(io.input(kPastValue));
-      past = past_k.rank() == 4 ? past_k.dim(2) : -1;
-      if (past_k.shape() != Dims{batch, n, past, size} ||
-          past_v.shape() != Dims{batch, n, past, v_size})
-        bad("past_key " + shape_string(past_k.shape()) + " / past_value " +
-            shape_string(past_v.shape()) + " do not fit (" + std::to_string(batch) + ", " +
-            std::to_string(n) + ", past, head size)");
-    }
+    const contrib::PastKV past_kv = contrib::read_past(
+        optional(kPastKey), optional(kPastValue), batch, n, size, v_size, "MultiHeadAttention");
+    const bool has_past = io.has_input(kPastKey);
+    const int64_t past = past_kv.length;
     const int64_t total = past + kv_seq;
 
     // Q, K and V in heads-first layout, bias added, the past before the new keys.
@@ -103,8 +93,10 @@ class MultiHeadAttention : public Kernel {
       kh = Tensor(ElemType::Float, Dims{batch, n, total, size});
       vh = Tensor(ElemType::Float, Dims{batch, n, total, v_size});
       if (has_past) {
-        contrib::copy_past(past_k.data<float>(), batch, n, past, size, kh.data<float>(), total);
-        contrib::copy_past(past_v.data<float>(), batch, n, past, v_size, vh.data<float>(), total);
+        contrib::copy_past(past_kv.key.data<float>(), batch, n, past, size, kh.data<float>(),
+                           total);
+        contrib::copy_past(past_kv.value.data<float>(), batch, n, past, v_size, vh.data<float>(),
+                           total);
       }
       contrib::to_heads(k.data<float>(), hidden, bq ? bq + hidden : nullptr, batch, kv_seq, n, size,
                         kh.data<float>(), total, past);
