@@ -1,0 +1,217 @@
+// Compiled once per vector target by Highway (foreach_target re-includes this file); the
+// target-independent part (repacking, padding a, splitting over threads, dispatch) is under
+// HWY_ONCE.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/matmul_nbits.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// foreach_target must come first.
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "bough/tensor.h"
+#include "kernels/matmul_nbits.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bough::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// At most 8 lanes (a group's bytes): 256-bit vectors on AVX2 and AVX-512 alike; a one-row
+// product is bound by decoding and memory, not by the FMA width.
+using D = hn::CappedTag<float, kNBitsGroupBytes>;
+using DI = hn::RebindToSigned<D>;
+using DU = hn::RebindToUnsigned<D>;
+using DB = hn::Rebind<uint8_t, DU>;
+using V = hn::Vec<D>;
+
+// Sums c[r][n0 + j] for MR rows of a and NR rows of W, j < NR, over all blocks. `a` is padded
+// to whole blocks (zeros past k) with row stride `lda`; `a_sums` holds each row's block sums
+// (row stride w.blocks()), which turn the zero point into one multiply per block:
+// Σ (q - z) s a = s (Σ q a - z Σ a).
+template <int SB, int MR, int NR>
+void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT a_sums,
+             const NBitsWeights& w, float* HWY_RESTRICT c, int64_t ldc, int64_t n0) {
+  constexpr int kFields = 8 / SB;
+  const D d;
+  const DI di;
+  const DU du;
+  const DB db;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const NBitsShape& s = w.shape();
+  const int64_t blocks = s.blocks(), block_bytes = s.block * SB / 8, row_bytes = w.row_bytes();
+  const uint8_t* zp8 = w.integer_zero_points();
+  const float* zpf = w.float_zero_points();
+  const float zp_default = w.default_zero_point();
+  const auto mask = hn::Set(du, (1u << SB) - 1);
+
+  V total[MR][NR];
+  float correction[MR][NR] = {};
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < NR; ++j) total[r][j] = hn::Zero(d);
+  for (int64_t kb = 0; kb < blocks; ++kb) {
+    V acc[MR][NR];
+    for (int r = 0; r < MR; ++r)
+      for (int j = 0; j < NR; ++j) acc[r][j] = hn::Zero(d);
+    const float* ab = a + kb * s.block;
+    for (int64_t g = 0; g < block_bytes; g += kNBitsGroupBytes) {
+      for (int64_t sub = 0; sub < kNBitsGroupBytes; sub += lanes) {  // once unless SSE4
+        V q[NR][kFields];
+        for (int j = 0; j < NR; ++j) {
+          const uint8_t* bytes = w.values() + (n0 + j) * row_bytes + kb * block_bytes + g + sub;
+          const auto wide = hn::PromoteTo(du, hn::LoadU(db, bytes));
+          for (int f = 0; f < kFields; ++f) {
+            const auto field = f == 0 ? (kFields == 1 ? wide : hn::And(wide, mask))
+                                      : hn::ShiftRightSame(wide, f * SB);
+            q[j][f] = hn::ConvertTo(d, hn::BitCast(di, field));
+          }
+        }
+        // Field f of the group's byte t is value f * 8 + t of the group.
+        const float* ag = ab + g * kFields + sub;
+        for (int f = 0; f < kFields; ++f)
+          for (int r = 0; r < MR; ++r) {
+            const V av = hn::LoadU(d, ag + r * lda + f * kNBitsGroupBytes);
+            for (int j = 0; j < NR; ++j) acc[r][j] = hn::MulAdd(q[j][f], av, acc[r][j]);
+          }
+      }
+    }
+    for (int j = 0; j < NR; ++j) {
+      const int64_t at = (n0 + j) * blocks + kb;
+      const float scale = w.scales()[at];
+      const float zp = zpf ? zpf[at] : zp8 ? static_cast<float>(zp8[at]) : zp_default;
+      const V sv = hn::Set(d, scale);
+      for (int r = 0; r < MR; ++r) {
+        total[r][j] = hn::MulAdd(sv, acc[r][j], total[r][j]);
+        correction[r][j] += scale * zp * a_sums[r * blocks + kb];
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < NR; ++j)
+      c[r * ldc + n0 + j] = hn::GetLane(hn::SumOfLanes(d, total[r][j])) - correction[r][j];
+}
+
+// Rows [0, m) of c, columns [n0, n1): column tiles of 16 (a few KiB of W per k, kept in
+// cache while every group of rows of a passes over them), groups of up to four rows.
+template <int SB>
+void RangeBits(const float* a, int64_t lda, const float* a_sums, int64_t m, const NBitsWeights& w,
+               float* c, int64_t n0, int64_t n1) {
+  const int64_t blocks = w.shape().blocks(), ldc = w.shape().n;
+  for (int64_t t0 = n0; t0 < n1; t0 += kNBitsColumnUnit) {
+    const int64_t t1 = std::min(n1, t0 + kNBitsColumnUnit);
+    for (int64_t i = 0; i < m; i += 4) {
+      const float* ar = a + i * lda;
+      const float* sr = a_sums + i * blocks;
+      float* cr = c + i * ldc;
+      int64_t j = t0;
+      switch (std::min<int64_t>(4, m - i)) {
+        case 1:  // one row: four columns share each load of a
+          for (; j + 4 <= t1; j += 4) Columns<SB, 1, 4>(ar, lda, sr, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 1, 1>(ar, lda, sr, w, cr, ldc, j);
+          break;
+        case 2:
+          for (; j + 2 <= t1; j += 2) Columns<SB, 2, 2>(ar, lda, sr, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 2, 1>(ar, lda, sr, w, cr, ldc, j);
+          break;
+        case 3:
+          for (; j < t1; ++j) Columns<SB, 3, 1>(ar, lda, sr, w, cr, ldc, j);
+          break;
+        default:
+          for (; j < t1; ++j) Columns<SB, 4, 1>(ar, lda, sr, w, cr, ldc, j);
+      }
+    }
+  }
+}
+
+void Range(const float* a, int64_t lda, const float* a_sums, int64_t m, const NBitsWeights& w,
+           float* c, int64_t n0, int64_t n1) {
+  if (w.stored_bits() == 8) return RangeBits<8>(a, lda, a_sums, m, w, c, n0, n1);
+  RangeBits<4>(a, lda, a_sums, m, w, c, n0, n1);
+}
+
+}  // namespace bough::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bough::kernels {
+
+HWY_EXPORT(Range);
+
+namespace {
+
+// The `bits`-bit field `index` of a little-endian bit stream.
+int field(const uint8_t* bytes, int64_t index, int64_t bits) {
+  const int64_t at = index * bits;
+  return (bytes[at / 8] >> (at % 8)) & ((1 << bits) - 1);
+}
+
+}  // namespace
+
+void NBitsWeights::prepare(const NBitsShape& shape, const uint8_t* b, const float* scales,
+                           const uint8_t* packed_zero_points, const float* float_zero_points) {
+  shape_ = shape;
+  const int64_t blocks = shape.blocks(), blob = shape.blob(), sb = stored_bits();
+  const int64_t fields = 8 / sb, block_bytes = shape.block * sb / 8;
+  values_.assign(static_cast<size_t>(shape.n * row_bytes()), 0);
+  for (int64_t at = 0; at < shape.n * blocks; ++at) {
+    const uint8_t* src = b + at * blob;
+    uint8_t* dst = values_.data() + at * block_bytes;
+    for (int64_t i = 0; i < shape.block; ++i) {
+      // Value i: group i / (8 * fields), field position (i / 8) % fields, byte i % 8.
+      const int64_t group = i / (kNBitsGroupBytes * fields);
+      const int64_t position = i / kNBitsGroupBytes % fields;
+      dst[group * kNBitsGroupBytes + i % kNBitsGroupBytes] |=
+          static_cast<uint8_t>(field(src, i, shape.bits) << (position * sb));
+    }
+  }
+  scales_.assign(scales, scales + shape.n * blocks);
+  integer_zero_points_.clear();
+  float_zero_points_.clear();
+  if (float_zero_points)
+    float_zero_points_.assign(float_zero_points, float_zero_points + shape.n * blocks);
+  if (packed_zero_points) {
+    const int64_t zp_row = (blocks * shape.bits + 7) / 8;
+    integer_zero_points_.resize(static_cast<size_t>(shape.n * blocks));
+    for (int64_t j = 0; j < shape.n; ++j)
+      for (int64_t kb = 0; kb < blocks; ++kb)
+        integer_zero_points_[static_cast<size_t>(j * blocks + kb)] =
+            static_cast<uint8_t>(field(packed_zero_points + j * zp_row, kb, shape.bits));
+  }
+}
+
+int64_t NBitsWeights::bytes() const {
+  return static_cast<int64_t>(values_.size() + scales_.size() * sizeof(float) +
+                              integer_zero_points_.size() +
+                              float_zero_points_.size() * sizeof(float));
+}
+
+void matmul_nbits(const float* a, int64_t m, const NBitsWeights& w, float* c,
+                  util::ThreadPool& pool) {
+  const NBitsShape& s = w.shape();
+  if (m == 0 || s.n == 0) return;
+  // a padded with zeros to whole blocks (the padding's stored values then add nothing), and
+  // its block sums.
+  const int64_t blocks = s.blocks(), lda = blocks * s.block;
+  Tensor scratch(ElemType::Float, {m * (lda + blocks)});
+  float* padded = scratch.data<float>();
+  float* sums = padded + m * lda;
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = padded + i * lda;
+    std::memcpy(row, a + i * s.k, static_cast<size_t>(s.k) * sizeof(float));
+    std::fill(row + s.k, row + lda, 0.0f);
+    for (int64_t kb = 0; kb < blocks; ++kb) {
+      float sum = 0;
+      for (int64_t t = kb * s.block; t < (kb + 1) * s.block; ++t) sum += row[t];
+      sums[i * blocks + kb] = sum;
+    }
+  }
+  const int64_t units = (s.n + kNBitsColumnUnit - 1) / kNBitsColumnUnit;
+  const int64_t threads = pool.threads_for(m * s.n * s.k);
+  pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t u0, int64_t u1) {
+    HWY_DYNAMIC_DISPATCH(Range)
+    (padded, lda, sums, m, w, c, u0 * kNBitsColumnUnit, std::min(s.n, u1 * kNBitsColumnUnit));
+  });
+}
+
+}  // namespace bough::kernels
+#endif  // HWY_ONCE
