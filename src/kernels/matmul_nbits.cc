@@ -25,14 +25,46 @@ using DU = hn::RebindToUnsigned<D>;
 using DB = hn::Rebind<uint8_t, DU>;
 using V = hn::Vec<D>;
 
-// Sums c[r][n0 + j] for MR rows of a and NR rows of W, j < NR, over all blocks. `a` is padded
-// to whole blocks (zeros past k) with row stride `lda`; `a_sums` holds each row's block sums
-// (row stride w.blocks()), which turn the zero point into one multiply per block:
-// Σ (q - z) s a = s (Σ q a - z Σ a).
+// Σ_kb scale[kb] * zero_point[kb] * a_sums[kb] for column `col` of W: the zero points' part
+// of one output, Σ (q - z) s a = s Σ q a - z s Σ a, over all blocks at once.
+float ZeroPointTerm(const NBitsWeights& w, int64_t col, const float* HWY_RESTRICT a_sums) {
+  const D d;
+  const DI di;
+  const DU du;
+  const DB db;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), blocks = w.shape().blocks();
+  const int64_t at = col * blocks;
+  const float* HWY_RESTRICT scales = w.scales() + at;
+  const uint8_t* zp8 = w.integer_zero_points();
+  const float* zpf = w.float_zero_points();
+  const float zp_default = w.default_zero_point();
+  V acc = hn::Zero(d);
+  int64_t kb = 0;
+  for (; kb + lanes <= blocks; kb += lanes) {
+    const V z =
+        zpf   ? hn::LoadU(d, zpf + at + kb)
+        : zp8 ? hn::ConvertTo(d, hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(db, zp8 + at + kb))))
+              : hn::Set(d, zp_default);
+    acc = hn::MulAdd(hn::Mul(hn::LoadU(d, scales + kb), z), hn::LoadU(d, a_sums + kb), acc);
+  }
+  float sum = hn::GetLane(hn::SumOfLanes(d, acc));
+  for (; kb < blocks; ++kb) {
+    const float z = zpf ? zpf[at + kb] : zp8 ? static_cast<float>(zp8[at + kb]) : zp_default;
+    sum += scales[kb] * z * a_sums[kb];
+  }
+  return sum;
+}
+
+// c[r][n0 + j] for MR rows of a and NR columns of W (rows of the stored weights), over all
+// blocks: Σ_kb s (Σ q a) minus the zero points' term. `a` is padded to whole blocks (zeros
+// past k) with row stride `lda`; `a_sums` holds each row's block sums (row stride blocks).
+// One row of a scales each block's sum once (in `total`); several rows share one scaling of
+// the decoded weights instead, which frees the registers of `total` for more columns.
 template <int SB, int MR, int NR>
 void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT a_sums,
              const NBitsWeights& w, float* HWY_RESTRICT c, int64_t ldc, int64_t n0) {
   constexpr int kFields = 8 / SB;
+  constexpr bool kScaleWeights = MR > 1;
   const D d;
   const DI di;
   const DU du;
@@ -40,19 +72,20 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const NBitsShape& s = w.shape();
   const int64_t blocks = s.blocks(), block_bytes = s.block * SB / 8, row_bytes = w.row_bytes();
-  const uint8_t* zp8 = w.integer_zero_points();
-  const float* zpf = w.float_zero_points();
-  const float zp_default = w.default_zero_point();
   const auto mask = hn::Set(du, (1u << SB) - 1);
 
-  V total[MR][NR];
-  float correction[MR][NR] = {};
-  for (int r = 0; r < MR; ++r)
-    for (int j = 0; j < NR; ++j) total[r][j] = hn::Zero(d);
+  // Several rows: the running sums. One row: this block's sums, scaled into `total`.
+  V acc[MR][NR];
+  V total[NR];
+  for (int j = 0; j < NR; ++j) {
+    total[j] = hn::Zero(d);
+    for (int r = 0; r < MR; ++r) acc[r][j] = hn::Zero(d);
+  }
   for (int64_t kb = 0; kb < blocks; ++kb) {
-    V acc[MR][NR];
-    for (int r = 0; r < MR; ++r)
-      for (int j = 0; j < NR; ++j) acc[r][j] = hn::Zero(d);
+    V sv[NR];
+    for (int j = 0; j < NR; ++j) sv[j] = hn::Set(d, w.scales()[(n0 + j) * blocks + kb]);
+    if constexpr (!kScaleWeights)
+      for (int j = 0; j < NR; ++j) acc[0][j] = hn::Zero(d);
     const float* ab = a + kb * s.block;
     for (int64_t g = 0; g < block_bytes; g += kNBitsGroupBytes) {
       for (int64_t sub = 0; sub < kNBitsGroupBytes; sub += lanes) {  // once unless SSE4
@@ -64,6 +97,7 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
             const auto field = f == 0 ? (kFields == 1 ? wide : hn::And(wide, mask))
                                       : hn::ShiftRightSame(wide, f * SB);
             q[j][f] = hn::ConvertTo(d, hn::BitCast(di, field));
+            if constexpr (kScaleWeights) q[j][f] = hn::Mul(q[j][f], sv[j]);
           }
         }
         // Field f of the group's byte t is value f * 8 + t of the group.
@@ -75,20 +109,13 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
           }
       }
     }
-    for (int j = 0; j < NR; ++j) {
-      const int64_t at = (n0 + j) * blocks + kb;
-      const float scale = w.scales()[at];
-      const float zp = zpf ? zpf[at] : zp8 ? static_cast<float>(zp8[at]) : zp_default;
-      const V sv = hn::Set(d, scale);
-      for (int r = 0; r < MR; ++r) {
-        total[r][j] = hn::MulAdd(sv, acc[r][j], total[r][j]);
-        correction[r][j] += scale * zp * a_sums[r * blocks + kb];
-      }
-    }
+    if constexpr (!kScaleWeights)
+      for (int j = 0; j < NR; ++j) total[j] = hn::MulAdd(sv[j], acc[0][j], total[j]);
   }
-  for (int r = 0; r < MR; ++r)
-    for (int j = 0; j < NR; ++j)
-      c[r * ldc + n0 + j] = hn::GetLane(hn::SumOfLanes(d, total[r][j])) - correction[r][j];
+  for (int j = 0; j < NR; ++j)
+    for (int r = 0; r < MR; ++r)
+      c[r * ldc + n0 + j] = hn::GetLane(hn::SumOfLanes(d, kScaleWeights ? acc[r][j] : total[j])) -
+                            ZeroPointTerm(w, n0 + j, a_sums + r * blocks);
 }
 
 // Rows [0, m) of c, columns [n0, n1): column tiles of 16 (a few KiB of W per k, kept in
@@ -114,9 +141,11 @@ void RangeBits(const float* a, int64_t lda, const float* a_sums, int64_t m, cons
           for (; j < t1; ++j) Columns<SB, 2, 1>(ar, lda, sr, w, cr, ldc, j);
           break;
         case 3:
+          for (; j + 2 <= t1; j += 2) Columns<SB, 3, 2>(ar, lda, sr, w, cr, ldc, j);
           for (; j < t1; ++j) Columns<SB, 3, 1>(ar, lda, sr, w, cr, ldc, j);
           break;
         default:
+          for (; j + 2 <= t1; j += 2) Columns<SB, 4, 2>(ar, lda, sr, w, cr, ldc, j);
           for (; j < t1; ++j) Columns<SB, 4, 1>(ar, lda, sr, w, cr, ldc, j);
       }
     }
