@@ -25,44 +25,16 @@ using DU = hn::RebindToUnsigned<D>;
 using DB = hn::Rebind<uint8_t, DU>;
 using V = hn::Vec<D>;
 
-// Σ_kb scale[kb] * zero_point[kb] * a_sums[kb] for column `col` of W: the zero points' part
-// of one output, Σ (q - z) s a = s Σ q a - z s Σ a, over all blocks at once.
-float ZeroPointTerm(const NBitsWeights& w, int64_t col, const float* HWY_RESTRICT a_sums) {
-  const D d;
-  const DI di;
-  const DU du;
-  const DB db;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), blocks = w.shape().blocks();
-  const int64_t at = col * blocks;
-  const float* HWY_RESTRICT scales = w.scales() + at;
-  const uint8_t* zp8 = w.integer_zero_points();
-  const float* zpf = w.float_zero_points();
-  const float zp_default = w.default_zero_point();
-  V acc = hn::Zero(d);
-  int64_t kb = 0;
-  for (; kb + lanes <= blocks; kb += lanes) {
-    const V z =
-        zpf   ? hn::LoadU(d, zpf + at + kb)
-        : zp8 ? hn::ConvertTo(d, hn::BitCast(di, hn::PromoteTo(du, hn::LoadU(db, zp8 + at + kb))))
-              : hn::Set(d, zp_default);
-    acc = hn::MulAdd(hn::Mul(hn::LoadU(d, scales + kb), z), hn::LoadU(d, a_sums + kb), acc);
-  }
-  float sum = hn::GetLane(hn::SumOfLanes(d, acc));
-  for (; kb < blocks; ++kb) {
-    const float z = zpf ? zpf[at + kb] : zp8 ? static_cast<float>(zp8[at + kb]) : zp_default;
-    sum += scales[kb] * z * a_sums[kb];
-  }
-  return sum;
-}
-
 // c[r][n0 + j] for MR rows of a and NR columns of W (rows of the stored weights), over all
-// blocks: Σ_kb s (Σ q a) minus the zero points' term. `a` is padded to whole blocks (zeros
-// past k) with row stride `lda`; `a_sums` holds each row's block sums (row stride blocks).
-// One row of a scales each block's sum once (in `total`); several rows share one scaling of
-// the decoded weights instead, which frees the registers of `total` for more columns.
+// blocks: Σ_kb s Σ (q - z) a. `a` is padded to whole blocks (zeros past k) with row stride
+// `lda`. The zero point is taken off each decoded value in float (exact for integer zero
+// points), not as s z Σ a afterwards: that would leave the rounding error of s q a where
+// q - z is small, 8-bit weights near their zero point losing most of their digits. One row
+// of a scales each block's sum once (in `total`); several rows share one scaling of the
+// decoded weights instead, which frees the registers of `total` for more columns.
 template <int SB, int MR, int NR>
-void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT a_sums,
-             const NBitsWeights& w, float* HWY_RESTRICT c, int64_t ldc, int64_t n0) {
+void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, float* HWY_RESTRICT c,
+             int64_t ldc, int64_t n0) {
   constexpr int kFields = 8 / SB;
   constexpr bool kScaleWeights = MR > 1;
   const D d;
@@ -73,6 +45,9 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
   const NBitsShape& s = w.shape();
   const int64_t blocks = s.blocks(), block_bytes = s.block * SB / 8, row_bytes = w.row_bytes();
   const auto mask = hn::Set(du, (1u << SB) - 1);
+  const uint8_t* zp8 = w.integer_zero_points();
+  const float* zpf = w.float_zero_points();
+  const float zp_default = w.default_zero_point();
 
   // Several rows: the running sums. One row: this block's sums, scaled into `total`.
   V acc[MR][NR];
@@ -82,8 +57,12 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
     for (int r = 0; r < MR; ++r) acc[r][j] = hn::Zero(d);
   }
   for (int64_t kb = 0; kb < blocks; ++kb) {
-    V sv[NR];
-    for (int j = 0; j < NR; ++j) sv[j] = hn::Set(d, w.scales()[(n0 + j) * blocks + kb]);
+    V sv[NR], zv[NR];
+    for (int j = 0; j < NR; ++j) {
+      const int64_t at = (n0 + j) * blocks + kb;
+      sv[j] = hn::Set(d, w.scales()[at]);
+      zv[j] = hn::Set(d, zpf ? zpf[at] : zp8 ? static_cast<float>(zp8[at]) : zp_default);
+    }
     if constexpr (!kScaleWeights)
       for (int j = 0; j < NR; ++j) acc[0][j] = hn::Zero(d);
     const float* ab = a + kb * s.block;
@@ -96,7 +75,7 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
           for (int f = 0; f < kFields; ++f) {
             const auto field = f == 0 ? (kFields == 1 ? wide : hn::And(wide, mask))
                                       : hn::ShiftRightSame(wide, f * SB);
-            q[j][f] = hn::ConvertTo(d, hn::BitCast(di, field));
+            q[j][f] = hn::Sub(hn::ConvertTo(d, hn::BitCast(di, field)), zv[j]);
             if constexpr (kScaleWeights) q[j][f] = hn::Mul(q[j][f], sv[j]);
           }
         }
@@ -114,48 +93,46 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT
   }
   for (int j = 0; j < NR; ++j)
     for (int r = 0; r < MR; ++r)
-      c[r * ldc + n0 + j] = hn::GetLane(hn::SumOfLanes(d, kScaleWeights ? acc[r][j] : total[j])) -
-                            ZeroPointTerm(w, n0 + j, a_sums + r * blocks);
+      c[r * ldc + n0 + j] = hn::GetLane(hn::SumOfLanes(d, kScaleWeights ? acc[r][j] : total[j]));
 }
 
 // Rows [0, m) of c, columns [n0, n1): column tiles of 16 (a few KiB of W per k, kept in
 // cache while every group of rows of a passes over them), groups of up to four rows.
 template <int SB>
-void RangeBits(const float* a, int64_t lda, const float* a_sums, int64_t m, const NBitsWeights& w,
-               float* c, int64_t n0, int64_t n1) {
-  const int64_t blocks = w.shape().blocks(), ldc = w.shape().n;
+void RangeBits(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, float* c, int64_t n0,
+               int64_t n1) {
+  const int64_t ldc = w.shape().n;
   for (int64_t t0 = n0; t0 < n1; t0 += kNBitsColumnUnit) {
     const int64_t t1 = std::min(n1, t0 + kNBitsColumnUnit);
     for (int64_t i = 0; i < m; i += 4) {
       const float* ar = a + i * lda;
-      const float* sr = a_sums + i * blocks;
       float* cr = c + i * ldc;
       int64_t j = t0;
       switch (std::min<int64_t>(4, m - i)) {
         case 1:  // one row: four columns share each load of a
-          for (; j + 4 <= t1; j += 4) Columns<SB, 1, 4>(ar, lda, sr, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 1, 1>(ar, lda, sr, w, cr, ldc, j);
+          for (; j + 4 <= t1; j += 4) Columns<SB, 1, 4>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 1, 1>(ar, lda, w, cr, ldc, j);
           break;
         case 2:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 2, 2>(ar, lda, sr, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 2, 1>(ar, lda, sr, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 2, 2>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 2, 1>(ar, lda, w, cr, ldc, j);
           break;
         case 3:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 3, 2>(ar, lda, sr, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 3, 1>(ar, lda, sr, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 3, 2>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 3, 1>(ar, lda, w, cr, ldc, j);
           break;
         default:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 4, 2>(ar, lda, sr, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 4, 1>(ar, lda, sr, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 4, 2>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 4, 1>(ar, lda, w, cr, ldc, j);
       }
     }
   }
 }
 
-void Range(const float* a, int64_t lda, const float* a_sums, int64_t m, const NBitsWeights& w,
-           float* c, int64_t n0, int64_t n1) {
-  if (w.stored_bits() == 8) return RangeBits<8>(a, lda, a_sums, m, w, c, n0, n1);
-  RangeBits<4>(a, lda, a_sums, m, w, c, n0, n1);
+void Range(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, float* c, int64_t n0,
+           int64_t n1) {
+  if (w.stored_bits() == 8) return RangeBits<8>(a, lda, m, w, c, n0, n1);
+  RangeBits<4>(a, lda, m, w, c, n0, n1);
 }
 
 }  // namespace bough::kernels::HWY_NAMESPACE
@@ -218,27 +195,20 @@ void matmul_nbits(const float* a, int64_t m, const NBitsWeights& w, float* c,
                   util::ThreadPool& pool) {
   const NBitsShape& s = w.shape();
   if (m == 0 || s.n == 0) return;
-  // a padded with zeros to whole blocks (the padding's stored values then add nothing), and
-  // its block sums.
-  const int64_t blocks = s.blocks(), lda = blocks * s.block;
-  Tensor scratch(ElemType::Float, {m * (lda + blocks)});
+  // a padded with zeros to whole blocks: the padding's stored values then add nothing.
+  const int64_t lda = s.blocks() * s.block;
+  Tensor scratch(ElemType::Float, {m * lda});
   float* padded = scratch.data<float>();
-  float* sums = padded + m * lda;
   for (int64_t i = 0; i < m; ++i) {
     float* row = padded + i * lda;
     std::memcpy(row, a + i * s.k, static_cast<size_t>(s.k) * sizeof(float));
     std::fill(row + s.k, row + lda, 0.0f);
-    for (int64_t kb = 0; kb < blocks; ++kb) {
-      float sum = 0;
-      for (int64_t t = kb * s.block; t < (kb + 1) * s.block; ++t) sum += row[t];
-      sums[i * blocks + kb] = sum;
-    }
   }
   const int64_t units = (s.n + kNBitsColumnUnit - 1) / kNBitsColumnUnit;
   const int64_t threads = pool.threads_for(m * s.n * s.k);
   pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t u0, int64_t u1) {
     HWY_DYNAMIC_DISPATCH(Range)
-    (padded, lda, sums, m, w, c, u0 * kNBitsColumnUnit, std::min(s.n, u1 * kNBitsColumnUnit));
+    (padded, lda, m, w, c, u0 * kNBitsColumnUnit, std::min(s.n, u1 * kNBitsColumnUnit));
   });
 }
 
