@@ -20,7 +20,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 // At most 8 lanes (a group's bytes): 256-bit vectors on AVX2 and AVX-512 alike; a one-row
 // product is bound by decoding and memory, not by the FMA width.
 using D = hn::CappedTag<float, kNBitsGroupBytes>;
-using DI = hn::RebindToSigned<D>;
 using DU = hn::RebindToUnsigned<D>;
 using DB = hn::Rebind<uint8_t, DU>;
 using V = hn::Vec<D>;
@@ -31,23 +30,27 @@ using V = hn::Vec<D>;
 // points), not as s z Σ a afterwards: that would leave the rounding error of s q a where
 // q - z is small, 8-bit weights near their zero point losing most of their digits. One row
 // of a scales each block's sum once (in `total`); several rows share one scaling of the
-// decoded weights instead, which frees the registers of `total` for more columns.
-template <int SB, int MR, int NR>
+// decoded weights instead, which frees the registers of `total` for more columns. A value
+// becomes a float without a conversion: its bits under those of 2^23 make the float 2^23 + q,
+// and one subtraction of 2^23 + z (exact for integer z) leaves q - z; a float zero point
+// (kFloatZero) is taken off after 2^23.
+template <int SB, int MR, int NR, bool kFloatZero>
 void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, float* HWY_RESTRICT c,
              int64_t ldc, int64_t n0) {
   constexpr int kFields = 8 / SB;
   constexpr bool kScaleWeights = MR > 1;
   const D d;
-  const DI di;
   const DU du;
   const DB db;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const NBitsShape& s = w.shape();
   const int64_t blocks = s.blocks(), block_bytes = s.block * SB / 8, row_bytes = w.row_bytes();
   const auto mask = hn::Set(du, (1u << SB) - 1);
+  const auto exponent = hn::Set(du, 0x4B000000u);  // the bits of 2^23
+  const V two23 = hn::Set(d, 8388608.0f);
   const uint8_t* zp8 = w.integer_zero_points();
   const float* zpf = w.float_zero_points();
-  const float zp_default = w.default_zero_point();
+  const uint32_t zp_default = 1u << (s.bits - 1);
 
   // Several rows: the running sums. One row: this block's sums, scaled into `total`.
   V acc[MR][NR];
@@ -61,7 +64,10 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, fl
     for (int j = 0; j < NR; ++j) {
       const int64_t at = (n0 + j) * blocks + kb;
       sv[j] = hn::Set(d, w.scales()[at]);
-      zv[j] = hn::Set(d, zpf ? zpf[at] : zp8 ? static_cast<float>(zp8[at]) : zp_default);
+      if constexpr (kFloatZero)
+        zv[j] = hn::Set(d, zpf[at]);
+      else
+        zv[j] = hn::BitCast(d, hn::Set(du, 0x4B000000u | (zp8 ? zp8[at] : zp_default)));
     }
     if constexpr (!kScaleWeights)
       for (int j = 0; j < NR; ++j) acc[0][j] = hn::Zero(d);
@@ -75,7 +81,9 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, fl
           for (int f = 0; f < kFields; ++f) {
             const auto field = f == 0 ? (kFields == 1 ? wide : hn::And(wide, mask))
                                       : hn::ShiftRightSame(wide, f * SB);
-            q[j][f] = hn::Sub(hn::ConvertTo(d, hn::BitCast(di, field)), zv[j]);
+            q[j][f] = hn::BitCast(d, hn::Or(field, exponent));
+            q[j][f] =
+                kFloatZero ? hn::Sub(hn::Sub(q[j][f], two23), zv[j]) : hn::Sub(q[j][f], zv[j]);
             if constexpr (kScaleWeights) q[j][f] = hn::Mul(q[j][f], sv[j]);
           }
         }
@@ -98,7 +106,7 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, fl
 
 // Rows [0, m) of c, columns [n0, n1): column tiles of 16 (a few KiB of W per k, kept in
 // cache while every group of rows of a passes over them), groups of up to four rows.
-template <int SB>
+template <int SB, bool kFloatZero>
 void RangeBits(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, float* c, int64_t n0,
                int64_t n1) {
   const int64_t ldc = w.shape().n;
@@ -110,20 +118,20 @@ void RangeBits(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, fl
       int64_t j = t0;
       switch (std::min<int64_t>(4, m - i)) {
         case 1:  // one row: four columns share each load of a
-          for (; j + 4 <= t1; j += 4) Columns<SB, 1, 4>(ar, lda, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 1, 1>(ar, lda, w, cr, ldc, j);
+          for (; j + 4 <= t1; j += 4) Columns<SB, 1, 4, kFloatZero>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 1, 1, kFloatZero>(ar, lda, w, cr, ldc, j);
           break;
         case 2:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 2, 2>(ar, lda, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 2, 1>(ar, lda, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 2, 2, kFloatZero>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 2, 1, kFloatZero>(ar, lda, w, cr, ldc, j);
           break;
         case 3:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 3, 2>(ar, lda, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 3, 1>(ar, lda, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 3, 2, kFloatZero>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 3, 1, kFloatZero>(ar, lda, w, cr, ldc, j);
           break;
         default:
-          for (; j + 2 <= t1; j += 2) Columns<SB, 4, 2>(ar, lda, w, cr, ldc, j);
-          for (; j < t1; ++j) Columns<SB, 4, 1>(ar, lda, w, cr, ldc, j);
+          for (; j + 2 <= t1; j += 2) Columns<SB, 4, 2, kFloatZero>(ar, lda, w, cr, ldc, j);
+          for (; j < t1; ++j) Columns<SB, 4, 1, kFloatZero>(ar, lda, w, cr, ldc, j);
       }
     }
   }
@@ -131,8 +139,12 @@ void RangeBits(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, fl
 
 void Range(const float* a, int64_t lda, int64_t m, const NBitsWeights& w, float* c, int64_t n0,
            int64_t n1) {
-  if (w.stored_bits() == 8) return RangeBits<8>(a, lda, m, w, c, n0, n1);
-  RangeBits<4>(a, lda, m, w, c, n0, n1);
+  const bool float_zero = w.float_zero_points() != nullptr;
+  if (w.stored_bits() == 8)
+    return float_zero ? RangeBits<8, true>(a, lda, m, w, c, n0, n1)
+                      : RangeBits<8, false>(a, lda, m, w, c, n0, n1);
+  float_zero ? RangeBits<4, true>(a, lda, m, w, c, n0, n1)
+             : RangeBits<4, false>(a, lda, m, w, c, n0, n1);
 }
 
 }  // namespace bough::kernels::HWY_NAMESPACE
