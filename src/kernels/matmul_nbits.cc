@@ -50,7 +50,7 @@ void Columns(const float* HWY_RESTRICT a, int64_t lda, const NBitsWeights& w, fl
   const V two23 = hn::Set(d, 8388608.0f);
   const uint8_t* zp8 = w.integer_zero_points();
   const float* zpf = w.float_zero_points();
-  const uint32_t zp_default = 1u << (s.bits - 1);
+  const uint32_t zp_default = w.default_zero_point();
 
   // Several rows: the running sums. One row: this block's sums, scaled into `total`.
   V acc[MR][NR];

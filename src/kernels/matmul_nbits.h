@@ -52,7 +52,7 @@ class NBitsWeights {
   const float* float_zero_points() const {
     return float_zero_points_.empty() ? nullptr : float_zero_points_.data();
   }
-  float default_zero_point() const { return static_cast<float>(1 << (shape_.bits - 1)); }
+  uint32_t default_zero_point() const { return 1u << (shape_.bits - 1); }
   // Memory held: values, scales and zero points.
   int64_t bytes() const;
 
