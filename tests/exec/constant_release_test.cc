@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -260,6 +261,42 @@ TEST(ConstantRelease, ASessionGivenTheModelIsTheWeightsLastOwner) {
     expect_product(session);
     Session again(shared);
     expect_product(again);
+  }
+}
+
+// MatMulNBits keeps its weights in its own packed layout, so B, its scales and zero points
+// (all initializers) are released. K = 16, N = 2, one block a row: row 0 bytes 0x21 (1 at even
+// k, 2 at odd), scale 0.5, zero point 8: 8 (1-8) 0.5 + 8 (2-8) 0.5 = -52 for A of ones; row 1
+// bytes 0x53 (3 and 5), scale 2, zero point 3: 8 (3-3) 2 + 8 (5-3) 2 = 32.
+TEST(ConstantRelease, MatMulNBitsLetsItsQuantizedWeightsGo) {
+  GraphBuilder g;
+  g.input("A", ElemType::Float, {1, 16});
+  std::vector<uint8_t> b(8, 0x21);
+  b.insert(b.end(), 8, 0x53);
+  const Dims64 b_dims{2, 1, 8}, z_dims{2};
+  g.initializer("B", Tensor::from_vector<uint8_t>(ElemType::UInt8,
+                                                  Dims(std::span<const int64_t>(b_dims)), b));
+  g.initializer("S", f32({2}, {0.5f, 2}));
+  g.initializer("Z", Tensor::from_vector<uint8_t>(ElemType::UInt8,
+                                                  Dims(std::span<const int64_t>(z_dims)), {8, 3}));
+  onnxpb::NodeProto& node = g.node("MatMulNBits", {"A", "B", "S", "Z"}, {"Y"});
+  node.set_domain("com.microsoft");
+  set_int(node, "K", 16);
+  set_int(node, "N", 2);
+  set_int(node, "block_size", 16);
+  g.output_untyped("Y");
+  onnxpb::ModelProto model = make_model(g);
+  onnxpb::OperatorSetIdProto* ms = model.add_opset_import();
+  ms->set_domain("com.microsoft");
+  ms->set_version(1);
+  const std::string path = save_model(model, scratch_dir("constant_release_nbits"), "m.onnx");
+  const exec::ConstantBytes bytes = constant_bytes(path);
+  EXPECT_EQ(bytes.released, 16u + 2 * sizeof(float) + 2u);
+  EXPECT_EQ(bytes.kept, 0u);
+  for (int threads : {1, 2}) {
+    Session session(Model::load(path), SessionOptions{threads});
+    const NamedValues out = session.run({{"A", f32({1, 16}, std::vector<float>(16, 1.0f))}});
+    EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{-52, 32}));
   }
 }
 

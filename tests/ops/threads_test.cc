@@ -226,6 +226,16 @@ const std::vector<Row> kCases = {
   {"MatMul", [] { return Case{"MatMul", {{"a", floats({512, 512}, 98)}, {"b", floats({512, 512}, 99)}}}; }},
   {"Gemm_transB_few_rows", [] { return Case{"Gemm", {{"a", floats({4, 256}, 100)}, {"b", floats({1024, 256}, 101)}}, 1, int_attr("transB", 1)}; }},
   {"MatMulInteger", [] { return Case{"MatMulInteger", {{"a", ints(ElemType::UInt8, {256, 300}, 102, 0, 255)}, {"b", ints(ElemType::UInt8, {300, 256}, 103, 0, 255)}}, 1, {}, 10}; }},
+  // kernels/matmul_nbits.cc: one row, n = 1024 columns in units of 16, m n k = 2^21 (two
+  // threads' worth); B fed, so rearranged on the run.
+  {"MatMulNBits_one_row", [] {
+    auto attrs = [](onnxpb::NodeProto& n) {
+      test::set_int(n, "K", 2048);
+      test::set_int(n, "N", 1024);
+      test::set_int(n, "block_size", 32);
+    };
+    return Case{"MatMulNBits", {{"a", floats({1, 2048}, 117)}, {"b", ints(ElemType::UInt8, {1024, 64, 16}, 118, 0, 255)}, {"scales", floats({65536}, 119, 0.01, 0.1)}}, 1, attrs, 1, "com.microsoft"};
+  }},
   // ops/onnx/swi_glu.cc: n = 2^18, g = 2^16.
   {"SwiGLU", [] { return Case{"SwiGLU", {{"a", floats({512, 512}, 104)}, {"b", floats({512, 512}, 105)}}, 1, {}, 28}; }},
   // ops/ml/tree_ensemble.cc: n = 4096 rows, g = 64. One tree: x0 <= 0 ? 1.5 : -2.5.

@@ -342,6 +342,17 @@ def cases(rng):
                     activation_params=[-0.5, 0.5], dilations=[2, 2], pads=[2, 1, 2, 1]))
     out.append(case("fused_conv_1d_relu_1x1", "FusedConv", ["x", "w"], ["y"],
                     [f(2, 8, 12), f(16, 8, 1)], activation="Relu", constants=["w"]))
+    # MatMulNBits through the kernel's special shapes (here, after every other case, so that
+    # the earlier cases keep their random values): one row (four columns at a time), two, three
+    # and five rows (groups of four, then the rest), N not a multiple of 4 or 16, K not a
+    # multiple of the block, blocks 16 to 256.
+    nbits("m1_ragged_n", (1, 256), 256, 37, 4, 32)
+    nbits("m1_block128_float_zp_bias", (1, 1, 300), 300, 21, 4, 128, zp="float", bias=True)
+    nbits("m2_block256_packed_zp", (2, 512), 512, 20, 4, 256, zp="packed")
+    nbits("m3_ragged_k_packed_zp_bias", (3, 200), 200, 19, 4, 64, zp="packed", bias=True)
+    nbits("m5_8bit_block16_packed_zp", (5, 100), 100, 18, 8, 16, zp="packed")
+    nbits("m1_2bit_ragged_k", (1, 50), 50, 7, 2, 16)
+    nbits("m3_2bit_float_zp_fed", (3, 70), 70, 9, 2, 32, zp="float", constant=False)
     return out
 
 

@@ -4,17 +4,17 @@
 // field at bit (k % block_size) * bits of block k / block_size, low bits first. Each block has
 // a scale (scales, N * k_blocks) and a zero point: the same packed fields in uint8
 // (N rows of ceil(k_blocks * bits / 8) bytes), values of A's type, or 2^(bits-1) when absent;
-// W[n][k] = (q - zero_point) * scale. A constant B (with its scales and zero points) is
-// dequantized and packed for the GEMM once, when the plan is built. g_idx (act-order
-// groups) is refused.
-#include <cmath>
-#include <optional>
+// W[n][k] = (q - zero_point) * scale. The weights stay packed: a constant B (with its scales
+// and zero points) is rearranged once, when the plan is built, into the layout of
+// kernels/matmul_nbits.h, whose kernels decode it while multiplying; a fed B is rearranged on
+// every run. Products are computed in float whatever `accuracy_level` asks (ORT may quantize A
+// to int8 at level 4; float is never less accurate). g_idx (act-order groups) is refused.
+#include <memory>
 #include <string>
-#include <vector>
 
-#include "kernels/gemm_f32.h"
-#include "kernels/matmul.h"
+#include "kernels/matmul_nbits.h"
 #include "kernels/through_float.h"
+#include "ops/constant_use.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -26,21 +26,9 @@ namespace {
   fail(ErrorKind::BadInput, "", "MatMulNBits: " + message);
 }
 
-struct Geometry {
-  int64_t k, n, bits, block;
-  int64_t blocks() const { return (k + block - 1) / block; }
-  int64_t blob() const { return block * bits / 8; }
-};
-
-// The `bits`-bit field `index` of a little-endian bit stream.
-inline int field(const uint8_t* bytes, int64_t index, int64_t bits) {
-  const int64_t at = index * bits;
-  return (bytes[at / 8] >> (at % 8)) & ((1 << bits) - 1);
-}
-
-// W (N x K) in float from B, scales and the optional zero points.
-std::vector<float> dequantize(const Geometry& g, const Tensor& b, const Tensor& scales,
-                              const Tensor* zero_points) {
+// Checks B, scales and zero points against the shape and rearranges them into `w`.
+void prepare(const kernels::NBitsShape& g, const Tensor& b, const Tensor& scales,
+             const Tensor* zero_points, kernels::NBitsWeights& w) {
   const int64_t blocks = g.blocks(), blob = g.blob();
   if (b.type() != ElemType::UInt8 || b.numel() != g.n * blocks * blob)
     bad("B must be uint8 with N * k_blocks * blob = " + std::to_string(g.n * blocks * blob) +
@@ -58,45 +46,33 @@ std::vector<float> dequantize(const Geometry& g, const Tensor& b, const Tensor& 
     if (zf.type() != ElemType::Float || zf.numel() != g.n * blocks)
       bad("zero_points of A's type must hold N * k_blocks values");
   }
-  const uint8_t* pb = b.data<uint8_t>();
-  const float* ps = s.data<float>();
-  const float fallback = static_cast<float>(1 << (g.bits - 1));
-  std::vector<float> w(static_cast<size_t>(g.n * g.k));
-  for (int64_t n = 0; n < g.n; ++n)
-    for (int64_t kb = 0; kb < blocks; ++kb) {
-      const int64_t at = n * blocks + kb;
-      float zp = fallback;
-      if (zf.defined())
-        zp = zf.data<float>()[at];
-      else if (zero_points)
-        zp = static_cast<float>(field(zero_points->data<uint8_t>() + n * zp_row, kb, g.bits));
-      const uint8_t* block = pb + at * blob;
-      for (int64_t i = 0; i < g.block && kb * g.block + i < g.k; ++i)
-        w[static_cast<size_t>(n * g.k + kb * g.block + i)] =
-            (static_cast<float>(field(block, i, g.bits)) - zp) * ps[at];
-    }
-  return w;
+  const bool packed_zp = zero_points && !zf.defined();
+  w.prepare(g, b.data<uint8_t>(), s.data<float>(),
+            packed_zp ? zero_points->data<uint8_t>() : nullptr,
+            zf.defined() ? zf.data<float>() : nullptr);
 }
 
 class MatMulNBits : public Kernel {
  public:
-  MatMulNBits(Geometry g, std::optional<kernels::PackedB> packed)
-      : g_(g), packed_(std::move(packed)) {}
+  MatMulNBits(kernels::NBitsShape g, std::unique_ptr<kernels::NBitsWeights> prepared)
+      : g_(g), prepared_(std::move(prepared)) {}
 
   void run(KernelIO& io) override {
     if (io.has_input(4) && io.value(4).is_tensor()) bad("g_idx is not supported");
-    const Tensor& a = io.input(0);
-    if (a.rank() < 1 || a.shape().back() != g_.k)
+    const Tensor& a_in = io.input(0);
+    if (a_in.rank() < 1 || a_in.shape().back() != g_.k)
       bad("A's last dimension must be K = " + std::to_string(g_.k) + ", got " +
-          shape_string(a.shape()));
-    if (!packed_) {
-      const std::vector<float> w =
-          dequantize(g_, io.input(1), io.input(2), io.has_input(3) ? &io.input(3) : nullptr);
-      scratch_.pack(w.data(), g_.k, g_.n, true);
-    }
-    Tensor y = kernels::matmul_packed(kernels::widen(a), packed_ ? *packed_ : scratch_, io.pool());
+          shape_string(a_in.shape()));
+    if (!prepared_)
+      prepare(g_, io.input(1), io.input(2), io.has_input(3) ? &io.input(3) : nullptr, scratch_);
+    const Tensor a = kernels::widen(a_in);
+    Dims shape = a.shape();
+    shape[shape.size() - 1] = g_.n;
+    Tensor y(ElemType::Float, shape);
+    kernels::matmul_nbits(a.data<float>(), a.numel() / g_.k, prepared_ ? *prepared_ : scratch_,
+                          y.data<float>(), io.pool());
     if (io.has_input(5)) add_bias(y, kernels::widen(io.input(5)));
-    io.set_output(0, kernels::narrow_to(y, a.type()));
+    io.set_output(0, kernels::narrow_to(y, a_in.type()));
   }
 
  private:
@@ -107,29 +83,30 @@ class MatMulNBits : public Kernel {
     for (int64_t i = 0; i < y.numel(); ++i) py[i] += pb[i % g_.n];
   }
 
-  Geometry g_;
-  std::optional<kernels::PackedB> packed_;
-  kernels::PackedB scratch_;
+  kernels::NBitsShape g_;
+  std::unique_ptr<kernels::NBitsWeights> prepared_;
+  kernels::NBitsWeights scratch_;  // a fed B, rearranged on each run
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const Geometry g{ctx.attr_int("K", 0), ctx.attr_int("N", 0), ctx.attr_int("bits", 4),
-                   ctx.attr_int("block_size", 0)};
+  const kernels::NBitsShape g{ctx.attr_int("K", 0), ctx.attr_int("N", 0), ctx.attr_int("bits", 4),
+                              ctx.attr_int("block_size", 0)};
   if (g.k <= 0 || g.n <= 0) ctx.invalid("K and N must be positive");
   if (g.bits != 2 && g.bits != 4 && g.bits != 8) ctx.invalid("bits must be 2, 4 or 8");
   if (g.block < 16 || (g.block & (g.block - 1)) != 0)
     ctx.invalid("block_size must be a power of 2 and at least 16");
-  std::optional<kernels::PackedB> packed;
+  std::unique_ptr<kernels::NBitsWeights> prepared;
   const Tensor* b = ctx.constant_input(1);
   const Tensor* scales = ctx.constant_input(2);
   const bool has_zero_points = ctx.node.inputs.size() > 3 && ctx.node.inputs[3];
   const bool zp_constant = !has_zero_points || ctx.constant_input(3);
   if (b && scales && zp_constant) {
-    const std::vector<float> w = dequantize(g, *b, *scales, ctx.constant_input(3));
-    packed.emplace(w.data(), g.k, g.n, true);
+    prepared = std::make_unique<kernels::NBitsWeights>();
+    prepare(g, *b, *scales, ctx.constant_input(3), *prepared);
     ctx.count_prepared();
+    for (size_t i = 1; i <= 3; ++i) consume_constant_input(ctx, i);  // never read again
   }
-  return std::make_unique<MatMulNBits>(g, std::move(packed));
+  return std::make_unique<MatMulNBits>(g, std::move(prepared));
 }
 
 // Y is A's shape with its last dimension N.
