@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""A small GPT-style decoder wrapped by com.microsoft GreedySearch, with ONNX Runtime's token
-sequences stored beside each model, checked without it (`peer_generation_outputs`).
+"""A small GPT-style decoder wrapped by com.microsoft GreedySearch and BeamSearch, with ONNX
+Runtime's token sequences (and BeamSearch's sequences_scores) stored beside each model,
+checked without it (`peer_generation_outputs`).
 
 The decoder (random weights, 2 layers, 2 heads of 8, vocabulary 50) takes GPT-2's feeds:
 input_ids, position_ids, attention_mask (int32) and past_0, past_1 (2, batch, heads, past,
@@ -11,6 +12,12 @@ explicit attention_mask (over pads too: positions skip pad tokens whatever the m
 ends one row early (pads after it), and min_length holding that eos back. Writes
 tests/peer/generation/<case>/ in the backend-test layout; the sequences must match exactly. ONNX Runtime writes
 a row's eos itself as pad_token_id, as it does every token after it.
+
+BeamSearch cases (beam*): 2, 3 and 4 beams, num_return_sequences above 1, left padding and
+an attention_mask, repetition_penalty, vocabulary masks, no_repeat_ngram_size 1 and 2, and
+an eos the beams reach early under length_penalty 0.3, 1 and 2.5 with early_stopping off
+and on, with min_length, and with left padding. ONNX Runtime 1.30 needs min_length and
+length_penalty fed (it refuses a BeamSearch node without them), so every case feeds them.
 
 Usage: make_generation.py [PEER_DIR]   (default ~/.cache/bough-peer). Deterministic.
 """
@@ -108,43 +115,98 @@ def decoder(rng):
     return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
 
 
-# The node's inputs in ORT's order; a case feeds a prefix of them ("" skips one).
-INPUTS = ["input_ids", "max_length", "min_length", "repetition_penalty", "vocab_mask",
-          "prefix_vocab_mask", "attention_mask"]
+# The nodes' inputs in ORT's order; a case feeds some of them ("" skips one).
+INPUTS = {
+    "GreedySearch": ["input_ids", "max_length", "min_length", "repetition_penalty", "vocab_mask",
+                     "prefix_vocab_mask", "attention_mask"],
+    "BeamSearch": ["input_ids", "max_length", "min_length", "num_beams", "num_return_sequences",
+                   "length_penalty", "repetition_penalty", "vocab_mask", "prefix_vocab_mask",
+                   "attention_mask"],
+}
 
 
-def model(graph, fed, eos, pad, ngram):
-    names = [n if n in fed else "" for n in INPUTS]
+def model(op, graph, fed, attrs, outputs):
+    names = [n if n in fed else "" for n in INPUTS[op]]
     while names and not names[-1]:
         names.pop()
-    node = helper.make_node("GreedySearch", names, ["sequences"], domain=MS, decoder=graph,
-                            eos_token_id=eos, pad_token_id=pad, model_type=0,
-                            **({"no_repeat_ngram_size": ngram} if ngram else {}))
+    node = helper.make_node(op, names, outputs, domain=MS, decoder=graph, model_type=0, **attrs)
     dtype = lambda a: onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype]
     inputs = [helper.make_tensor_value_info(n, dtype(fed[n]), list(fed[n].shape)) for n in names if n]
-    out = helper.make_tensor_value_info("sequences", TensorProto.INT32, None)
-    main = helper.make_graph([node], "main", inputs, [out])
+    outs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n == "sequences" else TensorProto.FLOAT, None)
+            for n in outputs]
+    main = helper.make_graph([node], "main", inputs, outs)
     m = helper.make_model(main, producer_name="tests/peer/make_generation.py",
                           opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
     m.ir_version = 8
     return m
 
 
-def run_case(peer, folder, graph, fed, eos, pad, ngram=0):
+def run_op(peer, folder, op, graph, fed, attrs, outputs):
+    """Writes the case and returns ORT's outputs."""
     os.makedirs(os.path.join(folder, "test_data_set_0"))
     path = os.path.join(folder, "model.onnx")
-    m = model(graph, fed, eos, pad, ngram)
+    m = model(op, graph, fed, attrs, outputs)
     onnx.save(m, path)
     names = [i.name for i in m.graph.input]
     arrays = [fed[n] for n in names]
     with tempfile.TemporaryDirectory() as work:
-        (sequences,) = ort_outputs(peer, path, names, arrays, ["sequences"], work)
+        results = ort_outputs(peer, path, names, arrays, outputs, work)
     tensors = [("input_%d" % i, numpy_helper.from_array(a, n)) for i, (n, a) in enumerate(zip(names, arrays))]
-    tensors.append(("output_0", numpy_helper.from_array(sequences, "sequences")))
+    tensors += [("output_%d" % i, numpy_helper.from_array(r, n)) for i, (n, r) in enumerate(zip(outputs, results))]
     for file, tensor in tensors:
         with open(os.path.join(folder, "test_data_set_0", file + ".pb"), "wb") as fp:
             fp.write(tensor.SerializeToString())
-    return sequences
+    return results
+
+
+def run_case(peer, folder, graph, fed, eos, pad, ngram=0):
+    attrs = dict(eos_token_id=eos, pad_token_id=pad, **({"no_repeat_ngram_size": ngram} if ngram else {}))
+    return run_op(peer, folder, "GreedySearch", graph, fed, attrs, ["sequences"])[0]
+
+
+def beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made):
+    """BeamSearch over the same decoder; sequences exact, sequences_scores within the runner's
+    float tolerance (relative 1e-3)."""
+    i32 = lambda *v: np.array(v, np.int32)
+    f32 = lambda v: np.array([v], np.float32)
+    pad = 0
+
+    def beam(name, fed, eos=VOCAB - 1, **attrs):
+        fed = dict({"input_ids": prompt, "max_length": i32(12), "num_beams": i32(2),
+                    "num_return_sequences": i32(1), "min_length": i32(0), "length_penalty": f32(1.0)}, **fed)
+        seqs, scores = run_op(peer, os.path.join(OUT, name), "BeamSearch", graph, fed,
+                              dict(eos_token_id=eos, pad_token_id=pad, **attrs),
+                              ["sequences", "sequences_scores"])
+        made[name] = (seqs, scores)
+        return seqs
+
+    plain = beam("beam2_plain", {})
+    beam("beam4_plain", {"num_beams": i32(4)})
+    beam("beam4_return3", {"num_beams": i32(4), "num_return_sequences": i32(3)})
+    beam("beam2_single_token_prompt", {"input_ids": prompt[:, :1], "max_length": i32(9)})
+    beam("beam3_left_padding", {"input_ids": padded, "num_beams": i32(3), "num_return_sequences": i32(2)})
+    beam("beam3_attention_mask_over_pads", {"input_ids": padded, "num_beams": i32(3), "min_length": i32(0),
+                                            "length_penalty": f32(1.0), "repetition_penalty": f32(1.0),
+                                            "vocab_mask": np.ones(VOCAB, np.int32),
+                                            "prefix_vocab_mask": np.ones((2, VOCAB), np.int32),
+                                            "attention_mask": np.ones((2, 5), np.int32)})
+    beam("beam3_repetition_penalty", {"num_beams": i32(3), "repetition_penalty": f32(1.8)})
+    beam("beam3_vocab_masks", {"num_beams": i32(3), "vocab_mask": vocab_mask, "prefix_vocab_mask": prefix})
+    for n in (1, 2):
+        beam(f"beam3_no_repeat_{n}gram", {"input_ids": prompt[:, :1], "num_beams": i32(3), "max_length": i32(16)},
+             no_repeat_ngram_size=n)
+    # An eos among the early candidates: hypotheses end before max_length, so the length
+    # penalty and early stopping change which are kept and when an entry is done.
+    eos = int(plain[0, 0, 5 + 1])
+    for lp in (1.0, 0.3, 2.5):
+        for early in (0, 1):
+            beam(f"beam4_eos_lp{lp:g}_early{early}".replace(".", "_"),
+                 {"num_beams": i32(4), "num_return_sequences": i32(4), "length_penalty": f32(lp),
+                  "max_length": i32(16)}, eos, early_stopping=early)
+    beam("beam4_eos_min_length", {"num_beams": i32(4), "num_return_sequences": i32(2), "min_length": i32(10),
+                                  "max_length": i32(16)}, eos)
+    beam("beam4_eos_left_padding", {"input_ids": padded, "num_beams": i32(4), "num_return_sequences": i32(2),
+                                    "max_length": i32(16)}, eos)
 
 
 def main():
@@ -201,8 +263,9 @@ def main():
     made["greedy_eos"] = run_case(peer, os.path.join(OUT, "greedy_eos"), graph, dict(base), eos, pad)
     made["greedy_min_length"] = run_case(peer, os.path.join(OUT, "greedy_min_length"), graph,
                                          dict(base, min_length=i32(10)), eos, pad)
+    beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made)
     for name, seq in made.items():
-        print(name, seq.tolist())
+        print(name, [a.tolist() for a in seq] if isinstance(seq, tuple) else seq.tolist())
     print(f"{len(made)} cases in {OUT}")
 
 
