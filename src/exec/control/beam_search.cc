@@ -272,13 +272,18 @@ class BeamSearch : public Kernel {
   Settings s_;
 };
 
+// The decoder's pasts, after checking what bough supports of the node.
+size_t checked_pasts(const NodeView& view) {
+  if (view.node.outputs.size() > 2 && view.node.outputs[2])
+    view.unsupported("BeamSearch does not support the scores output");
+  return gpt::decoder_pasts(view, kOp);
+}
+
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
+  const size_t pasts = checked_pasts(ctx);
   const ir::Graph& g = ctx.graph_attr("decoder");
   if (!ctx.has_attr("eos_token_id") || !ctx.has_attr("pad_token_id"))
     ctx.invalid("BeamSearch needs eos_token_id and pad_token_id");
-  if (ctx.node.outputs.size() > 2 && ctx.node.outputs[2])
-    ctx.unsupported("BeamSearch does not support the scores output");
   const Settings settings{static_cast<int32_t>(ctx.attr_int("eos_token_id", 0)),
                           static_cast<int32_t>(ctx.attr_int("pad_token_id", 0)),
                           ctx.attr_int("vocab_size", -1), ctx.attr_int("no_repeat_ngram_size", 0),
@@ -289,7 +294,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 // sequences: int32 (batch, num_return_sequences, max_length) and sequences_scores: float
 // (batch, num_return_sequences), the sizes when known before running.
 void infer(InferContext& ctx) {
-  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
+  const size_t pasts = checked_pasts(ctx);
   const ir::Shape& ids = ctx.input_shape(0);
   if (ids.rank_known && ids.dims.size() != 2)
     ctx.invalid("input_ids must be (batch, prompt), got rank " + std::to_string(ids.dims.size()));
