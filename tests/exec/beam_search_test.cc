@@ -163,7 +163,8 @@ TEST(BeamSearch, BatchEntriesAreSearchedApart) {
 }
 
 // Refused when run, naming the node: more sequences returned than beams, and inputs bough
-// does not support. The scores output is refused when the model loads.
+// does not support (decoder_input_ids, a logits_processor other than 0). The scores output is
+// refused when the model loads.
 TEST(BeamSearch, RefusesWhatItDoesNotSupport) {
   BeamModel m(kInputs, {"sequences"});
   Session s(Model::load(m.save("beam_refuse")));
@@ -188,6 +189,23 @@ TEST(BeamSearch, RefusesWhatItDoesNotSupport) {
     FAIL() << "decoder_input_ids ran";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("does not support the decoder_input_ids input"),
+              std::string::npos)
+        << e.what();
+  }
+  // logits_processor 0 is no processing: the table's result; 1 (Whisper's) is refused.
+  std::vector<std::string> with_processor = kInputs;
+  with_processor.insert(with_processor.end(), {"", "", "", "", "", "logits_processor"});
+  BeamModel processor(with_processor, {"sequences"});
+  Session q(Model::load(processor.save("beam_processor")));
+  NamedValues none = feeds({0}, 4, 2, 1, 1.0f);
+  none.emplace_back("logits_processor", i32({1}, {0}));
+  EXPECT_EQ(ints_of(q.run(none)[0].second.tensor()), (std::vector<int32_t>{0, 2, 3, kPad}));
+  none.back().second = i32({1}, {1});
+  try {
+    q.run(none);
+    FAIL() << "logits_processor 1 ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("supports logits_processor 0 only, got 1"),
               std::string::npos)
         << e.what();
   }

@@ -18,6 +18,8 @@ an attention_mask, repetition_penalty, vocabulary masks, no_repeat_ngram_size 1 
 an eos the beams reach early under length_penalty 0.3, 1 and 2.5 with early_stopping off
 and on, with min_length, and with left padding. ONNX Runtime 1.30 needs min_length and
 length_penalty fed (it refuses a BeamSearch node without them), so every case feeds them.
+beam2_table_done_check runs a decoder whose logits are a fixed table over 2 batch entries,
+where ORT's check of whether an entry is done reads the previous entry's candidates.
 
 Usage: make_generation.py [PEER_DIR]   (default ~/.cache/bough-peer). Deterministic.
 """
@@ -164,6 +166,28 @@ def run_case(peer, folder, graph, fed, eos, pad, ngram=0):
     return run_op(peer, folder, "GreedySearch", graph, fed, attrs, ["sequences"])[0]
 
 
+def table_decoder(table):
+    """A decoder whose logits after token t are row t of `table`, with one past (2, batch, 1,
+    past, 1) that grows by zeros, as a KV cache would."""
+    vocab = table.shape[1]
+    inits = [numpy_helper.from_array(table, "table"),
+             numpy_helper.from_array(np.array([0, 2, 4], np.int64), "axes"),
+             numpy_helper.from_array(np.float32(0), "zero")]
+    nodes = [helper.make_node("Gather", ["table", "input_ids"], ["logits"]),
+             helper.make_node("Cast", ["input_ids"], ["ids_f"], to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["ids_f", "zero"], ["zeros2"]),
+             helper.make_node("Unsqueeze", ["zeros2", "axes"], ["zeros5"]),
+             helper.make_node("Concat", ["zeros5", "zeros5"], ["new_kv"], axis=0),
+             helper.make_node("Concat", ["past_0", "new_kv"], ["present_0"], axis=3)]
+    int_in = lambda n, dims: helper.make_tensor_value_info(n, TensorProto.INT32, dims)
+    inputs = [int_in("input_ids", ["batch", "steps"]), int_in("position_ids", ["batch", "steps"]),
+              int_in("attention_mask", ["batch", "total"]),
+              helper.make_tensor_value_info("past_0", TensorProto.FLOAT, [2, "batch", 1, "past", 1])]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", "steps", vocab]),
+               helper.make_tensor_value_info("present_0", TensorProto.FLOAT, [2, "batch", 1, "total", 1])]
+    return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
+
+
 def beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made):
     """BeamSearch over the same decoder; sequences exact, sequences_scores within the runner's
     float tolerance (relative 1e-3)."""
@@ -207,6 +231,20 @@ def beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made):
                                   "max_length": i32(16)}, eos)
     beam("beam4_eos_left_padding", {"input_ids": padded, "num_beams": i32(4), "num_return_sequences": i32(2),
                                     "max_length": i32(16)}, eos)
+    # When an entry's hypotheses are full, ORT reads its best candidate score from the
+    # candidate scores starting at entry * num_beams, not entry * 2 * num_beams: here the
+    # second entry's check sees the first entry's better candidates, so it is not done after
+    # [0 2] and [0 2 2] finish and its running beams win at max_length.
+    rng = np.random.default_rng(72)
+    p = rng.dirichlet(np.ones(8) * 0.3, 8)
+    p[:, 6] = 1e-3  # pad_token_id, never picked
+    p /= p.sum(1, keepdims=True)
+    table = table_decoder(np.log(p).astype(np.float32))
+    made["beam2_table_done_check"] = tuple(run_op(
+        peer, os.path.join(OUT, "beam2_table_done_check"), "BeamSearch", table,
+        {"input_ids": np.array([[3], [0]], np.int32), "max_length": i32(7), "min_length": i32(0),
+         "num_beams": i32(2), "num_return_sequences": i32(2), "length_penalty": f32(1.0)},
+        dict(eos_token_id=7, pad_token_id=6), ["sequences", "sequences_scores"]))
 
 
 def main():

@@ -75,9 +75,10 @@ class BeamSearch : public Kernel {
       : decoder_(std::move(decoder)), pasts_(std::move(pasts)), s_(settings) {}
 
   void run(KernelIO& io) override {
-    for (const auto& [i, name] :
-         {std::pair<size_t, const char*>{10, "decoder_input_ids"}, {11, "logits_processor"}})
-      if (io.has_input(i)) gpt::bad(kOp, std::string("does not support the ") + name + " input");
+    if (io.has_input(10)) gpt::bad(kOp, "does not support the decoder_input_ids input");
+    // 0 is "none"; the others select model-specific processing (Whisper's timestamps).
+    if (const int32_t p = gpt::one_int(io, 11, kOp, "logits_processor", 0); p != 0)
+      gpt::bad(kOp, "supports logits_processor 0 only, got " + std::to_string(p));
     const Tensor& ids = io.input(0);
     const int64_t beams = gpt::one_int(io, 3, kOp, "num_beams", 1);
     if (beams < 1 || beams > 128)
