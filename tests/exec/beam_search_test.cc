@@ -27,8 +27,7 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
-#include "model_builder.h"
-#include "test_paths.h"
+#include "exec/generation_models.h"
 
 namespace bough {
 namespace {
@@ -38,15 +37,8 @@ using test::GraphBuilder;
 constexpr int64_t kVocab = 6;
 constexpr int32_t kPad = 5;
 
-Tensor i32(test::Dims64 dims, std::vector<int32_t> values) {
-  Tensor t(ElemType::Int32, Dims(dims));
-  std::copy(values.begin(), values.end(), t.data<int32_t>());
-  return t;
-}
-
-std::vector<int32_t> ints_of(const Tensor& t) {
-  return {t.data<int32_t>(), t.data<int32_t>() + t.numel()};
-}
+using test::i32;
+using test::ints_of;
 
 // logits = ln(table)[input_ids] (rows, steps, 6); no pasts.
 GraphBuilder table_decoder() {
@@ -86,13 +78,7 @@ struct BeamModel {
     test::set_int(n, "eos_token_id", 4);
     test::set_int(n, "pad_token_id", kPad);
   }
-  std::string save(const std::string& dir) {
-    onnxpb::ModelProto m = test::make_model(g, 17, 8);
-    auto* import = m.add_opset_import();
-    import->set_domain("com.microsoft");
-    import->set_version(1);
-    return test::save_model(m, test::scratch_dir(dir), "m.onnx");
-  }
+  std::string save(const std::string& dir) { return test::save_ms_model(g, dir); }
 };
 
 const std::vector<std::string> kInputs = {"input_ids", "max_length",           "",
