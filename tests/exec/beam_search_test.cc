@@ -26,8 +26,11 @@
 #include <vector>
 
 #include "bough/error.h"
+#include "bough/model_tools.h"
 #include "bough/session.h"
 #include "exec/generation_models.h"
+#include "ir/graph.h"
+#include "ir/types.h"
 
 namespace bough {
 namespace {
@@ -64,11 +67,16 @@ GraphBuilder table_decoder() {
 struct BeamModel {
   GraphBuilder g{"main"};
   // Inputs in ORT's order; "" leaves one out.
-  BeamModel(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+  // `ids_dims`: input_ids' declared shape, none when empty.
+  BeamModel(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+            test::Dims64 ids_dims = {}) {
     for (const auto& name : inputs) {
       if (name.empty()) continue;
       const bool real = name == "length_penalty" || name == "repetition_penalty";
-      g.input(name, real ? ElemType::Float : ElemType::Int32, {}, false);
+      if (name == "input_ids" && !ids_dims.empty())
+        g.input(name, ElemType::Int32, ids_dims);
+      else
+        g.input(name, real ? ElemType::Float : ElemType::Int32, {}, false);
     }
     for (const auto& name : outputs)
       if (!name.empty()) g.output_untyped(name);
@@ -146,6 +154,22 @@ TEST(BeamSearch, BatchEntriesAreSearchedApart) {
   EXPECT_EQ(out[0].second.tensor().shape(), Dims({2, 1, 4}));
   EXPECT_EQ(ints_of(out[0].second.tensor()),
             (std::vector<int32_t>{0, 2, 3, kPad, /**/ 2, 3, kPad, kPad}));
+}
+
+// Inference: sequences (batch, num_return_sequences, max_length) and sequences_scores (batch,
+// num_return_sequences), the sizes read from constant inputs.
+TEST(BeamSearch, InfersOutputShapesFromConstantSizes) {
+  BeamModel m({"input_ids"}, {"sequences", "sequences_scores"}, {3, 1});
+  auto* node = m.g.mutable_proto().mutable_node(0);
+  for (const char* name : {"max_length", "", "num_beams", "num_return_sequences"})
+    node->add_input(name);
+  m.g.initializer("max_length", i32({1}, {4}))
+      .initializer("num_beams", i32({1}, {2}))
+      .initializer("num_return_sequences", i32({1}, {2}));
+  const Model typed = with_inferred_types(Model::load(m.save("beam_infer")));
+  std::vector<std::string> types;
+  for (const ir::Edge* e : typed.ir().graph->outputs) types.push_back(ir::to_string(e->type));
+  EXPECT_EQ(types, (std::vector<std::string>{"tensor(int32)[3,2,4]", "tensor(float)[3,2]"}));
 }
 
 // Refused when run, naming the node: more sequences returned than beams, and inputs bough
