@@ -172,9 +172,9 @@ TEST(BeamSearch, InfersOutputShapesFromConstantSizes) {
   EXPECT_EQ(types, (std::vector<std::string>{"tensor(int32)[3,2,4]", "tensor(float)[3,2]"}));
 }
 
-// Refused when run, naming the node: more sequences returned than beams, and inputs bough
-// does not support (decoder_input_ids, a logits_processor other than 0). The scores output is
-// refused when the model loads.
+// Refused when run, naming the node: more sequences returned than beams, max_length above
+// ONNX Runtime's 4096, and inputs bough does not support (decoder_input_ids, a
+// logits_processor other than 0). The scores output is refused when the model loads.
 TEST(BeamSearch, RefusesWhatItDoesNotSupport) {
   BeamModel m(kInputs, {"sequences"});
   Session s(Model::load(m.save("beam_refuse")));
@@ -185,6 +185,14 @@ TEST(BeamSearch, RefusesWhatItDoesNotSupport) {
     EXPECT_EQ(e.kind(), ErrorKind::BadInput);
     EXPECT_NE(std::string(e.what()).find("beam"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("num_return_sequences must be 1 to num_beams (2), got 3"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    s.run(feeds({0}, 5000, 2, 1, 1.0f));
+    FAIL() << "max_length 5000 ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("max_length must be at most 4096, got 5000"),
               std::string::npos)
         << e.what();
   }

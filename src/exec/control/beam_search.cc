@@ -36,6 +36,8 @@ namespace {
 
 constexpr const char* kOp = "BeamSearch";
 
+constexpr int32_t kMaxLength = 4096;
+
 // ORT's score of the beams other than the first before the first step.
 constexpr float kUnstartedBeam = -1e9f;
 
@@ -89,6 +91,10 @@ class BeamSearch : public Kernel {
     if (max_length <= prompt)
       gpt::bad(kOp, "max_length (" + std::to_string(max_length) +
                         ") must exceed the prompt length (" + std::to_string(prompt) + ")");
+    // ONNX Runtime's limit, which also bounds what the sequences and hypotheses take.
+    if (max_length > kMaxLength)
+      gpt::bad(kOp, "max_length must be at most " + std::to_string(kMaxLength) + ", got " +
+                        std::to_string(max_length));
     const int64_t returned = gpt::one_int(io, 4, kOp, "num_return_sequences", 1);
     if (returned < 1 || returned > beams)
       gpt::bad(kOp, "num_return_sequences must be 1 to num_beams (" + std::to_string(beams) +
