@@ -5,28 +5,21 @@
 //
 // - Each step scores every row: log-softmax of the last position's logits, then the shared
 //   logits processing (generation_scores.h, on log-probabilities), plus the row's running
-//   score. Before the first step beam 0 of each entry scores 0 and the others -1e9, so the
-//   first step's candidates all come from beam 0 (the rows are equal then).
-// - Per entry, the 2 * num_beams best (beam, token) candidates, by score then by lower
-//   beam * vocab + token. In that order, a candidate ending in eos_token_id among the first
-//   num_beams becomes a finished hypothesis (its tokens without the eos, beam_hypotheses.h);
-//   one further down is dropped; the others fill the num_beams beams of the next step.
-// - An entry is done once it holds num_beams hypotheses and either early_stopping is set or
-//   no running beam can beat the worst of them; a done entry's rows run on with
-//   pad_token_id and are ignored.
+//   score.
+// - The scorer (beam_scorer.h) picks each entry's next beams from those scores, keeps the
+//   hypotheses that end in eos_token_id (beam_hypotheses.h) and marks entries done.
 // - The search stops when every entry is done or the sequences reach max_length; the
 //   running beams of unfinished entries then join their hypotheses with their scores, and
 //   `sequences` (batch, num_return_sequences, max_length) holds each entry's best
 //   hypotheses, best first, padded with pad_token_id; `sequences_scores` their scores.
+// - Each row's pasts follow the row its beam came from (one gather per past and step).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
-#include <numeric>
 #include <string>
 #include <vector>
 
-#include "exec/control/beam_hypotheses.h"
+#include "exec/control/beam_scorer.h"
 #include "exec/control/generation_scores.h"
 #include "exec/control/gpt_decoder.h"
 
@@ -37,9 +30,6 @@ namespace {
 constexpr const char* kOp = "BeamSearch";
 
 constexpr int32_t kMaxLength = 4096;
-
-// ORT's score of the beams other than the first before the first step.
-constexpr float kUnstartedBeam = -1e9f;
 
 // log(softmax(logits)) of one row, into `out`.
 void log_softmax(const float* logits, std::span<float> out) {
@@ -118,120 +108,31 @@ class BeamSearch : public Kernel {
       shape[1] = rows;
       state[j] = Tensor(pasts_[j].first, shape);
     }
-    // Row r's tokens so far are sequences[r * max_length, + length); each step writes the
-    // reordered rows into next_sequences and swaps.
-    std::vector<int32_t> sequences(static_cast<size_t>(rows * max_length), s_.pad);
-    std::vector<int32_t> next_sequences(sequences.size(), s_.pad);
-    for (int64_t r = 0; r < rows; ++r)
-      std::copy(ids.data<int32_t>() + (r / beams) * prompt,
-                ids.data<int32_t>() + (r / beams + 1) * prompt, sequences.begin() + r * max_length);
-    std::vector<float> beam_scores(static_cast<size_t>(rows), 0.0f);
-    for (int64_t r = 0; r < rows; ++r)
-      if (r % beams != 0) beam_scores[static_cast<size_t>(r)] = kUnstartedBeam;
-    std::vector<BeamHypotheses> finished(static_cast<size_t>(batch),
-                                         BeamHypotheses(beams, length_penalty));
-    std::vector<bool> done(static_cast<size_t>(batch), false);
-    // The next step's token, source row and running score of each row.
-    std::vector<int32_t> tokens(static_cast<size_t>(rows)), from(static_cast<size_t>(rows));
-    std::vector<float> scores, next_scores(static_cast<size_t>(rows));
-    std::vector<int64_t> order;
+    BeamScorer scorer(ids, {beams, max_length, length_penalty, s_.early_stopping, s_.eos, s_.pad});
+    std::vector<float> scores;
     std::vector<kernels::Stacker> no_stacks;
-    int64_t length = prompt;
-
     auto choose = [&](const exec::Plan& plan) {
       const gpt::Logits logits(plan.output(0), rows, s_.vocab_size, vocab_mask, prefix_mask, kOp);
       const int64_t vocab = logits.vocab();
-      // Scores of every (row, token), entry-major: entry b's candidates are
-      // scores[b * beams * vocab, + beams * vocab), candidate k being beam k / vocab, token
-      // k % vocab.
       scores.resize(static_cast<size_t>(rows * vocab));
       for (int64_t r = 0; r < rows; ++r) {
         const std::span<float> row(scores.data() + r * vocab, static_cast<size_t>(vocab));
         log_softmax(logits.last(r), row);
-        apply_score_rules(rules, row,
-                          std::span<const int32_t>(sequences).subspan(
-                              static_cast<size_t>(r * max_length), static_cast<size_t>(length)),
-                          r / beams);
-        for (float& x : row) x += beam_scores[static_cast<size_t>(r)];
+        apply_score_rules(rules, row, scorer.sequence(r), r / beams);
+        for (float& x : row) x += scorer.running_score(r);
       }
-      const int64_t per_entry = beams * vocab, top = std::min<int64_t>(2 * beams, per_entry);
-      // Every entry's best 2 * num_beams candidate scores, done entries' too (see below).
-      std::vector<float> top_scores(static_cast<size_t>(batch * 2 * beams),
-                                    std::numeric_limits<float>::lowest());
-      for (int64_t b = 0; b < batch; ++b) {
-        const float* entry = scores.data() + b * per_entry;
-        order.resize(static_cast<size_t>(per_entry));
-        std::iota(order.begin(), order.end(), 0);
-        std::partial_sort(order.begin(), order.begin() + top, order.end(),
-                          [&](int64_t x, int64_t y) {
-                            return entry[x] > entry[y] || (entry[x] == entry[y] && x < y);
-                          });
-        for (int64_t j = 0; j < top; ++j)
-          top_scores[static_cast<size_t>(b * 2 * beams + j)] = entry[order[static_cast<size_t>(j)]];
-        if (done[static_cast<size_t>(b)]) {
-          // As ONNX Runtime does: the rows run on from row 0 with pad_token_id, scoring 0.
-          for (int64_t k = 0; k < beams; ++k) {
-            const auto r = static_cast<size_t>(b * beams + k);
-            tokens[r] = s_.pad;
-            from[r] = 0;
-            next_scores[r] = 0;
-          }
-          continue;
-        }
-        int64_t filled = 0;
-        for (int64_t j = 0; j < top && filled < beams; ++j) {
-          const int64_t k = order[static_cast<size_t>(j)];
-          const auto token = static_cast<int32_t>(k % vocab);
-          const int64_t source = b * beams + k / vocab;
-          if (token == s_.eos) {
-            if (j < beams)
-              finished[static_cast<size_t>(b)].add(
-                  std::span<const int32_t>(sequences).subspan(
-                      static_cast<size_t>(source * max_length), static_cast<size_t>(length)),
-                  entry[k]);
-            continue;
-          }
-          const auto r = static_cast<size_t>(b * beams + filled++);
-          tokens[r] = token;
-          from[r] = static_cast<int32_t>(source);
-          next_scores[r] = entry[k];
-        }
-        if (filled < beams)
-          gpt::bad(kOp, "found fewer than num_beams candidates other than eos_token_id");
-      }
-      // Whether each entry is done. ONNX Runtime reads entry b's best candidate from the
-      // 2 * num_beams candidate scores starting at b * num_beams (not b * 2 * num_beams), so
-      // past the first entry it may look at the previous entry's; done the same way here so
-      // that entries finish on the same step (a done entry's rows still score candidates).
-      for (int64_t b = 0; b < batch; ++b) {
-        BeamHypotheses& h = finished[static_cast<size_t>(b)];
-        if (done[static_cast<size_t>(b)] || !h.full()) continue;
-        const float best = *std::max_element(top_scores.begin() + b * beams,
-                                             top_scores.begin() + b * beams + 2 * beams);
-        if (s_.early_stopping || !h.can_improve(best, length)) done[static_cast<size_t>(b)] = true;
-      }
+      scorer.step(scores, vocab);
     };
-
     for (bool first = true;; first = false) {
       feeds.bind(*decoder_.plan);
       rules.prefix_vocab_mask = first ? prefix_mask.data : nullptr;
       decoder_.iterate(io, state, next, 3, 1, no_stacks, choose);
-      // The rows' sequences follow their source rows, one token longer.
-      for (int64_t r = 0; r < rows; ++r) {
-        const auto source = sequences.begin() + from[static_cast<size_t>(r)] * max_length;
-        std::copy(source, source + length, next_sequences.begin() + r * max_length);
-        next_sequences[static_cast<size_t>(r * max_length + length)] =
-            tokens[static_cast<size_t>(r)];
-      }
-      sequences.swap(next_sequences);
-      beam_scores = next_scores;
-      ++length;
-      if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }) || length >= max_length)
-        break;
+      if (scorer.all_done() || scorer.length() >= max_length) break;
       // The pasts follow their source rows too: one gather per past into a second buffer
       // swapped in. In place would not do, as two beams may share a source row and a row's
       // old value may still be needed by another; the copy is skipped when every row keeps
       // its own.
+      const std::span<const int32_t> from = scorer.sources();
       bool moved = false;
       for (int64_t r = 0; r < rows; ++r) moved = moved || from[static_cast<size_t>(r)] != r;
       if (moved)
@@ -240,17 +141,9 @@ class BeamSearch : public Kernel {
           gather_rows(state[j].tensor(), from, spare[j].as_tensor());
           std::swap(state[j], spare[j]);
         }
-      feeds.advance(tokens, length);
+      feeds.advance(scorer.tokens(), scorer.length());
     }
-
-    for (int64_t b = 0; b < batch; ++b)
-      if (!done[static_cast<size_t>(b)])
-        for (int64_t r = b * beams; r < (b + 1) * beams; ++r)
-          finished[static_cast<size_t>(b)].add(
-              std::span<const int32_t>(sequences).subspan(static_cast<size_t>(r * max_length),
-                                                          static_cast<size_t>(length)),
-              beam_scores[static_cast<size_t>(r)]);
-    write_outputs(io, finished, returned, max_length);
+    write_outputs(io, scorer.finish(), returned, max_length);
   }
 
  private:
