@@ -13,7 +13,8 @@ ends one row early (pads after it), and min_length holding that eos back. Writes
 tests/peer/generation/<case>/ in the backend-test layout; the sequences must match exactly. ONNX Runtime writes
 a row's eos itself as pad_token_id, as it does every token after it.
 
-BeamSearch cases (beam*): 2, 3 and 4 beams, num_return_sequences above 1, left padding and
+BeamSearch cases (beam*): 2, 3 and 4 beams (one with the per-step scores output),
+num_return_sequences above 1, left padding and
 an attention_mask, repetition_penalty, vocabulary masks, no_repeat_ngram_size 1 and 2, and
 an eos the beams reach early under length_penalty 0.3, 1 and 2.5 with early_stopping off
 and on, with min_length, and with left padding. ONNX Runtime 1.30 needs min_length and
@@ -195,17 +196,18 @@ def beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made):
     f32 = lambda v: np.array([v], np.float32)
     pad = 0
 
-    def beam(name, fed, eos=VOCAB - 1, **attrs):
+    def beam(name, fed, eos=VOCAB - 1, outputs=("sequences", "sequences_scores"), **attrs):
         fed = dict({"input_ids": prompt, "max_length": i32(12), "num_beams": i32(2),
                     "num_return_sequences": i32(1), "min_length": i32(0), "length_penalty": f32(1.0)}, **fed)
-        seqs, scores = run_op(peer, os.path.join(OUT, name), "BeamSearch", graph, fed,
-                              dict(eos_token_id=eos, pad_token_id=pad, **attrs),
-                              ["sequences", "sequences_scores"])
-        made[name] = (seqs, scores)
-        return seqs
+        made[name] = tuple(run_op(peer, os.path.join(OUT, name), "BeamSearch", graph, fed,
+                                  dict(eos_token_id=eos, pad_token_id=pad, **attrs), list(outputs)))
+        return made[name][0]
 
     plain = beam("beam2_plain", {})
     beam("beam4_plain", {"num_beams": i32(4)})
+    # Every step's scores: a search that runs to max_length (ORT leaves the steps after an
+    # early end unwritten).
+    beam("beam2_scores", {}, outputs=("sequences", "sequences_scores", "scores"))
     beam("beam4_return3", {"num_beams": i32(4), "num_return_sequences": i32(3)})
     beam("beam2_single_token_prompt", {"input_ids": prompt[:, :1], "max_length": i32(9)})
     beam("beam3_left_padding", {"input_ids": padded, "num_beams": i32(3), "num_return_sequences": i32(2)})

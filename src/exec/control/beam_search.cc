@@ -110,6 +110,10 @@ class BeamSearch : public Kernel {
     }
     BeamScorer scorer(ids, {beams, max_length, length_penalty, s_.early_stopping, s_.eos, s_.pad});
     std::vector<float> scores;
+    // The scores output (steps, batch, num_beams, vocab): each step's scores as the scorer
+    // sees them; zeros for steps not run when the search ends early (ONNX Runtime leaves
+    // them unwritten).
+    Tensor* step_scores = io.has_output(2) ? &io.output_tensor(2) : nullptr;
     std::vector<kernels::Stacker> no_stacks;
     auto choose = [&](const exec::Plan& plan) {
       const gpt::Logits logits(plan.output(0), rows, s_.vocab_size, vocab_mask, prefix_mask, kOp);
@@ -120,6 +124,15 @@ class BeamSearch : public Kernel {
         log_softmax(logits.last(r), row);
         apply_score_rules(rules, row, scorer.sequence(r), r / beams);
         for (float& x : row) x += scorer.running_score(r);
+      }
+      if (step_scores) {
+        const int64_t step = scorer.length() - prompt;
+        if (step == 0) {
+          step_scores->reinit(ElemType::Float, {max_length - prompt, batch, beams, vocab});
+          std::fill(step_scores->data<float>(), step_scores->data<float>() + step_scores->numel(),
+                    0.0f);
+        }
+        std::copy(scores.begin(), scores.end(), step_scores->data<float>() + step * rows * vocab);
       }
       scorer.step(scores, vocab);
     };
@@ -172,15 +185,8 @@ class BeamSearch : public Kernel {
   Settings s_;
 };
 
-// The decoder's pasts, after checking what bough supports of the node.
-size_t checked_pasts(const NodeView& view) {
-  if (view.node.outputs.size() > 2 && view.node.outputs[2])
-    view.unsupported("BeamSearch does not support the scores output");
-  return gpt::decoder_pasts(view, kOp);
-}
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const size_t pasts = checked_pasts(ctx);
+  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
   const ir::Graph& g = ctx.graph_attr("decoder");
   if (!ctx.has_attr("eos_token_id") || !ctx.has_attr("pad_token_id"))
     ctx.invalid("BeamSearch needs eos_token_id and pad_token_id");
@@ -191,10 +197,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<BeamSearch>(Body::compile(ctx, g), gpt::empty_pasts(g, pasts), settings);
 }
 
-// sequences: int32 (batch, num_return_sequences, max_length) and sequences_scores: float
-// (batch, num_return_sequences), the sizes when known before running.
+// sequences: int32 (batch, num_return_sequences, max_length), sequences_scores: float
+// (batch, num_return_sequences) and scores: float (max_length - prompt, batch, num_beams,
+// vocab), the sizes when known before running.
 void infer(InferContext& ctx) {
-  const size_t pasts = checked_pasts(ctx);
+  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
   const ir::Shape& ids = ctx.input_shape(0);
   if (ids.rank_known && ids.dims.size() != 2)
     ctx.invalid("input_ids must be (batch, prompt), got rank " + std::to_string(ids.dims.size()));
@@ -211,9 +218,18 @@ void infer(InferContext& ctx) {
     rows = ir::Dim::known(batch.value * beams.value);
   gpt::infer_decoder(ctx, pasts, rows);
   const ir::Dim returned = known_int(4);
-  ctx.set_output_tensor(0, ElemType::Int32, ir::Shape::of({batch, returned, known_int(1)}));
+  const ir::Dim max_length = known_int(1);
+  ctx.set_output_tensor(0, ElemType::Int32, ir::Shape::of({batch, returned, max_length}));
   if (ctx.num_outputs() > 1)
     ctx.set_output_tensor(1, ElemType::Float, ir::Shape::of({batch, returned}));
+  if (ctx.num_outputs() > 2) {
+    ir::Dim steps = ir::Dim::unknown(), vocab = ir::Dim::unknown();
+    if (max_length.kind == ir::Dim::Kind::Known && ids.rank_known &&
+        ids.dims[1].kind == ir::Dim::Kind::Known)
+      steps = ir::Dim::known(max_length.value - ids.dims[1].value);
+    if (const int64_t v = ctx.attr_int("vocab_size", -1); v > 0) vocab = ir::Dim::known(v);
+    ctx.set_output_tensor(2, ElemType::Float, ir::Shape::of({steps, batch, beams, vocab}));
+  }
 }
 
 }  // namespace
