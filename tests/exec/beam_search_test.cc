@@ -246,5 +246,36 @@ TEST(BeamSearch, RefusesWhatItDoesNotSupport) {
   }
 }
 
+// model_type 1 (T5; the ONNX Runtime cases in tests/peer/generation/t5_* run it): an encoder
+// in ONNX Runtime's newer format (without decoder_input_ids and first logits) is refused as
+// unsupported, and one without decoder_start_token_id as invalid, when the model loads.
+TEST(BeamSearch, T5LayoutsBoughDoesNotTake) {
+  GraphBuilder encoder("encoder");
+  encoder.input("encoder_input_ids", ElemType::Int32, {}, false)
+      .input("encoder_attention_mask", ElemType::Int32, {}, false)
+      .output_untyped("present_key_cross_0")
+      .output_untyped("present_value_cross_0");
+  encoder.node("Identity", {"encoder_input_ids"}, {"present_key_cross_0"});
+  encoder.node("Identity", {"encoder_attention_mask"}, {"present_value_cross_0"});
+  for (const bool start : {true, false}) {
+    BeamModel m(kInputs, {"sequences"});
+    auto& node = *m.g.mutable_proto().mutable_node(0);
+    test::set_int(node, "model_type", 1);
+    test::set_graph(node, "encoder", encoder);
+    if (start) test::set_int(node, "decoder_start_token_id", 0);
+    const std::string path = m.save(start ? "beam_t5_new_format" : "beam_t5_no_start");
+    try {
+      Session s(Model::load(path));
+      FAIL() << "the T5 model loaded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), start ? ErrorKind::Unsupported : ErrorKind::InvalidModel);
+      EXPECT_NE(std::string(e.what()).find(start ? "supports encoders that take encoder_input_ids"
+                                                 : "needs decoder_start_token_id"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bough

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""A small GPT-style decoder wrapped by com.microsoft GreedySearch and BeamSearch, with ONNX
+"""A small GPT-style decoder wrapped by com.microsoft GreedySearch and BeamSearch (and a T5-style
+encoder-decoder pair under BeamSearch), with ONNX
 Runtime's token sequences (and BeamSearch's sequences_scores) stored beside each model,
 checked without it (`peer_generation_outputs`).
 
@@ -21,6 +22,9 @@ and on, with min_length, and with left padding. ONNX Runtime 1.30 needs min_leng
 length_penalty fed (it refuses a BeamSearch node without them), so every case feeds them.
 beam2_table_done_check runs a decoder whose logits are a fixed table over 2 batch entries,
 where ORT's check of whether an entry is done reads the previous entry's candidates.
+t5_* run BeamSearch model_type 1 over t5_models.py's encoder and decoder: 1 and 3 beams, a
+source with trailing pads (ORT masks left padding only), repetition_penalty, and an early
+eos with early_stopping and with length_penalty 2.
 
 Usage: make_generation.py [PEER_DIR]   (default ~/.cache/bough-peer). Deterministic.
 """
@@ -35,6 +39,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_contrib import ort_outputs  # noqa: E402
+from t5_models import T5_VOCAB, t5_graphs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "generation")
@@ -132,7 +137,7 @@ def model(op, graph, fed, attrs, outputs):
     names = [n if n in fed else "" for n in INPUTS[op]]
     while names and not names[-1]:
         names.pop()
-    node = helper.make_node(op, names, outputs, domain=MS, decoder=graph, model_type=0, **attrs)
+    node = helper.make_node(op, names, outputs, domain=MS, decoder=graph, **dict({"model_type": 0}, **attrs))
     dtype = lambda a: onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype]
     inputs = [helper.make_tensor_value_info(n, dtype(fed[n]), list(fed[n].shape)) for n in names if n]
     outs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n == "sequences" else TensorProto.FLOAT, None)
@@ -249,6 +254,35 @@ def beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made):
         dict(eos_token_id=7, pad_token_id=6), ["sequences", "sequences_scores"]))
 
 
+def t5_cases(peer, made):
+    """BeamSearch model_type 1 over t5_models.py's encoder and decoder: sequences start with
+    decoder_start_token_id 2; eos 1, pad 0."""
+    rng = np.random.default_rng(1705)
+    encoder, decoder = t5_graphs(rng)
+    i32 = lambda *v: np.array(v, np.int32)
+    source = rng.integers(3, T5_VOCAB, (2, 6)).astype(np.int32)
+    padded = source.copy()
+    padded[1, 4:] = 0  # trailing pads: masked out of cross attention
+
+    def t5(name, fed, eos=1, **attrs):
+        fed = dict({"input_ids": source, "max_length": i32(9), "min_length": i32(0), "num_beams": i32(3),
+                    "num_return_sequences": i32(2), "length_penalty": np.array([1.0], np.float32)}, **fed)
+        made[name] = tuple(run_op(peer, os.path.join(OUT, name), "BeamSearch", decoder, fed,
+                                  dict(eos_token_id=eos, pad_token_id=0, decoder_start_token_id=2, model_type=1,
+                                       encoder=encoder, **attrs), ["sequences", "sequences_scores"]))
+        return made[name][0]
+
+    plain = t5("t5_beam3", {})
+    t5("t5_beam1", {"num_beams": i32(1), "num_return_sequences": i32(1)})
+    t5("t5_padded_source", {"input_ids": padded})
+    t5("t5_repetition_penalty", {"repetition_penalty": np.array([2.0], np.float32)})
+    # An eos the beams meet early (the best sequence's third token).
+    eos = int(plain[0, 0, 2])
+    t5("t5_eos_early_stopping", {"num_return_sequences": i32(3), "max_length": i32(12)}, eos, early_stopping=1)
+    t5("t5_eos_length_penalty", {"num_return_sequences": i32(3), "max_length": i32(12),
+                                 "length_penalty": np.array([2.0], np.float32)}, eos)
+
+
 def main():
     peer = sys.argv[1] if len(sys.argv) > 1 else os.path.expanduser("~/.cache/bough-peer")
     if not os.path.exists(os.path.join(peer, "ort_run.js")):
@@ -304,6 +338,7 @@ def main():
     made["greedy_min_length"] = run_case(peer, os.path.join(OUT, "greedy_min_length"), graph,
                                          dict(base, min_length=i32(10)), eos, pad)
     beam_cases(peer, graph, prompt, padded, vocab_mask, prefix, made)
+    t5_cases(peer, made)
     for name, seq in made.items():
         print(name, [a.tolist() for a in seq] if isinstance(seq, tuple) else seq.tolist())
     print(f"{len(made)} cases in {OUT}")

@@ -1,7 +1,8 @@
-// com.microsoft BeamSearch-1 (ONNX Runtime's contrib operator), GPT models (model_type 0):
-// keeps num_beams running sequences per batch entry after the prompt `input_ids` (batch,
-// prompt), as rows of the decoder batch (batch * num_beams, entry-major), with the semantics
-// of ONNX Runtime's CPU implementation:
+// com.microsoft BeamSearch-1 (ONNX Runtime's contrib operator), GPT models (model_type 0) and
+// encoder-decoder ones (model_type 1, T5): keeps num_beams running sequences per batch entry
+// after the prompt `input_ids` (batch, prompt) for GPT, or after decoder_start_token_id for
+// T5, whose `input_ids` is the encoder's source, as rows of the decoder batch
+// (batch * num_beams, entry-major), with the semantics of ONNX Runtime's CPU implementation:
 //
 // - Each step scores every row: log-softmax of the last position's logits, then the shared
 //   logits processing (generation_scores.h, on log-probabilities), plus the row's running
@@ -40,19 +41,92 @@ void log_softmax(const float* logits, std::span<float> out) {
   for (size_t v = 0; v < out.size(); ++v) out[v] = logits[v] - top - log_sum;
 }
 
-// Reorders the rows (axis 1) of a past (2, rows, heads, length, head_size) by `from`: row r
-// of `out` is row from[r] of `past`.
-void gather_rows(const Tensor& past, std::span<const int32_t> from, Tensor& out) {
-  out.reinit(past.type(), past.shape());
-  const auto rows = static_cast<int64_t>(from.size());
-  const size_t row_bytes = past.nbytes() / static_cast<size_t>(2 * rows);
-  const auto* src = static_cast<const uint8_t*>(past.raw());
+// Row r (along `axis`) of `out` is row from[r] of `t`: a cache's rows reordered after their
+// beams, or an entry's rows repeated for its beams.
+void gather_rows(const Tensor& t, size_t axis, std::span<const int32_t> from, Tensor& out) {
+  Dims shape = t.shape();
+  const int64_t in_rows = shape[axis], rows = static_cast<int64_t>(from.size());
+  int64_t outer = 1;
+  for (size_t k = 0; k < axis; ++k) outer *= shape[k];
+  shape[axis] = rows;
+  out.reinit(t.type(), shape);
+  if (outer * in_rows == 0) return;
+  const size_t row_bytes = t.nbytes() / static_cast<size_t>(outer * in_rows);
+  const auto* src = static_cast<const uint8_t*>(t.raw());
   auto* dst = static_cast<uint8_t*>(out.raw());
-  for (int64_t half = 0; half < 2; ++half)
+  for (int64_t o = 0; o < outer; ++o)
     for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(dst + static_cast<size_t>(half * rows + r) * row_bytes,
-                  src + static_cast<size_t>(half * rows + from[static_cast<size_t>(r)]) * row_bytes,
+      std::memcpy(dst + static_cast<size_t>(o * rows + r) * row_bytes,
+                  src + static_cast<size_t>(o * in_rows + from[static_cast<size_t>(r)]) * row_bytes,
                   row_bytes);
+}
+
+// The caches of a step follow their beams' source rows: one gather per cache into a second
+// buffer swapped in. In place would not do, as two beams may share a source row and a row's
+// old value may still be needed by another; the copy is skipped when every row keeps its own.
+void follow_beams(std::vector<Value>& caches, std::vector<Value>& spare, size_t axis,
+                  std::span<const int32_t> from) {
+  bool moved = false;
+  for (size_t r = 0; r < from.size(); ++r) moved = moved || from[r] != static_cast<int32_t>(r);
+  if (!moved) return;
+  for (size_t j = 0; j < caches.size(); ++j) {
+    if (!caches[j].is_tensor()) gpt::bad(kOp, "'s decoder must yield presents as tensors");
+    gather_rows(caches[j].tensor(), axis, from, spare[j].as_tensor());
+    std::swap(caches[j], spare[j]);
+  }
+}
+
+// The encoder-decoder (model_type 1, T5) layout, in ONNX Runtime's format where the encoder
+// also runs the first decoder step: encoder (encoder_input_ids, encoder_attention_mask,
+// decoder_input_ids) -> (logits, encoder_hidden_states, then per layer present_key_self,
+// present_value_self, then per layer present_key_cross, present_value_cross); decoder
+// (input_ids, encoder_attention_mask, [encoder_hidden_states], per layer past_key_self,
+// past_value_self, then per layer past_key_cross, past_value_cross) -> (logits, per layer
+// present_key_self, present_value_self). Caches are (rows, heads, length, head_size).
+struct T5Layout {
+  size_t layers = 0;
+  bool decoder_takes_hidden = false;
+  size_t first_past() const { return decoder_takes_hidden ? 3 : 2; }
+};
+
+T5Layout t5_layout(const NodeView& view) {
+  if (view.has_attr("init_decoder"))
+    view.unsupported("BeamSearch with an init_decoder subgraph is not supported");
+  if (!view.has_attr("encoder")) view.invalid("BeamSearch model_type 1 needs an encoder subgraph");
+  if (view.attr_int("decoder_start_token_id", -1) < 0)
+    view.invalid("BeamSearch model_type 1 needs decoder_start_token_id");
+  const ir::Graph& enc = view.graph_attr("encoder");
+  const ir::Graph& dec = view.graph_attr("decoder");
+  if (enc.inputs.size() != 3)
+    view.unsupported(
+        "BeamSearch supports encoders that take encoder_input_ids, encoder_attention_mask and "
+        "decoder_input_ids (and yield the first logits), this one takes " +
+        std::to_string(enc.inputs.size()) + " inputs");
+  if (enc.outputs.size() < 6 || (enc.outputs.size() - 2) % 4 != 0)
+    view.invalid(
+        "the encoder must yield logits, encoder_hidden_states and 4 caches per layer, it "
+        "yields " +
+        std::to_string(enc.outputs.size()) + " outputs");
+  T5Layout layout;
+  layout.layers = (enc.outputs.size() - 2) / 4;
+  layout.decoder_takes_hidden =
+      dec.inputs.size() > 2 && dec.inputs[2]->name == "encoder_hidden_states";
+  if (dec.inputs.size() != layout.first_past() + 4 * layout.layers ||
+      dec.outputs.size() != 1 + 2 * layout.layers)
+    view.invalid(
+        "for the encoder's " + std::to_string(layout.layers) + " layers the decoder must take " +
+        std::to_string(layout.first_past() + 4 * layout.layers) + " inputs and yield " +
+        std::to_string(1 + 2 * layout.layers) + " outputs, it takes " +
+        std::to_string(dec.inputs.size()) + " and yields " + std::to_string(dec.outputs.size()));
+  // ONNX Runtime feeds the whole sequence to a decoder whose input_ids are not (batch, 1).
+  const ir::Type& ids = dec.inputs[0]->type;
+  if (!ids.shape.rank_known || ids.shape.dims.size() != 2 ||
+      ids.shape.dims[1].kind != ir::Dim::Kind::Known || ids.shape.dims[1].value != 1)
+    view.unsupported(
+        "BeamSearch supports T5 decoders whose input_ids are declared (batch, 1), "
+        "this one declares " +
+        ir::to_string(ids));
+  return layout;
 }
 
 struct Settings {
@@ -61,102 +135,216 @@ struct Settings {
   bool early_stopping;
 };
 
+// What one run searches with: the inputs read and checked.
+struct Search {
+  int64_t batch = 0, beams = 1, rows = 0, returned = 1;
+  int32_t max_length = 0;
+  float length_penalty = 1.0f;
+  ScoreRules rules;
+  gpt::VocabMask vocab_mask, prefix_mask;
+};
+
 class BeamSearch : public Kernel {
  public:
   BeamSearch(Body decoder, std::vector<std::pair<ElemType, Dims>> pasts, Settings settings)
       : decoder_(std::move(decoder)), pasts_(std::move(pasts)), s_(settings) {}
+  BeamSearch(Body encoder, Body decoder, T5Layout t5, int32_t start, Settings settings)
+      : decoder_(std::move(decoder)),
+        encoder_(std::move(encoder)),
+        t5_(t5),
+        start_(start),
+        s_(settings) {}
 
   void run(KernelIO& io) override {
-    if (io.has_input(10)) gpt::bad(kOp, "does not support the decoder_input_ids input");
-    // 0 is "none"; the others select model-specific processing (Whisper's timestamps).
-    if (const int32_t p = gpt::one_int(io, 11, kOp, "logits_processor", 0); p != 0)
-      gpt::bad(kOp, "supports logits_processor 0 only, got " + std::to_string(p));
     const Tensor& ids = io.input(0);
-    const int64_t beams = gpt::one_int(io, 3, kOp, "num_beams", 1);
-    if (beams < 1 || beams > 128)
-      gpt::bad(kOp, "num_beams must be 1 to 128, got " + std::to_string(beams));
-    gpt::Feeds feeds(ids, io.has_input(9) ? &io.input(9) : nullptr, s_.pad, beams, kOp);
-    const int64_t batch = ids.dim(0), prompt = ids.dim(1), rows = batch * beams;
-    const int32_t max_length = gpt::one_int(io, 1, kOp, "max_length", 0);
-    if (max_length <= prompt)
-      gpt::bad(kOp, "max_length (" + std::to_string(max_length) +
-                        ") must exceed the prompt length (" + std::to_string(prompt) + ")");
-    // ONNX Runtime's limit, which also bounds what the sequences and hypotheses take.
-    if (max_length > kMaxLength)
-      gpt::bad(kOp, "max_length must be at most " + std::to_string(kMaxLength) + ", got " +
-                        std::to_string(max_length));
-    const int64_t returned = gpt::one_int(io, 4, kOp, "num_return_sequences", 1);
-    if (returned < 1 || returned > beams)
-      gpt::bad(kOp, "num_return_sequences must be 1 to num_beams (" + std::to_string(beams) +
-                        "), got " + std::to_string(returned));
-    const float length_penalty = gpt::one_float(io, 5, kOp, "length_penalty", 1.0f);
-    ScoreRules rules;
-    rules.eos_token_id = s_.eos;
-    rules.min_length = gpt::one_int(io, 2, kOp, "min_length", 0);
-    rules.no_repeat_ngram_size = s_.no_repeat_ngram_size;
-    rules.repetition_penalty = gpt::one_float(io, 6, kOp, "repetition_penalty", 1.0f);
-    if (!(rules.repetition_penalty > 0))
-      gpt::bad(kOp, "repetition_penalty must be above 0, got " +
-                        std::to_string(rules.repetition_penalty));
-    const gpt::VocabMask vocab_mask = gpt::mask_input(io, 7, kOp, "vocab_mask", {});
-    const gpt::VocabMask prefix_mask = gpt::mask_input(io, 8, kOp, "prefix_vocab_mask", {batch});
-    rules.vocab_mask = vocab_mask.data;
-
-    std::vector<Value> state(pasts_.size()), next(pasts_.size()), spare(pasts_.size());
-    for (size_t j = 0; j < pasts_.size(); ++j) {
-      Dims shape = pasts_[j].second;
-      shape[1] = rows;
-      state[j] = Tensor(pasts_[j].first, shape);
-    }
-    BeamScorer scorer(ids, {beams, max_length, length_penalty, s_.early_stopping, s_.eos, s_.pad});
-    std::vector<float> scores;
+    if (ids.type() != ElemType::Int32 || ids.rank() != 2 || ids.dim(1) == 0)
+      gpt::bad(kOp, "input_ids must be int32 (batch, length) with a token, got " + describe(ids));
+    // A GPT search goes on from the prompt; an encoder-decoder one from decoder_start_token_id.
+    const int64_t start_length = encoder_.plan ? 1 : ids.dim(1);
+    Search sr = read_search(io, ids.dim(0), start_length);
     // The scores output (steps, batch, num_beams, vocab): each step's scores as the scorer
     // sees them; zeros for steps not run when the search ends early (ONNX Runtime leaves
     // them unwritten).
     Tensor* step_scores = io.has_output(2) ? &io.output_tensor(2) : nullptr;
-    std::vector<kernels::Stacker> no_stacks;
-    auto choose = [&](const exec::Plan& plan) {
-      const gpt::Logits logits(plan.output(0), rows, s_.vocab_size, vocab_mask, prefix_mask, kOp);
-      const int64_t vocab = logits.vocab();
-      scores.resize(static_cast<size_t>(rows * vocab));
-      for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> scores;
+    // Scores the rows from `logits` (one row per beam, or per entry for the encoder's) and
+    // steps the scorer.
+    auto score = [&](BeamScorer& scorer, const Value& value, int64_t logits_rows) {
+      const gpt::Logits logits(value, logits_rows, s_.vocab_size, sr.vocab_mask, sr.prefix_mask,
+                               kOp);
+      const int64_t vocab = logits.vocab(), per_row = sr.rows / logits_rows;
+      scores.resize(static_cast<size_t>(sr.rows * vocab));
+      for (int64_t r = 0; r < sr.rows; ++r) {
         const std::span<float> row(scores.data() + r * vocab, static_cast<size_t>(vocab));
-        log_softmax(logits.last(r), row);
-        apply_score_rules(rules, row, scorer.sequence(r), r / beams);
+        log_softmax(logits.last(r / per_row), row);
+        apply_score_rules(sr.rules, row, scorer.sequence(r), r / sr.beams);
         for (float& x : row) x += scorer.running_score(r);
       }
       if (step_scores) {
-        const int64_t step = scorer.length() - prompt;
+        const int64_t step = scorer.length() - start_length;
         if (step == 0) {
-          step_scores->reinit(ElemType::Float, {max_length - prompt, batch, beams, vocab});
+          step_scores->reinit(ElemType::Float,
+                              {sr.max_length - start_length, sr.batch, sr.beams, vocab});
           std::fill(step_scores->data<float>(), step_scores->data<float>() + step_scores->numel(),
                     0.0f);
         }
-        std::copy(scores.begin(), scores.end(), step_scores->data<float>() + step * rows * vocab);
+        std::copy(scores.begin(), scores.end(),
+                  step_scores->data<float>() + step * sr.rows * vocab);
       }
+      sr.rules.prefix_vocab_mask = nullptr;  // the first step's only
       scorer.step(scores, vocab);
     };
-    for (bool first = true;; first = false) {
+    const BeamSettings settings{sr.beams,          sr.max_length, sr.length_penalty,
+                                s_.early_stopping, s_.eos,        s_.pad};
+    if (encoder_.plan) {
+      Tensor start(ElemType::Int32, {sr.batch, 1});
+      std::fill(start.data<int32_t>(), start.data<int32_t>() + sr.batch, start_);
+      BeamScorer scorer(start, settings);
+      run_t5(io, sr, start, scorer, score);
+      write_outputs(io, scorer.finish(), sr.returned, sr.max_length);
+    } else {
+      BeamScorer scorer(ids, settings);
+      run_gpt(io, sr, scorer, score);
+      write_outputs(io, scorer.finish(), sr.returned, sr.max_length);
+    }
+  }
+
+ private:
+  Search read_search(const KernelIO& io, int64_t batch, int64_t start_length) const {
+    if (io.has_input(10)) gpt::bad(kOp, "does not support the decoder_input_ids input");
+    // 0 is "none"; the others select model-specific processing (Whisper's timestamps).
+    if (const int32_t p = gpt::one_int(io, 11, kOp, "logits_processor", 0); p != 0)
+      gpt::bad(kOp, "supports logits_processor 0 only, got " + std::to_string(p));
+    Search sr;
+    sr.batch = batch;
+    sr.beams = gpt::one_int(io, 3, kOp, "num_beams", 1);
+    if (sr.beams < 1 || sr.beams > 128)
+      gpt::bad(kOp, "num_beams must be 1 to 128, got " + std::to_string(sr.beams));
+    sr.rows = batch * sr.beams;
+    sr.max_length = gpt::one_int(io, 1, kOp, "max_length", 0);
+    if (sr.max_length <= start_length)
+      gpt::bad(kOp, "max_length (" + std::to_string(sr.max_length) +
+                        ") must exceed the prompt length (" + std::to_string(start_length) + ")");
+    // ONNX Runtime's limit, which also bounds what the sequences and hypotheses take.
+    if (sr.max_length > kMaxLength)
+      gpt::bad(kOp, "max_length must be at most " + std::to_string(kMaxLength) + ", got " +
+                        std::to_string(sr.max_length));
+    sr.returned = gpt::one_int(io, 4, kOp, "num_return_sequences", 1);
+    if (sr.returned < 1 || sr.returned > sr.beams)
+      gpt::bad(kOp, "num_return_sequences must be 1 to num_beams (" + std::to_string(sr.beams) +
+                        "), got " + std::to_string(sr.returned));
+    sr.length_penalty = gpt::one_float(io, 5, kOp, "length_penalty", 1.0f);
+    sr.rules.eos_token_id = s_.eos;
+    sr.rules.min_length = gpt::one_int(io, 2, kOp, "min_length", 0);
+    sr.rules.no_repeat_ngram_size = s_.no_repeat_ngram_size;
+    sr.rules.repetition_penalty = gpt::one_float(io, 6, kOp, "repetition_penalty", 1.0f);
+    if (!(sr.rules.repetition_penalty > 0))
+      gpt::bad(kOp, "repetition_penalty must be above 0, got " +
+                        std::to_string(sr.rules.repetition_penalty));
+    sr.vocab_mask = gpt::mask_input(io, 7, kOp, "vocab_mask", {});
+    sr.prefix_mask = gpt::mask_input(io, 8, kOp, "prefix_vocab_mask", {batch});
+    sr.rules.vocab_mask = sr.vocab_mask.data;
+    sr.rules.prefix_vocab_mask = sr.prefix_mask.data;
+    return sr;
+  }
+
+  // GPT: the decoder runs on the prompt, then on each step's tokens; its pasts (2, rows, heads,
+  // length, head_size) follow the beams.
+  template <typename Score>
+  void run_gpt(KernelIO& io, const Search& sr, BeamScorer& scorer, Score& score) {
+    gpt::Feeds feeds(io.input(0), io.has_input(9) ? &io.input(9) : nullptr, s_.pad, sr.beams, kOp);
+    std::vector<Value> state(pasts_.size()), next(pasts_.size()), spare(pasts_.size());
+    for (size_t j = 0; j < pasts_.size(); ++j) {
+      Dims shape = pasts_[j].second;
+      shape[1] = sr.rows;
+      state[j] = Tensor(pasts_[j].first, shape);
+    }
+    std::vector<kernels::Stacker> no_stacks;
+    for (;;) {
       feeds.bind(*decoder_.plan);
-      rules.prefix_vocab_mask = first ? prefix_mask.data : nullptr;
-      decoder_.iterate(io, state, next, 3, 1, no_stacks, choose);
-      if (scorer.all_done() || scorer.length() >= max_length) break;
-      // The pasts follow their source rows too: one gather per past into a second buffer
-      // swapped in. In place would not do, as two beams may share a source row and a row's
-      // old value may still be needed by another; the copy is skipped when every row keeps
-      // its own.
-      const std::span<const int32_t> from = scorer.sources();
-      bool moved = false;
-      for (int64_t r = 0; r < rows; ++r) moved = moved || from[static_cast<size_t>(r)] != r;
-      if (moved)
-        for (size_t j = 0; j < state.size(); ++j) {
-          if (!state[j].is_tensor()) gpt::bad(kOp, "'s decoder must yield presents as tensors");
-          gather_rows(state[j].tensor(), from, spare[j].as_tensor());
-          std::swap(state[j], spare[j]);
-        }
+      decoder_.iterate(io, state, next, 3, 1, no_stacks,
+                       [&](const exec::Plan& plan) { score(scorer, plan.output(0), sr.rows); });
+      if (scorer.all_done() || scorer.length() >= sr.max_length) break;
+      follow_beams(state, spare, 1, scorer.sources());
       feeds.advance(scorer.tokens(), scorer.length());
     }
-    write_outputs(io, scorer.finish(), returned, max_length);
+  }
+
+  // T5: the encoder runs once on the source (input_ids, its mask given or 0 at left padding)
+  // and decoder_start_token_id, and its logits give the first token; its outputs, repeated
+  // for the beams, feed the decoder, whose self-attention caches follow the beams while the
+  // cross-attention ones stay.
+  template <typename Score>
+  void run_t5(KernelIO& io, const Search& sr, const Tensor& start, BeamScorer& scorer,
+              Score& score) {
+    const Tensor& ids = io.input(0);
+    Value mask;
+    Tensor& m = mask.as_tensor();
+    if (io.has_input(9)) {
+      m = io.input(9);
+      if (m.type() != ElemType::Int32 || m.shape() != ids.shape())
+        gpt::bad(kOp, "attention_mask must be int32 " + shape_string(ids.shape()) + ", got " +
+                          describe(m));
+    } else {
+      // As ONNX Runtime does: 0 only for left padding, since T5's tokenizer may end a source
+      // with an eos equal to pad_token_id, which must stay visible.
+      m.reinit(ElemType::Int32, ids.shape());
+      const int64_t length = ids.dim(1);
+      for (int64_t b = 0; b < ids.dim(0); ++b) {
+        bool leading = true;
+        for (int64_t k = b * length; k < (b + 1) * length; ++k) {
+          leading = leading && ids.data<int32_t>()[k] == s_.pad;
+          m.data<int32_t>()[k] = !leading;
+        }
+      }
+    }
+    const Value start_ids(start);
+    exec::Plan& enc = *encoder_.plan;
+    enc.bind_input(0, io.value(0));
+    enc.bind_input(1, mask);
+    enc.bind_input(2, start_ids);
+    std::vector<Value> outs(enc.num_outputs()), none;
+    std::vector<kernels::Stacker> no_stacks;
+    encoder_.iterate(io, none, none, 0, 0, no_stacks, [&](const exec::Plan& plan) {
+      for (size_t i = 0; i < outs.size(); ++i) outs[i] = plan.output(i);
+      score(scorer, outs[0], sr.batch);
+    });
+    if (scorer.all_done() || scorer.length() >= sr.max_length) return;
+    // Every value the decoder reads, each entry's row repeated for its beams.
+    std::vector<int32_t> repeat(static_cast<size_t>(sr.rows));
+    for (int64_t r = 0; r < sr.rows; ++r)
+      repeat[static_cast<size_t>(r)] = static_cast<int32_t>(r / sr.beams);
+    const auto repeated = [&](const Value& v, const char* what) {
+      if (!v.is_tensor() || v.tensor().rank() == 0 || v.tensor().dim(0) != sr.batch)
+        gpt::bad(kOp, std::string("'s encoder must yield ") + what + " with " +
+                          std::to_string(sr.batch) + " rows, got " + describe(v));
+      Value out;
+      gather_rows(v.tensor(), 0, repeat, out.as_tensor());
+      return out;
+    };
+    const size_t layers = t5_.layers, first = t5_.first_past();
+    const Value rows_mask = repeated(mask, "attention_mask");
+    const Value hidden = repeated(outs[1], "encoder_hidden_states");
+    std::vector<Value> self(2 * layers), next(2 * layers), spare(2 * layers), cross(2 * layers);
+    for (size_t j = 0; j < 2 * layers; ++j) {
+      self[j] = repeated(outs[2 + j], "self-attention caches");
+      cross[j] = repeated(outs[2 + 2 * layers + j], "cross-attention caches");
+    }
+    Value step_ids;
+    for (;;) {
+      Tensor& t = step_ids.as_tensor();
+      t.reinit(ElemType::Int32, {sr.rows, 1});
+      std::copy(scorer.tokens().begin(), scorer.tokens().end(), t.data<int32_t>());
+      exec::Plan& dec = *decoder_.plan;
+      dec.bind_input(0, step_ids);
+      dec.bind_input(1, rows_mask);
+      if (t5_.decoder_takes_hidden) dec.bind_input(2, hidden);
+      for (size_t j = 0; j < 2 * layers; ++j) dec.bind_input(first + 2 * layers + j, cross[j]);
+      decoder_.iterate(io, self, next, first, 1, no_stacks,
+                       [&](const exec::Plan& plan) { score(scorer, plan.output(0), sr.rows); });
+      if (scorer.all_done() || scorer.length() >= sr.max_length) break;
+      follow_beams(self, spare, 0, scorer.sources());
+    }
   }
 
  private:
@@ -181,19 +369,30 @@ class BeamSearch : public Kernel {
   }
 
   Body decoder_;
-  std::vector<std::pair<ElemType, Dims>> pasts_;  // element type and shape of the empty pasts
+  std::vector<std::pair<ElemType, Dims>> pasts_;  // GPT: element type and shape of the empty pasts
+  Body encoder_;                                  // T5 only
+  T5Layout t5_;
+  int32_t start_ = 0;  // T5: decoder_start_token_id
   Settings s_;
 };
 
+bool is_t5(const NodeView& view) { return view.attr_int("model_type", 0) == 1; }
+
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
-  const ir::Graph& g = ctx.graph_attr("decoder");
   if (!ctx.has_attr("eos_token_id") || !ctx.has_attr("pad_token_id"))
     ctx.invalid("BeamSearch needs eos_token_id and pad_token_id");
   const Settings settings{static_cast<int32_t>(ctx.attr_int("eos_token_id", 0)),
                           static_cast<int32_t>(ctx.attr_int("pad_token_id", 0)),
                           ctx.attr_int("vocab_size", -1), ctx.attr_int("no_repeat_ngram_size", 0),
                           ctx.attr_int("early_stopping", 0) != 0};
+  const ir::Graph& g = ctx.graph_attr("decoder");
+  if (is_t5(ctx)) {
+    const T5Layout layout = t5_layout(ctx);
+    return std::make_unique<BeamSearch>(
+        Body::compile(ctx, ctx.graph_attr("encoder")), Body::compile(ctx, g), layout,
+        static_cast<int32_t>(ctx.attr_int("decoder_start_token_id", 0)), settings);
+  }
+  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
   return std::make_unique<BeamSearch>(Body::compile(ctx, g), gpt::empty_pasts(g, pasts), settings);
 }
 
@@ -201,7 +400,6 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 // (batch, num_return_sequences) and scores: float (max_length - prompt, batch, num_beams,
 // vocab), the sizes when known before running.
 void infer(InferContext& ctx) {
-  const size_t pasts = gpt::decoder_pasts(ctx, kOp);
   const ir::Shape& ids = ctx.input_shape(0);
   if (ids.rank_known && ids.dims.size() != 2)
     ctx.invalid("input_ids must be (batch, prompt), got rank " + std::to_string(ids.dims.size()));
@@ -216,7 +414,18 @@ void infer(InferContext& ctx) {
   ir::Dim rows = ir::Dim::unknown();
   if (batch.kind == ir::Dim::Kind::Known && beams.kind == ir::Dim::Kind::Known)
     rows = ir::Dim::known(batch.value * beams.value);
-  gpt::infer_decoder(ctx, pasts, rows);
+  if (is_t5(ctx)) {
+    // The subgraphs are checked on their declared inputs.
+    t5_layout(ctx);
+    for (const char* name : {"encoder", "decoder"}) {
+      const ir::Graph& g = ctx.graph_attr(name);
+      std::vector<ir::Type> inputs;
+      for (const auto* in : g.inputs) inputs.push_back(in->type);
+      ctx.infer_subgraph(g, inputs);
+    }
+  } else {
+    gpt::infer_decoder(ctx, gpt::decoder_pasts(ctx, kOp), rows);
+  }
   const ir::Dim returned = known_int(4);
   const ir::Dim max_length = known_int(1);
   ctx.set_output_tensor(0, ElemType::Int32, ir::Shape::of({batch, returned, max_length}));
@@ -224,8 +433,10 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(1, ElemType::Float, ir::Shape::of({batch, returned}));
   if (ctx.num_outputs() > 2) {
     ir::Dim steps = ir::Dim::unknown(), vocab = ir::Dim::unknown();
-    if (max_length.kind == ir::Dim::Kind::Known && ids.rank_known &&
-        ids.dims[1].kind == ir::Dim::Kind::Known)
+    if (max_length.kind == ir::Dim::Kind::Known && is_t5(ctx))
+      steps = ir::Dim::known(max_length.value - 1);
+    else if (max_length.kind == ir::Dim::Kind::Known && ids.rank_known &&
+             ids.dims[1].kind == ir::Dim::Kind::Known)
       steps = ir::Dim::known(max_length.value - ids.dims[1].value);
     if (const int64_t v = ctx.attr_int("vocab_size", -1); v > 0) vocab = ir::Dim::known(v);
     ctx.set_output_tensor(2, ElemType::Float, ir::Shape::of({steps, batch, beams, vocab}));
