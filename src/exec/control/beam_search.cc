@@ -16,13 +16,14 @@
 // - Each row's pasts follow the row its beam came from (one gather per past and step).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "exec/control/beam_caches.h"
 #include "exec/control/beam_scorer.h"
 #include "exec/control/generation_scores.h"
 #include "exec/control/gpt_decoder.h"
+#include "exec/control/t5_layout.h"
 
 namespace bough::ops {
 
@@ -39,94 +40,6 @@ void log_softmax(const float* logits, std::span<float> out) {
   for (size_t v = 0; v < out.size(); ++v) sum += std::exp(static_cast<double>(logits[v] - top));
   const auto log_sum = static_cast<float>(std::log(sum));
   for (size_t v = 0; v < out.size(); ++v) out[v] = logits[v] - top - log_sum;
-}
-
-// Row r (along `axis`) of `out` is row from[r] of `t`: a cache's rows reordered after their
-// beams, or an entry's rows repeated for its beams.
-void gather_rows(const Tensor& t, size_t axis, std::span<const int32_t> from, Tensor& out) {
-  Dims shape = t.shape();
-  const int64_t in_rows = shape[axis], rows = static_cast<int64_t>(from.size());
-  int64_t outer = 1;
-  for (size_t k = 0; k < axis; ++k) outer *= shape[k];
-  shape[axis] = rows;
-  out.reinit(t.type(), shape);
-  if (outer * in_rows == 0) return;
-  const size_t row_bytes = t.nbytes() / static_cast<size_t>(outer * in_rows);
-  const auto* src = static_cast<const uint8_t*>(t.raw());
-  auto* dst = static_cast<uint8_t*>(out.raw());
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(dst + static_cast<size_t>(o * rows + r) * row_bytes,
-                  src + static_cast<size_t>(o * in_rows + from[static_cast<size_t>(r)]) * row_bytes,
-                  row_bytes);
-}
-
-// The caches of a step follow their beams' source rows: one gather per cache into a second
-// buffer swapped in. In place would not do, as two beams may share a source row and a row's
-// old value may still be needed by another; the copy is skipped when every row keeps its own.
-void follow_beams(std::vector<Value>& caches, std::vector<Value>& spare, size_t axis,
-                  std::span<const int32_t> from) {
-  bool moved = false;
-  for (size_t r = 0; r < from.size(); ++r) moved = moved || from[r] != static_cast<int32_t>(r);
-  if (!moved) return;
-  for (size_t j = 0; j < caches.size(); ++j) {
-    if (!caches[j].is_tensor()) gpt::bad(kOp, "'s decoder must yield presents as tensors");
-    gather_rows(caches[j].tensor(), axis, from, spare[j].as_tensor());
-    std::swap(caches[j], spare[j]);
-  }
-}
-
-// The encoder-decoder (model_type 1, T5) layout, in ONNX Runtime's format where the encoder
-// also runs the first decoder step: encoder (encoder_input_ids, encoder_attention_mask,
-// decoder_input_ids) -> (logits, encoder_hidden_states, then per layer present_key_self,
-// present_value_self, then per layer present_key_cross, present_value_cross); decoder
-// (input_ids, encoder_attention_mask, [encoder_hidden_states], per layer past_key_self,
-// past_value_self, then per layer past_key_cross, past_value_cross) -> (logits, per layer
-// present_key_self, present_value_self). Caches are (rows, heads, length, head_size).
-struct T5Layout {
-  size_t layers = 0;
-  bool decoder_takes_hidden = false;
-  size_t first_past() const { return decoder_takes_hidden ? 3 : 2; }
-};
-
-T5Layout t5_layout(const NodeView& view) {
-  if (view.has_attr("init_decoder"))
-    view.unsupported("BeamSearch with an init_decoder subgraph is not supported");
-  if (!view.has_attr("encoder")) view.invalid("BeamSearch model_type 1 needs an encoder subgraph");
-  if (view.attr_int("decoder_start_token_id", -1) < 0)
-    view.invalid("BeamSearch model_type 1 needs decoder_start_token_id");
-  const ir::Graph& enc = view.graph_attr("encoder");
-  const ir::Graph& dec = view.graph_attr("decoder");
-  if (enc.inputs.size() != 3)
-    view.unsupported(
-        "BeamSearch supports encoders that take encoder_input_ids, encoder_attention_mask and "
-        "decoder_input_ids (and yield the first logits), this one takes " +
-        std::to_string(enc.inputs.size()) + " inputs");
-  if (enc.outputs.size() < 6 || (enc.outputs.size() - 2) % 4 != 0)
-    view.invalid(
-        "the encoder must yield logits, encoder_hidden_states and 4 caches per layer, it "
-        "yields " +
-        std::to_string(enc.outputs.size()) + " outputs");
-  T5Layout layout;
-  layout.layers = (enc.outputs.size() - 2) / 4;
-  layout.decoder_takes_hidden =
-      dec.inputs.size() > 2 && dec.inputs[2]->name == "encoder_hidden_states";
-  if (dec.inputs.size() != layout.first_past() + 4 * layout.layers ||
-      dec.outputs.size() != 1 + 2 * layout.layers)
-    view.invalid(
-        "for the encoder's " + std::to_string(layout.layers) + " layers the decoder must take " +
-        std::to_string(layout.first_past() + 4 * layout.layers) + " inputs and yield " +
-        std::to_string(1 + 2 * layout.layers) + " outputs, it takes " +
-        std::to_string(dec.inputs.size()) + " and yields " + std::to_string(dec.outputs.size()));
-  // ONNX Runtime feeds the whole sequence to a decoder whose input_ids are not (batch, 1).
-  const ir::Type& ids = dec.inputs[0]->type;
-  if (!ids.shape.rank_known || ids.shape.dims.size() != 2 ||
-      ids.shape.dims[1].kind != ir::Dim::Kind::Known || ids.shape.dims[1].value != 1)
-    view.unsupported(
-        "BeamSearch supports T5 decoders whose input_ids are declared (batch, 1), "
-        "this one declares " +
-        ir::to_string(ids));
-  return layout;
 }
 
 struct Settings {
