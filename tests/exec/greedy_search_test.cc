@@ -20,8 +20,7 @@
 #include "bough/session.h"
 #include "error_text.h"
 #include "exec/control/generation_scores.h"
-#include "model_builder.h"
-#include "test_paths.h"
+#include "exec/generation_models.h"
 
 namespace bough {
 namespace {
@@ -30,15 +29,8 @@ using test::GraphBuilder;
 
 constexpr int64_t kVocab = 6;
 
-Tensor i32(test::Dims64 dims, std::vector<int32_t> values) {
-  Tensor t(ElemType::Int32, Dims(dims));
-  std::copy(values.begin(), values.end(), t.data<int32_t>());
-  return t;
-}
-
-std::vector<int32_t> ints_of(const Tensor& t) {
-  return {t.data<int32_t>(), t.data<int32_t>() + t.numel()};
-}
+using test::i32;
+using test::ints_of;
 
 // logits = table[input_ids] (batch, steps, 6); present_0 = past_0 ++ zeros (2, batch, 1, steps,
 // 1) along the past axis. With `check_cache`, logits also get 100 * (past length + steps -
@@ -100,13 +92,7 @@ struct GreedyModel {
     test::set_int(n, "eos_token_id", 4);
     test::set_int(n, "pad_token_id", 5);
   }
-  std::string save(const std::string& dir) {
-    onnxpb::ModelProto m = test::make_model(g, 17, 8);
-    auto* import = m.add_opset_import();
-    import->set_domain("com.microsoft");
-    import->set_version(1);
-    return test::save_model(m, test::scratch_dir(dir), "m.onnx");
-  }
+  std::string save(const std::string& dir) { return test::save_ms_model(g, dir); }
 };
 
 std::vector<int32_t> generate(const std::string& dir, const NamedValues& feeds,

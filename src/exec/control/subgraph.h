@@ -1,8 +1,8 @@
 // A compiled subgraph of a control-flow node, with where its captures come from.
 //
 // The operators that hold subgraphs (If, Loop, Scan, SequenceMap, FlexAttention and
-// com.microsoft GreedySearch) run nested Plans, so they sit above the planner, here in
-// exec/control, rather than in ops/; they are operators all the same (namespace ops) and are
+// com.microsoft GreedySearch and BeamSearch) run nested Plans, so they sit above the planner, here
+// in exec/control, rather than in ops/; they are operators all the same (namespace ops) and are
 // listed in ops/op_list.inc like every other.
 #pragma once
 

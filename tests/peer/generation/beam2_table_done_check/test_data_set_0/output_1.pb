@@ -1,0 +1,1 @@
+Bsequences_scoresJ]Sõ¾qc¿ýý1¿ÓÒK¿

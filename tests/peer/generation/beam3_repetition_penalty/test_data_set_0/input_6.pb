@@ -1,0 +1,1 @@
+Brepetition_penaltyJffæ?

@@ -1,0 +1,1 @@
+Blength_penaltyJš™™>

@@ -1,0 +1,1 @@
+Bsequences_scoresJ Ç>ú¿1”ÀF%ÛÀ´ßÀ×¯ÀIa)ÀYÛÍÀÞMÒÀ

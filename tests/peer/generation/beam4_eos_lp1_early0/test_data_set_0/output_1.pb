@@ -1,0 +1,1 @@
+Bsequences_scoresJ ”É¿€‹l¿®¢|¿—¿CA&¿ˆ…-¿©wl¿z“q¿

@@ -1,0 +1,1 @@
+Bsequences_scoresJ ”É¿€‹l¿È®ƒ¿½†¿CA&¿ˆ…-¿©wl¿z“q¿

@@ -1,0 +1,1 @@
+Bsequences_scoresJÀv?¿›˜\¿V]¿:>¿ÅP¿“U¿

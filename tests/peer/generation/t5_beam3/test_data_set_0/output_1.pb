@@ -1,0 +1,1 @@
+Bsequences_scoresJëG¾Ûû—¾©ET¾ä8¿

@@ -1,0 +1,1 @@
+Bsequences_scoresJÆÇ	¿[ÕW¿~R¿°4C¿]Š¿¾İà¿

@@ -1,0 +1,1 @@
+Bsequences_scoresJ¾pÜ¾ z¾nO€½¾„½Ô”‹½

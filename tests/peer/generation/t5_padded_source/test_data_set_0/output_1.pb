@@ -1,0 +1,1 @@
+Bsequences_scoresJëG¾Ûû—¾/1,¿Q7¿

@@ -1,0 +1,1 @@
+Bsequences_scoresJ$ ¾Å@¨¾žä¨¾í¿
