@@ -6,6 +6,7 @@
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
 // n * FLT_EPSILON * sum |x w|, and the tests allow (n + 2) times that.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -202,28 +203,50 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
   }
 }
 
+// `cases` random stride-1 2-D convolutions through the direct path: rows of 1..70
+// positions (one vector or two, with partial steps, whose loads run past the row's end into
+// the next row and, on the last row, into the padded image's slack) and 1..40 filters
+// (whole and partial blocks of channels).
+void expect_direct_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
+  for (int i = 0; i < cases; ++i) {
+    const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
+    ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
+    // The direct path is for stride 1: the same case with unit strides.
+    WindowAttrs attrs;
+    attrs.strides = {1, 1};
+    attrs.dilations = c.win.dilation;
+    attrs.pads = c.win.pad_begin;
+    attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
+    c.win = resolve_window(attrs, c.win.in, c.win.kernel);
+    c.x = random_vector(C * c.win.in_numel(), rng);
+    if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
+    SCOPED_TRACE(i);
+    expect_conv(c, run_direct(c, pool));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TEST(ConvPaths, DirectMatchesAReferenceLoop) {
   Rng rng(134);
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
-    for (int i = 0; i < 60; ++i) {
-      // Rows of 1..70 positions: one vector or two (8 or 16 lanes), with partial steps;
-      // 1..40 filters: whole and partial blocks of channels.
-      const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
-      ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
-      // The direct path is for stride 1: the same case with unit strides.
-      WindowAttrs attrs;
-      attrs.strides = {1, 1};
-      attrs.dilations = c.win.dilation;
-      attrs.pads = c.win.pad_begin;
-      attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
-      c.win = resolve_window(attrs, c.win.in, c.win.kernel);
-      c.x = random_vector(C * c.win.in_numel(), rng);
-      if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
-      SCOPED_TRACE(i);
-      expect_conv(c, run_direct(c, pool));
-    }
+    expect_direct_on_random_cases(rng, 60, pool);
   }
+}
+
+// The direct path's blocks and steps depend on the vector target (16 lanes and 32
+// registers with AVX-512, 8 and 16 with AVX2): every target compiled in and runnable here,
+// each picked in turn through Highway's test hook.
+TEST(ConvPaths, DirectOnEveryRunnableTarget) {
+  Rng rng(136);
+  util::ThreadPool pool(2);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    expect_direct_on_random_cases(rng, 30, pool);
+    if (HasFatalFailure()) break;
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
