@@ -146,6 +146,22 @@ std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t
   return blocked;
 }
 
+int64_t conv_direct_read(int64_t n) {
+  const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(n);
+  return (n + step - 1) / step * step;
+}
+
+void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
+                        int64_t M, float* y) {
+  std::vector<int64_t> offsets(static_cast<size_t>(k));
+  for (int64_t t = 0; t < k; ++t) offsets[static_cast<size_t>(t)] = t * ld;
+  const int64_t block = conv_direct_block(n);
+  for (int64_t m0 = 0; m0 < M; m0 += block) {
+    const RowArgs a{v, offsets.data(), k, blocked + m0 * k, block, nullptr, {}, y + m0 * n, n, n};
+    HWY_DYNAMIC_DISPATCH(Row)(a, std::min(block, M - m0));
+  }
+}
+
 void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
                      int64_t M, const float* bias, const ConvEpilogue& epilogue,
                      util::ThreadPool& pool) {
