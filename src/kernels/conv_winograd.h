@@ -19,7 +19,7 @@ namespace bough::kernels {
 
 // Input channels from which the transforms pay for the saved multiply-adds (measured,
 // docs/bench/conv.md).
-inline constexpr int64_t kWinogradMinChannels = 32;
+inline constexpr int64_t kWinogradMinChannels = 16;
 
 // 2-D, 3x3, stride 1, dilation 1, one group, at least kWinogradMinChannels input channels.
 bool conv_winograd_pays(const Window& win, int64_t C, int64_t groups);
