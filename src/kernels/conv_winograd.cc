@@ -17,12 +17,20 @@
 #define BOUGH_KERNELS_CONV_WINOGRAD_GEOMETRY
 namespace bough::kernels {
 // Where the steps keep their data. Tile (i, j) (i < th, j < tw) gives outputs 2i..2i+1 by
-// 2j..2j+1 and reads the padded image's rows 2i..2i+3 and columns 2j..2j+3.
+// 2j..2j+1 and reads the padded image's rows 2i..2i+3 and columns 2j..2j+3. The tiles of a
+// tile row are handled in whole vectors: tw_padded of them (the last few, past tw, are
+// computed and never stored).
 struct WinogradGeometry {
-  int64_t th, tw, tiles;  // tiles = th * tw
-  int64_t rows, width;    // the padded image: rows x width per channel
-  int64_t ld;             // the transformed image: 16 x C rows of `tiles`, `ld` apart
+  int64_t th, tw, tw_padded;
+  int64_t rows, width;  // the padded image: rows x width per channel
   int64_t OH, OW;
+};
+
+// A band of tile rows [i0, i1), its n = (i1 - i0) * tw_padded tiles in order; the band's
+// transformed image is 16 x C rows of n, one position's C rows `vnext` after the previous
+// position's, its products 16 x M rows of n, `next` after the previous position's.
+struct WinogradBand {
+  int64_t i0, i1, n, vnext, next;
 };
 }  // namespace bough::kernels
 #endif
@@ -38,16 +46,14 @@ using V = hn::Vec<D>;
 
 int64_t WinogradLanes() { return static_cast<int64_t>(hn::Lanes(D())); }
 
-// V = Bᵀ d B for channel c's tiles, a vector of tiles of a tile row at a time:
-// v[4a + b] goes to t[((4a + b) * C + c) * ld + tile]. A vector may run past the row's last
-// tile into the next row's first (overwritten when that row is done) or, on the last row,
-// into the slack of ld.
-void InputTransform(const float* padded, float* t, int64_t c, int64_t C,
-                    const WinogradGeometry& g) {
+// V = Bᵀ d B for channel c's tiles in the band, a vector of tiles of a tile row at a time:
+// v[4a + b] goes to t[(4a + b) * vnext + c * n + tile].
+void InputTransform(const float* padded, float* t, int64_t c, const WinogradGeometry& g,
+                    const WinogradBand& band) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  for (int64_t i = 0; i < g.th; ++i)
-    for (int64_t j = 0; j < g.tw; j += lanes) {
+  for (int64_t i = band.i0; i < band.i1; ++i)
+    for (int64_t j = 0; j < g.tw_padded; j += lanes) {
       V w[4][4];  // d B: the four image rows, each transformed along its columns
       for (int r = 0; r < 4; ++r) {
         const float* p = padded + (c * g.rows + 2 * i + r) * g.width + 2 * j;
@@ -59,8 +65,8 @@ void InputTransform(const float* padded, float* t, int64_t c, int64_t C,
         w[r][2] = hn::Sub(c2, c1);
         w[r][3] = hn::Sub(c1, c3);
       }
-      float* out = t + c * g.ld + i * g.tw + j;
-      const int64_t next = C * g.ld;  // from v[k] to v[k + 1]
+      float* out = t + c * band.n + (i - band.i0) * g.tw_padded + j;
+      const int64_t next = band.vnext;  // from v[k] to v[k + 1]
       for (int b = 0; b < 4; ++b) {
         hn::StoreU(hn::Sub(w[0][b], w[2][b]), d, out + (0 + b) * next);
         hn::StoreU(hn::Add(w[1][b], w[2][b]), d, out + (4 + b) * next);
@@ -70,10 +76,11 @@ void InputTransform(const float* padded, float* t, int64_t c, int64_t C,
     }
 }
 
-// Output channel m's 2x2 blocks = Aᵀ m A of its products (products[(4a + b) * next + m *
-// tiles + tile]), plus the bias, activated (a Sigmoid is left to the caller).
-void OutputTransform(const float* products, int64_t next, float* y, int64_t m, float bias,
-                     const ConvEpilogue& e, const WinogradGeometry& g) {
+// Output channel m's 2x2 blocks in the band = Aᵀ m A of its products
+// (products[(4a + b) * next + m * n + tile]), plus the bias, activated (a Sigmoid is left
+// to the caller).
+void OutputTransform(const float* products, float* y, int64_t m, float bias, const ConvEpilogue& e,
+                     const WinogradGeometry& g, const WinogradBand& band) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const V b = hn::Set(d, bias), zero = hn::Zero(d);
@@ -91,9 +98,10 @@ void OutputTransform(const float* products, int64_t next, float* y, int64_t m, f
     }
   };
   HWY_ALIGN float tmp[2 * HWY_MAX_BYTES / sizeof(float)];
-  for (int64_t i = 0; i < g.th; ++i)
+  const int64_t next = band.next;
+  for (int64_t i = band.i0; i < band.i1; ++i)
     for (int64_t j = 0; j < g.tw; j += lanes) {
-      const float* in = products + m * g.tiles + i * g.tw + j;
+      const float* in = products + m * band.n + (i - band.i0) * g.tw_padded + j;
       V s[4][2];  // Aᵀ m: the two output rows of each of the 4 columns
       for (int col = 0; col < 4; ++col) {
         const V m0 = hn::LoadU(d, in + col * next), m1 = hn::LoadU(d, in + (4 + col) * next);
@@ -135,19 +143,53 @@ WinogradGeometry geometry(const std::vector<int64_t>& out) {
   g.OW = out[1];
   g.th = (g.OH + 1) / 2;
   g.tw = (g.OW + 1) / 2;
-  g.tiles = g.th * g.tw;
   const int64_t lanes = HWY_DYNAMIC_DISPATCH(WinogradLanes)();
+  g.tw_padded = (g.tw + lanes - 1) / lanes * lanes;
   // A vector of tiles reads the columns of `lanes` tiles (2 apart, 4 wide) from its first.
   g.rows = 2 * g.th + 2;
-  g.width = 2 * ((g.tw + lanes - 1) / lanes * lanes) + 2;
-  g.ld = g.tiles + lanes;
+  g.width = 2 * g.tw_padded + 2;
   return g;
+}
+
+// Tile rows [i0, i1): its transforms and products, in the calling thread's buffers.
+void convolve_band(const float* padded, const float* filter, float* y, const WinogradGeometry& g,
+                   int64_t i0, int64_t i1, int64_t C, int64_t M, int64_t block, const float* bias,
+                   const ConvEpilogue& epilogue) {
+  WinogradBand band;
+  band.i0 = i0;
+  band.i1 = i1;
+  band.n = (i1 - i0) * g.tw_padded;
+  // Rows and positions a cache line more apart than they need, so that the 16 streams of
+  // each transform, 16 KiB apart when the sizes are powers of two, do not all fall into the
+  // same few sets of the L1 cache (small_cnn's 32->64 16x16 layer took 63 µs instead of 55).
+  constexpr int64_t kLine = 64 / sizeof(float);
+  band.vnext = C * band.n + kLine;
+  band.next = M * band.n + kLine;
+  thread_local std::vector<float> transformed, products;
+  // The products read up to conv_direct_read(n) past a row's start: into the next row, and
+  // past the last one.
+  transformed.resize(static_cast<size_t>(16 * band.vnext + conv_direct_read(band.n)));
+  products.resize(static_cast<size_t>(16 * band.next));
+  float* t = transformed.data();
+  float* p = products.data();
+  for (int64_t c = 0; c < C; ++c) HWY_DYNAMIC_DISPATCH(InputTransform)(padded, t, c, g, band);
+  const int64_t blocked_size = (M + block - 1) / block * block * C;
+  for (int64_t k = 0; k < 16; ++k)
+    direct_product_f32(t + k * band.vnext, band.n, C, band.n, filter + k * blocked_size, M,
+                       p + k * band.next);
+  for (int64_t m = 0; m < M; ++m) {
+    HWY_DYNAMIC_DISPATCH(OutputTransform)(p, y, m, bias ? bias[m] : 0.0f, epilogue, g, band);
+    if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
+      for (int64_t oh = 2 * i0; oh < std::min(2 * i1, g.OH); ++oh)
+        epilogue.apply(y + (m * g.OH + oh) * g.OW, g.OW, 0.0f);
+  }
 }
 
 }  // namespace
 
 int64_t winograd_block(const std::vector<int64_t>& out) {
-  return conv_direct_block(geometry(out).tiles);
+  const WinogradGeometry g = geometry(out);
+  return conv_direct_block(g.th * g.tw_padded);
 }
 
 bool conv_winograd_pays(const Window& win, int64_t C, int64_t groups) {
@@ -155,7 +197,6 @@ bool conv_winograd_pays(const Window& win, int64_t C, int64_t groups) {
          win.kernel[1] == 3 && win.stride[0] == 1 && win.stride[1] == 1 && win.dilation[0] == 1 &&
          win.dilation[1] == 1;
 }
-
 std::vector<float> winograd_filter(const float* w, int64_t M, int64_t C,
                                    const std::vector<int64_t>& out) {
   // U = G g Gᵀ with G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1], in double.
@@ -188,44 +229,23 @@ void conv_winograd_f32(const float* x, const float* filter, float* y, const Wind
                        util::ThreadPool& pool) {
   const WinogradGeometry g = geometry(win.out);
   const int64_t IH = win.in[0], IW = win.in[1], pt = win.pad_begin[0], pl = win.pad_begin[1];
-  const int64_t lanes = HWY_DYNAMIC_DISPATCH(WinogradLanes)();
   // The image with its padding as zeros (and zeros past it up to whole vectors of tiles).
-  thread_local std::vector<float> padded, transformed, products;
+  thread_local std::vector<float> padded;
   padded.assign(static_cast<size_t>(C * g.rows * g.width), 0.0f);
   for (int64_t c = 0; c < C; ++c)
     for (int64_t ih = 0; ih < IH; ++ih)
       std::copy(x + (c * IH + ih) * IW, x + (c * IH + ih + 1) * IW,
                 padded.data() + (c * g.rows + ih + pt) * g.width + pl);
-  // The products read up to conv_direct_read(tiles) past a row's start; the output
-  // transform a vector past the last tile.
-  transformed.resize(static_cast<size_t>(16 * C * g.ld + conv_direct_read(g.tiles)));
-  // One position's products (M x tiles) to the next's: a cache line more than they need, so
-  // that the output transform's 16 streams, 16 KiB apart when M x tiles is a power of two,
-  // do not all fall into the same few sets of the L1 cache (small_cnn's 32->64 16x16 layer took
-  // 63 µs instead of 55).
-  const int64_t next = M * g.tiles + 64 / static_cast<int64_t>(sizeof(float));
-  products.resize(static_cast<size_t>(16 * next + lanes));
-  const float* image = padded.data();
-  float* t = transformed.data();
-  float* p = products.data();
-  // Each step's items write disjoint outputs: a channel's transformed rows, a position's
-  // products, an output channel.
-  pool.parallel_for_work(C, 16 * g.ld * 8, [&](int64_t s, int64_t e) {
-    for (int64_t c = s; c < e; ++c) HWY_DYNAMIC_DISPATCH(InputTransform)(image, t, c, C, g);
-  });
+  // Threads take bands of whole tile rows, each in buffers of its own, and write disjoint
+  // output rows. The filter was blocked for the products' rows of the whole image: a band
+  // needs rows of as many tiles as give the same block (few tiles take more channels).
   const int64_t block = winograd_block(win.out);
-  const int64_t blocked_size = (M + block - 1) / block * block * C;
-  pool.parallel_for_work(16, M * C * g.tiles, [&](int64_t s, int64_t e) {
-    for (int64_t k = s; k < e; ++k)
-      direct_product_f32(t + k * C * g.ld, g.ld, C, g.tiles, filter + k * blocked_size, M,
-                         p + k * next);
-  });
-  pool.parallel_for_work(M, 16 * g.tiles * 8, [&](int64_t s, int64_t e) {
-    for (int64_t m = s; m < e; ++m) {
-      HWY_DYNAMIC_DISPATCH(OutputTransform)(p, next, y, m, bias ? bias[m] : 0.0f, epilogue, g);
-      if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
-        epilogue.apply(y + m * g.OH * g.OW, g.OH * g.OW, 0.0f);
-    }
+  int64_t min_rows = 1;
+  while (min_rows < g.th && conv_direct_block(min_rows * g.tw_padded) != block) ++min_rows;
+  const int64_t row_work = 16 * M * C * g.tw_padded;  // multiply-adds of a tile row
+  const float* image = padded.data();
+  pool.parallel_for(g.th, std::max(min_rows, util::grain_for(row_work)), [&](int64_t s, int64_t e) {
+    convolve_band(image, filter, y, g, s, e, C, M, block, bias, epilogue);
   });
 }
 
