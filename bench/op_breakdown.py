@@ -18,7 +18,7 @@ CATEGORIES = [
     ("load (not per run)", r"protobuf|google::|bough::onnx::|formats::|_dl_|dl_main|Model::load|"
                            r"check::|infer::|passes::|Session::Session"),
     ("GEMM (MatMul, Gemm, Conv after im2col)", r"matmul|gemm|dot_|::tile<|pack_?b|microkernel|dnnl|xsmm|openblas"),
-    ("Conv im2col and direct conv", r"conv|im2col|::unroll<"),
+    ("Conv im2col, direct and Winograd", r"conv|im2col|::unroll<|RowBlock<|::InputTransform|::OutputTransform"),
     ("LSTM/GRU/RNN (incl. their weight transposes)", r"lstm|gru|rnn|recurrent::"),
     ("Softmax/LogSoftmax", r"softmax"),
     ("LayerNormalization", r"layer_norm"),

@@ -47,8 +47,9 @@ HWY_INLINE void StoreCols(D d, V v, float* HWY_RESTRICT c, int64_t cols) {
   std::copy(tmp, tmp + std::max<int64_t>(cols, 0), c);
 }
 
-// Output row oh of MB output channels, NV vectors of positions at a time. The padded rows
-// have two vectors of slack past their end, so the loads of a partial last step stay inside.
+// Output row oh of MB output channels, NV vectors of positions at a time. The loads of a
+// partial last step read past the row's end: into the next padded row (lanes never stored)
+// or, on the image's last row, into the slack after it (see conv_direct_f32).
 template <int MB, int NV>
 void RowBlock(const RowArgs& a) {
   const D d;
@@ -109,6 +110,9 @@ int64_t BlockChannels(int64_t OW) {
   return OW <= DirectLanes() ? kOneVectorBlock : kTwoVectorBlock;
 }
 
+// The output positions RowBlock computes at a time on rows of `OW`.
+int64_t RowStep(int64_t OW) { return (OW <= DirectLanes() ? 1 : 2) * DirectLanes(); }
+
 void Row(const RowArgs& a, int64_t channels) {
   if (a.OW <= DirectLanes()) return RowOf<kOneVectorBlock, 1>(a, channels);
   RowOf<kTwoVectorBlock, 2>(a, channels);
@@ -120,8 +124,8 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace bough::kernels {
 
-HWY_EXPORT(DirectLanes);
 HWY_EXPORT(BlockChannels);
+HWY_EXPORT(RowStep);
 HWY_EXPORT(Row);
 
 bool conv_direct_pays(const Window& win, int64_t C, int64_t groups) {
@@ -142,16 +146,36 @@ std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t
   return blocked;
 }
 
+int64_t conv_direct_read(int64_t n) {
+  const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(n);
+  return (n + step - 1) / step * step;
+}
+
+void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
+                        int64_t M, float* y) {
+  std::vector<int64_t> offsets(static_cast<size_t>(k));
+  for (int64_t t = 0; t < k; ++t) offsets[static_cast<size_t>(t)] = t * ld;
+  const int64_t block = conv_direct_block(n);
+  for (int64_t m0 = 0; m0 < M; m0 += block) {
+    const RowArgs a{v, offsets.data(), k, blocked + m0 * k, block, nullptr, {}, y + m0 * n, n, n};
+    HWY_DYNAMIC_DISPATCH(Row)(a, std::min(block, M - m0));
+  }
+}
+
 void conv_direct_f32(const float* x, const float* blocked, float* y, const Window& win, int64_t C,
                      int64_t M, const float* bias, const ConvEpilogue& epilogue,
                      util::ThreadPool& pool) {
   const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
   const int64_t pt = win.pad_begin[0], pl = win.pad_begin[1];
   const int64_t rows = IH + pt + win.pad_end[0];
-  const int64_t row_width = IW + pl + win.pad_end[1] + 2 * HWY_DYNAMIC_DISPATCH(DirectLanes)();
-  // The image with its padding (and the slack of RowBlock) as zeros, kept per thread.
+  const int64_t row_width = IW + pl + win.pad_end[1];
+  // A row's last step reads up to `slack` positions past the row's last output: into the
+  // next row, and past the image's end on its last row.
+  const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(OW);
+  const int64_t slack = (OW + step - 1) / step * step - OW;
+  // The image with its padding (and the slack) as zeros, kept per thread.
   thread_local std::vector<float> padded;
-  padded.assign(static_cast<size_t>(C * rows * row_width), 0.0f);
+  padded.assign(static_cast<size_t>(C * rows * row_width + slack), 0.0f);
   for (int64_t c = 0; c < C; ++c)
     for (int64_t ih = 0; ih < IH; ++ih)
       std::copy(x + (c * IH + ih) * IW, x + (c * IH + ih + 1) * IW,

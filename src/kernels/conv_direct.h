@@ -39,4 +39,14 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
                      int64_t M, const float* bias, const ConvEpilogue& epilogue,
                      util::ThreadPool& pool);
 
+// The direct path's inner loops as a matrix product: y (M x n, rows n apart) = W (M x k,
+// given as block_filter(w, M, k, conv_direct_block(n))) times v (k rows of n, rows `ld`
+// apart). Reads up to conv_direct_read(n) floats from each row's start: into the next row,
+// and past the last row (the caller's slack). One thread.
+void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
+                        int64_t M, float* y);
+
+// How far past a row's start direct_product_f32 reads on rows of n.
+int64_t conv_direct_read(int64_t n);
+
 }  // namespace bough::kernels

@@ -6,6 +6,7 @@
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
 // n * FLT_EPSILON * sum |x w|, and the tests allow (n + 2) times that.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -15,6 +16,7 @@
 #include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_tiles.h"
+#include "kernels/conv_winograd.h"
 #include "reference.h"
 
 namespace bough::kernels {
@@ -160,6 +162,14 @@ std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
   return y;
 }
 
+std::vector<float> run_winograd(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  const std::vector<float> filter = winograd_filter(c.w.data(), c.M, c.C, c.win.out);
+  conv_winograd_f32(c.x.data(), filter.data(), y.data(), c.win, c.C, c.M,
+                    c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
 // Output sizes of `rank` dimensions whose product is at most max_positions.
 std::vector<int64_t> random_out(Rng& rng, size_t rank, int64_t max_positions) {
   std::vector<int64_t> out;
@@ -202,28 +212,119 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
   }
 }
 
+// `cases` random stride-1 2-D convolutions through the direct path: rows of 1..70
+// positions (one vector or two, with partial steps, whose loads run past the row's end into
+// the next row and, on the last row, into the padded image's slack) and 1..40 filters
+// (whole and partial blocks of channels).
+void expect_direct_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
+  for (int i = 0; i < cases; ++i) {
+    const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
+    ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
+    // The direct path is for stride 1: the same case with unit strides.
+    WindowAttrs attrs;
+    attrs.strides = {1, 1};
+    attrs.dilations = c.win.dilation;
+    attrs.pads = c.win.pad_begin;
+    attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
+    c.win = resolve_window(attrs, c.win.in, c.win.kernel);
+    c.x = random_vector(C * c.win.in_numel(), rng);
+    if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
+    SCOPED_TRACE(i);
+    expect_conv(c, run_direct(c, pool));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TEST(ConvPaths, DirectMatchesAReferenceLoop) {
   Rng rng(134);
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
-    for (int i = 0; i < 60; ++i) {
-      // Rows of 1..70 positions: one vector or two (8 or 16 lanes), with partial steps;
-      // 1..40 filters: whole and partial blocks of channels.
-      const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
-      ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
-      // The direct path is for stride 1: the same case with unit strides.
-      WindowAttrs attrs;
-      attrs.strides = {1, 1};
-      attrs.dilations = c.win.dilation;
-      attrs.pads = c.win.pad_begin;
-      attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
-      c.win = resolve_window(attrs, c.win.in, c.win.kernel);
-      c.x = random_vector(C * c.win.in_numel(), rng);
-      if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
-      SCOPED_TRACE(i);
-      expect_conv(c, run_direct(c, pool));
-    }
+    expect_direct_on_random_cases(rng, 60, pool);
   }
+}
+
+// The direct path's blocks and steps depend on the vector target (16 lanes and 32
+// registers with AVX-512, 8 and 16 with AVX2): every target compiled in and runnable here,
+// each picked in turn through Highway's test hook.
+TEST(ConvPaths, DirectOnEveryRunnableTarget) {
+  Rng rng(136);
+  util::ThreadPool pool(2);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    expect_direct_on_random_cases(rng, 30, pool);
+    if (HasFatalFailure()) break;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// `cases` random 3x3 stride-1 convolutions through the Winograd path: odd and even output
+// sizes of 1..20 (partial tiles, partial vectors of tiles), pads 0..2 on each side, 1..40
+// filters. Winograd's transforms add rounding steps (sums of up to 4 image values, of 9
+// halved weights, of 9 products), which stay within the same bound as a direct sum.
+void expect_winograd_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
+  for (int i = 0; i < cases; ++i) {
+    ConvCase c;
+    c.C = rng.uniform(kWinogradMinChannels, kWinogradMinChannels + 20);
+    c.M = rng.uniform(1, 40);
+    WindowAttrs attrs;
+    for (int d = 0; d < 4; ++d) attrs.pads.push_back(rng.uniform(0, 2));
+    const int64_t oh = rng.uniform(1, 20), ow = rng.uniform(1, 20);
+    c.win = resolve_window(attrs,
+                           std::vector<int64_t>{oh + 2 - attrs.pads[0] - attrs.pads[2],
+                                                ow + 2 - attrs.pads[1] - attrs.pads[3]},
+                           std::vector<int64_t>{3, 3});
+    if (c.win.in[0] < 1 || c.win.in[1] < 1) continue;
+    ASSERT_TRUE(conv_winograd_pays(c.win, c.C, 1));
+    c.x = random_vector(c.C * c.win.in_numel(), rng);
+    c.w = random_vector(c.M * c.C * 9, rng);
+    if (rng.chance(0.7)) c.bias = random_vector(c.M, rng);
+    const Activation acts[] = {Activation::None, Activation::Relu, Activation::LeakyRelu,
+                               Activation::Clip, Activation::Sigmoid};
+    c.epilogue.activation = acts[rng.uniform(0, 4)];
+    c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
+    c.epilogue.beta = 0.5f;
+    SCOPED_TRACE(i);
+    expect_conv(c, run_winograd(c, pool));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(ConvPaths, WinogradMatchesAReferenceLoop) {
+  Rng rng(137);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    expect_winograd_on_random_cases(rng, 40, pool);
+  }
+}
+
+TEST(ConvPaths, WinogradOnEveryRunnableTarget) {
+  Rng rng(138);
+  util::ThreadPool pool(2);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    expect_winograd_on_random_cases(rng, 15, pool);
+    if (HasFatalFailure()) break;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// Which 3x3 convolutions take the Winograd path: stride 1, no dilation, one group, enough
+// input channels.
+TEST(ConvPaths, WinogradTakesOnlyPlain3x3WithManyChannels) {
+  WindowAttrs plain, strided, dilated;
+  plain.pads = strided.pads = dilated.pads = {1, 1, 1, 1};
+  strided.strides = {2, 2};
+  dilated.dilations = {2, 2};
+  const std::vector<int64_t> in{16, 16}, k3{3, 3}, k5{5, 5};
+  const int64_t C = kWinogradMinChannels;
+  EXPECT_TRUE(conv_winograd_pays(resolve_window(plain, in, k3), C, 1));
+  EXPECT_FALSE(conv_winograd_pays(resolve_window(plain, in, k3), C - 1, 1));
+  EXPECT_FALSE(conv_winograd_pays(resolve_window(plain, in, k3), 2 * C, 2));
+  EXPECT_FALSE(conv_winograd_pays(resolve_window(plain, in, k5), C, 1));
+  EXPECT_FALSE(conv_winograd_pays(resolve_window(strided, in, k3), C, 1));
+  EXPECT_FALSE(conv_winograd_pays(resolve_window(dilated, in, k3), C, 1));
 }
 
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the

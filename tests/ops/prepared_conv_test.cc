@@ -65,10 +65,11 @@ TEST(PreparedConv, ConvMatchesTheUnpreparedPath) { check_op(false, 21); }
 TEST(PreparedConv, ConvTransposeMatchesTheUnpreparedPath) { check_op(true, 22); }
 
 // The float paths that prepare more on their first run (kernels/conv_few_positions.h: Wᵀ
-// packed; kernels/conv_direct.h: W blocked per block size) against the unprepared path:
-// an STFT-like 1-D Conv of 20 filters over 6 frames, and a 2-D stride-1 Conv of 20 filters
-// on 5-wide and 40-wide rows (two block sizes), each run twice.
-TEST(PreparedConv, FewPositionsAndDirectPathsMatchTheUnpreparedPath) {
+// packed; kernels/conv_direct.h: W blocked per block size; kernels/conv_winograd.h: W
+// transformed, then blocked) against the unprepared path: an STFT-like 1-D Conv of 20
+// filters over 6 frames, and 2-D stride-1 3x3 Convs of 20 filters on 5-wide and 40-wide
+// rows (two block sizes) with 3 input channels (direct) and 32 (Winograd), each run twice.
+TEST(PreparedConv, FewPositionsDirectAndWinogradPathsMatchTheUnpreparedPath) {
   Random r(23);
   NodeCase stft;
   stft.op = "Conv";
@@ -80,16 +81,17 @@ TEST(PreparedConv, FewPositionsAndDirectPathsMatchTheUnpreparedPath) {
     set_ints(n, "strides", {8});
     set_ints(n, "pads", {4, 4});
   };
-  for (int64_t width : {5, 40}) {
-    NodeCase image;
-    image.op = "Conv";
-    image.inputs = {"X", "W"};
-    image.data.emplace_back("X", r.floats({2, 3, 6, width}));
-    image.weights.emplace_back("W", r.floats({20, 3, 3, 3}));
-    image.attrs = [](onnxpb::NodeProto& n) { set_ints(n, "pads", {1, 0, 1, 2}); };
-    for (int threads : {1, 2})
-      expect_same_as_unprepared(image, WeightSource::Initializer, "L", threads, 1);
-  }
+  for (int64_t channels : {3, 32})
+    for (int64_t width : {5, 40}) {
+      NodeCase image;
+      image.op = "Conv";
+      image.inputs = {"X", "W"};
+      image.data.emplace_back("X", r.floats({2, channels, 6, width}));
+      image.weights.emplace_back("W", r.floats({20, channels, 3, 3}));
+      image.attrs = [](onnxpb::NodeProto& n) { set_ints(n, "pads", {1, 0, 1, 2}); };
+      for (int threads : {1, 2})
+        expect_same_as_unprepared(image, WeightSource::Initializer, "L", threads, 1);
+    }
   for (int threads : {1, 2})
     expect_same_as_unprepared(stft, WeightSource::Constant, "L", threads, 2);
 }

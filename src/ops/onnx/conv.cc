@@ -4,7 +4,8 @@
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
 // summed directly instead. Float convolutions with few output positions (an STFT) or 2-D,
 // stride 1, with up to a few hundred taps per output have their own paths
-// (kernels/conv_few_positions.h, kernels/conv_direct.h). float16/bfloat16 are computed in
+// (kernels/conv_few_positions.h, kernels/conv_direct.h), and 3x3 ones with many channels
+// Winograd's (kernels/conv_winograd.h). float16/bfloat16 are computed in
 // float. The kernel also runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an
 // activation.
 #include "ops/onnx/conv.h"
@@ -18,6 +19,7 @@
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_tiles.h"
+#include "kernels/conv_winograd.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
@@ -102,13 +104,21 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
       tile_out, pool);
 }
 
+// W (M x C x k...) as the Winograd path (`winograd`) or the direct path reads it.
+std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
+                                     const kernels::Window& win, bool winograd) {
+  if (winograd) return kernels::winograd_filter(w, M, C, win.out);
+  return kernels::block_filter(w, M, C * win.kernel_numel(),
+                               kernels::conv_direct_block(win.out[1]));
+}
+
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
 // convolutions run transposed when they have few output positions and the filter was
-// packed for it (`filter_t`, else null), directly (with W blocked for it: `direct_w`, else
-// blocked here) when they have up to a few hundred taps per
-// output (stride 1), and else, with groups of several output channels, in cache-sized tiles that
-// add the bias and activate as each tile is done; the rest compute the whole image, then add and
-// activate in a pass of their own.
+// packed for it (`filter_t`, else null), by Winograd's F(2x2, 3x3) when 3x3 with many
+// channels, directly when they have up to a few hundred taps per output (stride 1) (with W
+// transformed or blocked for the path: `direct_w`, else here), and else, with groups of several
+// output channels, in cache-sized tiles that add the bias and activate as each tile is done; the
+// rest compute the whole image, then add and activate in a pass of their own.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
@@ -120,13 +130,14 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
   const T* bias = b ? b->data<T>() : nullptr;
   kernels::Scratch<T> col, tile_out;
-  const bool direct =
-      std::is_same_v<T, float> && !filter_t && kernels::conv_direct_pays(win, C, groups);
-  std::vector<float> blocked;  // W blocked for the direct path, when not prepared
+  const bool winograd =
+      std::is_same_v<T, float> && !filter_t && kernels::conv_winograd_pays(win, C, groups);
+  const bool direct = std::is_same_v<T, float> && !filter_t && !winograd &&
+                      kernels::conv_direct_pays(win, C, groups);
+  std::vector<float> blocked;  // W for the Winograd or direct path, when not prepared
   if constexpr (std::is_same_v<T, float>) {
-    if (direct && !direct_w) {
-      blocked = kernels::block_filter(w.data<T>(), M, w.numel() / M,
-                                      kernels::conv_direct_block(win.out[1]));
+    if ((winograd || direct) && !direct_w) {
+      blocked = direct_filter_for(w.data<T>(), M, C, win, winograd);
       direct_w = blocked.data();
     }
   }
@@ -136,6 +147,10 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
     if constexpr (std::is_same_v<T, float>) {
       if (filter_t) {
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
+        continue;
+      }
+      if (winograd) {
+        kernels::conv_winograd_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
         continue;
       }
       if (direct) {
@@ -222,19 +237,23 @@ class Conv : public Kernel {
     return &transposed_;
   }
 
-  // The prepared float filter blocked for the direct path when this run takes it, else
-  // null. Blocked on the first such run for each block size (it depends on the output
-  // row's length), once per session.
+  // The prepared float filter transformed for the Winograd path or blocked for the direct
+  // path when this run takes one, else null. Made on the first such run for each form (the
+  // block depends on the output's size), once per session.
   const float* direct_filter(const kernels::Window& win, int64_t C) {
     const Tensor& w = prepared_->w;
-    if (w.type() != ElemType::Float || !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
-    const int64_t block = kernels::conv_direct_block(win.out[1]), M = w.dim(0);
+    if (w.type() != ElemType::Float) return nullptr;
+    const bool winograd = kernels::conv_winograd_pays(win, C, groups_);
+    if (!winograd && !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
+    const int64_t M = w.dim(0);
+    const int64_t block =
+        winograd ? kernels::winograd_block(win.out) : kernels::conv_direct_block(win.out[1]);
     std::lock_guard lock(direct_mutex_);
-    for (const auto& [b, data] : direct_filters_)
-      if (b == block) return data.data();
-    direct_filters_.emplace_back(block,
-                                 kernels::block_filter(w.data<float>(), M, w.numel() / M, block));
-    return direct_filters_.back().second.data();
+    for (const auto& f : direct_filters_)
+      if (f.winograd == winograd && f.block == block) return f.data.data();
+    direct_filters_.push_back(
+        {winograd, block, direct_filter_for(w.data<float>(), M, C, win, winograd)});
+    return direct_filters_.back().data.data();
   }
 
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
@@ -255,8 +274,13 @@ class Conv : public Kernel {
   std::once_flag transposed_once_;
   kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
   std::mutex direct_mutex_;
-  // W blocked for the direct path, by block size (a deque: the blocks never move).
-  std::deque<std::pair<int64_t, std::vector<float>>> direct_filters_;
+  // W for the Winograd or the direct path, by path and block size (a deque: they never move).
+  struct DirectFilter {
+    bool winograd;
+    int64_t block;
+    std::vector<float> data;
+  };
+  std::deque<DirectFilter> direct_filters_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
