@@ -70,9 +70,9 @@ class InferenceSession {
     options.allow_newer_opset = allow_newer_opset;
     if (optimization == "none")
       options.optimization = Optimization::none;
-    else if (optimization == "all")
-      options.optimization = Optimization::all;
-    else if (optimization != "basic")
+    else if (optimization == "basic")
+      options.optimization = Optimization::basic;
+    else if (optimization != "all")
       throw py::value_error("optimization must be 'none', 'basic' or 'all', not '" + optimization +
                             "'");
     if (!sess_options.is_none() && py::hasattr(sess_options, "intra_op_num_threads")) {
@@ -189,7 +189,7 @@ PYBIND11_MODULE(bough, m) {
                     const std::string&>(),
            "path_or_bytes"_a, "sess_options"_a = py::none(), "providers"_a = py::none(),
            py::kw_only(), "threads"_a = py::none(), "allow_newer_opset"_a = false,
-           "optimization"_a = "basic")
+           "optimization"_a = "all")
       .def("get_inputs", &InferenceSession::get_inputs)
       .def("get_outputs", &InferenceSession::get_outputs)
       .def("get_overridable_initializers", &InferenceSession::get_overridable_initializers)

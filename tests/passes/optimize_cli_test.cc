@@ -87,9 +87,9 @@ TEST(OptimizeCli, RefusesAnInvalidModelNamingItsPath) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/o.onnx"));
 }
 
-// Every level gives the same outputs; basic is the default.
-TEST(SessionOptimization, LevelsAgreeAndBasicIsTheDefault) {
-  EXPECT_EQ(SessionOptions().optimization, Optimization::basic);
+// Every level gives the same outputs; all is the default.
+TEST(SessionOptimization, LevelsAgreeAndAllIsTheDefault) {
+  EXPECT_EQ(SessionOptions().optimization, Optimization::all);
   const std::string path = test::save_model(test::make_model(constant_if_model()),
                                             test::scratch_dir("session_levels"), "m.onnx");
   for (Optimization level : {Optimization::none, Optimization::basic, Optimization::all}) {
@@ -121,6 +121,34 @@ TEST(SessionOptimization, DefaultSessionsDropDeadCode) {
   Session session(Model::load(path));
   EXPECT_EQ(floats_of(session.run({{"x", f32({2}, {1, 2})}})[0].second.tensor()),
             (std::vector<float>{-1, -2}));
+}
+
+// Sessions fuse by default (Conv + Relu runs as one FusedConv, their passes being private),
+// while `bough optimize` writes the basic pipeline's model unless asked: no contrib
+// operator in a saved file.
+TEST(SessionOptimization, SessionsFuseButOptimizeWritesPortableModels) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 1, 3});
+  g.initializer("w", f32({1, 1, 2}, {1, -1}));
+  g.node("Conv", {"x", "w"}, {"c"});
+  g.node("Relu", {"c"}, {"y"});
+  g.output("y", ElemType::Float, {1, 1, 2});
+  const std::string path = test::save_scratch(g, "session_fuses");
+  std::string out;
+  ASSERT_EQ(test::run_cli("bench " + path + " --iters 1 --warmup 0 --profile", &out), 0) << out;
+  EXPECT_NE(out.find("FusedConv"), std::string::npos) << out;
+  ASSERT_EQ(
+      test::run_cli("bench " + path + " --iters 1 --warmup 0 --profile --optimize basic", &out), 0)
+      << out;
+  EXPECT_EQ(out.find("FusedConv"), std::string::npos) << out;
+  const std::string saved = test::scratch_dir("session_fuses_saved") + "/o.onnx";
+  ASSERT_EQ(test::run_cli("optimize " + path + " " + saved, &out), 0) << out;
+  EXPECT_EQ(test::count_ops(saved, "FusedConv"), 0);
+  EXPECT_EQ(test::count_ops(saved, "Relu"), 1);
+  // x = [1, -2, 3], w = [1, -1]: Conv = [3, -5], Relu = [3, 0], whichever level runs.
+  Session fused(Model::load(path));
+  EXPECT_EQ(floats_of(fused.run({{"x", f32({1, 1, 3}, {1, -2, 3})}})[0].second.tensor()),
+            (std::vector<float>{3, 0}));
 }
 
 TEST(SessionOptimization, TestDataTakesALevel) {

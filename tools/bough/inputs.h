@@ -20,7 +20,7 @@ struct RunOptions {
   std::vector<std::string> dims;    // NAME=VALUE, for the symbolic dimensions of @random inputs
   int threads = 1;
   bool allow_newer_opset = false;
-  Optimization optimization = Optimization::basic;
+  Optimization optimization = Optimization::all;
 };
 
 // A mistake on the command line found after parsing; exits with the usage code.

@@ -100,8 +100,10 @@ Command add_optimize(CLI::App& root) {
   auto opt = std::make_shared<Options>();
   app->add_option("IN", opt->in, "the model to read");
   app->add_option("OUT", opt->out, "the .onnx file to write");
-  app->add_option("--passes", opt->passes,
-                  "the passes to run, comma-separated (default: the basic pipeline sessions run)");
+  app->add_option(
+      "--passes", opt->passes,
+      "the passes to run, comma-separated (default: the basic pipeline, no fusions: the written "
+      "model stays portable)");
   app->add_flag("--repair", opt->repair,
                 "first rewrite what the check refuses but has one clear meaning (legalize-if)");
   app->add_flag("--list", opt->list, "list the passes and exit");

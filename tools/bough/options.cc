@@ -91,14 +91,14 @@ CLI::Option* add_optimization_option(CLI::App* app, Optimization* level) {
       ->add_option_function<std::string>(
           "--optimize",
           [level](const std::string& word) {
-            *level = word == "none"  ? Optimization::none
-                     : word == "all" ? Optimization::all
-                                     : Optimization::basic;
+            *level = word == "none"    ? Optimization::none
+                     : word == "basic" ? Optimization::basic
+                                       : Optimization::all;
           },
           "graph passes run before planning: none, basic (folding constants and constant Ifs, "
-          "dead code) or all")
+          "dead code) or all (basic and the fusions)")
       ->check(one_of(kLevels))
-      ->default_str("basic");
+      ->default_str("all");
 }
 
 CLI::Option* add_newer_opset_flag(CLI::App* app, bool* allow) {
