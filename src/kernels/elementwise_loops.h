@@ -1,8 +1,12 @@
 // Elementwise loops over the broadcasting iterator, split across threads when large.
 #pragma once
 
+#include <algorithm>
+#include <type_traits>
+
 #include "bough/tensor.h"
 #include "kernels/broadcast.h"
+#include "kernels/streaming_store.h"
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
@@ -11,6 +15,9 @@ namespace bough::kernels {
 // out, rounded up): util::kMinWorkPerThread counts it, and kernels that do not count their
 // bytes exactly use it per element.
 inline constexpr int64_t kElementWork = 16;
+
+// The tile a loop writing past the cache computes into before streaming it out.
+inline constexpr int64_t kStreamingTileBytes = 1024;
 
 // Makes `out` a `type` tensor of the broadcast shape of `a` and `b` (reusing its buffer when
 // it can, see Tensor::reinit). True when both inputs cover the output element for element,
@@ -48,26 +55,48 @@ void binary_map_into(const Tensor& a, const Tensor& b, Tensor& out, ElemType out
   const Dims* shapes[] = {&a.shape(), &b.shape()};
   BroadcastLoop L = make_broadcast_loop(out.shape(), shapes);
   const int64_t sa = L.inner_stride(0), sb = L.inner_stride(1);
-  auto runs = [&](int64_t s, int64_t e) {
-    for_each_run(L, s, e, [&](int64_t o, const int64_t* in, int64_t n) {
-      TO* dst = po + o;
-      const TA* x = pa + in[0];
-      const TB* y = pb + in[1];
-      if (sa && sb) {
-        for (int64_t i = 0; i < n; ++i) dst[i] = op(x[i], y[i]);
-      } else if (sb) {
-        const TA xv = *x;
-        for (int64_t i = 0; i < n; ++i) dst[i] = op(xv, y[i]);
-      } else if (sa) {
-        const TB yv = *y;
-        for (int64_t i = 0; i < n; ++i) dst[i] = op(x[i], yv);
-      } else {
-        const TO v = op(*x, *y);
-        for (int64_t i = 0; i < n; ++i) dst[i] = v;
-      }
-    });
+  // n elements of a run into dst, from x and y (each stepping only if its stride is not 0).
+  auto run = [&](TO* dst, const TA* x, const TB* y, int64_t n) {
+    if (sa && sb) {
+      for (int64_t i = 0; i < n; ++i) dst[i] = op(x[i], y[i]);
+    } else if (sb) {
+      const TA xv = *x;
+      for (int64_t i = 0; i < n; ++i) dst[i] = op(xv, y[i]);
+    } else if (sa) {
+      const TB yv = *y;
+      for (int64_t i = 0; i < n; ++i) dst[i] = op(x[i], yv);
+    } else {
+      const TO v = op(*x, *y);
+      for (int64_t i = 0; i < n; ++i) dst[i] = v;
+    }
   };
-  pool.parallel_for_work(L.outer(), L.inner() * kBytes, runs);
+  if constexpr (std::is_arithmetic_v<TO>) {
+    if (total * static_cast<int64_t>(sizeof(TO)) >= kStreamingOutputBytes &&
+        L.inner() * static_cast<int64_t>(sizeof(TO)) >= kStreamingTileBytes) {
+      // Past the cache (kernels/streaming_store.h), for runs of at least a tile (short runs
+      // would leave partial lines, which non-temporal stores write slowly): each run goes
+      // through a tile in L1 and on with non-temporal stores. The broadcast_add benchmark's
+      // 128 MiB output, A [64,1,1024] + B [1,512,1024], is all runs of 1024.
+      pool.parallel_for_work(L.outer(), L.inner() * kBytes, [&](int64_t s, int64_t e) {
+        constexpr int64_t kTile = kStreamingTileBytes / sizeof(TO);
+        alignas(64) TO tile[kTile];
+        for_each_run(L, s, e, [&](int64_t o, const int64_t* in, int64_t n) {
+          for (int64_t j = 0; j < n; j += kTile) {
+            const int64_t m = std::min(kTile, n - j);
+            run(tile, pa + in[0] + (sa ? j : 0), pb + in[1] + (sb ? j : 0), m);
+            stream_copy(po + o + j, tile, static_cast<size_t>(m) * sizeof(TO));
+          }
+        });
+        streaming_fence();
+      });
+      return;
+    }
+  }
+  pool.parallel_for_work(L.outer(), L.inner() * kBytes, [&](int64_t s, int64_t e) {
+    for_each_run(L, s, e, [&](int64_t o, const int64_t* in, int64_t n) {
+      run(po + o, pa + in[0], pb + in[1], n);
+    });
+  });
 }
 
 // binary_map_into a new tensor.

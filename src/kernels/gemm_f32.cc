@@ -294,7 +294,7 @@ void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, in
 
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
               util::ThreadPool& pool) {
-  const int64_t threads = pool.threads_for(m * b.n() * b.k());
+  const int64_t threads = pool.threads_for(gemm_work(m, b.k(), b.n()));
   if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m);
   const int64_t panels = b.panels();
   if (m >= b.n()) {  // rows
@@ -314,7 +314,7 @@ void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t l
 void gemm_f32_few_rows(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
                        int64_t ldc, int64_t m, int64_t k, int64_t n, util::ThreadPool& pool) {
   if (m == 0 || n == 0) return;
-  const int64_t threads = pool.threads_for(m * n * k);
+  const int64_t threads = pool.threads_for(gemm_work(m, k, n));
   const int64_t strip = 8 * HWY_DYNAMIC_DISPATCH(VectorLanes)();  // FewRowsM<1>'s strip
   const int64_t units = ceil_div(n, strip);
   pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {

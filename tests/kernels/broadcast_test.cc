@@ -10,6 +10,7 @@
 
 #include "bough/error.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/streaming_store.h"
 #include "model_builder.h"
 #include "reference.h"
 
@@ -223,6 +224,50 @@ TEST(Broadcast, ThreadedBinaryMapMatchesReference) {
       const std::vector<int64_t> c = test::unravel(i, shape);
       ASSERT_EQ(out.data<float>()[i], a.data<float>()[test::broadcast_source(c, s[0])] -
                                           2 * b.data<float>()[test::broadcast_source(c, s[1])])
+          << "element " << i;
+    }
+  }
+}
+
+// stream_copy copies every byte, whatever dst's alignment and the length (the aligned middle
+// with non-temporal stores, the ends with ordinary ones).
+TEST(Broadcast, StreamCopyCopiesEveryByte) {
+  std::vector<unsigned char> src(300), dst(400);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
+  for (size_t offset = 0; offset < 40; ++offset)
+    for (size_t bytes :
+         {size_t{0}, size_t{1}, size_t{31}, size_t{32}, size_t{33}, size_t{100}, size_t{300}}) {
+      std::fill(dst.begin(), dst.end(), 0);
+      stream_copy(dst.data() + offset, src.data(), bytes);
+      streaming_fence();
+      for (size_t i = 0; i < dst.size(); ++i)
+        ASSERT_EQ(dst[i], i >= offset && i < offset + bytes ? src[i - offset] : 0)
+            << "offset " << offset << ", " << bytes << " bytes, byte " << i;
+    }
+}
+
+// An output past kStreamingOutputBytes is written through streaming stores, on 2 threads:
+// the broadcast_add benchmark's shapes with 64 rows of a cut to 32 (64 MiB), and a run
+// length that is not a whole number of tiles.
+TEST(Broadcast, OutputPastTheCacheMatchesReference) {
+  util::ThreadPool pool(2);
+  Rng rng(7);
+  const std::vector<std::vector<Dims>> cases = {
+      {Dims{32, 1, 1024}, Dims{1, 512, 1024}},
+      {Dims{16, 1, 1300}, Dims{1, 820, 1300}},
+  };
+  for (const auto& s : cases) {
+    SCOPED_TRACE(describe(s));
+    const Tensor a = test::small_int_floats(s[0], rng);
+    const Tensor b = test::small_int_floats(s[1], rng);
+    const Tensor out = binary_map<float, float, float>(a, b, ElemType::Float, pool,
+                                                       [](float x, float y) { return x - 2 * y; });
+    ASSERT_GE(out.nbytes(), static_cast<size_t>(kStreamingOutputBytes));
+    const int64_t n = s[0][2], rows_b = s[1][1];
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      const int64_t j = i % n, row = i / n;  // a's row is row / rows_b, b's row % rows_b
+      ASSERT_EQ(out.data<float>()[i],
+                a.data<float>()[row / rows_b * n + j] - 2 * b.data<float>()[row % rows_b * n + j])
           << "element " << i;
     }
   }

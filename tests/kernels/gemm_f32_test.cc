@@ -103,6 +103,19 @@ TEST(GemmF32, LargeOddShapesMatchReference) {
 }
 
 // K = 0 gives zeros; M = 0 or N = 0 writes nothing.
+// The cost rule's count: multiply-adds, or the bytes of B for a product of fewer than 4 rows,
+// whose time is streaming B. A 1x256 by 256x4096 product (a decoder's vocabulary
+// projection) is 2^20 multiply-adds but 4 MiB of B: two threads' worth, not one.
+TEST(GemmF32, FewRowProductsCountTheBytesOfB) {
+  EXPECT_EQ(gemm_work(1, 256, 4096), 256 * 4096 * 4);
+  EXPECT_EQ(gemm_work(3, 256, 4096), 256 * 4096 * 4);
+  EXPECT_EQ(gemm_work(5, 256, 4096), 5 * 256 * 4096);
+  EXPECT_EQ(gemm_work(64, 64, 64), 64 * 64 * 64);
+  util::ThreadPool pool(4);
+  EXPECT_EQ(pool.threads_for(gemm_work(1, 256, 4096)), 4);
+  EXPECT_EQ(pool.threads_for(gemm_work(1, 256, 1024)), 1);
+}
+
 TEST(GemmF32, EmptyDimensions) {
   util::ThreadPool pool(2);
   std::vector<float> c(12, NAN);

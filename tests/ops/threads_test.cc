@@ -225,6 +225,9 @@ const std::vector<Row> kCases = {
   // a · bᵀ of Gemm's transB: n = 1024 columns, g = 2^16 / (256 * 4) = 64.
   {"MatMul", [] { return Case{"MatMul", {{"a", floats({512, 512}, 98)}, {"b", floats({512, 512}, 99)}}}; }},
   {"Gemm_transB_few_rows", [] { return Case{"Gemm", {{"a", floats({4, 256}, 100)}, {"b", floats({1024, 256}, 101)}}, 1, int_attr("transB", 1)}; }},
+  // kernels/gemm_f32.cc few rows, counted by the 4 MiB of b it streams (kernels::gemm_work):
+  // n = 4096 / (8 * vector lanes) strips on min(4, 4) threads (by multiply-adds, 1).
+  {"MatMul_one_row_streams_b", [] { return Case{"MatMul", {{"a", floats({1, 256}, 109)}, {"b", floats({256, 4096}, 110)}}}; }},
   {"MatMulInteger", [] { return Case{"MatMulInteger", {{"a", ints(ElemType::UInt8, {256, 300}, 102, 0, 255)}, {"b", ints(ElemType::UInt8, {300, 256}, 103, 0, 255)}}, 1, {}, 10}; }},
   // kernels/matmul_nbits.cc: one row, n = 1024 columns in units of 16, m n k = 2^21 (two
   // threads' worth); B fed, so rearranged on the run.
