@@ -51,14 +51,17 @@ bool if_allows(int since, const ir::Type& t, std::string* why) {
         *why = "sequences need If-13 or newer";
         return false;
       }
-      return t.inner->kind != K::Tensor || elem_allowed(since, t.inner->elem, why);
+      // An undeclared element type (a sequence_type without elem_type) has nothing to check.
+      return !t.inner || t.inner->kind != K::Tensor || elem_allowed(since, t.inner->elem, why);
     case K::Optional: {
       if (since < 16) {
         *why = "optionals need If-16 or newer";
         return false;
       }
+      if (!t.inner || !t.inner->defined()) return true;  // optional_type without elem_type
       const ir::Type& in = *t.inner;
       if (in.kind == K::Tensor) return elem_allowed(since, in.elem, why);
+      if (in.kind == K::Sequence && !in.inner) return true;
       if (in.kind == K::Sequence && in.inner->kind == K::Tensor) {
         // Optional sequences kept the element types of If-16 in every later row.
         if (first_if_row(in.inner->elem) > 16) {

@@ -63,5 +63,19 @@ TEST(IfRows, WhatEachRowAllows) {
   EXPECT_TRUE(if_allows(1, Type(), &why));  // nothing declared, nothing to check
 }
 
+// A sequence_type or optional_type without its elem_type (the reader leaves `inner` null):
+// nothing to check inside, and no null dereference (found by the session_run fuzzer).
+TEST(IfRows, UndeclaredInnerTypesAreAllowed) {
+  std::string why;
+  Type bare_seq;
+  bare_seq.kind = Type::Kind::Sequence;
+  EXPECT_TRUE(if_allows(13, bare_seq, &why));
+  Type bare_opt;
+  bare_opt.kind = Type::Kind::Optional;
+  EXPECT_TRUE(if_allows(16, bare_opt, &why));
+  EXPECT_FALSE(if_allows(15, bare_opt, &why));
+  EXPECT_TRUE(if_allows(16, Type::wrap(Type::Kind::Optional, bare_seq), &why));
+}
+
 }  // namespace
 }  // namespace bough::check

@@ -6,7 +6,8 @@
 // tests/fixtures/hostile/ keeps one file per problem fuzzing and review found (each fixed):
 // initializers claiming 2^28 strings or 2^39 floats, external data naming a folder,
 // 30,000 nested regex groups, integer log-reductions and Shrink leaving the integer range,
-// a HannWindow of 2^31 samples (8 GiB; run_once gives sessions a 256 MiB limit).
+// a HannWindow of 2^31 samples (8 GiB; run_once gives sessions a 256 MiB limit), an If
+// branch output declared optional_type without its elem_type.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +18,8 @@
 
 #include "bough/error.h"
 #include "bough/model.h"
+#include "bough/session.h"
+#include "model_builder.h"
 #include "run_once.h"
 #include "test_paths.h"
 
@@ -71,6 +74,19 @@ TEST(HostileModels, SavedReproducersEndInAnErrorOrARun) {
     ++files;
   }
   EXPECT_GE(files, 8);
+}
+
+// A branch output declared optional_type without elem_type (the session_run fuzzer's find:
+// the If check dereferenced the missing inner type) is a loose declaration, not an error:
+// the model is valid and runs. then: an empty optional; else: optional(seq([1..5])).
+TEST(HostileModels, IfBranchOptionalWithoutElementTypeRuns) {
+  const std::string path =
+      test::source_dir() + "/tests/fixtures/hostile/if_optional_without_elem_type.onnx";
+  Session session(Model::load(path));
+  for (bool cond : {true, false}) {
+    const auto out = session.run({{"cond", test::boolean({}, {cond})}});
+    EXPECT_EQ(out[0].second.tensor().get_int(0), cond ? 0 : 1) << "cond " << cond;
+  }
 }
 
 TEST(HostileModels, TruncatedAndBitFlippedCopiesOfTheExample) {
