@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace bough::check {
 
@@ -30,10 +31,10 @@ size_t Diagnostics::errors() const {
 std::string render_text(const Diagnostics& d, const std::string& model_path) {
   std::string out;
   for (const Diagnostic& x : d.all()) {
-    out += model_path;
-    if (!x.place.empty()) out += ": " + x.place;
+    out += util::printable(model_path);
+    if (!x.place.empty()) out += ": " + util::printable(x.place);
     out += x.severity == Severity::Warning ? ": warning: " : ": ";
-    out += x.message + "\n";
+    out += util::printable(x.message) + "\n";
   }
   return out;
 }

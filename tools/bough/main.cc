@@ -9,15 +9,20 @@
 #include "commands.h"
 #include "inputs.h"
 #include "options.h"
+#include "util/printable.h"
 #include "version.h"
 
 namespace bough::cli {
 
 int report_error(const std::exception& e) {
-  std::fprintf(stderr, "bough: error: %s\n", e.what());
+  const auto* err = dynamic_cast<const Error*>(&e);
+  // An Error's parts rather than what(), which a NUL in a model's name would cut short.
+  const std::string text = !err                   ? std::string(e.what())
+                           : err->where().empty() ? err->message()
+                                                  : err->where() + ": " + err->message();
+  std::fprintf(stderr, "bough: error: %s\n", util::printable(text).c_str());
   if (dynamic_cast<const UsageError*>(&e)) return kExitUsage;
   if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return kExitIO;
-  const auto* err = dynamic_cast<const Error*>(&e);
   if (!err) return kExitInvalid;
   switch (err->kind()) {
     case ErrorKind::IO:
