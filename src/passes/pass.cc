@@ -35,8 +35,6 @@ const std::vector<Pass>& all_passes() {
       {"conv-activation",
        "fuse a float Conv and the Relu, Sigmoid, LeakyRelu or Clip after it into a FusedConv",
        conv_activation, Level::all},
-      {"erf-gelu", "fuse the exported exact Gelu, x * 0.5 * (1 + erf(x / sqrt(2))), into a Gelu",
-       erf_gelu, Level::all},
       {"dead-code",
        "remove nodes, initializers, captures and If outputs that no graph output needs", dead_code},
   };

@@ -60,6 +60,5 @@ int matmul_add_gemm(ir::Model& model);
 int transpose_gemm(ir::Model& model);
 int merge_transposes(ir::Model& model);
 int conv_activation(ir::Model& model);
-int erf_gelu(ir::Model& model);
 
 }  // namespace bough::passes
