@@ -162,7 +162,8 @@ TEST(BeamSearch, BatchEntriesAreSearchedApart) {
 TEST(BeamSearch, ScoresOutputHoldsEachStepsCandidateScores) {
   BeamModel m(kInputs, {"sequences", "", "scores"});
   Session s(Model::load(m.save("beam_scores")));
-  const Tensor& scores = s.run(feeds({0}, 4, 2, 2, 1.0f))[1].second.tensor();
+  const auto out = s.run(feeds({0}, 4, 2, 2, 1.0f));
+  const Tensor& scores = out[1].second.tensor();
   ASSERT_EQ(scores.shape(), Dims({3, 1, 2, 6}));
   const auto at = [&](int64_t step, int64_t beam, int64_t token) {
     return scores.data<float>()[(step * 2 + beam) * 6 + token];
