@@ -74,7 +74,13 @@ ir::Shape known_shape(const std::vector<int64_t>& dims) {
   return ir::Shape::of(std::move(out));
 }
 
-ir::Shape unknown_dims(size_t rank) { return ir::Shape::of(std::vector<ir::Dim>(rank)); }
+ir::Shape unknown_dims(size_t rank) {
+  // The rank often comes from a declared dim (the length of a shape input), which an
+  // untrusted file may set to anything: past any real rank, claim nothing.
+  constexpr size_t kLargestRankInferred = 1024;
+  if (rank > kLargestRankInferred) return ir::Shape::unknown_rank();
+  return ir::Shape::of(std::vector<ir::Dim>(rank));
+}
 
 void infer_same_as_first(InferContext& ctx) { ctx.set_output(0, ctx.input_type(0)); }
 
