@@ -3,6 +3,12 @@
 
 namespace bough::ops {
 
+namespace {
+// Versions 1 and 11 of every reduction defined here: axes an attribute, no 8-bit types.
+constexpr std::string_view kBeforeOpset12Row =
+    "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = 1";
+}  // namespace
+
 OpDef numeric_reduce_def(std::string_view name, KernelFactory make) {
   return {"",
           name,
@@ -13,12 +19,8 @@ OpDef numeric_reduce_def(std::string_view name, KernelFactory make) {
           1,
           make,
           infer_reduce<18>,
-          {{1,
-            "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, "
-            "keepdims: int = 1"},
-           {11,
-            "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, "
-            "keepdims: int = 1"},
+          {{1, kBeforeOpset12Row},
+           {11, kBeforeOpset12Row},
            {13,
             "data: T -> reduced: T; T = floats bfloat16 int32 int64 uint32 uint64; axes: "
             "ints?, keepdims: int = 1"},
@@ -37,12 +39,8 @@ OpDef extreme_reduce_def(std::string_view name, KernelFactory make) {
           1,
           make,
           infer_reduce<18>,
-          {{1,
-            "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, "
-            "keepdims: int = 1"},
-           {11,
-            "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, "
-            "keepdims: int = 1"},
+          {{1, kBeforeOpset12Row},
+           {11, kBeforeOpset12Row},
            {12,
             "data: T -> reduced: T; T = floats int8 int32 int64 uint8 uint32 uint64; axes: "
             "ints?, keepdims: int = 1"},
