@@ -24,7 +24,8 @@ std::optional<std::vector<int64_t>> int_values(const InferContext& ctx, size_t i
 
 // A shape of known dims.
 ir::Shape known_shape(const std::vector<int64_t>& dims);
-// A shape of `rank` unknown dims.
+// A shape of `rank` unknown dims; an unknown rank past 1,024 (a rank read from an untrusted
+// declaration).
 ir::Shape unknown_dims(size_t rank);
 
 // Output 0 has the type of input 0 (unary elementwise ops, activations, normalizations).
