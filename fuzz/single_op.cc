@@ -6,7 +6,7 @@
 // such models get wrong; only bough::Error may come out.
 //
 // To keep a finding as a regression test, save the model it generates:
-//   BOUGH_SINGLE_OP_MODEL=tests/fixtures/hostile/NAME.onnx build-fuzz/fuzz/fuzz_single_op INPUT
+//   BOUGH_SINGLE_OP_MODEL=tests/fixtures/hostile/NAME.onnx build-asan/fuzz/fuzz_single_op INPUT
 // (the run's input values come from the bytes left over; the hostile-models test uses fixed
 // ones, so a finding that needs particular values keeps them as initializers).
 #include <fuzzer/FuzzedDataProvider.h>

@@ -165,7 +165,8 @@ TEST(Storage, CopiesShareAndCount) {
   }
   EXPECT_TRUE(a.unique());
   Tensor self = a;
-  self = self;  // self-assignment keeps the count
+  const Tensor& same = self;  // through a reference, which compilers do not warn about
+  self = same;                // self-assignment keeps the count
   self = Tensor();
   EXPECT_TRUE(a.unique());
 }

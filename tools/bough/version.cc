@@ -2,6 +2,10 @@
 
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include "kernels/gemm_f32.h"
 
 namespace bough::cli {
@@ -40,6 +44,14 @@ constexpr bool kAvx512bw = true;
 constexpr bool kAvx512bw = false;
 #endif
 
+#if defined(__x86_64__) || defined(__i386__)
+// CPUID leaf 1 directly: clang 14's __builtin_cpu_supports does not know "f16c".
+bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
+#endif
+
 struct Feature {
   const char* name;
   bool compiled;  // the binary assumes it
@@ -52,7 +64,7 @@ std::vector<Feature> features() {
   return {{"sse4.2", kSse42, __builtin_cpu_supports("sse4.2") != 0},
           {"avx2", kAvx2, __builtin_cpu_supports("avx2") != 0},
           {"fma", kFma, __builtin_cpu_supports("fma") != 0},
-          {"f16c", kF16c, __builtin_cpu_supports("f16c") != 0},
+          {"f16c", kF16c, cpu_has_f16c()},
           {"avx512f", kAvx512f, __builtin_cpu_supports("avx512f") != 0},
           {"avx512bw", kAvx512bw, __builtin_cpu_supports("avx512bw") != 0}};
 #else
