@@ -19,6 +19,16 @@ inline constexpr int64_t kElementWork = 16;
 // The tile a loop writing past the cache computes into before streaming it out.
 inline constexpr int64_t kStreamingTileBytes = 1024;
 
+// The work of one element of a loop through `Fn`: Fn::kWork where Fn declares what its math
+// costs (the functions of kernels/fast_math.h cost many times their bytes), else `bytes`.
+template <typename Fn>
+constexpr int64_t work_of(int64_t bytes) {
+  if constexpr (requires { Fn::kWork; })
+    return std::max<int64_t>(Fn::kWork, bytes);
+  else
+    return bytes;
+}
+
 // Makes `out` a `type` tensor of the broadcast shape of `a` and `b` (reusing its buffer when
 // it can, see Tensor::reinit). True when both inputs cover the output element for element,
 // e.g. equal shapes or [1,4] and [4], so one flat loop serves.
@@ -108,14 +118,15 @@ Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, util::Thr
   return out;
 }
 
-// out[i] = op(x[i]), into `out` (reinit'ed here; it must not be `x`).
+// out[i] = op(x[i]), into `out` (reinit'ed here; it must not be `x`). `item_work` is what
+// an element costs (util::kMinWorkPerThread): its bytes unless op's math costs more.
 template <typename TI, typename TO, typename Op>
-void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, util::ThreadPool& pool,
-                    Op op) {
+void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, util::ThreadPool& pool, Op op,
+                    int64_t item_work = sizeof(TI) + sizeof(TO)) {
   out.reinit(out_type, x.shape());
   const TI* px = x.data<TI>();
   TO* po = out.data<TO>();
-  pool.parallel_for_work(x.numel(), sizeof(TI) + sizeof(TO), [&](int64_t s, int64_t e) {
+  pool.parallel_for_work(x.numel(), item_work, [&](int64_t s, int64_t e) {
     for (int64_t i = s; i < e; ++i) po[i] = op(px[i]);
   });
 }

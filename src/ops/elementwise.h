@@ -140,12 +140,15 @@ void unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* nam
     return kernels::computed_in_float_into(
         out,
         [&](const Tensor& x, Tensor& y) {
-          kernels::unary_map_into<float, float>(x, y, ElemType::Float, pool, Fn{});
+          kernels::unary_map_into<float, float>(x, y, ElemType::Float, pool, Fn{},
+                                                kernels::work_of<Fn>(2 * sizeof(float)));
         },
         x);
   kernels::visit<K>(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    kernels::unary_map_into<T, T>(x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); });
+    kernels::unary_map_into<T, T>(
+        x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); },
+        kernels::work_of<Fn>(2 * sizeof(T)));
   });
 }
 

@@ -202,6 +202,21 @@ TEST(Broadcast, UnaryMapMatchesReference) {
   }
 }
 
+// A map's element costs what its function declares (kWork) when that is more than its bytes.
+struct Costly {
+  static constexpr int64_t kWork = 100;
+};
+struct Cheap {
+  static constexpr int64_t kWork = 2;
+};
+struct Plain {};
+
+TEST(Broadcast, ElementWorkIsTheMathsCostOrTheBytes) {
+  EXPECT_EQ(work_of<Costly>(8), 100);
+  EXPECT_EQ(work_of<Cheap>(8), 8);
+  EXPECT_EQ(work_of<Plain>(16), 16);
+}
+
 // The elementwise loops split across a pool: large inputs, each shape pattern (flat,
 // broadcast with a long inner run, broadcast with a short one), against the reference.
 TEST(Broadcast, ThreadedBinaryMapMatchesReference) {

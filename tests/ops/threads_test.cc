@@ -90,6 +90,10 @@ const std::vector<Row> kCases = {
   // kernels/elementwise_loops.h unary_map: n = 2^18 elements, g = util::grain_for(bytes per
   // element) = 2^17 for floats (Not, at 2 bytes an element, now stays on one thread).
   {"Exp_unary_map", [] { return Case{"Exp", {{"x", floats({512, 512}, 1)}}}; }},
+  // The same counted by the cost of the math (kernels/fast_math.h; by their bytes these
+  // 2^15 floats stay on one thread): Erf g = 2^20 / 168 = 6242, Gelu g = 2^20 / 240 = 4370.
+  {"Erf_math_work", [] { return Case{"Erf", {{"x", floats({32, 1024}, 106, -3, 3)}}}; }},
+  {"Gelu_math_work", [] { return Case{"Gelu", {{"x", floats({32, 1024}, 107, -3, 3)}}, 1, {}, 20}; }},
   {"Not_unary_map", [] { return Case{"Not", {{"x", ints(ElemType::Bool, {512, 512}, 2, 0, 1)}}}; }},
   // binary_map, one flat loop: n = 2^18, g = 2^16.
   {"Add_flat", [] { return Case{"Add", {{"a", floats({512, 512}, 3)}, {"b", floats({512, 512}, 4)}}}; }},
@@ -137,6 +141,9 @@ const std::vector<Row> kCases = {
   {"GroupNormalization", [] { return Case{"GroupNormalization", {{"x", floats({2, 32, 64, 64}, 38)}, {"s", floats({32}, 39)}, {"b", floats({32}, 40)}}, 1, int_attr("num_groups", 8)}; }},
   // ops/onnx/{softmax,log_softmax,hardmax}.cc: n = 512 rows, g = 2^16 / 512 = 128.
   {"Softmax", [] { return Case{"Softmax", {{"x", floats({512, 512}, 41, -5, 5)}}}; }},
+  // The same by the cost of softmax's math: n = 128 rows of 256, g = 2^20 / (256 * 120) = 35
+  // (by bytes, 256).
+  {"Softmax_math_work", [] { return Case{"Softmax", {{"x", floats({128, 256}, 108, -5, 5)}}}; }},
   {"LogSoftmax", [] { return Case{"LogSoftmax", {{"x", floats({512, 512}, 42, -5, 5)}}}; }},
   {"Hardmax", [] { return Case{"Hardmax", {{"x", floats({512, 512}, 43)}}}; }},
   // ops/onnx/batch_normalization.cc: n = 256 planes, g = 2^16 / 1024 = 64.

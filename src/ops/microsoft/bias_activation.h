@@ -16,9 +16,11 @@ namespace bough::ops::microsoft {
 // Throws BadInput unless `bias` is 1-D of x's last dimension and `skip` has x's shape.
 void check_bias_and_skip(const Tensor& x, const Tensor* bias, const Tensor* skip, const char* name);
 
+// `element_work` is what fn costs per element (kernels::kGeluWork and the like; see
+// util::kMinWorkPerThread).
 template <typename Fn>
 Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::ThreadPool& pool,
-                const char* name, Fn fn) {
+                const char* name, Fn fn, int64_t element_work = kernels::kElementWork) {
   check_bias_and_skip(x, bias, skip, name);
   auto compute = [&](const Tensor& xw, const Tensor* bw, const Tensor* sw) {
     return kernels::visit_float(xw.type(), name, [&](auto tag) {
@@ -29,15 +31,14 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
       const T* ps = sw ? sw->data<T>() : nullptr;
       T* py = y.data<T>();
       const int64_t c = bw ? bw->numel() : 1;
-      pool.parallel_for(xw.numel(), util::grain_for(kernels::kElementWork),
-                        [&](int64_t lo, int64_t hi) {
-                          for (int64_t i = lo; i < hi; ++i) {
-                            T v = px[i];
-                            if (pb) v += pb[i % c];
-                            if (ps) v += ps[i];
-                            py[i] = fn(v);
-                          }
-                        });
+      pool.parallel_for(xw.numel(), util::grain_for(element_work), [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+          T v = px[i];
+          if (pb) v += pb[i % c];
+          if (ps) v += ps[i];
+          py[i] = fn(v);
+        }
+      });
       return y;
     });
   };

@@ -11,8 +11,10 @@ class FastGelu : public Kernel {
  public:
   void run(KernelIO& io) override {
     const Tensor* bias = io.has_input(1) ? &io.input(1) : nullptr;
-    io.set_output(0, microsoft::bias_map(io.input(0), bias, nullptr, io.pool(), "FastGelu",
-                                         [](auto v) { return kernels::fast_gelu_tanh(v); }));
+    io.set_output(0,
+                  microsoft::bias_map(
+                      io.input(0), bias, nullptr, io.pool(), "FastGelu",
+                      [](auto v) { return kernels::fast_gelu_tanh(v); }, kernels::kGeluTanhWork));
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }

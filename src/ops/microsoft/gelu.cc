@@ -10,8 +10,9 @@ namespace {
 class Gelu : public Kernel {
  public:
   void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "Gelu",
-                                         [](auto v) { return kernels::fast_gelu(v); }));
+    io.set_output(0, microsoft::bias_map(
+                         io.input(0), nullptr, nullptr, io.pool(), "Gelu",
+                         [](auto v) { return kernels::fast_gelu(v); }, kernels::kGeluWork));
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }

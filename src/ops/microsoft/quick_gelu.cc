@@ -11,11 +11,13 @@ class QuickGelu : public Kernel {
  public:
   explicit QuickGelu(float alpha) : alpha_(alpha) {}
   void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "QuickGelu",
-                                         [a = alpha_](auto v) {
-                                           using T = decltype(v);
-                                           return v * kernels::fast_sigmoid(static_cast<T>(a) * v);
-                                         }));
+    io.set_output(0, microsoft::bias_map(
+                         io.input(0), nullptr, nullptr, io.pool(), "QuickGelu",
+                         [a = alpha_](auto v) {
+                           using T = decltype(v);
+                           return v * kernels::fast_sigmoid(static_cast<T>(a) * v);
+                         },
+                         kernels::kSigmoidWork));
   }
 
  private:

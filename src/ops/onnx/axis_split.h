@@ -55,14 +55,14 @@ void for_each_column(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& 
 
 // A new tensor of x's shape and element type T, written block by block: block(px, py, o0, o1)
 // computes the outer blocks [o0, o1) of y (at py) from those of x (at px). The pool runs
-// ranges of blocks in parallel.
+// ranges of blocks in parallel, by what an element costs (`element_work`, see outer_grain).
 template <typename T, typename Block>
-Tensor map_outer_blocks(const Tensor& x, const AxisSplit& s, util::ThreadPool& pool,
-                        Block&& block) {
+Tensor map_outer_blocks(const Tensor& x, const AxisSplit& s, util::ThreadPool& pool, Block&& block,
+                        int64_t element_work = kernels::kElementWork) {
   Tensor y(x.type(), x.shape());
   const T* px = x.data<T>();
   T* py = y.data<T>();
-  pool.parallel_for(s.outer, outer_grain(s),
+  pool.parallel_for(s.outer, outer_grain(s, element_work),
                     [&](int64_t o0, int64_t o1) { block(px, py, o0, o1); });
   return y;
 }

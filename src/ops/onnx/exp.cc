@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct ExpFn {
+  static constexpr int64_t kWork = kernels::kExpWork;
   template <typename T>
   T operator()(T v) const {
     return kernels::fast_exp(v);

@@ -10,12 +10,14 @@ namespace bough::ops {
 
 namespace {
 struct GeluFn {
+  static constexpr int64_t kWork = kernels::kGeluWork;
   template <typename T>
   T operator()(T v) const {
     return kernels::fast_gelu(v);
   }
 };
 struct GeluTanhFn {
+  static constexpr int64_t kWork = kernels::kGeluTanhWork;
   template <typename T>
   T operator()(T v) const {
     return kernels::fast_gelu_tanh(v);

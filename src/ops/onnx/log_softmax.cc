@@ -11,6 +11,7 @@ namespace {
 // y[o, :, i] = log_softmax(x[o, :, i]) for each o in [o0, o1) and each i.
 struct LogSoftmax {
   static constexpr const char* name = "LogSoftmax";
+  static constexpr int64_t kWork = kernels::kSoftmaxWork;
   template <typename T>
   void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
     kernels::softmax_blocks<true>(x, y, o0, o1, s.n, s.inner);

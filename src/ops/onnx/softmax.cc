@@ -11,6 +11,7 @@ namespace {
 
 struct Softmax {
   static constexpr const char* name = "Softmax";
+  static constexpr int64_t kWork = kernels::kSoftmaxWork;
   template <typename T>
   void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
     kernels::softmax_blocks<false>(x, y, o0, o1, s.n, s.inner);

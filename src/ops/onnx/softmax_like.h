@@ -14,7 +14,8 @@
 namespace bough::ops {
 
 // Block names the operator (Block::name) and is callable as Block{}(x, y, o0, o1, split) for
-// T = float and double: it writes the outer blocks [o0, o1) of y from those of x.
+// T = float and double: it writes the outer blocks [o0, o1) of y from those of x. Its kWork,
+// if any, is what an element costs (kernels::work_of).
 template <typename Block>
 class SoftmaxLike : public Kernel {
  public:
@@ -27,7 +28,8 @@ class SoftmaxLike : public Kernel {
         using T = typename decltype(tag)::type;
         return map_outer_blocks<T>(
             x, s, io.pool(),
-            [&](const T* px, T* py, int64_t o0, int64_t o1) { Block{}(px, py, o0, o1, s); });
+            [&](const T* px, T* py, int64_t o0, int64_t o1) { Block{}(px, py, o0, o1, s); },
+            kernels::work_of<Block>(kernels::kElementWork));
       });
     };
     io.set_output(0, kernels::through_float(along_axis, io.input(0)));
