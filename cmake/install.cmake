@@ -18,9 +18,9 @@ target_link_libraries(bough_shared PRIVATE bough_proto Threads::Threads pugixml:
   PkgConfig::RE2 PkgConfig::HWY ${BOUGH_IMAGE_LIBS})
 target_compile_features(bough_shared INTERFACE cxx_std_20)
 # Nothing from the static libraries it pulls in (protobuf-lite's code stays in its own .so).
-# Not in sanitized builds: clang leaves a shared library's sanitizer runtime to the program
-# that loads it, so its symbols are undefined here.
-if(NOT BOUGH_SANITIZE AND NOT BOUGH_TSAN)
+# Not in the clang-built ASan/UBSan build: clang leaves a shared library's sanitizer runtime
+# to the program that loads it, so its symbols are undefined here.
+if(NOT BOUGH_SANITIZE)
   target_link_options(bough_shared PRIVATE -Wl,--no-undefined)
 endif()
 

@@ -31,7 +31,7 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
       const T* ps = sw ? sw->data<T>() : nullptr;
       T* py = y.data<T>();
       const int64_t c = bw ? bw->numel() : 1;
-      pool.parallel_for(xw.numel(), util::grain_for(element_work), [&](int64_t lo, int64_t hi) {
+      pool.parallel_for_work(xw.numel(), element_work, [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
           T v = px[i];
           if (pb) v += pb[i % c];
