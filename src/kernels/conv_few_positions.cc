@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/scratch.h"
+
 namespace bough::kernels {
 
 namespace {
@@ -60,13 +62,13 @@ void conv_few_positions_f32(const float* x, const PackedB& wt, float* y, const W
   const int64_t P = win.out_numel(), rows = wt.k(), M = wt.n();
   // Small (at most kFewPositionsMax rows of C*K and of M floats), kept per thread.
   thread_local std::vector<float> col_t, out_t;
-  col_t.resize(static_cast<size_t>(P * rows));
-  out_t.resize(static_cast<size_t>(P * M));
-  im2row(x, C, win, col_t.data());
-  gemm_f32(col_t.data(), rows, wt, out_t.data(), M, P, pool);
+  float* col = grow_only(col_t, static_cast<size_t>(P * rows));
+  float* out = grow_only(out_t, static_cast<size_t>(P * M));
+  im2row(x, C, win, col);
+  gemm_f32(col, rows, wt, out, M, P, pool);
   for (int64_t m = 0; m < M; ++m) {
     float* row = y + m * P;
-    for (int64_t p = 0; p < P; ++p) row[p] = out_t[static_cast<size_t>(p * M + m)];
+    for (int64_t p = 0; p < P; ++p) row[p] = out[p * M + m];
     epilogue.apply(row, P, bias ? bias[m] : 0.0f);
   }
 }

@@ -6,6 +6,7 @@
 
 #include "kernels/conv_im2col.h"
 #include "kernels/gemm_f32.h"
+#include "kernels/scratch.h"
 
 namespace bough::kernels {
 
@@ -128,9 +129,9 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
       } else {
         const float* columns = x;
         if (!image_is_columns) {
-          col.resize(static_cast<size_t>(rows * n));
-          im2col(x, C, win, p0, p1, col.data());
-          columns = col.data();
+          float* cols = grow_only(col, static_cast<size_t>(rows * n));
+          im2col(x, C, win, p0, p1, cols);
+          columns = cols;
         }
         for (int64_t g = 0; g < groups; ++g)
           packed[static_cast<size_t>(g)].pack(columns + g * group_rows * n, group_rows, n, false);

@@ -11,6 +11,7 @@
 
 #include "kernels/conv_direct.h"
 #include "kernels/conv_winograd.h"
+#include "kernels/scratch.h"
 
 // Once, outside the per-target namespaces: the dispatched functions share these.
 #ifndef BOUGH_KERNELS_CONV_WINOGRAD_GEOMETRY
@@ -168,10 +169,9 @@ void convolve_band(const float* padded, const float* filter, float* y, const Win
   thread_local std::vector<float> transformed, products;
   // The products read up to conv_direct_read(n) past a row's start: into the next row, and
   // past the last one.
-  transformed.resize(static_cast<size_t>(16 * band.vnext + conv_direct_read(band.n)));
-  products.resize(static_cast<size_t>(16 * band.next));
-  float* t = transformed.data();
-  float* p = products.data();
+  float* t =
+      grow_only(transformed, static_cast<size_t>(16 * band.vnext + conv_direct_read(band.n)));
+  float* p = grow_only(products, static_cast<size_t>(16 * band.next));
   for (int64_t c = 0; c < C; ++c) HWY_DYNAMIC_DISPATCH(InputTransform)(padded, t, c, g, band);
   const int64_t blocked_size = (M + block - 1) / block * block * C;
   for (int64_t k = 0; k < 16; ++k)
@@ -231,11 +231,8 @@ void conv_winograd_f32(const float* x, const float* filter, float* y, const Wind
   const int64_t IH = win.in[0], IW = win.in[1], pt = win.pad_begin[0], pl = win.pad_begin[1];
   // The image with its padding as zeros (and zeros past it up to whole vectors of tiles).
   thread_local std::vector<float> padded;
-  padded.assign(static_cast<size_t>(C * g.rows * g.width), 0.0f);
-  for (int64_t c = 0; c < C; ++c)
-    for (int64_t ih = 0; ih < IH; ++ih)
-      std::copy(x + (c * IH + ih) * IW, x + (c * IH + ih + 1) * IW,
-                padded.data() + (c * g.rows + ih + pt) * g.width + pl);
+  pad_planes(x, C, IH, IW, pt, pl, g.rows, g.width,
+             grow_only(padded, static_cast<size_t>(C * g.rows * g.width)));
   // Threads take bands of whole tile rows, each in buffers of its own, and write disjoint
   // output rows. The filter was blocked for the products' rows of the whole image: a band
   // needs rows of as many tiles as give the same block (few tiles take more channels).

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "bough/tensor.h"
 
@@ -28,5 +29,14 @@ class Scratch {
   Tensor buffer_;
   size_t capacity_ = 0;
 };
+
+// Room for at least `n` elements in a thread's kept vector, which only grows: layers of
+// other sizes taking turns would otherwise shrink it and then clear the regrown part on
+// every run. The elements are whatever an earlier call left.
+template <typename T>
+T* grow_only(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
 
 }  // namespace bough::kernels

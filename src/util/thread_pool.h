@@ -17,10 +17,12 @@ namespace bough::util {
 
 // The cost model. Work is counted as bytes read and written (memory-bound loops) or as
 // multiply-adds (compute-bound loops such as GEMM): on this class of machine both cost about
-// 10-20 µs per 2^20 on one core. Handing a thread less than that loses more to starting it
-// (about 1 µs when a worker is still spinning, 40-50 µs when it sleeps) and to sharing
-// caches than the thread saves, so below two of these a loop stays on the calling thread.
-inline constexpr int64_t kMinWorkPerThread = int64_t{1} << 20;
+// 1-3 µs per 2^17 on one core. Starting a worker that is still spinning costs about 1 µs
+// (one that sleeps, 40-50 µs, but the caller claims the chunks it has not started), so a
+// thread is worth its start from about that much work: below two of these a loop stays on
+// the calling thread. (2^20, the rule until 2026-11-29, kept 64³ GEMM and a 2^16-float Add
+// on one thread at 1.5 times their 2-thread time: docs/threads.md.)
+inline constexpr int64_t kMinWorkPerThread = int64_t{1} << 17;
 
 // The grain (fewest items per chunk) for items that each cost `item_work` (see above).
 inline int64_t grain_for(int64_t item_work) {

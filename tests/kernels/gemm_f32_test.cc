@@ -104,16 +104,18 @@ TEST(GemmF32, LargeOddShapesMatchReference) {
 
 // K = 0 gives zeros; M = 0 or N = 0 writes nothing.
 // The cost rule's count: multiply-adds, or the bytes of B for a product of fewer than 4 rows,
-// whose time is streaming B. A 1x256 by 256x4096 product (a decoder's vocabulary
-// projection) is 2^20 multiply-adds but 4 MiB of B: two threads' worth, not one.
+// whose time is streaming B. A 1x256 by 256x256 product is half a thread's minimum in
+// multiply-adds (2^16) but two in bytes of B (2^18): two threads' worth, not one.
 TEST(GemmF32, FewRowProductsCountTheBytesOfB) {
   EXPECT_EQ(gemm_work(1, 256, 4096), 256 * 4096 * 4);
   EXPECT_EQ(gemm_work(3, 256, 4096), 256 * 4096 * 4);
   EXPECT_EQ(gemm_work(5, 256, 4096), 5 * 256 * 4096);
   EXPECT_EQ(gemm_work(64, 64, 64), 64 * 64 * 64);
+  static_assert(util::kMinWorkPerThread == 1 << 17, "the counts below assume 2^17");
   util::ThreadPool pool(4);
   EXPECT_EQ(pool.threads_for(gemm_work(1, 256, 4096)), 4);
-  EXPECT_EQ(pool.threads_for(gemm_work(1, 256, 1024)), 1);
+  EXPECT_EQ(pool.threads_for(gemm_work(1, 256, 256)), 2);
+  EXPECT_EQ(pool.threads_for(gemm_work(1, 64, 256)), 1);
 }
 
 TEST(GemmF32, EmptyDimensions) {

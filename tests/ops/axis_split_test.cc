@@ -39,13 +39,15 @@ TEST(AxisSplit, SplitsTheShapeAroundTheAxis) {
   EXPECT_THROW(split_at_axis(shape, 4, false), Error);
 }
 
-// A grain of blocks holds a thread's minimum work (2^20) at `element_work` per element.
+// A grain of blocks holds a thread's minimum work (util::kMinWorkPerThread) at
+// `element_work` per element.
 TEST(AxisSplit, OuterGrainHoldsAThreadsWorth) {
-  // Blocks of 100 * 10 elements at 16 each: 16000 per block, 2^20 / 16000 = 65.5 -> 66.
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 16), 66);
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}), 66);          // 16 is the default
-  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 1 << 20), 1);  // never below one block
-  EXPECT_EQ(outer_grain(AxisSplit{10, 0, 10}, 16), 1 << 20);   // empty blocks cost 1 each
+  static_assert(util::kMinWorkPerThread == 1 << 17, "the grains below assume 2^17");
+  // Blocks of 100 * 10 elements at 16 each: 16000 per block, 2^17 / 16000 = 8.2 -> 9.
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 16), 9);
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}), 9);           // 16 is the default
+  EXPECT_EQ(outer_grain(AxisSplit{10, 100, 10}, 1 << 17), 1);  // never below one block
+  EXPECT_EQ(outer_grain(AxisSplit{10, 0, 10}, 16), 1 << 17);   // empty blocks cost 1 each
 }
 
 TEST(AxisSplit, MapOuterBlocksComputesEveryBlockOnce) {
