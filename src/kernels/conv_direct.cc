@@ -140,16 +140,20 @@ void Copy(const float* HWY_RESTRICT src, float* HWY_RESTRICT p, int64_t n) {
   }
 }
 void PadPlanes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-               int64_t rows, int64_t width, float* out) {
+               int64_t first_row, int64_t rows, int64_t width, float* out) {
+  const int64_t end = first_row + rows;
+  // The window's rows that hold image rows: [inside, outside).
+  const int64_t inside = std::clamp(top, first_row, end);
+  const int64_t outside = std::clamp(top + IH, inside, end);
   for (int64_t c = 0; c < C; ++c, x += IH * IW, out += rows * width) {
-    Zeros(out, top * width);
-    for (int64_t ih = 0; ih < IH; ++ih) {
-      float* row = out + (top + ih) * width;
+    Zeros(out, (inside - first_row) * width);
+    for (int64_t r = inside; r < outside; ++r) {
+      float* row = out + (r - first_row) * width;
       Zeros(row, left);
-      Copy(x + ih * IW, row + left, IW);
+      Copy(x + (r - top) * IW, row + left, IW);
       Zeros(row + left + IW, width - left - IW);
     }
-    Zeros(out + (top + IH) * width, (rows - top - IH) * width);
+    Zeros(out + (outside - first_row) * width, (end - outside) * width);
   }
 }
 }  // namespace bough::kernels::HWY_NAMESPACE
@@ -187,8 +191,8 @@ int64_t conv_direct_read(int64_t n) {
 }
 
 void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-                int64_t rows, int64_t width, float* out) {
-  HWY_DYNAMIC_DISPATCH(PadPlanes)(x, C, IH, IW, top, left, rows, width, out);
+                int64_t first_row, int64_t rows, int64_t width, float* out) {
+  HWY_DYNAMIC_DISPATCH(PadPlanes)(x, C, IH, IW, top, left, first_row, rows, width, out);
 }
 
 void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
@@ -207,36 +211,37 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
                      util::ThreadPool& pool) {
   const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
   const int64_t pt = win.pad_begin[0], pl = win.pad_begin[1];
-  const int64_t rows = IH + pt + win.pad_end[0];
   const int64_t row_width = IW + pl + win.pad_end[1];
+  const int64_t KH = win.kernel[0], KW = win.kernel[1];
+  const int64_t dh = win.dilation[0], dw = win.dilation[1];
+  const int64_t taps = C * KH * KW, P = OH * OW;
   // A row's last step reads up to `slack` positions past the row's last output: into the
   // next row, and past the image's end on its last row.
   const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(OW);
   const int64_t slack = (OW + step - 1) / step * step - OW;
-  // The image with its padding as zeros (the slack's lanes are never stored), kept per
-  // thread.
-  thread_local std::vector<float> padded;
-  pad_planes(x, C, IH, IW, pt, pl, rows, row_width,
-             grow_only(padded, static_cast<size_t>(C * rows * row_width + slack)));
-  const int64_t KH = win.kernel[0], KW = win.kernel[1];
-  const int64_t taps = C * KH * KW, P = OH * OW;
-  // Where each tap reads, relative to the output position, in the padded image.
-  thread_local std::vector<int64_t> offsets;
-  offsets.clear();
-  for (int64_t c = 0; c < C; ++c)
-    for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw)
-        offsets.push_back((c * rows + kh * win.dilation[0]) * row_width + kw * win.dilation[1]);
   const int64_t block = conv_direct_block(OW), blocks = (M + block - 1) / block;
-  // The calling thread's buffers (a worker's thread_locals are its own).
-  const float* image = padded.data();
-  const int64_t* tap_offsets = offsets.data();
   pool.parallel_for(OH * blocks, util::grain_for(OW * block * taps), [&](int64_t s, int64_t e) {
+    // The padded image rows that output rows [oh0, oh1) read, with zeros for the padding
+    // (the slack's lanes are never stored), in buffers each thread keeps for itself: one
+    // padded by the caller and read by a worker moved its cache lines between the cores on
+    // every run (perf, small_cnn at 2 threads: the padding took 19 times its 1-thread time).
+    const int64_t oh0 = s / blocks, oh1 = (e - 1) / blocks + 1;
+    const int64_t rows = oh1 - oh0 + (KH - 1) * dh;
+    thread_local std::vector<float> padded;
+    float* image = grow_only(padded, static_cast<size_t>(C * rows * row_width + slack));
+    pad_planes(x, C, IH, IW, pt, pl, oh0, rows, row_width, image);
+    // Where each tap reads, relative to the output position, in those rows.
+    thread_local std::vector<int64_t> offsets;
+    offsets.clear();
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t kh = 0; kh < KH; ++kh)
+        for (int64_t kw = 0; kw < KW; ++kw)
+          offsets.push_back((c * rows + kh * dh) * row_width + kw * dw);
     for (int64_t item = s; item < e; ++item) {
       const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
       const int64_t channels = std::min(block, M - m0);
-      const RowArgs a{image + oh * row_width,
-                      tap_offsets,
+      const RowArgs a{image + (oh - oh0) * row_width,
+                      offsets.data(),
                       taps,
                       blocked + b * taps * block,
                       block,

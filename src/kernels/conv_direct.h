@@ -32,12 +32,12 @@ int64_t conv_direct_block(int64_t OW);
 // by side), the last block zero-padded. Built once per session for a constant W.
 std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t block);
 
-// Copies C planes of x (IH x IW each) into `out` as planes of rows x width, the image at row
-// `top` and column `left` with zeros around it, writing each element once (clearing the
-// whole buffer first cost as much again as the copy). Needs top + IH <= rows and
-// left + IW <= width.
+// Rows [first_row, first_row + rows) of the zero-padded image: C planes of x (IH x IW
+// each) placed at row `top` and column `left` of planes `width` wide, into `out` (C planes of
+// rows x width), writing each element once (clearing the whole buffer first cost as much
+// again as the copy). Needs left + IW <= width.
 void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-                int64_t rows, int64_t width, float* out);
+                int64_t first_row, int64_t rows, int64_t width, float* out);
 
 // y (M x P) = convolution of x (C x win.in) with W given as
 // block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be

@@ -23,15 +23,17 @@ namespace bough::kernels {
 // computed and never stored).
 struct WinogradGeometry {
   int64_t th, tw, tw_padded;
-  int64_t rows, width;  // the padded image: rows x width per channel
+  int64_t width;  // of the padded image's rows
   int64_t OH, OW;
+  int64_t IH = 0, IW = 0, top = 0, left = 0;  // the image, and where it sits in the padded one
 };
 
 // A band of tile rows [i0, i1), its n = (i1 - i0) * tw_padded tiles in order; the band's
-// transformed image is 16 x C rows of n, one position's C rows `vnext` after the previous
-// position's, its products 16 x M rows of n, `next` after the previous position's.
+// padded image rows 2 i0 .. 2 i1 + 1, `rows` of them per channel; its transformed image
+// 16 x C rows of n, one position's C rows `vnext` after the previous position's; its
+// products 16 x M rows of n, `next` after the previous position's.
 struct WinogradBand {
-  int64_t i0, i1, n, vnext, next;
+  int64_t i0, i1, n, rows, vnext, next;
 };
 }  // namespace bough::kernels
 #endif
@@ -57,7 +59,7 @@ void InputTransform(const float* padded, float* t, int64_t c, const WinogradGeom
     for (int64_t j = 0; j < g.tw_padded; j += lanes) {
       V w[4][4];  // d B: the four image rows, each transformed along its columns
       for (int r = 0; r < 4; ++r) {
-        const float* p = padded + (c * g.rows + 2 * i + r) * g.width + 2 * j;
+        const float* p = padded + (c * band.rows + 2 * (i - band.i0) + r) * g.width + 2 * j;
         V c0, c1, c2, c3;  // the tiles' columns 0..3
         hn::LoadInterleaved2(d, p, c0, c1);
         hn::LoadInterleaved2(d, p + 2, c2, c3);
@@ -147,32 +149,38 @@ WinogradGeometry geometry(const std::vector<int64_t>& out) {
   const int64_t lanes = HWY_DYNAMIC_DISPATCH(WinogradLanes)();
   g.tw_padded = (g.tw + lanes - 1) / lanes * lanes;
   // A vector of tiles reads the columns of `lanes` tiles (2 apart, 4 wide) from its first.
-  g.rows = 2 * g.th + 2;
   g.width = 2 * g.tw_padded + 2;
   return g;
 }
 
-// Tile rows [i0, i1): its transforms and products, in the calling thread's buffers.
-void convolve_band(const float* padded, const float* filter, float* y, const WinogradGeometry& g,
+// Tile rows [i0, i1) of x's convolution: their padded image rows, transforms and products,
+// in the calling thread's buffers. Each thread pads its own rows: an image padded by the
+// caller and read by a worker moved its cache lines between the cores on every run (perf,
+// small_cnn's 16->32 layer at 2 threads: the padding took 19 times its 1-thread time).
+void convolve_band(const float* x, const float* filter, float* y, const WinogradGeometry& g,
                    int64_t i0, int64_t i1, int64_t C, int64_t M, int64_t block, const float* bias,
                    const ConvEpilogue& epilogue) {
   WinogradBand band;
   band.i0 = i0;
   band.i1 = i1;
   band.n = (i1 - i0) * g.tw_padded;
+  band.rows = 2 * (i1 - i0) + 2;
   // Rows and positions a cache line more apart than they need, so that the 16 streams of
   // each transform, 16 KiB apart when the sizes are powers of two, do not all fall into the
   // same few sets of the L1 cache (small_cnn's 32->64 16x16 layer took 63 µs instead of 55).
   constexpr int64_t kLine = 64 / sizeof(float);
   band.vnext = C * band.n + kLine;
   band.next = M * band.n + kLine;
-  thread_local std::vector<float> transformed, products;
+  thread_local std::vector<float> padded, transformed, products;
+  // Zeros around the image and past it, up to whole vectors of tiles.
+  float* image = grow_only(padded, static_cast<size_t>(C * band.rows * g.width));
+  pad_planes(x, C, g.IH, g.IW, g.top, g.left, 2 * i0, band.rows, g.width, image);
   // The products read up to conv_direct_read(n) past a row's start: into the next row, and
   // past the last one.
   float* t =
       grow_only(transformed, static_cast<size_t>(16 * band.vnext + conv_direct_read(band.n)));
   float* p = grow_only(products, static_cast<size_t>(16 * band.next));
-  for (int64_t c = 0; c < C; ++c) HWY_DYNAMIC_DISPATCH(InputTransform)(padded, t, c, g, band);
+  for (int64_t c = 0; c < C; ++c) HWY_DYNAMIC_DISPATCH(InputTransform)(image, t, c, g, band);
   const int64_t blocked_size = (M + block - 1) / block * block * C;
   for (int64_t k = 0; k < 16; ++k)
     direct_product_f32(t + k * band.vnext, band.n, C, band.n, filter + k * blocked_size, M,
@@ -227,12 +235,11 @@ std::vector<float> winograd_filter(const float* w, int64_t M, int64_t C,
 void conv_winograd_f32(const float* x, const float* filter, float* y, const Window& win, int64_t C,
                        int64_t M, const float* bias, const ConvEpilogue& epilogue,
                        util::ThreadPool& pool) {
-  const WinogradGeometry g = geometry(win.out);
-  const int64_t IH = win.in[0], IW = win.in[1], pt = win.pad_begin[0], pl = win.pad_begin[1];
-  // The image with its padding as zeros (and zeros past it up to whole vectors of tiles).
-  thread_local std::vector<float> padded;
-  pad_planes(x, C, IH, IW, pt, pl, g.rows, g.width,
-             grow_only(padded, static_cast<size_t>(C * g.rows * g.width)));
+  WinogradGeometry g = geometry(win.out);
+  g.IH = win.in[0];
+  g.IW = win.in[1];
+  g.top = win.pad_begin[0];
+  g.left = win.pad_begin[1];
   // Threads take bands of whole tile rows, each in buffers of its own, and write disjoint
   // output rows. The filter was blocked for the products' rows of the whole image: a band
   // needs rows of as many tiles as give the same block (few tiles take more channels).
@@ -240,9 +247,8 @@ void conv_winograd_f32(const float* x, const float* filter, float* y, const Wind
   int64_t min_rows = 1;
   while (min_rows < g.th && conv_direct_block(min_rows * g.tw_padded) != block) ++min_rows;
   const int64_t row_work = 16 * M * C * g.tw_padded;  // multiply-adds of a tile row
-  const float* image = padded.data();
   pool.parallel_for(g.th, std::max(min_rows, util::grain_for(row_work)), [&](int64_t s, int64_t e) {
-    convolve_band(image, filter, y, g, s, e, C, M, block, bias, epilogue);
+    convolve_band(x, filter, y, g, s, e, C, M, block, bias, epilogue);
   });
 }
 

@@ -212,24 +212,27 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
   }
 }
 
-// pad_planes writes every element of its planes, the image's values where they go and zeros
-// around them, over a buffer holding NaNs (what an earlier, larger image may leave): widths
-// of whole vectors and of partial ones, pads of 0..3.
+// pad_planes writes every element of its window of the padded image, the image's values
+// where they go and zeros around them, over a buffer holding NaNs (what an earlier, larger
+// image may leave): windows of rows that start above, in and below the image, widths of
+// whole vectors and of partial ones, pads of 0..3.
 void expect_padded_planes(Rng& rng) {
   const int64_t C = rng.uniform(1, 3), IH = rng.uniform(1, 9), IW = rng.uniform(1, 40);
   const int64_t top = rng.uniform(0, 3), left = rng.uniform(0, 3);
-  const int64_t rows = IH + top + rng.uniform(0, 3), width = IW + left + rng.uniform(0, 3);
+  const int64_t height = IH + top + rng.uniform(0, 3), width = IW + left + rng.uniform(0, 3);
+  const int64_t first_row = rng.uniform(0, height - 1);
+  const int64_t rows = rng.uniform(1, height - first_row);
   const std::vector<float> x = random_vector(C * IH * IW, rng);
   std::vector<float> out(static_cast<size_t>(C * rows * width + 5), NAN);
-  pad_planes(x.data(), C, IH, IW, top, left, rows, width, out.data());
+  pad_planes(x.data(), C, IH, IW, top, left, first_row, rows, width, out.data());
   for (int64_t c = 0; c < C; ++c)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t w = 0; w < width; ++w) {
-        const int64_t ih = r - top, iw = w - left;
+        const int64_t ih = first_row + r - top, iw = w - left;
         const bool inside = ih >= 0 && ih < IH && iw >= 0 && iw < IW;
         const float want = inside ? x[static_cast<size_t>((c * IH + ih) * IW + iw)] : 0.0f;
         ASSERT_EQ(out[static_cast<size_t>((c * rows + r) * width + w)], want)
-            << "plane " << c << ", row " << r << ", column " << w;
+            << "plane " << c << ", row " << first_row + r << ", column " << w;
       }
   for (size_t k = static_cast<size_t>(C * rows * width); k < out.size(); ++k)
     ASSERT_TRUE(std::isnan(out[k])) << "wrote past the planes";
@@ -240,7 +243,7 @@ TEST(ConvPaths, PadPlanesOnEveryRunnableTarget) {
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
-    for (int i = 0; i < 30 && !HasFatalFailure(); ++i) {
+    for (int i = 0; i < 60 && !HasFatalFailure(); ++i) {
       SCOPED_TRACE(i);
       expect_padded_planes(rng);
     }
