@@ -34,8 +34,7 @@ std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t
 
 // Rows [first_row, first_row + rows) of the zero-padded image: C planes of x (IH x IW
 // each) placed at row `top` and column `left` of planes `width` wide, into `out` (C planes of
-// rows x width), writing each element once (clearing the whole buffer first cost as much
-// again as the copy). Needs left + IW <= width.
+// rows x width), writing each element once. Needs left + IW <= width.
 void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
                 int64_t first_row, int64_t rows, int64_t width, float* out);
 

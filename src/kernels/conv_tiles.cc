@@ -139,7 +139,8 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
       for (int64_t g = 0; g < groups; ++g) {
         const float* wg = w + g * mg * group_rows;
         float* yg = y + g * mg * P + p0;
-        // One tile (a small image's 1x1 conv) is one region: its product splits instead.
+        // One tile (a small image's 1x1 conv) is one chunk of the loop above, on one
+        // thread: its product splits over the pool instead.
         if (tiles == 1)
           gemm_f32(wg, group_rows, packed[static_cast<size_t>(g)], yg, P, mg, pool);
         else

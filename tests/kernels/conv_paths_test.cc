@@ -197,6 +197,32 @@ TEST(ConvPaths, TilesMatchAReferenceLoop) {
   }
 }
 
+// A 1x1 conv of a small image is one tile, the image itself its column matrix: its product
+// is split over the pool (64 -> 32 channels on 16x16: 2^19 multiply-adds, four threads'
+// minimum) instead of running as the loop's one chunk. With the row counts around the
+// GEMM's 24-row units.
+TEST(ConvPaths, OneTilePointwiseSplitsItsProduct) {
+  Rng rng(140);
+  for (int threads : {1, 2, 3}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, size] :
+         {std::tuple{64, 32, 16}, std::tuple{64, 50, 16}, std::tuple{40, 23, 20}}) {
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      c.win = resolve_window(WindowAttrs{}, std::vector<int64_t>{size, size},
+                             std::vector<int64_t>{1, 1});
+      ASSERT_TRUE(c.win.is_pointwise());
+      c.x = random_vector(C * size * size, rng);
+      c.w = random_vector(M * C, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::Relu;
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " -> " << M);
+      expect_conv(c, run_tiles(c, pool));
+    }
+  }
+}
+
 TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
   Rng rng(132);
   for (int threads : {1, 2}) {
