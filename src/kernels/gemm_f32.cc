@@ -27,6 +27,7 @@ constexpr int kRows = HWY_MAX_BYTES >= 64 ? 8 : 6;
 constexpr int64_t kBlockRows = 192;
 
 int64_t VectorLanes() { return static_cast<int64_t>(hn::Lanes(D())); }
+int64_t TileRowCount() { return kRows; }
 
 const char* KernelSet() {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
@@ -217,14 +218,13 @@ HWY_AFTER_NAMESPACE();
 namespace bough::kernels {
 
 HWY_EXPORT(VectorLanes);
+HWY_EXPORT(TileRowCount);
 HWY_EXPORT(KernelSet);
 HWY_EXPORT(GemmRange);
 HWY_EXPORT(FewRows);
 
 namespace {
 
-// Rows are split in multiples of every target's tile height (6 and 8 rows).
-constexpr int64_t kRowUnit = 24;
 // A panel's block of kc rows: 64 KiB, which L2 keeps while every row tile of a row block
 // passes over it, at most 512 rows of k. Each k block adds its product into c, so c is read
 // and written once per block: kc = 128 (a block that fit L1) passed over c eight times in a
@@ -298,10 +298,12 @@ void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t l
   if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m);
   const int64_t panels = b.panels();
   if (m >= b.n()) {  // rows
-    const int64_t units = ceil_div(m, kRowUnit);
+    // In whole register tiles of this target (8 rows with AVX-512, 6 below): in units of
+    // 24, both tiles' multiple, 64 rows split 24 + 40.
+    const int64_t unit = HWY_DYNAMIC_DISPATCH(TileRowCount)(), units = ceil_div(m, unit);
     pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
       HWY_DYNAMIC_DISPATCH(GemmRange)
-      (a, lda, b, c, ldc, s * kRowUnit, std::min(m, e * kRowUnit), 0, panels);
+      (a, lda, b, c, ldc, s * unit, std::min(m, e * unit), 0, panels);
     });
   } else {  // panels, in pairs so that few-row products keep theirs together
     const int64_t units = ceil_div(panels, 2);
