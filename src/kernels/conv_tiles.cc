@@ -136,16 +136,11 @@ void conv_tiles_f32(const float* x, const float* w, float* y, const Window& win,
         for (int64_t g = 0; g < groups; ++g)
           packed[static_cast<size_t>(g)].pack(columns + g * group_rows * n, group_rows, n, false);
       }
-      for (int64_t g = 0; g < groups; ++g) {
-        const float* wg = w + g * mg * group_rows;
-        float* yg = y + g * mg * P + p0;
-        // One tile (a small image's 1x1 conv) is one chunk of the loop above, on one
-        // thread: its product splits over the pool instead.
-        if (tiles == 1)
-          gemm_f32(wg, group_rows, packed[static_cast<size_t>(g)], yg, P, mg, pool);
-        else
-          gemm_f32_serial(wg, group_rows, packed[static_cast<size_t>(g)], yg, P, mg);
-      }
+      // Inside a loop split over the pool the product runs on this chunk's thread; a loop
+      // left on one thread (one tile: a small image's 1x1 conv) lets the product split.
+      for (int64_t g = 0; g < groups; ++g)
+        gemm_f32(w + g * mg * group_rows, group_rows, packed[static_cast<size_t>(g)],
+                 y + g * mg * P + p0, P, mg, pool);
       if (bias || epilogue.activation != Activation::None)
         for (int64_t m = 0; m < M; ++m) epilogue.apply(y + m * P + p0, n, bias ? bias[m] : 0.0f);
     }

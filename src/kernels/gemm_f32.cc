@@ -282,6 +282,9 @@ void PackedB::pack(const float* b, int64_t k, int64_t n, bool transposed) {
   }
 }
 
+namespace {
+
+// gemm_f32 on the calling thread.
 void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc,
                      int64_t m) {
   if (m == 0 || b.n() == 0) return;
@@ -291,6 +294,8 @@ void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, in
   }
   HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 0, b.panels());
 }
+
+}  // namespace
 
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
               util::ThreadPool& pool) {

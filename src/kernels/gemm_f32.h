@@ -59,10 +59,6 @@ inline int64_t gemm_work(int64_t m, int64_t k, int64_t n) {
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
               util::ThreadPool& pool);
 
-// The same on one thread (for callers that split batches over the pool themselves).
-void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-                     int64_t m);
-
 // c (m x n) = a (m x k) · b (k x n), all row-major and unpacked, for m of at most
 // kFewRowsF32 rows: streams b once, row by row, without packing it.
 inline constexpr int64_t kFewRowsF32 = 4;
