@@ -162,10 +162,11 @@ std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
   return y;
 }
 
-std::vector<float> run_winograd(const ConvCase& c, util::ThreadPool& pool) {
+std::vector<float> run_winograd(const ConvCase& c, int64_t tile, util::ThreadPool& pool) {
   std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
-  const std::vector<float> filter = winograd_filter(c.w.data(), c.M, c.C, c.win.out);
-  conv_winograd_f32(c.x.data(), filter.data(), y.data(), c.win, c.C, c.M,
+  const WinogradForm form = winograd_form(c.win.out, tile);
+  const std::vector<float> filter = winograd_filter(c.w.data(), c.M, c.C, form);
+  conv_winograd_f32(c.x.data(), filter.data(), form, y.data(), c.win, c.C, c.M,
                     c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
   return y;
 }
@@ -324,10 +325,12 @@ TEST(ConvPaths, DirectOnEveryRunnableTarget) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
-// `cases` random 3x3 stride-1 convolutions through the Winograd path: odd and even output
-// sizes of 1..20 (partial tiles, partial vectors of tiles), pads 0..2 on each side, 1..40
-// filters. Winograd's transforms add rounding steps (sums of up to 4 image values, of 9
-// halved weights, of 9 products), which stay within the same bound as a direct sum.
+// `cases` random 3x3 stride-1 convolutions through the Winograd path, each by both tiles:
+// odd and even output sizes of 1..20 (partial tiles, partial vectors of tiles), pads 0..2
+// on each side, 1..40 filters. Winograd's transforms add rounding steps, which stay within
+// the same bound as a direct sum: measured on these cases, at most 1.4 % of it for
+// F(2x2, 3x3) (sums of up to 4 image values, of 9 halved weights, of 9 products) and 12 %
+// for F(4x4, 3x3) (whose transforms scale by up to 8).
 void expect_winograd_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
   for (int i = 0; i < cases; ++i) {
     ConvCase c;
@@ -350,9 +353,11 @@ void expect_winograd_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool
     c.epilogue.activation = acts[rng.uniform(0, 4)];
     c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
     c.epilogue.beta = 0.5f;
-    SCOPED_TRACE(i);
-    expect_conv(c, run_winograd(c, pool));
-    if (::testing::Test::HasFatalFailure()) return;
+    for (int64_t tile : {2, 4}) {
+      SCOPED_TRACE(testing::Message() << "case " << i << ", tile " << tile);
+      expect_conv(c, run_winograd(c, tile, pool));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
   }
 }
 
@@ -393,6 +398,20 @@ TEST(ConvPaths, WinogradTakesOnlyPlain3x3WithManyChannels) {
   EXPECT_FALSE(conv_winograd_pays(resolve_window(dilated, in, k3), C, 1));
 }
 
+// F(4x4, 3x3) where its tiles fill the vectors (from 16x16 up: a whole vector of 4 tiles per
+// tile row), F(2x2, 3x3) on a 4x4 output (one 6x6 tile would leave most lanes empty), on
+// every target.
+TEST(ConvPaths, WinogradTakesLargerTilesOnLargerOutputs) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    EXPECT_EQ(winograd_tile({4, 4}), 2);
+    for (int64_t side : {16, 32, 64}) EXPECT_EQ(winograd_tile({side, side}), 4) << side;
+    EXPECT_EQ(winograd_form({32, 32}).tile, 4);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
 // most the direct path takes) with a partial block of output channels.
 TEST(ConvPaths, DirectOfImageNetworkLayers) {
@@ -413,6 +432,35 @@ TEST(ConvPaths, DirectOfImageNetworkLayers) {
       c.bias = random_vector(M, rng);
       c.epilogue.activation = Activation::Relu;
       expect_conv(c, run_direct(c, pool));
+    }
+  }
+}
+
+// bench's small_cnn's Winograd layers (16 -> 32 channels on 32x32, 32 -> 64 on 16x16) and
+// 32 -> 50 on 16x16 (a partial block of output channels), by both tiles. At 2 and 3
+// threads the 16x16 outputs by 4x4 tiles are split by blocks of output channels (their 16
+// tiles are one AVX-512 vector), the others by bands of tile rows.
+TEST(ConvPaths, WinogradOfImageNetworkLayers) {
+  Rng rng(139);
+  for (int threads : {1, 2, 3}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, size] :
+         {std::tuple{16, 32, 32}, std::tuple{32, 64, 16}, std::tuple{32, 50, 16}}) {
+      WindowAttrs attrs;
+      attrs.pads = {1, 1, 1, 1};
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
+      c.x = random_vector(C * size * size, rng);
+      c.w = random_vector(M * C * 9, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::Relu;
+      for (int64_t tile : {2, 4}) {
+        SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " -> " << M << " on "
+                                        << size << ", tile " << tile);
+        expect_conv(c, run_winograd(c, tile, pool));
+      }
     }
   }
 }

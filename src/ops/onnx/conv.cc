@@ -107,7 +107,7 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
 // W (M x C x k...) as the Winograd path (`winograd`) or the direct path reads it.
 std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
                                      const kernels::Window& win, bool winograd) {
-  if (winograd) return kernels::winograd_filter(w, M, C, win.out);
+  if (winograd) return kernels::winograd_filter(w, M, C, kernels::winograd_form(win.out));
   return kernels::block_filter(w, M, C * win.kernel_numel(),
                                kernels::conv_direct_block(win.out[1]));
 }
@@ -150,7 +150,8 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
         continue;
       }
       if (winograd) {
-        kernels::conv_winograd_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
+        kernels::conv_winograd_f32(xn, direct_w, kernels::winograd_form(win.out), yn, win, C, M,
+                                   bias, epilogue, pool);
         continue;
       }
       if (direct) {
@@ -246,13 +247,14 @@ class Conv : public Kernel {
     const bool winograd = kernels::conv_winograd_pays(win, C, groups_);
     if (!winograd && !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
     const int64_t M = w.dim(0);
-    const int64_t block =
-        winograd ? kernels::winograd_block(win.out) : kernels::conv_direct_block(win.out[1]);
+    // The direct path's form is its block alone (tile 0).
+    const kernels::WinogradForm form =
+        winograd ? kernels::winograd_form(win.out)
+                 : kernels::WinogradForm{0, kernels::conv_direct_block(win.out[1])};
     std::lock_guard lock(direct_mutex_);
     for (const auto& f : direct_filters_)
-      if (f.winograd == winograd && f.block == block) return f.data.data();
-    direct_filters_.push_back(
-        {winograd, block, direct_filter_for(w.data<float>(), M, C, win, winograd)});
+      if (f.form == form) return f.data.data();
+    direct_filters_.push_back({form, direct_filter_for(w.data<float>(), M, C, win, winograd)});
     return direct_filters_.back().data.data();
   }
 
@@ -274,10 +276,9 @@ class Conv : public Kernel {
   std::once_flag transposed_once_;
   kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
   std::mutex direct_mutex_;
-  // W for the Winograd or the direct path, by path and block size (a deque: they never move).
+  // W for the Winograd or the direct path, by tile and block size (a deque: they never move).
   struct DirectFilter {
-    bool winograd;
-    int64_t block;
+    kernels::WinogradForm form;
     std::vector<float> data;
   };
   std::deque<DirectFilter> direct_filters_;
