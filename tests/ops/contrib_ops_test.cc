@@ -3,11 +3,14 @@
 // defaults, optional inputs and outputs, errors, and the domain's place in the opset check.
 #include <gtest/gtest.h>
 
+#include <cfloat>
+#include <cmath>
 #include <string>
 
 #include "error_text.h"
 #include "exec/prepared_models.h"
 #include "model_builder.h"
+#include "reference.h"
 #include "test_paths.h"
 
 namespace bough::test {
@@ -46,6 +49,35 @@ TEST(ContribGeluTest, BiasGeluAddsTheBiasAlongTheLastDimension) {
   auto out =
       run_ms("BiasGelu", {{"A", f32({2, 2}, {0.5f, -1, 2.5f, 0})}, {"B", f32({2}, {0.5f, 0})}});
   expect_values(out[0], {2, 2}, {0.841344746, -0.158655254, 2.995950306, 0});
+}
+
+// BiasGelu and BiasAdd on 37 rows of 97 (a bias row that the threads' chunks cut in the
+// middle), at 1 and 4 threads, against loops in double: Gelu(a + b) = (a + b)/2 erfc(-(a + b)
+// / sqrt 2) within fast_gelu's 16 ulp; BiasAdd's (x + bias) + skip as float sums.
+TEST(ContribGeluTest, BiasRowsSplitAcrossThreadsMatchReferenceLoops) {
+  constexpr int64_t kRows = 37, kWidth = 97;
+  Rng rng(141);
+  const Tensor a = random_floats({1, kRows, kWidth}, rng, -4, 4);  // BiasAdd's X is 3-D
+  const Tensor bias = random_floats({kWidth}, rng, -1, 1);
+  const Tensor skip = random_floats({1, kRows, kWidth}, rng, -1, 1);
+  const std::vector<double> av = doubles_of(a), bv = doubles_of(bias), sv = doubles_of(skip);
+  for (int threads : {1, 4}) {
+    SCOPED_TRACE(threads);
+    const std::vector<double> gelu = doubles_of(run_ms(
+        "BiasGelu", {{"A", a}, {"B", bias}}, 1, [](onnxpb::NodeProto&) {}, threads)[0]);
+    const std::vector<double> sum = doubles_of(run_ms(
+        "BiasAdd", {{"X", a}, {"bias", bias}, {"skip", skip}}, 1, [](onnxpb::NodeProto&) {},
+        threads)[0]);
+    ASSERT_EQ(gelu.size(), av.size());
+    ASSERT_EQ(sum.size(), av.size());
+    for (size_t i = 0; i < av.size(); ++i) {
+      const double b = bv[i % kWidth];
+      const float x = static_cast<float>(av[i]) + static_cast<float>(b);
+      const double want = 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+      EXPECT_NEAR(gelu[i], want, 16 * std::abs(want) * FLT_EPSILON + 1e-30) << "element " << i;
+      EXPECT_EQ(sum[i], x + static_cast<float>(sv[i])) << "element " << i;
+    }
+  }
 }
 
 TEST(ContribGeluTest, FastGeluIsTheTanhFormWithOptionalBias) {

@@ -4,6 +4,7 @@
 // computed as they are, float16/bfloat16 through float.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "kernels/dispatch.h"
@@ -15,6 +16,19 @@ namespace bough::ops::microsoft {
 
 // Throws BadInput unless `bias` is 1-D of x's last dimension and `skip` has x's shape.
 void check_bias_and_skip(const Tensor& x, const Tensor* bias, const Tensor* skip, const char* name);
+
+// y[k] = fn(x[k] + bias[k] + skip[k]) for k < n, bias and skip optional (null).
+template <typename T, typename Fn>
+void map_run(const T* x, const T* bias, const T* skip, T* y, int64_t n, Fn fn) {
+  if (bias && skip)
+    for (int64_t k = 0; k < n; ++k) y[k] = fn(x[k] + bias[k] + skip[k]);
+  else if (bias)
+    for (int64_t k = 0; k < n; ++k) y[k] = fn(x[k] + bias[k]);
+  else if (skip)
+    for (int64_t k = 0; k < n; ++k) y[k] = fn(x[k] + skip[k]);
+  else
+    for (int64_t k = 0; k < n; ++k) y[k] = fn(x[k]);
+}
 
 // `element_work` is what fn costs per element (kernels::kGeluWork and the like; see
 // util::kMinWorkPerThread).
@@ -32,11 +46,14 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
       T* py = y.data<T>();
       const int64_t c = bw ? bw->numel() : 1;
       pool.parallel_for_work(xw.numel(), element_work, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) {
-          T v = px[i];
-          if (pb) v += pb[i % c];
-          if (ps) v += ps[i];
-          py[i] = fn(v);
+        if (!pb) return map_run<T>(px + lo, nullptr, ps ? ps + lo : nullptr, py + lo, hi - lo, fn);
+        // Runs within one row of the bias, so that each is a loop the compiler vectorizes
+        // (an index taken modulo the row's length kept the whole map scalar: the float Gelu
+        // took 10 ns per element instead of 2.6).
+        for (int64_t i = lo; i < hi;) {
+          const int64_t j = i % c, n = std::min(hi - i, c - j);
+          map_run(px + i, pb + j, ps ? ps + i : nullptr, py + i, n, fn);
+          i += n;
         }
       });
       return y;
