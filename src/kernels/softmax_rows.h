@@ -11,11 +11,15 @@
 // As in the ONNX reference (x - max(x), then exp), a row of -inf only gives NaN, and +inf or
 // NaN anywhere in a row makes the row NaN; -inf among finite values gives 0 (Softmax) and
 // -inf (LogSoftmax).
+//
+// Every function is inlined into its caller, so that the float entry point's copy for each
+// vector target compiles all of it for that target.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/fast_math.h"
 
@@ -35,7 +39,7 @@ inline constexpr int64_t kMaxBlocks = 64;
 inline constexpr int64_t kColumns = 256;
 
 template <typename T>
-T max_of(const T* x, int64_t n) {
+[[gnu::always_inline]] inline T max_of(const T* x, int64_t n) {
   T lane[kLanes];
   std::fill(lane, lane + kLanes, -std::numeric_limits<T>::infinity());
   int64_t r = 0;
@@ -48,7 +52,7 @@ T max_of(const T* x, int64_t n) {
 
 // The sum of e^(x - shift) over x[0, n), each term also written to y[0, n) when Store.
 template <bool Store, typename T>
-T sum_exp(const T* x, T* y, int64_t n, T shift) {
+[[gnu::always_inline]] inline T sum_exp(const T* x, T* y, int64_t n, T shift) {
   T lane[kLanes] = {};
   int64_t r = 0;
   for (; r + kLanes <= n; r += kLanes)
@@ -70,14 +74,14 @@ T sum_exp(const T* x, T* y, int64_t n, T shift) {
 // e^(from - to), the factor that moves a sum of exponentials taken relative to `from` to
 // one relative to `to` >= from; 1 when they are equal (so -inf to -inf stays 1, not NaN).
 template <typename T>
-T rescale(T from, T to) {
+[[gnu::always_inline]] inline T rescale(T from, T to) {
   return from == to ? T(1) : fast_exp(from - to);
 }
 
 // The shift a block's exponentials are taken relative to: its maximum, or 0 for a block of
 // -inf (whose exponentials are then 0, not NaN).
 template <typename T>
-T block_shift(T block_max) {
+[[gnu::always_inline]] inline T block_shift(T block_max) {
   return block_max == -std::numeric_limits<T>::infinity() ? T(0) : block_max;
 }
 
@@ -89,14 +93,14 @@ struct MaxSum {
   // Adds a block whose maximum is `block_max` and whose sum relative to `shift` is `sum`.
   // A block of -inf adds 0 (block_sum is at least 1 otherwise: e^0 for its maximum), which
   // also keeps 0 * e^(0 - -inf) out while every block so far was -inf.
-  void add(T block_max, T shift, T block_sum) {
+  [[gnu::always_inline]] void add(T block_max, T shift, T block_sum) {
     const T m = std::max(max, block_max);
     sum = sum * rescale(max, m) + (block_sum == T(0) ? T(0) : block_sum * rescale(shift, m));
     max = m;
   }
 };
 
-inline int64_t block_length(int64_t n) {
+[[gnu::always_inline]] inline int64_t block_length(int64_t n) {
   return std::max(kBlock, (n + kMaxBlocks - 1) / kMaxBlocks);
 }
 
@@ -104,7 +108,7 @@ inline int64_t block_length(int64_t n) {
 
 // y = softmax(x) along a contiguous row of n elements.
 template <typename T>
-void softmax_row(const T* x, T* y, int64_t n) {
+[[gnu::always_inline]] inline void softmax_row(const T* x, T* y, int64_t n) {
   using namespace softmax_detail;
   const int64_t block = block_length(n);
   T shifts[kMaxBlocks];
@@ -126,7 +130,7 @@ void softmax_row(const T* x, T* y, int64_t n) {
 
 // y = log_softmax(x) along a contiguous row of n elements.
 template <typename T>
-void log_softmax_row(const T* x, T* y, int64_t n) {
+[[gnu::always_inline]] inline void log_softmax_row(const T* x, T* y, int64_t n) {
   using namespace softmax_detail;
   const int64_t block = block_length(n);
   MaxSum<T> ms;
@@ -145,7 +149,7 @@ void log_softmax_row(const T* x, T* y, int64_t n) {
 // y[:, i] = softmax or log_softmax (Log) of x[:, i] for the `inner` columns of an n x inner
 // slab (the axis is not the innermost one).
 template <bool Log, typename T>
-void softmax_columns(const T* x, T* y, int64_t n, int64_t inner) {
+[[gnu::always_inline]] inline void softmax_columns(const T* x, T* y, int64_t n, int64_t inner) {
   using namespace softmax_detail;
   T mx[kColumns], sum[kColumns];
   for (int64_t i0 = 0; i0 < inner; i0 += kColumns) {
@@ -180,9 +184,10 @@ void softmax_columns(const T* x, T* y, int64_t n, int64_t inner) {
 }
 
 // y = softmax or log_softmax (Log) of x along the middle axis of the [outer, n, inner]
-// blocks [o0, o1).
+// blocks [o0, o1), compiled where it is called.
 template <bool Log, typename T>
-void softmax_blocks(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t inner) {
+[[gnu::always_inline]] inline void softmax_blocks_here(const T* x, T* y, int64_t o0, int64_t o1,
+                                                       int64_t n, int64_t inner) {
   for (int64_t o = o0; o < o1; ++o) {
     const T* xo = x + o * n * inner;
     T* yo = y + o * n * inner;
@@ -193,6 +198,20 @@ void softmax_blocks(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t
     else
       softmax_row(xo, yo, n);
   }
+}
+
+// softmax_blocks_here for float, compiled once per vector target (kernels/softmax_f32.cc:
+// with AVX-512's 32 registers the exp loops no longer spill) and picked at run time.
+void softmax_blocks_f32(bool log, const float* x, float* y, int64_t o0, int64_t o1, int64_t n,
+                        int64_t inner);
+
+// softmax_blocks_here, floats through softmax_blocks_f32.
+template <bool Log, typename T>
+void softmax_blocks(const T* x, T* y, int64_t o0, int64_t o1, int64_t n, int64_t inner) {
+  if constexpr (std::is_same_v<T, float>)
+    softmax_blocks_f32(Log, x, y, o0, o1, n, inner);
+  else
+    softmax_blocks_here<Log>(x, y, o0, o1, n, inner);
 }
 
 }  // namespace bough::kernels

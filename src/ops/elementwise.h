@@ -8,6 +8,7 @@
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/fast_math_maps.h"
 #include "kernels/through_float.h"
 #include "ops/registry.h"
 
@@ -131,6 +132,23 @@ std::unique_ptr<Kernel> make_binary(const BuildContext& ctx) {
   return std::make_unique<BinaryKernel<Compute>>(LegacyBroadcast::from(ctx));
 }
 
+// y = Fn(x) for a float x: through kernels::fast_map when Fn names its function of
+// kernels/fast_math.h (Fn::kFast), else element by element.
+template <typename Fn>
+void float_map_into(const Tensor& x, Tensor& y, util::ThreadPool& pool) {
+  const int64_t work = kernels::work_of<Fn>(2 * sizeof(float));
+  if constexpr (requires { Fn::kFast; }) {
+    y.reinit(ElemType::Float, x.shape());
+    const float* px = x.data<float>();
+    float* py = y.data<float>();
+    pool.parallel_for_work(x.numel(), work, [&](int64_t s, int64_t e) {
+      kernels::fast_map(Fn::kFast, px + s, py + s, e - s);
+    });
+  } else {
+    kernels::unary_map_into<float, float>(x, y, ElemType::Float, pool, Fn{}, work);
+  }
+}
+
 // Unary operator Fn on the element types K names (float16/bfloat16 through float, as in
 // arith), into `out`.
 template <typename Fn, kernels::Types K>
@@ -138,17 +156,16 @@ void unary(const Tensor& x, Tensor& out, util::ThreadPool& pool, const char* nam
   const ElemType t = x.type();
   if (kernels::is_narrow_float(t)) [[unlikely]]
     return kernels::computed_in_float_into(
-        out,
-        [&](const Tensor& x, Tensor& y) {
-          kernels::unary_map_into<float, float>(x, y, ElemType::Float, pool, Fn{},
-                                                kernels::work_of<Fn>(2 * sizeof(float)));
-        },
-        x);
+        out, [&](const Tensor& x, Tensor& y) { float_map_into<Fn>(x, y, pool); }, x);
   kernels::visit<K>(t, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    kernels::unary_map_into<T, T>(
-        x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); },
-        kernels::work_of<Fn>(2 * sizeof(T)));
+    if constexpr (std::is_same_v<T, float>) {
+      float_map_into<Fn>(x, out, pool);
+    } else {
+      kernels::unary_map_into<T, T>(
+          x, out, t, pool, [](T v) { return static_cast<T>(Fn{}(v)); },
+          kernels::work_of<Fn>(2 * sizeof(T)));
+    }
   });
 }
 

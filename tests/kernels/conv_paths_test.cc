@@ -6,7 +6,6 @@
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
 // n * FLT_EPSILON * sum |x w|, and the tests allow (n + 2) times that.
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -17,6 +16,7 @@
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_tiles.h"
 #include "kernels/conv_winograd.h"
+#include "on_every_target.h"
 #include "reference.h"
 
 namespace bough::kernels {
@@ -267,16 +267,12 @@ void expect_padded_planes(Rng& rng) {
 
 TEST(ConvPaths, PadPlanesOnEveryRunnableTarget) {
   Rng rng(139);
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+  test::on_every_target([&] {
     for (int i = 0; i < 60 && !HasFatalFailure(); ++i) {
       SCOPED_TRACE(i);
       expect_padded_planes(rng);
     }
-    if (HasFatalFailure()) break;
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }
 
 // `cases` random stride-1 2-D convolutions through the direct path: rows of 1..70
@@ -316,13 +312,7 @@ TEST(ConvPaths, DirectMatchesAReferenceLoop) {
 TEST(ConvPaths, DirectOnEveryRunnableTarget) {
   Rng rng(136);
   util::ThreadPool pool(2);
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    expect_direct_on_random_cases(rng, 30, pool);
-    if (HasFatalFailure()) break;
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  test::on_every_target([&] { expect_direct_on_random_cases(rng, 30, pool); });
 }
 
 // `cases` random 3x3 stride-1 convolutions through the Winograd path, each by both tiles:
@@ -372,13 +362,7 @@ TEST(ConvPaths, WinogradMatchesAReferenceLoop) {
 TEST(ConvPaths, WinogradOnEveryRunnableTarget) {
   Rng rng(138);
   util::ThreadPool pool(2);
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    expect_winograd_on_random_cases(rng, 15, pool);
-    if (HasFatalFailure()) break;
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  test::on_every_target([&] { expect_winograd_on_random_cases(rng, 15, pool); });
 }
 
 // Which 3x3 convolutions take the Winograd path: stride 1, no dilation, one group, enough
@@ -402,14 +386,11 @@ TEST(ConvPaths, WinogradTakesOnlyPlain3x3WithManyChannels) {
 // tile row), F(2x2, 3x3) on a 4x4 output (one 6x6 tile would leave most lanes empty), on
 // every target.
 TEST(ConvPaths, WinogradTakesLargerTilesOnLargerOutputs) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+  test::on_every_target([] {
     EXPECT_EQ(winograd_tile({4, 4}), 2);
     for (int64_t side : {16, 32, 64}) EXPECT_EQ(winograd_tile({side, side}), 4) << side;
     EXPECT_EQ(winograd_form({32, 32}).tile, 4);
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }
 
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/fast_math_maps.h"
 #include "kernels/fast_math_reference.h"
+#include "on_every_target.h"
 
 namespace bough::kernels {
 namespace {
@@ -30,8 +32,9 @@ const FastMathCase& find_case(const std::string& name) {
   throw std::logic_error("no fast math case " + name);
 }
 
-// Checks `c` on the bit patterns [first, last] every `step`-th, both signs; reports the
-// worst error found (as a fraction of the stated bound).
+// Checks `c` on the bit patterns [first, last] every `step`-th, both signs, through the
+// kernels' loop (kernels::fast_map) on the current target; reports the worst error found
+// (as a fraction of the stated bound).
 void expect_within_bound(const FastMathCase& c, uint32_t first, uint32_t last, uint32_t step) {
   std::vector<float> in, out;
   for (uint64_t b = first; b <= last; b += step) {
@@ -39,15 +42,15 @@ void expect_within_bound(const FastMathCase& c, uint32_t first, uint32_t last, u
     in.push_back(float_of(static_cast<uint32_t>(b) | 0x80000000u));
   }
   out.resize(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = c.fast(in[i]);
+  fast_map(c.fn, in.data(), out.data(), static_cast<int64_t>(in.size()));
   double worst = 0;
-  float worst_x = 0;
+  size_t worst_i = 0;
   for (size_t i = 0; i < in.size(); ++i) {
     const double e = bound_fraction(c, out[i], c.exact(in[i]));
-    if (e > worst) worst = e, worst_x = in[i];
+    if (e > worst) worst = e, worst_i = i;
   }
-  EXPECT_LE(worst, 1.0) << c.name << " at x = " << worst_x << " gives " << c.fast(worst_x)
-                        << ", libm " << c.exact(worst_x);
+  EXPECT_LE(worst, 1.0) << c.name << " at x = " << in[worst_i] << " gives " << out[worst_i]
+                        << ", libm " << c.exact(in[worst_i]);
 }
 
 // The float patterns of [lo, hi] (lo, hi >= 0).
@@ -56,17 +59,13 @@ void expect_within_bound(const FastMathCase& c, float lo, float hi, uint32_t ste
 }
 
 TEST(FastMath, SampleOfAllFloatsWithinStatedBounds) {
-  for (const auto& c : kFastMathCases) expect_within_bound(c, 0u, 0x7fffffffu, 8209);
+  test::on_every_target([] {
+    for (const auto& c : kFastMathCases) expect_within_bound(c, 0u, 0x7fffffffu, 8209);
+  });
 }
 
-TEST(FastMath, DenormalsAndNearOneWithinStatedBounds) {
-  for (const auto& c : kFastMathCases) {
-    expect_within_bound(c, 0u, 0x00800000u, 509);  // denormals
-    expect_within_bound(c, 0.5f, 2.0f, 61);        // around 1
-  }
-}
-
-TEST(FastMath, ThresholdRegionsDenselyWithinStatedBounds) {
+// Each function's switches, clamps and tails, densely.
+void expect_thresholds_within_bounds() {
   // exp: overflow from 88.72 on, denormal results below -87.34, zero below -103.97.
   expect_within_bound(find_case("exp"), 88.0f, 90.0f);
   expect_within_bound(find_case("exp"), 86.0f, 105.0f, 37);
@@ -87,6 +86,45 @@ TEST(FastMath, ThresholdRegionsDenselyWithinStatedBounds) {
     expect_within_bound(find_case("gelu"), at - 0.02f, at + 0.02f, 5);
   expect_within_bound(find_case("gelu"), 9.0f, 17.0f, 37);
   expect_within_bound(find_case("gelu_tanh"), 9.0f, 17.0f, 37);
+}
+
+TEST(FastMath, DenormalsAndNearOneWithinStatedBounds) {
+  for (const auto& c : kFastMathCases) {
+    expect_within_bound(c, 0u, 0x00800000u, 509);  // denormals
+    expect_within_bound(c, 0.5f, 2.0f, 61);        // around 1
+  }
+}
+
+TEST(FastMath, ThresholdRegionsDenselyWithinStatedBounds) {
+  test::on_every_target(expect_thresholds_within_bounds);
+}
+
+// The special values below through the kernels' loops on every target: the same results
+// as the scalar functions give (NaN for NaN).
+TEST(FastMath, SpecialValuesThroughTheKernelsLoops) {
+  const float in[] = {kNaN,
+                      -kNaN,
+                      kInf,
+                      -kInf,
+                      0.0f,
+                      -0.0f,
+                      std::numeric_limits<float>::denorm_min(),
+                      std::numeric_limits<float>::max()};
+  constexpr int64_t kCount = sizeof(in) / sizeof(in[0]);
+  test::on_every_target([&] {
+    for (const auto& c : kFastMathCases) {
+      float out[kCount];
+      fast_map(c.fn, in, out, kCount);
+      for (int64_t i = 0; i < kCount; ++i) {
+        const float want = c.fast(in[i]);
+        if (std::isnan(want))
+          EXPECT_TRUE(std::isnan(out[i])) << c.name << "(" << in[i] << ")";
+        else
+          EXPECT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(want))
+              << c.name << "(" << in[i] << ") = " << out[i] << ", scalar " << want;
+      }
+    }
+  });
 }
 
 TEST(FastMath, SpecialValues) {

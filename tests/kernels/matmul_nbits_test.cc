@@ -9,13 +9,13 @@
 #include "kernels/matmul_nbits.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <cfloat>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "on_every_target.h"
 #include "reference.h"
 
 namespace bough::kernels {
@@ -215,13 +215,7 @@ TEST(MatMulNBits, TwoThreadsSplitLargeProducts) {
 TEST(MatMulNBits, EveryRunnableVectorTargetMatchesReference) {
   // The stored layout does not depend on the target: weights prepared once serve all of them.
   Rng rng(43);
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    check_random_shapes(rng, 40);
-    if (HasFatalFailure()) break;
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  test::on_every_target([&] { check_random_shapes(rng, 40); });
 }
 
 }  // namespace

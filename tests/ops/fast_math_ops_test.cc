@@ -1,7 +1,7 @@
 // The operators on kernels/fast_math.h (the activations, Softmax, LogSoftmax) and Pow's
 // multiply path, run as one-node models against references computed here in double with
 // libm: odd lengths (vector tails), every axis, the opset < 13 2-D coercion, huge, tiny and
-// infinite values.
+// infinite values. Softmax on every vector target (its float loops are compiled per target).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 
 #include "bough/tensor.h"
 #include "model_builder.h"
+#include "on_every_target.h"
 
 namespace bough {
 namespace {
@@ -159,40 +160,48 @@ void expect_softmaxes(const Dims64& dims, int64_t axis, int64_t opset, float spr
 }
 
 TEST(FastMathOps, SoftmaxRowsOfOddLengthsAndLongRows) {
-  // Rows shorter than a vector, with tails, over several 512-element blocks, and long
-  // enough that the blocks grow (64 blocks at most).
-  for (int64_t n : {1, 7, 17, 1001, 1537, 40003}) expect_softmaxes({3, n}, -1, 13);
-  expect_softmaxes({2, 2049}, -1, 13, 300);  // a wide spread: the running maximum moves
+  test::on_every_target([&] {
+    // Rows shorter than a vector, with tails, over several 512-element blocks, and long
+    // enough that the blocks grow (64 blocks at most).
+    for (int64_t n : {1, 7, 17, 1001, 1537, 40003}) expect_softmaxes({3, n}, -1, 13);
+    expect_softmaxes({2, 2049}, -1, 13, 300);  // a wide spread: the running maximum moves
+  });
 }
 
 TEST(FastMathOps, SoftmaxAlongEveryAxisAndCoercedTo2D) {
-  for (int64_t axis : {0, 1, 2, -1}) expect_softmaxes({3, 5, 7}, axis, 13);
-  expect_softmaxes({2, 3, 300}, 1, 13);  // more columns than are handled side by side
-  for (int64_t axis : {0, 1, 2}) expect_softmaxes({3, 5, 7}, axis, 11);
-  expect_softmaxes({4, 3, 5}, 1, 1);
+  test::on_every_target([&] {
+    for (int64_t axis : {0, 1, 2, -1}) expect_softmaxes({3, 5, 7}, axis, 13);
+    expect_softmaxes({2, 3, 300}, 1, 13);  // more columns than are handled side by side
+    for (int64_t axis : {0, 1, 2}) expect_softmaxes({3, 5, 7}, axis, 11);
+    expect_softmaxes({4, 3, 5}, 1, 1);
+  });
 }
 
 TEST(FastMathOps, SoftmaxOfHugeInfiniteAndAllMinusInfinityRows) {
-  const double ninf = -kInf;
-  const std::vector<float> x = {1000, 0, -kFInf, 0, -kFInf, -kFInf, 3, kFInf, 1, kFNaN};
-  const Tensor sm = run1("Softmax", {{"x", f32({5, 2}, x)}}, 13);
-  // exp(-1000) underflows to 0; a row of -inf and a row with +inf or NaN are NaN, as
-  // x - max(x) makes them in the ONNX reference.
-  expect_close(floats_of(sm), {1, 0, 0, 1, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN}, 1e-6, "Softmax");
-  const Tensor lsm = run1("LogSoftmax", {{"x", f32({5, 2}, x)}}, 13);
-  expect_close(floats_of(lsm), {0, -1000, ninf, 0, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN}, 1e-6,
-               "LogSoftmax");
+  test::on_every_target([&] {
+    const double ninf = -kInf;
+    const std::vector<float> x = {1000, 0, -kFInf, 0, -kFInf, -kFInf, 3, kFInf, 1, kFNaN};
+    const Tensor sm = run1("Softmax", {{"x", f32({5, 2}, x)}}, 13);
+    // exp(-1000) underflows to 0; a row of -inf and a row with +inf or NaN are NaN, as
+    // x - max(x) makes them in the ONNX reference.
+    expect_close(floats_of(sm), {1, 0, 0, 1, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN}, 1e-6, "Softmax");
+    const Tensor lsm = run1("LogSoftmax", {{"x", f32({5, 2}, x)}}, 13);
+    expect_close(floats_of(lsm), {0, -1000, ninf, 0, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN}, 1e-6,
+                 "LogSoftmax");
+  });
 }
 
 TEST(FastMathOps, SoftmaxWithWholeBlocksOfMinusInfinity) {
-  // The first 600 elements (more than a block) are -inf: they give 0 (and -inf), not NaN.
-  std::vector<float> x(1500, -kFInf);
-  for (size_t i = 600; i < x.size(); ++i) x[i] = static_cast<float>(i % 13) - 6.0f;
-  for (bool log : {false, true}) {
-    const Tensor y = run1(log ? "LogSoftmax" : "Softmax", {{"x", f32({1, 1500}, x)}}, 13);
-    expect_close(floats_of(y), softmax_reference(x, {1, 1500}, 1, 1, log), 2e-5,
-                 log ? "LogSoftmax" : "Softmax", 1e-6);
-  }
+  test::on_every_target([&] {
+    // The first 600 elements (more than a block) are -inf: they give 0 (and -inf), not NaN.
+    std::vector<float> x(1500, -kFInf);
+    for (size_t i = 600; i < x.size(); ++i) x[i] = static_cast<float>(i % 13) - 6.0f;
+    for (bool log : {false, true}) {
+      const Tensor y = run1(log ? "LogSoftmax" : "Softmax", {{"x", f32({1, 1500}, x)}}, 13);
+      expect_close(floats_of(y), softmax_reference(x, {1, 1500}, 1, 1, log), 2e-5,
+                   log ? "LogSoftmax" : "Softmax", 1e-6);
+    }
+  });
 }
 
 // Pow with the exponent `e` (a tensor of its own shape) against std::pow in double.

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/fast_math_maps.h"
 #include "kernels/through_float.h"
 #include "ops/registry.h"
 
@@ -30,7 +32,21 @@ void map_run(const T* x, const T* bias, const T* skip, T* y, int64_t n, Fn fn) {
     for (int64_t k = 0; k < n; ++k) y[k] = fn(x[k]);
 }
 
-// `element_work` is what fn costs per element (kernels::kGeluWork and the like; see
+// The same for a function of kernels/fast_math.h: floats through its target-dispatched
+// loop (the sums first, then the function over them in place).
+template <typename T>
+void map_run(const T* x, const T* bias, const T* skip, T* y, int64_t n, kernels::FastFn fn) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (!bias && !skip) return kernels::fast_map(fn, x, y, n);
+    map_run(x, bias, skip, y, n, [](float v) { return v; });
+    kernels::fast_map(fn, y, y, n);
+  } else {
+    map_run(x, bias, skip, y, n, [fn](T v) { return kernels::fast_apply(fn, v); });
+  }
+}
+
+// fn is a function of the value or a kernels::FastFn; `element_work` is what it costs per
+// element (kernels::kGeluWork and the like; see
 // util::kMinWorkPerThread).
 template <typename Fn>
 Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::ThreadPool& pool,
@@ -46,7 +62,7 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
       T* py = y.data<T>();
       const int64_t c = bw ? bw->numel() : 1;
       pool.parallel_for_work(xw.numel(), element_work, [&](int64_t lo, int64_t hi) {
-        if (!pb) return map_run<T>(px + lo, nullptr, ps ? ps + lo : nullptr, py + lo, hi - lo, fn);
+        if (!pb) return map_run(px + lo, pb, ps ? ps + lo : ps, py + lo, hi - lo, fn);
         // Runs within one row of the bias, so that each is a loop the compiler vectorizes
         // (an index taken modulo the row's length kept the whole map scalar: the float Gelu
         // took 10 ns per element instead of 2.6).

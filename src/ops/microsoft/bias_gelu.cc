@@ -1,6 +1,5 @@
 // com.microsoft BiasGelu-1: C = Gelu(A + B), the exact (erf) Gelu, with the 1-D bias B along
 // A's last dimension.
-#include "kernels/fast_math.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -10,9 +9,8 @@ namespace {
 class BiasGelu : public Kernel {
  public:
   void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(
-                         io.input(0), &io.input(1), nullptr, io.pool(), "BiasGelu",
-                         [](auto v) { return kernels::fast_gelu(v); }, kernels::kGeluWork));
+    io.set_output(0, microsoft::bias_map(io.input(0), &io.input(1), nullptr, io.pool(), "BiasGelu",
+                                         kernels::FastFn::Gelu, kernels::kGeluWork));
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }

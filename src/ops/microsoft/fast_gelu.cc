@@ -1,6 +1,5 @@
 // com.microsoft FastGelu-1: Gelu's tanh approximation of x + bias (bias optional, 1-D along
 // x's last dimension): y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
-#include "kernels/fast_math.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -11,10 +10,8 @@ class FastGelu : public Kernel {
  public:
   void run(KernelIO& io) override {
     const Tensor* bias = io.has_input(1) ? &io.input(1) : nullptr;
-    io.set_output(0,
-                  microsoft::bias_map(
-                      io.input(0), bias, nullptr, io.pool(), "FastGelu",
-                      [](auto v) { return kernels::fast_gelu_tanh(v); }, kernels::kGeluTanhWork));
+    io.set_output(0, microsoft::bias_map(io.input(0), bias, nullptr, io.pool(), "FastGelu",
+                                         kernels::FastFn::GeluTanh, kernels::kGeluTanhWork));
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }

@@ -1,6 +1,5 @@
 // com.microsoft Gelu-1: y = 0.5 * x * (1 + erf(x / sqrt(2))), the exact Gelu (ai.onnx Gelu-20
 // with approximate="none", which it predates).
-#include "kernels/fast_math.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -10,9 +9,8 @@ namespace {
 class Gelu : public Kernel {
  public:
   void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(
-                         io.input(0), nullptr, nullptr, io.pool(), "Gelu",
-                         [](auto v) { return kernels::fast_gelu(v); }, kernels::kGeluWork));
+    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "Gelu",
+                                         kernels::FastFn::Gelu, kernels::kGeluWork));
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }

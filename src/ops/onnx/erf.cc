@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct ErfFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Erf;
   static constexpr int64_t kWork = kernels::kErfWork;
   template <typename T>
   T operator()(T v) const {

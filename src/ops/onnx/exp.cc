@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct ExpFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Exp;
   static constexpr int64_t kWork = kernels::kExpWork;
   template <typename T>
   T operator()(T v) const {

@@ -10,6 +10,7 @@ namespace bough::ops {
 
 namespace {
 struct GeluFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Gelu;
   static constexpr int64_t kWork = kernels::kGeluWork;
   template <typename T>
   T operator()(T v) const {
@@ -17,6 +18,7 @@ struct GeluFn {
   }
 };
 struct GeluTanhFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::GeluTanh;
   static constexpr int64_t kWork = kernels::kGeluTanhWork;
   template <typename T>
   T operator()(T v) const {

@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct LogFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Log;
   static constexpr int64_t kWork = kernels::kLogWork;
   template <typename T>
   T operator()(T v) const {

@@ -15,6 +15,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/fast_math.h"
+#include "kernels/fast_math_maps.h"
 #include "ops/kernel.h"
 #include "ops/registry.h"
 
@@ -72,16 +73,16 @@ struct Activation {
   // activations run as a vectorized loop (libm's scalar tanhf and expf dominated LSTM).
   template <typename T>
   void apply(T* x, int64_t n) const {
-    switch (kind) {
-      case Kind::Tanh:
-        for (int64_t i = 0; i < n; ++i) x[i] = kernels::fast_tanh(x[i]);
-        return;
-      case Kind::Sigmoid:
-        for (int64_t i = 0; i < n; ++i) x[i] = kernels::fast_sigmoid(x[i]);
-        return;
-      default:
-        for (int64_t i = 0; i < n; ++i) x[i] = (*this)(x[i]);
+    if (kind == Kind::Tanh || kind == Kind::Sigmoid) {
+      const kernels::FastFn fn =
+          kind == Kind::Tanh ? kernels::FastFn::Tanh : kernels::FastFn::Sigmoid;
+      if constexpr (std::is_same_v<T, float>)
+        kernels::fast_map(fn, x, x, n);  // the loop compiled for the CPU's vector target
+      else
+        for (int64_t i = 0; i < n; ++i) x[i] = kernels::fast_apply(fn, x[i]);
+      return;
     }
+    for (int64_t i = 0; i < n; ++i) x[i] = (*this)(x[i]);
   }
 };
 

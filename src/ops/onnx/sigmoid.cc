@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct SigmoidFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Sigmoid;
   static constexpr int64_t kWork = kernels::kSigmoidWork;
   template <typename T>
   T operator()(T v) const {

@@ -7,6 +7,7 @@ namespace bough::ops {
 
 namespace {
 struct TanhFn {
+  static constexpr kernels::FastFn kFast = kernels::FastFn::Tanh;
   static constexpr int64_t kWork = kernels::kTanhWork;
   template <typename T>
   T operator()(T v) const {
