@@ -17,8 +17,11 @@ enum class FastFn { Exp, Log, Tanh, Sigmoid, Erf, Gelu, GeluTanh };
 void fast_map(FastFn fn, const float* x, float* y, int64_t n);
 
 // fn(v) for one value, of float or double (double goes through libm, as in fast_math.h).
+// Always inlined: with a constant fn it folds to the one function, and fast_map's copy for
+// each vector target compiles it for that target (out of line it stayed a scalar call at
+// the baseline: erf 6 times slower).
 template <typename T>
-T fast_apply(FastFn fn, T v) {
+[[gnu::always_inline]] inline T fast_apply(FastFn fn, T v) {
   switch (fn) {
     case FastFn::Exp:
       return fast_exp(v);

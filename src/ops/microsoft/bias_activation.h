@@ -45,8 +45,8 @@ void map_run(const T* x, const T* bias, const T* skip, T* y, int64_t n, kernels:
   }
 }
 
-// fn is a function of the value or a kernels::FastFn; `element_work` is what it costs per
-// element (kernels::kGeluWork and the like; see
+// y = fn(x + bias + skip); fn is a function of the value or a kernels::FastFn, and
+// `element_work` what it costs per element (kernels::kGeluWork and the like; see
 // util::kMinWorkPerThread).
 template <typename Fn>
 Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::ThreadPool& pool,
@@ -62,7 +62,8 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
       T* py = y.data<T>();
       const int64_t c = bw ? bw->numel() : 1;
       pool.parallel_for_work(xw.numel(), element_work, [&](int64_t lo, int64_t hi) {
-        if (!pb) return map_run(px + lo, pb, ps ? ps + lo : ps, py + lo, hi - lo, fn);
+        if (!pb)
+          return map_run(px + lo, pb /* null */, ps ? ps + lo : nullptr, py + lo, hi - lo, fn);
         // Runs within one row of the bias, so that each is a loop the compiler vectorizes
         // (an index taken modulo the row's length kept the whole map scalar: the float Gelu
         // took 10 ns per element instead of 2.6).
