@@ -3,7 +3,9 @@
 // at 1 and 2 threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "bough/session.h"
 #include "passes/pass_test_util.h"
@@ -158,52 +160,62 @@ TEST(GeluFusion, LeavesOtherTypesConstantsAndProducts) {
   EXPECT_EQ(test::count_ops(out, "Gelu"), 0);
 }
 
-// Both forms on a random [3, 517] x (values to ±6, the negative tails included): the `all`
-// level fuses them, and at 1 and 2 threads the fused and unfused (basic) models agree with
-// Gelu in double.
-TEST(Fusions, GeluMatchesUnfusedOnRandomInputs) {
-  GraphBuilder g("main");
-  g.input("x", ElemType::Float, {3, 517});
-  add_constants(g);
-  g.node("Div", {"x", "sqrt2"}, {"d"});
-  g.node("Erf", {"d"}, {"e"});
-  g.node("Add", {"e", "one"}, {"a"});
-  g.node("Mul", {"x", "a"}, {"m"});
-  g.node("Mul", {"m", "half"}, {"y1"});
-  g.node("Pow", {"x", "three"}, {"p"});
-  g.node("Mul", {"p", "c"}, {"c3"});
-  g.node("Add", {"x", "c3"}, {"i"});
-  g.node("Mul", {"i", "k"}, {"s"});
-  g.node("Tanh", {"s"}, {"t"});
-  g.node("Add", {"t", "one"}, {"a3"});
-  g.node("Mul", {"x", "half"}, {"h"});
-  g.node("Mul", {"h", "a3"}, {"y2"});
-  g.output("y1", ElemType::Float, {3, 517}).output("y2", ElemType::Float, {3, 517});
-  const std::string path = test::save_scratch(g, "gelu_random");
-  const std::string fused = test::optimize_file(path, {"gelu"});
-  EXPECT_EQ(test::count_ops(fused, "Gelu"), 1);
-  EXPECT_EQ(test::count_ops(fused, "FastGelu"), 1);
+// Both forms on x of random shapes (ranks 1-3, up to 2,000 elements, enough to split across
+// two threads) and values to ±6 (the negative tails included): the `all` level fuses them,
+// and at 1 and 2 threads the fused and unfused (basic) models agree with Gelu in double.
+TEST(Fusions, GeluMatchesUnfusedOnRandomShapes) {
   test::Rng rng(151);
-  const Tensor x = test::random_floats({3, 517}, rng, -6, 6);
-  const std::vector<float> xs = floats_of(x);
-  for (Optimization level : {Optimization::basic, Optimization::all})
-    for (int threads : {1, 2}) {
-      SessionOptions options;
-      options.optimization = level;
-      options.threads = threads;
-      Session session(Model::load(path), options);
-      const auto y = session.run({{"x", Value(x)}});
-      const std::vector<float> erf_form = floats_of(y[0].second.tensor());
-      const std::vector<float> tanh_form = floats_of(y[1].second.tensor());
-      for (size_t i = 0; i < xs.size(); ++i) {
-        // The unfused graph computes 1 + erf and 1 + tanh in float: near -6 they cancel to
-        // an absolute error of a float's rounding of 1.
-        ASSERT_NEAR(erf_form[i], gelu_erf(xs[i]), 1e-6 + 1e-6 * std::abs(xs[i]))
-            << "at " << i << ", threads " << threads << ", level " << static_cast<int>(level);
-        ASSERT_NEAR(tanh_form[i], gelu_tanh(xs[i]), 1e-6 + 1e-6 * std::abs(xs[i]))
-            << "at " << i << ", threads " << threads << ", level " << static_cast<int>(level);
-      }
+  for (int trial = 0; trial < 6; ++trial) {
+    test::Dims64 dims;
+    const int64_t rank = rng.uniform(1, 3);
+    int64_t left = 2000;
+    for (int64_t d = 0; d < rank; ++d) {
+      dims.push_back(rng.uniform(1, std::max<int64_t>(1, left)));
+      left /= dims.back();
     }
+    GraphBuilder g("main");
+    g.input("x", ElemType::Float, dims);
+    add_constants(g);
+    g.node("Div", {"x", "sqrt2"}, {"d"});
+    g.node("Erf", {"d"}, {"e"});
+    g.node("Add", {"e", "one"}, {"a"});
+    g.node("Mul", {"x", "a"}, {"m"});
+    g.node("Mul", {"m", "half"}, {"y1"});
+    g.node("Pow", {"x", "three"}, {"p"});
+    g.node("Mul", {"p", "c"}, {"c3"});
+    g.node("Add", {"x", "c3"}, {"i"});
+    g.node("Mul", {"i", "k"}, {"s"});
+    g.node("Tanh", {"s"}, {"t"});
+    g.node("Add", {"t", "one"}, {"a3"});
+    g.node("Mul", {"x", "half"}, {"h"});
+    g.node("Mul", {"h", "a3"}, {"y2"});
+    g.output("y1", ElemType::Float, dims).output("y2", ElemType::Float, dims);
+    const std::string path = test::save_scratch(g, "gelu_random");
+    const std::string fused = test::optimize_file(path, {"gelu"});
+    EXPECT_EQ(test::count_ops(fused, "Gelu"), 1);
+    EXPECT_EQ(test::count_ops(fused, "FastGelu"), 1);
+    const Tensor x = test::random_floats(Dims(std::span<const int64_t>(dims)), rng, -6, 6);
+    const std::vector<float> xs = floats_of(x);
+    for (Optimization level : {Optimization::basic, Optimization::all})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << "trial " << trial << ", threads " << threads
+                                        << ", level " << static_cast<int>(level));
+        SessionOptions options;
+        options.optimization = level;
+        options.threads = threads;
+        Session session(Model::load(path), options);
+        const auto y = session.run({{"x", Value(x)}});
+        const std::vector<float> erf_form = floats_of(y[0].second.tensor());
+        const std::vector<float> tanh_form = floats_of(y[1].second.tensor());
+        ASSERT_EQ(erf_form.size(), xs.size());
+        for (size_t i = 0; i < xs.size(); ++i) {
+          // The unfused graph computes 1 + erf and 1 + tanh in float: near -6 they cancel to
+          // an absolute error of a float's rounding of 1.
+          ASSERT_NEAR(erf_form[i], gelu_erf(xs[i]), 1e-6 + 1e-6 * std::abs(xs[i])) << "at " << i;
+          ASSERT_NEAR(tanh_form[i], gelu_tanh(xs[i]), 1e-6 + 1e-6 * std::abs(xs[i])) << "at " << i;
+        }
+      }
+  }
 }
 
 }  // namespace
