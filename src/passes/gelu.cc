@@ -7,13 +7,11 @@
 // * (1 + ...)); x / sqrt 2 may be x * (1 / sqrt 2), x^3 Pow(x, 3) or x * x * x. Constants are
 // one-element float initializers of the graph, equal to the formula's to float precision
 // (1e-4 relative: exporters write sqrt 2 and sqrt(2/pi) in float or double), or captures of
-// an enclosing graph's. Every value
-// between x and the result must have no reader outside the pattern. One kernel pass instead
-// of five to eight, and no temporaries. Skipped when the model imports com.microsoft at a
-// version other than 1.
+// an enclosing graph's. Every value between x and the result must have no reader outside
+// the pattern. One kernel pass instead of five to eight, and no temporaries. Skipped when the
+// model imports com.microsoft at a version other than 1.
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -55,11 +53,13 @@ bool is_constant(const ir::Edge* e, double value) {
 }
 
 // The factors of a product of Muls rooted at `n` (a Mul), walking into Mul inputs made only
-// for it; false past three factors.
-bool collect_factors(Match& m, const ir::Node& n, std::vector<ir::Edge*>& factors) {
+// for it, two levels deep at most (three factors nest no deeper; a long chain of Muls in a
+// hostile model must not recurse without end); false past three factors.
+bool collect_factors(Match& m, const ir::Node& n, std::vector<ir::Edge*>& factors, int depth = 0) {
   for (ir::Edge* in : n.inputs) {
-    if (const ir::Node* inner = producer_of(m, in, "Mul", 2, n)) {
-      if (!collect_factors(m, *inner, factors)) return false;
+    const ir::Node* inner = depth < 2 ? producer_of(m, in, "Mul", 2, n) : nullptr;
+    if (inner) {
+      if (!collect_factors(m, *inner, factors, depth + 1)) return false;
     } else {
       factors.push_back(in);
     }
