@@ -21,6 +21,24 @@ bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader)
   return reads == 1;
 }
 
+Readers::Readers(const ir::Graph& g) {
+  for (const ir::Edge* e : g.outputs) reads_[e].count += 2;
+  for (const auto& n : g.nodes) {
+    for (const ir::Edge* e : n->implicit_inputs) reads_[e].count += 2;
+    for (const ir::Edge* e : n->inputs) {
+      if (!e) continue;
+      Reads& r = reads_[e];
+      ++r.count;
+      r.reader = n.get();
+    }
+  }
+}
+
+bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
+  const auto it = reads_.find(e);
+  return it != reads_.end() && it->second.count == 1 && it->second.reader == &reader;
+}
+
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs) {
   return n.op_type == op_type && n.domain.empty() && n.inputs.size() == inputs &&
          n.outputs.size() == 1 && n.outputs[0] &&

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 
 #include "infer/infer.h"
 #include "ir/graph.h"
@@ -13,6 +14,23 @@ namespace bough::passes {
 // Whether `e` is read exactly once in its graph, by one input of `reader`, and by nothing
 // else: no other node input, no graph output, no capture of a nested subgraph.
 bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader);
+
+// Who reads each value of a graph, counted in one pass: read_only_by's question for a pass
+// that asks it of many values (read_only_by scans the whole graph each time, which is
+// quadratic on a graph of thousands of candidates).
+class Readers {
+ public:
+  explicit Readers(const ir::Graph& g);
+  // read_only_by(g, e, reader), from the counts.
+  bool only_by(const ir::Edge* e, const ir::Node& reader) const;
+
+ private:
+  struct Reads {
+    int count = 0;  // node inputs; a graph output or a capture counts as two (never fusable)
+    const ir::Node* reader = nullptr;
+  };
+  std::unordered_map<const ir::Edge*, Reads> reads_;
+};
 
 // Whether `n` is the ai.onnx operator `op_type` with `inputs` inputs and one output, all present.
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs);

@@ -5,11 +5,11 @@
 // The product of x, 0.5 and (1 + ...) may be nested either way and its factors in any order
 // (torch.nn.functional.gelu as exported: (x * (1 + erf)) * 0.5; BERT's and GPT-2's: (x * 0.5)
 // * (1 + ...)); x / sqrt 2 may be x * (1 / sqrt 2), x^3 Pow(x, 3) or x * x * x. Constants are
-// one-element float initializers of the graph, equal to the formula's to float precision
-// (1e-4 relative: exporters write sqrt 2 and sqrt(2/pi) in float or double), or captures of
-// an enclosing graph's. Every value between x and the result must have no reader outside
-// the pattern. One kernel pass instead of five to eight, and no temporaries. Skipped when the
-// model imports com.microsoft at a version other than 1.
+// one-element float initializers or Constants (of the graph or captured from an enclosing
+// one), equal to the formula's to float precision (1e-4 relative: exporters write sqrt 2
+// and sqrt(2/pi) in float or double). Every value between x and the result must have no reader
+// outside the pattern. One kernel pass instead of five to eight, and no temporaries. Skipped when
+// the model imports com.microsoft at a version other than 1.
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
@@ -25,9 +25,11 @@ namespace {
 
 constexpr const char* kDomain = "com.microsoft";
 
-// A match under way: the graph, and the nodes the fused node replaces.
+// A match under way: the graph, who reads its values, and the nodes the fused node
+// replaces.
 struct Match {
   const ir::Graph& g;
+  const Readers& readers;
   std::vector<const ir::Node*> nodes;
 };
 
@@ -36,20 +38,18 @@ struct Match {
 const ir::Node* producer_of(Match& m, const ir::Edge* e, std::string_view op_type, size_t inputs,
                             const ir::Node& reader) {
   const ir::Node* n = e && e->origin == ir::Edge::Origin::NodeOutput ? e->producer : nullptr;
-  if (!n || n->graph != &m.g || !is_op(*n, op_type, inputs) || !read_only_by(m.g, e, reader))
+  if (!n || n->graph != &m.g || !is_op(*n, op_type, inputs) || !m.readers.only_by(e, reader))
     return nullptr;
   m.nodes.push_back(n);
   return n;
 }
 
-// Whether `e` is a one-element float initializer within 1e-4 of `value`: of the graph, or
-// of an enclosing one that the graph captures.
+// Whether `e` is a one-element float constant within 1e-4 of `value` (an initializer or a
+// Constant, of the graph or captured from an enclosing one).
 bool is_constant(const ir::Edge* e, double value) {
-  while (e->origin == ir::Edge::Origin::Capture && e->outer) e = e->outer;
-  if (e->origin != ir::Edge::Origin::Initializer || !e->data ||
-      e->data->type() != ElemType::Float || e->data->numel() != 1)
-    return false;
-  return std::abs(e->data->data<float>()[0] - value) <= 1e-4 * std::abs(value);
+  const Tensor* t = constant_value(e);
+  if (!t || t->type() != ElemType::Float || t->numel() != 1) return false;
+  return std::abs(t->data<float>()[0] - value) <= 1e-4 * std::abs(value);
 }
 
 // The factors of a product of Muls rooted at `n` (a Mul), walking into Mul inputs made only
@@ -147,12 +147,13 @@ const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& r
 }
 
 int fuse_in(ir::Graph& g, const infer::Inferred& types) {
+  const Readers readers(g);
   std::unordered_set<const ir::Node*> fused;
   int changes = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& root = *g.nodes[i];
     if (fused.count(&root) || !is_op(root, "Mul", 2)) continue;
-    Match m{g, {&root}};
+    Match m{g, readers, {&root}};
     ir::Edge* x = nullptr;
     const char* kind = match_gelu(m, types, root, x);
     if (!kind || std::any_of(m.nodes.begin(), m.nodes.end(),

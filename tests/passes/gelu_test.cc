@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <string>
 
 #include "bough/session.h"
 #include "passes/pass_test_util.h"
@@ -158,6 +159,23 @@ TEST(GeluFusion, LeavesOtherTypesConstantsAndProducts) {
   const std::string out = test::optimize_file(test::save_scratch(g, "gelu_kept"), {"gelu"});
   EXPECT_EQ(test::count_ops(out, "FastGelu"), 0);
   EXPECT_EQ(test::count_ops(out, "Gelu"), 0);
+}
+
+// A chain of 50,000 Muls (each the only reader of the one before): the pass looks at a few
+// levels of each product, so it neither recurses down the chain nor fuses anything.
+TEST(GeluFusion, LongMulChainIsLeftAlone) {
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2});
+  g.initializer("half", f32({}, {0.5f}));
+  std::string last = "x";
+  for (int i = 0; i < 50000; ++i) {
+    const std::string next = "m" + std::to_string(i);
+    g.node("Mul", {last, "half"}, {next});
+    last = next;
+  }
+  g.output(last, ElemType::Float, {2});
+  const std::string out = test::optimize_file(test::save_scratch(g, "gelu_chain"), {"gelu"});
+  EXPECT_EQ(test::count_ops(out, "Mul"), 50000);
 }
 
 // Both forms on x of random shapes (ranks 1-3, up to 2,000 elements, enough to split across
