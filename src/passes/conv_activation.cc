@@ -18,8 +18,6 @@ namespace bough::passes {
 
 namespace {
 
-constexpr const char* kDomain = "com.microsoft";
-
 struct Activation {
   std::string name;
   std::vector<float> params;
@@ -86,7 +84,7 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types, int64_t opset) {
     ir::Node* conv = fusable_conv(g, types, act.inputs[0], act);
     if (!conv) continue;
     ir::Node* f = insert_node(g, i, "FusedConv", conv->name.empty() ? act.name : conv->name);
-    f->domain = kDomain;
+    f->domain = kMicrosoftDomain;
     f->inputs = conv->inputs;
     f->attributes = std::move(conv->attributes);  // the Conv is erased below
     ir::Attribute name;
@@ -114,15 +112,10 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types, int64_t opset) {
 }  // namespace
 
 int conv_activation(ir::Model& model) {
-  const int64_t imported = model.opset(kDomain);
-  if (imported != 0 && imported != 1) return 0;
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
   const int64_t opset = model.opset("");
-  int fused = 0;
-  for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, types, opset); });
-  if (fused > 0 && imported == 0) model.opset_imports.emplace_back(kDomain, 1);
-  return fused;
+  return fuse_into_microsoft(model, [opset](ir::Graph& g, const infer::Inferred& types) {
+    return fuse_in(g, types, opset);
+  });
 }
 
 }  // namespace bough::passes

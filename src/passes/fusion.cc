@@ -72,6 +72,18 @@ const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& 
   return read_only_by(g, e, reader) ? t : nullptr;
 }
 
+int fuse_into_microsoft(ir::Model& model,
+                        const std::function<int(ir::Graph&, const infer::Inferred&)>& fuse) {
+  const int64_t imported = model.opset(kMicrosoftDomain);
+  if (imported != 0 && imported != 1) return 0;
+  check::Diagnostics ignored;  // the model was checked before any pass runs
+  const infer::Inferred types = infer::infer_model(model, ignored);
+  int fused = 0;
+  for_each_graph(model, [&](ir::Graph& g) { fused += fuse(g, types); });
+  if (fused > 0 && imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
+  return fused;
+}
+
 ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type,
                       const std::string& name) {
   g.new_node(op_type);

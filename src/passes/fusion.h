@@ -3,6 +3,7 @@
 // and placing a new node.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -45,6 +46,16 @@ const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e);
 // input) read only by `reader`; null otherwise.
 const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& types,
                                      const ir::Edge* e, const ir::Node& reader);
+
+// ONNX Runtime's contrib domain, which the fusions write some of their operators in.
+inline constexpr const char* kMicrosoftDomain = "com.microsoft";
+
+// Runs `fuse` (a graph and the model's inferred types -> fusions made) on every graph of a
+// model, for fusions that write com.microsoft operators of version 1 (ONNX Runtime's): none
+// when the model imports that domain at another version, and the import added when any was
+// made. The number made.
+int fuse_into_microsoft(ir::Model& model,
+                        const std::function<int(ir::Graph&, const infer::Inferred&)>& fuse);
 
 // A new node of `op_type` placed at index `at` of `g.nodes`, named `name`.
 ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type, const std::string& name);

@@ -23,8 +23,6 @@ namespace bough::passes {
 
 namespace {
 
-constexpr const char* kDomain = "com.microsoft";
-
 // A match under way: the graph, who reads its values, and the nodes the fused node
 // replaces.
 struct Match {
@@ -160,7 +158,7 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types) {
                              [&](const ir::Node* n) { return fused.count(n) > 0; }))
       continue;
     ir::Node* f = insert_node(g, i, kind, root.name);
-    f->domain = kDomain;
+    f->domain = kMicrosoftDomain;
     f->inputs = {x};
     set_output(*f, 0, root.outputs[0]);
     fused.insert(m.nodes.begin(), m.nodes.end());
@@ -173,15 +171,6 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types) {
 
 }  // namespace
 
-int gelu(ir::Model& model) {
-  const int64_t imported = model.opset(kDomain);
-  if (imported != 0 && imported != 1) return 0;
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
-  int fused = 0;
-  for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, types); });
-  if (fused > 0 && imported == 0) model.opset_imports.emplace_back(kDomain, 1);
-  return fused;
-}
+int gelu(ir::Model& model) { return fuse_into_microsoft(model, fuse_in); }
 
 }  // namespace bough::passes

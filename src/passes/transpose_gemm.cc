@@ -32,14 +32,13 @@ bool is_gemm(const ir::Node& n) {
          n.inputs[1] && n.outputs.size() == 1 && n.outputs[0];
 }
 
-constexpr const char* kMsDomain = "com.microsoft";
-
 // A float MatMul (or com.microsoft FusedMatMul when `fused`) whose B is 2-D and A of known
 // rank.
 bool is_float_matmul_2d_b(const ir::Node& n, const infer::Inferred& types, bool fused) {
-  if (fused ? !(n.op_type == "FusedMatMul" && n.domain == kMsDomain && n.inputs.size() == 2 &&
-                n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
-            : !is_op(n, "MatMul", 2))
+  if (fused
+          ? !(n.op_type == "FusedMatMul" && n.domain == kMicrosoftDomain && n.inputs.size() == 2 &&
+              n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
+          : !is_op(n, "MatMul", 2))
     return false;
   const ir::Shape* b = float_shape(types, n.inputs[1]);
   return float_shape(types, n.inputs[0]) && b && b->dims.size() == 2;
@@ -74,7 +73,7 @@ int fold_in(ir::Graph& g, const infer::Inferred& types, Allowed allowed, bool& u
       folded.insert(n);
       ir::Node* mm = n;
       n = insert_node(g, i, target == Target::gemm ? "Gemm" : "FusedMatMul", mm->name);
-      if (target == Target::fused_matmul) n->domain = kMsDomain;
+      if (target == Target::fused_matmul) n->domain = kMicrosoftDomain;
       n->inputs = mm->inputs;
       set_output(*n, 0, mm->outputs[0]);
       ++i;  // past the MatMul, now one further on
@@ -94,13 +93,13 @@ int fold_in(ir::Graph& g, const infer::Inferred& types, Allowed allowed, bool& u
 int transpose_gemm(ir::Model& model) {
   check::Diagnostics ignored;  // the model was checked before any pass runs
   const infer::Inferred types = infer::infer_model(model, ignored);
-  const int64_t ms_imported = model.opset(kMsDomain);
+  const int64_t ms_imported = model.opset(kMicrosoftDomain);
   const Allowed allowed{model.opset("") >= 11, ms_imported == 0 || ms_imported == 1};
   bool used_ms_domain = false;
   int folded = 0;
   for_each_graph(model,
                  [&](ir::Graph& g) { folded += fold_in(g, types, allowed, used_ms_domain); });
-  if (used_ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMsDomain, 1);
+  if (used_ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
   return folded;
 }
 

@@ -394,6 +394,22 @@ TEST(ConvPaths, WinogradTakesLargerTilesOnLargerOutputs) {
   });
 }
 
+// A 3x3 Conv + Relu layer with bias and pads 1, C -> M channels on a size x size image of
+// random values.
+ConvCase image_layer(int64_t C, int64_t M, int64_t size, Rng& rng) {
+  WindowAttrs attrs;
+  attrs.pads = {1, 1, 1, 1};
+  ConvCase c;
+  c.C = C;
+  c.M = M;
+  c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
+  c.x = random_vector(C * size * size, rng);
+  c.w = random_vector(M * C * 9, rng);
+  c.bias = random_vector(M, rng);
+  c.epilogue.activation = Activation::Relu;
+  return c;
+}
+
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
 // most the direct path takes) with a partial block of output channels.
 TEST(ConvPaths, DirectOfImageNetworkLayers) {
@@ -402,17 +418,8 @@ TEST(ConvPaths, DirectOfImageNetworkLayers) {
     util::ThreadPool pool(threads);
     for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32},
                                      std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
-      WindowAttrs attrs;
-      attrs.pads = {1, 1, 1, 1};
-      ConvCase c;
-      c.C = C;
-      c.M = M;
-      c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
+      const ConvCase c = image_layer(C, M, size, rng);
       ASSERT_TRUE(conv_direct_pays(c.win, C, 1));
-      c.x = random_vector(C * size * size, rng);
-      c.w = random_vector(M * C * 9, rng);
-      c.bias = random_vector(M, rng);
-      c.epilogue.activation = Activation::Relu;
       expect_conv(c, run_direct(c, pool));
     }
   }
@@ -428,16 +435,7 @@ TEST(ConvPaths, WinogradOfImageNetworkLayers) {
     util::ThreadPool pool(threads);
     for (const auto& [C, M, size] :
          {std::tuple{16, 32, 32}, std::tuple{32, 64, 16}, std::tuple{32, 50, 16}}) {
-      WindowAttrs attrs;
-      attrs.pads = {1, 1, 1, 1};
-      ConvCase c;
-      c.C = C;
-      c.M = M;
-      c.win = resolve_window(attrs, std::vector<int64_t>{size, size}, std::vector<int64_t>{3, 3});
-      c.x = random_vector(C * size * size, rng);
-      c.w = random_vector(M * C * 9, rng);
-      c.bias = random_vector(M, rng);
-      c.epilogue.activation = Activation::Relu;
+      const ConvCase c = image_layer(C, M, size, rng);
       for (int64_t tile : {2, 4}) {
         SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " -> " << M << " on "
                                         << size << ", tile " << tile);

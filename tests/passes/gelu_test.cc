@@ -37,6 +37,30 @@ void add_constants(GraphBuilder& g) {
       .initializer("c", f32({}, {0.044715f}));
 }
 
+// torch's export of the erf Gelu of x: out = (x * (1 + Erf(x / sqrt2))) * 0.5, its values
+// d, e, a, m suffixed with `p`; the last Mul named `root`.
+void erf_gelu(GraphBuilder& g, const std::string& p, const std::string& out,
+              const std::string& root = "") {
+  g.node("Div", {"x", "sqrt2"}, {"d" + p});
+  g.node("Erf", {"d" + p}, {"e" + p});
+  g.node("Add", {"e" + p, "one"}, {"a" + p});
+  g.node("Mul", {"x", "a" + p}, {"m" + p});
+  g.node("Mul", {"m" + p, "half"}, {out}, root);
+}
+
+// GPT-2's tanh Gelu of x: out = (x * 0.5) * (1 + Tanh((x + Pow(x, 3) * c) * k)), its values
+// suffixed with `p`.
+void tanh_gelu(GraphBuilder& g, const std::string& p, const std::string& out) {
+  g.node("Pow", {"x", "three"}, {"p" + p});
+  g.node("Mul", {"p" + p, "c"}, {"c" + p});
+  g.node("Add", {"x", "c" + p}, {"i" + p});
+  g.node("Mul", {"i" + p, "k"}, {"s" + p});
+  g.node("Tanh", {"s" + p}, {"t" + p});
+  g.node("Add", {"t" + p, "one"}, {"a" + p});
+  g.node("Mul", {"x", "half"}, {"h" + p});
+  g.node("Mul", {"h" + p, "a" + p}, {out});
+}
+
 // Fused: g1, torch's export, (x * (1 + Erf(x / sqrt2))) * 0.5; g2, BERT's, (x * 0.5) *
 // (1 + Erf(x * (1/sqrt2))); g3, GPT-2's, (x * 0.5) * (1 + Tanh((x + Pow(x, 3) * c) * k));
 // g4 the same with x * (x * x), every operand order flipped; and g1's form in an If's
@@ -44,11 +68,7 @@ void add_constants(GraphBuilder& g) {
 // instead of x / sqrt2.
 GraphBuilder gelu_model() {
   GraphBuilder then_g("then_g");
-  then_g.node("Div", {"x", "sqrt2"}, {"td"});
-  then_g.node("Erf", {"td"}, {"te"});
-  then_g.node("Add", {"te", "one"}, {"ta"});
-  then_g.node("Mul", {"x", "ta"}, {"tm"});
-  then_g.node("Mul", {"tm", "half"}, {"tg"});
+  erf_gelu(then_g, "t", "tg");
   then_g.output("tg", ElemType::Float, {2, 3});
   GraphBuilder else_g("else_g");
   else_g.node("Neg", {"x"}, {"en"});
@@ -56,24 +76,13 @@ GraphBuilder gelu_model() {
   GraphBuilder g("main");
   g.input("x", ElemType::Float, {2, 3}).input("p", ElemType::Bool);
   add_constants(g);
-  g.node("Div", {"x", "sqrt2"}, {"d1"});
-  g.node("Erf", {"d1"}, {"e1"});
-  g.node("Add", {"e1", "one"}, {"a1"});
-  g.node("Mul", {"x", "a1"}, {"m1"});
-  g.node("Mul", {"m1", "half"}, {"g1"}, "gelu1");
+  erf_gelu(g, "1", "g1", "gelu1");
   g.node("Mul", {"x", "half"}, {"h2"});
   g.node("Mul", {"x", "inv_sqrt2"}, {"d2"});
   g.node("Erf", {"d2"}, {"e2"});
   g.node("Add", {"one", "e2"}, {"a2"});
   g.node("Mul", {"h2", "a2"}, {"g2"});
-  g.node("Pow", {"x", "three"}, {"p3"});
-  g.node("Mul", {"p3", "c"}, {"c3"});
-  g.node("Add", {"x", "c3"}, {"i3"});
-  g.node("Mul", {"i3", "k"}, {"s3"});
-  g.node("Tanh", {"s3"}, {"t3"});
-  g.node("Add", {"t3", "one"}, {"a3"});
-  g.node("Mul", {"x", "half"}, {"h3"});
-  g.node("Mul", {"h3", "a3"}, {"g3"});
+  tanh_gelu(g, "3", "g3");
   g.node("Mul", {"x", "x"}, {"q4"});
   g.node("Mul", {"x", "q4"}, {"p4"});
   g.node("Mul", {"c", "p4"}, {"c4"});
@@ -83,11 +92,7 @@ GraphBuilder gelu_model() {
   g.node("Add", {"one", "t4"}, {"a4"});
   g.node("Mul", {"a4", "x"}, {"m4"});
   g.node("Mul", {"half", "m4"}, {"g4"});
-  g.node("Div", {"x", "sqrt2"}, {"d5"});
-  g.node("Erf", {"d5"}, {"e5"});
-  g.node("Add", {"e5", "one"}, {"a5"});
-  g.node("Mul", {"x", "a5"}, {"m5"});
-  g.node("Mul", {"m5", "half"}, {"g5"});
+  erf_gelu(g, "5", "g5");
   g.node("Div", {"x", "two"}, {"d6"});
   g.node("Erf", {"d6"}, {"e6"});
   g.node("Add", {"e6", "one"}, {"a6"});
@@ -194,19 +199,8 @@ TEST(Fusions, GeluMatchesUnfusedOnRandomShapes) {
     GraphBuilder g("main");
     g.input("x", ElemType::Float, dims);
     add_constants(g);
-    g.node("Div", {"x", "sqrt2"}, {"d"});
-    g.node("Erf", {"d"}, {"e"});
-    g.node("Add", {"e", "one"}, {"a"});
-    g.node("Mul", {"x", "a"}, {"m"});
-    g.node("Mul", {"m", "half"}, {"y1"});
-    g.node("Pow", {"x", "three"}, {"p"});
-    g.node("Mul", {"p", "c"}, {"c3"});
-    g.node("Add", {"x", "c3"}, {"i"});
-    g.node("Mul", {"i", "k"}, {"s"});
-    g.node("Tanh", {"s"}, {"t"});
-    g.node("Add", {"t", "one"}, {"a3"});
-    g.node("Mul", {"x", "half"}, {"h"});
-    g.node("Mul", {"h", "a3"}, {"y2"});
+    erf_gelu(g, "1", "y1");
+    tanh_gelu(g, "2", "y2");
     g.output("y1", ElemType::Float, dims).output("y2", ElemType::Float, dims);
     const std::string path = test::save_scratch(g, "gelu_random");
     const std::string fused = test::optimize_file(path, {"gelu"});
