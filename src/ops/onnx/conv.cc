@@ -114,7 +114,7 @@ std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
 // convolutions run transposed when they have few output positions and the filter was
-// packed for it (`filter_t`, else null), by Winograd's F(2x2, 3x3) when 3x3 with many
+// packed for it (`filter_t`, else null), by Winograd's F(2x2 or 4x4, 3x3) when 3x3 with many
 // channels, directly when they have up to a few hundred taps per output (stride 1) (with W
 // transformed or blocked for the path: `direct_w`, else here), and else, with groups of several
 // output channels, in cache-sized tiles that add the bias and activate as each tile is done; the
