@@ -18,13 +18,12 @@
 #define BOUGH_KERNELS_CONV_WINOGRAD_GEOMETRY
 namespace bough::kernels {
 // Where the steps keep their data. Tile (i, j) (i < th, j < tw) gives outputs tile*i ..
-// tile*i + tile - 1 by the same of j, and reads the padded image's `side` = tile + 2 rows
-// and columns from tile*i and tile*j. The tiles of a tile row are handled in vectors of
-// `lanes`: tw_padded of them (the last few, past tw, are computed and never stored).
+// tile*i + tile - 1 by the same of j, and reads the padded image's tile + 2 rows
+// and columns from tile*i and tile*j. The tiles of a tile row are handled in whole vectors:
+// tw_padded of them (the last few, past tw, are computed and never stored).
 struct WinogradGeometry {
-  int64_t tile, side, positions;  // positions = side * side
-  bool narrow;                    // vectors of 4 tiles instead of 8
-  int64_t lanes;
+  int64_t tile, positions;  // positions = (tile + 2)^2
+  bool narrow;              // vectors of 4 tiles instead of 8
   int64_t th, tw, tw_padded;
   int64_t width;  // of the padded image's rows
   int64_t OH, OW;
@@ -231,7 +230,7 @@ void OutputTransform4(D d, const float* products, float* y, float bias, const Co
     }
 }
 
-// The steps of the band's tile size and lanes.
+// The steps for the geometry's tile and vector width.
 void InputTransform(const float* padded, float* t, int64_t c, const WinogradGeometry& g,
                     const WinogradBand& band) {
   if (g.tile == 2) return InputTransform2(padded, t, c, g, band);
@@ -263,14 +262,13 @@ WinogradGeometry geometry(const std::vector<int64_t>& out, int64_t tile) {
   g.OH = out[0];
   g.OW = out[1];
   g.tile = tile;
-  g.side = g.tile + 2;
-  g.positions = g.side * g.side;
+  g.positions = (tile + 2) * (tile + 2);
   g.th = (g.OH + g.tile - 1) / g.tile;
   g.tw = (g.OW + g.tile - 1) / g.tile;
   g.narrow = g.tile == 4 && g.tw <= 4;
-  g.lanes = HWY_DYNAMIC_DISPATCH(WinogradLanes)(g.narrow);
-  g.tw_padded = (g.tw + g.lanes - 1) / g.lanes * g.lanes;
-  // A vector of tiles reads its tiles' columns (`tile` apart, `side` wide) from its first
+  const int64_t lanes = HWY_DYNAMIC_DISPATCH(WinogradLanes)(g.narrow);
+  g.tw_padded = (g.tw + lanes - 1) / lanes * lanes;
+  // A vector of tiles reads its tiles' columns (`tile` apart, tile + 2 wide) from its first
   // with deinterleaving loads of `tile` columns each: up to `tile` past the last tile's.
   g.width = g.tile * g.tw_padded + g.tile;
   return g;
@@ -359,7 +357,7 @@ std::vector<float> winograd_filter(const float* w, int64_t M, int64_t C, const W
                                       {1.0 / 24, -1.0 / 12, 1.0 / 6},
                                       {0, 0, 1}};
   const int side = static_cast<int>(form.tile) + 2, positions = side * side;
-  const auto& G = [&](int row, int col) { return side == 4 ? G2[row][col] : G4[row][col]; };
+  const auto G = [&](int row, int col) { return side == 4 ? G2[row][col] : G4[row][col]; };
   std::vector<float> u(static_cast<size_t>(positions * M * C));  // u[(pos * M + m) * C + c]
   for (int64_t m = 0; m < M; ++m)
     for (int64_t c = 0; c < C; ++c) {

@@ -104,12 +104,19 @@ void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_
       tile_out, pool);
 }
 
-// W (M x C x k...) as the Winograd path (`winograd`) or the direct path reads it.
+// How the Winograd path (`winograd`) or the direct path reads W on `win`: Winograd's form,
+// or the direct path's block of output channels with tile 0.
+kernels::WinogradForm filter_form(const kernels::Window& win, bool winograd) {
+  return winograd ? kernels::winograd_form(win.out)
+                  : kernels::WinogradForm{0, kernels::conv_direct_block(win.out[1])};
+}
+
+// W (M x C x k...) in `form` (filter_form's).
 std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
-                                     const kernels::Window& win, bool winograd) {
-  if (winograd) return kernels::winograd_filter(w, M, C, kernels::winograd_form(win.out));
-  return kernels::block_filter(w, M, C * win.kernel_numel(),
-                               kernels::conv_direct_block(win.out[1]));
+                                     const kernels::Window& win,
+                                     const kernels::WinogradForm& form) {
+  if (form.tile != 0) return kernels::winograd_filter(w, M, C, form);
+  return kernels::block_filter(w, M, C * win.kernel_numel(), form.block);
 }
 
 // Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
@@ -135,9 +142,11 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   const bool direct = std::is_same_v<T, float> && !filter_t && !winograd &&
                       kernels::conv_direct_pays(win, C, groups);
   std::vector<float> blocked;  // W for the Winograd or direct path, when not prepared
+  kernels::WinogradForm form{};
   if constexpr (std::is_same_v<T, float>) {
+    if (winograd || direct) form = filter_form(win, winograd);
     if ((winograd || direct) && !direct_w) {
-      blocked = direct_filter_for(w.data<T>(), M, C, win, winograd);
+      blocked = direct_filter_for(w.data<T>(), M, C, win, form);
       direct_w = blocked.data();
     }
   }
@@ -150,8 +159,7 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
         continue;
       }
       if (winograd) {
-        kernels::conv_winograd_f32(xn, direct_w, kernels::winograd_form(win.out), yn, win, C, M,
-                                   bias, epilogue, pool);
+        kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
         continue;
       }
       if (direct) {
@@ -246,15 +254,11 @@ class Conv : public Kernel {
     if (w.type() != ElemType::Float) return nullptr;
     const bool winograd = kernels::conv_winograd_pays(win, C, groups_);
     if (!winograd && !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
-    const int64_t M = w.dim(0);
-    // The direct path's form is its block alone (tile 0).
-    const kernels::WinogradForm form =
-        winograd ? kernels::winograd_form(win.out)
-                 : kernels::WinogradForm{0, kernels::conv_direct_block(win.out[1])};
+    const kernels::WinogradForm form = filter_form(win, winograd);
     std::lock_guard lock(direct_mutex_);
     for (const auto& f : direct_filters_)
       if (f.form == form) return f.data.data();
-    direct_filters_.push_back({form, direct_filter_for(w.data<float>(), M, C, win, winograd)});
+    direct_filters_.push_back({form, direct_filter_for(w.data<float>(), w.dim(0), C, win, form)});
     return direct_filters_.back().data.data();
   }
 
