@@ -17,6 +17,14 @@ namespace bough::openvino {
 
 namespace {
 
+// OpenVINO's reader finds a type in its opset in any letter case ("ReLU", "SoftMax").
+std::string upper(const std::string& s) {
+  std::string u = s;
+  for (char& c : u)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return u;
+}
+
 struct Table {
   std::vector<OpFamily> families;
   std::unordered_map<std::string, const ReadRule*> reads;
@@ -31,7 +39,7 @@ const Table& table() {
 #undef BOUGH_OV_FAMILY
     for (const OpFamily& f : t.families) {
       for (const ReadRule& r : f.reads)
-        if (!t.reads.emplace(r.type, &r).second)
+        if (!t.reads.emplace(upper(r.type), &r).second)
           throw std::logic_error("OpenVINO operator " + r.type + " read by two rules");
       for (const WriteRule& w : f.writes)
         if (!t.writes.emplace(w.onnx_type, &w).second)
@@ -53,7 +61,7 @@ std::vector<int> numbers(const std::string& text) {
 }  // namespace
 
 const ReadRule* find_read_rule(const std::string& type) {
-  auto it = table().reads.find(type);
+  auto it = table().reads.find(upper(type));
   return it == table().reads.end() ? nullptr : it->second;
 }
 

@@ -70,17 +70,16 @@ ir::Edge* pdpd_aligned(GraphLowering& g, const LayerIO& io) {
 }  // namespace
 
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode = io.layer.attr("auto_broadcast");
-  if (!mode || *mode == "numpy" || *mode == "none" || *mode == "explicit") return io.in;
-  if (*mode == "pdpd" && io.in.size() == 2) return {io.in[0], pdpd_aligned(g, io)};
-  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + *mode + "\"");
+  const std::string mode = enum_data(io.layer, "auto_broadcast", "numpy");
+  if (mode == "numpy" || mode == "none" || mode == "explicit") return io.in;
+  if (mode == "pdpd" && io.in.size() == 2) return {io.in[0], pdpd_aligned(g, io)};
+  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + mode + "\"");
 }
 
 namespace {
 
 void map_broadcast(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode_attr = io.layer.attr("mode");
-  const std::string mode = mode_attr ? *mode_attr : "numpy";
+  const std::string mode = enum_data(io.layer, "mode", "numpy");
   const std::string& name = io.layer.name;
   ir::Edge* data = io.in.empty() ? nullptr : io.in[0];
   if (mode == "explicit") {

@@ -1,5 +1,6 @@
 // Clamp-1 and ONNX's Clip, both ways. Clamp's bounds are float attributes; Clip's are
 // inputs (opset 11 on) or attributes (before) of x's type.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -41,56 +42,11 @@ std::optional<std::pair<double, double>> integer_range(ElemType t) {
   }
 }
 
-// `v` as a scalar of type `t` (float, double, float16, bfloat16 or an integer; v must fit
-// an integer type); nullopt for other types.
-std::optional<Tensor> scalar_of(ElemType t, double v) {
-  Tensor s(t, Dims{});
-  switch (t) {
-    case ElemType::Float:
-      *s.data<float>() = static_cast<float>(v);
-      break;
-    case ElemType::Double:
-      *s.data<double>() = v;
-      break;
-    case ElemType::Float16:
-      *s.data<uint16_t>() = float_to_half(static_cast<float>(v));
-      break;
-    case ElemType::BFloat16:
-      *s.data<uint16_t>() = float_to_bfloat16(static_cast<float>(v));
-      break;
-    case ElemType::Int8:
-      *s.data<int8_t>() = static_cast<int8_t>(v);
-      break;
-    case ElemType::UInt8:
-      *s.data<uint8_t>() = static_cast<uint8_t>(v);
-      break;
-    case ElemType::Int16:
-      *s.data<int16_t>() = static_cast<int16_t>(v);
-      break;
-    case ElemType::UInt16:
-      *s.data<uint16_t>() = static_cast<uint16_t>(v);
-      break;
-    case ElemType::Int32:
-      *s.data<int32_t>() = static_cast<int32_t>(v);
-      break;
-    case ElemType::UInt32:
-      *s.data<uint32_t>() = static_cast<uint32_t>(v);
-      break;
-    case ElemType::Int64:
-      *s.data<int64_t>() = static_cast<int64_t>(v);
-      break;
-    case ElemType::UInt64:
-      *s.data<uint64_t>() = static_cast<uint64_t>(v);
-      break;
-    default:
-      return std::nullopt;
-  }
-  return s;
-}
-
 // Clamp-1's bounds are float attributes; ONNX's Clip takes them as inputs of x's type, made
-// here as constants of it. For an integer x the specification rounds min up and
-// max down (and they must then fit the type, as integer_range gives it).
+// here as constants of it. OpenVINO refuses min > max, and so a NaN bound (Clamp's
+// validation checks min <= max). For an integer x its reference rounds min up and max down
+// and saturates them to the type's range (as integer_range gives it), so a bound past the
+// range clamps nothing.
 void map_clamp(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 1);
   const XmlLayer& l = io.layer;
@@ -101,13 +57,19 @@ void map_clamp(GraphLowering& g, const LayerIO& io) {
   if (!l.attr("min") || !l.attr("max"))
     fail(ErrorKind::InvalidModel, g.where(l), "Clamp needs min and max");
   double lo = float_data(g, l, "min", 0), hi = float_data(g, l, "max", 0);
+  if (!(lo <= hi))
+    fail(ErrorKind::InvalidModel, g.where(l),
+         "Clamp's min must not be greater than its max (nor either NaN): min=" + *l.attr("min") +
+             " max=" + *l.attr("max"));
   if (is_integer_type(t.elem)) {
     auto range = integer_range(t.elem);
-    lo = std::ceil(lo);
-    hi = std::floor(hi);
-    if (!range || lo < range->first || hi > range->second)
+    if (!range)
+      fail(ErrorKind::Unsupported, g.where(l), "Clamp of " + std::string(elem_name(t.elem)));
+    lo = std::min(std::max(std::ceil(lo), range->first), range->second);
+    hi = std::max(std::min(std::floor(hi), range->second), range->first);
+    if (lo > hi)
       fail(ErrorKind::Unsupported, g.where(l),
-           "Clamp bounds beyond what " + std::string(elem_name(t.elem)) + " holds");
+           "Clamp of an integer type with no integer between min and max");
   }
   auto bound = [&](double v, const std::string& suffix) {
     std::optional<Tensor> c = scalar_of(t.elem, v);

@@ -140,10 +140,10 @@ void map_is_inf(GraphLowering& g, const LayerIO& io) {
 // ONNX's Round rounds halves to even, one of Round-5's two modes.
 void map_round(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 1, 1);
-  const std::string* mode = io.layer.attr("mode");
-  if (!mode || *mode != "half_to_even")
+  const std::string mode = enum_data(io.layer, "mode", "");
+  if (mode != "half_to_even")
     fail(ErrorKind::Unsupported, g.where(io.layer),
-         "Round with mode \"" + (mode ? *mode : std::string()) + "\" (ONNX rounds half to even)");
+         "Round with mode \"" + mode + "\" (ONNX rounds half to even)");
   g.node_to("Round", {io.in[0]}, {io.out[0]}, io.layer.name);
 }
 

@@ -52,11 +52,11 @@ void map_top_k(GraphLowering& g, const LayerIO& io) {
   const XmlLayer& l = io.layer;
   if (io.in.size() != 2 || io.out.size() != 2)
     fail(ErrorKind::InvalidModel, g.where(l), "TopK takes data and k and gives values and indices");
-  const std::string* mode = l.attr("mode");
-  const std::string* sort = l.attr("sort");
-  if (!mode || (*mode != "max" && *mode != "min"))
+  const std::string mode = enum_data(l, "mode", "");
+  const std::string sort = enum_data(l, "sort", "none");
+  if (mode != "max" && mode != "min")
     fail(ErrorKind::InvalidModel, g.where(l), "mode must be max or min");
-  if (sort && *sort == "index") {
+  if (sort == "index") {
     const Tensor* k = GraphLowering::constant_value(io.in[1]);
     if (!k || const_ints(g, io, 1, "k") != std::vector<int64_t>{1})
       fail(ErrorKind::Unsupported, g.where(l), "TopK sorted by index (but for a constant k of 1)");
@@ -73,7 +73,7 @@ void map_top_k(GraphLowering& g, const LayerIO& io) {
                                                 ir::Edge::Origin::NodeOutput);
   ir::Node* n = g.node_to("TopK", {io.in[0], k}, {io.out[0], indices}, l.name);
   n->attributes.push_back(int_attr("axis", int_data(g, l, "axis", -1)));
-  n->attributes.push_back(int_attr("largest", *mode == "max" ? 1 : 0));
+  n->attributes.push_back(int_attr("largest", mode == "max" ? 1 : 0));
   n->attributes.push_back(int_attr("sorted", 1));
   if (!i64)
     g.node_to("Cast", {indices}, {io.out[1]}, l.name + "/indices")

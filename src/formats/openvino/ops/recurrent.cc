@@ -73,8 +73,7 @@ void map_rnn(GraphLowering& g, const LayerIO& io) {
              (seq ? "sequence_lengths, " : "") + "W, R and B");
   const int64_t hidden = int_data(g, l, "hidden_size", 0);
   if (hidden <= 0) fail(ErrorKind::InvalidModel, g.where(l), "no hidden_size");
-  const std::string* direction = l.attr("direction");
-  const std::string dir = seq && direction ? *direction : "forward";
+  const std::string dir = seq ? enum_data(l, "direction", "forward") : "forward";
   if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
     fail(ErrorKind::InvalidModel, g.where(l), "direction \"" + dir + "\"");
   const int64_t dirs = dir == "bidirectional" ? 2 : 1;

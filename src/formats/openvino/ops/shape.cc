@@ -95,8 +95,7 @@ void map_transpose(GraphLowering& g, const LayerIO& io) {
 void map_pad(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 4);
   const XmlLayer& l = io.layer;
-  const std::string* mode_attr = l.attr("pad_mode");
-  const std::string mode = mode_attr ? *mode_attr : "constant";
+  const std::string mode = enum_data(l, "pad_mode", "constant");
   if (mode != "constant" && mode != "edge" && mode != "reflect")
     fail(ErrorKind::Unsupported, g.where(l), "pad_mode \"" + mode + "\"");
   if (mode != "constant")
