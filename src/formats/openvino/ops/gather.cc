@@ -1,5 +1,8 @@
-// Gather-1/7/8, GatherND-5/8 and GatherElements-6, both ways.
+// Gathering and scattering, both ways: Gather-1/7/8, GatherND-5/8, GatherElements-6,
+// ScatterNDUpdate-3/15 (ONNX's ScatterND), ScatterElementsUpdate-3/12 (ScatterElements),
+// ScatterUpdate-3 (ScatterND with each index a 1-tuple, along axis 0) and NonZero-3.
 #include "bough/error.h"
+#include "formats/openvino/element_types.h"
 #include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_table.h"
 #include "formats/openvino/write_helpers.h"
@@ -112,15 +115,125 @@ void write_gather_elements(NetWriter& w, const ir::Node& n) {
        {{"axis", std::to_string(int_attr_or(n, "axis", 0))}});
 }
 
+// ScatterNDUpdate-15's reductions under ONNX's names ("" where ONNX has none).
+std::string onnx_reduction(GraphLowering& g, const XmlLayer& l, bool elements) {
+  const std::string r = enum_data(l, "reduction", "none");
+  if (r == "none") return "none";
+  if (r == "sum") return "add";
+  if (r == "prod") return "mul";
+  if (r == "min" || r == "max") return r;
+  fail(ErrorKind::Unsupported, g.where(l),
+       std::string(elements ? "ScatterElementsUpdate" : "ScatterNDUpdate") + " with reduction \"" +
+           r + "\" (ONNX has none, add, mul, min and max)");
+}
+
+void map_scatter_nd(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 3, 3);
+  const std::string reduction =
+      op_version(io.layer) >= 15 ? onnx_reduction(g, io.layer, false) : "none";
+  g.node_to("ScatterND", {io.in[0], g.as_int64(io.in[1], io.layer.name + "/indices"), io.in[2]},
+            {io.out[0]}, io.layer.name)
+      ->attributes.push_back(string_attr("reduction", reduction));
+}
+
+// ScatterElementsUpdate-12's reductions combine with the existing value only with
+// use_init_val (ONNX always does); mean has no ONNX form.
+void map_scatter_elements(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 4, 4);
+  std::vector<int64_t> axis = const_ints(g, io, 3, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  std::string reduction = "none";
+  if (op_version(io.layer) >= 12) {
+    reduction = onnx_reduction(g, io.layer, true);
+    if (reduction != "none" && !flag(io.layer, "use_init_val", true))
+      fail(ErrorKind::Unsupported, g.where(io.layer),
+           "ScatterElementsUpdate with use_init_val false (ONNX's reductions include the data)");
+  }
+  ir::Node* n =
+      g.node_to("ScatterElements", {io.in[0], io.in[1], io.in[2]}, {io.out[0]}, io.layer.name);
+  n->attributes.push_back(int_attr("axis", axis[0]));
+  n->attributes.push_back(string_attr("reduction", reduction));
+}
+
+// ScatterUpdate-3 writes updates[i.., j..] to data[indices[i..], j..] along `axis`: for
+// axis 0 ONNX's ScatterND with each index a 1-tuple.
+void map_scatter_update(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 4, 4);
+  std::vector<int64_t> axis = const_ints(g, io, 3, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  if (axis[0] != 0 && !(axis[0] < 0 && axis[0] + input_rank(g, io.layer, 0, "data") == 0))
+    fail(ErrorKind::Unsupported, g.where(io.layer), "ScatterUpdate along an axis other than 0");
+  const std::string& name = io.layer.name;
+  ir::Edge* tuples = g.node(
+      "Unsqueeze",
+      {g.as_int64(io.in[1], name + "/indices"), g.constant(i64_tensor({-1}), name + "/tuple_axis")},
+      name + "/tuples");
+  g.node_to("ScatterND", {io.in[0], tuples, io.in[2]}, {io.out[0]}, name);
+}
+
+// NonZero-3's output_type is i64 (ONNX's) or i32.
+void map_non_zero(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const std::string type = enum_data(io.layer, "output_type", "i64");
+  if (type == "i64") {
+    g.node_to("NonZero", {io.in[0]}, {io.out[0]}, io.layer.name);
+    return;
+  }
+  if (type != "i32")
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "output_type \"" + type + "\"");
+  g.node_to("Cast", {g.node("NonZero", {io.in[0]}, io.layer.name + "/i64")}, {io.out[0]},
+            io.layer.name)
+      ->attributes.push_back(int_attr("to", static_cast<int64_t>(ElemType::Int32)));
+}
+
+// ONNX's reductions under OpenVINO's names.
+std::string ov_reduction(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* a = n.attr("reduction");
+  const std::string r = a ? a->s : "none";
+  if (r == "none" || r == "min" || r == "max") return r;
+  if (r == "add") return "sum";
+  if (r == "mul") return "prod";
+  fail(ErrorKind::InvalidModel, w.where(n), "reduction \"" + r + "\"");
+}
+
+void write_scatter_nd(NetWriter& w, const ir::Node& n) {
+  const std::string r = ov_reduction(w, n);
+  if (r == "none") {
+    w.op("ScatterNDUpdate", "opset3", layer_name(n), sources(w, n), out0(w, n));
+    return;
+  }
+  w.op("ScatterNDUpdate", "opset15", layer_name(n), sources(w, n), out0(w, n), {{"reduction", r}});
+}
+
+void write_scatter_elements(NetWriter& w, const ir::Node& n) {
+  std::vector<PortRef> ins = sources(w, n);
+  ins.push_back(w.const_i64({int_attr_or(n, "axis", 0)}, layer_name(n) + "/axis"));
+  w.op("ScatterElementsUpdate", "opset12", layer_name(n), ins, out0(w, n),
+       {{"reduction", ov_reduction(w, n)}, {"use_init_val", "true"}});
+}
+
+void write_non_zero(NetWriter& w, const ir::Node& n) {
+  w.op("NonZero", "opset3", layer_name(n), sources(w, n), out0(w, n), {{"output_type", "i64"}});
+}
+
 }  // namespace
 
 OpFamily gather_family() {
   return {{{"Gather", "1 7 8", map_gather},
            {"GatherND", "5 8", map_gather_nd},
-           {"GatherElements", "6", map_gather_elements}},
+           {"GatherElements", "6", map_gather_elements},
+           {"ScatterNDUpdate", "3 15", map_scatter_nd},
+           {"ScatterElementsUpdate", "3 12", map_scatter_elements},
+           {"ScatterUpdate", "3", map_scatter_update},
+           {"NonZero", "3", map_non_zero}},
           {{"Gather", "Gather-8", write_gather},
            {"GatherND", "GatherND-8", write_gather_nd},
-           {"GatherElements", "GatherElements-6", write_gather_elements}}};
+           {"GatherElements", "GatherElements-6", write_gather_elements},
+           {"ScatterND", "ScatterNDUpdate-3 ScatterNDUpdate-15", write_scatter_nd},
+           {"ScatterElements", "ScatterElementsUpdate-12", write_scatter_elements},
+           {"NonZero", "NonZero-3", write_non_zero}}};
 }
 
 }  // namespace bough::openvino
