@@ -147,6 +147,27 @@ void map_round(GraphLowering& g, const LayerIO& io) {
   g.node_to("Round", {io.in[0]}, {io.out[0]}, io.layer.name);
 }
 
+// BitwiseAnd/Or/Xor/Not-13 are ONNX's Bitwise* for integers; of bool they are logical (as
+// OpenVINO's reference has it), which ONNX's Bitwise* do not take: And, Or, Xor, Not.
+void map_bitwise(GraphLowering& g, const LayerIO& io) {
+  const std::string& type = canonical_type(io.layer);
+  const bool unary = type == "BitwiseNot";
+  check_inputs(g, io, unary ? 1 : 2, unary ? 1 : 2);
+  const ir::Type& t =
+      io.in[0]->type.kind == ir::Type::Kind::Tensor ? io.in[0]->type : io.out[0]->type;
+  if (t.kind != ir::Type::Kind::Tensor)
+    fail(ErrorKind::Unsupported, g.where(io.layer), type + " of an unknown element type");
+  const std::string op =
+      t.elem != ElemType::Bool ? type : type.substr(std::string("Bitwise").size());
+  g.node_to(op, unary ? io.in : broadcast_operands(g, io), {io.out[0]}, io.layer.name);
+}
+
+void write_bitwise(NetWriter& w, const ir::Node& n) {
+  std::map<std::string, std::string> data;
+  if (n.op_type != "BitwiseNot") data["auto_broadcast"] = "numpy";
+  w.op(n.op_type, "opset13", layer_name(n), sources(w, n), out0(w, n), data);
+}
+
 void map_convert_like(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
   g.node_to("CastLike", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name);
@@ -301,6 +322,10 @@ OpFamily elementwise_family() {
                                  {"Select", "1", map_select},
                                  {"Convert", "1", map_convert},
                                  {"ConvertLike", "1", map_convert_like}});
+  for (const char* type : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"}) {
+    f.reads.push_back({type, "13", map_bitwise});
+    f.writes.push_back({type, std::string(type) + "-13", write_bitwise});
+  }
   f.writes.insert(f.writes.end(), {{"Mod", "Mod-1 FloorMod-1", write_mod},
                                    {"Elu", "Elu-1", write_elu},
                                    {"IsInf", "IsInf-10", write_is_inf},

@@ -30,10 +30,15 @@ void map_matmul(GraphLowering& g, const LayerIO& io) {
 }
 
 // OpenVINO with no axes reduces nothing; ONNX would reduce everything unless told not to.
+// ReduceLogicalAnd and ReduceLogicalOr are ONNX's ReduceMin and ReduceMax of bool.
 void map_reduce(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
+  const std::string& type = canonical_type(io.layer);
+  const std::string op = type == "ReduceLogicalAnd"  ? "ReduceMin"
+                         : type == "ReduceLogicalOr" ? "ReduceMax"
+                                                     : type;
   ir::Edge* axes = g.as_int64(io.in[1], io.layer.name + "/axes");
-  ir::Node* n = g.node_to(canonical_type(io.layer), {io.in[0], axes}, {io.out[0]}, io.layer.name);
+  ir::Node* n = g.node_to(op, {io.in[0], axes}, {io.out[0]}, io.layer.name);
   n->attributes.push_back(int_attr("keepdims", flag(io.layer, "keep_dims", false) ? 1 : 0));
   n->attributes.push_back(int_attr("noop_with_empty_axes", 1));
 }
@@ -154,6 +159,11 @@ void write_reduce(NetWriter& w, const ir::Node& n) {
              {{"auto_broadcast", "numpy"}});
   if (type == "ReduceLogSumExp") x = w.op("Exp", "opset1", name + "/exp", {x}, nullptr);
   if (type == "ReduceSumSquare" || logs) type = "ReduceSum";
+  const ir::Type& t = n.inputs[0]->type;
+  if (t.kind == ir::Type::Kind::Tensor && t.elem == ElemType::Bool && type == "ReduceMin")
+    type = "ReduceLogicalAnd";
+  if (t.kind == ir::Type::Kind::Tensor && t.elem == ElemType::Bool && type == "ReduceMax")
+    type = "ReduceLogicalOr";
   PortRef sum = w.op(type, l1_l2 ? "opset4" : "opset1", logs ? name + "/sum" : name, {x, *axes},
                      logs ? nullptr : out0(w, n), {{"keep_dims", keep ? "true" : "false"}});
   if (logs) w.op("Log", "opset1", name, {sum}, out0(w, n));
@@ -289,6 +299,10 @@ OpFamily math_family() {
     f.reads.push_back({type, "1", map_reduce});
     f.writes.push_back({type, std::string(type) + "-1", write_reduce});
   }
+  f.reads.push_back({"ReduceLogicalAnd", "1", map_reduce});
+  f.reads.push_back({"ReduceLogicalOr", "1", map_reduce});
+  // (ReduceMin and ReduceMax of bool are written as these.)
+  f.writes.back().writes += " ReduceLogicalAnd-1 ReduceLogicalOr-1";
   return f;
 }
 
