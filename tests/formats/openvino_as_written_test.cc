@@ -255,5 +255,70 @@ TEST(OpenVinoAsWritten, IfOutputIdsAreRankedPerPortMap) {
   EXPECT_EQ(floats_of(e[1].second.tensor()), (std::vector<float>{30, 60}));  // x * 3
 }
 
+// --- 4. MatMul's transposes on an operand of dynamic rank --------------------------------
+
+// a has a dynamic rank (shape "...", a port without dims), transpose_a is set: y = a^T b.
+const char* kMatMulDynamicRank = R"(<?xml version="1.0"?>
+<net name="mm" version="11">
+  <layers>
+    <layer id="0" name="a" type="Parameter" version="opset1">
+      <data element_type="f32" shape="..."/>
+      <output><port id="0" precision="FP32" names="a"/></output>
+    </layer>
+    <layer id="1" name="b" type="Parameter" version="opset1">
+      <data element_type="f32" shape="3,2"/>
+      <output><port id="0" precision="FP32" names="b"><dim>3</dim><dim>2</dim></port></output>
+    </layer>
+    <layer id="2" name="y" type="MatMul" version="opset1">
+      <data transpose_a="true" transpose_b="false"/>
+      <input><port id="0" precision="FP32"/><port id="1" precision="FP32"><dim>3</dim><dim>2</dim></port></input>
+      <output><port id="2" precision="FP32" names="y"/></output>
+    </layer>
+    <layer id="3" name="y/sink_port_0" type="Result" version="opset1">
+      <input><port id="0" precision="FP32"/></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+  </edges>
+</net>
+)";
+
+TEST(OpenVinoAsWritten, MatMulTransposeOfADynamicRankOperand) {
+  std::string path = test::save_ir(test::scratch_dir("ov_mm_rank"), "m", kMatMulDynamicRank);
+  // a = [[1, 2], [3, 4], [5, 6]], b = [[1, 0], [0, 1], [1, 1]]:
+  // a^T b = [[1 + 5, 3 + 5], [2 + 6, 4 + 6]] = [[6, 8], [8, 10]].
+  NamedValues out = test::run_ir(
+      path, {{"a", f32({3, 2}, {1, 2, 3, 4, 5, 6})}, {"b", f32({3, 2}, {1, 0, 0, 1, 1, 1})}});
+  EXPECT_EQ(out.at(0).second.tensor().shape(), (Dims{2, 2}));
+  EXPECT_EQ(floats_of(out.at(0).second.tensor()), (std::vector<float>{6, 8, 8, 10}));
+}
+
+// --- 11. Legacy broadcasting through IR ----------------------------------------------------
+
+TEST(OpenVinoAsWritten, LegacyBroadcastAxisSurvivesOnnxToIrToOnnx) {
+  // Opset 6: y = Add(a [2, 3, 4], b [3], broadcast=1, axis=1): y[i][j][k] = a[i][j][k] + b[j].
+  test::GraphBuilder g;
+  g.input("a", ElemType::Float, {2, 3, 4}).input("b", ElemType::Float, {3});
+  onnxpb::NodeProto& add = g.node("Add", {"a", "b"}, {"y"});
+  test::set_int(add, "broadcast", 1);
+  test::set_int(add, "axis", 1);
+  g.output("y", ElemType::Float, {2, 3, 4});
+  std::string onnx_path =
+      test::save_model(test::make_model(g, 6, 3), test::scratch_dir("ov_legacy"), "m.onnx");
+  openvino::IrFiles files = openvino::write_ir(*onnx::read_model_file(onnx_path));
+  test::expect_ov_reader_accepts(files.xml, "the legacy Add as IR");
+  std::string path = test::save_ir(test::scratch_dir("ov_legacy_ir"), "m", files.xml, files.bin);
+  std::vector<float> a(24, 0);
+  NamedValues out = test::run_ir(path, {{"a", f32({2, 3, 4}, a)}, {"b", f32({3}, {1, 2, 3})}});
+  std::vector<float> want;
+  for (int i = 0; i < 2; ++i)
+    for (float bj : {1.f, 2.f, 3.f})
+      for (int k = 0; k < 4; ++k) want.push_back(bj);
+  EXPECT_EQ(floats_of(out.at(0).second.tensor()), want);
+}
+
 }  // namespace
 }  // namespace bough

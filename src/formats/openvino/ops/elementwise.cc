@@ -219,6 +219,10 @@ void write_binary(NetWriter& w, const ir::Node& n) {
   if (n.inputs.size() != 2)
     fail(ErrorKind::Unsupported, w.where(n), n.op_type + " with other than two inputs");
   std::map<std::string, std::string> data{{"auto_broadcast", "numpy"}};
+  // Before opset 7, broadcast=1 lays B into A from `axis` (at the end without one): that is
+  // OpenVINO's pdpd rule, whose axis -1 means the end too.
+  if (w.opset() < 7 && int_attr_or(n, "broadcast", 0) != 0)
+    data = {{"auto_broadcast", "pdpd"}, {"axis", std::to_string(int_attr_or(n, "axis", -1))}};
   if (n.op_type == "Div") data["m_pythondiv"] = "false";
   w.op(pair_of_onnx(binary_pairs(), n.op_type).ov, "opset1", layer_name(n), sources(w, n),
        out0(w, n), data);

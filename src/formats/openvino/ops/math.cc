@@ -12,13 +12,20 @@ namespace bough::openvino {
 
 namespace {
 
-// transpose_a/b swap the last two axes of a matrix operand (ignored for vectors).
+// transpose_a/b swap the last two axes of a matrix operand (ignored for vectors). An operand
+// of unknown rank (a port without dims) is swapped by Einsum "...ij->...ji", whatever its
+// rank turns out to be (a vector there is refused at run time rather than misread).
 void map_matmul(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
   std::vector<ir::Edge*> ins = io.in;
   const char* keys[2] = {"transpose_a", "transpose_b"};
   for (size_t k = 0; k < 2; ++k) {
     if (!flag(io.layer, keys[k], false)) continue;
+    if (!io.layer.inputs[k].shape.rank_known) {
+      ins[k] = g.node("Einsum", {ins[k]}, io.layer.name + "/" + keys[k],
+                      string_attr("equation", "...ij->...ji"));
+      continue;
+    }
     size_t rank = io.layer.inputs[k].shape.dims.size();
     if (rank < 2) continue;
     std::vector<int64_t> perm;
