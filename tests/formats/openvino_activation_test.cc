@@ -1,4 +1,5 @@
-// Activations and normalizations (formats/openvino/ops/activation.cc, norm.cc), both ways:
+// Activations, normalizations, layout and Einsum (formats/openvino/ops/activation.cc,
+// norm.cc, layout.cc, math.cc), both ways:
 // hand-written IR run as read and after IR -> ONNX -> IR (run_ir), and ONNX nodes written as
 // IR. Expected values come from OpenVINO's specifications and references, worked out by hand
 // or by a loop over the formula in the test.
@@ -287,6 +288,25 @@ TEST(OpenVinoActivation, DepthToSpaceBothModesAndSpaceToDepth) {
                           test::set_string(n, "mode", "CRD");
                         }),
             (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+// ShuffleChannels-1 with group 2 on channels [0, 1, 2, 3]: [[0, 1], [2, 3]] transposed.
+TEST(OpenVinoActivation, ShuffleChannels) {
+  EXPECT_EQ(run_one("ov_shuffle", {x_of({1, 4, 1, 1})}, "ShuffleChannels", "opset1",
+                    R"(axis="1" group="2")", {1, 4, 1, 1}, {0, 1, 2, 3}),
+            (std::vector<float>{0, 2, 1, 3}));
+}
+
+// Einsum-7 "ij,jk->ik": [[1, 2], [3, 4]] times the column swap [[0, 1], [1, 0]]; ONNX's
+// "ij->ji" written as Einsum-7 transposes.
+TEST(OpenVinoActivation, Einsum) {
+  EXPECT_EQ(run_one("ov_einsum", {x_of({2, 2}), {test::ov_const(1, "y", {2, 2}, "f32", 0), {2, 2}}},
+                    "Einsum", "opset7", R"(equation="ij,jk->ik")", {2, 2}, {1, 2, 3, 4},
+                    test::bytes_of<float>({0, 1, 1, 0})),
+            (std::vector<float>{2, 1, 4, 3}));
+  EXPECT_EQ(onnx_via_ir("Einsum", {2, 2}, {1, 2, 3, 4}, 17, R"(equation="ij->ji")",
+                        [](onnxpb::NodeProto& n) { test::set_string(n, "equation", "ij->ji"); }),
+            (std::vector<float>{1, 3, 2, 4}));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Moving data between depth and space, both ways: DepthToSpace-1 (ONNX's DepthToSpace:
 // blocks_first is DCR, depth_first CRD) and SpaceToDepth-1 (ONNX's SpaceToDepth is
-// blocks_first; depth_first has no ONNX form).
+// blocks_first; depth_first has no ONNX form), and ShuffleChannels-1 (read only).
+#include <algorithm>
+
 #include "bough/error.h"
 #include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_table.h"
@@ -49,10 +51,43 @@ void write_space_to_depth(NetWriter& w, const ir::Node& n) {
        {{"block_size", std::to_string(int_attr_or(n, "blocksize", 1))}, {"mode", "blocks_first"}});
 }
 
+// ShuffleChannels-1 splits `axis` into [group, C / group], swaps the two and merges them
+// again; with no ONNX form of its own, that is a Reshape, Transpose and Reshape, for which
+// the input's dims must be known.
+void map_shuffle_channels(GraphLowering& g, const LayerIO& io) {
+  check_inputs(g, io, 1, 1);
+  const XmlLayer& l = io.layer;
+  const ir::Shape& x = l.inputs.at(0).shape;
+  std::vector<int64_t> dims;
+  for (const ir::Dim& d : x.dims) dims.push_back(d.is_known() ? d.value : -1);
+  if (!x.rank_known || std::count(dims.begin(), dims.end(), -1) > 0)
+    fail(ErrorKind::Unsupported, g.where(l), "ShuffleChannels of dims not all known");
+  const auto rank = static_cast<int64_t>(dims.size());
+  int64_t axis = int_data(g, l, "axis", 1);
+  if (axis < 0) axis += rank;
+  const int64_t group = int_data(g, l, "group", 1);
+  if (axis < 0 || axis >= rank || group < 1 || dims[static_cast<size_t>(axis)] % group != 0)
+    fail(ErrorKind::InvalidModel, g.where(l), "axis and group do not fit the input");
+  int64_t before = 1, after = 1;
+  for (int64_t i = 0; i < axis; ++i) before *= dims[static_cast<size_t>(i)];
+  for (int64_t i = axis + 1; i < rank; ++i) after *= dims[static_cast<size_t>(i)];
+  const std::string& name = l.name;
+  ir::Edge* split = g.node(
+      "Reshape",
+      {io.in[0],
+       g.constant(i64_tensor({before, group, dims[static_cast<size_t>(axis)] / group, after}),
+                  name + "/split_shape")},
+      name + "/split");
+  ir::Edge* swapped = g.node("Transpose", {split}, name + "/swap", ints_attr("perm", {0, 2, 1, 3}));
+  g.node_to("Reshape", {swapped, g.constant(i64_tensor(dims), name + "/shape")}, {io.out[0]}, name);
+}
+
 }  // namespace
 
 OpFamily layout_family() {
-  return {{{"DepthToSpace", "1", map_depth_to_space}, {"SpaceToDepth", "1", map_space_to_depth}},
+  return {{{"DepthToSpace", "1", map_depth_to_space},
+           {"SpaceToDepth", "1", map_space_to_depth},
+           {"ShuffleChannels", "1", map_shuffle_channels}},
           {{"DepthToSpace", "DepthToSpace-1", write_depth_to_space},
            {"SpaceToDepth", "SpaceToDepth-1", write_space_to_depth}}};
 }

@@ -1,6 +1,6 @@
 // Matrix products, reductions and orderings, both ways: MatMul (and ONNX's Gemm), the
 // Reduce* operators (and ONNX's composite ReduceSumSquare, ReduceLogSum, ReduceLogSumExp),
-// Softmax, LogSoftmax, TopK (and ONNX's ArgMax, ArgMin), CumSum.
+// Softmax, LogSoftmax, TopK (and ONNX's ArgMax, ArgMin), CumSum, Einsum.
 #include <optional>
 
 #include "bough/error.h"
@@ -279,6 +279,22 @@ void write_cum_sum(NetWriter& w, const ir::Node& n) {
        {{"exclusive", flag("exclusive")}, {"reverse", flag("reverse")}});
 }
 
+// Einsum-7 and ONNX's Einsum share the equation's syntax (ellipsis included).
+void map_einsum(GraphLowering& g, const LayerIO& io) {
+  if (io.in.empty() || io.out.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "Einsum needs inputs and one output");
+  const std::string* eq = io.layer.attr("equation");
+  if (!eq) fail(ErrorKind::InvalidModel, g.where(io.layer), "Einsum without an equation");
+  g.node_to("Einsum", io.in, {io.out[0]}, io.layer.name)
+      ->attributes.push_back(string_attr("equation", *eq));
+}
+
+void write_einsum(NetWriter& w, const ir::Node& n) {
+  const ir::Attribute* eq = n.attr("equation");
+  if (!eq) fail(ErrorKind::InvalidModel, w.where(n), "Einsum without an equation");
+  w.op("Einsum", "opset7", layer_name(n), sources(w, n), out0(w, n), {{"equation", eq->s}});
+}
+
 }  // namespace
 
 OpFamily math_family() {
@@ -306,6 +322,8 @@ OpFamily math_family() {
     f.reads.push_back({type, "1", map_reduce});
     f.writes.push_back({type, std::string(type) + "-1", write_reduce});
   }
+  f.reads.push_back({"Einsum", "7", map_einsum});
+  f.writes.push_back({"Einsum", "Einsum-7", write_einsum});
   f.reads.push_back({"ReduceLogicalAnd", "1", map_reduce});
   f.reads.push_back({"ReduceLogicalOr", "1", map_reduce});
   // (ReduceMin and ReduceMax of bool are written as these.)
