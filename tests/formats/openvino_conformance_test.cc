@@ -18,6 +18,7 @@
 #include "formats/onnx/writer.h"
 #include "formats/openvino/reader.h"
 #include "formats/openvino/writer.h"
+#include "formats/openvino_test_util.h"
 #include "test_paths.h"
 
 namespace bough {
@@ -56,6 +57,7 @@ std::vector<std::string> refusal_reasons(const ir::Model& m, const Error& e) {
 
 std::string ir_onnx_ir_onnx(const ir::Model& original, const std::string& name) {
   openvino::IrFiles ir = openvino::write_ir(original);
+  test::expect_ov_reader_accepts(ir.xml, name + " written as IR");
   auto back = openvino::read_model_text(ir.xml, &ir.bin, name + ".xml");
   return onnx::write_model_bytes(*back);
 }

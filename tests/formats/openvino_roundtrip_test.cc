@@ -23,6 +23,7 @@ std::string spec_if_path() { return test::source_dir() + "/tests/fixtures/openvi
 TEST(OpenVinoRoundTrip, IrToIrKeepsPortMapsAndNames) {
   auto model = openvino::read_model_file(spec_if_path());
   openvino::IrFiles files = openvino::write_ir(*model);
+  test::expect_ov_reader_accepts(files.xml, "the written IR");
   // The If reads cond plus the three captured values x, z, w (ports 1 to 3); as in the
   // spec, then_body binds ports 1 and 2 and else_body ports 1 and 3, to its Parameters 0
   // and 1.
@@ -70,6 +71,7 @@ TEST(OpenVinoRoundTrip, CaptureFromThreeLevelsUpBecomesAPortMapAtEachLevel) {
   std::string dir = test::scratch_dir("ov_nested_captures");
   auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
   openvino::IrFiles files = openvino::write_ir(*model);
+  test::expect_ov_reader_accepts(files.xml, "the written IR");
   size_t ifs = 0;
   for (size_t at = files.xml.find(R"(type="If")"); at != std::string::npos;
        at = files.xml.find(R"(type="If")", at + 1))
@@ -107,6 +109,7 @@ TEST(OpenVinoRoundTrip, IdenticalConstantsAreStoredOnce) {
   std::string dir = test::scratch_dir("ov_blobs");
   auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
   openvino::IrFiles files = openvino::write_ir(*model);
+  test::expect_ov_reader_accepts(files.xml, "the written IR");
   EXPECT_EQ(files.bin.size(), 16u);
   std::string path = test::save_ir(dir, "m", files.xml, files.bin);
   // ([1, 1, 1, 1] + [1, 2, 3, 4]) * [1, 2, 3, 4] = [2, 6, 12, 20]
@@ -167,6 +170,7 @@ TEST(OpenVinoRoundTrip, InputOfUnknownRank) {
   std::string dir = test::scratch_dir("ov_unknown_rank");
   auto model = onnx::read_model_file(test::save_model(test::make_model(g, 17), dir, "m.onnx"));
   openvino::IrFiles files = openvino::write_ir(*model);
+  test::expect_ov_reader_accepts(files.xml, "the written IR");
   EXPECT_NE(files.xml.find(R"(element_type="f32" shape="...")"), std::string::npos) << files.xml;
   std::string path = test::save_ir(dir, "m", files.xml, files.bin);
   // relu([-1, 5, -3])

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <pugixml.hpp>
 #include <set>
 
 #include "formats/npy/npy.h"
@@ -134,6 +135,99 @@ std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::st
 
 namespace {
 
+// The attributes OpenVINO's IR deserializer reads with pugixml::get_*_attr and no default,
+// so that a missing one throws: per element, in the context the reader meets it.
+struct Mandatory {
+  const char* element;
+  std::vector<const char*> attributes;
+};
+const std::vector<Mandatory>& mandatory_table() {
+  static const std::vector<Mandatory> table{
+      // parse_generic_params: a layer's id, version, type and name; its ports' ids, and an
+      // output port's precision (an input port has none to read).
+      {"layer", {"id", "version", "type", "name"}},
+      {"input port", {"id"}},
+      {"output port", {"id", "precision"}},
+      // parse_function: every edge's four ends.
+      {"edge", {"from-layer", "from-port", "to-layer", "to-port"}},
+      // parse_input_description / parse_output_description / parse_purpose_attribute.
+      {"port map entry", {"external_port_id", "internal_layer_id"}},
+      {"back edge", {"from-layer", "to-layer"}},
+      // Constant's and Parameter's visitors: the data they are built from.
+      {"Const data", {"element_type", "shape", "offset", "size"}},
+      {"Parameter data", {"element_type", "shape"}},
+  };
+  return table;
+}
+
+bool is_unsigned(const char* s) {
+  if (!*s) return false;
+  for (; *s; ++s)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
+bool is_integer(const char* s) { return is_unsigned(*s == '-' ? s + 1 : s); }
+
+class IrRules {
+ public:
+  std::vector<std::string> problems;
+
+  void check(const pugi::xml_node& node, const char* element, const std::string& where) {
+    for (const Mandatory& m : mandatory_table())
+      if (std::string(m.element) == element)
+        for (const char* a : m.attributes)
+          if (!node.attribute(a))
+            problems.push_back(where + ": " + element + " has no '" + a + "'");
+  }
+
+  void net(const pugi::xml_node& net, const std::string& where, bool body) {
+    bool has_result = false;
+    for (pugi::xml_node l : net.child("layers").children("layer")) {
+      std::string at = where + "/layer " + l.attribute("id").value();
+      check(l, "layer", at);
+      std::string type = l.attribute("type").value();
+      has_result = has_result || type == "Result";
+      if (type == "Const") check(l.child("data"), "Const data", at);
+      if (type == "Parameter") check(l.child("data"), "Parameter data", at);
+      for (pugi::xml_node p : l.child("input").children("port")) port(p, "input port", at);
+      for (pugi::xml_node p : l.child("output").children("port")) port(p, "output port", at);
+      for (pugi::xml_node map : l.children()) {
+        std::string tag = map.name();
+        if (tag == "port_map" || tag == "then_port_map" || tag == "else_port_map")
+          for (pugi::xml_node e : map.children()) {
+            check(e, "port map entry", at + "/" + tag);
+            // The reader takes an input's axis as an unsigned integer (get_uint64_attr).
+            if (std::string(e.name()) == "input" && e.attribute("axis") &&
+                !is_unsigned(e.attribute("axis").value()))
+              problems.push_back(at + "/" + tag + ": axis \"" + e.attribute("axis").value() +
+                                 "\" is not unsigned");
+            if (e.attribute("axis") && !is_integer(e.attribute("axis").value()))
+              problems.push_back(at + "/" + tag + ": axis is not an integer");
+          }
+        if (tag == "back_edges")
+          for (pugi::xml_node e : map.children("edge")) check(e, "back edge", at + "/back_edges");
+        if (tag == "body" || tag == "then_body" || tag == "else_body")
+          this->net(map, at + "/" + tag, true);
+      }
+    }
+    for (pugi::xml_node e : net.child("edges").children("edge")) check(e, "edge", where + "/edge");
+    // The serializer and the reader both assert that a body has a Result.
+    if (body && !has_result) problems.push_back(where + ": a body without a Result");
+  }
+
+ private:
+  void port(const pugi::xml_node& p, const char* element, const std::string& at) {
+    check(p, element, at);
+    for (pugi::xml_node d : p.children("dim")) {
+      // parse_generic_params: a dim is an integer of at least -1.
+      std::string v = d.child_value();
+      if (!is_integer(v.c_str()) || std::stoll(v) < -1)
+        problems.push_back(at + ": dim \"" + v + "\" is not an integer >= -1");
+    }
+  }
+};
+
 void expect_same(const NamedValues& want, const NamedValues& got, const std::string& trip) {
   EXPECT_EQ(want.size(), got.size()) << trip;
   for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
@@ -183,6 +277,24 @@ void expect_strict_graphs(const ir::Graph& g, bool subgraph) {
 
 }  // namespace
 
+std::vector<std::string> ov_reader_violations(const std::string& xml) {
+  pugi::xml_document doc;
+  if (!doc.load_string(xml.c_str())) return {"malformed XML"};
+  IrRules rules;
+  pugi::xml_node net = doc.child("net");
+  if (!net) return {"no <net>"};
+  if (!net.attribute("version")) rules.problems.push_back("<net> has no version");
+  rules.net(net, "net", false);
+  return rules.problems;
+}
+
+void expect_ov_reader_accepts(const std::string& xml, const std::string& what) {
+  std::vector<std::string> problems = ov_reader_violations(xml);
+  std::string text;
+  for (const std::string& p : problems) text += "\n  " + p;
+  EXPECT_TRUE(problems.empty()) << what << " breaks OpenVINO's reader's rules:" << text;
+}
+
 NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs) {
   keep_for_peer_check(xml_path, inputs);
   Session ir_session(Model::load(xml_path));
@@ -192,6 +304,7 @@ NamedValues run_ir(const std::string& xml_path, const NamedValues& inputs) {
   expect_strict_graphs(*via_onnx->graph, false);
   expect_same(direct, Session(Model(via_onnx)).run(inputs), "IR -> ONNX");
   openvino::IrFiles again = openvino::write_ir(*via_onnx);
+  expect_ov_reader_accepts(again.xml, xml_path + " written back as IR");
   std::shared_ptr<ir::Model> via_ir(
       openvino::read_model_text(again.xml, &again.bin, xml_path + ".onnx.xml"));
   expect_same(direct, Session(Model(via_ir)).run(inputs), "IR -> ONNX -> IR");

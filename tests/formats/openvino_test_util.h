@@ -58,6 +58,13 @@ std::string ov_one_layer_net(const std::vector<OvSource>& sources, const std::st
                              const std::string& version, const std::string& data,
                              const std::vector<OvOutput>& outputs);
 
+// What OpenVINO's own IR reader (src/frontends/ir/src/ir_deserializer.cpp) requires of an
+// IR, from a table of the attributes it reads without a default: every violation in `xml`,
+// one line each (empty when OpenVINO's reader would accept the structure).
+std::vector<std::string> ov_reader_violations(const std::string& xml);
+// Fails the test with the violations of an IR bough wrote.
+void expect_ov_reader_accepts(const std::string& xml, const std::string& what);
+
 // The bytes of `values` as they lie in memory (for .bin contents).
 template <typename T>
 std::string bytes_of(std::initializer_list<T> values) {

@@ -1,12 +1,14 @@
 // bough ops [NAME] [--json] — the operators bough runs, with their schema versions, and for
 // one operator (or all, with --json) the signature of each version: inputs, outputs, the
-// types each type variable allows, attributes.
+// types each type variable allows, attributes. bough ops --openvino: the OpenVINO operators
+// bough reads and writes, with their versions.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "commands.h"
+#include "formats/openvino/op_table.h"
 #include "ops/registry.h"
 #include "util/json.h"
 
@@ -111,6 +113,32 @@ int list_ops(const std::string& name, bool json) {
   return kExitOk;
 }
 
+std::string version_list(const std::vector<int>& versions, bool json) {
+  std::string out;
+  for (int v : versions) out += (out.empty() ? "" : ", ") + std::to_string(v);
+  return json ? "[" + out + "]" : out.empty() ? "-" : out;
+}
+
+// The OpenVINO operators bough reads (IR -> core) and writes (core -> IR), with the
+// versions of each, from the mapping table.
+int list_openvino_ops(bool json) {
+  const std::vector<openvino::OvOpSupport> ops = openvino::openvino_op_support();
+  if (json) {
+    std::string out = "[";
+    for (const openvino::OvOpSupport& op : ops)
+      out += (out.size() > 1 ? ",\n " : "") + std::string("{\"name\": ") +
+             util::json_string(op.type) + ", \"reads\": " + version_list(op.reads, true) +
+             ", \"writes\": " + version_list(op.writes, true) + "}";
+    std::printf("%s]\n", out.c_str());
+    return kExitOk;
+  }
+  std::printf("%-32s %-12s %s\n", "OpenVINO operator", "reads", "writes");
+  for (const openvino::OvOpSupport& op : ops)
+    std::printf("%-32s %-12s %s\n", op.type.c_str(), version_list(op.reads, false).c_str(),
+                version_list(op.writes, false).c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 Command add_ops(CLI::App& root) {
@@ -118,11 +146,16 @@ Command add_ops(CLI::App& root) {
   struct Options {
     std::string name;
     bool json = false;
+    bool openvino = false;
   };
   auto opt = std::make_shared<Options>();
   app->add_option("NAME", opt->name, "an operator (Add, or with its domain: com.microsoft.Foo)");
   app->add_flag("--json", opt->json, "print the operators and every signature as JSON");
-  return {app, [opt] { return list_ops(opt->name, opt->json); }};
+  app->add_flag("--openvino", opt->openvino,
+                "list the OpenVINO operators bough reads and writes, with their versions");
+  return {app, [opt] {
+            return opt->openvino ? list_openvino_ops(opt->json) : list_ops(opt->name, opt->json);
+          }};
 }
 
 }  // namespace bough::cli

@@ -7,7 +7,7 @@ namespace bough::onnx {
 
 namespace {
 
-void carry(ir::Graph& g, std::unordered_set<std::string>& names);
+void carry(ir::Graph& g, std::unordered_set<std::string>& names, int64_t opset);
 
 void carry_in_loop(ir::Node& loop, std::unordered_set<std::string>& names) {
   ir::Attribute* a = nullptr;
@@ -42,14 +42,57 @@ void carry_in_loop(ir::Node& loop, std::unordered_set<std::string>& names) {
     }
 }
 
-void carry(ir::Graph& g, std::unordered_set<std::string>& names) {
+// Scan (opset 9 on): inputs and body inputs are the states then the scanned values, outputs
+// and body outputs the states then the scan outputs; each capture becomes one more state,
+// after the others, that the body returns as it is.
+void carry_in_scan(ir::Node& scan, std::unordered_set<std::string>& names) {
+  ir::Attribute* a = nullptr;
+  const ir::Attribute* k = nullptr;
+  for (auto& attr : scan.attributes) {
+    if (attr.name == "body" && attr.g) a = &attr;
+    if (attr.name == "num_scan_inputs") k = &attr;
+  }
+  if (!a || !k || k->i < 0 || static_cast<size_t>(k->i) > scan.inputs.size()) return;
+  ir::Graph& body = *a->g;
+  auto states = static_cast<std::ptrdiff_t>(scan.inputs.size() - static_cast<size_t>(k->i));
+  if (body.inputs.size() != scan.inputs.size() ||
+      body.outputs.size() < static_cast<size_t>(states) ||
+      scan.outputs.size() < static_cast<size_t>(states))
+    return;  // the check reports such a Scan; it is not this function's to repair
+  for (ir::Edge* c : body.captures) {
+    ir::Edge* outer = c->outer;
+    c->origin = ir::Edge::Origin::Input;
+    c->outer = nullptr;
+    body.inputs.insert(body.inputs.begin() + states, c);
+    body.outputs.insert(body.outputs.begin() + states, c);
+    scan.inputs.insert(scan.inputs.begin() + states, outer);
+    std::string name = c->name + "_final";
+    for (int i = 1; names.count(name); ++i) name = c->name + "_final_" + std::to_string(i);
+    names.insert(name);
+    ir::Edge* final_value = scan.graph->new_edge(name, ir::Edge::Origin::NodeOutput);
+    final_value->type = c->type;
+    scan.outputs.insert(scan.outputs.begin() + states, final_value);
+    ++states;
+  }
+  body.captures.clear();
+  scan.implicit_inputs.clear();
+  for (size_t i = 0; i < scan.outputs.size(); ++i)
+    if (scan.outputs[i]) {
+      scan.outputs[i]->producer = &scan;
+      scan.outputs[i]->producer_index = static_cast<int>(i);
+    }
+}
+
+void carry(ir::Graph& g, std::unordered_set<std::string>& names, int64_t opset) {
   for (auto& n : g.nodes) {
     // Inner Loops first: their captures may become captures of this body in turn.
     for (auto& a : n->attributes) {
-      if (a.g) carry(*a.g, names);
-      for (auto& sub : a.graphs) carry(*sub, names);
+      if (a.g) carry(*a.g, names, opset);
+      for (auto& sub : a.graphs) carry(*sub, names, opset);
     }
     if (n->op_type == "Loop" && n->domain.empty()) carry_in_loop(*n, names);
+    // Scan-8 has a batch axis and sequence_lens first; its captures stay as they are.
+    if (n->op_type == "Scan" && n->domain.empty() && opset >= 9) carry_in_scan(*n, names);
   }
 }
 
@@ -67,7 +110,7 @@ void collect_names(const ir::Graph& g, std::unordered_set<std::string>& names) {
 void carry_loop_captures(ir::Model& model) {
   std::unordered_set<std::string> names;
   collect_names(*model.graph, names);
-  carry(*model.graph, names);
+  carry(*model.graph, names, model.opset(""));
 }
 
 }  // namespace bough::onnx

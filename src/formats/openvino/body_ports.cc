@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "bough/error.h"
 
@@ -23,24 +24,16 @@ ir::Edge* capture(ir::Graph* body, ir::Edge* outer) {
 
 const PortMapEntry* entry_for(const std::vector<PortMapEntry>& entries, int64_t layer_id) {
   for (const PortMapEntry& e : entries)
-    if (e.internal_layer_id == layer_id) return &e;
+    if (e.internal_layer_id == layer_id && e.purpose.empty()) return &e;
   return nullptr;
 }
 
-namespace {
-
-// `id` must name a layer of `type` in the body.
-void check_layer(GraphLowering& g, const XmlLayer& l, const std::string& map_name,
-                 const XmlNet& body, int64_t id, const char* type) {
-  auto it = std::find_if(body.layers.begin(), body.layers.end(),
-                         [&](const XmlLayer& b) { return b.id == id; });
-  if (it == body.layers.end() || it->type != type)
-    fail(ErrorKind::InvalidModel, g.where(l),
-         map_name + " refers to " + type + " " + std::to_string(id) +
-             ", which the body does not have");
+bool has_purpose(const std::vector<PortMapEntry>& entries, int64_t layer_id,
+                 const std::string& purpose) {
+  for (const PortMapEntry& e : entries)
+    if (e.internal_layer_id == layer_id && e.purpose == purpose) return true;
+  return false;
 }
-
-}  // namespace
 
 MappedBody mapped_body(GraphLowering& g, const XmlLayer& l, const std::string& body_tag,
                        const std::string& map_name) {
@@ -50,16 +43,43 @@ MappedBody mapped_body(GraphLowering& g, const XmlLayer& l, const std::string& b
   m.net = net->second.get();
   if (auto it = l.input_maps.find(map_name); it != l.input_maps.end()) m.ins = it->second;
   if (auto it = l.output_maps.find(map_name); it != l.output_maps.end()) m.outs = it->second;
-  for (const PortMapEntry& e : m.ins)
-    check_layer(g, l, map_name, *m.net, e.internal_layer_id, "Parameter");
-  for (const PortMapEntry& e : m.outs)
-    check_layer(g, l, map_name, *m.net, e.internal_layer_id, "Result");
+  std::unordered_map<int64_t, const XmlLayer*> layers;
+  for (const XmlLayer& b : m.net->layers) layers.emplace(b.id, &b);
+  // `id` must name a layer of `type` in the body.
+  auto check_layer = [&](const std::string& what, int64_t id, const char* type) {
+    auto it = layers.find(id);
+    if (it == layers.end() || it->second->type != type)
+      fail(ErrorKind::InvalidModel, g.where(l),
+           what + " refers to " + type + " " + std::to_string(id) +
+               ", which the body does not have");
+  };
+  for (const PortMapEntry& e : m.ins) check_layer(map_name, e.internal_layer_id, "Parameter");
+  for (const PortMapEntry& e : m.outs) check_layer(map_name, e.internal_layer_id, "Result");
   for (const auto& [from, to] : l.back_edges) {
-    check_layer(g, l, "back_edges", *m.net, from, "Result");
-    check_layer(g, l, "back_edges", *m.net, to, "Parameter");
+    check_layer("back_edges", from, "Result");
+    check_layer("back_edges", to, "Parameter");
     m.back[to] = from;
   }
+  // OpenVINO's reader ranks the output entries' external_port_ids: the k-th smallest binds
+  // output k. Its serializer writes (number of inputs + k); older converters wrote k.
+  for (const PortMapEntry& e : m.outs)
+    if (e.external_port_id >= 0) m.out_rank.emplace(e.external_port_id, 0);
+  size_t k = 0;
+  for (auto& [id, rank] : m.out_rank) rank = k++;
+  if (m.out_rank.size() > l.outputs.size())
+    fail(ErrorKind::InvalidModel, g.where(l),
+         map_name + " binds " + std::to_string(m.out_rank.size()) + " outputs, but the layer has " +
+             std::to_string(l.outputs.size()));
   return m;
+}
+
+size_t output_position(GraphLowering& g, const XmlLayer& l, const MappedBody& m,
+                       int64_t external_port_id) {
+  auto it = m.out_rank.find(external_port_id);
+  if (it == m.out_rank.end())
+    fail(ErrorKind::InvalidModel, g.where(l),
+         "output " + std::to_string(external_port_id) + " is not bound by the port map");
+  return it->second;
 }
 
 size_t port_index(GraphLowering& g, const XmlLayer& l, const std::vector<XmlPort>& ports,
@@ -142,10 +162,16 @@ void drop_unused(ir::Graph* body, const std::vector<ir::Node*>& candidates) {
 // [d0, ..., N*d(axis), ...].
 void concat_scan(GraphLowering& g, const XmlLayer& l, ir::Edge* stacked, ir::Edge* out,
                  const XmlLayer& result, int64_t axis) {
+  // The rank of the per-iteration value, from its Result's port: only axis 0 can do without.
   const ir::Shape& s = result.inputs.at(0).shape;
+  const bool rank_known = s.rank_known;
   auto r = static_cast<int64_t>(s.dims.size());
+  if (!rank_known && axis != 0)
+    fail(ErrorKind::Unsupported, g.where(l),
+         "concatenation on axis " + std::to_string(axis) + " of Result " +
+             std::to_string(result.id) + ", whose rank is unknown");
   if (axis < 0) axis += r;
-  if (axis < 0 || (r > 0 && axis >= r))
+  if (axis < 0 || (rank_known && axis >= std::max<int64_t>(r, 1)))
     fail(ErrorKind::InvalidModel, g.where(l),
          "concatenation axis out of range for Result " + std::to_string(result.id));
   ir::Edge* moved = stacked;

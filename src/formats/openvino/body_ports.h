@@ -18,17 +18,27 @@ using BodyResults = std::vector<std::pair<const XmlLayer*, ir::Edge*>>;
 // The capture of `outer` in `body` (one per outer value), listed among the owner's
 // implicit inputs.
 ir::Edge* capture(ir::Graph* body, ir::Edge* outer);
+// The entry that binds the body layer `layer_id` to a port of the node (one without a
+// purpose), or nullptr.
 const PortMapEntry* entry_for(const std::vector<PortMapEntry>& entries, int64_t layer_id);
+// True when an entry for `layer_id` has this purpose ("current_iteration", ...).
+bool has_purpose(const std::vector<PortMapEntry>& entries, int64_t layer_id,
+                 const std::string& purpose);
 
 // A body of `l` with its port map, checked: every entry names a Parameter or a Result of the
 // body, and every back edge a Result and a Parameter.
 struct MappedBody {
   const XmlNet* net = nullptr;
   std::vector<PortMapEntry> ins, outs;
-  std::map<int64_t, int64_t> back;  // Parameter id -> Result id
+  std::map<int64_t, int64_t> back;     // Parameter id -> Result id
+  std::map<int64_t, size_t> out_rank;  // an output entry's external_port_id -> output index
 };
 MappedBody mapped_body(GraphLowering& g, const XmlLayer& l, const std::string& body_tag,
                        const std::string& map_name);
+// The output an output entry binds: its external_port_id's rank among the map's (so ids are
+// ids, not indices, as in OpenVINO's reader).
+size_t output_position(GraphLowering& g, const XmlLayer& l, const MappedBody& m,
+                       int64_t external_port_id);
 // The position of the port `port_id` among `ports` (l.inputs or l.outputs).
 size_t port_index(GraphLowering& g, const XmlLayer& l, const std::vector<XmlPort>& ports,
                   const std::string& map_name, int64_t port_id);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "bough/error.h"
+#include "formats/openvino/element_types.h"
 #include "formats/openvino/net_writer.h"
 
 namespace bough::openvino {
@@ -140,6 +141,22 @@ std::vector<int64_t> ints_or(const ir::Node& n, const char* name, size_t count) 
   return a ? a->ints : std::vector<int64_t>(count, 0);
 }
 
+// `axis` made non-negative for a value of rank `rank` (OpenVINO reads a port map's axis as
+// unsigned); a negative axis of a value of unknown rank has no OpenVINO form.
+int64_t non_negative_axis(NetWriter& w, const ir::Node& n, int64_t axis, const ir::Edge* value,
+                          int64_t extra_rank) {
+  if (axis >= 0) return axis;
+  const ir::Type& t = value->type;
+  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known)
+    fail(ErrorKind::Unsupported, w.where(n),
+         "scan axis " + std::to_string(axis) + " of '" + value->name + "', whose rank is unknown");
+  int64_t normalized = axis + static_cast<int64_t>(t.shape.dims.size()) + extra_rank;
+  if (normalized < 0)
+    fail(ErrorKind::InvalidModel, w.where(n),
+         "scan axis " + std::to_string(axis) + " is out of range for '" + value->name + "'");
+  return normalized;
+}
+
 // One element per iteration over the whole axis, forward or (direction 1) backward.
 PortMapEntry sliced(int64_t external, int64_t internal, int64_t axis, int64_t direction) {
   PortMapEntry e{external, internal, axis, {}};
@@ -167,6 +184,11 @@ void write_scan(NetWriter& w, const ir::Node& n) {
                        in_dirs = ints_or(n, "scan_input_directions", k),
                        out_axes = ints_or(n, "scan_output_axes", scans),
                        out_dirs = ints_or(n, "scan_output_directions", scans);
+  for (size_t s = 0; s < k; ++s)
+    in_axes[s] = non_negative_axis(w, n, in_axes[s], n.inputs[states + s], 0);
+  // A scan output has the body output's rank plus the scanned axis.
+  for (size_t s = 0; s < scans && s < out_axes.size(); ++s)
+    out_axes[s] = non_negative_axis(w, n, out_axes[s], g.outputs[states + s], 1);
   XmlLayer l = node_layer(n, "TensorIterator", "opset1");
   std::vector<PortRef> ins;
   for (const ir::Edge* e : n.inputs) ins.push_back(w.source(e));
@@ -188,8 +210,21 @@ void write_scan(NetWriter& w, const ir::Node& n) {
     param.name = e->name + "/part";
     param.type = "Parameter";
     param.version = "opset1";
-    param.data = {{"element_type", "dynamic"}, {"shape", "..."}};
-    param.outputs = {XmlPort{}};
+    // Typed like the scanned input with the axis cut to 1, when that is known.
+    XmlPort port = NetWriter::port_of(n.inputs[states + s]);
+    port.names.clear();
+    port.rt_info.clear();
+    if (port.elem && port.shape.rank_known &&
+        in_axes[s] < static_cast<int64_t>(port.shape.dims.size()))
+      port.shape.dims[static_cast<size_t>(in_axes[s])] = ir::Dim::known(1);
+    else
+      port.shape = ir::Shape::unknown_rank();
+    std::string shape;
+    for (const ir::Dim& d : port.shape.dims)
+      shape += (shape.empty() ? "" : ",") + (d.is_known() ? std::to_string(d.value) : "?");
+    param.data = {{"element_type", port.elem ? std::string(ov_elem_name(*port.elem)) : "dynamic"},
+                  {"shape", port.shape.rank_known ? shape : "..."}};
+    param.outputs = {port};
     PortRef part{body.add(std::move(param), {}), 0};
     in_map.push_back(sliced(static_cast<int64_t>(states + s), part.layer, in_axes[s], in_dirs[s]));
     body.op("Squeeze", "opset1", e->name + "/squeeze",

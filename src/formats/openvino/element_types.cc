@@ -46,6 +46,7 @@ constexpr std::array<std::pair<std::string_view, ElemType>, 5> kPrecisions{{
 
 std::optional<ElemType> elem_from_ov(std::string_view name) {
   if (name == "string") return ElemType::String;
+  if (name == "u1" || name == "U1" || name == "BIN") return ElemType::UInt8;
   for (const auto& [ov, t] : kPrecisions)
     if (name == ov) return t;
   std::string lower(name);
@@ -53,6 +54,50 @@ std::optional<ElemType> elem_from_ov(std::string_view name) {
   for (const auto& [ov, t] : kNames)
     if (lower == ov) return t;
   return std::nullopt;
+}
+
+bool is_dynamic_elem(std::string_view name) {
+  return name == "dynamic" || name == "undefined" || name == "UNSPECIFIED" || name == "DYNAMIC" ||
+         name == "UNDEFINED";
+}
+
+int ov_sub_byte_bits(std::string_view name) {
+  if (name == "u1") return 1;
+  if (name == "u2") return 2;
+  if (name == "u4" || name == "i4" || name == "f4e2m1") return 4;
+  return 0;
+}
+
+std::string unpack_ov_bits(std::string_view packed, int64_t count, int bits) {
+  const int per_byte = 8 / bits;
+  const unsigned mask = (1u << bits) - 1u;
+  auto value = [&](int64_t i) {
+    auto byte = static_cast<unsigned char>(packed[static_cast<size_t>(i / per_byte)]);
+    int shift = 8 - bits * static_cast<int>(i % per_byte + 1);
+    return static_cast<unsigned char>((byte >> shift) & mask);
+  };
+  if (bits == 1) {
+    std::string out(static_cast<size_t>(count), '\0');
+    for (int64_t i = 0; i < count; ++i) out[static_cast<size_t>(i)] = static_cast<char>(value(i));
+    return out;
+  }
+  // ONNX's 2-bit packing: element i at bits 2 * (i % 4) of byte i / 4.
+  std::string out(static_cast<size_t>((count + 3) / 4), '\0');
+  for (int64_t i = 0; i < count; ++i)
+    out[static_cast<size_t>(i / 4)] = static_cast<char>(
+        static_cast<unsigned char>(out[static_cast<size_t>(i / 4)]) | (value(i) << (2 * (i % 4))));
+  return out;
+}
+
+std::string pack_ov_u2(std::string_view onnx_packed, int64_t count) {
+  std::string out(static_cast<size_t>((count + 3) / 4), '\0');
+  for (int64_t i = 0; i < count; ++i) {
+    auto byte = static_cast<unsigned char>(onnx_packed[static_cast<size_t>(i / 4)]);
+    unsigned v = (byte >> (2 * (i % 4))) & 3u;
+    out[static_cast<size_t>(i / 4)] = static_cast<char>(
+        static_cast<unsigned char>(out[static_cast<size_t>(i / 4)]) | (v << (6 - 2 * (i % 4))));
+  }
+  return out;
 }
 
 std::string_view ov_elem_name(ElemType t) {

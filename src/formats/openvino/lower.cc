@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <unordered_map>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
@@ -11,9 +15,12 @@ namespace bough::openvino {
 
 std::string ModelContext::unique_name(const std::string& wanted) {
   std::string base = wanted.empty() ? "value" : wanted;
-  std::string name = base;
-  for (int k = 1; names.count(name); ++k) name = base + "_" + std::to_string(k);
-  names.insert(name);
+  if (names.insert(base).second) return base;
+  // The next suffix to try is remembered per base, so n clashes cost n tries, not n^2.
+  int64_t& k = next_suffix[base];
+  std::string name;
+  do name = base + "_" + std::to_string(++k);
+  while (!names.insert(name).second);
   return name;
 }
 
@@ -64,19 +71,67 @@ ir::Type port_type(const XmlPort& p) {
 
 namespace {
 
-const XmlPort* find_port(const std::vector<XmlPort>& ports, int64_t id, size_t* index) {
-  for (size_t i = 0; i < ports.size(); ++i)
-    if (ports[i].id == id) {
-      *index = i;
-      return &ports[i];
+// A Parameter's `shape`: "" is a scalar, "..." (or "?") a dynamic rank, else dims that are a
+// size, -1 or ? (dynamic), or a range lo..hi (dynamic unless lo == hi).
+ir::Shape partial_shape(const std::string& s, const std::string& where) {
+  if (s == "..." || s == "?") return ir::Shape::unknown_rank();
+  ir::Shape shape = ir::Shape::of({});
+  if (s.empty()) return shape;
+  size_t pos = 0;
+  while (true) {
+    size_t comma = s.find(',', pos);
+    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    auto number = [&](const std::string& t, int64_t* v) {
+      char* end = nullptr;
+      long long x = std::strtoll(t.c_str(), &end, 10);
+      *v = x;
+      return !t.empty() && *end == '\0';
+    };
+    int64_t v = 0, lo = 0, hi = 0;
+    size_t dots = item.find("..");
+    if (item == "?" || (number(item, &v) && v == -1)) {
+      shape.dims.push_back(ir::Dim::unknown());
+    } else if (number(item, &v) && v >= 0) {
+      shape.dims.push_back(ir::Dim::known(v));
+    } else if (dots != std::string::npos && (dots == 0 || number(item.substr(0, dots), &lo)) &&
+               (dots + 2 == item.size() || number(item.substr(dots + 2), &hi))) {
+      bool fixed = dots > 0 && dots + 2 < item.size() && lo == hi && lo >= 0;
+      shape.dims.push_back(fixed ? ir::Dim::known(lo) : ir::Dim::unknown());
+    } else {
+      fail(ErrorKind::InvalidModel, where, "shape \"" + s + "\" is not a partial shape");
     }
-  return nullptr;
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return shape;
 }
 
+}  // namespace
+
+ir::Type parameter_type(const XmlLayer& param, const std::string& where) {
+  if (param.outputs.empty()) return ir::Type();
+  const XmlPort& port = param.outputs[0];
+  std::optional<ElemType> elem = port.elem;
+  if (const std::string* t = param.attr("element_type")) {
+    elem = is_dynamic_elem(*t) ? std::nullopt : elem_from_ov(*t);
+    if (!elem && !is_dynamic_elem(*t))
+      fail(ErrorKind::Unsupported, where,
+           "element type '" + *t + "', which bough does not support");
+  }
+  if (!elem) return ir::Type();
+  const std::string* shape = param.attr("shape");
+  return ir::Type::tensor(*elem, shape ? partial_shape(*shape, where) : port.shape);
+}
+
+namespace {
+
 // The layers of `net` in an order where each comes after the layers it reads; file order
-// where it is already valid. A cycle is an error naming a layer on it.
+// where it is already valid (the ready layer first in the file goes first: a heap, so the
+// order takes n log n). A cycle is an error naming a layer on it.
 std::vector<const XmlLayer*> topological_order(const XmlNet& net,
-                                               const std::map<int64_t, size_t>& index,
+                                               const std::unordered_map<int64_t, size_t>& index,
                                                const std::string& where) {
   size_t n = net.layers.size();
   std::vector<std::vector<size_t>> users(n);
@@ -86,24 +141,51 @@ std::vector<const XmlLayer*> topological_order(const XmlNet& net,
     users[from].push_back(to);
     ++pending[to];
   }
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready.push(i);
   std::vector<const XmlLayer*> order;
-  std::vector<bool> done(n, false);
-  while (order.size() < n) {
-    size_t pick = n;
-    for (size_t i = 0; i < n && pick == n; ++i)
-      if (!done[i] && pending[i] == 0) pick = i;
-    if (pick == n) {
-      for (size_t i = 0; i < n; ++i)
-        if (!done[i])
-          fail(ErrorKind::InvalidModel, where + "/" + net.layers[i].label(),
-               "the graph has a cycle through this layer");
-    }
-    done[pick] = true;
+  while (!ready.empty()) {
+    size_t pick = ready.top();
+    ready.pop();
     order.push_back(&net.layers[pick]);
-    for (size_t u : users[pick]) --pending[u];
+    for (size_t u : users[pick])
+      if (--pending[u] == 0) ready.push(u);
   }
+  if (order.size() < n)
+    for (size_t i = 0; i < n; ++i)
+      if (pending[i] != 0)
+        fail(ErrorKind::InvalidModel, where + "/" + net.layers[i].label(),
+             "the graph has a cycle through this layer");
   return order;
 }
+
+// Port id -> position among `ports`: the position itself when the ids count up from the
+// first one (as every writer numbers them), else a table.
+class PortPositions {
+ public:
+  explicit PortPositions(const std::vector<XmlPort>& ports) : ports_(ports) {
+    for (size_t i = 0; i < ports.size() && consecutive_; ++i)
+      consecutive_ = ports[i].id == ports[0].id + static_cast<int64_t>(i);
+    if (!consecutive_)
+      for (size_t i = 0; i < ports.size(); ++i) table_.emplace(ports[i].id, i);
+  }
+  std::optional<size_t> find(int64_t id) const {
+    if (consecutive_) {
+      if (ports_.empty() || id < ports_[0].id ||
+          id - ports_[0].id >= static_cast<int64_t>(ports_.size()))
+        return std::nullopt;
+      return static_cast<size_t>(id - ports_[0].id);
+    }
+    auto it = table_.find(id);
+    return it == table_.end() ? std::nullopt : std::optional<size_t>(it->second);
+  }
+
+ private:
+  const std::vector<XmlPort>& ports_;
+  bool consecutive_ = true;
+  std::unordered_map<int64_t, size_t> table_;
+};
 
 std::vector<int64_t> parse_shape(const std::string& s, const std::string& where) {
   std::vector<int64_t> dims;
@@ -130,16 +212,20 @@ ir::Edge* GraphLowering::output_edge(const XmlLayer& l, const XmlPort& port) {
                                                : l.name + ":" + std::to_string(port.id);
   ir::Edge* e = graph_->new_edge(model_.unique_name(wanted), ir::Edge::Origin::NodeOutput);
   e->type = port_type(port);
+  if (!port.rt_info.empty()) e->metadata.emplace_back(kPortRtInfoKey, port.rt_info);
   return e;
 }
 
 // A Const layer's bytes, from the .bin at `offset`, checked against the file's end and the
-// size its type and shape need.
+// size its type and shape need (OpenVINO accepts a `size` larger than that and reads the
+// first bytes). u1 and u2 come packed most significant bits first and are unpacked.
 ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
   std::string at = where(l);
   if (l.outputs.size() != 1) fail(ErrorKind::InvalidModel, at, "a Const has one output port");
   const std::string* type = l.attr("element_type");
   if (!type) fail(ErrorKind::InvalidModel, at, "no element_type");
+  if (is_dynamic_elem(*type))
+    fail(ErrorKind::InvalidModel, at, "a Const of element type '" + *type + "' has no values");
   auto elem = elem_from_ov(*type);
   if (!elem)
     fail(ErrorKind::Unsupported, at, "element type '" + *type + "', which bough does not support");
@@ -154,6 +240,9 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
     }
   }
   Tensor t(*elem, Dims(std::span<const int64_t>(dims)));
+  const int bits = ov_sub_byte_bits(*type);
+  const uint64_t needed =
+      bits ? (static_cast<uint64_t>(t.numel()) * static_cast<uint64_t>(bits) + 7) / 8 : t.nbytes();
   auto number = [&](const char* key) -> uint64_t {
     const std::string* s = l.attr(key);
     if (!s) fail(ErrorKind::InvalidModel, at, std::string("no ") + key);
@@ -164,10 +253,10 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
     return v;
   };
   uint64_t offset = number("offset"), size = number("size");
-  if (size != t.nbytes())
+  if (size < needed)
     fail(ErrorKind::InvalidModel, at,
-         "size " + std::to_string(size) + " does not match " + std::to_string(t.nbytes()) +
-             " bytes for the type and shape");
+         "size " + std::to_string(size) + " is less than the " + std::to_string(needed) +
+             " bytes the type and shape need");
   if (!model_.weights)
     fail(ErrorKind::IO, at, "the weights file (.bin beside the .xml) is missing");
   uint64_t file = model_.weights->size();
@@ -175,73 +264,145 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
     fail(ErrorKind::InvalidModel, at,
          "bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
              " are past the end of the " + std::to_string(file) + "-byte weights file");
-  if (size) std::memcpy(t.raw(), model_.weights->data() + offset, size);
+  std::string_view bytes(model_.weights->data() + offset, needed);
+  if (bits == 1 || bits == 2) {
+    std::string unpacked = unpack_ov_bits(bytes, t.numel(), bits);
+    if (!unpacked.empty()) std::memcpy(t.raw(), unpacked.data(), unpacked.size());
+  } else if (needed) {
+    std::memcpy(t.raw(), bytes.data(), needed);
+  }
+  if (*elem == ElemType::Bool)  // any nonzero byte is true; the kernels expect 0 or 1
+    for (size_t i = 0; i < needed; ++i) static_cast<uint8_t*>(t.raw())[i] = bytes[i] != 0 ? 1 : 0;
   std::string wanted = !l.outputs[0].names.empty() ? l.outputs[0].names.front() : l.name;
   ir::Edge* e = graph_->new_edge(model_.unique_name(wanted), ir::Edge::Origin::Initializer);
   e->type = ir::Type::tensor(*elem, ir::Shape::of({}));
   for (int64_t d : dims) e->type.shape.dims.push_back(ir::Dim::known(d));
   e->data = std::move(t);
+  if (!l.outputs[0].rt_info.empty()) e->metadata.emplace_back(kPortRtInfoKey, l.outputs[0].rt_info);
   graph_->initializers.push_back(e);
   return e;
 }
 
+std::vector<bool> reaches_result(const XmlNet& net) {
+  std::unordered_map<int64_t, size_t> index;
+  for (size_t i = 0; i < net.layers.size(); ++i) index.emplace(net.layers[i].id, i);
+  std::vector<std::vector<size_t>> sources(net.layers.size());
+  for (const XmlEdge& e : net.edges) {
+    auto from = index.find(e.from_layer), to = index.find(e.to_layer);
+    if (from != index.end() && to != index.end()) sources[to->second].push_back(from->second);
+  }
+  bool has_result = false;
+  for (const XmlLayer& l : net.layers) has_result = has_result || l.type == "Result";
+  // Without any Result there is nothing to prune by (and such a net is refused later).
+  std::vector<bool> live(net.layers.size(), !has_result);
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < net.layers.size() && has_result; ++i) {
+    const std::string& type = net.layers[i].type;
+    // Parameters stay: they are the graph's inputs and the port maps' targets.
+    if (type == "Result" || type == "Assign" || type == "Parameter") {
+      live[i] = true;
+      stack.push_back(i);
+    }
+  }
+  while (!stack.empty()) {
+    size_t i = stack.back();
+    stack.pop_back();
+    for (size_t from : sources[i])
+      if (!live[from]) {
+        live[from] = true;
+        stack.push_back(from);
+      }
+  }
+  return live;
+}
+
 std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const XmlNet& net,
                                                                         const ParamBinder& bind) {
-  std::map<int64_t, size_t> index;
+  std::unordered_map<int64_t, size_t> index;
   for (size_t i = 0; i < net.layers.size(); ++i)
     if (!index.emplace(net.layers[i].id, i).second)
       fail(ErrorKind::InvalidModel, where(net.layers[i]), "layer id is used twice in this graph");
+  std::vector<PortPositions> in_ports, out_ports;
+  for (const XmlLayer& l : net.layers) {
+    in_ports.emplace_back(l.inputs);
+    out_ports.emplace_back(l.outputs);
+  }
   // Every edge must join an existing output port to an existing input port, once.
-  std::map<std::pair<int64_t, size_t>, std::pair<int64_t, size_t>>
-      source;  // (layer, input) -> (layer, output)
+  struct Source {
+    size_t layer, output;
+  };
+  std::vector<std::vector<std::optional<Source>>> source(net.layers.size());
+  for (size_t i = 0; i < net.layers.size(); ++i) source[i].resize(net.layers[i].inputs.size());
   for (const XmlEdge& e : net.edges) {
     auto from = index.find(e.from_layer), to = index.find(e.to_layer);
-    std::string edge = "edge " + std::to_string(e.from_layer) + ":" + std::to_string(e.from_port) +
-                       " -> " + std::to_string(e.to_layer) + ":" + std::to_string(e.to_port);
+    auto edge = [&] {  // spelled out for errors only
+      return "edge " + std::to_string(e.from_layer) + ":" + std::to_string(e.from_port) + " -> " +
+             std::to_string(e.to_layer) + ":" + std::to_string(e.to_port);
+    };
     if (from == index.end())
-      fail(ErrorKind::InvalidModel, where_, edge + " comes from a missing layer");
-    if (to == index.end()) fail(ErrorKind::InvalidModel, where_, edge + " goes to a missing layer");
+      fail(ErrorKind::InvalidModel, where_, edge() + " comes from a missing layer");
+    if (to == index.end())
+      fail(ErrorKind::InvalidModel, where_, edge() + " goes to a missing layer");
     const XmlLayer& fl = net.layers[from->second];
     const XmlLayer& tl = net.layers[to->second];
-    size_t out_i = 0, in_i = 0;
-    if (!find_port(fl.outputs, e.from_port, &out_i))
+    std::optional<size_t> out_i = out_ports[from->second].find(e.from_port);
+    std::optional<size_t> in_i = in_ports[to->second].find(e.to_port);
+    if (!out_i)
       fail(ErrorKind::InvalidModel, where(fl),
-           edge + ": the layer has no output port " + std::to_string(e.from_port));
-    if (!find_port(tl.inputs, e.to_port, &in_i))
+           edge() + ": the layer has no output port " + std::to_string(e.from_port));
+    if (!in_i)
       fail(ErrorKind::InvalidModel, where(tl),
-           edge + ": the layer has no input port " + std::to_string(e.to_port));
-    if (!source.emplace(std::make_pair(e.to_layer, in_i), std::make_pair(e.from_layer, out_i))
-             .second)
+           edge() + ": the layer has no input port " + std::to_string(e.to_port));
+    std::optional<Source>& src = source[to->second][*in_i];
+    if (src)
       fail(ErrorKind::InvalidModel, where(tl),
            "input port " + std::to_string(e.to_port) + " is connected twice");
+    src = Source{from->second, *out_i};
   }
 
-  std::map<int64_t, std::vector<ir::Edge*>> outputs;  // layer id -> edges at its output ports
+  // Layers no Result reads (directly or through others) are left out, as OpenVINO does.
+  const std::vector<bool> live = reaches_result(net);
+  std::vector<std::vector<ir::Edge*>> outputs(net.layers.size());  // edges at output ports
   std::vector<std::pair<const XmlLayer*, ir::Edge*>> results;
   for (const XmlLayer* l : topological_order(net, index, where_)) {
+    const size_t at = static_cast<size_t>(l - net.layers.data());
+    if (!live[at]) continue;
     LayerIO io{*l, {}, {}};
     for (size_t k = 0; k < l->inputs.size(); ++k) {
-      auto src = source.find({l->id, k});
-      if (src == source.end())
+      const std::optional<Source>& src = source[at][k];
+      if (!src)
         fail(ErrorKind::InvalidModel, where(*l),
              "input port " + std::to_string(l->inputs[k].id) + " is not connected");
-      io.in.push_back(outputs.at(src->second.first).at(src->second.second));
+      const std::vector<ir::Edge*>& made = outputs[src->layer];
+      if (src->output >= made.size())
+        fail(ErrorKind::InvalidModel, where(*l),
+             "input port " + std::to_string(l->inputs[k].id) + " reads a layer with no outputs");
+      io.in.push_back(made[src->output]);
+    }
+    // An input port without dims is a scalar or a dynamic rank; the value it reads may say
+    // which (a Const's or a Parameter's shape), and the op mapping reads ranks off ports.
+    // The XmlNet belongs to the reader, which made it to be lowered once.
+    for (size_t k = 0; k < io.in.size(); ++k) {
+      const ir::Type& t = io.in[k]->type;
+      auto& port = const_cast<XmlPort&>(l->inputs[k]);
+      if (!port.shape.rank_known && t.kind == ir::Type::Kind::Tensor && t.shape.rank_known)
+        port.shape = t.shape;
     }
     if (l->type == "Parameter") {
       if (l->outputs.size() != 1)
         fail(ErrorKind::InvalidModel, where(*l), "a Parameter has one output port");
-      outputs[l->id] = {bind(*l)};
+      outputs[at] = {bind(*l)};
       continue;
     }
     if (l->type == "Const" || l->type == "Constant") {
-      outputs[l->id] = {const_edge(*l)};
+      outputs[at] = {const_edge(*l)};
       continue;
     }
     if (l->type == "Result") {
       if (io.in.size() != 1)
         fail(ErrorKind::InvalidModel, where(*l), "a Result has one input port");
       results.emplace_back(l, io.in[0]);
-      outputs[l->id] = {};
+      result_sources_[l] = &net.layers[source[at][0]->layer].outputs[source[at][0]->output];
       continue;
     }
     for (const XmlPort& p : l->outputs) io.out.push_back(output_edge(*l, p));
@@ -253,9 +414,17 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
       if (!io.out[k]->producer)
         fail(ErrorKind::Unsupported, where(*l),
              "output port " + std::to_string(l->outputs[k].id) + " has no ONNX counterpart");
-    outputs[l->id] = io.out;
+    outputs[at] = io.out;
   }
+  // Outputs come in the order of the Result layers in the file.
+  std::sort(results.begin(), results.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   return results;
+}
+
+const XmlPort* GraphLowering::result_source(const XmlLayer& result) const {
+  auto it = result_sources_.find(&result);
+  return it == result_sources_.end() ? nullptr : it->second;
 }
 
 void GraphLowering::separate_outputs() {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace bough::openvino {
 struct ModelContext {
   const std::string* weights = nullptr;  // the .bin; nullptr when there is none
   std::unordered_set<std::string> names;
+  std::unordered_map<std::string, int64_t> next_suffix;  // per wanted name, the last suffix tried
   std::string unique_name(const std::string& wanted);
 };
 
@@ -40,8 +42,8 @@ class GraphLowering {
   GraphLowering(ModelContext& model, ir::Graph* graph, std::string where)
       : model_(model), graph_(graph), where_(std::move(where)) {}
 
-  // Lowers every layer of `net`; returns each Result layer's id with the edge it returns,
-  // in file order.
+  // Lowers every layer of `net` that a Result depends on; returns each Result layer with the
+  // edge it returns, in file order.
   std::vector<std::pair<const XmlLayer*, ir::Edge*>> lower(const XmlNet& net,
                                                            const ParamBinder& bind);
 
@@ -63,6 +65,9 @@ class GraphLowering {
   // The value of `e` when it is a constant (here or in an enclosing graph), else nullptr.
   static const Tensor* constant_value(const ir::Edge* e);
 
+  // The output port a Result (lowered by lower()) reads.
+  const XmlPort* result_source(const XmlLayer& result) const;
+
   ir::Graph* graph() const { return graph_; }
   ModelContext& model() const { return model_; }
   std::string where(const XmlLayer& l) const { return where_ + "/" + l.label(); }
@@ -74,7 +79,13 @@ class GraphLowering {
   ModelContext& model_;
   ir::Graph* graph_;
   std::string where_;
+  std::unordered_map<const XmlLayer*, const XmlPort*> result_sources_;
 };
+
+// For each layer of `net` (in file order): whether a Result (or an Assign, or the layer
+// itself being a Parameter) depends on it. OpenVINO builds a graph from its Results back, so
+// other layers are never read; bough leaves them out too.
+std::vector<bool> reaches_result(const XmlNet& net);
 
 ir::Attribute int_attr(const std::string& name, int64_t v);
 ir::Attribute float_attr(const std::string& name, float v);
@@ -83,5 +94,9 @@ ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v);
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
 // The type a port declares (undefined when it gives no element type).
 ir::Type port_type(const XmlPort& p);
+// The type a Parameter declares: its `element_type` and `shape` data, which tell a scalar
+// ("") from a dynamic rank ("...") where its port cannot; its port's where they are missing.
+// Undefined for the dynamic element type.
+ir::Type parameter_type(const XmlLayer& param, const std::string& where);
 
 }  // namespace bough::openvino

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "bough/error.h"
+#include "ir/float_formats.h"
 
 namespace bough::openvino {
 
@@ -10,6 +11,15 @@ bool flag(const XmlLayer& l, const char* key, bool fallback) {
   const std::string* v = l.attr(key);
   if (!v) return fallback;
   return *v == "true" || *v == "1" || *v == "True";
+}
+
+std::string enum_data(const XmlLayer& l, const char* key, const std::string& fallback) {
+  const std::string* v = l.attr(key);
+  if (!v) return fallback;
+  std::string lower = *v;
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return lower;
 }
 
 int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t fallback) {
@@ -63,6 +73,64 @@ std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t inpu
   for (int64_t i = 0; i < t->numel(); ++i)
     v.push_back(t->type() == ElemType::Int64 ? t->data<int64_t>()[i] : t->data<int32_t>()[i]);
   return v;
+}
+
+std::vector<double> const_floats(GraphLowering& g, const LayerIO& io, size_t input,
+                                 const char* what) {
+  const Tensor* t = GraphLowering::constant_value(io.in.at(input));
+  if (!t || !(is_float_type(t->type()) || is_integer_type(t->type())))
+    fail(ErrorKind::Unsupported, g.where(io.layer),
+         std::string(what) + " must be a numeric constant to map to ONNX");
+  std::vector<double> v;
+  for (int64_t i = 0; i < t->numel(); ++i) v.push_back(t->get_double(i));
+  return v;
+}
+
+// `v` as a scalar of type `t` (float, double, float16, bfloat16 or an integer; v must fit
+// an integer type); nullopt for other types.
+std::optional<Tensor> scalar_of(ElemType t, double v) {
+  Tensor s(t, Dims{});
+  switch (t) {
+    case ElemType::Float:
+      *s.data<float>() = static_cast<float>(v);
+      break;
+    case ElemType::Double:
+      *s.data<double>() = v;
+      break;
+    case ElemType::Float16:
+      *s.data<uint16_t>() = float_to_half(static_cast<float>(v));
+      break;
+    case ElemType::BFloat16:
+      *s.data<uint16_t>() = float_to_bfloat16(static_cast<float>(v));
+      break;
+    case ElemType::Int8:
+      *s.data<int8_t>() = static_cast<int8_t>(v);
+      break;
+    case ElemType::UInt8:
+      *s.data<uint8_t>() = static_cast<uint8_t>(v);
+      break;
+    case ElemType::Int16:
+      *s.data<int16_t>() = static_cast<int16_t>(v);
+      break;
+    case ElemType::UInt16:
+      *s.data<uint16_t>() = static_cast<uint16_t>(v);
+      break;
+    case ElemType::Int32:
+      *s.data<int32_t>() = static_cast<int32_t>(v);
+      break;
+    case ElemType::UInt32:
+      *s.data<uint32_t>() = static_cast<uint32_t>(v);
+      break;
+    case ElemType::Int64:
+      *s.data<int64_t>() = static_cast<int64_t>(v);
+      break;
+    case ElemType::UInt64:
+      *s.data<uint64_t>() = static_cast<uint64_t>(v);
+      break;
+    default:
+      return std::nullopt;
+  }
+  return s;
 }
 
 Tensor i64_tensor(const std::vector<int64_t>& v) {

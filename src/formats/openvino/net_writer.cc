@@ -1,5 +1,6 @@
 #include "formats/openvino/net_writer.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "bough/error.h"
@@ -22,18 +23,28 @@ std::string shape_text(const ir::Shape& s) {
 
 }  // namespace
 
+namespace {
+
+const std::string* metadata_value(const ir::Metadata& metadata, const char* key) {
+  for (const auto& [k, value] : metadata)
+    if (k == key) return &value;
+  return nullptr;
+}
+
+}  // namespace
+
 XmlPort NetWriter::port_of(const ir::Edge* e) {
   XmlPort p;
-  p.shape.rank_known = true;
   if (!e) return p;
   p.names = {e->name};
-  // A port without dims reads back as a scalar, so the type is written only when its rank
-  // is known.
+  // A port of unknown rank has no dims, as OpenVINO writes it (and reads it: its reader
+  // infers shapes again; bough's reads no dims as an unknown rank).
   const ir::Type& t = e->type;
-  if (t.kind == ir::Type::Kind::Tensor && t.shape.rank_known && !ov_elem_name(t.elem).empty()) {
+  if (t.kind == ir::Type::Kind::Tensor && !ov_elem_name(t.elem).empty()) {
     p.elem = t.elem;
     p.shape = t.shape;
   }
+  if (const std::string* rt = metadata_value(e->metadata, kPortRtInfoKey)) p.rt_info = *rt;
   return p;
 }
 
@@ -49,6 +60,7 @@ int64_t NetWriter::add(XmlLayer l, const std::vector<PortRef>& ins) {
   for (size_t k = 0; k < ins.size(); ++k) {
     XmlPort in;
     in.id = static_cast<int64_t>(k);
+    in.elem = output_port(ins[k]).elem;
     in.shape = output_port(ins[k]).shape;
     l.inputs.push_back(in);
     net_->edges.push_back({ins[k].layer, ins[k].port, l.id, in.id});
@@ -80,6 +92,8 @@ PortRef NetWriter::constant(const Tensor& t, const std::string& name) {
     fail(ErrorKind::Unsupported, where_ + "/" + name,
          "constants of type " + std::string(elem_name(t.type())) + " have no OpenVINO form");
   std::string bytes(static_cast<const char*>(t.raw()), t.nbytes());
+  // OpenVINO packs u2 with element 0 in the most significant bits, ONNX in the least.
+  if (t.type() == ElemType::UInt2) bytes = pack_ov_u2(bytes, t.numel());
   auto [it, fresh] = ctx_.blobs.emplace(bytes, ctx_.bin.size());
   if (fresh) ctx_.bin += bytes;
   XmlLayer l;
@@ -109,8 +123,6 @@ PortRef NetWriter::parameter(const ir::Edge* e, bool require_type) {
   XmlPort port = port_of(e);
   // A tensor of unknown rank keeps its element type, with the shape "...".
   std::optional<ElemType> elem = port.elem;
-  if (!elem && e->type.kind == ir::Type::Kind::Tensor && !ov_elem_name(e->type.elem).empty())
-    elem = e->type.elem;
   if (!elem && require_type)
     fail(ErrorKind::Unsupported, where_,
          "input '" + e->name + "' needs a tensor type to become a Parameter");
@@ -119,7 +131,8 @@ PortRef NetWriter::parameter(const ir::Edge* e, bool require_type) {
   l.type = "Parameter";
   l.version = "opset1";
   l.data = {{"element_type", elem ? std::string(ov_elem_name(*elem)) : "dynamic"},
-            {"shape", port.elem ? shape_text(port.shape) : "..."}};
+            {"shape", elem && port.shape.rank_known ? shape_text(port.shape) : "..."}};
+  if (const std::string* rt = metadata_value(e->metadata, kRtInfoKey)) l.rt_info = *rt;
   l.outputs = {port};
   PortRef p{add(std::move(l), {}), 0};
   bind(e, p);
@@ -145,28 +158,26 @@ PortRef NetWriter::source(const ir::Edge* e) {
   fail(ErrorKind::InvalidModel, where_, "value '" + e->name + "' is read before it is defined");
 }
 
-namespace {
-
-const std::string* rt_info_of(const ir::Metadata& metadata) {
-  for (const auto& [key, value] : metadata)
-    if (key == kRtInfoKey) return &value;
-  return nullptr;
-}
-
-}  // namespace
-
 std::vector<int64_t> NetWriter::write_graph(const ir::Graph& g) {
   for (const auto& n : g.nodes) {
     write_node(*this, *n);
     // rt_info read from a layer goes back on the layer that makes the node's first output.
-    const std::string* rt = rt_info_of(n->metadata);
+    const std::string* rt = metadata_value(n->metadata, kRtInfoKey);
     auto port = n->outputs.empty() ? ports_.end() : ports_.find(n->outputs[0]);
     if (!rt || port == ports_.end()) continue;
-    for (XmlLayer& l : net_->layers)
-      if (l.id == port->second.layer && l.rt_info.empty()) l.rt_info = *rt;
+    XmlLayer& l = net_->layers.at(static_cast<size_t>(port->second.layer));
+    if (l.rt_info.empty()) l.rt_info = *rt;
   }
+  // Each output's name joins its port's names, and its Result is named after it (as
+  // OpenVINO's converters name Results "<tensor>/sink_port_0"), so outputs that share a
+  // port (an Identity writes nothing) keep their own names.
   std::vector<int64_t> results;
-  for (const ir::Edge* e : g.outputs) results.push_back(result(source(e), e->name));
+  for (const ir::Edge* e : g.outputs) {
+    PortRef p = source(e);
+    std::vector<std::string>& names = output_port(p).names;
+    if (std::find(names.begin(), names.end(), e->name) == names.end()) names.push_back(e->name);
+    results.push_back(result(p, e->name));
+  }
   return results;
 }
 
@@ -180,7 +191,7 @@ IrFiles write_ir(const ir::Model& model) {
   for (const ir::Edge* e : model.graph->inputs)
     if (!e->data) w.parameter(e);
   w.write_graph(*model.graph);
-  if (const std::string* rt = rt_info_of(model.metadata)) net.rt_info = *rt;
+  if (const std::string* rt = metadata_value(model.metadata, kRtInfoKey)) net.rt_info = *rt;
   return {xml_text(net), std::move(ctx.bin)};
 }
 

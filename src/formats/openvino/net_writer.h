@@ -64,7 +64,8 @@ class NetWriter {
   std::unordered_map<const ir::Edge*, PortRef> ports_;
 };
 
-// ONNX node -> OpenVINO layers (onnx_to_ov.cc); If, Loop and Scan in body_writer.cc.
+// ONNX node -> OpenVINO layers, through the table (op_table.h); If, Loop and Scan in
+// body_writer.cc.
 void write_node(NetWriter& w, const ir::Node& n);
 void write_if(NetWriter& w, const ir::Node& n);
 void write_loop(NetWriter& w, const ir::Node& n);

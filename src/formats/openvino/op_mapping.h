@@ -8,22 +8,15 @@
 
 namespace bough::openvino {
 
+// Each operator's mapping is a row of its family (op_table.h); these go through the table.
 // True when `type` (other than Parameter, Const and Result) has a mapping.
 bool is_mapped(const std::string& type);
 // Emits the nodes for one layer; throws bough::Error for attributes bough cannot express.
 void map_layer(GraphLowering& g, const LayerIO& io);
 
-// In broadcasting.cc: the inputs of an elementwise layer with its auto_broadcast made
-// ONNX's (numpy) rule; and the Broadcast layer.
+// In ops/broadcast.cc: the inputs of an elementwise layer with its auto_broadcast made
+// ONNX's (numpy) rule.
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io);
-void map_broadcast(GraphLowering& g, const LayerIO& io);
-
-// In conv_pool_mapping.cc: Convolution, GroupConvolution, MaxPool-1/-8 and AvgPool-1.
-void map_convolution(GraphLowering& g, const LayerIO& io);
-void map_pool(GraphLowering& g, const LayerIO& io);
-
-// In rnn_mapping.cc: LSTMCell, GRUCell, RNNCell and their Sequence-5 forms.
-void map_rnn(GraphLowering& g, const LayerIO& io);
 
 // In strided_slice.cc.
 void map_strided_slice(GraphLowering& g, const LayerIO& io);

@@ -5,6 +5,8 @@
 // values, its sliced inputs are taken apart in the body by the iteration number, and its
 // concatenated outputs become ONNX scan outputs, reshaped to OpenVINO's layout.
 #include <algorithm>
+#include <cstring>
+#include <limits>
 
 #include "bough/error.h"
 #include "formats/openvino/body_ports.h"
@@ -33,15 +35,19 @@ void lower_if(GraphLowering& g, const LayerIO& io) {
       return capture(b, io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]);
     };
     auto results = lowering.lower(*m.net, bind);
-    // An output entry's external_port_id is the If's output index (If-8 spec example).
+    // Output entries are ranked by external_port_id, each map on its own (OpenVINO's
+    // serializer numbers an If's outputs after its inputs; the If-8 spec's example from 0).
     b->outputs.assign(io.out.size(), nullptr);
     for (const PortMapEntry& e : outs) {
-      if (e.external_port_id < 0 || static_cast<size_t>(e.external_port_id) >= io.out.size())
+      if (e.external_port_id < 0)
+        fail(ErrorKind::InvalidModel, g.where(l),
+             std::string(map_name) + " binds output " + std::to_string(e.external_port_id));
+      ir::Edge*& out = b->outputs[output_position(g, l, m, e.external_port_id)];
+      if (out)
         fail(ErrorKind::InvalidModel, g.where(l),
              std::string(map_name) + " binds output " + std::to_string(e.external_port_id) +
-                 ", but the If has " + std::to_string(io.out.size()) + " outputs");
-      b->outputs[static_cast<size_t>(e.external_port_id)] =
-          result_edge(g, l, results, e.internal_layer_id);
+                 " twice");
+      out = result_edge(g, l, results, e.internal_layer_id);
     }
     for (size_t k = 0; k < b->outputs.size(); ++k)
       if (!b->outputs[k])
@@ -107,25 +113,42 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   if (!cond)
     fail(ErrorKind::InvalidModel, g.where(l), "the port map has no execution_condition output");
 
-  // A trip count of -1 means no limit, which ONNX says by leaving M out.
+  // A negative trip count means no limit, which ONNX says by leaving M out; one known only at
+  // run time becomes the largest int64 when it is negative.
   ir::Edge* trip = io.in[0];
   const Tensor* t = GraphLowering::constant_value(trip);
   bool unlimited = t && t->numel() == 1 &&
                    ((t->type() == ElemType::Int64 && t->data<int64_t>()[0] < 0) ||
                     (t->type() == ElemType::Int32 && t->data<int32_t>()[0] < 0));
   ir::Edge* m = unlimited ? nullptr : g.as_int64(trip, l.name + "/trip_count");
+  if (m && !t) {
+    ir::Edge* negative =
+        g.node("Less", {m, g.constant(Tensor::scalar_i64(0), l.name + "/zero_trips")},
+               l.name + "/no_limit");
+    m = g.node(
+        "Where",
+        {negative,
+         g.constant(Tensor::scalar_i64(std::numeric_limits<int64_t>::max()), l.name + "/max_trips"),
+         m},
+        l.name + "/trips");
+  }
   ir::Node* node = g.node_to("Loop", {}, {}, l.name);
 
   auto body = new_body(g, node, "body");
   ir::Graph* b = body.get();
   GraphLowering lowering(g.model(), b, g.where(l) + "/body");
   ModelContext& ctx = g.model();
-  // The counter and condition take the names of the Parameters that stand for them.
+  // The counter and condition take the names of the Parameters that stand for them. A
+  // current_iteration Parameter with a back edge takes the back edge's value, not the count
+  // (OpenVINO's reference Loop writes the count only when there is none).
+  auto is_counter = [&](int64_t id) {
+    return has_purpose(ins, id, "current_iteration") && !back.count(id);
+  };
   std::string iter_name = l.name + "/iteration", cond_name = l.name + "/cond_in";
   for (const XmlLayer& p : net.layers) {
     const PortMapEntry* e = entry_for(ins, p.id);
     auto back_it = back.find(p.id);
-    if (e && e->purpose == "current_iteration") iter_name = p.name;
+    if (is_counter(p.id)) iter_name = p.name;
     if (e && back_it != back.end() && back_it->second == cond->internal_layer_id)
       cond_name = p.name;
   }
@@ -138,14 +161,25 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   std::vector<Carried> carried;
   auto bind = [&](const XmlLayer& param) -> ir::Edge* {
     const PortMapEntry* e = entry_for(ins, param.id);
-    const XmlPort& port = param.outputs[0];
-    if (e && e->purpose == "current_iteration") {
+    const ir::Type type = parameter_type(param, lowering.where(param));
+    auto input_of = [&](const PortMapEntry& entry) {
+      return io.in[port_index(g, l, l.inputs, map_name, entry.external_port_id)];
+    };
+    // A sliced input: OpenVINO's reader makes it a sliced input whether or not a back edge
+    // also points at it, and the back edge is then not used.
+    if (e && e->axis) {
+      if (!whole_axis(*e))
+        fail(ErrorKind::Unsupported, lowering.where(param),
+             "a sliced input other than parts of part_size taken over the whole axis");
+      return sliced_part(lowering, capture(b, input_of(*e)), iter, *e, param.name);
+    }
+    if (is_counter(param.id)) {
       // ONNX counts in int64 scalars; OpenVINO may want int32 or a one-element vector.
       ir::Edge* v = iter;
-      if (port.elem && *port.elem != ElemType::Int64)
+      if (type.defined() && type.elem != ElemType::Int64)
         v = lowering.node("Cast", {v}, param.name + "/cast",
-                          int_attr("to", static_cast<int64_t>(*port.elem)));
-      if (port.shape.dims.size() == 1)
+                          int_attr("to", static_cast<int64_t>(type.elem)));
+      if (type.defined() && type.shape.rank_known && type.shape.dims.size() == 1)
         v = lowering.node("Unsqueeze",
                           {v, lowering.constant(Tensor::from_vector(ElemType::Int64, {1},
                                                                     std::vector<int64_t>{0}),
@@ -160,25 +194,31 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
         port_index(g, l, l.inputs, map_name, e->external_port_id) == 1)
       return cond_in;
     if (back_it != back.end()) {
-      if (!e)
+      ir::Edge* initial = nullptr;
+      if (e) {
+        initial = input_of(*e);
+      } else if (has_purpose(ins, param.id, "current_iteration")) {
+        // A counter the body computes itself starts at 0 (a one-element vector unless the
+        // Parameter says scalar, as OpenVINO's reference Loop does).
+        ElemType elem = type.defined() ? type.elem : ElemType::Int64;
+        bool scalar = type.defined() && type.shape.rank_known && type.shape.dims.empty();
+        Tensor zero(elem, scalar ? Dims{} : Dims{1});
+        std::memset(zero.raw(), 0, zero.nbytes());
+        initial = g.constant(std::move(zero), param.name + "/first");
+      } else {
         fail(ErrorKind::InvalidModel, lowering.where(param),
              "the Parameter has a back edge but no initial value in the port map");
+      }
       ir::Edge* v = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
-      v->type = port_type(port);
+      v->type = type;
       b->inputs.push_back(v);
-      carried.push_back({param.id, back_it->second,
-                         io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]});
+      carried.push_back({param.id, back_it->second, initial});
       return v;
     }
     if (!e)
       fail(ErrorKind::InvalidModel, lowering.where(param),
            "the Parameter is bound by neither the port map nor a back edge");
-    ir::Edge* outer = capture(b, io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)]);
-    if (!e->axis) return outer;
-    if (!whole_axis(*e))
-      fail(ErrorKind::Unsupported, lowering.where(param),
-           "a sliced input other than parts of part_size taken over the whole axis");
-    return sliced_part(lowering, outer, iter, *e, param.name);
+    return capture(b, input_of(*e));
   };
   auto results = lowering.lower(net, bind);
 
@@ -188,11 +228,14 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     bool is_carried = std::any_of(carried.begin(), carried.end(), [&](const Carried& c) {
       return c.result == e.internal_layer_id;
     });
-    if (!e.purpose.empty() || e.axis || is_carried) continue;
+    if (!e.purpose.empty() || e.external_port_id < 0 || e.axis || is_carried) continue;
     const XmlLayer& r = result_layer(g, l, results, e.internal_layer_id);
     std::optional<ElemType> elem = r.inputs.at(0).elem;
-    for (const XmlPort& p : l.outputs)
-      if (p.id == e.external_port_id && p.elem) elem = p.elem;
+    if (const ir::Type& t = result_edge(g, l, results, e.internal_layer_id)->type;
+        t.kind == ir::Type::Kind::Tensor)
+      elem = t.elem;
+    if (const XmlPort& p = l.outputs[output_position(g, l, mapped, e.external_port_id)]; p.elem)
+      elem = p.elem;
     if (!elem)
       fail(ErrorKind::Unsupported, g.where(l),
            "output port " + std::to_string(e.external_port_id) +
@@ -213,8 +256,9 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   for (const Carried& c : carried) {
     ir::Edge* out = nullptr;
     for (const PortMapEntry& e : outs)
-      if (e.purpose.empty() && !e.axis && e.internal_layer_id == c.result)
-        out = io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)];
+      if (e.purpose.empty() && e.external_port_id >= 0 && !e.axis &&
+          e.internal_layer_id == c.result)
+        out = io.out[output_position(g, l, mapped, e.external_port_id)];
     finals.push_back(out ? out
                          : g.graph()->new_edge(ctx.unique_name(l.name + "/carried"),
                                                ir::Edge::Origin::NodeOutput));
@@ -225,7 +269,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   std::vector<ir::Edge*> scan_outputs;
   std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
-    if (!e.purpose.empty()) continue;
+    if (!e.purpose.empty() || e.external_port_id < 0) continue;
     if (!e.axis) continue;  // a carried value's last value, above
     // The parts of a concatenated output are as long as the body makes them; only their
     // order is the port map's, and backwards is not written here.
@@ -237,7 +281,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
     if (ir::Edge* v = *e.axis == 0 ? unsqueezed_from(r, 0) : nullptr) {
       unsqueezes.push_back(r->producer);
       b->outputs.push_back(v);
-      scan_outputs.push_back(io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)]);
+      scan_outputs.push_back(io.out[output_position(g, l, mapped, e.external_port_id)]);
       continue;
     }
     b->outputs.push_back(r);
@@ -258,7 +302,7 @@ void lower_loop(GraphLowering& g, const LayerIO& io) {
   lowering.separate_outputs();
   node->attributes.push_back(graph_attr("body", std::move(body)));
   for (const auto& [e, stacked] : scans)
-    concat_scan(g, l, stacked, io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)],
+    concat_scan(g, l, stacked, io.out[output_position(g, l, mapped, e->external_port_id)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
 }
 

@@ -1,7 +1,9 @@
 #include "formats/openvino/reader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
+#include <string_view>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
@@ -19,8 +21,12 @@ namespace {
 // operators meet (bfloat16 activations came with 22, int2 with 25).
 constexpr int64_t kOnnxOpset = 25;
 
+// The types of the layers a Result depends on that have no mapping.
 void collect_unmapped(const XmlNet& net, std::set<std::string>* unmapped) {
-  for (const XmlLayer& l : net.layers) {
+  const std::vector<bool> live = reaches_result(net);
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    const XmlLayer& l = net.layers[i];
+    if (!live[i]) continue;
     if (l.type != "Parameter" && l.type != "Const" && l.type != "Constant" && l.type != "Result" &&
         !is_mapped(l.type))
       unmapped->insert(l.type);
@@ -33,21 +39,29 @@ ir::Edge* graph_input(GraphLowering& g, const XmlLayer& param) {
   const XmlPort& port = param.outputs[0];
   std::string wanted = !port.names.empty() ? port.names.front() : param.name;
   ir::Edge* e = g.graph()->new_edge(g.model().unique_name(wanted), ir::Edge::Origin::Input);
-  std::optional<ElemType> elem = port.elem;
-  if (const std::string* t = param.attr("element_type")) {
-    elem = elem_from_ov(*t);
-    if (!elem)
-      fail(ErrorKind::Unsupported, g.where(param),
-           "element type '" + *t + "', which bough does not support");
-  }
-  if (!elem) fail(ErrorKind::InvalidModel, g.where(param), "the Parameter has no element type");
-  e->type = ir::Type::tensor(*elem, port.shape);
-  // A port lists no dims both for a scalar and for a dynamic rank; the shape says which.
-  if (const std::string* shape = param.attr("shape"); shape && *shape == "...")
-    e->type.shape = ir::Shape::unknown_rank();
+  e->type = parameter_type(param, g.where(param));
+  if (!e->type.defined())
+    fail(ErrorKind::Unsupported, g.where(param),
+         "a graph input of the dynamic element type (bough needs to know what it is)");
   e->has_value_info = true;
+  if (!param.rt_info.empty()) e->metadata.emplace_back(kRtInfoKey, param.rt_info);
+  if (!port.rt_info.empty()) e->metadata.emplace_back(kPortRtInfoKey, port.rt_info);
   g.graph()->inputs.push_back(e);
   return e;
+}
+
+// The name of the output a Result gives: "N" for a Result named "N/sink_port_0" whose port
+// has the tensor name N (as OpenVINO's converters and bough's writer name them), so that
+// outputs sharing a port keep their own names; else "" (the value's own name).
+std::string output_name(const XmlLayer& result, const XmlPort* source) {
+  constexpr std::string_view kSuffix = "/sink_port_0";
+  const std::string& name = result.name;
+  if (!source || name.size() <= kSuffix.size() ||
+      name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+    return "";
+  std::string tensor = name.substr(0, name.size() - kSuffix.size());
+  bool named = std::find(source->names.begin(), source->names.end(), tensor) != source->names.end();
+  return named ? tensor : "";
 }
 
 }  // namespace
@@ -73,10 +87,17 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
   ModelContext ctx{weights, {}};
   GraphLowering g(ctx, model->graph.get(), path + ": main");
   auto results = g.lower(*net, [&](const XmlLayer& p) { return graph_input(g, p); });
-  for (const auto& [layer, edge] : results) {
-    model->graph->outputs.push_back(edge);
+  for (const auto& [layer, result_edge] : results) {
+    ir::Edge* edge = result_edge;
     // A Result's port may declare the type the producer's port left out.
     if (!edge->type.defined()) edge->type = port_type(layer->inputs[0]);
+    std::string name = output_name(*layer, g.result_source(*layer));
+    if (!name.empty() && name != edge->name) {
+      ir::Edge* named = g.node("Identity", {edge}, name);
+      named->type = edge->type;
+      edge = named;
+    }
+    model->graph->outputs.push_back(edge);
   }
   return model;
 }

@@ -5,6 +5,7 @@
 // new_axis_mask bit inserts an axis of 1 in the output instead; an ellipsis_mask bit stands
 // for the input axes no entry names (which needs the input's rank).
 #include <limits>
+#include <optional>
 
 #include "bough/error.h"
 #include "formats/openvino/map_helpers.h"
@@ -16,9 +17,11 @@ namespace {
 
 bool bit(const std::vector<int64_t>& mask, size_t i) { return i < mask.size() && mask[i] != 0; }
 
-// How many input axes the ellipsis stands for (0 without one).
-int64_t ellipsis_axes(GraphLowering& g, const LayerIO& io, const std::vector<int64_t>& ellipsis,
-                      const std::vector<int64_t>& new_axis, size_t entries) {
+// How many input axes the ellipsis stands for (0 without one); nullopt when the input's rank
+// is unknown, and the entries after the ellipsis then count their axes from the end.
+std::optional<int64_t> ellipsis_axes(GraphLowering& g, const LayerIO& io,
+                                     const std::vector<int64_t>& ellipsis,
+                                     const std::vector<int64_t>& new_axis, size_t entries) {
   int64_t named = 0, ellipses = 0;
   for (size_t i = 0; i < entries; ++i) {
     if (bit(ellipsis, i))
@@ -29,11 +32,8 @@ int64_t ellipsis_axes(GraphLowering& g, const LayerIO& io, const std::vector<int
   if (ellipses == 0) return 0;
   if (ellipses > 1) fail(ErrorKind::InvalidModel, g.where(io.layer), "more than one ellipsis");
   const ir::Type& t = io.in[0]->type;
-  if (t.kind == ir::Type::Kind::Tensor && !t.shape.rank_known)
-    fail(ErrorKind::Unsupported, g.where(io.layer), "an ellipsis on an input of unknown rank");
-  auto rank =
-      static_cast<int64_t>(t.kind == ir::Type::Kind::Tensor ? t.shape.dims.size()
-                                                            : io.layer.inputs[0].shape.dims.size());
+  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return std::nullopt;
+  auto rank = static_cast<int64_t>(t.shape.dims.size());
   if (named > rank)
     fail(ErrorKind::InvalidModel, g.where(io.layer),
          "more entries than the input's " + std::to_string(rank) + " axes");
@@ -56,15 +56,25 @@ void map_strided_slice(GraphLowering& g, const LayerIO& io) {
                              new_axis = int_list(g, l, "new_axis_mask"),
                              shrink = int_list(g, l, "shrink_axis_mask"),
                              ellipsis = int_list(g, l, "ellipsis_mask");
-  const int64_t covered = ellipsis_axes(g, io, ellipsis, new_axis, begin.size());
+  const std::optional<int64_t> covered = ellipsis_axes(g, io, ellipsis, new_axis, begin.size());
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max(),
                     kMin = std::numeric_limits<int64_t>::min();
   std::vector<int64_t> starts, ends, axes, steps, squeeze, unsqueeze;
   int64_t axis = 0, out = 0;  // the next input axis and output position
   for (size_t i = 0; i < begin.size(); ++i) {
     if (bit(ellipsis, i)) {
-      axis += covered;
-      out += covered;
+      if (covered) {
+        axis += *covered;
+        out += *covered;
+        continue;
+      }
+      // Unknown rank: the axes after the ellipsis, of the input and of the output, are
+      // counted back from the last (ONNX takes negative axes in all three operators).
+      axis = out = 0;
+      for (size_t j = i + 1; j < begin.size(); ++j) {
+        if (!bit(new_axis, j)) --axis;
+        if (!bit(shrink, j) || bit(new_axis, j)) --out;
+      }
       continue;
     }
     if (bit(new_axis, i)) {

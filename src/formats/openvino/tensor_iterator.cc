@@ -6,6 +6,7 @@
 // as they are become captures, and concatenated outputs are Scan outputs stacked on axis 0 and
 // merged into the concatenation axis (concat_scan).
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "bough/error.h"
@@ -87,10 +88,10 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
                : "the Parameter has a back edge but no initial value in the port map");
     ir::Edge* outer = io.in[port_index(g, l, l.inputs, map_name, e->external_port_id)];
     ir::Edge* input = b->new_edge(ctx.unique_name(param.name), ir::Edge::Origin::Input);
-    if (back_it != back.end()) {
-      if (e->axis)
-        fail(ErrorKind::Unsupported, lowering.where(param), "a sliced input with a back edge");
-      input->type = port_type(param.outputs[0]);
+    // A sliced input with a back edge too is only sliced: OpenVINO's reader makes it a
+    // sliced input and never uses that back edge.
+    if (back_it != back.end() && !e->axis) {
+      input->type = parameter_type(param, lowering.where(param));
       states.push_back({back_it->second, outer, input});
       return input;
     }
@@ -112,7 +113,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     if (axis < 0 || axis >= rank)
       fail(ErrorKind::InvalidModel, lowering.where(param),
            "the sliced axis " + std::to_string(*e->axis) + " is out of range");
-    input->type = port_type(param.outputs[0]);
+    input->type = parameter_type(param, lowering.where(param));
     sliced.push_back(
         {e, in_parts(g, outer, axis, e->part_size, l.name + "/" + param.name), input, axis});
     return input;
@@ -124,8 +125,28 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   auto self =
       std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.get() == node; });
   std::rotate(self, self + 1, nodes.end());
-  if (sliced.empty())
-    fail(ErrorKind::Unsupported, g.where(l), "a TensorIterator without sliced inputs");
+  if (sliced.empty()) {
+    // OpenVINO then counts the iterations from a concatenated output's start and end
+    // (|end - start| / part_size); ONNX's Scan needs a scanned input, so it gets one of that
+    // length that the body does not read.
+    int64_t count = -1;
+    for (const PortMapEntry& e : outs)
+      if (e.axis && e.part_size > 0 && count < 0) count = std::abs(e.end - e.start) / e.part_size;
+    if (count < 0)
+      fail(ErrorKind::InvalidModel, g.where(l),
+           "no sliced input and no concatenated output to count the iterations by");
+    ir::Edge* length = g.constant(
+        Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{count}), l.name + "/count");
+    ir::Edge* steps = g.node("ConstantOfShape", {length}, l.name + "/steps");
+    steps->type = ir::Type::tensor(ElemType::Float, ir::Shape::of({ir::Dim::known(count)}));
+    ir::Edge* step = b->new_edge(ctx.unique_name(l.name + "/step"), ir::Edge::Origin::Input);
+    step->type = ir::Type::tensor(ElemType::Float, ir::Shape::of({}));
+    static const PortMapEntry kForward{};
+    sliced.push_back({&kForward, steps, step, 0});
+    // The nodes that make it run before the Scan, like the cutting of inputs above.
+    self = std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.get() == node; });
+    std::rotate(self, self + 1, nodes.end());
+  }
   // A Result returned as it is without a back edge is the last iteration's value: a scan
   // output (ONNX Runtime wants a state's shape fixed) of which the last part is taken.
   std::vector<const PortMapEntry*> lasts;
@@ -154,7 +175,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     ir::Edge* out = nullptr;
     for (const PortMapEntry& e : outs)
       if (!e.axis && e.internal_layer_id == s.result)
-        out = io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)];
+        out = io.out[output_position(g, l, mapped, e.external_port_id)];
     node->outputs.push_back(out ? out
                                 : g.graph()->new_edge(ctx.unique_name(l.name + "/state"),
                                                       ir::Edge::Origin::NodeOutput));
@@ -165,16 +186,17 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   std::vector<ir::Node*> unsqueezes;
   for (const PortMapEntry& e : outs) {
     if (!e.axis) continue;  // a last value, above or below
-    if (!whole_axis(e))
-      fail(ErrorKind::Unsupported, g.where(l),
-           "a concatenated output other than one part per iteration over the whole axis");
+    // OpenVINO concatenates every iteration's value whole, in the stride's direction; start,
+    // end and part_size only count the iterations when no input is sliced.
+    if (e.stride == 0)
+      fail(ErrorKind::InvalidModel, g.where(l), "a concatenated output with stride 0");
     out_dirs.push_back(e.stride < 0 ? 1 : 0);
     ir::Edge* r = result_edge(g, l, results, e.internal_layer_id);
     if (ir::Edge* v = unsqueezed_from(r, *e.axis)) {
       unsqueezes.push_back(r->producer);
       b->outputs.push_back(v);
       out_axes.push_back(*e.axis);
-      node->outputs.push_back(io.out[port_index(g, l, l.outputs, map_name, e.external_port_id)]);
+      node->outputs.push_back(io.out[output_position(g, l, mapped, e.external_port_id)]);
       continue;
     }
     b->outputs.push_back(r);
@@ -208,10 +230,10 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->attributes.push_back(ints_attr("scan_output_directions", out_dirs));
   }
   for (const auto& [e, stacked] : scans)
-    concat_scan(g, l, stacked, io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)],
+    concat_scan(g, l, stacked, io.out[output_position(g, l, mapped, e->external_port_id)],
                 result_layer(g, l, results, e->internal_layer_id), *e->axis);
   for (const auto& [e, stacked] : stacked_lasts) {
-    ir::Edge* out = io.out[port_index(g, l, l.outputs, map_name, e->external_port_id)];
+    ir::Edge* out = io.out[output_position(g, l, mapped, e->external_port_id)];
     g.node_to("Gather", {stacked, g.constant(Tensor::scalar_i64(-1), out->name + "/last_index")},
               {out}, out->name + "/last")
         ->attributes.push_back(int_attr("axis", 0));

@@ -24,10 +24,4 @@ std::optional<PortRef> axes_of(NetWriter& w, const ir::Node& n, size_t k, const 
 // "1,2,3", as OpenVINO writes lists in <data>.
 std::string list_text(const std::vector<int64_t>& v);
 
-// In conv_pool_writer.cc: Conv, MaxPool and AveragePool.
-void write_conv(NetWriter& w, const ir::Node& n);
-void write_pool(NetWriter& w, const ir::Node& n);
-// In rnn_writer.cc: LSTM, GRU and RNN.
-void write_recurrent(NetWriter& w, const ir::Node& n);
-
 }  // namespace bough::openvino

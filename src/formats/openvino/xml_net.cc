@@ -1,8 +1,10 @@
 #include "formats/openvino/xml_net.h"
 
 #include <charconv>
+#include <iterator>
 #include <pugixml.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
@@ -29,6 +31,17 @@ std::string rt_info_text(const pugi::xml_node& node) {
   return out.str();
 }
 
+// Where in the file the parser is, spelled out only when an error names it (a string per
+// layer would cost more than the layer).
+struct Place {
+  const std::string& base;
+  std::string_view suffix;
+  const XmlLayer* layer = nullptr;
+  std::string str() const {
+    return base + (layer ? "/" + layer->label() : std::string()) + std::string(suffix);
+  }
+};
+
 class Parser {
  public:
   explicit Parser(int max_depth) : max_depth_(max_depth) {}
@@ -38,22 +51,22 @@ class Parser {
 
  private:
   XmlLayer layer(const pugi::xml_node& node, int64_t version, int depth, const std::string& where);
-  XmlPort port(const pugi::xml_node& node, const std::string& where);
-  int64_t integer(const pugi::xml_node& node, const char* attr, const std::string& where);
+  XmlPort port(const pugi::xml_node& node, const Place& where);
+  int64_t integer(const pugi::xml_node& node, const char* attr, const Place& where);
 
   int max_depth_;
 };
 
-int64_t Parser::integer(const pugi::xml_node& node, const char* attr, const std::string& where) {
+int64_t Parser::integer(const pugi::xml_node& node, const char* attr, const Place& where) {
   pugi::xml_attribute a = node.attribute(attr);
   if (!a)
-    fail(ErrorKind::InvalidModel, where,
+    fail(ErrorKind::InvalidModel, where.str(),
          "<" + std::string(node.name()) + "> has no '" + attr + "' attribute");
   std::string_view s = a.value();
   int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size())
-    fail(ErrorKind::InvalidModel, where,
+    fail(ErrorKind::InvalidModel, where.str(),
          std::string(attr) + "=\"" + std::string(s) + "\" is not an integer");
   return v;
 }
@@ -85,37 +98,49 @@ std::vector<std::string> split_names(std::string_view s) {
   return names;
 }
 
-XmlPort Parser::port(const pugi::xml_node& node, const std::string& where) {
+XmlPort Parser::port(const pugi::xml_node& node, const Place& where) {
   XmlPort p;
   p.id = integer(node, "id", where);
-  if (pugi::xml_attribute prec = node.attribute("precision")) {
+  if (pugi::xml_attribute prec = node.attribute("precision");
+      prec && !is_dynamic_elem(prec.value())) {
     p.elem = elem_from_ov(prec.value());
     if (!p.elem)
-      fail(ErrorKind::Unsupported, where,
+      fail(ErrorKind::Unsupported, where.str(),
            "port " + std::to_string(p.id) + " has element type '" + prec.value() +
                "', which bough does not support");
   }
-  p.shape.rank_known = true;
+  // OpenVINO's serializer writes no <dim> both for a scalar and for a dynamic rank (it
+  // infers shapes again on reading); only a Parameter's or Const's `shape` says which.
   for (pugi::xml_node d : node.children("dim")) p.shape.dims.push_back(parse_dim(d.text().get()));
+  p.shape.rank_known = !p.shape.dims.empty();
   p.names = split_names(node.attribute("names").value());
+  p.rt_info = rt_info_text(node);
   return p;
 }
 
 XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
                        const std::string& where) {
   XmlLayer l;
-  l.id = integer(node, "id", where + " <layer>");
+  l.id = integer(node, "id", Place{where, " <layer>"});
   l.name = node.attribute("name").value();
   l.type = node.attribute("type").value();
   l.version = node.attribute("version").value();
-  std::string at = where + "/" + l.label();
-  if (l.type.empty()) fail(ErrorKind::InvalidModel, at, "the layer has no type");
+  const Place place{where, "", &l};
+  if (l.type.empty()) fail(ErrorKind::InvalidModel, place.str(), "the layer has no type");
   for (pugi::xml_attribute a : node.child("data").attributes()) l.data[a.name()] = a.value();
-  for (pugi::xml_node p : node.child("input").children("port")) l.inputs.push_back(port(p, at));
-  for (pugi::xml_node p : node.child("output").children("port")) l.outputs.push_back(port(p, at));
+  for (pugi::xml_node p : node.child("input").children("port")) l.inputs.push_back(port(p, place));
+  for (pugi::xml_node p : node.child("output").children("port"))
+    l.outputs.push_back(port(p, place));
   l.rt_info = rt_info_text(node);
   for (pugi::xml_node child : node.children()) {
     std::string tag = child.name();
+    if (tag == "data" || tag == "input" || tag == "output" || tag == "rt_info") continue;
+    const std::string at = place.str();
+    bool repeated =
+        (tag == "body" || tag == "then_body" || tag == "else_body" || tag == "port_map" ||
+         tag == "then_port_map" || tag == "else_port_map" || tag == "back_edges") &&
+        child.previous_sibling(tag.c_str());
+    if (repeated) fail(ErrorKind::InvalidModel, at, "<" + tag + "> appears twice");
     if (tag == "body" || tag == "then_body" || tag == "else_body") {
       if (depth + 1 > max_depth_)
         fail(ErrorKind::Unsupported, at,
@@ -128,7 +153,8 @@ XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
         std::string kind = e.name();
         if (kind != "input" && kind != "output") continue;
         PortMapEntry m;
-        std::string w = at + "/" + tag;
+        const std::string suffix = "/" + tag;
+        const Place w{where, suffix, &l};
         m.external_port_id = integer(e, "external_port_id", w);
         m.internal_layer_id = integer(e, "internal_layer_id", w);
         if (e.attribute("axis")) m.axis = integer(e, "axis", w);
@@ -141,8 +167,8 @@ XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
       }
     } else if (tag == "back_edges") {
       for (pugi::xml_node e : child.children("edge"))
-        l.back_edges.emplace_back(integer(e, "from-layer", at + "/back_edges"),
-                                  integer(e, "to-layer", at + "/back_edges"));
+        l.back_edges.emplace_back(integer(e, "from-layer", Place{where, "/back_edges", &l}),
+                                  integer(e, "to-layer", Place{where, "/back_edges", &l}));
     }
   }
   return l;
@@ -155,10 +181,14 @@ std::unique_ptr<XmlNet> Parser::net(const pugi::xml_node& node, int64_t version,
   n->version = version;
   // rt_info carries nothing bough runs; it is kept as text for writing back.
   n->rt_info = rt_info_text(node);
-  for (pugi::xml_node l : node.child("layers").children("layer"))
-    n->layers.push_back(layer(l, version, depth, where));
-  for (pugi::xml_node e : node.child("edges").children("edge")) {
-    std::string w = where + " <edge>";
+  // Counted first: a layer is a large object, and growing the vector would move them all.
+  auto layer_nodes = node.child("layers").children("layer");
+  n->layers.reserve(static_cast<size_t>(std::distance(layer_nodes.begin(), layer_nodes.end())));
+  for (pugi::xml_node l : layer_nodes) n->layers.push_back(layer(l, version, depth, where));
+  auto edge_nodes = node.child("edges").children("edge");
+  n->edges.reserve(static_cast<size_t>(std::distance(edge_nodes.begin(), edge_nodes.end())));
+  const Place w{where, " <edge>"};
+  for (pugi::xml_node e : edge_nodes) {
     n->edges.push_back({integer(e, "from-layer", w), integer(e, "from-port", w),
                         integer(e, "to-layer", w), integer(e, "to-port", w)});
   }

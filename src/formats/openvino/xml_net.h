@@ -16,8 +16,9 @@ namespace bough::openvino {
 struct XmlPort {
   int64_t id = 0;
   std::optional<ElemType> elem;  // from `precision`, when given
-  ir::Shape shape;               // from the <dim>s (-1, ?, or a range is unknown)
+  ir::Shape shape;  // from the <dim>s (-1, ?, or a range is unknown); none: rank unknown
   std::vector<std::string> names;
+  std::string rt_info;  // the port's <rt_info> element as XML text, "" when there is none
 };
 
 // One <input>/<output> entry of a port map.
@@ -68,6 +69,9 @@ struct XmlNet {
 // the layer became, or on the model), so that the IR writer can put it back; ONNX carries it
 // as metadata_props.
 inline constexpr const char* kRtInfoKey = "openvino.rt_info";
+// The key under which a value (an ir::Edge) keeps the <rt_info> of the output port it came
+// from; a graph input keeps its Parameter's layer <rt_info> under kRtInfoKey.
+inline constexpr const char* kPortRtInfoKey = "openvino.port_rt_info";
 
 // Parses the XML text; throws bough::Error naming `path` (and the layer) on malformed XML,
 // unknown IR versions and bodies nested deeper than `max_depth`.

@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/xml_net.h"
@@ -20,11 +21,15 @@ std::string precision(ElemType t) {
   return name;
 }
 
-void write_port(pugi::xml_node parent, const XmlPort& p, bool with_type) {
+void write_rt_info(pugi::xml_node parent, const std::string& text);
+
+// OpenVINO's serializer gives every port a precision (UNSPECIFIED for a dynamic type), and
+// its reader requires it on output ports; names go on output ports.
+void write_port(pugi::xml_node parent, const XmlPort& p, bool output) {
   pugi::xml_node port = parent.append_child("port");
   port.append_attribute("id") = static_cast<long long>(p.id);
-  if (with_type && p.elem) port.append_attribute("precision") = precision(*p.elem).c_str();
-  if (with_type && !p.names.empty()) {
+  port.append_attribute("precision") = p.elem ? precision(*p.elem).c_str() : "UNSPECIFIED";
+  if (output && !p.names.empty()) {
     std::string names;
     for (const std::string& n : p.names) {
       if (!names.empty()) names += ',';
@@ -34,6 +39,7 @@ void write_port(pugi::xml_node parent, const XmlPort& p, bool with_type) {
   }
   for (const ir::Dim& d : p.shape.dims)
     port.append_child("dim").text() = d.is_known() ? static_cast<long long>(d.value) : -1LL;
+  write_rt_info(port, p.rt_info);
 }
 
 void write_entries(pugi::xml_node map, const char* kind, const std::vector<PortMapEntry>& entries) {
@@ -54,10 +60,17 @@ void write_entries(pugi::xml_node map, const char* kind, const std::vector<PortM
 
 void write_net(pugi::xml_node parent, const XmlNet& net);
 
-// Appends the <rt_info> element kept as text (nothing when `text` is empty).
+// Appends the <rt_info> element kept as text (nothing when `text` is empty). The text is
+// data: only an <rt_info> element's content is copied, into an <rt_info> element, so no
+// metadata can add a body, a port map or anything else to the layer.
 void write_rt_info(pugi::xml_node parent, const std::string& text) {
   pugi::xml_document rt;
-  if (!text.empty() && rt.load_string(text.c_str())) parent.append_copy(rt.document_element());
+  if (text.empty() || !rt.load_string(text.c_str())) return;
+  pugi::xml_node root = rt.document_element();
+  if (std::string_view(root.name()) != "rt_info") return;
+  pugi::xml_node copy = parent.append_child("rt_info");
+  for (pugi::xml_attribute a : root.attributes()) copy.append_copy(a);
+  for (pugi::xml_node c : root.children()) copy.append_copy(c);
 }
 
 void write_layer(pugi::xml_node layers, const XmlLayer& l) {
@@ -70,6 +83,8 @@ void write_layer(pugi::xml_node layers, const XmlLayer& l) {
     pugi::xml_node data = n.append_child("data");
     for (const auto& [k, v] : l.data) data.append_attribute(k.c_str()) = v.c_str();
   }
+  // The layer's own rt_info comes before its ports, as OpenVINO's serializer puts it.
+  write_rt_info(n, l.rt_info);
   if (!l.inputs.empty()) {
     pugi::xml_node in = n.append_child("input");
     for (const XmlPort& p : l.inputs) write_port(in, p, false);
@@ -97,7 +112,6 @@ void write_layer(pugi::xml_node layers, const XmlLayer& l) {
     }
   }
   for (const auto& [tag, body] : l.bodies) write_net(n.append_child(tag.c_str()), *body);
-  write_rt_info(n, l.rt_info);
 }
 
 void write_net(pugi::xml_node parent, const XmlNet& net) {

@@ -2,12 +2,15 @@
 // none/explicit needs equal shapes, which ONNX then treats alike; pdpd has no ONNX form, so
 // the second operand is reshaped explicitly (Squeeze, Unsqueeze) until numpy broadcasting
 // gives the same result. Broadcast layers: numpy and bidirectional are ONNX's Expand;
-// explicit first puts the data's axes where axes_mapping says.
+// explicit first puts the data's axes where axes_mapping says. ONNX's Expand is
+// Broadcast-3 in bidirectional mode.
 #include <algorithm>
 
 #include "bough/error.h"
 #include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_mapping.h"
+#include "formats/openvino/op_table.h"
+#include "formats/openvino/write_helpers.h"
 
 namespace bough::openvino {
 
@@ -67,15 +70,16 @@ ir::Edge* pdpd_aligned(GraphLowering& g, const LayerIO& io) {
 }  // namespace
 
 std::vector<ir::Edge*> broadcast_operands(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode = io.layer.attr("auto_broadcast");
-  if (!mode || *mode == "numpy" || *mode == "none" || *mode == "explicit") return io.in;
-  if (*mode == "pdpd" && io.in.size() == 2) return {io.in[0], pdpd_aligned(g, io)};
-  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + *mode + "\"");
+  const std::string mode = enum_data(io.layer, "auto_broadcast", "numpy");
+  if (mode == "numpy" || mode == "none" || mode == "explicit") return io.in;
+  if (mode == "pdpd" && io.in.size() == 2) return {io.in[0], pdpd_aligned(g, io)};
+  fail(ErrorKind::Unsupported, g.where(io.layer), "auto_broadcast=\"" + mode + "\"");
 }
 
+namespace {
+
 void map_broadcast(GraphLowering& g, const LayerIO& io) {
-  const std::string* mode_attr = io.layer.attr("mode");
-  const std::string mode = mode_attr ? *mode_attr : "numpy";
+  const std::string mode = enum_data(io.layer, "mode", "numpy");
   const std::string& name = io.layer.name;
   ir::Edge* data = io.in.empty() ? nullptr : io.in[0];
   if (mode == "explicit") {
@@ -106,6 +110,17 @@ void map_broadcast(GraphLowering& g, const LayerIO& io) {
   }
   ir::Edge* shape = g.as_int64(io.in[1], name + "/target_shape");
   g.node_to("Expand", {data, shape}, {io.out[0]}, name);
+}
+
+void write_expand(NetWriter& w, const ir::Node& n) {
+  w.op("Broadcast", "opset3", layer_name(n), sources(w, n), out0(w, n),
+       {{"mode", "bidirectional"}});
+}
+
+}  // namespace
+
+OpFamily broadcast_family() {
+  return {{{"Broadcast", "1 3", map_broadcast}}, {{"Expand", "Broadcast-3", write_expand}}};
 }
 
 }  // namespace bough::openvino
