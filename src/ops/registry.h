@@ -90,14 +90,7 @@ struct OpDef {
   InferFn infer = nullptr;
   // The signature of each schema row, ascending (schema.h); one per entry of `versions`.
   std::vector<SignatureText> signatures = {};
-  // True for an operator whose outputs are not a function of its inputs (it draws random
-  // numbers): the constant folder never evaluates it and loop-invariant hoisting never moves
-  // it out of a loop (ops::evaluable); `bough test-data` checks it by its distribution.
-  bool nondeterministic = false;
 };
-
-// For OpDef::nondeterministic, after the signatures.
-inline constexpr bool kNondeterministic = true;
 
 inline constexpr int kVariadic = 1 << 20;
 

@@ -78,8 +78,7 @@ const OpDef& def_Bernoulli() {
         "seed: float?"},
        {22,
         "input: T1 -> output: T2; T1 = floats bfloat16, T2 = floats bfloat16 ints uints bool; "
-        "dtype: int?, seed: float?"}},
-      kNondeterministic};
+        "dtype: int?, seed: float?"}}};
   return def;
 }
 

@@ -108,8 +108,7 @@ const OpDef& def_Multinomial() {
         "= 1, seed: float?"},
        {22,
         "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
-        "sample_size: int = 1, seed: float?"}},
-      kNondeterministic};
+        "sample_size: int = 1, seed: float?"}}};
   return def;
 }
 

@@ -30,8 +30,7 @@ const OpDef& def_RandomNormal() {
                            "float = 1.0, seed: float?, shape: ints"},
                           {22,
                            "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
-                           "scale: float = 1.0, seed: float?, shape: ints"}},
-                         kNondeterministic};
+                           "scale: float = 1.0, seed: float?, shape: ints"}}};
   return def;
 }
 
