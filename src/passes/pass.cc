@@ -24,7 +24,7 @@ const std::vector<Pass>& all_passes() {
        "fold a 2-D Transpose feeding B of a Gemm, or of a MatMul with a 2-D A, into a Gemm's "
        "transB",
        transpose_gemm},
-      {"transpose-fused-matmul",
+      {"transpose-matmul",
        "fold a 2-D Transpose feeding B of a MatMul or FusedMatMul into a FusedMatMul's transB "
        "(com.microsoft)",
        transpose_fused_matmul, Level::all},

@@ -2,7 +2,7 @@
 // of a Gemm, a float MatMul with a 2-D B, or a com.microsoft FusedMatMul with a 2-D B is
 // folded into transB: Gemm(A, Transpose(X)) becomes Gemm(A, X, transB = 1 - transB);
 // MatMul(A, Transpose(X)) a Gemm with transB = 1 when A is 2-D (Gemm without C exists from
-// opset 11). At the `all` level only (transpose-fused-matmul), a MatMul with A not 2-D becomes
+// opset 11). At the `all` level only (transpose-matmul), a MatMul with A not 2-D becomes
 // a FusedMatMul(A, X, transB = 1) (ONNX Runtime's contrib operator, so the optimized model
 // stays runnable there; skipped when the model imports com.microsoft at a version other than
 // 1) and FusedMatMul(A, Transpose(X)) flips its transB: the basic level writes plain ONNX. The

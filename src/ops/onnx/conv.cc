@@ -173,25 +173,24 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
       } else if (filter_t) {
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
         continue;
+      } else if (winograd) {
+        kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
+        continue;
+      } else if (direct) {
+        kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
+        continue;
+      } else if (M / groups > 1) {
+        kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
+        continue;
       }
-    } else if (winograd) {
-      kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
-      continue;
-    } else if (direct) {
-      kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
-      continue;
-    } else if (M / groups > 1) {
-      kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
-      continue;
     }
+    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, finite);
+    if (bias || epilogue.activation != kernels::Activation::None)
+      pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
+        for (int64_t m = s; m < e; ++m) epilogue.apply(yn + m * P, P, bias ? bias[m] : T(0));
+      });
   }
-  conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, finite);
-  if (bias || epilogue.activation != kernels::Activation::None)
-    pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
-      for (int64_t m = s; m < e; ++m) epilogue.apply(yn + m * P, P, bias ? bias[m] : T(0));
-    });
-}
-return y;
+  return y;
 }
 
 // Whether a float or double tensor holds no NaN and no infinity.
