@@ -51,8 +51,12 @@ std::string misfit(const ir::Type& t, const Value& v) {
           return "item " + std::to_string(i) + " " + why;
       return "";
     }
-    case K::Optional:
-      return v.is_none() || !t.inner ? "" : misfit(*t.inner, v);
+    case K::Optional: {
+      if (v.is_none() || !t.inner) return "";
+      const bool kind_fits = (t.inner->kind == K::Tensor && v.is_tensor()) ||
+                             (t.inner->kind == K::Sequence && v.is_sequence());
+      return kind_fits ? misfit(*t.inner, v) : "is " + describe(v) + expects + ir::to_string(t);
+    }
     default:
       return "";
   }

@@ -18,7 +18,8 @@ template <typename T>
 bool all_finite(const T* x, int64_t n) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr Bits kExponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+  constexpr Bits kExponent =
+      static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
   constexpr int64_t kBlock = 4096;
   for (int64_t start = 0; start < n; start += kBlock) {
     const int64_t end = std::min(n, start + kBlock);

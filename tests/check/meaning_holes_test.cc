@@ -15,6 +15,7 @@ namespace {
 using test::branch;
 using test::check_graph;
 using test::check_proto;
+using test::Dims64;
 using test::f32;
 using test::GraphBuilder;
 using test::has_error;

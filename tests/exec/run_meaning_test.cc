@@ -124,13 +124,13 @@ TEST(RunMeaning, SequenceAndOptionalInputsAreTypeChecked) {
         session.run({{"s", ints}});
       },
       "input 's': is a sequence of int32 tensors, the model expects "
-      "seq(tensor(float))",
+      "seq(tensor(float)",
       ErrorKind::BadInput);
   test::expect_error_mentioning(
       [&] {
         session.run({{"s", Value(test::f32({2}, {1, 2}))}});
       },
-      "input 's': is tensor(float)[2], the model expects seq(tensor(float))", ErrorKind::BadInput);
+      "input 's': is tensor(float)[2], the model expects seq(tensor(float)", ErrorKind::BadInput);
   const Value floats =
       Value::sequence(ElemType::Float, {Value(test::f32({2}, {1, 2})), Value(test::f32({1}, {3}))});
   EXPECT_EQ(session.run({{"s", floats}})[0].second.tensor().data<int64_t>()[0], 2);
@@ -148,7 +148,7 @@ TEST(RunMeaning, SequenceAndOptionalInputsAreTypeChecked) {
       [&] {
         optional.run({{"s", Value(test::f32({2}, {1, 2}))}});
       },
-      "is tensor(float)[2], the model expects seq(tensor(float))", ErrorKind::BadInput);
+      "is tensor(float)[2], the model expects optional(seq(tensor(float)", ErrorKind::BadInput);
   EXPECT_FALSE(optional.run({{"s", Value()}})[0].second.tensor().data<bool>()[0]);
   EXPECT_TRUE(optional.run({{"s", floats}})[0].second.tensor().data<bool>()[0]);
 }
@@ -164,7 +164,7 @@ TEST(RunMeaning, RunJsonStaysJsonPastEightValues) {
   EXPECT_EQ(out.find("..."), std::string::npos) << out;
   EXPECT_NE(out.find("\"truncated\": true"), std::string::npos) << out;
   // Python's json reads it.
-  const std::string file = test::scratch_dir("run_meaning_json") + "/out.json";
+  const std::string file = test::scratch_dir("run_meaning_json_out") + "/out.json";
   ASSERT_EQ(test::run_command(
                 "'" + test::cli_path() + "' run " + path + " --input x=@random --json > " + file +
                     " && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' " + file,

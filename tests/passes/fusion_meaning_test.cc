@@ -22,8 +22,10 @@
 namespace bough {
 namespace {
 
+using test::Dims64;
 using test::f32;
 using test::GraphBuilder;
+using test::NamedTensors;
 
 // A one-element float tensor of rank `rank`: [], [1], [1, 1], ...
 Tensor one_element(float v, int rank) { return f32(Dims64(static_cast<size_t>(rank), 1), {v}); }

@@ -83,8 +83,8 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
 }
 
 // y (M x P) = convolution of one image x (C x in...) with w, by groups. Groups of one output
-// channel are summed directly, skipping the taps in the padding, only when x and w are
-// `finite`: the padding's zeros times an infinite or NaN weight are NaN.
+// channel are summed directly, skipping the taps in the padding, only when w is `finite`: the
+// padding's zeros times an infinite or NaN weight are NaN.
 template <typename T>
 void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C, int64_t M,
                 int64_t groups, kernels::Scratch<T>& col, kernels::Scratch<T>& tile_out,
@@ -131,12 +131,13 @@ std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
 // output channels, in cache-sized tiles that add the bias and activate as each tile is done; the
 // rest compute the whole image, then add and activate in a pass of their own.
 // Every path but the last assumes finite values: Winograd's transforms mix the values of a
-// tile (one NaN or infinity would reach every output of it) and the direct paths skip the
-// taps in the padding (which the definition multiplies by zeros: 0 times an infinity is NaN).
-// So an image or a W holding a NaN or an infinity takes the column path, which sums every
-// tap of the zero-padded window as the definition does. `w_finite` says whether W is finite
-// when known (a prepared W, checked once); else W is checked here, once per run. Checking an
-// image costs one read of it (see docs/conv-nonfinite.md).
+// tile (one NaN or infinity in the image would reach every output of it), and the direct
+// paths skip the taps in the padding (which the definition multiplies by zeros: 0 times an
+// infinite or NaN weight is NaN). So an image holding a NaN or an infinity on the Winograd
+// path, or a W holding one on any path, takes the column path, which sums every tap of the
+// zero-padded window as the definition does. `w_finite` says whether W is finite when known
+// (a prepared W, checked once); else W is checked here, once per run. Checking an image costs
+// one read of it, about 2 % of a Winograd convolution (docs/conv-nonfinite.md).
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
@@ -166,9 +167,12 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
-    const bool finite = w_ok && kernels::all_finite(xn, C * in_numel);
+    // Winograd's transforms mix the values of a tile: an image holding a NaN or an infinity
+    // takes the column path. The other paths add each image value to exactly the outputs
+    // whose window holds it, so only a W that is not finite matters to them (the padding).
+    const bool fast = w_ok && !(winograd && !kernels::all_finite(xn, C * in_numel));
     if constexpr (std::is_same_v<T, float>) {
-      if (!finite) {
+      if (!fast) {
         // the column path below
       } else if (filter_t) {
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
@@ -184,7 +188,7 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
         continue;
       }
     }
-    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, finite);
+    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, w_ok);
     if (bias || epilogue.activation != kernels::Activation::None)
       pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
         for (int64_t m = s; m < e; ++m) epilogue.apply(yn + m * P, P, bias ? bias[m] : T(0));
