@@ -94,6 +94,7 @@ class InferenceSession {
     return node_args(session_->inputs(), true);
   }
   std::vector<NodeArg> get_outputs() const { return node_args(session_->outputs(), false); }
+  std::vector<std::string> get_warnings() const { return session_->warnings(); }
 
   py::list run(py::object output_names, py::dict feed, py::handle /*run_options*/) {
     std::vector<size_t> wanted = output_indices(output_names);
@@ -113,8 +114,18 @@ class InferenceSession {
       std::lock_guard<std::mutex> one_run_at_a_time(running_);
       outputs = session_->run(inputs);
     }
+    // Each array shares its output's buffer; an output named twice is copied the second
+    // time, so that no two results share memory.
     py::list result;
-    for (size_t i : wanted) result.append(to_python(outputs[i].second));  // shares the buffer
+    std::vector<py::object> given(outputs.size());
+    for (size_t i : wanted) {
+      if (given[i]) {
+        result.append(py::module_::import("copy").attr("deepcopy")(given[i]));
+        continue;
+      }
+      given[i] = to_python(outputs[i].second);
+      result.append(given[i]);
+    }
     return result;
   }
 
@@ -193,6 +204,9 @@ PYBIND11_MODULE(bough, m) {
       .def("get_inputs", &InferenceSession::get_inputs)
       .def("get_outputs", &InferenceSession::get_outputs)
       .def("get_overridable_initializers", &InferenceSession::get_overridable_initializers)
+      .def("get_warnings", &InferenceSession::get_warnings,
+           "What the check found that does not stop a run (`place: message`), such as a "
+           "declared shape the computation contradicts")
       .def("get_providers",
            [](const InferenceSession&) { return std::vector<std::string>{"CPUExecutionProvider"}; })
       .def("run", &InferenceSession::run, "output_names"_a, "input_feed"_a,

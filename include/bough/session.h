@@ -118,6 +118,10 @@ class Session {
   const std::vector<ValueInfo>& inputs() const;
   /// The outputs with their types and shapes, declared or inferred.
   const std::vector<ValueInfo>& outputs() const;
+  /// What the check warned of (`place: message`), which does not stop a run: a declared
+  /// shape the computation contradicts, a type outside an old version's list that the
+  /// kernel handles, nodes out of order.
+  const std::vector<std::string>& warnings() const;
 
  private:
   struct Impl;

@@ -16,6 +16,10 @@ struct CheckOptions {
   // `bough check`, since the ONNX IR requires the order; a warning when a model is about to
   // run, which it does in sorted order (as ONNX Runtime does).
   bool unsorted_nodes_are_errors = true;
+  // A declared shape that contradicts what a subgraph yields (an If output declared [2] for
+  // branches of [2] and [3]): an error for `bough check`; a warning when a model is about to
+  // run, by the shapes it meets.
+  bool shape_conflicts_are_errors = true;
 };
 
 // Checks the main graph, every nested subgraph and every model-local function, and returns

@@ -26,7 +26,7 @@ class Walker {
     const std::string path = g.path();
     if (g.early_read) order(*g.early_read, path);
     for (const auto& n : g.nodes) {
-      NodeSite site{model_, *n, opset(*n), path, out_};
+      NodeSite site{model_, *n, opset(*n), path, out_, options_};
       check_operator(site);
       if (n->domain.empty() && n->op_type == "If") check_if(site);
       if (n->domain.empty() && n->op_type == "Loop") check_loop(site);
@@ -58,10 +58,22 @@ class Walker {
   Diagnostics& out_;
 };
 
+// The ONNX IR requires a model to import the opsets it uses: with none, or with ai.onnx at
+// a version below 1, no operator has a version to be read at.
+void check_imports_exist(const ir::Model& model, Diagnostics& out) {
+  if (model.opset_imports.empty())
+    out.error("", "the model imports no opset (opset_import is empty; ONNX requires one)");
+  for (const auto& [domain, version] : model.opset_imports)
+    if (version < 1 && (domain.empty() || domain == "ai.onnx"))
+      out.error("", "the model imports ai.onnx at version " + std::to_string(version) +
+                        "; opset versions start at 1");
+}
+
 }  // namespace
 
 Diagnostics check_model(const ir::Model& model, const CheckOptions& options) {
   Diagnostics out;
+  check_imports_exist(model, out);
   check_opset_imports(model_opsets(model), "", options, out);
   for (const auto& fn : model.functions)
     check_opset_imports(fn->opset_imports, fn->body->path(), options, out);

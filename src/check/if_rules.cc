@@ -52,11 +52,16 @@ void check_if_types(const NodeSite& site, const ir::Graph& then_g, const ir::Gra
       std::string branches = a.defined() && b.defined()
                                  ? "the union of the branches, " + ir::to_string(union_type(a, b))
                                  : "what the branches yield";
-      site.out.error(site.place(), "output " + std::to_string(i) + " '" + outs[i]->name +
-                                       "' is declared " + ir::to_string(outs[i]->type) +
-                                       ", incompatible with " + branches + " (then_branch " +
-                                       ir::to_string(a) + ", else_branch " + ir::to_string(b) +
-                                       ")");
+      const std::string message = "output " + std::to_string(i) + " '" + outs[i]->name +
+                                  "' is declared " + ir::to_string(outs[i]->type) +
+                                  ", incompatible with " + branches + " (then_branch " +
+                                  ir::to_string(a) + ", else_branch " + ir::to_string(b) + ")";
+      // Only the shape conflicts: a warning when running, which goes by the shapes it meets.
+      if (!site.options.shape_conflicts_are_errors && same_kinds(outs[i]->type, a) &&
+          same_kinds(outs[i]->type, b))
+        site.out.warning(site.place(), message + "; it runs by the shapes it meets");
+      else
+        site.out.error(site.place(), message);
     }
   }
 }

@@ -62,7 +62,15 @@ void check_graph(const ir::Graph& g, Scopes& scopes, Diagnostics& out) {
     scopes.define(e->name, &g);
   };
   for (const ir::Edge* e : g.inputs) define(e, nullptr);
-  for (const ir::Edge* e : g.initializers) define(e, nullptr);
+  for (const ir::Edge* e : g.initializers) {
+    // An input with a default value is an initializer of the same name in the main graph
+    // only: a subgraph's inputs are bound by its node, so a name there is defined twice.
+    if (g.parent && defined.count(e->name))
+      out.error(path, "'" + e->name +
+                          "' is both an input and an initializer of this subgraph "
+                          "(names must be unique; only the main graph's inputs take defaults)");
+    define(e, nullptr);
+  }
   // A node's subgraphs see the names defined before the node, not its own outputs nor later
   // ones (as the ONNX checker walks a graph): a branch may reuse the name of a value the
   // enclosing graph only defines after it.

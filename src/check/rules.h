@@ -16,6 +16,7 @@ struct NodeSite {
   int64_t opset;                  // version of the node's domain in force (the function's)
   const std::string& graph_path;  // `main/Loop "l"/body`
   Diagnostics& out;
+  const CheckOptions& options;
 
   // `main/If "gate"`: made only when a rule reports, since deep paths are long.
   std::string place() const { return graph_path + "/" + node.label(); }

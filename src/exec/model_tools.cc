@@ -7,7 +7,7 @@
 #include "infer/opset_target.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
-#include "passes/pass.h"
+#include "passes/pipeline.h"
 
 namespace bough {
 
@@ -53,14 +53,11 @@ Model with_inferred_types(const Model& model, const CheckOptions& options) {
 }
 
 Model optimized(const Model& model, const OptimizeOptions& options) {
-  const std::vector<const passes::Pass*> pipeline = pipeline_of(options);
-  std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
-  if (options.repair) passes::run_pipeline(*copy, {passes::find_pass("legalize-if")}, 1);
-  check::throw_first_error(infer::validate(*copy).diagnostics, model.path(), "check_model()");
-  passes::run_pipeline(*copy, pipeline);
-  check::throw_first_error(infer::validate(*copy).diagnostics, model.path(), "check_model()",
-                           "after the passes (a bug in bough): ");
-  return Model(std::move(copy));
+  passes::PipelineOptions pipeline;
+  pipeline.passes = pipeline_of(options);
+  pipeline.repair = options.repair;
+  pipeline.lister = "check_model()";
+  return Model(passes::optimize(model.ir(), pipeline).model);
 }
 
 Model with_onnx_opset(const Model& model, int opset) {

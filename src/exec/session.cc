@@ -5,14 +5,13 @@
 #include <chrono>
 
 #include "bough/error.h"
-#include "check/first_error.h"
 #include "exec/plan.h"
 #include "exec/profiler.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
 #include "ir/graph.h"
 #include "ir/memory_limit.h"
-#include "passes/pass.h"
+#include "passes/pipeline.h"
 #include "passes/rewrite.h"
 #include "util/thread_pool.h"
 
@@ -20,37 +19,74 @@ namespace bough {
 
 namespace {
 
-// Checks a caller's value against the input's declared element type and known dims.
-void check_input(const ir::Edge& decl, const Value& value, const std::string& model_path) {
-  const ir::Type& t = decl.type;
-  if (t.kind != ir::Type::Kind::Tensor || !value.is_tensor()) return;
-  const std::string where = model_path + ": input '" + decl.name + "'";
-  const Tensor& x = value.tensor();
-  if (t.elem != ElemType::Undefined && x.type() != t.elem)
-    fail(ErrorKind::BadInput, where,
-         "has element type " + std::string(elem_name(x.type())) + ", the model expects " +
-             std::string(elem_name(t.elem)));
-  if (!t.shape.rank_known) return;
-  bool ok = t.shape.dims.size() == x.rank();
-  for (size_t i = 0; ok && i < x.rank(); ++i)
-    ok = !t.shape.dims[i].is_known() || t.shape.dims[i].value == x.dim(i);
-  if (!ok)
-    fail(ErrorKind::BadInput, where,
-         "has shape " + shape_string(x.shape()) + ", the model expects " + ir::to_string(t.shape));
+// Why a caller's value does not fit the declared type `t`, as "has ..., the model expects
+// ..."; empty when it fits. Kind, element type and known dims are checked all the way down:
+// a sequence's items, an optional's value (or none).
+std::string misfit(const ir::Type& t, const Value& v) {
+  using K = ir::Type::Kind;
+  const std::string expects = ", the model expects ";
+  switch (t.kind) {
+    case K::Tensor: {
+      if (!v.is_tensor()) return "is " + describe(v) + expects + ir::to_string(t);
+      const Tensor& x = v.tensor();
+      if (t.elem != ElemType::Undefined && x.type() != t.elem)
+        return "has element type " + std::string(elem_name(x.type())) + expects +
+               std::string(elem_name(t.elem));
+      if (!t.shape.rank_known) return "";
+      bool ok = t.shape.dims.size() == x.rank();
+      for (size_t i = 0; ok && i < x.rank(); ++i)
+        ok = !t.shape.dims[i].is_known() || t.shape.dims[i].value == x.dim(i);
+      return ok ? "" : "has shape " + shape_string(x.shape()) + expects + ir::to_string(t.shape);
+    }
+    case K::Sequence: {
+      if (!v.is_sequence()) return "is " + describe(v) + expects + ir::to_string(t);
+      if (!t.inner) return "";
+      const ir::Type& item = *t.inner;
+      if (item.kind == K::Tensor && item.elem != ElemType::Undefined &&
+          v.seq().elem != ElemType::Undefined && v.seq().elem != item.elem)
+        return "is a sequence of " + std::string(elem_name(v.seq().elem)) + " tensors" + expects +
+               ir::to_string(t);
+      for (size_t i = 0; i < v.seq().items.size(); ++i)
+        if (std::string why = misfit(item, v.seq().items[i]); !why.empty())
+          return "item " + std::to_string(i) + " " + why;
+      return "";
+    }
+    case K::Optional: {
+      if (v.is_none() || !t.inner) return "";
+      const bool kind_fits = (t.inner->kind == K::Tensor && v.is_tensor()) ||
+                             (t.inner->kind == K::Sequence && v.is_sequence());
+      return kind_fits ? misfit(*t.inner, v) : "is " + describe(v) + expects + ir::to_string(t);
+    }
+    default:
+      return "";
+  }
 }
 
-// An invalid model never runs: the check's first error (structure, then types) is the
-// session's error.
-infer::Inferred refuse_invalid(const ir::Model& model, const SessionOptions& options) {
+// Checks a caller's value against the input's declared type.
+void check_input(const ir::Edge& decl, const Value& value, const std::string& model_path) {
+  if (std::string why = misfit(decl.type, value); !why.empty())
+    fail(ErrorKind::BadInput, model_path + ": input '" + decl.name + "'", why);
+}
+
+// How a session checks a model before and after its passes: running refuses only what has
+// no defined meaning (the check's first such error is the session's error). A declared shape
+// that inference contradicts, a type outside an old version's list that the newest allows,
+// or nodes out of topological order do not stop a run: it runs by the shapes it meets, in
+// sorted order, as ONNX Runtime does, and the check warns.
+infer::ValidateOptions run_check(const SessionOptions& options) {
   infer::ValidateOptions validate;
   validate.check.allow_newer_opset = options.allow_newer_opset;
-  // A declared shape that inference contradicts, or nodes out of topological order, do not
-  // stop a run: it runs by the shapes it meets, in sorted order, as ONNX Runtime does.
   validate.infer.shape_conflicts_are_errors = false;
+  validate.infer.old_type_lists_are_errors = false;
   validate.check.unsorted_nodes_are_errors = false;
-  infer::Validation checked = infer::validate(model, validate);
-  check::throw_first_error(checked.diagnostics, model.path, "`bough check`");
-  return std::move(checked.types);
+  validate.check.shape_conflicts_are_errors = false;
+  return validate;
+}
+
+std::vector<const passes::Pass*> pipeline_of(Optimization level) {
+  return level == Optimization::none  ? std::vector<const passes::Pass*>{}
+         : level == Optimization::all ? passes::all_pipeline()
+                                      : passes::basic_pipeline();
 }
 
 // Buffers made by this thread until the end of the scope are run-local (see Storage).
@@ -154,7 +190,8 @@ struct Session::Impl {
   std::unique_ptr<exec::Plan> plan;
   std::vector<std::string> inputs, outputs;
   std::vector<ValueInfo> input_infos, output_infos;
-  std::vector<Value> defaults;  // per graph input: its initializer default, if any
+  std::vector<std::string> warnings;  // what the check warned of, `place: message`
+  std::vector<Value> defaults;        // per graph input: its initializer default, if any
   double time_limit_seconds;
   size_t memory_limit_bytes;
   std::atomic<bool> cancelled{false};
@@ -168,8 +205,16 @@ struct Session::Impl {
         pool(std::max(1, options.threads), count_atomically_in_parallel),
         time_limit_seconds(options.time_limit_seconds),
         memory_limit_bytes(options.memory_limit_bytes) {
-    describe_inputs_and_outputs(m.ir(), refuse_invalid(m.ir(), options));
-    std::shared_ptr<ir::Model> planned = optimized(m, options.optimization);
+    passes::PipelineOptions pipeline;
+    pipeline.passes = pipeline_of(options.optimization);
+    pipeline.check = run_check(options);
+    passes::Optimized optimized = passes::optimize(
+        m.ir(), pipeline, [this](const ir::Model& checked, const infer::Inferred& types) {
+          describe_inputs_and_outputs(checked, types);
+        });
+    for (const check::Diagnostic& d : optimized.warnings)
+      warnings.push_back(d.place.empty() ? d.message : d.place + ": " + d.message);
+    std::shared_ptr<ir::Model> planned = std::move(optimized.model);
     m = Model(std::shared_ptr<ir::Model>());
     exec::HandedOver initializers;
     take_initializers(*planned, initializers);
@@ -196,16 +241,6 @@ struct Session::Impl {
       output_infos.push_back(value_info(*v, types.type_of(v)));
     }
   }
-
-  // The model the session plans: a copy of the valid `m` (its tensors shared, not copied),
-  // after the passes of `level`.
-  static std::shared_ptr<ir::Model> optimized(const Model& m, Optimization level) {
-    std::shared_ptr<ir::Model> copy = ir::clone_model(m.ir());
-    if (level != Optimization::none)
-      passes::run_pipeline(
-          *copy, level == Optimization::all ? passes::all_pipeline() : passes::basic_pipeline());
-    return copy;
-  }
 };
 
 Session::Session(const Model& model, SessionOptions options)
@@ -220,6 +255,7 @@ const std::vector<std::string>& Session::input_names() const { return impl_->inp
 const std::vector<std::string>& Session::output_names() const { return impl_->outputs; }
 const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_infos; }
 const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
+const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
 void Session::cancel() { impl_->cancelled.store(true, std::memory_order_relaxed); }
 
 NamedValues Session::run_profiled(const NamedValues& inputs, RunProfile& profile) {

@@ -106,6 +106,9 @@ class Walker {
     for (const auto& n : g.nodes) node(path, *n, fn_opsets, fn_attrs);
   }
 
+  // Infers the node `n` alone, its input types already in the result.
+  void lone_node(const ir::Node& n) { node(n.graph ? n.graph->path() : "", n, nullptr, nullptr); }
+
   std::vector<ir::Type> outputs_of(const ir::Graph& g) const {
     std::vector<ir::Type> types;
     types.reserve(g.outputs.size());
@@ -152,6 +155,19 @@ class Walker {
     result_.types_[e] = ir::Type::tensor(value.type(), ir::Shape::of(std::move(dims)));
     if (value.numel() <= kMaxPropagatedElements || e->origin == ir::Edge::Origin::Initializer)
       result_.values_[e] = std::move(value);
+  }
+
+  // Types outside the node's schema row: errors, or warnings when running and the newest row
+  // of the operator allows them (`newest_allows`).
+  template <typename Place>
+  void type_problems(std::vector<std::string> found, bool newest_allows, const Place& place,
+                     std::vector<std::string>& errors) {
+    for (std::string& p : found) {
+      if (newest_allows && !options_.old_type_lists_are_errors)
+        out_.warning(place(), p + "; a newer version allows it, and it runs");
+      else
+        errors.push_back(std::move(p));
+    }
   }
 
   void report(const std::string& place, const Error& e) {
@@ -216,10 +232,12 @@ void Walker::node(const std::string& path, const ir::Node& n, const Opsets* fn_o
     int64_t opset = ops::node_opset(&model_, fn_opsets, n);
     ops::NodeView view(n, opset, ops::since_of(*def, opset), fn_attrs, "");
     const ops::Signature* sig = ops::signature_at(*def, view.since);
+    const ops::Signature* newest = ops::signature_at(*def, def->versions.back());
     std::vector<std::string> problems;
     if (sig) {
       problems = check_attributes(*sig, view);
-      for (std::string& p : check_inputs(*sig, types)) problems.push_back(std::move(p));
+      type_problems(check_inputs(*sig, types), newest && check_inputs(*newest, types).empty(),
+                    place, problems);
     }
     for (const std::string& p : problems) out_.error(place(), p);
     if (!problems.empty()) return;
@@ -233,7 +251,10 @@ void Walker::node(const std::string& path, const ir::Node& n, const Opsets* fn_o
     outs = std::move(ctx.output_types());
     out_values = std::move(ctx.output_values());
     if (sig) {
-      for (const std::string& p : check_outputs(*sig, outs)) out_.error(place(), p);
+      std::vector<std::string> errors;
+      type_problems(check_outputs(*sig, outs), newest && check_outputs(*newest, outs).empty(),
+                    place, errors);
+      for (const std::string& p : errors) out_.error(place(), p);
       outputs_from_signature(*sig, types, outs);
     }
   }
@@ -303,6 +324,27 @@ Inferred infer_model(const ir::Model& model, check::Diagnostics& out, const Infe
   Inferred result;
   Walker(model, result, out, options).graph(*model.graph, nullptr, nullptr, nullptr);
   return result;
+}
+
+std::vector<ir::Type> infer_node(const ir::Model& model, const ir::Node& n, const Inferred& known,
+                                 check::Diagnostics& out) {
+  Inferred local;
+  auto take = [&](const ir::Edge* e) {
+    if (!e) return;
+    local.types_[e] = known.type_of(e);
+    if (const Tensor* v = known.value_of(e)) local.values_[e] = *v;
+  };
+  for (const ir::Edge* e : n.inputs) take(e);
+  for (const ir::Edge* e : n.implicit_inputs) take(e);
+  InferOptions options;
+  options.refine_with_declarations = false;
+  Walker(model, local, out, options).lone_node(n);
+  std::vector<ir::Type> types;
+  for (const ir::Edge* e : n.outputs) {
+    auto it = e ? local.types_.find(e) : local.types_.end();
+    types.push_back(it != local.types_.end() ? it->second : ir::Type{});
+  }
+  return types;
 }
 
 }  // namespace bough::infer

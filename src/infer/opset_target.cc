@@ -82,6 +82,73 @@ std::string listed(const std::vector<Blocker>& blockers, int64_t opset) {
   return s;
 }
 
+// The IR version ONNX released with each ai.onnx opset (onnx/docs/Versioning.md), which
+// exporters write with it: opsets 1-8 IR 3, 9 IR 4, 10 IR 5, 11 IR 6, 12-14 IR 7, 15-18 IR 8,
+// 19-20 IR 9, 21-22 IR 10, 23-24 IR 11, 25 IR 12.
+int64_t ir_version_of_opset(int64_t opset) {
+  constexpr std::pair<int64_t, int64_t> kFirstOpsetOfIr[] = {
+      {25, 12}, {23, 11}, {21, 10}, {19, 9}, {15, 8}, {12, 7}, {11, 6}, {10, 5}, {9, 4}};
+  for (const auto& [first, ir] : kFirstOpsetOfIr)
+    if (opset >= first) return ir;
+  return 3;
+}
+
+// The IR version that introduced element type `t` (float8 9, 4-bit 10, float4 11, the
+// rest of the 2-bit and e8m0 types 12), 3 for the older ones.
+int64_t ir_version_of_type(ElemType t) {
+  switch (t) {
+    case ElemType::Float8E4M3FN:
+    case ElemType::Float8E4M3FNUZ:
+    case ElemType::Float8E5M2:
+    case ElemType::Float8E5M2FNUZ:
+      return 9;
+    case ElemType::UInt4:
+    case ElemType::Int4:
+      return 10;
+    case ElemType::Float4E2M1:
+      return 11;
+    case ElemType::Float8E8M0:
+    case ElemType::UInt2:
+    case ElemType::Int2:
+      return 12;
+    default:
+      return 3;
+  }
+}
+
+void types_need(const ir::Type& t, int64_t& ir) {
+  ir = std::max(ir, ir_version_of_type(t.elem));
+  if (t.inner) types_need(*t.inner, ir);
+}
+
+void graph_needs(const ir::Graph& g, int64_t& ir) {
+  // IR 3 lists every initializer among the graph's inputs; the writer lists only defaults.
+  for (const ir::Edge* e : g.initializers)
+    if (std::find(g.inputs.begin(), g.inputs.end(), e) == g.inputs.end())
+      ir = std::max<int64_t>(ir, 4);
+  for (const auto& e : g.edges()) {
+    types_need(e->type, ir);
+    if (e->data) ir = std::max(ir, ir_version_of_type(e->data->type()));
+  }
+  for (const auto& n : g.nodes)
+    for (const ir::Attribute& a : n->attributes) {
+      if (a.kind == ir::Attribute::Kind::Tensor) ir = std::max(ir, ir_version_of_type(a.t.type()));
+      if (a.g) graph_needs(*a.g, ir);
+      for (const auto& sub : a.graphs) graph_needs(*sub, ir);
+    }
+}
+
+// The IR version to write a model at `opset` with: the opset's, or newer when the model
+// needs it (its element types; initializers that are not inputs IR 4; model-local
+// functions IR 8).
+int64_t ir_version_for(const ir::Model& model, int64_t opset) {
+  int64_t ir = ir_version_of_opset(opset);
+  graph_needs(*model.graph, ir);
+  if (!model.functions.empty()) ir = std::max<int64_t>(ir, 8);
+  for (const auto& f : model.functions) graph_needs(*f->body, ir);
+  return ir;
+}
+
 }  // namespace
 
 void set_onnx_opset(ir::Model& model, int64_t opset) {
@@ -91,7 +158,10 @@ void set_onnx_opset(ir::Model& model, int64_t opset) {
          "opset " + std::to_string(opset) + " (bough knows ai.onnx opsets 1 to " +
              std::to_string(newest) + ")");
   const int64_t from = model.opset("");
-  if (from == opset) return;
+  if (from == opset) {
+    model.ir_version = ir_version_for(model, opset);
+    return;
+  }
   std::vector<Blocker> blockers;
   find_blockers(*model.graph, from, opset, &blockers);
   if (!blockers.empty()) fail(ErrorKind::Unsupported, model.path, listed(blockers, opset));
@@ -117,7 +187,10 @@ void set_onnx_opset(ir::Model& model, int64_t opset) {
     if (std::none_of(before.begin(), before.end(),
                      [&](const Blocker& o) { return o.place == b.place && o.why == b.why; }))
       blockers.push_back(b);
-  if (blockers.empty()) return;
+  if (blockers.empty()) {
+    model.ir_version = ir_version_for(model, opset);
+    return;
+  }
   model.opset_imports = imports;
   fail(ErrorKind::Unsupported, model.path, listed(blockers, opset));
 }

@@ -15,6 +15,8 @@ namespace bough::infer {
 // of opset 7 and 8, Softmax's axis at 13, GridSample's modes at 20), and the whole model
 // must check and infer without error at `opset`. Otherwise throws bough::Error
 // (Unsupported) listing every node that stands in the way; `model` is then unchanged.
+// The IR version becomes the one ONNX released with `opset` (as exporters write: opset 17,
+// IR 8), or a newer one when the model needs it, so that older tools read the file.
 void set_onnx_opset(ir::Model& model, int64_t opset);
 
 }  // namespace bough::infer

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/activation-inl.h"
 #include "kernels/conv_direct.h"
 #include "kernels/scratch.h"
 
@@ -76,13 +77,13 @@ void RowBlock(const RowArgs& a) {
         V r = acc[m][v];
         switch (a.epilogue.activation) {
           case Activation::Relu:
-            r = hn::Max(r, zero);
+            r = ReluKeepingNaN(d, r);
             break;
           case Activation::LeakyRelu:
             r = hn::IfThenElse(hn::Lt(r, zero), hn::Mul(r, alpha), r);
             break;
           case Activation::Clip:
-            r = hn::Min(hn::Max(r, alpha), beta);
+            r = ClipKeepingNaN(d, r, alpha, beta);
             break;
           default:  // None; a Sigmoid comes after
             break;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/activation-inl.h"
 #include "kernels/conv_direct.h"
 #include "kernels/conv_winograd.h"
 #include "kernels/scratch.h"
@@ -60,11 +61,11 @@ HWY_INLINE V BiasActivate(D d, V v, V bias, const ConvEpilogue& e) {
   v = hn::Add(v, bias);
   switch (e.activation) {
     case Activation::Relu:
-      return hn::Max(v, hn::Zero(d));
+      return ReluKeepingNaN(d, v);
     case Activation::LeakyRelu:
       return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Mul(v, hn::Set(d, e.alpha)), v);
     case Activation::Clip:
-      return hn::Min(hn::Max(v, hn::Set(d, e.alpha)), hn::Set(d, e.beta));
+      return ClipKeepingNaN(d, v, hn::Set(d, e.alpha), hn::Set(d, e.beta));
     default:
       return v;
   }

@@ -73,7 +73,8 @@ ir::Node* fusable_conv(const ir::Graph& g, const infer::Inferred& types, const i
   return conv;
 }
 
-int fuse_in(ir::Graph& g, const infer::Inferred& types, int64_t opset) {
+int fuse_in(ir::Graph& g, const Rewriting& rw, int64_t opset) {
+  const infer::Inferred& types = rw.types;
   std::unordered_set<const ir::Node*> fused;
   int changes = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -99,7 +100,7 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types, int64_t opset) {
       params.floats = a->params;
       f->attributes.push_back(std::move(params));
     }
-    set_output(*f, 0, act.outputs[0]);
+    replace_producer(rw, *f, 0, act.outputs[0]);
     fused.insert(conv);
     fused.insert(&act);
     ++i;  // past the activation, now one further on
@@ -113,9 +114,8 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types, int64_t opset) {
 
 int conv_activation(ir::Model& model) {
   const int64_t opset = model.opset("");
-  return fuse_into_microsoft(model, [opset](ir::Graph& g, const infer::Inferred& types) {
-    return fuse_in(g, types, opset);
-  });
+  return fuse_into_microsoft(
+      model, [opset](ir::Graph& g, const Rewriting& rw) { return fuse_in(g, rw, opset); });
 }
 
 }  // namespace bough::passes

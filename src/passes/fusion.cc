@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "bough/error.h"
+#include "check/control_flow_rules.h"
 #include "passes/rewrite.h"
 
 namespace bough::passes {
@@ -73,14 +75,17 @@ const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& 
 }
 
 int fuse_into_microsoft(ir::Model& model,
-                        const std::function<int(ir::Graph&, const infer::Inferred&)>& fuse) {
+                        const std::function<int(ir::Graph&, const Rewriting&)>& fuse) {
   const int64_t imported = model.opset(kMicrosoftDomain);
   if (imported != 0 && imported != 1) return 0;
+  // The import first: the fused nodes are inferred at that version as they are made.
+  if (imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
   check::Diagnostics ignored;  // the model was checked before any pass runs
   const infer::Inferred types = infer::infer_model(model, ignored);
+  const Rewriting rw{model, types};
   int fused = 0;
-  for_each_graph(model, [&](ir::Graph& g) { fused += fuse(g, types); });
-  if (fused > 0 && imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
+  for_each_graph(model, [&](ir::Graph& g) { fused += fuse(g, rw); });
+  if (fused == 0 && imported == 0) model.opset_imports.pop_back();
   return fused;
 }
 
@@ -93,11 +98,26 @@ ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type,
   return g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at), std::move(n))->get();
 }
 
-void set_output(ir::Node& n, size_t index, ir::Edge* e) {
+void replace_producer(const Rewriting& rw, ir::Node& n, size_t index, ir::Edge* e) {
   if (n.outputs.size() <= index) n.outputs.resize(index + 1, nullptr);
   n.outputs[index] = e;
   e->producer = &n;
   e->producer_index = static_cast<int>(index);
+  require_types_kept(rw, n);
+}
+
+void require_types_kept(const Rewriting& rw, const ir::Node& n) {
+  check::Diagnostics problems;
+  const std::vector<ir::Type> computed = infer::infer_node(rw.model, n, rw.types, problems);
+  for (size_t o = 0; o < n.outputs.size(); ++o) {
+    const ir::Edge* e = n.outputs[o];
+    if (!e) continue;
+    const ir::Type& was = rw.types.type_of(e);
+    if (!check::compatible(was, computed[o]))
+      fail(ErrorKind::InvalidModel, n.graph->path() + "/" + n.label(),
+           "a rewrite (a bug in bough) would make '" + e->name + "' " + ir::to_string(computed[o]) +
+               " instead of " + ir::to_string(was));
+  }
 }
 
 void set_int_attr(ir::Node& n, const std::string& name, int64_t value) {

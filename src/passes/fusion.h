@@ -50,18 +50,31 @@ const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& 
 // ONNX Runtime's contrib domain, which the fusions write some of their operators in.
 inline constexpr const char* kMicrosoftDomain = "com.microsoft";
 
-// Runs `fuse` (a graph and the model's inferred types -> fusions made) on every graph of a
+// A model being rewritten and the types inference gave its values before the rewrite: what
+// a replacement is checked against.
+struct Rewriting {
+  const ir::Model& model;
+  const infer::Inferred& types;
+};
+
+// Runs `fuse` (a graph and the model being rewritten -> fusions made) on every graph of a
 // model, for fusions that write com.microsoft operators of version 1 (ONNX Runtime's): none
 // when the model imports that domain at another version, and the import added when any was
 // made. The number made.
 int fuse_into_microsoft(ir::Model& model,
-                        const std::function<int(ir::Graph&, const infer::Inferred&)>& fuse);
+                        const std::function<int(ir::Graph&, const Rewriting&)>& fuse);
 
 // A new node of `op_type` placed at index `at` of `g.nodes`, named `name`.
 ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type, const std::string& name);
 
-// Makes `e` the output `index` of `n`.
-void set_output(ir::Node& n, size_t index, ir::Edge* e);
+// Makes the new node `n`, its inputs and attributes set, produce `e` as its output `index`
+// in place of e's old producer. Refused when the type `n` computes for `e` is not compatible
+// with the type `e` had: an error naming the node and both types (a bug in the pass, caught
+// by its first test instead of in a user's model), as a rewrite never changes what a value is.
+void replace_producer(const Rewriting& rw, ir::Node& n, size_t index, ir::Edge* e);
+
+// replace_producer's check for a node a pass changed in place (its inputs or attributes).
+void require_types_kept(const Rewriting& rw, const ir::Node& n);
 
 // Sets (or adds) the int attribute `name` of `n`.
 void set_int_attr(ir::Node& n, const std::string& name, int64_t value);

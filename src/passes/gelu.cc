@@ -23,12 +23,13 @@ namespace bough::passes {
 
 namespace {
 
-// A match under way: the graph, who reads its values, and the nodes the fused node
-// replaces.
+// A match under way: the graph, who reads its values, the nodes the fused node replaces,
+// and the rank of x once known (a constant of a higher rank would broadcast x to it).
 struct Match {
   const ir::Graph& g;
   const Readers& readers;
   std::vector<const ir::Node*> nodes;
+  int x_rank = -1;
 };
 
 // The node making `e` when it is `op_type` with `inputs` inputs, read only by `reader`; it
@@ -43,10 +44,13 @@ const ir::Node* producer_of(Match& m, const ir::Edge* e, std::string_view op_typ
 }
 
 // Whether `e` is a one-element float constant within 1e-4 of `value` (an initializer or a
-// Constant, of the graph or captured from an enclosing one).
-bool is_constant(const ir::Edge* e, double value) {
+// Constant, of the graph or captured from an enclosing one) of a rank no higher than x's:
+// then broadcasting it leaves every shape of the pattern x's, as the fused node's is.
+bool is_constant(const Match& m, const ir::Edge* e, double value) {
   const Tensor* t = constant_value(e);
-  if (!t || t->type() != ElemType::Float || t->numel() != 1) return false;
+  if (!t || t->type() != ElemType::Float || t->numel() != 1 ||
+      static_cast<int>(t->rank()) > m.x_rank)
+    return false;
   return std::abs(t->data<float>()[0] - value) <= 1e-4 * std::abs(value);
 }
 
@@ -70,11 +74,11 @@ bool collect_factors(Match& m, const ir::Node& n, std::vector<ir::Edge*>& factor
 const ir::Edge* scaled(Match& m, const ir::Edge* e, double k, const ir::Node& reader) {
   if (const ir::Node* mul = producer_of(m, e, "Mul", 2, reader)) {
     for (int side = 0; side < 2; ++side)
-      if (is_constant(mul->inputs[1 - side], k)) return mul->inputs[side];
+      if (is_constant(m, mul->inputs[1 - side], k)) return mul->inputs[side];
     return nullptr;
   }
   if (const ir::Node* div = producer_of(m, e, "Div", 2, reader))
-    return is_constant(div->inputs[1], 1 / k) ? div->inputs[0] : nullptr;
+    return is_constant(m, div->inputs[1], 1 / k) ? div->inputs[0] : nullptr;
   return nullptr;
 }
 
@@ -82,7 +86,7 @@ const ir::Edge* scaled(Match& m, const ir::Edge* e, double k, const ir::Node& re
 bool is_cube_of(Match& m, const ir::Edge* e, const ir::Edge* x, const ir::Node& reader) {
   const size_t mark = m.nodes.size();
   if (const ir::Node* pow = producer_of(m, e, "Pow", 2, reader))
-    return pow->inputs[0] == x && is_constant(pow->inputs[1], 3);
+    return pow->inputs[0] == x && is_constant(m, pow->inputs[1], 3);
   m.nodes.resize(mark);
   const ir::Node* outer = producer_of(m, e, "Mul", 2, reader);
   if (!outer) return false;
@@ -123,11 +127,13 @@ const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& r
   if (!collect_factors(m, root, factors) || factors.size() != 3) return nullptr;
   // One factor is 0.5, one is 1 + t, and the third is x.
   for (size_t half = 0; half < 3; ++half) {
-    if (!is_constant(factors[half], 0.5)) continue;
     for (size_t one_plus = 0; one_plus < 3; ++one_plus) {
       if (one_plus == half) continue;
       x = factors[3 - half - one_plus];
-      if (!float_shape(types, x)) return nullptr;
+      const ir::Shape* x_shape = float_shape(types, x);
+      if (!x_shape) continue;
+      m.x_rank = static_cast<int>(x_shape->dims.size());
+      if (!is_constant(m, factors[half], 0.5)) continue;
       const size_t mark = m.nodes.size();
       const ir::Node* reader = nullptr;  // the Mul reading factor `one_plus`
       for (const ir::Node* n : m.nodes)
@@ -135,7 +141,7 @@ const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& r
       if (!reader) reader = &root;
       const ir::Node* add = producer_of(m, factors[one_plus], "Add", 2, *reader);
       for (int side = 0; add && side < 2; ++side) {
-        if (!is_constant(add->inputs[1 - side], 1)) continue;
+        if (!is_constant(m, add->inputs[1 - side], 1)) continue;
         if (const char* kind = gelu_kind(m, add->inputs[side], x, *add)) return kind;
       }
       m.nodes.resize(mark);
@@ -144,7 +150,7 @@ const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& r
   return nullptr;
 }
 
-int fuse_in(ir::Graph& g, const infer::Inferred& types) {
+int fuse_in(ir::Graph& g, const Rewriting& rw) {
   const Readers readers(g);
   std::unordered_set<const ir::Node*> fused;
   int changes = 0;
@@ -153,14 +159,14 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types) {
     if (fused.count(&root) || !is_op(root, "Mul", 2)) continue;
     Match m{g, readers, {&root}};
     ir::Edge* x = nullptr;
-    const char* kind = match_gelu(m, types, root, x);
+    const char* kind = match_gelu(m, rw.types, root, x);
     if (!kind || std::any_of(m.nodes.begin(), m.nodes.end(),
                              [&](const ir::Node* n) { return fused.count(n) > 0; }))
       continue;
     ir::Node* f = insert_node(g, i, kind, root.name);
     f->domain = kMicrosoftDomain;
     f->inputs = {x};
-    set_output(*f, 0, root.outputs[0]);
+    replace_producer(rw, *f, 0, root.outputs[0]);
     fused.insert(m.nodes.begin(), m.nodes.end());
     ++i;  // past the root Mul, now one further on
     ++changes;

@@ -39,7 +39,8 @@ const ir::Node* fusable_matmul(const ir::Graph& g, const infer::Inferred& types,
   return mm;
 }
 
-int fuse_in(ir::Graph& g, const infer::Inferred& types) {
+int fuse_in(ir::Graph& g, const Rewriting& rw) {
+  const infer::Inferred& types = rw.types;
   std::unordered_set<const ir::Node*> fused;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node& add = *g.nodes[i];
@@ -50,7 +51,7 @@ int fuse_in(ir::Graph& g, const infer::Inferred& types) {
       if (!mm) continue;
       ir::Node* gemm = insert_node(g, i, "Gemm", mm->name.empty() ? add.name : mm->name);
       gemm->inputs = {mm->inputs[0], mm->inputs[1], c};
-      set_output(*gemm, 0, add.outputs[0]);
+      replace_producer(rw, *gemm, 0, add.outputs[0]);
       fused.insert(mm);
       fused.insert(&add);
       ++i;  // past the Add, now one further on
@@ -67,8 +68,9 @@ int matmul_add_gemm(ir::Model& model) {
   if (model.opset("") < 7) return 0;
   check::Diagnostics ignored;  // the model was checked before any pass runs
   const infer::Inferred types = infer::infer_model(model, ignored);
+  const Rewriting rw{model, types};
   int fused = 0;
-  for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, types); });
+  for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, rw); });
   return fused;
 }
 

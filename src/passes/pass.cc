@@ -1,6 +1,9 @@
 #include "passes/pass.h"
 
 #include <chrono>
+#include <string>
+
+#include "bough/error.h"
 
 namespace bough::passes {
 
@@ -18,8 +21,13 @@ const std::vector<Pass>& all_passes() {
        "fuse a 2-D float MatMul and the Add of a bias on its last axis into a Gemm",
        matmul_add_gemm, Level::all},
       {"transpose-gemm",
-       "fold a 2-D Transpose feeding B of a Gemm, MatMul or FusedMatMul into transB",
+       "fold a 2-D Transpose feeding B of a Gemm, or of a MatMul with a 2-D A, into a Gemm's "
+       "transB",
        transpose_gemm},
+      {"transpose-matmul",
+       "fold a 2-D Transpose feeding B of a MatMul or FusedMatMul into a FusedMatMul's transB "
+       "(com.microsoft)",
+       transpose_fused_matmul, Level::all},
       {"fold-constants",
        "evaluate nodes whose inputs are all constant into initializers (size-capped)",
        fold_constants},
@@ -74,7 +82,13 @@ PipelineReport run_pipeline(ir::Model& model, const std::vector<const Pass*>& pi
     ++report.rounds;
     for (size_t i = 0; i < pipeline.size(); ++i) {
       auto start = std::chrono::steady_clock::now();
-      int n = pipeline[i]->run(model);
+      int n = 0;
+      try {
+        n = pipeline[i]->run(model);
+      } catch (const Error& e) {
+        fail(e.kind(), e.where(),
+             "the pass " + std::string(pipeline[i]->name) + ": " + e.message());
+      }
       report.passes[i].seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report.passes[i].changes += n;

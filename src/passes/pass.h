@@ -58,6 +58,7 @@ int legalize_if(ir::Model& model);
 int legacy_broadcast(ir::Model& model);
 int matmul_add_gemm(ir::Model& model);
 int transpose_gemm(ir::Model& model);
+int transpose_fused_matmul(ir::Model& model);
 int merge_transposes(ir::Model& model);
 int conv_activation(ir::Model& model);
 int gelu(ir::Model& model);

@@ -2,16 +2,17 @@
 // of a Gemm, a float MatMul with a 2-D B, or a com.microsoft FusedMatMul with a 2-D B is
 // folded into transB: Gemm(A, Transpose(X)) becomes Gemm(A, X, transB = 1 - transB);
 // MatMul(A, Transpose(X)) a Gemm with transB = 1 when A is 2-D (Gemm without C exists from
-// opset 11), else a FusedMatMul(A, X, transB = 1) (ONNX Runtime's contrib operator, so the
-// optimized model stays runnable there; skipped when the model imports com.microsoft at a
-// version other than 1); FusedMatMul(A, Transpose(X)) flips its transB. The Transpose's output
-// must have no other reader: no other node, no graph output, no capture in a nested subgraph.
-// Only B: the Gemm and MatMul kernels pack a transposed B straight from its layout (or take
-// dot products of rows for a few rows of A), so the copy goes; measured 0.05-0.8x the time of
-// Transpose + MatMul. For A it transposes a copy itself, which measured 1.0-1.1x, no gain.
-// (A MatMul with a batched B keeps its Transposes: the MatMul kernel has no transposition
-// flag.) The pass runs before fold-constants: a Transpose of a constant weight folded there
-// would be a second, transposed copy of the weight, held while the plan packs it.
+// opset 11). At the `all` level only (transpose-matmul), a MatMul with A not 2-D becomes
+// a FusedMatMul(A, X, transB = 1) (ONNX Runtime's contrib operator, so the optimized model
+// stays runnable there; skipped when the model imports com.microsoft at a version other than
+// 1) and FusedMatMul(A, Transpose(X)) flips its transB: the basic level writes plain ONNX. The
+// Transpose's output must have no other reader: no other node, no graph output, no capture in a
+// nested subgraph. Only B: the Gemm and MatMul kernels pack a transposed B straight from its layout
+// (or take dot products of rows for a few rows of A), so the copy goes; measured 0.05-0.8x the time
+// of Transpose + MatMul. For A it transposes a copy itself, which measured 1.0-1.1x, no gain. (A
+// MatMul with a batched B keeps its Transposes: the MatMul kernel has no transposition flag.) The
+// pass runs before fold-constants: a Transpose of a constant weight folded there would be a second,
+// transposed copy of the weight, held while the plan packs it.
 #include <unordered_set>
 
 #include "passes/fusion.h"
@@ -60,27 +61,30 @@ Target target_of(const ir::Node& n, const infer::Inferred& types, Allowed allowe
   return allowed.ms_domain ? Target::fused_matmul : Target::none;
 }
 
-int fold_in(ir::Graph& g, const infer::Inferred& types, Allowed allowed, bool& used_ms_domain) {
+int fold_in(ir::Graph& g, const Rewriting& rw, Allowed allowed, bool& used_ms_domain) {
   std::unordered_set<const ir::Node*> folded;
   int changes = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     ir::Node* n = g.nodes[i].get();
-    const Target target = folded.count(n) ? Target::none : target_of(*n, types, allowed);
+    const Target target = folded.count(n) ? Target::none : target_of(*n, rw.types, allowed);
     if (target == Target::none) continue;
-    const ir::Node* t = fusable_transpose_2d(g, types, n->inputs[1], *n);
+    const ir::Node* t = fusable_transpose_2d(g, rw.types, n->inputs[1], *n);
     if (!t) continue;
+    used_ms_domain = used_ms_domain || target == Target::fused_matmul;
     if (n->op_type == "MatMul") {
       folded.insert(n);
       ir::Node* mm = n;
       n = insert_node(g, i, target == Target::gemm ? "Gemm" : "FusedMatMul", mm->name);
       if (target == Target::fused_matmul) n->domain = kMicrosoftDomain;
-      n->inputs = mm->inputs;
-      set_output(*n, 0, mm->outputs[0]);
+      n->inputs = {mm->inputs[0], t->inputs[0]};
+      set_int_attr(*n, "transB", 1);
+      replace_producer(rw, *n, 0, mm->outputs[0]);
       ++i;  // past the MatMul, now one further on
+    } else {
+      n->inputs[1] = t->inputs[0];
+      set_int_attr(*n, "transB", 1 - int_attr(*n, "transB"));
+      require_types_kept(rw, *n);
     }
-    used_ms_domain = used_ms_domain || target == Target::fused_matmul;
-    n->inputs[1] = t->inputs[0];
-    set_int_attr(*n, "transB", 1 - int_attr(*n, "transB"));
     folded.insert(t);
     ++changes;
   }
@@ -88,19 +92,26 @@ int fold_in(ir::Graph& g, const infer::Inferred& types, Allowed allowed, bool& u
   return changes;
 }
 
-}  // namespace
-
-int transpose_gemm(ir::Model& model) {
+// The fold, writing com.microsoft FusedMatMuls when `ms_domain` (the `all` level) and plain
+// ONNX only otherwise.
+int fold(ir::Model& model, bool ms_domain) {
+  const int64_t ms_imported = model.opset(kMicrosoftDomain);
+  const Allowed allowed{model.opset("") >= 11, ms_domain && (ms_imported == 0 || ms_imported == 1)};
+  // The import first: new FusedMatMuls are inferred at that version as they are made.
+  if (allowed.ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
   check::Diagnostics ignored;  // the model was checked before any pass runs
   const infer::Inferred types = infer::infer_model(model, ignored);
-  const int64_t ms_imported = model.opset(kMicrosoftDomain);
-  const Allowed allowed{model.opset("") >= 11, ms_imported == 0 || ms_imported == 1};
+  const Rewriting rw{model, types};
   bool used_ms_domain = false;
   int folded = 0;
-  for_each_graph(model,
-                 [&](ir::Graph& g) { folded += fold_in(g, types, allowed, used_ms_domain); });
-  if (used_ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
+  for_each_graph(model, [&](ir::Graph& g) { folded += fold_in(g, rw, allowed, used_ms_domain); });
+  if (allowed.ms_domain && ms_imported == 0 && !used_ms_domain) model.opset_imports.pop_back();
   return folded;
 }
+
+}  // namespace
+
+int transpose_gemm(ir::Model& model) { return fold(model, false); }
+int transpose_fused_matmul(ir::Model& model) { return fold(model, true); }
 
 }  // namespace bough::passes

@@ -25,8 +25,9 @@ using test::f32;
 using test::floats_of;
 using test::GraphBuilder;
 
-// What the plan of the model at `path` keeps and drops after the basic pipeline, and the
-// names of the initializers the optimized model has left.
+// What the plan of the model at `path` keeps and drops after the sessions' default pipeline
+// (all: transpose-matmul writes the FusedMatMuls), and the names of the initializers the
+// optimized model has left.
 struct Planned {
   exec::ConstantBytes bytes;
   std::vector<std::string> initializers;
@@ -37,7 +38,7 @@ struct Planned {
 Planned plan_of(const std::string& path) {
   const Model model = Model::load(path);
   std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
-  passes::run_pipeline(*copy, passes::basic_pipeline());
+  passes::run_pipeline(*copy, passes::all_pipeline());
   Planned p;
   const float* loaded_w = nullptr;
   for (const ir::Edge* e : model.ir().graph->initializers)

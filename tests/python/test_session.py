@@ -156,3 +156,18 @@ final = result[0]
     scope = {"MODEL": str(EXAMPLE)}
     exec(snippet, scope)
     np.testing.assert_array_equal(scope["final"], [1, 1.25, 1.5])
+
+
+def test_an_output_named_twice_comes_back_in_two_buffers():
+    s = bough.InferenceSession(str(EXAMPLE))
+    feed = {"x": np.array([1, 2, 3], np.float32), "n": np.array(4)}
+    a, b = s.run(["x_final", "x_final"], feed)
+    np.testing.assert_array_equal(a, b)
+    assert not np.shares_memory(a, b)
+    a[0] = 100
+    assert b[0] == 1
+
+
+def test_warnings_are_returned():
+    s = bough.InferenceSession(str(EXAMPLE))
+    assert s.get_warnings() == []

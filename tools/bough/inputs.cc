@@ -1,6 +1,7 @@
 #include "inputs.h"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -207,6 +208,9 @@ SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
       std::move(model), SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
   const double created =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // What the check found that does not stop a run (`bough check` calls these errors).
+  for (const std::string& w : session->warnings())
+    std::fprintf(stderr, "%s: warning: %s\n", opt.model.c_str(), w.c_str());
   if (before_inputs) before_inputs(*session);
   NamedValues feed = load_inputs(opt, *session, random_rest);
   return {std::move(session), std::move(feed), created};

@@ -1,28 +1,21 @@
 // bough optimize IN OUT [--passes a,b,c] [--repair] [--list] — run graph passes over a model
 // and write the result as ONNX. IN is never overwritten; OUT is written through a temporary
 // file and a rename. The model is checked before the passes (after the repairs, with
-// --repair) and again after them.
+// --repair) and again after them, by the pipeline driver sessions use (passes/pipeline.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 
 #include "bough/error.h"
-#include "check/first_error.h"
 #include "commands.h"
 #include "formats/onnx/writer.h"
 #include "formats/read_model.h"
-#include "infer/validate.h"
-#include "passes/pass.h"
+#include "passes/pipeline.h"
 #include "util/files.h"
 
 namespace bough::cli {
 
 namespace {
-
-// Throws the first error of the check, as a Session would, naming how many more there are.
-void require_valid(const ir::Model& model, const std::string& when) {
-  check::throw_first_error(infer::validate(model).diagnostics, model.path, "`bough check`", when);
-}
 
 // The passes named in a comma-separated list; empty (after a message) when one is unknown.
 std::vector<const passes::Pass*> parse_pipeline(const std::string& list) {
@@ -71,22 +64,18 @@ int optimize(const Options& opt) {
   if (same_file(in, out)) {
     return usage_error(out + ": optimize never overwrites its input");
   }
-  if (pipeline.empty()) pipeline = passes::basic_pipeline();
-  auto model = read_model_file(in);
-  if (repair) {
-    passes::PipelineReport repairs =
-        passes::run_pipeline(*model, {passes::find_pass("legalize-if")}, 1);
-    std::printf("repaired: %d If%s\n", repairs.passes[0].changes,
-                repairs.passes[0].changes == 1 ? "" : "s");
-  }
-  require_valid(*model, "");
-  passes::PipelineReport report = passes::run_pipeline(*model, pipeline);
-  require_valid(*model, "after the passes (a bug in bough): ");
+  passes::PipelineOptions options;
+  options.passes = pipeline.empty() ? passes::basic_pipeline() : pipeline;
+  options.repair = repair;
+  const passes::Optimized optimized = passes::optimize(*read_model_file(in), options);
+  if (repair)
+    std::printf("repaired: %d If%s\n", optimized.repaired, optimized.repaired == 1 ? "" : "s");
+  const passes::PipelineReport& report = optimized.report;
   for (const passes::PassCount& p : report.passes)
     std::printf("%-16s %d change%s (%.1f ms)\n", p.name.c_str(), p.changes,
                 p.changes == 1 ? "" : "s", p.seconds * 1e3);
   std::printf("%d round%s\n", report.rounds, report.rounds == 1 ? "" : "s");
-  onnx::write_model_file(*model, out);
+  onnx::write_model_file(*optimized.model, out);
   return kExitOk;
 }
 

@@ -62,7 +62,8 @@ std::string elements(const Tensor& t, int64_t limit, bool json) {
   const int64_t n = std::min(t.numel(), limit);
   std::string s = "[";
   for (int64_t i = 0; i < n; ++i) s += (i ? ", " : "") + element(t, i, json);
-  if (t.numel() > n) s += ", ...";
+  // JSON has no `...`: there "truncated" says that values were left out.
+  if (t.numel() > n && !json) s += ", ...";
   return s + "]";
 }
 

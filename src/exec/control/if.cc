@@ -58,6 +58,14 @@ void infer(InferContext& ctx) {
   std::vector<ir::Type> then_types = ctx.infer_subgraph(ctx.graph_attr("then_branch"), {});
   std::vector<ir::Type> else_types = ctx.infer_subgraph(ctx.graph_attr("else_branch"), {});
   const Tensor* cond = ctx.input_value(0);
+  const ir::Type& cond_type = ctx.input_type(0);
+  if (is_static(cond_type)) {
+    int64_t n = 1;
+    for (const ir::Dim& d : cond_type.shape.dims) n *= d.value;
+    if (n != 1)
+      ctx.error("the condition must hold exactly one element, but its shape " +
+                ir::to_string(cond_type.shape) + " holds " + std::to_string(n));
+  }
   std::optional<bool> taken;
   if (cond && cond->type() == ElemType::Bool && cond->numel() == 1) taken = *cond->data<bool>();
   size_t n = std::min({ctx.num_outputs(), then_types.size(), else_types.size()});
@@ -69,6 +77,12 @@ void infer(InferContext& ctx) {
                 ", else_branch " + ir::to_string(b));
       continue;
     }
+    // If-1 (opsets 1 to 10) asks both branches for the same shape; later versions take
+    // their union. Shapes of dims unknown here are left to the run.
+    if (ctx.since == 1 && a.kind == ir::Type::Kind::Tensor && !check::compatible(a, b))
+      ctx.shape_conflict("output " + std::to_string(k) + ": then_branch yields " +
+                         ir::to_string(a) + ", else_branch " + ir::to_string(b) +
+                         "; If-1 (opset 10 and older) requires the same shape");
     // A declaration must describe the static shape of either branch, not only their
     // union: [2] cannot describe the [3] of the other branch, though it fits their union
     // [?]. Shapes with dims unknown here are left to the run.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "check/control_flow_rules.h"
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "kernels/layout.h"
@@ -177,50 +178,96 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                 batched);
 }
 
+// A scan input whose declared body input its slice contradicts (a shape conflict: an error
+// for the check, a warning when running), and scan inputs of different known lengths (an
+// error: no iteration count fits both).
+class ScanLength {
+ public:
+  explicit ScanLength(const char* what) : what_(what) {}
+  // Input `input` of the node has `d` here.
+  void add(InferContext& ctx, size_t input, const ir::Dim& d) {
+    if (!d.is_known()) return;
+    if (!length_.is_known()) {
+      length_ = d;
+      input_ = input;
+    } else if (d.value != length_.value) {
+      ctx.error("input " + std::to_string(input) + " has " + what_ + " " + std::to_string(d.value) +
+                ", but input " + std::to_string(input_) + " has " + std::to_string(length_.value) +
+                "; they must agree");
+    }
+  }
+  const ir::Dim& length() const { return length_; }
+
+ private:
+  std::string what_;
+  ir::Dim length_;
+  size_t input_ = 0;
+};
+
+void check_body_input(InferContext& ctx, const ir::Graph& body, size_t k, const ir::Type& slice) {
+  if (k >= body.inputs.size()) return;
+  const ir::Edge* e = body.inputs[k];
+  if (e->has_value_info && check::kinds_agree(e->type, slice) && !check::compatible(e->type, slice))
+    ctx.shape_conflict("body input " + std::to_string(k) + " ('" + e->name + "') is declared " +
+                       ir::to_string(e->type) + ", but the scan gives it " + ir::to_string(slice));
+}
+
 // The body sees each state with its shape left open and one slice of each scan input; the
 // final states are the union of initial and returned types, the scan outputs the body's
-// items stacked along their axes, as many as the scan inputs are long. Scan-8's batched
-// layout gives element types only.
+// items stacked along their axes, as many as the scan inputs are long. Scan-8's inputs and
+// outputs have a batch axis first, which the body does not see (its scan axis is axis 1).
 void infer(InferContext& ctx) {
   const bool batched = ctx.since == 8;
   size_t first = batched ? 1 : 0;
   auto scans = static_cast<size_t>(ctx.attr_int("num_scan_inputs", 0));
   if (scans > ctx.num_inputs() - first) return;  // the kernel and the structural check say why
   size_t states = ctx.num_inputs() - first - scans;
+  const ir::Graph& graph = ctx.graph_attr("body");
   std::vector<int64_t> in_axes =
       batched ? std::vector<int64_t>{} : ctx.attr_ints("scan_input_axes");
-  std::vector<ir::Type> body_inputs;
-  ir::Dim length;
+  // Scan-8: one batch entry of an input, and the batch size once an input tells it.
+  ScanLength batch("batch size");
+  auto entry = [&](size_t input) {
+    const ir::Type& t = ctx.input_type(first + input);
+    if (!batched) return t;
+    if (t.kind == ir::Type::Kind::Tensor && t.shape.rank_known && !t.shape.dims.empty())
+      batch.add(ctx, first + input, t.shape.dims[0]);
+    return slice_type(t, 0);
+  };
+  std::vector<ir::Type> body_inputs, initial;
+  ScanLength length("scan length");
   for (size_t k = 0; k < states + scans; ++k) {
-    const ir::Type& given = ctx.input_type(first + k);
-    if (k < states || batched) {
+    const ir::Type given = entry(k);  // a copy: entry may make it
+    if (k < states) {
+      initial.push_back(given);
       body_inputs.push_back(carried_type(given));
       continue;
     }
-    const ir::Shape& shape = ctx.input_shape(first + k);
+    const ir::Shape& shape = given.shape;
     int64_t axis = k - states < in_axes.size() ? in_axes[k - states] : 0;
-    if (shape.rank_known) {
+    if (given.kind == ir::Type::Kind::Tensor && shape.rank_known) {
       axis = normalize_axis(ctx, axis, static_cast<int64_t>(shape.dims.size()), "scan input axis");
-      if (shape.dims[static_cast<size_t>(axis)].is_known())
-        length = shape.dims[static_cast<size_t>(axis)];
+      length.add(ctx, first + k, shape.dims[static_cast<size_t>(axis)]);
     }
     body_inputs.push_back(slice_type(given, shape.rank_known ? axis : -1));
+    check_body_input(ctx, graph, k, body_inputs.back());
   }
-  std::vector<ir::Type> body = ctx.infer_subgraph(ctx.graph_attr("body"), body_inputs);
+  std::vector<ir::Type> body = ctx.infer_subgraph(graph, body_inputs);
   std::vector<int64_t> out_axes = ctx.attr_ints("scan_output_axes");
+  auto batched_type = [&](const ir::Type& t) {
+    return batched ? stacked_type(t, 0, batch.length()) : t;
+  };
   for (size_t o = 0; o < ctx.num_outputs() && o < body.size(); ++o) {
-    if (o < states && !batched) {
-      ctx.set_output(o, final_carried_type(ctx, o, ctx.input_type(first + o), body[o]));
-    } else if (batched) {
-      ctx.set_output(o, carried_type(body[o]));
-    } else {
-      const ir::Type& item = body[o];
-      int64_t axis = o - states < out_axes.size() ? out_axes[o - states] : 0;
-      if (item.kind == ir::Type::Kind::Tensor && item.shape.rank_known)
-        axis = normalize_axis(ctx, axis, static_cast<int64_t>(item.shape.dims.size()) + 1,
-                              "scan output axis");
-      ctx.set_output(o, stacked_type(item, axis, length));
+    if (o < states) {
+      ctx.set_output(o, batched_type(final_carried_type(ctx, o, initial[o], body[o])));
+      continue;
     }
+    const ir::Type& item = body[o];
+    int64_t axis = o - states < out_axes.size() && !batched ? out_axes[o - states] : 0;
+    if (item.kind == ir::Type::Kind::Tensor && item.shape.rank_known)
+      axis = normalize_axis(ctx, axis, static_cast<int64_t>(item.shape.dims.size()) + 1,
+                            "scan output axis");
+    ctx.set_output(o, batched_type(stacked_type(item, axis, length.length())));
   }
 }
 

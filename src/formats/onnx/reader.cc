@@ -415,13 +415,17 @@ void Reader::sort_topologically(Graph* g) {
       ++pending[i];
     }
   }
-  // The first node in the file that reads a value made further down, for the check.
+  // The first node in the file that reads a value made further down, for the check; a node
+  // reading its own output is a cycle of one.
   size_t early = n;
+  bool self_read = false;
   for (size_t i = 0; i < n; ++i)
-    for (size_t u : users[i])
+    for (size_t u : users[i]) {
       if (u < i && u < early) early = u;
-  if (early == n) return;
-  note_early_read(g, early, index);
+      self_read = self_read || u == i;
+    }
+  if (early == n && !self_read) return;
+  if (early != n) note_early_read(g, early, index);
   // Kahn's algorithm, always taking the earliest ready node in file order (a min-heap of
   // ready nodes keeps it O(n log n) even for a file in reverse order).
   std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;

@@ -253,14 +253,18 @@ Value read_value_file(const std::string& path, ProtoKind hint) {
       if (!p.ParseFromString(bytes)) parse_error();
       return take_tensor_from_proto(&p, "", path);
     }
+    // Fields the message does not have mean the file holds another message (a TensorProto
+    // read as an OptionalProto would otherwise be an empty optional).
     case ProtoKind::Sequence: {
       onnxpb::SequenceProto p;
-      if (!p.ParseFromString(bytes)) parse_error();
+      if (!p.ParseFromString(bytes) || !p.unknown_fields().empty())
+        fail(ErrorKind::BadInput, path, "holds no SequenceProto, which the input is");
       return value_from_sequence(p, path);
     }
     case ProtoKind::Optional: {
       onnxpb::OptionalProto p;
-      if (!p.ParseFromString(bytes)) parse_error();
+      if (!p.ParseFromString(bytes) || !p.unknown_fields().empty())
+        fail(ErrorKind::BadInput, path, "holds no OptionalProto, which the input is");
       return value_from_optional(p, path);
     }
   }

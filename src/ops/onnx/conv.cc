@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 #include "kernels/conv_columns.h"
 #include "kernels/conv_direct.h"
@@ -20,6 +21,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_tiles.h"
 #include "kernels/conv_winograd.h"
+#include "kernels/finite.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
@@ -80,14 +82,16 @@ void conv_single_output_groups(const T* x, const T* w, T* y, const kernels::Wind
   });
 }
 
-// y (M x P) = convolution of one image x (C x in...) with w, by groups.
+// y (M x P) = convolution of one image x (C x in...) with w, by groups. Groups of one output
+// channel are summed directly, skipping the taps in the padding, only when w is `finite`: the
+// padding's zeros times an infinite or NaN weight are NaN.
 template <typename T>
 void conv_image(const T* x, const T* w, T* y, const kernels::Window& win, int64_t C, int64_t M,
                 int64_t groups, kernels::Scratch<T>& col, kernels::Scratch<T>& tile_out,
-                util::ThreadPool& pool) {
+                util::ThreadPool& pool, bool finite) {
   const int64_t K = win.kernel_numel(), P = win.out_numel();
   const int64_t cg = C / groups, mg = M / groups;
-  if (mg == 1 && !win.is_pointwise())
+  if (mg == 1 && !win.is_pointwise() && finite)
     return conv_single_output_groups(x, w, y, win, C, groups, pool);
   std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
   if (win.is_pointwise()) {  // the image is its own column matrix
@@ -126,10 +130,19 @@ std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
 // transformed or blocked for the path: `direct_w`, else here), and else, with groups of several
 // output channels, in cache-sized tiles that add the bias and activate as each tile is done; the
 // rest compute the whole image, then add and activate in a pass of their own.
+// Every path but the last assumes finite values: Winograd's transforms mix the values of a
+// tile (one NaN or infinity in the image would reach every output of it), and the direct
+// paths skip the taps in the padding (which the definition multiplies by zeros: 0 times an
+// infinite or NaN weight is NaN). So an image holding a NaN or an infinity on the Winograd
+// path, or a W holding one on any path, takes the column path, which sums every tap of the
+// zero-padded window as the definition does. `w_finite` says whether W is finite when known
+// (a prepared W, checked once); else W is checked here, once per run. Checking an image costs
+// one read of it, about 2 % of a Winograd convolution (docs/conv-nonfinite.md).
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
-            const kernels::PackedB* filter_t = nullptr, const float* direct_w = nullptr) {
+            const kernels::PackedB* filter_t = nullptr, const float* direct_w = nullptr,
+            std::optional<bool> w_finite = std::nullopt) {
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   Dims shape{N, M};
   for (int64_t o : win.out) shape.push_back(o);
@@ -150,34 +163,45 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
       direct_w = blocked.data();
     }
   }
+  const bool w_ok = w_finite ? *w_finite : kernels::all_finite(w.data<T>(), w.numel());
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
+    // Winograd's transforms mix the values of a tile: an image holding a NaN or an infinity
+    // takes the column path. The other paths add each image value to exactly the outputs
+    // whose window holds it, so only a W that is not finite matters to them (the padding).
+    const bool fast = w_ok && !(winograd && !kernels::all_finite(xn, C * in_numel));
     if constexpr (std::is_same_v<T, float>) {
-      if (filter_t) {
+      if (!fast) {
+        // the column path below
+      } else if (filter_t) {
         kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
         continue;
-      }
-      if (winograd) {
+      } else if (winograd) {
         kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
         continue;
-      }
-      if (direct) {
+      } else if (direct) {
         kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
         continue;
-      }
-      if (M / groups > 1) {
+      } else if (M / groups > 1) {
         kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
         continue;
       }
     }
-    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool);
+    conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, w_ok);
     if (bias || epilogue.activation != kernels::Activation::None)
       pool.parallel_for(M, util::grain_for(P * kernels::kElementWork), [&](int64_t s, int64_t e) {
         for (int64_t m = s; m < e; ++m) epilogue.apply(yn + m * P, P, bias ? bias[m] : T(0));
       });
   }
   return y;
+}
+
+// Whether a float or double tensor holds no NaN and no infinity.
+bool is_finite(const Tensor& t) {
+  if (t.type() == ElemType::Float) return kernels::all_finite(t.data<float>(), t.numel());
+  if (t.type() == ElemType::Double) return kernels::all_finite(t.data<double>(), t.numel());
+  return true;
 }
 
 class Conv : public Kernel {
@@ -188,7 +212,8 @@ class Conv : public Kernel {
         epilogue_(activation),
         // W [M, C/group, k...] is already the row-major (M/group x C/group*K) left operand
         // of each group's product: preparing only widens it (and B) to the compute type.
-        prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })) {
+        prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })),
+        w_finite_(prepared_ ? std::optional<bool>(is_finite(prepared_->w)) : std::nullopt) {
     if (groups_ < 1) ctx.invalid("group must be positive");
   }
 
@@ -201,8 +226,8 @@ class Conv : public Kernel {
       io.set_output(
           0, prepared_->apply(
                  x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                   return conv<typename decltype(tag)::type>(xc, w, b, win, groups_, epilogue_,
-                                                             io.pool(), filter_t, direct_w);
+                   return conv<typename decltype(tag)::type>(
+                       xc, w, b, win, groups_, epilogue_, io.pool(), filter_t, direct_w, w_finite_);
                  }));
       return;
     }
@@ -277,6 +302,7 @@ class Conv : public Kernel {
   int64_t groups_;
   kernels::ConvEpilogue epilogue_;                  // FusedConv's activation; none for Conv
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
+  std::optional<bool> w_finite_;                    // whether the prepared W is finite
   std::once_flag transposed_once_;
   kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
   std::mutex direct_mutex_;
