@@ -1,5 +1,6 @@
 #include "serve/tensor_data.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -72,6 +73,17 @@ double float_value(const json& v, ElemType type, const std::string& what) {
     if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
   }
   wrong_value(what, type, v);
+}
+
+// `d` rounded to the nearest float, as IEEE conversion does: past the largest float by half
+// an ulp or more it is infinite (static_cast would be undefined behaviour out of range).
+float to_float(double d) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  constexpr double kOverflow = kMax + 0x1p103;  // FLT_MAX plus half its ulp (2^104)
+  if (std::fabs(d) <= kMax || std::isnan(d)) return static_cast<float>(d);
+  const float sign = d < 0 ? -1.0f : 1.0f;
+  return std::fabs(d) < kOverflow ? sign * std::numeric_limits<float>::max()
+                                  : sign * std::numeric_limits<float>::infinity();
 }
 
 // Calls `store(i, leaf)` for each leaf (the caller checked their count).
@@ -175,9 +187,8 @@ Tensor tensor_from_json(const json& data, ElemType type, const Dims& shape,
       break;
     case ElemType::Float: {
       float* out = t.data<float>();
-      read_leaves(data, [&](int64_t i, const json& v) {
-        out[i] = static_cast<float>(float_value(v, type, what));
-      });
+      read_leaves(data,
+                  [&](int64_t i, const json& v) { out[i] = to_float(float_value(v, type, what)); });
       break;
     }
     case ElemType::Double: {
@@ -190,7 +201,7 @@ Tensor tensor_from_json(const json& data, ElemType type, const Dims& shape,
       uint16_t* out = t.data<uint16_t>();
       const bool half = type == ElemType::Float16;
       read_leaves(data, [&](int64_t i, const json& v) {
-        const float f = static_cast<float>(float_value(v, type, what));
+        const float f = to_float(float_value(v, type, what));
         out[i] = half ? float_to_half(f) : float_to_bfloat16(f);
       });
       break;
@@ -221,6 +232,9 @@ Tensor tensor_from_binary(std::string_view bytes, ElemType type, const Dims& sha
     if (bytes.size() != expected)
       bad_request("input '" + what + "': " + std::to_string(bytes.size()) +
                   " bytes of binary data, its shape and datatype take " + std::to_string(expected));
+    if (type == ElemType::Bool &&
+        std::any_of(bytes.begin(), bytes.end(), [](char c) { return c != 0 && c != 1; }))
+      bad_request("input '" + what + "': BOOL binary data holds a byte other than 0 and 1");
     Tensor t(type, shape);
     if (!bytes.empty()) std::memcpy(t.raw(), bytes.data(), bytes.size());
     return t;
