@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <thread>
 
 #include "bough/error.h"
@@ -50,6 +51,9 @@ void serve(const std::vector<ModelSource>& sources, const ServerOptions& options
   // Declared before the listener's guard, so the models outlive every request in flight.
   ModelMap models;
   std::thread listener([&http] { http.listen_after_bind(); });
+  // stop() does nothing to a server that has not started listening yet, and the listener
+  // would then never end: wait until it runs.
+  while (!http.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::fprintf(log, "bough serve: listening on http://%s:%d\n", options.host.c_str(), port);
   std::fflush(log);
 

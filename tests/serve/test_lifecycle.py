@@ -124,6 +124,8 @@ def test_one_model_file_is_served_under_its_stem(repository):
     ({"m/1/readme.txt": ""}, "holds neither model.onnx nor model.xml"),
     ({"m/1/model.onnx": "model", "m/config.json": '{"instance": 2}'}, "unknown key \"instance\""),
     ({"m/1/model.onnx": "model", "m/config.json": '{"threads": 0}'}, "from 1 to 1024"),
+    # Fails while loading, after the port is open: the listener must still stop.
+    ({"m/1/model.onnx": "not a model"}, "model.onnx"),
 ])
 def test_bad_repository_is_refused_at_start(tmp_path, layout, expect):
     for path, text in layout.items():
