@@ -13,8 +13,8 @@
 namespace bough {
 namespace {
 
-const char* const kCommands[] = {"info",  "check",     "infer",    "ops",     "run",
-                                 "bench", "test-data", "optimize", "convert", "show"};
+const char* const kCommands[] = {"info",      "check",    "infer",   "ops",  "run",  "bench",
+                                 "test-data", "optimize", "convert", "show", "serve"};
 
 std::string golden(const std::string& name) {
   return test::read_text(test::source_dir() + "/tests/golden/cli/" + name + ".txt");

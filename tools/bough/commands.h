@@ -36,6 +36,7 @@ Command add_test_data(CLI::App& root);
 Command add_optimize(CLI::App& root);
 Command add_convert(CLI::App& root);
 Command add_show(CLI::App& root);
+Command add_serve(CLI::App& root);
 
 // The one place error kinds become exit codes: prints the error to stderr and returns its
 // code.

@@ -65,9 +65,10 @@ int main(int argc, char** argv) {
       "--version", [] { return version_text(); },
       "print the version and the CPU features of the build and exit");
   app.require_subcommand(0, 1);
-  const std::vector<Command> commands = {
-      add_info(app),  add_check(app),     add_infer(app),    add_ops(app),     add_run(app),
-      add_bench(app), add_test_data(app), add_optimize(app), add_convert(app), add_show(app)};
+  const std::vector<Command> commands = {add_info(app),      add_check(app),    add_infer(app),
+                                         add_ops(app),       add_run(app),      add_bench(app),
+                                         add_test_data(app), add_optimize(app), add_convert(app),
+                                         add_show(app),      add_serve(app)};
   std::string topic;
   CLI::App* help = app.add_subcommand("help", "describe the tool, or one command and its options");
   help->add_option("COMMAND", topic, "the command to describe");

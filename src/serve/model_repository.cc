@@ -1,0 +1,93 @@
+#include "serve/model_repository.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bough/error.h"
+
+namespace bough::serve {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A version folder's name: digits without a leading zero, below 2^63.
+bool is_version(const std::string& name) {
+  if (name.empty() || name.size() > 18 || name[0] == '0') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string model_file(const fs::path& version_dir) {
+  const bool onnx = fs::is_regular_file(version_dir / "model.onnx");
+  const bool xml = fs::is_regular_file(version_dir / "model.xml");
+  if (onnx == xml)
+    fail(ErrorKind::IO, version_dir.string(),
+         onnx ? "holds both model.onnx and model.xml; keep one"
+              : "holds neither model.onnx nor model.xml");
+  return (version_dir / (onnx ? "model.onnx" : "model.xml")).string();
+}
+
+int positive_int(const nlohmann::json& value, const std::string& key, const std::string& path) {
+  if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 1024)
+    fail(ErrorKind::InvalidModel, path,
+         "\"" + key + "\" must be a whole number from 1 to 1024, got " + value.dump());
+  return value.get<int>();
+}
+
+}  // namespace
+
+ModelConfig read_config(const std::string& path, const ModelConfig& defaults) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorKind::IO, path, "cannot be read");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, false);
+  if (json.is_discarded() || !json.is_object())
+    fail(ErrorKind::InvalidModel, path, "is not a JSON object");
+  ModelConfig config = defaults;
+  for (const auto& [key, value] : json.items()) {
+    if (key == "instances")
+      config.instances = positive_int(value, key, path);
+    else if (key == "threads")
+      config.threads = positive_int(value, key, path);
+    else
+      fail(ErrorKind::InvalidModel, path,
+           "unknown key \"" + key + "\" (known: instances, threads)");
+  }
+  return config;
+}
+
+std::vector<ModelSource> scan_repository(const std::string& dir, const ModelConfig& defaults) {
+  if (!fs::is_directory(dir)) fail(ErrorKind::IO, dir, "is not a folder");
+  std::vector<ModelSource> models;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || name.starts_with(".")) continue;
+    std::string newest;
+    for (const fs::directory_entry& version : fs::directory_iterator(entry.path())) {
+      const std::string v = version.path().filename().string();
+      if (!version.is_directory() || !is_version(v)) continue;
+      if (newest.empty() || v.size() > newest.size() || (v.size() == newest.size() && v > newest))
+        newest = v;
+    }
+    if (newest.empty())
+      fail(ErrorKind::IO, entry.path().string(), "has no version folder (1, 2, ...)");
+    const fs::path config = entry.path() / "config.json";
+    models.push_back({name, newest, model_file(entry.path() / newest),
+                      fs::exists(config) ? read_config(config.string(), defaults) : defaults});
+  }
+  if (models.empty()) fail(ErrorKind::IO, dir, "holds no model folder");
+  std::sort(models.begin(), models.end(),
+            [](const ModelSource& a, const ModelSource& b) { return a.name < b.name; });
+  return models;
+}
+
+ModelSource single_model(const std::string& path, const ModelConfig& defaults) {
+  if (!fs::is_regular_file(path)) fail(ErrorKind::IO, path, "is not a file");
+  return {fs::path(path).stem().string(), "1", path, defaults};
+}
+
+}  // namespace bough::serve

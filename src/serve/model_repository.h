@@ -1,0 +1,37 @@
+// Finding the models to serve: a repository in Triton's layout (DIR/NAME/VERSION/model.onnx,
+// or model.xml with model.bin) with an optional DIR/NAME/config.json, or one model file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bough::serve {
+
+// How a model is served (config.json's keys, or the command line's defaults).
+struct ModelConfig {
+  int instances = 1;  // sessions that run requests at once
+  int threads = 1;    // kernel threads per run
+};
+
+// One model version to load.
+struct ModelSource {
+  std::string name;
+  std::string version;  // a positive whole number, as the folder spells it
+  std::string path;     // model.onnx or model.xml
+  ModelConfig config;
+};
+
+// The newest version of every model in `dir` (Triton's default version policy). Folders under
+// a model that are not whole numbers are ignored, as Triton does; a model without a version,
+// a version without exactly one of model.onnx and model.xml, or a bad config.json is an
+// Error(IO or InvalidModel) naming the path. `defaults` applies where config.json says nothing.
+std::vector<ModelSource> scan_repository(const std::string& dir, const ModelConfig& defaults);
+
+// One model file served as version 1 under its file name without the extension.
+ModelSource single_model(const std::string& path, const ModelConfig& defaults);
+
+// Reads config.json: {"instances": N, "threads": N}, each optional and at least 1; any other
+// key is an error, so that a misspelled one is not silently ignored.
+ModelConfig read_config(const std::string& path, const ModelConfig& defaults);
+
+}  // namespace bough::serve

@@ -1,0 +1,81 @@
+// bough serve (MODEL | --model-repository DIR) [--host H] [--http-port P] ...: the Open
+// Inference Protocol (KServe v2) over HTTP, until SIGTERM or SIGINT.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "commands.h"
+#include "inputs.h"
+#include "options.h"
+#include "serve/server.h"
+
+namespace bough::cli {
+
+namespace {
+
+struct Options {
+  std::string model;
+  std::string repository;
+  serve::ServerOptions server;
+  serve::ModelConfig defaults;
+  double max_request_mib = 64;
+};
+
+int serve_models(Options& opt) {
+  if (opt.model.empty() == opt.repository.empty())
+    throw UsageError("give either MODEL or --model-repository DIR");
+  opt.server.max_request_bytes = static_cast<size_t>(opt.max_request_mib * (1 << 20));
+  opt.server.version = BOUGH_VERSION;
+  const std::vector<serve::ModelSource> models =
+      opt.model.empty() ? serve::scan_repository(opt.repository, opt.defaults)
+                        : std::vector{serve::single_model(opt.model, opt.defaults)};
+  serve::serve(models, opt.server, stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_serve(CLI::App& root) {
+  CLI::App* app = root.add_subcommand(
+      "serve",
+      "serve models over HTTP with the Open Inference Protocol (KServe v2, Triton's REST API) "
+      "until SIGTERM or SIGINT; docs/serve.md describes the endpoints");
+  auto opt = std::make_shared<Options>();
+  app->add_option("MODEL", opt->model, "one model, served under its file name without extension");
+  app->add_option("--model-repository", opt->repository,
+                  "a folder in Triton's layout: NAME/VERSION/model.onnx (or model.xml), with an "
+                  "optional NAME/config.json; the newest version of each model is served");
+  app->add_option("--host", opt->server.host, "the address to listen on")->capture_default_str();
+  app->add_option("--http-port", opt->server.http_port, "the HTTP port (0: any free port)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  app->add_option("--http-threads", opt->server.http_threads, "connections served at once")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app->add_option("--instances", opt->defaults.instances,
+                  "sessions per model, each running one request at a time (config.json's "
+                  "\"instances\" overrides it)")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app->add_option("--threads", opt->defaults.threads,
+                  "kernel threads per run (config.json's \"threads\" overrides it)")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app->add_option("--max-waiting", opt->server.max_waiting,
+                  "requests per model that may wait for a free session; more get 503")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app->add_option("--max-request-mib", opt->max_request_mib,
+                  "the largest request body, in MiB; larger ones get 413")
+      ->check(positive_number())
+      ->capture_default_str();
+  app->add_option("--time-limit", opt->server.session.time_limit_seconds,
+                  "seconds a run may take before it stops and its request gets 503 (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  add_optimization_option(app, &opt->server.session.optimization);
+  add_newer_opset_flag(app, &opt->server.session.allow_newer_opset);
+  return {app, [opt] { return serve_models(*opt); }};
+}
+
+}  // namespace bough::cli
