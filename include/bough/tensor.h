@@ -226,9 +226,7 @@ class Tensor {
   /// (not String) and `shape` densely, in row-major order. bough reads and writes it in
   /// place and never frees it; when the last Tensor sharing it goes, `on_release(context)`
   /// is called (if given), on whichever thread drops that reference. The buffer must stay
-  /// valid until then. Session::run never writes its inputs. A Bool buffer holding a byte
-  /// other than 0 and 1 (numpy and C++ read any nonzero byte as true) is not wrapped but
-  /// copied, as 0 and 1, and released at once.
+  /// valid until then. Session::run never writes its inputs.
   static Tensor wrap(ElemType type, Dims shape, void* data, void (*on_release)(void*) = nullptr,
                      void* context = nullptr);
 

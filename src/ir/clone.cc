@@ -99,7 +99,6 @@ std::unique_ptr<Model> clone_model(const Model& from) {
   to->doc_string = from.doc_string;
   to->metadata = from.metadata;
   to->path = from.path;
-  to->fold_bytes_left = from.fold_bytes_left;
   Cloner cloner;
   if (from.graph) to->graph = cloner.graph(*from.graph, nullptr, nullptr);
   for (const auto& f : from.functions) {

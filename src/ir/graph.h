@@ -158,9 +158,6 @@ struct Model {
   std::unique_ptr<Graph> graph;
   std::vector<std::unique_ptr<Function>> functions;
   std::string path;  // the file it was read from, for diagnostics
-  // The bytes constant folding may still add to the model: set when it first runs, so that
-  // the rounds of a pipeline share one budget (passes/fold_constants.cc).
-  std::optional<size_t> fold_bytes_left;
 
   // The opset version imported for a domain ("" and "ai.onnx" are the same), 0 if none.
   int64_t opset(std::string_view domain) const;

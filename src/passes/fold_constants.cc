@@ -14,6 +14,7 @@
 #include "bough/error.h"
 #include "infer/infer.h"
 #include "ops/evaluate.h"
+#include "passes/fusion.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
 
@@ -24,31 +25,36 @@ namespace {
 // Two caps keep a small model from ballooning. Per node: a result may take this many bytes,
 // or as many as its distinct inputs together, whichever is more (Expand of a scalar to
 // 1 GiB stays a node, a transposed constant matrix is folded whatever its size; a Concat
-// reading one input many times counts it once). Per model: all folded results together
-// may take kModelBytes, or as many as the model's initializers, whichever is more
-// (3,000 Expands of 1 MiB each in a 148 kB model fold 64 of them, not 2.9 GB).
+// reading one input many times counts it once). Per model: what a fold adds is its result
+// less the initializers only it read (dead once it is folded); a fold that adds bytes must
+// leave the model's initializers within kModelBytes in all. The model's own initializers
+// count, so the budget holds over every round of a pipeline (3,000 Expands of 1 MiB each
+// in a 148 kB model fold 63 of them, not 2.9 GB), while folding that frees as much as it
+// adds (a transposed weight) goes on in a model of any size, as do folds adding at most
+// kSmallBytes (shapes computed from constants): a node folds once, so those add at most
+// kSmallBytes per node of the file.
 constexpr size_t kMaxGrowthBytes = size_t{1} << 20;
 constexpr size_t kModelBytes = size_t{64} << 20;
+constexpr size_t kSmallBytes = 1024;
 
 // The bytes of a tensor of the inferred type `t`; -1 when its shape is not fully known.
 int64_t static_bytes(const ir::Type& t) {
   if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return -1;
   size_t numel = 1;
   for (const ir::Dim& d : t.shape.dims) {
-    if (!d.is_known()) return -1;
-    numel *= static_cast<size_t>(d.value);
+    if (!d.is_known() || __builtin_mul_overflow(numel, static_cast<size_t>(d.value), &numel))
+      return -1;
   }
   return static_cast<int64_t>(elem_storage_bytes(t.elem, numel));
 }
 
 class Folder {
  public:
-  explicit Folder(ir::Model& model) : model_(model) {
-    if (!model_.fold_bytes_left)
-      model_.fold_bytes_left = std::max(kModelBytes, initializer_bytes());
-  }
+  explicit Folder(ir::Model& model) : model_(model), model_bytes_(initializer_bytes()) {}
 
   int graph(ir::Graph& g) {
+    const Readers readers(g);
+    readers_ = &readers;
     std::unordered_set<const ir::Node*> folded;
     for (const auto& n : g.nodes) {
       try {
@@ -71,20 +77,22 @@ class Folder {
     if (!def || !ops::evaluable(*def) || calls_local_function(model_, n)) return false;
     std::vector<Value> inputs;
     std::unordered_set<const ir::Edge*> distinct;
-    size_t input_bytes = 0;
+    size_t input_bytes = 0, freed_bytes = 0;
     for (const ir::Edge* e : n.inputs) {
       const Tensor* t = e ? constant_value(e) : nullptr;
       if (e && !t) return false;
       inputs.push_back(t ? Value(*t) : Value());
-      if (t && distinct.insert(e).second) input_bytes += t->nbytes();
+      if (t && distinct.insert(e).second) {
+        input_bytes += t->nbytes();
+        if (e->origin == ir::Edge::Origin::Initializer && e->graph == &g && readers_->only_by(e, n))
+          freed_bytes += t->nbytes();
+      }
     }
     for (const ir::Edge* e : n.outputs)
       if (e && is_graph_output(g, e)) return false;
     // A Constant's value is in the model already: it cannot grow it.
     const bool grows = n.op_type != "Constant";
-    size_t& left = *model_.fold_bytes_left;
-    if (grows && !within_cap(n, std::min(left, std::max(kMaxGrowthBytes, input_bytes))))
-      return false;
+    if (grows && !within_cap(n, std::max(kMaxGrowthBytes, input_bytes))) return false;
     std::vector<Value> outputs;
     try {
       int64_t opset = ops::node_opset(&model_, nullptr, n);
@@ -99,8 +107,9 @@ class Folder {
       if (n.outputs[o] && (o >= outputs.size() || !outputs[o].is_tensor())) return false;
       if (n.outputs[o]) output_bytes += outputs[o].tensor().nbytes();
     }
-    if (grows && output_bytes > left) return false;  // inference sized it smaller
-    if (grows) left -= output_bytes;
+    const size_t adds = output_bytes > freed_bytes ? output_bytes - freed_bytes : 0;
+    if (grows && adds > kSmallBytes && model_bytes_ + adds > kModelBytes) return false;
+    if (grows) model_bytes_ += adds;
     g.initializers.reserve(g.initializers.size() + n.outputs.size());  // no throw half-way
     for (size_t o = 0; o < n.outputs.size(); ++o)
       if (ir::Edge* e = n.outputs[o]) become_initializer(g, e, outputs[o].tensor());
@@ -149,6 +158,8 @@ class Folder {
   }
 
   ir::Model& model_;
+  size_t model_bytes_;                // the initializers' bytes, as the folds so far leave them
+  const Readers* readers_ = nullptr;  // of the graph being folded
   std::optional<infer::Inferred> types_;
   bool out_of_memory_ = false;
 };
