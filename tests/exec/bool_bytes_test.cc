@@ -40,7 +40,7 @@ std::vector<uint8_t> bytes_of(const Tensor& t) {
 struct BoolCase {
   std::string op;
   std::vector<std::string> inputs;  // "a" is the hostile bool tensor
-  NamedTensors others;              // initializers besides "a"
+  test::NamedTensors others;        // initializers besides "a"
   std::function<void(onnxpb::NodeProto&)> attrs;
   std::vector<double> expected;  // the output's elements as numbers
 };
@@ -60,8 +60,8 @@ std::vector<BoolCase> cases() {
       {"And", {"a", "t"}, {{"t", ones}}, nullptr, {0, 1, 1, 1}},
       {"Or", {"a", "f"}, {{"f", zeros}}, nullptr, {0, 1, 1, 1}},
       {"Where",
-       {"a", "x", "y"},
-       {{"x", f32({4}, {10, 20, 30, 40})}, {"y", f32({4}, {-1, -2, -3, -4})}},
+       {"a", "wx", "wy"},
+       {{"wx", f32({4}, {10, 20, 30, 40})}, {"wy", f32({4}, {-1, -2, -3, -4})}},
        nullptr,
        {-1, 20, 30, 40}},
       {"Cast",
@@ -155,7 +155,7 @@ TEST(BoolBytes, NpyFileIsNormalized) {
   Tensor a = npy::read_npy(path);
   EXPECT_EQ(bytes_of(a), (std::vector<uint8_t>{0, 1, 1, 1}));
   // Through the CLI: Not of the file.
-  const BoolCase& not_case = cases()[0];
+  const BoolCase not_case = cases()[0];
   const std::string model = save_case(not_case, true, test::scratch_dir("bool_bytes_npy_cli"));
   std::string out;
   EXPECT_EQ(test::run_cli("run " + model + " --input a=" + path, &out), 0) << out;

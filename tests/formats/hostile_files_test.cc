@@ -228,5 +228,19 @@ TEST(HostileNpy, ValidHeadersInEveryFormNumpyWritesStillRead) {
   EXPECT_EQ(z.numel(), 0);
 }
 
+// Found by fuzz_npy_reader: a <U code unit past U+10FFFF is no character (numpy refuses it
+// too); it was written out as bytes that read back as other text. And numpy drops trailing
+// NULs only: a NUL inside a string stays (it cut the string before).
+TEST(HostileNpy, StringsAreReadAsNumpyReadsThem) {
+  const std::string header = "{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }";
+  const std::string m = npy_error(header, std::string("x\0\0\0\0\0\0\x15", 8), ErrorKind::BadInput);
+  EXPECT_TRUE(has(m, "no character")) << m;
+  Tensor u = read_npy_bytes(npy_file(header, std::string("\0\0\0\0y\0\0\0", 8)));
+  EXPECT_EQ(u.strings()[0], std::string("\0y", 2));
+  Tensor b = read_npy_bytes(npy_file("{'descr': '|S4', 'fortran_order': False, 'shape': (1,), }",
+                                     std::string("a\0b\0", 4)));
+  EXPECT_EQ(b.strings()[0], std::string("a\0b", 3));
+}
+
 }  // namespace
 }  // namespace bough

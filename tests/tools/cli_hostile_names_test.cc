@@ -1,7 +1,7 @@
-// Hostile names and sizes through `bough run` (issue 29): a newline in an output name must
-// not forge lines on stdout, bytes that are not UTF-8 must not break --json, 20,000 output
-// names that map to one file name take linear time, and @random for a huge dimension gets
-// bough's own message.
+// Hostile names and sizes through `bough run`, `info` and `infer` (issue 29): a newline in an
+// output name must not forge lines on stdout, bytes that are not UTF-8 must not break --json,
+// 20,000 output names that map to one file name take linear time, and @random for a huge dimension
+// gets bough's own message.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -47,10 +47,10 @@ TEST(CliHostileNames, NewlineInAnOutputNameCannotForgeLines) {
   EXPECT_EQ(out.find('\xff'), std::string::npos) << out;
 }
 
-TEST(CliHostileNames, ShowAndInferEscapeNames) {
+TEST(CliHostileNames, InfoAndInferEscapeNames) {
   const std::string dir = test::scratch_dir("cli_names_show");
   const std::string model = identities(dir, {"y\nforged line"});
-  for (const char* command : {"show ", "infer "}) {
+  for (const char* command : {"info ", "infer "}) {
     std::string out;
     ASSERT_EQ(test::run_cli(command + shell_quoted(model), &out), 0) << out;
     EXPECT_EQ(out.find("\nforged line"), std::string::npos) << command << out;

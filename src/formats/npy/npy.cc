@@ -292,17 +292,23 @@ Tensor decode_npy(std::string bytes, const std::string& path) {
   auto place = [&](size_t i) { return fortran ? static_cast<size_t>(order[i]) : i; };
   for (size_t i = 0; i < count; ++i) {
     const char* item = raw + i * dtype.size;
+    // numpy drops a string's trailing NULs only: one inside the string is kept.
+    size_t used = dtype.size;
+    if (dtype.kind == 'U' || dtype.kind == 'S')
+      while (used > 0 && item[used - 1] == 0) --used;
     if (dtype.kind == 'U') {
       std::string s;
-      for (size_t k = 0; k < dtype.size; k += 4) {
+      for (size_t k = 0; k < used; k += 4) {  // whole code units: size is a multiple of 4
         uint32_t c;
         std::memcpy(&c, item + k, 4);
-        if (c == 0) break;
+        if (c > 0x10FFFF)
+          fail(ErrorKind::BadInput, path,
+               "npy string holds the code unit " + std::to_string(c) + ", which is no character");
         append_utf8(c, &s);
       }
       t.strings()[place(i)] = std::move(s);
     } else if (dtype.kind == 'S') {
-      t.strings()[place(i)] = std::string(item, strnlen(item, dtype.size));
+      t.strings()[place(i)] = std::string(item, used);
     } else {
       std::memcpy(static_cast<char*>(t.raw()) + place(i) * dtype.size, item, dtype.size);
     }
