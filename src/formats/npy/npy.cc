@@ -8,6 +8,7 @@
 #include "bough/error.h"
 #include "util/bool_bytes.h"
 #include "util/files.h"
+#include "util/printable.h"
 
 namespace bough::npy {
 
@@ -212,17 +213,14 @@ void append_utf8(uint32_t c, std::string* out) {
   }
 }
 
-// The code points of UTF-8 text (a malformed byte stands for itself).
+// The code points of UTF-8 text; a byte that is not part of valid UTF-8 stands for itself
+// (U+0080-U+00FF), so that every code point written is a character numpy reads.
 std::vector<uint32_t> decode_utf8(const std::string& s) {
   std::vector<uint32_t> out;
   for (size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
-    const size_t len = b < 0x80         ? 1
-                       : (b >> 5) == 6  ? 2
-                       : (b >> 4) == 14 ? 3
-                       : (b >> 3) == 30 ? 4
-                                        : 1;
-    if (len == 1 || i + len > s.size()) {
+    const size_t len = util::utf8_sequence_length(s, i);
+    if (len <= 1) {
       out.push_back(b);
       ++i;
       continue;
