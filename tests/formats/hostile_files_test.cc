@@ -247,10 +247,15 @@ TEST(HostileNpy, StringsAreReadAsNumpyReadsThem) {
 // nor bough reads. Each such byte is written as the character of its value.
 TEST(HostileNpy, StringsThatAreNotUtf8AreWrittenAsCharacters) {
   Tensor t(ElemType::String, Dims{1});
-  t.strings()[0] = std::string("\xf7\xff\xff\xff" "a", 5);
+  t.strings()[0] = std::string(
+      "\xf7\xff\xff\xff"
+      "a",
+      5);
   Tensor back = read_npy_bytes(npy::encode_npy(t));
   // U+00F7 U+00FF U+00FF U+00FF 'a', as UTF-8.
-  EXPECT_EQ(back.strings()[0], "\xc3\xb7\xc3\xbf\xc3\xbf\xc3\xbf" "a");
+  EXPECT_EQ(back.strings()[0],
+            "\xc3\xb7\xc3\xbf\xc3\xbf\xc3\xbf"
+            "a");
 }
 
 }  // namespace
