@@ -37,8 +37,7 @@ std::optional<NamedValues> generated_inputs(const Session& session, std::string_
                                             int64_t max_elements) {
   NamedValues inputs;
   for (const ValueInfo& info : session.inputs()) {
-    if (info.type.rfind("tensor(", 0) != 0 || info.elem == ElemType::Undefined ||
-        !info.rank_known)
+    if (info.type.rfind("tensor(", 0) != 0 || info.elem == ElemType::Undefined || !info.rank_known)
       return std::nullopt;
     Tensor t = made_up_tensor(info, bytes, max_elements);
     if (t.type() == ElemType::Undefined) return std::nullopt;

@@ -32,8 +32,18 @@ namespace {
 using Kind = ir::Attribute::Kind;
 
 int64_t edge_int(FuzzedDataProvider& in) {
-  static constexpr int64_t kEdges[] = {0,  1,  -1, 2,          3,          -2,
-                                       4,  7,  64, 1LL << 31,  -(1LL << 31), 1LL << 40,
+  static constexpr int64_t kEdges[] = {0,
+                                       1,
+                                       -1,
+                                       2,
+                                       3,
+                                       -2,
+                                       4,
+                                       7,
+                                       64,
+                                       1LL << 31,
+                                       -(1LL << 31),
+                                       1LL << 40,
                                        std::numeric_limits<int64_t>::max(),
                                        std::numeric_limits<int64_t>::min()};
   if (in.ConsumeBool()) return in.PickValueInArray(kEdges);
@@ -41,7 +51,14 @@ int64_t edge_int(FuzzedDataProvider& in) {
 }
 
 float edge_float(FuzzedDataProvider& in) {
-  static constexpr float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 1e-30f, 1e30f,
+  static constexpr float kEdges[] = {0.0f,
+                                     -0.0f,
+                                     1.0f,
+                                     -1.0f,
+                                     0.5f,
+                                     2.0f,
+                                     1e-30f,
+                                     1e30f,
                                      std::numeric_limits<float>::infinity(),
                                      -std::numeric_limits<float>::infinity(),
                                      std::numeric_limits<float>::quiet_NaN()};
@@ -50,12 +67,12 @@ float edge_float(FuzzedDataProvider& in) {
 }
 
 std::string edge_string(FuzzedDataProvider& in) {
-  static const char* kWords[] = {"",        "constant", "reflect", "edge",     "wrap",
-                                 "linear",  "nearest",  "cubic",   "NOTSET",   "SAME_UPPER",
-                                 "VALID",   "mean",     "sum",     "none",     "max",
-                                 "add",     "mul",      "min",     "DCR",      "CRD",
-                                 "half_pixel", "asymmetric", "tanh", "Sigmoid", "forward",
-                                 "reverse", "bidirectional", "circular", "gated_delta"};
+  static const char* kWords[] = {
+      "",        "constant", "reflect",       "edge",       "wrap",       "linear",
+      "nearest", "cubic",    "NOTSET",        "SAME_UPPER", "VALID",      "mean",
+      "sum",     "none",     "max",           "add",        "mul",        "min",
+      "DCR",     "CRD",      "half_pixel",    "asymmetric", "tanh",       "Sigmoid",
+      "forward", "reverse",  "bidirectional", "circular",   "gated_delta"};
   if (in.ConsumeBool()) return in.PickValueInArray(kWords);
   return in.ConsumeRandomLengthString(12);
 }
@@ -126,7 +143,7 @@ void add_attribute(FuzzedDataProvider& in, const ops::AttrSpec& spec, onnxpb::No
     case Kind::Tensor: {
       a->set_type(onnxpb::AttributeProto::TENSOR);
       static constexpr ElemType kElems[] = {ElemType::Float, ElemType::Int64, ElemType::Int32,
-                                            ElemType::Bool, ElemType::UInt8, ElemType::Double};
+                                            ElemType::Bool,  ElemType::UInt8, ElemType::Double};
       fill_tensor(in, in.PickValueInArray(kElems), small_shape(in), a->mutable_t());
       return;
     }

@@ -8,6 +8,7 @@
 
 #include "bough/model_tools.h"
 #include "model_source.h"
+#include "text.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -58,13 +59,15 @@ void add_model_functions(py::module_& m) {
             return py::str(kind_name(d.kind));
           },
           "for an error, 'invalid_model' or 'unsupported'; None for a warning")
-      .def_readonly("place", &Diagnostic::place,
-                    "where: 'main/If \"gate\"/then_branch/Add \"add_1\"', '' for the model")
-      .def_readonly("message", &Diagnostic::message)
-      .def("__str__", &diagnostic_text)
+      .def_property_readonly(
+          "place", [](const Diagnostic& d) { return message_to_python(d.place); },
+          "where: 'main/If \"gate\"/then_branch/Add \"add_1\"', '' for the model")
+      .def_property_readonly("message",
+                             [](const Diagnostic& d) { return message_to_python(d.message); })
+      .def("__str__", [](const Diagnostic& d) { return message_to_python(diagnostic_text(d)); })
       .def("__repr__", [](const Diagnostic& d) {
         return "<Diagnostic " + std::string(d.error ? "error" : "warning") + " " +
-               std::string(py::repr(py::str(diagnostic_text(d)))) + ">";
+               std::string(py::repr(message_to_python(diagnostic_text(d)))) + ">";
       });
 
   m.def(

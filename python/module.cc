@@ -14,6 +14,7 @@
 #include "model_functions.h"
 #include "model_source.h"
 #include "numpy_values.h"
+#include "text.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -25,7 +26,7 @@ namespace {
 // ONNX Runtime's NodeArg: a name, the type without its shape ("tensor(float)"), and the
 // shape as ints, symbol strings and None for a dimension that is neither.
 struct NodeArg {
-  std::string name;
+  py::str name;
   std::string type;
   py::object shape;
 };
@@ -43,14 +44,14 @@ std::string without_shapes(const std::string& type) {
 }
 
 NodeArg node_arg(const ValueInfo& info) {
-  NodeArg arg{info.name, without_shapes(info.type), py::none()};
+  NodeArg arg{name_to_python(info.name), without_shapes(info.type), py::none()};
   if (!info.rank_known) return arg;
   py::list shape;
   for (const Dim& d : info.shape) {
     if (d.known())
       shape.append(d.size);
     else if (!d.symbol.empty())
-      shape.append(d.symbol);
+      shape.append(name_to_python(d.symbol));
     else
       shape.append(py::none());
   }
@@ -101,7 +102,7 @@ class InferenceSession {
     NamedValues inputs;
     const std::vector<ValueInfo>& infos = session_->inputs();
     for (auto [key, object] : feed) {
-      std::string name = py::str(key);
+      std::string name = name_from_python(key);
       auto it = std::find_if(infos.begin(), infos.end(),
                              [&](const ValueInfo& i) { return i.name == name; });
       if (it == infos.end())
@@ -146,7 +147,7 @@ class InferenceSession {
       return indices;
     }
     for (py::handle n : names) {
-      std::string name = py::str(n);
+      std::string name = name_from_python(n);
       auto it = std::find(all.begin(), all.end(), name);
       if (it == all.end())
         fail(ErrorKind::BadInput, path_, "the model has no output named '" + name + "'");
@@ -178,7 +179,7 @@ PYBIND11_MODULE(bough, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const bough::Error& e) {
-      py::object instance = py::handle(error.ptr())(e.what());
+      py::object instance = py::handle(error.ptr())(message_to_python(e.what()));
       instance.attr("kind") = kind_name(e.kind());
       PyErr_SetObject(error.ptr(), instance.ptr());
     }
@@ -189,7 +190,7 @@ PYBIND11_MODULE(bough, m) {
       .def_readonly("type", &NodeArg::type, "as ONNX Runtime spells it: 'tensor(float)'")
       .def_readonly("shape", &NodeArg::shape, "ints, symbol strings, None; None if unranked")
       .def("__repr__", [](const NodeArg& a) {
-        return "NodeArg(name=" + std::string(py::repr(py::str(a.name))) +
+        return "NodeArg(name=" + std::string(py::repr(a.name)) +
                ", type=" + std::string(py::repr(py::str(a.type))) +
                ", shape=" + std::string(py::repr(a.shape)) + ")";
       });

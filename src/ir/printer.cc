@@ -2,11 +2,13 @@
 
 #include <sstream>
 
+#include "util/printable.h"
+
 namespace bough::ir {
 
 namespace {
 
-std::string ref(const Edge* v) { return v ? "%" + v->name : "%<none>"; }
+std::string ref(const Edge* v) { return v ? "%" + util::printable_name(v->name) : "%<none>"; }
 
 std::string typed(const Edge* v) { return ref(v) + ": " + to_string(v->type); }
 
@@ -40,8 +42,8 @@ size_t count_nodes(const Graph& g) {
 // A subgraph below the depth asked for: its name and size only.
 void print_folded(const Graph& g, int indent, std::ostringstream& out) {
   const size_t n = count_nodes(g);
-  out << std::string(static_cast<size_t>(indent), ' ') << "graph \"" << g.name << "\" folded: " << n
-      << (n == 1 ? " node" : " nodes") << "\n";
+  out << std::string(static_cast<size_t>(indent), ' ') << "graph \"" << util::printable_name(g.name)
+      << "\" folded: " << n << (n == 1 ? " node" : " nodes") << "\n";
 }
 
 // Attributes of ai.onnx operators whose int value is an element type (Cast.to, EyeLike and
@@ -129,7 +131,8 @@ void print_node(const Node& n, int indent, int levels, std::ostringstream& out) 
     const Edge* v = n.outputs[i];
     out << (i ? ", " : "") << (v && v->type.defined() ? typed(v) : ref(v));
   }
-  out << " = " << (n.domain.empty() ? "" : n.domain + ".") << n.label() << "(";
+  out << " = " << (n.domain.empty() ? "" : n.domain + ".") << util::printable_name(n.label())
+      << "(";
   for (size_t i = 0; i < n.inputs.size(); ++i) out << (i ? ", " : "") << ref(n.inputs[i]);
   out << ")";
   if (!n.implicit_inputs.empty()) {
@@ -145,7 +148,7 @@ void print_node(const Node& n, int indent, int levels, std::ostringstream& out) 
 
 void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out) {
   std::string pad(static_cast<size_t>(indent), ' ');
-  out << pad << "graph \"" << g.name << "\"\n";
+  out << pad << "graph \"" << util::printable_name(g.name) << "\"\n";
   for (const Edge* v : g.captures)
     out << pad << "  capture " << typed(v) << " <- " << ref(v->outer) << "\n";
   for (const Edge* v : g.inputs)

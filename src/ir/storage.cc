@@ -160,7 +160,11 @@ void* allocate_block(size_t block, int cls) {
     if (void* cached = block_cache().take(block)) return cached;
   }
   void* p = std::aligned_alloc(64, block);
-  if (!p) throw std::bad_alloc();
+  // bough's own message, not std::bad_alloc's: a shape from a file or a command line may ask
+  // for more than the machine has.
+  if (!p)
+    fail(ErrorKind::BadInput, "",
+         "out of memory: a tensor of " + std::to_string(block) + " bytes cannot be allocated");
   return p;
 }
 

@@ -4,6 +4,7 @@
 
 #include "bough/error.h"
 #include "ir/float_formats.h"
+#include "util/bool_bytes.h"
 #include "util/from_double.h"
 
 namespace bough {
@@ -100,6 +101,16 @@ Tensor Tensor::wrap(ElemType type, Dims shape, void* data, void (*on_release)(vo
   t.type_ = type;
   t.shape_ = std::move(shape);
   const size_t bytes = elem_storage_bytes(type, checked_numel(t.shape_));
+  if (type == ElemType::Bool && util::has_non_boolean_bytes(data, bytes)) {
+    // A bool byte other than 0 and 1 would reach the kernels as is: such a buffer is read
+    // into one of bough's own, as 0 and 1, and the caller's is let go at once (it may be
+    // read-only, and run never writes its inputs).
+    t.allocate();
+    std::memcpy(t.raw(), data, bytes);
+    util::normalize_bools(t.raw(), bytes);
+    if (on_release) on_release(context);
+    return t;
+  }
   t.storage_ = Storage::wrap(data, bytes, on_release, context);
   return t;
 }

@@ -7,11 +7,20 @@
 
 namespace bough {
 
-// Reads a whole file; throws Error(IO) naming the path.
+// Reads a whole file; throws Error(IO) naming the path. Only regular files are read (see
+// ReadOnlyFile).
 std::string read_file(const std::string& path);
 
+// The canonical path that `relative` names inside `folder` (empty: the current folder), for
+// the files a model refers to. Throws Error(InvalidModel, where) saying "<what> '<relative>'
+// ..." when `relative` is absolute or resolves outside the folder, through ".." or a symlink.
+std::string path_inside_folder(const std::string& folder, const std::string& relative,
+                               const std::string& where, const std::string& what);
+
 // A file opened for reading (throws Error(IO) naming the path, as read_file does), for
-// callers that stream it instead of holding it whole; closed when this goes.
+// callers that stream it instead of holding it whole; closed when this goes. Only a regular
+// file is opened: a FIFO, a device or a socket is refused without blocking (opening a FIFO
+// for reading waits for a writer; reading a device may never end).
 class ReadOnlyFile {
  public:
   explicit ReadOnlyFile(const std::string& path);

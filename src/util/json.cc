@@ -2,11 +2,22 @@
 
 #include <cstdio>
 
+#include "util/printable.h"
+
 namespace bough::util {
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    // JSON text is UTF-8: a byte that is not part of valid UTF-8 becomes U+FFFD, as a
+    // decoder's replacement would show it, and a valid sequence is copied whole.
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const size_t len = utf8_sequence_length(s, i);
+      out += len == 0 ? "\\ufffd" : s.substr(i, len);
+      if (len > 1) i += len - 1;
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";

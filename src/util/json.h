@@ -5,7 +5,8 @@
 
 namespace bough::util {
 
-// `s` as a quoted JSON string; ONNX names may hold any byte, control bytes are escaped.
+// `s` as a quoted JSON string; ONNX names may hold any byte: control bytes are escaped, and
+// a byte that is not part of valid UTF-8 is written as U+FFFD.
 std::string json_string(const std::string& s);
 
 }  // namespace bough::util

@@ -11,6 +11,7 @@
 #include "infer/validate.h"
 #include "options.h"
 #include "util/files.h"
+#include "util/printable.h"
 
 namespace bough::cli {
 
@@ -20,7 +21,8 @@ void print_values(const ir::Graph& g) {
   const std::string path = g.path();
   auto line = [&](const ir::Edge* e) {
     if (e)
-      std::printf("%s/%s: %s\n", path.c_str(), e->name.c_str(), ir::to_string(e->type).c_str());
+      std::printf("%s/%s: %s\n", util::printable_name(path).c_str(),
+                  util::printable_name(e->name).c_str(), ir::to_string(e->type).c_str());
   };
   for (const ir::Edge* e : g.inputs) line(e);
   for (const ir::Edge* e : g.initializers)

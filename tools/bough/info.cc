@@ -15,6 +15,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "short_names.h"
+#include "util/printable.h"
 
 namespace bough::cli {
 
@@ -84,7 +85,7 @@ std::string summary(const ir::Model& model, const Options& opt) {
   const size_t shown = std::min(c.initializers.size(), static_cast<size_t>(opt.initializers));
   for (size_t i = 0; i < shown; ++i) {
     const ir::Edge* e = c.initializers[i];
-    out += "  initializer %" + e->name + ": " + ir::to_string(e->type) + " " +
+    out += "  initializer %" + util::printable_name(e->name) + ": " + ir::to_string(e->type) + " " +
            preview_values(*e->data, 5) + "\n";
   }
   if (shown < c.initializers.size())

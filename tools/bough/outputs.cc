@@ -4,7 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "bough/error.h"
 #include "formats/npy/npy.h"
@@ -12,6 +13,7 @@
 #include "options.h"
 #include "util/files.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace bough::cli {
 
@@ -33,7 +35,8 @@ std::string number(double v) {
 std::string element(const Tensor& t, int64_t i, bool json) {
   switch (t.type()) {
     case ElemType::String:
-      return json ? util::json_string(t.strings()[i]) : "\"" + t.strings()[i] + "\"";
+      return json ? util::json_string(t.strings()[i])
+                  : "\"" + util::printable_name(t.strings()[i]) + "\"";
     case ElemType::Bool:
       return t.data<bool>()[i] ? "true" : "false";
     case ElemType::UInt64:
@@ -105,7 +108,7 @@ std::string summary_text(const Tensor& t) {
 }
 
 void print_text(const std::string& name, const Value& v, const std::string& mode) {
-  std::printf("%s: %s", name.c_str(), describe(v).c_str());
+  std::printf("%s: %s", util::printable_name(name).c_str(), describe(v).c_str());
   if (v.is_tensor()) {
     const Tensor& t = v.tensor();
     if (mode == "preview") std::printf(" %s", preview_values(t, 8).c_str());
@@ -198,10 +201,18 @@ OutputDir::OutputDir(const OutputOptions& opt, const Session& session)
     if (ec) fail(ErrorKind::IO, opt.dir, "cannot make the folder: " + ec.message());
   }
   // File names: safe, and distinct (a suffix when two names map to one file name).
-  std::set<std::string> taken;
+  // Each safe name remembers the suffix to try next, so that many names mapping to one file
+  // name take linear time, not a count from 2 for each.
+  std::unordered_set<std::string> taken;
+  std::unordered_map<std::string, int> next_suffix;
   for (const std::string& name : session.output_names()) {
-    std::string stem = safe_file_name(name);
-    for (int n = 2; taken.count(stem); ++n) stem = safe_file_name(name) + "_" + std::to_string(n);
+    const std::string base = safe_file_name(name);
+    std::string stem = base;
+    if (taken.count(stem)) {
+      int& n = next_suffix.try_emplace(base, 2).first->second;
+      do stem = base + "_" + std::to_string(n++);
+      while (taken.count(stem));
+    }
     taken.insert(stem);
     stems_.push_back(stem);
     for (const char* ext : {".npy", ".pb"})

@@ -7,6 +7,7 @@
 
 #include "stats.h"
 #include "util/json.h"
+#include "util/printable.h"
 
 namespace bough::cli {
 
@@ -71,7 +72,8 @@ std::string profile_table(const std::vector<ProfiledRun>& runs, size_t max_rows)
     }
     std::snprintf(line, sizeof line, "%5.1f %%  %9s  %9s  %8lld  %-20s %s\n", share(r.self_ns),
                   format_ns(r.self_ns).c_str(), format_ns(r.self_ns / r.calls).c_str(),
-                  static_cast<long long>(r.calls), r.op.c_str(), r.place.c_str());
+                  static_cast<long long>(r.calls), util::printable_name(r.op).c_str(),
+                  util::printable_name(r.place).c_str());
     out += line;
   }
   if (rest_rows) {

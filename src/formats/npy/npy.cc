@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include "bough/error.h"
+#include "util/bool_bytes.h"
 #include "util/files.h"
+#include "util/printable.h"
 
 namespace bough::npy {
 
@@ -24,19 +28,113 @@ constexpr Descr kDescrs[] = {
     {'c', 8, ElemType::Complex64}, {'c', 16, ElemType::Complex128},
 };
 
-std::string header_value(const std::string& header, const std::string& key,
-                         const std::string& path) {
-  size_t k = header.find("'" + key + "'");
-  if (k == std::string::npos) fail(ErrorKind::BadInput, path, "npy header has no '" + key + "'");
-  size_t colon = header.find(':', k);
-  size_t start = header.find_first_not_of(' ', colon + 1);
-  if (header[start] == '(') return header.substr(start + 1, header.find(')', start) - start - 1);
-  size_t end = header.find_first_of(",}", start);
-  std::string v = header.substr(start, end - start);
-  while (!v.empty() && (v.back() == ' ')) v.pop_back();
-  if (v.size() >= 2 && v.front() == '\'') v = v.substr(1, v.size() - 2);
-  return v;
-}
+// The header is a Python dict literal, {'descr': '<f4', 'fortran_order': False,
+// 'shape': (2, 3), }, parsed strictly: the three keys once each and nothing else, each dim
+// digits only. A loose reading turned "(2x, -0)" into [2, 0].
+struct Header {
+  std::string descr;
+  bool fortran = false;
+  Dims shape;
+};
+
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view text, const std::string& path) : text_(text), path_(path) {}
+
+  Header parse() {
+    Header h;
+    bool has_descr = false, has_order = false, has_shape = false;
+    expect('{');
+    while (!eat('}')) {
+      const std::string key = quoted();
+      expect(':');
+      skip_space();
+      if (key == "descr" && !has_descr) {
+        h.descr = quoted();
+        has_descr = true;
+      } else if (key == "fortran_order" && !has_order) {
+        h.fortran = boolean();
+        has_order = true;
+      } else if (key == "shape" && !has_shape) {
+        h.shape = tuple();
+        has_shape = true;
+      } else {
+        bad("the key '" + key + "' is unknown or repeated");
+      }
+      if (!eat(',')) {
+        expect('}');
+        break;
+      }
+    }
+    skip_space();
+    if (at_ != text_.size()) bad("text after the dict");
+    if (!has_descr || !has_order || !has_shape)
+      bad("it needs 'descr', 'fortran_order' and 'shape'");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& why) {
+    fail(ErrorKind::BadInput, path_, "npy header is not valid: " + why);
+  }
+  void skip_space() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n')) ++at_;
+  }
+  bool eat(char c) {
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c)) bad(std::string("'") + c + "' expected at byte " + std::to_string(at_));
+  }
+  std::string quoted() {
+    skip_space();
+    const char q = at_ < text_.size() ? text_[at_] : 0;
+    if (q != '\'' && q != '"') bad("a quoted string expected at byte " + std::to_string(at_));
+    const size_t end = text_.find(q, at_ + 1);
+    if (end == std::string_view::npos) bad("a string is not closed");
+    std::string out(text_.substr(at_ + 1, end - at_ - 1));
+    at_ = end + 1;
+    return out;
+  }
+  bool boolean() {
+    for (const auto& [word, value] : {std::pair{"True", true}, std::pair{"False", false}})
+      if (text_.substr(at_, std::strlen(word)) == word) {
+        at_ += std::strlen(word);
+        return value;
+      }
+    bad("'fortran_order' is neither True nor False");
+  }
+  Dims tuple() {
+    Dims dims;
+    expect('(');
+    while (!eat(')')) {
+      skip_space();
+      int64_t d = 0;
+      const size_t start = at_;
+      for (; at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9'; ++at_)
+        if (__builtin_mul_overflow(d, 10, &d) || __builtin_add_overflow(d, text_[at_] - '0', &d))
+          bad("a dimension of the shape is too large");
+      if (at_ == start)
+        bad("a dimension of the shape is not a count, at byte " + std::to_string(at_));
+      if (at_ < text_.size() && text_[at_] == 'L') ++at_;  // Python 2's long
+      dims.push_back(d);
+      if (!eat(',')) {
+        expect(')');
+        break;
+      }
+    }
+    return dims;
+  }
+
+  std::string_view text_;
+  const std::string& path_;
+  size_t at_ = 0;
+};
 
 // A parsed dtype string such as "<f4", ">i8", "|b1", "<U5", "|S3".
 struct Dtype {
@@ -59,16 +157,22 @@ Dtype parse_dtype(const std::string& descr, const std::string& path) {
   d.kind = descr[at];
   const std::string count = descr.substr(at + 1);
   if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos) unsupported();
-  const size_t n = std::stoul(count);
+  // A string of more than 2^30 characters is refused before it is read as a number.
+  constexpr size_t kMaxCount = size_t{1} << 30;
+  const size_t n = count.size() > 10 ? kMaxCount + 1 : std::stoull(count);
+  if (d.kind == 'U' || d.kind == 'S') {
+    if (n == 0 || n > kMaxCount)
+      fail(ErrorKind::BadInput, path,
+           "npy dtype '" + descr + "': strings of " + (n ? "over 2^30" : "no") + " characters");
+    d.type = ElemType::String;
+  }
   if (d.kind == 'U') {  // n UTF-32 code units per string, zero-padded
     d.size = 4 * n;
     d.swap_unit = 4;
-    d.type = ElemType::String;
     return d;
   }
   if (d.kind == 'S') {  // n bytes per string, zero-padded
     d.size = n;
-    d.type = ElemType::String;
     return d;
   }
   for (const Descr& known : kDescrs)
@@ -77,6 +181,18 @@ Dtype parse_dtype(const std::string& descr, const std::string& path) {
   d.size = n;
   d.swap_unit = d.kind == 'c' ? n / 2 : n;
   return d;
+}
+
+// The element count of `shape` when the `available` bytes hold that many elements of
+// `size` bytes (size > 0); throws otherwise, before anything is allocated.
+size_t checked_count(const Dims& shape, size_t size, size_t available, const std::string& path) {
+  const size_t most = available / size;
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+  size_t count = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &count) || count > most)
+      fail(ErrorKind::BadInput, path, "npy data is shorter than its shape needs");
+  return count;
 }
 
 void append_utf8(uint32_t c, std::string* out) {
@@ -97,17 +213,14 @@ void append_utf8(uint32_t c, std::string* out) {
   }
 }
 
-// The code points of UTF-8 text (a malformed byte stands for itself).
+// The code points of UTF-8 text; a byte that is not part of valid UTF-8 stands for itself
+// (U+0080-U+00FF), so that every code point written is a character numpy reads.
 std::vector<uint32_t> decode_utf8(const std::string& s) {
   std::vector<uint32_t> out;
   for (size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
-    const size_t len = b < 0x80         ? 1
-                       : (b >> 5) == 6  ? 2
-                       : (b >> 4) == 14 ? 3
-                       : (b >> 3) == 30 ? 4
-                                        : 1;
-    if (len == 1 || i + len > s.size()) {
+    const size_t len = util::utf8_sequence_length(s, i);
+    if (len <= 1) {
       out.push_back(b);
       ++i;
       continue;
@@ -139,11 +252,14 @@ std::vector<int64_t> fortran_to_c(const Dims& shape) {
 
 }  // namespace
 
-Tensor read_npy(const std::string& path) {
-  std::string bytes = read_file(path);
+Tensor read_npy(const std::string& path) { return decode_npy(read_file(path), path); }
+
+Tensor decode_npy(std::string bytes, const std::string& path) {
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     fail(ErrorKind::BadInput, path, "not a .npy file");
-  int major = static_cast<uint8_t>(bytes[6]);
+  const int major = static_cast<uint8_t>(bytes[6]);
+  if (major < 1 || major > 3)
+    fail(ErrorKind::Unsupported, path, "npy format version " + std::to_string(major));
   size_t header_len, offset;
   if (major == 1) {
     header_len =
@@ -158,28 +274,13 @@ Tensor read_npy(const std::string& path) {
     offset = 12;
   }
   if (offset + header_len > bytes.size()) fail(ErrorKind::BadInput, path, "truncated .npy header");
-  std::string header = bytes.substr(offset, header_len);
-  const Dtype dtype = parse_dtype(header_value(header, "descr", path), path);
-  const bool fortran = header_value(header, "fortran_order", path) == "True";
-  Dims shape;
-  std::string dims = header_value(header, "shape", path);
-  size_t pos = 0;
-  while (pos < dims.size()) {
-    size_t next = dims.find(',', pos);
-    std::string item = dims.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-    if (item.find_first_not_of(' ') != std::string::npos) {
-      char* end = nullptr;
-      long long d = std::strtoll(item.c_str(), &end, 10);
-      if (d < 0 || d > (1LL << 40)) fail(ErrorKind::BadInput, path, "npy shape (" + dims + ")");
-      shape.push_back(d);
-    }
-    if (next == std::string::npos) break;
-    pos = next + 1;
-  }
+  const Header header =
+      HeaderParser(std::string_view(bytes).substr(offset, header_len), path).parse();
+  const Dtype dtype = parse_dtype(header.descr, path);
+  const bool fortran = header.fortran;
+  const Dims& shape = header.shape;
   const size_t data = offset + header_len;
-  const auto count = static_cast<size_t>(shape.numel());
-  if (dtype.size && (bytes.size() - data) / dtype.size < count)
-    fail(ErrorKind::BadInput, path, "npy data is shorter than its shape needs");
+  const size_t count = checked_count(shape, dtype.size, bytes.size() - data, path);
   char* raw = bytes.data() + data;
   if (dtype.big_endian && dtype.swap_unit > 1)
     for (size_t at = 0; at < count * dtype.size; at += dtype.swap_unit)
@@ -189,21 +290,28 @@ Tensor read_npy(const std::string& path) {
   auto place = [&](size_t i) { return fortran ? static_cast<size_t>(order[i]) : i; };
   for (size_t i = 0; i < count; ++i) {
     const char* item = raw + i * dtype.size;
+    // numpy drops a string's trailing NULs only: one inside the string is kept.
+    size_t used = dtype.size;
+    if (dtype.kind == 'U' || dtype.kind == 'S')
+      while (used > 0 && item[used - 1] == 0) --used;
     if (dtype.kind == 'U') {
       std::string s;
-      for (size_t k = 0; k < dtype.size; k += 4) {
+      for (size_t k = 0; k < used; k += 4) {  // whole code units: size is a multiple of 4
         uint32_t c;
         std::memcpy(&c, item + k, 4);
-        if (c == 0) break;
+        if (c > 0x10FFFF)
+          fail(ErrorKind::BadInput, path,
+               "npy string holds the code unit " + std::to_string(c) + ", which is no character");
         append_utf8(c, &s);
       }
       t.strings()[place(i)] = std::move(s);
     } else if (dtype.kind == 'S') {
-      t.strings()[place(i)] = std::string(item, strnlen(item, dtype.size));
+      t.strings()[place(i)] = std::string(item, used);
     } else {
       std::memcpy(static_cast<char*>(t.raw()) + place(i) * dtype.size, item, dtype.size);
     }
   }
+  if (t.type() == ElemType::Bool) util::normalize_bools(t.raw(), t.nbytes());
   return t;
 }
 

@@ -9,6 +9,9 @@
 namespace bough::npy {
 
 Tensor read_npy(const std::string& path);
+// The tensor a .npy file's `bytes` hold; `path` names it in errors. The header is parsed
+// strictly and the data checked against the shape before anything is allocated.
+Tensor decode_npy(std::string bytes, const std::string& path);
 // Whether numpy has a dtype for `type` (what encode_npy can write).
 bool has_dtype(ElemType type);
 std::string encode_npy(const Tensor& tensor);

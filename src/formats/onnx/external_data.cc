@@ -1,7 +1,9 @@
 #include "formats/onnx/external_data.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
-#include <fstream>
 
 #include "bough/error.h"
 
@@ -40,30 +42,18 @@ ExternalData::ExternalData(const onnxpb::TensorProto& proto, const std::string& 
       length = parse_size(entry.value(), "length", where);
   }
   if (location.empty()) fail(ErrorKind::InvalidModel, where, "external data has no location");
-  fs::path rel(location);
-  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
-    fail(ErrorKind::InvalidModel, where,
-         "external data location '" + location + "' is absolute; it must be relative to the model");
   if (model_dir.empty()) fail(ErrorKind::InvalidModel, where, "external data is not allowed here");
+  file_ = path_inside_folder(model_dir, location, where, "external data location");
   std::error_code ec;
-  fs::path base = fs::weakly_canonical(fs::path(model_dir), ec);
-  fs::path file = fs::weakly_canonical(base / rel, ec);
-  auto [base_end, file_it] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
-  if (ec || base_end != base.end())
-    fail(ErrorKind::InvalidModel, where,
-         "external data location '" + location + "' leaves the model's folder");
-  if (!fs::is_regular_file(file, ec))
+  if (!fs::is_regular_file(file_, ec))
     fail(ErrorKind::InvalidModel, where,
          "external data location '" + location + "' is not a regular file");
   if (length >= 0 && length != nbytes)
     fail(ErrorKind::InvalidModel, where,
          "external data length " + std::to_string(length) + " does not match the " +
              std::to_string(nbytes) + " bytes the tensor's shape needs");
-  file_ = file.string();
-  in_.open(file, std::ios::binary);
-  if (!in_) fail(ErrorKind::IO, where, "cannot open external data file " + file_);
-  in_.seekg(0, std::ios::end);
-  auto size = static_cast<int64_t>(in_.tellg());
+  in_ = std::make_unique<ReadOnlyFile>(file_);
+  const auto size = static_cast<int64_t>(in_->size());
   if (offset > size || nbytes > size - offset)
     fail(ErrorKind::InvalidModel, where,
          "external data [" + std::to_string(offset) + ", +" + std::to_string(nbytes) +
@@ -72,10 +62,14 @@ ExternalData::ExternalData(const onnxpb::TensorProto& proto, const std::string& 
 }
 
 void ExternalData::read_into(void* out) {
-  if (nbytes_ == 0) return;
-  in_.seekg(offset_);
-  in_.read(static_cast<char*>(out), nbytes_);
-  if (!in_) fail(ErrorKind::IO, where_, "cannot read external data from " + file_);
+  auto* at = static_cast<char*>(out);
+  for (int64_t done = 0; done < nbytes_;) {
+    const ssize_t got = ::pread(in_->fd(), at + done, static_cast<size_t>(nbytes_ - done),
+                                static_cast<off_t>(offset_ + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) fail(ErrorKind::IO, where_, "cannot read external data from " + file_);
+    done += got;
+  }
 }
 
 }  // namespace bough::onnx

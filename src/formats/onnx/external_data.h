@@ -1,10 +1,11 @@
 // External tensor data: the `location`, `offset` and `length` entries of a TensorProto.
 #pragma once
 
-#include <fstream>
+#include <memory>
 #include <string>
 
 #include "onnx.pb.h"
+#include "util/files.h"
 
 namespace bough::onnx {
 
@@ -20,7 +21,7 @@ class ExternalData {
   void read_into(void* out);
 
  private:
-  std::ifstream in_;
+  std::unique_ptr<ReadOnlyFile> in_;
   std::string file_;
   int64_t offset_ = 0;
   int64_t nbytes_ = 0;

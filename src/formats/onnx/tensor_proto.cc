@@ -4,6 +4,7 @@
 
 #include "bough/error.h"
 #include "formats/onnx/external_data.h"
+#include "util/bool_bytes.h"
 #include "util/files.h"
 
 namespace bough::onnx {
@@ -149,6 +150,7 @@ Tensor read_tensor(const onnxpb::TensorProto& p, onnxpb::TensorProto* owner,
     ExternalData external(p, model_dir, nbytes, where);
     Tensor t(type, std::move(dims));
     external.read_into(t.raw());
+    if (type == ElemType::Bool) util::normalize_bools(t.raw(), t.nbytes());
     return t;
   }
   if (p.has_raw_data()) {
@@ -159,10 +161,12 @@ Tensor read_tensor(const onnxpb::TensorProto& p, onnxpb::TensorProto* owner,
       // The message's string becomes the tensor's buffer (16-byte aligned, as malloc
       // gives; kernels do not rely on more).
       std::string* bytes = owner->release_raw_data();
+      if (type == ElemType::Bool) util::normalize_bools(bytes->data(), bytes->size());
       return Tensor::wrap(type, std::move(dims), bytes->data(), delete_string, bytes);
     }
     Tensor t(type, std::move(dims));
     if (nbytes) std::memcpy(t.raw(), p.raw_data().data(), p.raw_data().size());
+    if (type == ElemType::Bool) util::normalize_bools(t.raw(), t.nbytes());
     return t;
   }
   const TypedField field = typed_field(p, type);

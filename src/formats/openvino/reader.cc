@@ -107,7 +107,9 @@ std::unique_ptr<ir::Model> read_model_file(const std::string& xml_path) {
   std::filesystem::path bin = std::filesystem::path(xml_path).replace_extension(".bin");
   std::string weights;
   bool has_bin = std::filesystem::exists(bin);
-  if (has_bin) weights = read_file(bin.string());
+  if (has_bin)
+    weights = read_file(path_inside_folder(bin.parent_path().string(), bin.filename().string(),
+                                           xml_path, "weights file"));
   return read_model_text(xml, has_bin ? &weights : nullptr, xml_path);
 }
 
