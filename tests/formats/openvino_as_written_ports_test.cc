@@ -4,6 +4,7 @@
 // by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -476,11 +477,18 @@ double read_seconds(int n) {
   return seconds;
 }
 
+// The fastest of three reads: one read can be slowed by the other core's work on shared
+// caches and memory even in CPU time.
+double fastest_read_seconds(int n) {
+  return std::min({read_seconds(n), read_seconds(n), read_seconds(n)});
+}
+
 TEST(OpenVinoAsWrittenPorts, HundredThousandLayersLoadInUnderASecond) {
-  const double small = read_seconds(10000), large = read_seconds(100000);
+  const double small = fastest_read_seconds(10000), large = fastest_read_seconds(100000);
   std::cout << "10^4 layers read in " << small << " s, 10^5 in " << large << " s of CPU time\n";
-  // Ten times the layers, about ten times the time (a quadratic reader: a hundred times).
-  EXPECT_LT(large, 25 * small + 0.05);
+  // Ten times the layers, about ten times the time (a quadratic reader: a hundred times;
+  // 35 times was seen once for the linear one beside a sanitized build).
+  EXPECT_LT(large, 50 * small + 0.05);
   // Under a second (about 0.5 s on a quiet machine, half of it pugixml's parse); when the
   // machine runs more than one task per core, caches and memory are shared too, so the
   // bound is relaxed there (the quadratic reader took tens of seconds either way).
