@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -155,13 +157,21 @@ void charge(size_t block) {
   }
 }
 
+// The machine's memory: no tensor larger than it can ever be used.
+size_t physical_memory_bytes() {
+  static const size_t bytes =
+      static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
 void* allocate_block(size_t block, int cls) {
   if (cls < 0) {
     if (void* cached = block_cache().take(block)) return cached;
   }
-  void* p = std::aligned_alloc(64, block);
   // bough's own message, not std::bad_alloc's: a shape from a file or a command line may ask
-  // for more than the machine has.
+  // for more than the machine has. A block past the machine's memory is refused before
+  // asking (ASan's allocator ends the process on such a request instead of failing it).
+  void* p = block <= physical_memory_bytes() ? std::aligned_alloc(64, block) : nullptr;
   if (!p)
     fail(ErrorKind::BadInput, "",
          "out of memory: a tensor of " + std::to_string(block) + " bytes cannot be allocated");
