@@ -92,12 +92,7 @@ ir::Type union_type(const ir::Type& a, const ir::Type& b) {
   ir::Type u = a;
   if (u.elem == ElemType::Undefined) u.elem = b.elem;
   if (a.kind == K::Tensor) {
-    if (a.shape.rank_known && b.shape.rank_known && a.shape.dims.size() == b.shape.dims.size()) {
-      for (size_t i = 0; i < u.shape.dims.size(); ++i)
-        if (!(a.shape.dims[i] == b.shape.dims[i])) u.shape.dims[i] = ir::Dim::unknown();
-    } else {
-      u.shape = ir::Shape::unknown_rank();
-    }
+    u.shape = ir::union_shape(a.shape, b.shape);
   } else if (a.inner && b.inner) {
     u.inner = std::make_shared<const ir::Type>(union_type(*a.inner, *b.inner));
   }

@@ -19,9 +19,8 @@ bool if_allows(int since, const ir::Type& t, std::string* why);
 bool kinds_agree(const ir::Type& a, const ir::Type& b);
 
 // The union of two types of the same kind and element type (what an If output is when
-// either branch may run): a dim is kept where both agree (same value or same symbol) and
-// unknown otherwise; the rank is dropped where the ranks differ; sequences and optionals
-// recurse into their element. Undefined when either is.
+// either branch may run): the union of their shapes (ir::union_shape); sequences and
+// optionals recurse into their element. Undefined when either is.
 ir::Type union_type(const ir::Type& a, const ir::Type& b);
 
 // Whether a declared type can describe a value of type `actual`: same kind and element type

@@ -31,7 +31,7 @@ ir::Type refine(const ir::Type& inferred, const ir::Type& declared) {
   if (t.elem == ElemType::Undefined) t.elem = declared.elem;
   if (t.kind == K::Tensor) {
     const ir::Shape& d = declared.shape;
-    if (!t.shape.rank_known) {
+    if (!t.shape.rank_known && !t.shape.rank_varies) {
       t.shape = d;
     } else if (d.rank_known && d.dims.size() == t.shape.dims.size()) {
       for (size_t k = 0; k < d.dims.size(); ++k)

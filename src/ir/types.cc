@@ -8,6 +8,18 @@ bool Type::operator==(const Type& o) const {
   return *inner == *o.inner;
 }
 
+Shape union_shape(const Shape& a, const Shape& b) {
+  if (a.rank_known && b.rank_known && a.dims.size() == b.dims.size()) {
+    Shape u = a;
+    for (size_t k = 0; k < u.dims.size(); ++k)
+      if (!(a.dims[k] == b.dims[k])) u.dims[k] = Dim::unknown();
+    return u;
+  }
+  if ((a.rank_known && b.rank_known) || a.rank_varies || b.rank_varies)
+    return Shape::of_varying_rank();
+  return Shape::unknown_rank();
+}
+
 std::string to_string(const Shape& s) {
   if (!s.rank_known) return "[*]";
   std::string out = "[";

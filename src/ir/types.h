@@ -30,10 +30,16 @@ struct Dim {
 struct Shape {
   bool rank_known = false;
   std::vector<Dim> dims;
+  // The rank is unknown because values of different ranks meet here (an If's branches, a
+  // loop-carried value's first and later iterations): a declared rank cannot narrow it.
+  bool rank_varies = false;
 
   static Shape unknown_rank() { return {}; }
   static Shape of(std::vector<Dim> d) { return {true, std::move(d)}; }
-  bool operator==(const Shape& o) const { return rank_known == o.rank_known && dims == o.dims; }
+  static Shape of_varying_rank() { return {false, {}, true}; }
+  bool operator==(const Shape& o) const {
+    return rank_known == o.rank_known && dims == o.dims && rank_varies == o.rank_varies;
+  }
 };
 
 struct Type {
@@ -64,5 +70,10 @@ struct Type {
 // ONNX-style type strings: "tensor(float)[2,N,?]", "seq(tensor(int64))", "optional(...)".
 std::string to_string(const Type& t);
 std::string to_string(const Shape& s);
+
+// A shape both `a` and `b` fit (what a value is when either may reach it): a dim is kept
+// where both agree (same value or same symbol) and unknown otherwise; where both ranks are
+// known and differ, or either varies, the rank is unknown and varies.
+Shape union_shape(const Shape& a, const Shape& b);
 
 }  // namespace bough::ir

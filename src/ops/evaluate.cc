@@ -7,17 +7,12 @@
 namespace bough::ops {
 
 bool is_random_op(std::string_view domain, std::string_view name) {
-  if (!domain.empty() && domain != "ai.onnx") return false;
-  static constexpr std::string_view kRandom[] = {"RandomNormal",     "RandomUniform",
-                                                 "RandomNormalLike", "RandomUniformLike",
-                                                 "Bernoulli",        "Multinomial"};
-  for (std::string_view random : kRandom)
-    if (name == random) return true;
-  return false;
+  const OpDef* def = find_op(domain == "ai.onnx" ? "" : domain, name);
+  return def && def->nondeterministic;
 }
 
 bool evaluable(const OpDef& def) {
-  if (!def.domain.empty() || is_random_op(def.domain, def.name)) return false;
+  if (!def.domain.empty() || def.nondeterministic) return false;
   // Subgraphs need a plan; Dropout draws its mask in training mode.
   static constexpr std::string_view kNot[] = {"If", "Loop", "Scan", "SequenceMap", "Dropout"};
   for (std::string_view name : kNot)

@@ -17,8 +17,8 @@ namespace bough::ops {
 // a plan), not a random one (its value is not known before running).
 bool evaluable(const OpDef& def);
 
-// Whether operator `name` of `domain` draws random numbers: RandomNormal, RandomUniform,
-// their -Like forms, Bernoulli, Multinomial (ai.onnx). Dropout draws only in training.
+// Whether operator `name` of `domain` draws random numbers (its OpDef is nondeterministic).
+// Dropout draws only in training, and is not.
 bool is_random_op(std::string_view domain, std::string_view name);
 
 // The node's outputs (an omitted output stays the empty optional) from its inputs (the

@@ -90,6 +90,9 @@ struct OpDef {
   InferFn infer = nullptr;
   // The signature of each schema row, ascending (schema.h); one per entry of `versions`.
   std::vector<SignatureText> signatures = {};
+  // Draws random numbers: each run may give other values, so its outputs are never known
+  // before running (constant folding and loop-invariant hoisting leave it alone).
+  bool nondeterministic = false;
 };
 
 inline constexpr int kVariadic = 1 << 20;

@@ -6,6 +6,7 @@
 // chi-square bounds are the 1 - 1e-4 quantiles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -142,6 +143,16 @@ TEST(RandomOps, NeverEvaluatedAtCheckTimeOrFolded) {
   }
   EXPECT_FALSE(ops::is_random_op("", "Relu"));
   EXPECT_FALSE(ops::is_random_op("com.example", "RandomNormal"));
+  // The property lives on the definitions: these six and no other operator carry it
+  // (Dropout draws only in training and is kept from folding by name).
+  std::vector<std::string> marked;
+  for (const ops::OpDef* def : ops::all_ops())
+    if (def->nondeterministic) marked.emplace_back(def->name);
+  std::sort(marked.begin(), marked.end());
+  EXPECT_EQ(marked, (std::vector<std::string>{"Bernoulli", "Multinomial", "RandomNormal",
+                                              "RandomNormalLike", "RandomUniform",
+                                              "RandomUniformLike"}));
+  EXPECT_FALSE(ops::evaluable(*ops::find_op("", "Dropout")));
 }
 
 // -------------------------------------------------------------------------------------

@@ -78,7 +78,8 @@ const OpDef& def_Bernoulli() {
         "seed: float?"},
        {22,
         "input: T1 -> output: T2; T1 = floats bfloat16, T2 = floats bfloat16 ints uints bool; "
-        "dtype: int?, seed: float?"}}};
+        "dtype: int?, seed: float?"}},
+      /*nondeterministic=*/true};
   return def;
 }
 

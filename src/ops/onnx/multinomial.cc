@@ -108,7 +108,8 @@ const OpDef& def_Multinomial() {
         "= 1, seed: float?"},
        {22,
         "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
-        "sample_size: int = 1, seed: float?"}}};
+        "sample_size: int = 1, seed: float?"}},
+      /*nondeterministic=*/true};
   return def;
 }
 

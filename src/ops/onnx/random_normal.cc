@@ -30,7 +30,8 @@ const OpDef& def_RandomNormal() {
                            "float = 1.0, seed: float?, shape: ints"},
                           {22,
                            "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
-                           "scale: float = 1.0, seed: float?, shape: ints"}}};
+                           "scale: float = 1.0, seed: float?, shape: ints"}},
+      /*nondeterministic=*/true};
   return def;
 }
 

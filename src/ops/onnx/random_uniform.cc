@@ -30,7 +30,8 @@ const OpDef& def_RandomUniform() {
                            "float = 0.0, seed: float?, shape: ints"},
                           {22,
                            "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
-                           "low: float = 0.0, seed: float?, shape: ints"}}};
+                           "low: float = 0.0, seed: float?, shape: ints"}},
+      /*nondeterministic=*/true};
   return def;
 }
 

@@ -17,19 +17,13 @@ inline ir::Type seq_of(ir::Type element) {
   return ir::Type::wrap(ir::Type::Kind::Sequence, std::move(element));
 }
 
-// A tensor type both `a` and `b` fit: dims that agree stay, others become unknown, ranks that
-// differ leave the rank unknown. An undefined side yields the other.
+// A tensor type both `a` and `b` fit (ir::union_shape). An undefined side yields the other.
 inline ir::Type cover(const ir::Type& a, const ir::Type& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;
   if (a.kind != ir::Type::Kind::Tensor || b.kind != ir::Type::Kind::Tensor) return a;
   const ElemType elem = a.elem != ElemType::Undefined ? a.elem : b.elem;
-  if (!a.shape.rank_known || !b.shape.rank_known || a.shape.dims.size() != b.shape.dims.size())
-    return ir::Type::tensor(elem, ir::Shape::unknown_rank());
-  std::vector<ir::Dim> dims(a.shape.dims.size());
-  for (size_t k = 0; k < dims.size(); ++k)
-    if (a.shape.dims[k] == b.shape.dims[k]) dims[k] = a.shape.dims[k];
-  return ir::Type::tensor(elem, ir::Shape::of(std::move(dims)));
+  return ir::Type::tensor(elem, ir::union_shape(a.shape, b.shape));
 }
 
 }  // namespace bough::ops::sequence_infer
