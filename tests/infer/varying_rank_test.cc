@@ -45,8 +45,8 @@ ir::Type inferred_output(const GraphBuilder& g, const std::string& name) {
 }
 
 TEST(VaryingRank, DeclaredScalarDoesNotNarrowBranchesOfTwoRanks) {
-  GraphBuilder g = if_model(branch("then", ElemType::Float, {2}), branch("else", ElemType::Float, {}),
-                            ElemType::Float, {});
+  GraphBuilder g = if_model(branch("then", ElemType::Float, {2}),
+                            branch("else", ElemType::Float, {}), ElemType::Float, {});
   const ir::Type t = inferred_output(g, "y");
   EXPECT_EQ(t.elem, ElemType::Float);
   EXPECT_FALSE(t.shape.rank_known) << ir::to_string(t);

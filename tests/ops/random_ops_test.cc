@@ -149,9 +149,9 @@ TEST(RandomOps, NeverEvaluatedAtCheckTimeOrFolded) {
   for (const ops::OpDef* def : ops::all_ops())
     if (def->nondeterministic) marked.emplace_back(def->name);
   std::sort(marked.begin(), marked.end());
-  EXPECT_EQ(marked, (std::vector<std::string>{"Bernoulli", "Multinomial", "RandomNormal",
-                                              "RandomNormalLike", "RandomUniform",
-                                              "RandomUniformLike"}));
+  EXPECT_EQ(marked,
+            (std::vector<std::string>{"Bernoulli", "Multinomial", "RandomNormal",
+                                      "RandomNormalLike", "RandomUniform", "RandomUniformLike"}));
   EXPECT_FALSE(ops::evaluable(*ops::find_op("", "Dropout")));
 }
 

@@ -31,7 +31,7 @@ const OpDef& def_RandomNormal() {
                           {22,
                            "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
                            "scale: float = 1.0, seed: float?, shape: ints"}},
-      /*nondeterministic=*/true};
+                         /*nondeterministic=*/true};
   return def;
 }
 

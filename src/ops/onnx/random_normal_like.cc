@@ -31,7 +31,7 @@ const OpDef& def_RandomNormalLike() {
                           {22,
                            "input: T1 -> output: T2; T1 = all_ir4, T2 = floats bfloat16; dtype: "
                            "int?, mean: float = 0.0, scale: float = 1.0, seed: float?"}},
-      /*nondeterministic=*/true};
+                         /*nondeterministic=*/true};
   return def;
 }
 

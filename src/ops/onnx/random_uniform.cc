@@ -31,7 +31,7 @@ const OpDef& def_RandomUniform() {
                           {22,
                            "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
                            "low: float = 0.0, seed: float?, shape: ints"}},
-      /*nondeterministic=*/true};
+                         /*nondeterministic=*/true};
   return def;
 }
 
