@@ -31,10 +31,12 @@ size_t Diagnostics::errors() const {
 std::string render_text(const Diagnostics& d, const std::string& model_path) {
   std::string out;
   for (const Diagnostic& x : d.all()) {
-    out += util::printable(model_path);
-    if (!x.place.empty()) out += ": " + util::printable(x.place);
+    // Places and messages hold the model's names: escaped as names, so that each
+    // diagnostic stays one line whatever a name holds.
+    out += util::printable_name(model_path);
+    if (!x.place.empty()) out += ": " + util::printable_name(x.place);
     out += x.severity == Severity::Warning ? ": warning: " : ": ";
-    out += util::printable(x.message) + "\n";
+    out += util::printable_name(x.message) + "\n";
   }
   return out;
 }

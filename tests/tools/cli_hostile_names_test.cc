@@ -47,6 +47,20 @@ TEST(CliHostileNames, NewlineInAnOutputNameCannotForgeLines) {
   EXPECT_EQ(out.find('\xff'), std::string::npos) << out;
 }
 
+// `check` prints one line per diagnostic: names in its places and messages are escaped.
+TEST(CliHostileNames, CheckDiagnosticsStayOneLineEach) {
+  const std::string dir = test::scratch_dir("cli_names_check");
+  test::GraphBuilder g("main");
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.node("Identity", {"u\nm.onnx: forged line"}, {"y"}, "n\nm.onnx: forged place");
+  const std::string model = test::save_model(test::make_model(g), dir, "m.onnx");
+  std::string out;
+  EXPECT_NE(test::run_cli("check " + shell_quoted(model), &out), 0) << out;
+  EXPECT_EQ(out.find("\nm.onnx: forged"), std::string::npos) << out;
+  EXPECT_NE(out.find("u\\x0am.onnx: forged line"), std::string::npos) << out;
+  EXPECT_NE(out.find("n\\x0am.onnx: forged place"), std::string::npos) << out;
+}
+
 TEST(CliHostileNames, InfoAndInferEscapeNames) {
   const std::string dir = test::scratch_dir("cli_names_show");
   const std::string model = identities(dir, {"y\nforged line"});

@@ -17,10 +17,13 @@ namespace bough::cli {
 int report_error(const std::exception& e) {
   const auto* err = dynamic_cast<const Error*>(&e);
   // An Error's parts rather than what(), which a NUL in a model's name would cut short.
-  const std::string text = !err                   ? std::string(e.what())
-                           : err->where().empty() ? err->message()
-                                                  : err->where() + ": " + err->message();
-  std::fprintf(stderr, "bough: error: %s\n", util::printable(text).c_str());
+  // The place is made of the model's names, so it is escaped as a name (a newline in it
+  // cannot start a line); a message may span lines of its own.
+  const std::string text = !err                   ? util::printable(e.what())
+                           : err->where().empty() ? util::printable(err->message())
+                                                  : util::printable_name(err->where()) + ": " +
+                                                        util::printable(err->message());
+  std::fprintf(stderr, "bough: error: %s\n", text.c_str());
   if (dynamic_cast<const UsageError*>(&e)) return kExitUsage;
   if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return kExitIO;
   if (!err) return kExitInvalid;
