@@ -1,6 +1,8 @@
 #include "ops/registry.h"
 
 #include <mutex>
+#include <string>
+#include <unordered_map>
 
 namespace bough::ops {
 
@@ -20,9 +22,19 @@ const std::vector<const OpDef*>& all_ops() {
 
 const OpDef* find_op(std::string_view domain, std::string_view name) {
   if (domain == "ai.onnx") domain = "";
-  for (const OpDef* def : all_ops())
-    if (def->name == name && def->domain == domain) return def;
-  return nullptr;
+  // Keyed by "domain\0name": every node of every pass looks its operator up.
+  static const std::unordered_map<std::string, const OpDef*> by_key = [] {
+    std::unordered_map<std::string, const OpDef*> m;
+    for (const OpDef* def : all_ops())
+      m.emplace(std::string(def->domain) + '\0' + std::string(def->name), def);
+    return m;
+  }();
+  std::string key;
+  key.reserve(domain.size() + 1 + name.size());
+  key.append(domain).push_back('\0');
+  key.append(name);
+  const auto it = by_key.find(key);
+  return it == by_key.end() ? nullptr : it->second;
 }
 
 int64_t node_opset(const ir::Model* model, const std::map<std::string, int64_t>* function_opsets,
