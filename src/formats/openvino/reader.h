@@ -9,8 +9,9 @@
 
 namespace bough::openvino {
 
-// Bodies (If, Loop) nested deeper than this are refused.
-inline constexpr int kMaxNesting = 32;
+// Bodies (If, Loop) nested deeper than this are refused: OpenVINO's own reader loads Ifs
+// nested 64 deep and refuses deeper ones.
+inline constexpr int kMaxNesting = 64;
 
 std::unique_ptr<ir::Model> read_model_file(const std::string& xml_path);
 // `weights` is the .bin's content, or nullptr when there is none; `path` names the model
