@@ -64,7 +64,8 @@ NodeArg node_arg(const ValueInfo& info) {
 // What ONNX Runtime's get_modelmeta() reports, taken from the model as it was read.
 py::dict model_metadata(const ir::Model& m) {
   py::dict custom;
-  for (const auto& [key, value] : m.metadata) custom[message_to_python(key)] = message_to_python(value);
+  for (const auto& [key, value] : m.metadata)
+    custom[message_to_python(key)] = message_to_python(value);
   return py::dict("producer_name"_a = message_to_python(m.producer_name),
                   "graph_name"_a = message_to_python(m.graph->name),
                   "domain"_a = message_to_python(m.domain),
@@ -184,8 +185,8 @@ class InferenceSession {
     for (const ProfiledRun& r : runs) {
       py::list nodes;
       for (const NodeTiming& t : r.profile.nodes)
-        nodes.append(py::make_tuple(message_to_python(t.place), message_to_python(t.op),
-                                    t.start_ns, t.duration_ns, t.depth));
+        nodes.append(py::make_tuple(message_to_python(t.place), message_to_python(t.op), t.start_ns,
+                                    t.duration_ns, t.depth));
       out.append(py::make_tuple(r.start_ns, r.thread, r.profile.run_ns, nodes));
     }
     return py::make_tuple(out, trimmed);
@@ -265,8 +266,8 @@ void add_inference_session(py::module_& m) {
 
   py::class_<InferenceSession>(m, "_Session", "The C++ half of bough.InferenceSession")
       .def(py::init<py::handle, int, bool, const std::string&, bool>(), "path_or_bytes"_a,
-           py::kw_only(), "threads"_a = 1, "allow_newer_opset"_a = false,
-           "optimization"_a = "all", "profile"_a = false)
+           py::kw_only(), "threads"_a = 1, "allow_newer_opset"_a = false, "optimization"_a = "all",
+           "profile"_a = false)
       .def("get_inputs", &InferenceSession::get_inputs)
       .def("get_outputs", &InferenceSession::get_outputs)
       .def("get_overridable_initializers", &InferenceSession::get_overridable_initializers)

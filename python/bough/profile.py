@@ -43,9 +43,11 @@ def events(started_ns, created_ns, runs, thread):
 
 
 def write_profile(prefix, all_events):
-    """Writes the events where ONNX Runtime would, `<prefix>_<local time>.json`, and returns
-    that name."""
-    path = f"{prefix}_{time.strftime('%Y-%m-%d_%H-%M-%S')}.json"
+    """Writes the events where ONNX Runtime (1.30) would, `<prefix>_<local time>.json` with
+    the time as 2026-12-02_10-02-55_566 (milliseconds last), and returns that name."""
+    now = time.time()
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S", time.localtime(now))
+    path = f"{prefix}_{stamp}_{int(now * 1000) % 1000:03d}.json"
     with open(path, "w", encoding="utf-8") as f:
         f.write("[\n" + ",\n".join(json.dumps(e) for e in all_events) + "\n]\n")
     return path

@@ -135,7 +135,7 @@ def test_the_profile_is_onnxruntimes_format(tmp_path):
 
 def test_profile_node_events_carry_the_models_node_names(tmp_path):
     """Without optimization every node of the model runs once per run, named as in the
-    model; the basic level folds the weight doubling away."""
+    model (ONNX Runtime 1.30 names them so); the basic level folds the weight doubling away."""
     import bough as ort
     path = tmp_path / "classifier.onnx"
     path.write_bytes(classifier.model().SerializeToString())
@@ -152,7 +152,8 @@ def test_profile_node_events_carry_the_models_node_names(tmp_path):
             sess.run(None, {"x": x})
         with open(sess.end_profiling()) as f:
             nodes = [e for e in json.load(f) if e["cat"] == "Node"]
-        assert [e["name"] for e in nodes] == [n + "_kernel_time" for n in expected] * 2, level
+        names = sorted(e["name"] for e in nodes)
+        assert names == sorted(n + "_kernel_time" for n in expected * 2), level
         ops = {e["name"]: e["args"]["op_name"] for e in nodes}
         assert ops["fc1_kernel_time"] == "MatMul" and ops["softmax_kernel_time"] == "Softmax"
 
