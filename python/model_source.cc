@@ -21,8 +21,11 @@ Model load_bytes(const std::string& bytes) {
 
 Model load_model(py::handle source, const char* what) {
   if (py::isinstance<py::bytes>(source)) return load_bytes(source.cast<std::string>());
-  if (PyByteArray_Check(source.ptr()) || PyMemoryView_Check(source.ptr()))
-    return load_bytes(py::bytes(py::reinterpret_borrow<py::object>(source)).cast<std::string>());
+  if (PyByteArray_Check(source.ptr()) || PyMemoryView_Check(source.ptr())) {
+    auto bytes = py::reinterpret_steal<py::object>(PyBytes_FromObject(source.ptr()));
+    if (!bytes) throw py::error_already_set();
+    return load_bytes(bytes.cast<std::string>());
+  }
   if (py::isinstance<py::str>(source) || py::hasattr(source, "__fspath__")) {
     std::string path = path_string(source);
     py::gil_scoped_release unlocked;

@@ -142,7 +142,9 @@ def test_terminate_stops_a_run_from_another_thread():
     with pytest.raises(ort.Error) as e:
         s.run(["x_final"], long_feed, options)
     stopper.join()
-    assert e.value.kind == "stopped" and time.monotonic() - started < 30
+    # Stopped by the session's cancel mid-run (not by the check after a run that finished).
+    assert e.value.kind == "stopped" and "cancelled" in str(e.value)
+    assert time.monotonic() - started < 30
     # While terminate is set, a run stops at once; cleared, the options run again.
     with pytest.raises(ort.Error, match="RunOptions.terminate") as e:
         s.run(["x_final"], FEED, options)
