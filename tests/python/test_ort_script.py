@@ -2,6 +2,8 @@
 providers, get_inputs, run, run options, an io_binding loop, OrtValues, model metadata and
 the profile, which is parsed and checked as tools read ONNX Runtime's."""
 import json
+import os
+import threading
 import warnings
 
 import numpy as np
@@ -118,6 +120,8 @@ def test_the_profile_is_onnxruntimes_format(tmp_path):
         assert all(isinstance(v, str) for v in e["args"].values())
     assert [e["ts"] for e in events] == sorted(e["ts"] for e in events)
     assert events[0]["name"] == "session_initialization"
+    # The script ran on this thread: every event says so.
+    assert {(e["pid"], e["tid"]) for e in events} == {(os.getpid(), threading.get_native_id())}
     runs = [e for e in events if e["name"] == "model_run"]
     assert len(runs) == 2 + 1 + 3 + 1  # run x2, with run options, the loop, OrtValues
     nodes = [e for e in events if e["cat"] == "Node"]
@@ -156,6 +160,19 @@ def test_profile_node_events_carry_the_models_node_names(tmp_path):
         assert names == sorted(n + "_kernel_time" for n in expected * 2), level
         ops = {e["name"]: e["args"]["op_name"] for e in nodes}
         assert ops["fc1_kernel_time"] == "MatMul" and ops["softmax_kernel_time"] == "Softmax"
+    # The extended level is bough's 'all', as ORT_ENABLE_ALL: the bias Add is fused away too.
+    for level in (ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+                  ort.GraphOptimizationLevel.ORT_ENABLE_ALL):
+        so = ort.SessionOptions()
+        so.graph_optimization_level = level
+        so.enable_profiling = True
+        so.profile_file_prefix = str(tmp_path / level.name)
+        sess = ort.InferenceSession(str(path), so)
+        sess.run(None, {"x": x})
+        with open(sess.end_profiling()) as f:
+            names = {e["name"] for e in json.load(f) if e["cat"] == "Node"}
+        assert "fc1_kernel_time" in names and "fc1_bias_kernel_time" not in names, level
+        assert "w2_double_kernel_time" not in names, level
 
 
 @pytest.mark.parametrize("level, name", [(0, "ORT_DISABLE_ALL"), (1, "ORT_ENABLE_BASIC"),
