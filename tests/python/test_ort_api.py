@@ -155,6 +155,34 @@ def test_terminate_stops_a_run_from_another_thread():
         s.run(None, FEED, {"terminate": False})
 
 
+def test_terminate_stops_every_run_using_the_options():
+    """ONNX Runtime's terminate stops all the calls in progress with these options: here two
+    sessions' runs on two threads, while a third run with other options finishes."""
+    sessions = [ort.InferenceSession(str(EXAMPLE)) for _ in range(3)]
+    options = ort.RunOptions()
+    errors, results = [], []
+
+    def run(session, n, run_options):
+        try:
+            results.append(session.run(["x_final"], {"x": np.zeros(3, np.float32),
+                                                     "n": np.array(n)}, run_options)[0])
+        except ort.Error as e:
+            errors.append(e)
+
+    runners = [threading.Thread(target=run, args=(s, 50_000_000, options)) for s in sessions[:2]]
+    # About a second: still running when terminate is set.
+    runners.append(threading.Thread(target=run, args=(sessions[2], 3_000_000, ort.RunOptions())))
+    for t in runners:
+        t.start()
+    time.sleep(0.3)
+    options.terminate = True
+    for t in runners:
+        t.join()
+    assert len(errors) == 2 and all(e.kind == "stopped" for e in errors)
+    # Pairs of steps x -> (x + 1) / 2 from 0 reach 1 in float32 within 30 pairs, and stay.
+    assert len(results) == 1 and results[0].tolist() == [1, 1, 1]
+
+
 def test_run_options_fields():
     options = ort.RunOptions()
     options.log_severity_level = 4
