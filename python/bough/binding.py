@@ -13,9 +13,8 @@ def _cpu_only(device_type, device_id=0):
         raise ValueError(f"bough runs on the CPU only, not on device '{device_type}' {device_id}")
 
 
-_TYPES = {"float32": "float", "float64": "double", "bool": "bool", "float16": "float16",
-          "complex64": "complex64", "complex128": "complex128", "object": "string",
-          "str": "string", "bytes": "string"}
+# numpy's names that ONNX spells otherwise; the integer types are spelled alike.
+_TYPES = {"float32": "float", "float64": "double"}
 
 
 class OrtValue:
@@ -51,8 +50,9 @@ class OrtValue:
 
     def data_type(self):
         """ONNX Runtime's name of the type: 'tensor(float)'."""
-        name = self._array.dtype.name
-        return f"tensor({_TYPES.get(name, name)})"
+        dtype = self._array.dtype
+        name = "string" if dtype.kind in "USO" else _TYPES.get(dtype.name, dtype.name)
+        return f"tensor({name})"
 
     def element_type(self):
         """The numpy type of the elements."""

@@ -244,6 +244,9 @@ def test_an_ortvalue_shares_its_arrays_buffer():
     v = ort.OrtValue.ortvalue_from_numpy(x)
     assert np.shares_memory(v.numpy(), x) and v.data_ptr() == x.ctypes.data
     assert v.shape() == [2, 3] and v.element_type() is np.float32 and v.is_tensor()
+    assert [ort.OrtValue.ortvalue_from_numpy(np.array(a)).data_type()
+            for a in (1.0, 1, True, "s")] == ["tensor(double)", "tensor(int64)",
+                                              "tensor(bool)", "tensor(string)"]
     x[0, 0] = 7
     assert v.numpy()[0, 0] == 7
     with pytest.raises(ValueError, match="CPU only"):
