@@ -73,7 +73,7 @@ void add_model_functions(py::module_& m) {
   m.def(
       "check",
       [](py::handle model, bool allow_newer_opset) {
-        Model loaded = load_model(model);
+        Model loaded = load_model(model, "model");
         py::gil_scoped_release unlocked;
         return check_model(loaded, CheckOptions{allow_newer_opset});
       },
@@ -85,7 +85,7 @@ void add_model_functions(py::module_& m) {
   m.def(
       "infer",
       [](py::handle model, py::handle output, bool allow_newer_opset) {
-        Model loaded = load_model(model);
+        Model loaded = load_model(model, "model");
         std::optional<Model> typed;
         {
           py::gil_scoped_release unlocked;
@@ -103,7 +103,7 @@ void add_model_functions(py::module_& m) {
          std::optional<std::vector<std::string>> passes, bool repair) {
         OptimizeOptions options{optimization_level(level),
                                 passes.value_or(std::vector<std::string>{}), repair};
-        Model loaded = load_model(model);
+        Model loaded = load_model(model, "model");
         std::optional<Model> result;
         {
           py::gil_scoped_release unlocked;
@@ -122,7 +122,7 @@ void add_model_functions(py::module_& m) {
       [](py::handle model, py::handle output, std::optional<int> opset) {
         if (opset && !output.is_none() && path_string(output).ends_with(".xml"))
           throw py::value_error("opset applies to ONNX output only");
-        Model loaded = load_model(model);
+        Model loaded = load_model(model, "model");
         if (!opset) return bytes_or_saved(loaded, output);
         std::optional<Model> converted;
         {

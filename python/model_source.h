@@ -1,5 +1,5 @@
-// What the module's parts share: reading a model given as a path or as bytes, and the names
-// of error kinds.
+// What the module's parts share: reading a model given as a path, as bytes or as an
+// onnx.ModelProto, and the names of error kinds.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -14,8 +14,10 @@ namespace bough::python {
 // A str or os.PathLike as a path string (os.fspath).
 std::string path_string(pybind11::handle path);
 
-// A model path (str or os.PathLike) or the model's bytes, read without the GIL.
-Model load_model(pybind11::handle source);
+// The model `source` names: a path (str or os.PathLike), the model's bytes (bytes, bytearray,
+// memoryview) or an object with SerializeToString (onnx.ModelProto), read without the GIL.
+// Anything else raises TypeError naming the argument `what`.
+Model load_model(pybind11::handle source, const char* what);
 
 // "invalid_model", "unsupported", "bad_input", "io" or "stopped".
 const char* kind_name(ErrorKind kind);

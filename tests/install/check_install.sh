@@ -35,11 +35,12 @@ export PKG_CONFIG_PATH=$(dirname "$(find "$tmp/prefix" -name bough.pc)")
 g++ "$consumer/main.cc" -o "$tmp/pkg-consumer" $(pkg-config --cflags --libs bough)
 LD_LIBRARY_PATH=$(pkg-config --variable=libdir bough) "$tmp/pkg-consumer" "$model"
 
-# The installed Python module (when it was built), imported from the prefix alone.
-module=$(find "$tmp/prefix" -name 'bough*.so' -path '*dist-packages*' | head -n 1)
-if [ -n "$module" ]; then
-  echo "== python3 -c 'import bough' from $(dirname "${module#"$tmp/prefix/"}")"
-  PYTHONPATH=$(dirname "$module") /usr/bin/python3 -c "
+# The installed Python package (when it was built), imported from the prefix alone.
+package=$(find "$tmp/prefix" -path '*dist-packages/bough/__init__.py' | head -n 1)
+if [ -n "$package" ]; then
+  site=$(dirname "$(dirname "$package")")
+  echo "== python3 -c 'import bough' from ${site#"$tmp/prefix/"}"
+  PYTHONPATH=$site /usr/bin/python3 -c "
 import numpy as np, bough
 s = bough.InferenceSession('$model')
 y = s.run(['x_final'], {'x': np.array([1, 2, 3], np.float32), 'n': np.array(4)})[0]
