@@ -50,8 +50,20 @@ ir::Edge* onnx_group_filter(GraphLowering& g, const LayerIO& io, int64_t* groups
     std::memcpy(onnx_filter.raw(), constant->raw(), constant->nbytes());
     return g.constant(std::move(onnx_filter), l.name + "/filter");
   }
-  return g.node("Reshape", {filter, g.constant(i64_tensor(merged), l.name + "/filter_shape")},
-                l.name + "/filter");
+  ir::Edge* reshaped =
+      g.node("Reshape", {filter, g.constant(i64_tensor(merged), l.name + "/filter_shape")},
+             l.name + "/filter");
+  // Its type is declared, so that a writer of the ONNX (ConvTranspose's or Conv's group
+  // filter) still knows its dims.
+  ir::Type t =
+      filter->type.kind == ir::Type::Kind::Tensor ? filter->type : port_type(l.inputs.at(1));
+  if (t.kind == ir::Type::Kind::Tensor) {
+    std::vector<ir::Dim> dims;
+    for (int64_t d : merged) dims.push_back(ir::Dim::known(d));
+    t.shape = ir::Shape::of(std::move(dims));
+    reshaped->type = t;
+  }
+  return reshaped;
 }
 
 PortRef ov_group_filter(NetWriter& w, const ir::Node& n, int64_t groups) {

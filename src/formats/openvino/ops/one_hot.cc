@@ -71,6 +71,7 @@ void map_one_hot(GraphLowering& g, const LayerIO& io) {
         "Less", {indices, g.constant(*scalar_of(t.elem, 0), name + "/zero")}, name + "/negative");
     indices = g.node("Where", {negative, g.constant(*max, name + "/ignored"), indices},
                      name + "/indices");
+    indices->type = t;  // kept through ONNX, for the writer's check of the indices' type
   }
   ir::Edge* one = g.constant(i64_tensor({1}), name + "/one_value");
   ir::Edge* off = g.node("Reshape", {io.in[3], one}, name + "/off");
@@ -92,23 +93,26 @@ PortRef value_at(NetWriter& w, const ir::Node& n, int64_t k, const char* what) {
 void write_one_hot(NetWriter& w, const ir::Node& n) {
   if (n.inputs.size() != 3) fail(ErrorKind::InvalidModel, w.where(n), "OneHot takes 3 inputs");
   const ir::Type& t = n.inputs[0]->type;
-  if (t.kind != ir::Type::Kind::Tensor || (t.elem != ElemType::Int32 && t.elem != ElemType::Int64))
+  const bool known = t.kind == ir::Type::Kind::Tensor;
+  if (known && t.elem != ElemType::Int32 && t.elem != ElemType::Int64)
     fail(ErrorKind::Unsupported, w.where(n),
          "OneHot whose indices are not int32 or int64 (OpenVINO's OneHot takes only those)");
+  const ElemType depth_type = known ? t.elem : ElemType::Int64;
   const std::string name = layer_name(n);
   const ir::Edge* depth = n.inputs[1];
   PortRef depth_port;
   if (depth->data && depth->data->numel() == 1) {
     // Truncated to an integer, as ONNX's OneHot takes a depth of any numeric type.
     depth_port = w.constant(
-        *scalar_of(t.elem, static_cast<double>(static_cast<int64_t>(depth->data->get_double(0)))),
+        *scalar_of(depth_type,
+                   static_cast<double>(static_cast<int64_t>(depth->data->get_double(0)))),
         name + "/depth");
   } else {
     PortRef scalar = w.op("Reshape", "opset1", name + "/depth_scalar",
                           {w.source(depth), w.const_i64({}, name + "/scalar_shape")}, nullptr,
                           {{"special_zero", "false"}});
     depth_port = w.op("Convert", "opset1", name + "/depth", {scalar}, nullptr,
-                      {{"destination_type", t.elem == ElemType::Int32 ? "i32" : "i64"}});
+                      {{"destination_type", depth_type == ElemType::Int32 ? "i32" : "i64"}});
   }
   w.op("OneHot", "opset16", name,
        {w.source(n.inputs[0]), depth_port, value_at(w, n, 1, "on"), value_at(w, n, 0, "off")},
