@@ -9,7 +9,8 @@
 // also ignores (Where(indices < 0, MAX, indices)).
 //
 // ONNX's OneHot is written as OneHot-16 in "normalize" mode, its on and off values gathered
-// from `values` and its depth made a scalar of the indices' type, as OpenVINO wants them.
+// from `values` and its depth made a scalar of the indices' type (int64 where that is not
+// known), as OpenVINO wants them; indices of a type other than int32 and int64 are refused.
 #include <limits>
 #include <string>
 
