@@ -17,7 +17,6 @@
 // whose indices count over the whole input as ONNX's do with storage_order 0 (OpenVINO's
 // MaxPool-8 specification); storage_order 1 and AveragePool with dilations are refused.
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -27,6 +26,7 @@
 #include "bough/error.h"
 #include "formats/openvino/map_helpers.h"
 #include "formats/openvino/op_table.h"
+#include "formats/openvino/ops/conv_filters.h"
 #include "formats/openvino/write_helpers.h"
 
 namespace bough::openvino {
@@ -141,16 +141,6 @@ std::optional<double> float_lowest(ElemType t) {
   }
 }
 
-// The dims of `p`, all of which must be known.
-std::vector<int64_t> static_dims(GraphLowering& g, const XmlLayer& l, const XmlPort& p,
-                                 const char* what) {
-  std::vector<int64_t> dims;
-  for (const ir::Dim& d : p.shape.dims) dims.push_back(d.is_known() ? d.value : -1);
-  if (!p.shape.rank_known || std::count(dims.begin(), dims.end(), -1) > 0)
-    fail(ErrorKind::Unsupported, g.where(l), std::string(what) + " of a shape not fully known");
-  return dims;
-}
-
 void dilations_attr(GraphLowering& g, const XmlLayer& l, ir::Node* n) {
   if (std::vector<int64_t> d = int_list(g, l, "dilations"); !d.empty())
     n->attributes.push_back(ints_attr("dilations", d));
@@ -186,35 +176,13 @@ void pool_indices(GraphLowering& g, const LayerIO& io, ir::Edge* flat) {
       ->attributes.push_back(int_attr("to", static_cast<int64_t>(ElemType::Int32)));
 }
 
-// GroupConvolution's filter is reshaped to ONNX's layout by its dims: a constant's own,
-// else those of its port.
+// GroupConvolution's filter is reshaped to ONNX's layout (conv_filters.h).
 void map_convolution(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 2, 2);
   const XmlLayer& l = io.layer;
-  ir::Edge* filter = io.in[1];
   int64_t groups = 1;
-  if (canonical_type(l) == "GroupConvolution") {
-    // A constant's own shape, not what its port claims, decides how its bytes are read.
-    const Tensor* constant = GraphLowering::constant_value(filter);
-    std::vector<int64_t> dims =
-        constant ? constant->shape().vec() : static_dims(g, l, l.inputs.at(1), "a filter");
-    if (dims.size() < 3 || dims[0] < 1)
-      fail(ErrorKind::InvalidModel, g.where(l),
-           "the filter is not [GROUPS, C_OUT/GROUPS, C_IN/GROUPS, ...]");
-    groups = dims[0];
-    std::vector<int64_t> merged{dims[0] * dims[1]};
-    merged.insert(merged.end(), dims.begin() + 2, dims.end());
-    // A constant filter (the usual case) is stored in ONNX's shape, so that its dims stay
-    // known to whoever reads the ONNX; any other is reshaped at run time.
-    if (constant) {
-      Tensor onnx_filter(constant->type(), Dims(merged));
-      std::memcpy(onnx_filter.raw(), constant->raw(), constant->nbytes());
-      filter = g.constant(std::move(onnx_filter), l.name + "/filter");
-    } else {
-      filter = g.node("Reshape", {filter, g.constant(i64_tensor(merged), l.name + "/filter_shape")},
-                      l.name + "/filter");
-    }
-  }
+  ir::Edge* filter =
+      canonical_type(l) == "GroupConvolution" ? onnx_group_filter(g, io, &groups) : io.in[1];
   ir::Node* n = g.node_to("Conv", {io.in[0], filter}, {io.out[0]}, l.name);
   window_attrs(g, l, n);
   dilations_attr(g, l, n);
@@ -305,41 +273,6 @@ std::map<std::string, std::string> window_data(NetWriter& w, const ir::Node& n, 
           {"auto_pad", modes.at(mode)}};
 }
 
-// The dims of `e` when all are known (from its data or its type).
-std::optional<std::vector<int64_t>> known_dims(const ir::Edge* e) {
-  if (e->data) return e->data->shape().vec();
-  const ir::Type& t = e->type;
-  if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const ir::Dim& d : t.shape.dims) {
-    if (!d.is_known()) return std::nullopt;
-    dims.push_back(d.value);
-  }
-  return dims;
-}
-
-// ONNX's grouped weights [C_OUT, C_IN/G, k...] as GroupConvolution's [G, C_OUT/G, C_IN/G, k...].
-PortRef group_filter(NetWriter& w, const ir::Node& n, int64_t groups) {
-  const ir::Edge* weights = n.inputs.at(1);
-  std::optional<std::vector<int64_t>> dims = known_dims(weights);
-  if (!dims || dims->size() < 3 || (*dims)[0] % groups != 0)
-    fail(ErrorKind::Unsupported, w.where(n),
-         "Conv with group " + std::to_string(groups) +
-             " needs weights of known dims with C_OUT divisible by the group");
-  std::vector<int64_t> shape{groups, (*dims)[0] / groups};
-  shape.insert(shape.end(), dims->begin() + 1, dims->end());
-  const std::string name = layer_name(n);
-  PortRef filter = w.op("Reshape", "opset1", name + "/filter",
-                        {w.source(weights), w.const_i64(shape, name + "/filter_shape")}, nullptr,
-                        {{"special_zero", "false"}});
-  // The port declares the filter's shape: a reader takes the groups from it.
-  XmlPort& port = w.output_port(filter);
-  port.shape.dims.clear();
-  for (int64_t d : shape) port.shape.dims.push_back(ir::Dim::known(d));
-  if (weights->type.kind == ir::Type::Kind::Tensor) port.elem = weights->type.elem;
-  return filter;
-}
-
 void write_conv(NetWriter& w, const ir::Node& n) {
   const int64_t groups = int_attr_or(n, "group", 1);
   const ir::Edge* weights = n.inputs.at(1);
@@ -348,17 +281,11 @@ void write_conv(NetWriter& w, const ir::Node& n) {
   data["dilations"] = list_text(ints_attr_or(n, "dilations", std::vector<int64_t>(r, 1)));
   const ir::Edge* bias = n.inputs.size() > 2 ? n.inputs[2] : nullptr;
   const std::string name = layer_name(n);
-  PortRef filter = groups == 1 ? w.source(weights) : group_filter(w, n, groups);
+  PortRef filter = groups == 1 ? w.source(weights) : ov_group_filter(w, n, groups);
   PortRef conv =
       w.op(groups == 1 ? "Convolution" : "GroupConvolution", "opset1", bias ? name + "/conv" : name,
            {w.source(n.inputs.at(0)), filter}, bias ? nullptr : out0(w, n), data);
-  if (!bias) return;
-  std::vector<int64_t> shape(r + 2, 1);
-  shape[1] = -1;
-  PortRef b = w.op("Reshape", "opset1", name + "/bias",
-                   {w.source(bias), w.const_i64(shape, name + "/bias_shape")}, nullptr,
-                   {{"special_zero", "false"}});
-  w.op("Add", "opset1", name, {conv, b}, out0(w, n), {{"auto_broadcast", "numpy"}});
+  if (bias) add_conv_bias(w, n, conv, r);
 }
 
 // ONNX's ceil_mode is OpenVINO's rounding_type "ceil_torch" (MaxPool-14, AvgPool-14): a
