@@ -54,7 +54,7 @@ std::vector<float> run_net(const std::string& dir, const std::string& xml,
                            const std::string& weights, const std::vector<int64_t>& x_dims,
                            const std::vector<float>& x) {
   std::string path = test::save_ir(test::scratch_dir(dir), "m", xml, weights);
-  NamedValues out = test::run_ir(path, {{"x", f32(Dims64(x_dims.begin(), x_dims.end()), x)}});
+  NamedValues out = test::run_ir(path, {{"x", f32(x_dims, x)}});
   return floats_of(out[0].second.tensor());
 }
 

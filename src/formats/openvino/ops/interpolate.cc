@@ -64,10 +64,17 @@ struct Interp {
   size_t target_at = 1;  // the input holding the sizes or the scales
 };
 
-// pads_begin/pads_end as `rank` values (OpenVINO drops the extra ones and fills with 0).
-std::vector<int64_t> pads_of(GraphLowering& g, const XmlLayer& l, const char* key, size_t rank) {
+// pads_begin/pads_end as `rank` values (OpenVINO drops the extra ones and fills with 0);
+// with the rank not known (-1), they must be zeros, and are left empty.
+std::vector<int64_t> pads_of(GraphLowering& g, const XmlLayer& l, const char* key, int64_t rank) {
   std::vector<int64_t> p = int_list(g, l, key);
-  p.resize(rank, 0);
+  if (rank < 0) {
+    if (std::any_of(p.begin(), p.end(), [](int64_t v) { return v != 0; }))
+      fail(ErrorKind::Unsupported, g.where(l),
+           std::string(key) + " on an input whose rank is not known");
+    return {};
+  }
+  p.resize(static_cast<size_t>(rank), 0);
   for (int64_t v : p)
     if (v < 0)
       fail(ErrorKind::InvalidModel, g.where(l), std::string(key) + " must not be negative");
@@ -78,7 +85,7 @@ std::vector<int64_t> pads_of(GraphLowering& g, const XmlLayer& l, const char* ke
 // derives (transform_v0_to_v4): align_corners, else half_pixel for linear without pads
 // except on a rank-4 input resized on {2, 3}, else asymmetric. Its linear is linear_onnx
 // below rank 5 and linear at rank 5.
-Interp parse_v1(GraphLowering& g, const LayerIO& io, size_t rank) {
+Interp parse_v1(GraphLowering& g, const LayerIO& io, int64_t rank) {
   const XmlLayer& l = io.layer;
   check_inputs(g, io, 2, 2);
   Interp it;
@@ -88,8 +95,9 @@ Interp parse_v1(GraphLowering& g, const LayerIO& io, size_t rank) {
   it.pads_end = pads_of(g, l, "pads_end", rank);
   it.antialias = flag(l, "antialias", false);
   const std::string mode = enum_data(l, "mode", "");
-  if (mode == "linear" && rank > 5)
-    fail(ErrorKind::Unsupported, g.where(l), "Interpolate-1's linear mode above rank 5");
+  if (mode == "linear" && (rank > 5 || rank < 0))
+    fail(ErrorKind::Unsupported, g.where(l),
+         "Interpolate-1's linear mode above rank 5 or of a rank not known");
   it.mode = mode == "linear" ? (rank < 5 ? "linear_onnx" : "linear") : mode;
   if (it.mode == "area")
     fail(ErrorKind::Unsupported, g.where(l), "Interpolate-1's area mode has no ONNX equivalent");
@@ -108,7 +116,7 @@ Interp parse_v1(GraphLowering& g, const LayerIO& io, size_t rank) {
 }
 
 // Interpolate-4 (data, sizes, scales, axes?) and -11 (data, scales_or_sizes, axes?).
-Interp parse_v4(GraphLowering& g, const LayerIO& io, size_t rank, int version) {
+Interp parse_v4(GraphLowering& g, const LayerIO& io, int64_t rank, int version) {
   const XmlLayer& l = io.layer;
   const size_t axes_at = version == 4 ? 3 : 2;
   check_inputs(g, io, axes_at, axes_at + 1);
@@ -128,7 +136,10 @@ Interp parse_v4(GraphLowering& g, const LayerIO& io, size_t rank, int version) {
   if (io.in.size() > axes_at) {
     it.axes = const_ints(g, io, axes_at, "Interpolate's axes");
   } else {
-    for (size_t d = 0; d < rank; ++d) it.axes.push_back(static_cast<int64_t>(d));
+    if (rank < 0)
+      fail(ErrorKind::Unsupported, g.where(l),
+           "Interpolate without axes, of an input whose rank is not known");
+    for (int64_t d = 0; d < rank; ++d) it.axes.push_back(d);
   }
   if (version == 11 && (it.mode == "bilinear_pillow" || it.mode == "bicubic_pillow"))
     fail(ErrorKind::Unsupported, g.where(l),
@@ -169,9 +180,7 @@ void emit_resize(GraphLowering& g, const Interp& it, ir::Edge* x, ir::Edge* y,
 void map_interpolate(GraphLowering& g, const LayerIO& io) {
   const XmlLayer& l = io.layer;
   const ir::Shape& shape = l.inputs.at(0).shape;
-  if (!shape.rank_known)
-    fail(ErrorKind::Unsupported, g.where(l), "Interpolate of an input whose rank is not known");
-  const size_t rank = shape.dims.size();
+  const int64_t rank = shape.rank_known ? static_cast<int64_t>(shape.dims.size()) : -1;
   const int version = op_version(l);
   Interp it = version == 1 ? parse_v1(g, io, rank) : parse_v4(g, io, rank, version);
   const std::set<std::string> modes{"nearest", "linear", "linear_onnx", "cubic"};
@@ -197,18 +206,18 @@ void map_interpolate(GraphLowering& g, const LayerIO& io) {
     fail(ErrorKind::InvalidModel, g.where(l), "nearest_mode \"" + it.nearest + "\"");
   std::set<int64_t> seen;
   for (int64_t a : it.axes)
-    if (a < 0 || a >= static_cast<int64_t>(rank) || !seen.insert(a).second)
+    if (a < 0 || (rank >= 0 && a >= rank) || !seen.insert(a).second)
       fail(ErrorKind::InvalidModel, g.where(l),
            "axes must be distinct and within the input's rank " + std::to_string(rank));
   if (it.mode == "linear_onnx") {
     // OpenVINO's linear_onnx resizes all axes, or (rank 4 and up) all but the first two.
     std::vector<int64_t> all, spatial;
-    for (size_t d = 0; d < rank; ++d) (d >= 2 ? spatial : all).push_back(static_cast<int64_t>(d));
+    for (int64_t d = 0; d < rank; ++d) (d >= 2 ? spatial : all).push_back(d);
     all.insert(all.end(), spatial.begin(), spatial.end());
     if (rank < 2 || (it.axes != all && (rank < 4 || it.axes != spatial)))
       fail(ErrorKind::Unsupported, g.where(l),
-           "linear_onnx on axes other than all, or all but the first two (OpenVINO's "
-           "reference refuses them)");
+           "linear_onnx of a rank not known, or on axes other than all, or all but the first "
+           "two (OpenVINO's reference refuses them)");
     it.antialias = false;  // linear_onnx ignores it
   }
   if (it.mode != "linear") it.antialias = false;  // so do nearest and cubic
@@ -239,7 +248,8 @@ void map_interpolate(GraphLowering& g, const LayerIO& io) {
     AxisTarget& t = targets[i];
     t.axis = it.axes[i];
     const auto d = static_cast<size_t>(t.axis);
-    if (shape.dims[d].is_known()) t.in = shape.dims[d].value + it.pads_begin[d] + it.pads_end[d];
+    if (rank >= 0 && shape.dims[d].is_known())  // pads are empty when the rank is not known
+      t.in = shape.dims[d].value + it.pads_begin[d] + it.pads_end[d];
     if (it.sizes_mode && !runtime_sizes) {
       if (sizes[i] < 0) fail(ErrorKind::InvalidModel, g.where(l), "sizes must not be negative");
       t.out = sizes[i];
