@@ -160,6 +160,19 @@ TEST(OpenVinoInterpolate, AnAxisKeepingItsLengthIsCopied) {
             (std::vector<float>{1, 5}));
 }
 
+// A scale of 2 on a length the file leaves unknown is read (OpenVINO and ONNX count 2 * len
+// alike): asymmetric nearest with floor reads x at o / 2.
+TEST(OpenVinoInterpolate, ScaleTwoOnALengthNotKnown) {
+  std::string w;
+  std::string xml = interpolate_net(
+      "opset11", {1, -1}, {f32s({2.0f}), i64s({1})},
+      R"(mode="nearest" shape_calculation_mode="scales" coordinate_transformation_mode="asymmetric" )"
+      R"(nearest_mode="floor" antialias="false" pads_begin="0,0" pads_end="0,0" cube_coeff="-0.75")",
+      {1, -1}, w);
+  EXPECT_EQ(run_net("ov_interp_dynamic", xml, w, {1, 3}, {1, 2, 3}),
+            (std::vector<float>{1, 1, 2, 2, 3, 3}));
+}
+
 // The cubic coefficients of the specification's get_cubic_coeff, for the fraction s.
 std::vector<double> cubic_coeffs(double s, double a) {
   return {a * (s - 1) * (s - 1) * s, ((a + 2) * s - (a + 3)) * s * s + 1,
@@ -234,6 +247,13 @@ TEST(OpenVinoInterpolate, RefusesWhatResizeCannotSay) {
                                   attrs("linear", "half_pixel", "scales", "true"), {1, 1, 4, 10},
                                   {1, 1, 2, 20});
   EXPECT_NE(std::string(mixed.what()).find("both down- and upsampled"), std::string::npos);
+  // Scale 1.25 on a length not known: floor(len * 1.25) == len for len 2 and 3, where
+  // OpenVINO copies and ONNX moves the coordinates.
+  Error unknown =
+      interpolate_error("ov_interp_unknown_len", "opset11", {f32s({1.25f}), i64s({3})},
+                        attrs("nearest", "half_pixel", "scales"), {1, 1, 4, -1}, {1, 1, 4, -1});
+  EXPECT_NE(std::string(unknown.what()).find("of a length not known"), std::string::npos)
+      << unknown.what();
   // Interpolate-1's area mode.
   Error area = interpolate_error("ov_interp_area", "opset1", {i64s({2, 5})},
                                  R"(axes="2,3" mode="area" align_corners="0")");
