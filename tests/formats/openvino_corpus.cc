@@ -1,7 +1,5 @@
 #include "formats/openvino_corpus.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -63,14 +61,19 @@ std::pair<std::string, std::vector<double>> assignment(const std::string& text) 
   size_t eq = text.find('=');
   if (eq == std::string::npos) throw std::runtime_error("expected NAME=VALUES: " + text);
   std::vector<double> values;
-  for (const std::string& v : split(text.substr(eq + 1), ',')) values.push_back(std::stod(v));
+  for (const std::string& v : split(text.substr(eq + 1), ',')) {
+    size_t star = v.find('*');  // V*N: N copies of V
+    const int64_t n = star == std::string::npos ? 1 : std::stoll(v.substr(star + 1));
+    values.insert(values.end(), static_cast<size_t>(n), std::stod(v.substr(0, star)));
+  }
   return {trimmed(text.substr(0, eq)), values};
 }
 
 // Stand-in values: small, varied, exact in f16, the same on every run.
 double pattern(int64_t k, int64_t seed, const std::string& type) {
   if (type == "boolean") return 1;
-  if (type[0] == 'f' || type == "bf16") return static_cast<double>((k * 37 + seed) % 41 - 20) / 64;
+  if (!type.empty() && (type[0] == 'f' || type == "bf16"))
+    return static_cast<double>((k * 37 + seed) % 41 - 20) / 64;
   return static_cast<double>(k % 3);
 }
 
@@ -97,10 +100,12 @@ std::string auto_weights(const std::string& overrides, const std::string& xml) {
     } else if (width == 0) {
       for (int64_t k = 0; k < size; ++k) bytes += static_cast<char>((k * 37 + 11) % 256);
     } else {
-      for (int64_t k = 0; k < size / width; ++k) bytes += value_bytes(type, pattern(k, offset, type));
+      for (int64_t k = 0; k < size / width; ++k)
+        bytes += value_bytes(type, pattern(k, offset, type));
     }
     if (static_cast<int64_t>(bytes.size()) > size)
-      throw std::runtime_error(std::string("too many values for ") + layer.attribute("name").value());
+      throw std::runtime_error(std::string("too many values for ") +
+                               layer.attribute("name").value());
     std::memcpy(bin.data() + offset, bytes.data(), bytes.size());
   }
   if (!given.empty()) throw std::runtime_error("no Const layer named " + given.begin()->first);
@@ -127,17 +132,33 @@ void fill(Tensor& t) {
   for (int64_t i = 0; i < t.numel(); ++i) {
     const double v = input_value(i, t.type());
     switch (t.type()) {
-      case ElemType::Float: t.data<float>()[i] = static_cast<float>(v); break;
-      case ElemType::Double: t.data<double>()[i] = v; break;
-      case ElemType::Float16: t.data<uint16_t>()[i] = float_to_half(static_cast<float>(v)); break;
+      case ElemType::Float:
+        t.data<float>()[i] = static_cast<float>(v);
+        break;
+      case ElemType::Double:
+        t.data<double>()[i] = v;
+        break;
+      case ElemType::Float16:
+        t.data<uint16_t>()[i] = float_to_half(static_cast<float>(v));
+        break;
       case ElemType::BFloat16:
         t.data<uint16_t>()[i] = float_to_bfloat16(static_cast<float>(v));
         break;
-      case ElemType::Bool: t.data<bool>()[i] = v != 0; break;
-      case ElemType::UInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
-      case ElemType::Int8: t.data<int8_t>()[i] = static_cast<int8_t>(v); break;
-      case ElemType::Int32: t.data<int32_t>()[i] = static_cast<int32_t>(v); break;
-      case ElemType::Int64: t.data<int64_t>()[i] = static_cast<int64_t>(v); break;
+      case ElemType::Bool:
+        t.data<bool>()[i] = v != 0;
+        break;
+      case ElemType::UInt8:
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+        break;
+      case ElemType::Int8:
+        t.data<int8_t>()[i] = static_cast<int8_t>(v);
+        break;
+      case ElemType::Int32:
+        t.data<int32_t>()[i] = static_cast<int32_t>(v);
+        break;
+      case ElemType::Int64:
+        t.data<int64_t>()[i] = static_cast<int64_t>(v);
+        break;
       default:
         throw std::runtime_error("no deterministic inputs of element type " +
                                  std::string(elem_name(t.type())));
@@ -166,7 +187,6 @@ std::string differences(const NamedValues& want, const NamedValues& got) {
 
 std::vector<CorpusEntry> read_corpus_manifest(const std::string& path) {
   std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
   std::vector<CorpusEntry> entries;
   for (std::string line; std::getline(in, line);) {
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
@@ -179,8 +199,10 @@ std::vector<CorpusEntry> read_corpus_manifest(const std::string& path) {
       start = bar + 3;
     }
     f.push_back(trimmed(line.substr(start)));
-    EXPECT_EQ(f.size(), 6u) << "manifest line: " << line;
-    if (f.size() == 6) entries.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
+    if (f.size() == 6)
+      entries.push_back({f[0], f[1], f[2], f[3], f[4], f[5]});
+    else  // its test fails on the EXPECT
+      entries.push_back({f[0], "", "a manifest line without six fields: " + line, "-", "-", ""});
   }
   return entries;
 }
@@ -244,8 +266,7 @@ CorpusOutcome corpus_steps(const std::string& xml_path, const std::string& shape
     }
     step = "convert";
     std::string onnx_bytes = onnx::write_model_bytes(*openvino::read_model_file(xml_path));
-    std::shared_ptr<ir::Model> via_onnx(
-        onnx::read_model_bytes(onnx_bytes, xml_path + ".onnx", ""));
+    std::shared_ptr<ir::Model> via_onnx(onnx::read_model_bytes(onnx_bytes, xml_path + ".onnx", ""));
     step = "check-onnx";
     if (std::string e = errors_of(check_model(Model(via_onnx))); !e.empty()) return {step, e};
     if (!run) return {"", ""};

@@ -4,6 +4,8 @@
 // check of that ONNX, its run, and IR -> ONNX -> IR, and must end as the manifest says: what
 // OpenVINO does with it, with bough's present shortfalls marked `known` (skipped while they
 // still fail as recorded). docs/openvino-corpus.md is the table of the same outcomes.
+#include "formats/openvino_corpus.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -16,7 +18,6 @@
 #include <sstream>
 
 #include "formats/npy/npy.h"
-#include "formats/openvino_corpus.h"
 #include "formats/openvino_test_util.h"
 #include "test_paths.h"
 
@@ -56,9 +57,9 @@ void keep_for_peer_check(const std::string& name, const std::string& dir,
     npy::write_npy(value.tensor(), (to / "inputs" / (input + ".npy")).string());
 }
 
-class OpenVinoCorpus : public ::testing::TestWithParam<test::CorpusEntry> {};
+class CorpusFiles : public ::testing::TestWithParam<test::CorpusEntry> {};
 
-TEST_P(OpenVinoCorpus, EndsAsTheManifestSays) {
+TEST_P(CorpusFiles, EndsAsTheManifestSays) {
   const test::CorpusEntry& e = GetParam();
   const std::string xml = slurp(corpus_dir() + "/" + e.file);
   ASSERT_FALSE(xml.empty()) << e.file;
@@ -70,8 +71,8 @@ TEST_P(OpenVinoCorpus, EndsAsTheManifestSays) {
   const bool run = e.expect == "run" || e.expect.rfind("known:", 0) == 0;
   NamedValues inputs;
   test::CorpusOutcome got = test::corpus_steps(path, e.inputs, run, &inputs);
-  const std::string seen = got.step.empty() ? "passes every step"
-                                            : "fails at " + got.step + ": " + got.error;
+  const std::string seen =
+      got.step.empty() ? "passes every step" : "fails at " + got.step + ": " + got.error;
   std::cout << "[corpus] " << e.file << ": " << seen << "\n";
 
   if (e.expect == "run" || e.expect == "load") {
@@ -82,6 +83,11 @@ TEST_P(OpenVinoCorpus, EndsAsTheManifestSays) {
     EXPECT_TRUE(got.step == "load" || got.step == "check")
         << e.file << ": OpenVINO refuses it, bough " << seen;
     EXPECT_NE(got.error.find(text), std::string::npos) << e.file << " " << seen;
+  } else if (e.expect.rfind("known-accepts:", 0) == 0) {
+    // OpenVINO refuses it and bough does not yet: a bough-bug.
+    ASSERT_FALSE(got.step == "load" || got.step == "check")
+        << e.file << " is now refused (" << seen << "): mark it `refuse` in the manifest";
+    GTEST_SKIP() << "known shortfall (" << e.note << "): bough " << seen;
   } else if (known) {
     const size_t first = e.expect.find(':'), colon = e.expect.find(':', first + 1);
     ASSERT_NE(colon, std::string::npos) << e.expect;
@@ -104,7 +110,7 @@ std::string test_name(const ::testing::TestParamInfo<test::CorpusEntry>& info) {
   return n;
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, OpenVinoCorpus, ::testing::ValuesIn(entries()), test_name);
+INSTANTIATE_TEST_SUITE_P(OpenVinoCorpus, CorpusFiles, ::testing::ValuesIn(entries()), test_name);
 
 // The manifest lists every file in the folder, and only files that are there.
 TEST(OpenVinoCorpusManifest, ListsEveryFile) {
@@ -136,6 +142,26 @@ TEST(OpenVinoCorpusManifest, AutoWeightsFollowTheLayerData) {
   std::memcpy(&b, bin.data(), 4);
   EXPECT_EQ(b, -20.0f / 64);  // the pattern's first value at offset 0
   EXPECT_EQ(test::corpus_weights("raw:i64=0,3;f32=1.5", xml).size(), 20u);
+}
+
+// pp_pre_process_mean.xml: an IR v10 <pre-process> block names a mean image per channel in
+// the .bin (here all 1), and OpenVINO's IR frontend subtracts it from the input
+// (src/frontends/ir/src/input_model.cpp, its pre-process parsing). So the output is the input
+// less 1. bough ignores <pre-process> and passes the input through: a bough-bug, disabled
+// until the reader reads the block (issue 27).
+TEST(OpenVinoCorpusValues, DISABLED_PreProcessMeanImageIsSubtracted) {
+  const std::string xml = slurp(corpus_dir() + "/pp_pre_process_mean.xml");
+  std::string dir = test::scratch_dir("ov_corpus_pre_process");
+  std::string path = test::save_ir(dir, "m", xml, test::corpus_weights("raw:f32=1*1452", xml));
+  Session session(Model::load(path));
+  NamedValues inputs = test::corpus_inputs(session, "-");
+  NamedValues out = session.run(inputs);
+  ASSERT_EQ(out.size(), 1u);
+  const Tensor& in = inputs[0].second.tensor();
+  const Tensor& got = out[0].second.tensor();
+  ASSERT_EQ(got.numel(), 3 * 22 * 22);
+  for (int64_t i = 0; i < got.numel(); ++i)
+    ASSERT_EQ(got.data<float>()[i], in.data<float>()[i] - 1.0f) << i;
 }
 
 }  // namespace
