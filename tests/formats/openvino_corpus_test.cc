@@ -48,6 +48,9 @@ void keep_for_peer_check(const std::string& name, const std::string& dir,
                          const NamedValues& inputs) {
   const char* keep = std::getenv("BOUGH_KEEP_IR");
   if (!keep || !*keep) return;
+  // The check names each input's .npy after it: a name with a '/' cannot be one.
+  for (const auto& [input, value] : inputs)
+    if (input.find('/') != std::string::npos) return;
   fs::path to = fs::path(keep) / ("OpenVinoCorpus." + name + "_0");
   fs::remove_all(to);
   fs::create_directories(to / "inputs");
