@@ -150,9 +150,8 @@ TEST(OpenVinoCorpusManifest, AutoWeightsFollowTheLayerData) {
 // pp_pre_process_mean.xml: an IR v10 <pre-process> block names a mean image per channel in
 // the .bin (here all 1), and OpenVINO's IR frontend subtracts it from the input
 // (src/frontends/ir/src/input_model.cpp, its pre-process parsing). So the output is the input
-// less 1. bough ignores <pre-process> and passes the input through: a bough-bug, disabled
-// until the reader reads the block (issue 27).
-TEST(OpenVinoCorpusValues, DISABLED_PreProcessMeanImageIsSubtracted) {
+// less 1 (bough passed the input through before it read the block).
+TEST(OpenVinoCorpusValues, PreProcessMeanImageIsSubtracted) {
   const std::string xml = slurp(corpus_dir() + "/pp_pre_process_mean.xml");
   std::string dir = test::scratch_dir("ov_corpus_pre_process");
   std::string path = test::save_ir(dir, "m", xml, test::corpus_weights("raw:f32=1*1452", xml));

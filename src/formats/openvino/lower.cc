@@ -111,6 +111,9 @@ ir::Shape partial_shape(const std::string& s, const std::string& where) {
 }  // namespace
 
 ir::Type parameter_type(const XmlLayer& param, const std::string& where) {
+  // OpenVINO reads a Parameter's type from its <data>, never from its port.
+  if (!param.attr("element_type") || !param.attr("shape"))
+    fail(ErrorKind::InvalidModel, where, "a Parameter needs <data element_type=... shape=...>");
   if (param.outputs.empty()) return ir::Type();
   const XmlPort& port = param.outputs[0];
   std::optional<ElemType> elem = port.elem;

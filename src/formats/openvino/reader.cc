@@ -9,6 +9,7 @@
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/lower.h"
 #include "formats/openvino/op_mapping.h"
+#include "formats/openvino/pre_process.h"
 #include "formats/openvino/xml_net.h"
 #include "util/files.h"
 
@@ -86,7 +87,14 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
   model->graph->name = net->name;
   ModelContext ctx{weights, {}};
   GraphLowering g(ctx, model->graph.get(), path + ": main");
-  auto results = g.lower(*net, [&](const XmlLayer& p) { return graph_input(g, p); });
+  const std::string pp_where = path + ": <pre-process>";
+  const XmlLayer* pp_target =
+      net->pre_process ? pre_process_target(*net, *net->pre_process, pp_where) : nullptr;
+  auto results = g.lower(*net, [&](const XmlLayer& p) {
+    ir::Edge* input = graph_input(g, p);
+    return pp_target && p.id == pp_target->id ? subtract_mean(g, *net->pre_process, input, pp_where)
+                                              : input;
+  });
   for (const auto& [layer, result_edge] : results) {
     ir::Edge* edge = result_edge;
     // A Result's port may declare the type the producer's port left out.

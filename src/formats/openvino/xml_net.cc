@@ -1,6 +1,8 @@
 #include "formats/openvino/xml_net.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <iterator>
 #include <pugixml.hpp>
 #include <sstream>
@@ -71,12 +73,69 @@ int64_t Parser::integer(const pugi::xml_node& node, const char* attr, const Plac
   return v;
 }
 
-// A dim is a size, or -1 / "?" / a range "1..10" for a dynamic one.
-ir::Dim parse_dim(std::string_view s) {
+// A port's <dim>: a size, or -1 for a dynamic one; anything else is refused, as OpenVINO's
+// reader refuses it ("?" and ranges belong to `shape` attributes, not to ports).
+ir::Dim parse_dim(std::string_view s, const std::string& where) {
   int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc() && end == s.data() + s.size() && v >= 0) return ir::Dim::known(v);
-  return ir::Dim::unknown();
+  if (ec != std::errc() || end != s.data() + s.size() || v < -1)
+    fail(ErrorKind::InvalidModel, where,
+         "dimension \"" + std::string(s) + "\" must be an integer of at least -1");
+  return v >= 0 ? ir::Dim::known(v) : ir::Dim::unknown();
+}
+
+// A non-negative integer attribute of `node`, or nullopt when it has none.
+std::optional<uint64_t> size_attr(const pugi::xml_node& node, const char* key,
+                                  const std::string& where) {
+  pugi::xml_attribute a = node.attribute(key);
+  if (!a) return std::nullopt;
+  std::string_view s = a.value();
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size())
+    fail(ErrorKind::InvalidModel, where,
+         std::string(key) + "=\"" + std::string(s) + "\" is not a non-negative integer");
+  return v;
+}
+
+// The <pre-process> block as OpenVINO's reader takes it: each <channel> (its id, else the
+// count of channels before it) with a <mean> of a value or of an offset and size in the .bin.
+std::optional<PreProcess> pre_process(const pugi::xml_node& node, const std::string& where) {
+  if (!node) return std::nullopt;
+  PreProcess pp;
+  pp.input = node.attribute("reference-layer-name").value();
+  pp.input.erase(0, pp.input.find_first_not_of(" \t\n\r"));
+  pp.input.erase(pp.input.find_last_not_of(" \t\n\r") + 1);
+  uint64_t next_channel = 0;
+  for (pugi::xml_node channel : node.children("channel")) {
+    PreProcess::Mean m;
+    const uint64_t counted = next_channel++;
+    m.channel = size_attr(channel, "id", where).value_or(counted);
+    pugi::xml_node mean = channel.child("mean");
+    if (!mean) continue;
+    if (!mean.attribute("value") && !mean.attribute("size"))
+      fail(ErrorKind::InvalidModel, where, "a <mean> needs a value or a size");
+    if (pugi::xml_attribute v = mean.attribute("value")) {
+      char* end = nullptr;
+      m.value = std::strtod(v.value(), &end);
+      if (*v.value() == '\0' || *end != '\0')
+        fail(ErrorKind::InvalidModel, where,
+             "mean value \"" + std::string(v.value()) + "\" is not a number");
+    }
+    m.size = size_attr(mean, "size", where);
+    m.offset = size_attr(mean, "offset", where);
+    pp.means.push_back(m);
+  }
+  return pp;
+}
+
+// Whether OpenVINO's reader has the opset a layer's `version` names: "opsetN", or
+// "experimental"/"extension" (the operators it moved into opset6).
+bool known_opset(std::string_view version) {
+  if (version == "experimental" || version == "extension") return true;
+  if (version.substr(0, 5) != "opset" || version.size() == 5 || version.size() > 8) return false;
+  return std::all_of(version.begin() + 5, version.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // `names` is a comma-separated list in which a literal comma is written "\,".
@@ -111,7 +170,8 @@ XmlPort Parser::port(const pugi::xml_node& node, const Place& where) {
   }
   // OpenVINO's serializer writes no <dim> both for a scalar and for a dynamic rank (it
   // infers shapes again on reading); only a Parameter's or Const's `shape` says which.
-  for (pugi::xml_node d : node.children("dim")) p.shape.dims.push_back(parse_dim(d.text().get()));
+  for (pugi::xml_node d : node.children("dim"))
+    p.shape.dims.push_back(parse_dim(d.text().get(), where.str()));
   p.shape.rank_known = !p.shape.dims.empty();
   p.names = split_names(node.attribute("names").value());
   p.rt_info = rt_info_text(node);
@@ -127,6 +187,8 @@ XmlLayer Parser::layer(const pugi::xml_node& node, int64_t version, int depth,
   l.version = node.attribute("version").value();
   const Place place{where, "", &l};
   if (l.type.empty()) fail(ErrorKind::InvalidModel, place.str(), "the layer has no type");
+  if (!l.version.empty() && !known_opset(l.version))
+    fail(ErrorKind::InvalidModel, place.str(), "unsupported opset \"" + l.version + "\"");
   for (pugi::xml_attribute a : node.child("data").attributes()) l.data[a.name()] = a.value();
   for (pugi::xml_node p : node.child("input").children("port")) l.inputs.push_back(port(p, place));
   for (pugi::xml_node p : node.child("output").children("port"))
@@ -216,7 +278,9 @@ std::unique_ptr<XmlNet> parse_xml_net(const std::string& text, const std::string
     else
       fail(ErrorKind::Unsupported, path, "IR version '" + v + "' (bough reads versions 10 and 11)");
   }
-  return parser.net(net, version, 0, path + ": main");
+  std::unique_ptr<XmlNet> main = parser.net(net, version, 0, path + ": main");
+  main->pre_process = pre_process(net.child("pre-process"), path + ": <pre-process>");
+  return main;
 }
 
 }  // namespace bough::openvino

@@ -57,12 +57,25 @@ struct XmlEdge {
   int64_t from_layer, from_port, to_layer, to_port;
 };
 
+// The legacy <pre-process> block of an IR net: a mean subtracted from one input per channel,
+// given as a value or as an image of the input's spatial size stored in the .bin.
+struct PreProcess {
+  struct Mean {
+    uint64_t channel = 0;
+    std::optional<double> value;           // <mean value="...">
+    std::optional<uint64_t> offset, size;  // <mean offset="..." size="..."> in the .bin
+  };
+  std::string input;  // reference-layer-name; "" lets the reader pick it as OpenVINO does
+  std::vector<Mean> means;
+};
+
 struct XmlNet {
   std::string name;
   int64_t version = 0;           // IR version: 10 or 11 (bodies inherit it)
   std::vector<XmlLayer> layers;  // file order
   std::vector<XmlEdge> edges;
   std::string rt_info;  // the net's <rt_info> element as XML text, "" when there is none
+  std::optional<PreProcess> pre_process;  // the main net's only
 };
 
 // The metadata key under which the core IR keeps a layer's or a net's <rt_info> (on the node
