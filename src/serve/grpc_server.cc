@@ -139,14 +139,15 @@ GrpcServer::GrpcServer(const ApiState& state, const std::string& host, int port,
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(max_request_bytes, INT_MAX)));
   // One completion queue, with one or two threads waiting on it. A waiting thread that takes
-  // a call runs it, and first starts another waiting thread if none is left; when the quota
-  // allows no more, the call it took is answered RESOURCE_EXHAUSTED instead. So `threads`
-  // calls run at once with a quota of one more.
+  // a call runs it, and first starts another waiting thread if none is left; when gRPC's
+  // thread quota allows no more, the call it took is answered RESOURCE_EXHAUSTED instead.
+  // The quota counts the waiting threads and those still ending a call, hence the two more:
+  // with exactly `threads + 1`, a call arriving just as another ends could be refused.
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 1);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 2);
   grpc::ResourceQuota quota("bough serve");
-  quota.SetMaxThreads(threads + 1);
+  quota.SetMaxThreads(threads + 2);
   builder.SetResourceQuota(quota);
   builder.RegisterService(&impl_->service);
   impl_->server = builder.BuildAndStart();

@@ -14,8 +14,9 @@ namespace bough::serve {
 
 class GrpcServer {
  public:
-  // Listens on host:port (port 0: any free one) and serves at most `threads` RPCs at once
-  // (more get RESOURCE_EXHAUSTED) and messages of at most `max_request_bytes` (larger ones get
+  // Listens on host:port (port 0: any free one) and serves about `threads` RPCs at once
+  // (gRPC's thread quota: `threads` plus the threads that wait for calls; a call past it gets
+  // RESOURCE_EXHAUSTED) and messages of at most `max_request_bytes` (larger ones get
   // RESOURCE_EXHAUSTED). Throws Error(IO) when it cannot listen there.
   GrpcServer(const ApiState& state, const std::string& host, int port, size_t max_request_bytes,
              int threads);
