@@ -5,7 +5,6 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
-#include "bough/error.h"
 #include "serve/datatype.h"
 #include "serve/infer_request.h"
 #include "serve/infer_response.h"
@@ -26,56 +25,25 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
                   kJson);
 }
 
-// The status a library error gets: bad input is the client's; a run stopped by its time or
-// memory limit is the server declining; anything else is the server's failure.
-int status_of(const Error& e) {
-  switch (e.kind()) {
-    case ErrorKind::BadInput:
-      return kBadRequest;
-    case ErrorKind::Stopped:
-      return kUnavailable;
-    default:
-      return kInternalError;
-  }
-}
-
 // Runs `handle`, answering whatever it throws with the protocol's error object.
 template <typename Handle>
 void answer(httplib::Response& res, Handle&& handle) {
   try {
     handle();
-  } catch (const ProtocolError& e) {
-    send_error(res, e.status(), e.what());
-  } catch (const Error& e) {
-    send_error(res, status_of(e), e.what());
-  } catch (const std::bad_alloc&) {
-    send_error(res, kUnavailable, "not enough memory for this request");
-  } catch (const std::exception& e) {
-    send_error(res, kInternalError, e.what());
+  } catch (...) {
+    const ErrorReply reply = error_reply(std::current_exception());
+    send_error(res, reply.status, reply.message);
   }
 }
 
 // The model a URL names (matches[1]), at the version it names (matches[2], optional).
 ServedModel& find_model(const ApiState& state, const httplib::Request& req) {
-  const ModelMap* models = state.models.load(std::memory_order_acquire);
-  if (!models) throw ProtocolError(kUnavailable, "the server is still loading its models");
-  const std::string name = req.matches[1];
-  const auto it = models->find(name);
-  if (it == models->end()) throw ProtocolError(kNotFound, "unknown model '" + name + "'");
-  const std::string version = req.matches[2];
-  if (!version.empty() && version != it->second->version())
-    throw ProtocolError(kNotFound, "model '" + name + "' has no version '" + version +
-                                       "' loaded (loaded: " + it->second->version() + ")");
-  return *it->second;
+  return serve::find_model(state, req.matches[1].str(), req.matches[2].str());
 }
 
 json tensor_metadata(const ValueInfo& info) {
-  json shape = json::array();
-  if (info.rank_known)
-    for (const Dim& d : info.shape) shape.push_back(d.known() ? d.size : -1);
-  else
-    shape.push_back(-1);
-  return {{"name", info.name}, {"datatype", datatype_name(info.elem)}, {"shape", shape}};
+  return {
+      {"name", info.name}, {"datatype", datatype_name(info.elem)}, {"shape", metadata_shape(info)}};
 }
 
 json model_metadata(const ServedModel& model) {
@@ -84,7 +52,7 @@ json model_metadata(const ServedModel& model) {
   for (const ValueInfo& info : model.outputs()) outputs.push_back(tensor_metadata(info));
   return {{"name", model.name()},
           {"versions", {model.version()}},
-          {"platform", "bough"},
+          {"platform", kPlatform},
           {"inputs", inputs},
           {"outputs", outputs}};
 }
@@ -116,9 +84,9 @@ void infer(ServedModel& model, const httplib::Request& req, httplib::Response& r
 void add_api_routes(httplib::Server& server, ApiState& state) {
   const std::string model_path = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
   server.Get("/v2", [&state](const httplib::Request&, httplib::Response& res) {
-    const json metadata = {{"name", "bough"},
+    const json metadata = {{"name", kServerName},
                            {"version", state.server_version},
-                           {"extensions", {"binary_tensor_data"}}};
+                           {"extensions", server_extensions()}};
     res.set_content(metadata.dump(), kJson);
   });
   // Health answers with the status alone: 200 for true, 400 for false (the protocol's 4xx).

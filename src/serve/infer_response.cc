@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "serve/datatype.h"
-#include "serve/protocol_error.h"
+#include "serve/infer_checks.h"
 #include "serve/tensor_data.h"
 
 namespace bough::serve {
@@ -13,12 +13,6 @@ namespace {
 
 std::string quoted(const std::string& s) {
   return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-const Value& output_named(const NamedValues& outputs, const std::string& name) {
-  for (const auto& [n, value] : outputs)
-    if (n == name) return value;
-  throw ProtocolError(kInternalError, "the run gave no output '" + name + "'");
 }
 
 }  // namespace
@@ -32,11 +26,7 @@ InferResponse make_infer_response(const std::string& model_name, const std::stri
   std::string binary;
   for (size_t i = 0; i < request.outputs.size(); ++i) {
     const RequestedOutput& wanted = request.outputs[i];
-    const Value& value = output_named(outputs, wanted.name);
-    if (!value.is_tensor())
-      bad_request("output '" + wanted.name + "' is " + describe(value) +
-                  ", not a tensor: the protocol carries tensors only; ask for the other outputs");
-    const Tensor& t = value.tensor();
+    const Tensor& t = output_tensor(outputs, wanted.name);
     json += i ? ",{" : "{";
     json += "\"name\":" + quoted(wanted.name) + ",\"datatype\":\"" + datatype_name(t.type()) +
             "\",\"shape\":" + shape_string(t.shape());

@@ -1,6 +1,8 @@
-// A request the server answers with an HTTP error status and {"error": message}.
+// A request the server answers with an error: an HTTP status and {"error": message} over
+// REST, the matching gRPC status code over gRPC.
 #pragma once
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -27,5 +29,16 @@ class ProtocolError : public std::runtime_error {
 [[noreturn]] inline void bad_request(const std::string& message) {
   throw ProtocolError(kBadRequest, message);
 }
+
+// The answer to a failed request, as an HTTP status and a message.
+struct ErrorReply {
+  int status;
+  std::string message;
+};
+
+// The reply to whatever `error` holds: a ProtocolError's own status; for bough::Error, 400 for
+// bad input, 503 for a run stopped by its time or memory limit (the server declining), 500
+// otherwise; 503 for std::bad_alloc; 500 for anything else.
+ErrorReply error_reply(std::exception_ptr error);
 
 }  // namespace bough::serve

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bough/error.h"
+#include "serve/grpc_server.h"
 #include "serve/http_api.h"
 
 namespace bough::serve {
@@ -60,15 +61,27 @@ void serve(const std::vector<ModelSource>& sources, const ServerOptions& options
   std::fprintf(log, "bough serve: listening on http://%s:%d\n", options.host.c_str(), port);
   std::fflush(log);
 
-  // Stops the listener however loading ends, so the thread is joined before serve returns.
+  // Stops the listeners however serving ends, so the thread is joined before serve returns:
+  // both ports close first, then the requests in flight on either finish.
+  std::unique_ptr<GrpcServer> grpc;
   struct StopOnExit {
     httplib::Server& http;
     std::thread& listener;
+    std::unique_ptr<GrpcServer>& grpc;
     ~StopOnExit() {
       http.stop();
+      grpc.reset();
       listener.join();
     }
-  } stop_on_exit{http, listener};
+  } stop_on_exit{http, listener, grpc};
+
+  if (options.grpc_port >= 0) {
+    grpc = std::make_unique<GrpcServer>(state, options.host, options.grpc_port,
+                                        options.max_request_bytes, options.grpc_threads);
+    std::fprintf(log, "bough serve: listening on grpc://%s:%d\n", options.host.c_str(),
+                 grpc->port());
+    std::fflush(log);
+  }
 
   for (const ModelSource& source : sources) {
     models[source.name] =
@@ -87,7 +100,7 @@ void serve(const std::vector<ModelSource>& sources, const ServerOptions& options
   std::fprintf(log, "bough serve: %s: finishing the requests in progress\n",
                signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
   std::fflush(log);
-  // StopOnExit closes the port and waits for the requests already accepted, before `models`
+  // StopOnExit closes the ports and waits for the requests already accepted, before `models`
   // goes.
 }
 

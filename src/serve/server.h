@@ -1,4 +1,5 @@
-// `bough serve`: the Open Inference Protocol (KServe v2) over HTTP, in front of Sessions.
+// `bough serve`: the Open Inference Protocol (KServe v2) over HTTP and gRPC, in front of
+// Sessions.
 #pragma once
 
 #include <cstdio>
@@ -14,17 +15,20 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int http_port = 8000;   // 0: any free port (the "listening on" line names it)
   int http_threads = 32;  // connections served at once
-  size_t max_request_bytes = size_t{64} << 20;  // larger bodies get 413
+  int grpc_port = 8001;   // 0: any free port; -1: no gRPC
+  int grpc_threads = 32;  // RPCs served at once
+  size_t max_request_bytes = size_t{64} << 20;  // larger bodies get 413 (gRPC: RESOURCE_EXHAUSTED)
   int max_waiting = 16;    // requests per model that may wait for a session; more get 503
   SessionOptions session;  // optimization, time and memory limits per run
   std::string version;     // bough's version, for GET /v2
 };
 
-// Serves `models` until SIGTERM or SIGINT: listens first (so /v2/health/live answers while
-// the models load), loads every model, then reports ready. On a signal: ready turns false,
-// the port closes, requests already accepted finish, and serve returns. Writes
-// "listening on http://HOST:PORT" and "ready" lines to `log`. Throws bough::Error(IO) when
-// the port cannot be bound, and the load error of a bad model.
+// Serves `models` until SIGTERM or SIGINT: listens first (so /v2/health/live and ServerLive
+// answer while the models load), loads every model, then reports ready. On a signal: ready
+// turns false, the ports close, requests already accepted finish, and serve returns. Writes
+// "listening on http://HOST:PORT", "listening on grpc://HOST:PORT" and "ready" lines to
+// `log`. Throws bough::Error(IO) when a port cannot be bound, and the load error of a bad
+// model.
 void serve(const std::vector<ModelSource>& models, const ServerOptions& options, std::FILE* log);
 
 }  // namespace bough::serve

@@ -1,5 +1,6 @@
 """Fixtures for the `bough serve` tests: small ONNX models written with onnx's helpers into a
-Triton-layout repository, and a server process started on a free loopback port."""
+Triton-layout repository, and a server process started on free loopback ports (HTTP and
+gRPC)."""
 import http.client
 import json
 import os
@@ -51,6 +52,33 @@ def echo_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+TYPED_TYPES = {  # input name -> (ONNX type, protocol datatype): every type gRPC carries typed
+    "b": (TensorProto.BOOL, "BOOL"),
+    "u8": (TensorProto.UINT8, "UINT8"),
+    "u16": (TensorProto.UINT16, "UINT16"),
+    "u32": (TensorProto.UINT32, "UINT32"),
+    "u64": (TensorProto.UINT64, "UINT64"),
+    "i8": (TensorProto.INT8, "INT8"),
+    "i16": (TensorProto.INT16, "INT16"),
+    "i32": (TensorProto.INT32, "INT32"),
+    "i64": (TensorProto.INT64, "INT64"),
+    "f32": (TensorProto.FLOAT, "FP32"),
+    "f64": (TensorProto.DOUBLE, "FP64"),
+    "s": (TensorProto.STRING, "BYTES"),
+}
+
+
+def typed_model():
+    """Each input X given back as X_out, through Identity; and f32 cast to float16 as half."""
+    inputs = [helper.make_tensor_value_info(n, t, [None]) for n, (t, _) in TYPED_TYPES.items()]
+    outputs = [helper.make_tensor_value_info(n + "_out", t, [None]) for n, (t, _) in TYPED_TYPES.items()]
+    outputs.append(helper.make_tensor_value_info("half", TensorProto.FLOAT16, [None]))
+    nodes = [helper.make_node("Identity", [n], [n + "_out"]) for n in TYPED_TYPES]
+    nodes.append(helper.make_node("Cast", ["f32"], ["half"], to=TensorProto.FLOAT16))
+    graph = helper.make_graph(nodes, "typed", inputs, outputs)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def slow_model():
     """n: int64 scalar -> count: float, 1.0 added n times in a Loop (one iteration each)."""
     body = helper.make_graph(
@@ -75,25 +103,30 @@ def slow_model():
 
 @pytest.fixture(scope="session")
 def repository(tmp_path_factory):
-    """add (versions 1 = Sub, 2 = Add; 2 is served), echo, and slow (two instances)."""
+    """add (versions 1 = Sub, 2 = Add; 2 is served), echo, typed, and slow (two instances)."""
     root = tmp_path_factory.mktemp("models")
     save(binary_model("Sub", "add_v1"), str(root / "add" / "1" / "model.onnx"))
     save(binary_model("Add", "add_v2"), str(root / "add" / "2" / "model.onnx"))
     os.makedirs(root / "add" / "notes")  # not a version: ignored
     save(echo_model(), str(root / "echo" / "1" / "model.onnx"))
+    save(typed_model(), str(root / "typed" / "1" / "model.onnx"))
     save(slow_model(), str(root / "slow" / "1" / "model.onnx"))
     (root / "slow" / "config.json").write_text('{"instances": 2, "threads": 1}')
     return root
 
 
 class Server:
-    """A `bough serve` process on a free loopback port."""
+    """A `bough serve` process on free loopback ports; .grpc_port is None with gRPC off."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([BOUGH, "serve", "--http-port", "0", *map(str, args)],
+        args = [str(a) for a in args]
+        if "--grpc-port" not in args:
+            args = ["--grpc-port", "0", *args]
+        self.proc = subprocess.Popen([BOUGH, "serve", "--http-port", "0", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = []
         self.port = None
+        self.grpc_port = None
         while True:
             line = self.proc.stdout.readline()
             if not line:
@@ -101,6 +134,8 @@ class Server:
             self.lines.append(line)
             if "listening on http://" in line:
                 self.port = int(line.rsplit(":", 1)[1])
+            if "listening on grpc://" in line:
+                self.grpc_port = int(line.rsplit(":", 1)[1])
             if line.strip().endswith("ready"):
                 break
 

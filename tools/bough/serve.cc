@@ -1,5 +1,5 @@
-// bough serve (MODEL | --model-repository DIR) [--host H] [--http-port P] ...: the Open
-// Inference Protocol (KServe v2) over HTTP, until SIGTERM or SIGINT.
+// bough serve (MODEL | --model-repository DIR) [--host H] [--http-port P] [--grpc-port P]
+// ...: the Open Inference Protocol (KServe v2) over HTTP and gRPC, until SIGTERM or SIGINT.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -38,7 +38,7 @@ int serve_models(Options& opt) {
 Command add_serve(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "serve",
-      "serve models over HTTP with the Open Inference Protocol (KServe v2, Triton's REST API) "
+      "serve models with the Open Inference Protocol (KServe v2, Triton's REST and gRPC APIs) "
       "until SIGTERM or SIGINT; docs/serve.md describes the endpoints");
   auto opt = std::make_shared<Options>();
   app->add_option("MODEL", opt->model, "one model, served under its file name without extension");
@@ -52,6 +52,13 @@ Command add_serve(CLI::App& root) {
   app->add_option("--http-threads", opt->server.http_threads, "connections served at once")
       ->check(at_least(1))
       ->capture_default_str();
+  app->add_option("--grpc-port", opt->server.grpc_port,
+                  "the gRPC port (0: any free port; -1: no gRPC)")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
+  app->add_option("--grpc-threads", opt->server.grpc_threads, "gRPC calls served at once")
+      ->check(at_least(1))
+      ->capture_default_str();
   app->add_option("--instances", opt->defaults.instances,
                   "sessions per model, each running one request at a time (config.json's "
                   "\"instances\" overrides it)")
@@ -62,15 +69,18 @@ Command add_serve(CLI::App& root) {
       ->check(at_least(1))
       ->capture_default_str();
   app->add_option("--max-waiting", opt->server.max_waiting,
-                  "requests per model that may wait for a free session; more get 503")
+                  "requests per model that may wait for a free session; more get 503 (gRPC: "
+                  "UNAVAILABLE)")
       ->check(at_least(0))
       ->capture_default_str();
   app->add_option("--max-request-mib", opt->max_request_mib,
-                  "the largest request body, in MiB; larger ones get 413")
+                  "the largest request body or gRPC message, in MiB; larger ones get 413 "
+                  "(gRPC: RESOURCE_EXHAUSTED)")
       ->check(positive_number())
       ->capture_default_str();
   app->add_option("--time-limit", opt->server.session.time_limit_seconds,
-                  "seconds a run may take before it stops and its request gets 503 (0: no limit)")
+                  "seconds a run may take before it stops and its request gets 503 (gRPC: "
+                  "UNAVAILABLE; 0: no limit)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   add_optimization_option(app, &opt->server.session.optimization);

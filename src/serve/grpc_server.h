@@ -1,0 +1,36 @@
+// The Open Inference Protocol over gRPC: KServe's inference.GRPCInferenceService on a gRPC
+// server beside the HTTP one, answering from the same ApiState with the same checks, sessions
+// and errors (ProtocolError statuses become gRPC status codes). Only grpc_server.cc and
+// grpc_infer.cc see gRPC's and the generated headers.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "serve/api_state.h"
+
+namespace bough::serve {
+
+class GrpcServer {
+ public:
+  // Listens on host:port (port 0: any free one) and serves about `threads` RPCs at once
+  // (gRPC's thread quota: `threads` plus the threads that wait for calls; a call past it gets
+  // RESOURCE_EXHAUSTED) and messages of at most `max_request_bytes` (larger ones get
+  // RESOURCE_EXHAUSTED). Throws Error(IO) when it cannot listen there.
+  GrpcServer(const ApiState& state, const std::string& host, int port, size_t max_request_bytes,
+             int threads);
+  // Closes the port, refuses new RPCs, and waits for the RPCs in flight.
+  ~GrpcServer();
+  GrpcServer(const GrpcServer&) = delete;
+  GrpcServer& operator=(const GrpcServer&) = delete;
+
+  int port() const { return port_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+};
+
+}  // namespace bough::serve
