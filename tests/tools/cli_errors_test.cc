@@ -135,7 +135,7 @@ TEST_F(CliErrors, Run) {
       // Both missing inputs at once, with their types.
       {run, 3,
        "missing inputs (give each with --input NAME=FILE or NAME=@random):\n"
-       "  x: tensor(float)[2]\n  z: tensor(float)[2]"},
+       "    x: tensor(float)[2]\n    z: tensor(float)[2]"},
       {run + " -i x=" + three_ + " -i z=" + x_, 3, "x"},
       {run + " -i x=" + shell_quoted(dir_ + "/none.npy") + " -i z=" + x_, 4, "none.npy"},
       {"run " + shell_quoted(dir_ + "/none.onnx"), 4, "none.onnx"},

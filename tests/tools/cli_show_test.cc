@@ -156,11 +156,12 @@ TEST(CliShow, NodeDrawsOneSubgraphWithItsCapturesFromOutside) {
   EXPECT_NE(out.find("--node: "), std::string::npos) << out;
   EXPECT_NE(out.find("has no subgraph or node 'main/Loop \"steps\"/bodyy'"), std::string::npos)
       << out;
-  EXPECT_NE(out.find("\n  main/Loop \"steps\"/body\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("\n  main/Loop \"steps\"/body/If \"even_or_odd\"/then_branch\n"),
+  // The list is indented under the error's first line.
+  EXPECT_NE(out.find("\n    main/Loop \"steps\"/body\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n    main/Loop \"steps\"/body/If \"even_or_odd\"/then_branch\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("\n  main/Loop \"steps\"/body/If \"even_or_odd\"/else_branch"),
+  EXPECT_NE(out.find("\n    main/Loop \"steps\"/body/If \"even_or_odd\"/else_branch"),
             std::string::npos)
       << out;
   EXPECT_FALSE(fs::exists(dir + "/x.dot"));

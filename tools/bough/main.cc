@@ -17,12 +17,15 @@ namespace bough::cli {
 int report_error(const std::exception& e) {
   const auto* err = dynamic_cast<const Error*>(&e);
   // An Error's parts rather than what(), which a NUL in a model's name would cut short.
-  // The place is made of the model's names, so it is escaped as a name (a newline in it
-  // cannot start a line); a message may span lines of its own.
-  const std::string text = !err                   ? util::printable(e.what())
-                           : err->where().empty() ? util::printable(err->message())
-                                                  : util::printable_name(err->where()) + ": " +
-                                                        util::printable(err->message());
+  // The place is made of the model's names, escaped as names. A message may span lines
+  // (a list of missing inputs), and may hold names with newlines of their own: every line
+  // after the first is indented, so that only bough's own first line starts at the margin.
+  std::string text = !err                   ? util::printable(e.what())
+                     : err->where().empty() ? util::printable(err->message())
+                                            : util::printable_name(err->where()) + ": " +
+                                                  util::printable(err->message());
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 3))
+    text.insert(at + 1, "  ");
   std::fprintf(stderr, "bough: error: %s\n", text.c_str());
   if (dynamic_cast<const UsageError*>(&e)) return kExitUsage;
   if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return kExitIO;
