@@ -153,7 +153,7 @@ TEST(CheckSession, NewerOpsetRunsOnlyWhenAllowed) {
   EXPECT_EQ(run_cli("run " + path, &text), 1) << text;
   // No inputs given: bad input data, each missing input listed.
   EXPECT_EQ(run_cli("run --allow-newer-opset " + path, &text), 3) << text;
-  EXPECT_NE(text.find("\n  c: tensor(bool)"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    c: tensor(bool)"), std::string::npos) << text;
 }
 
 TEST(CheckSession, TestDataSkipsAModelWithAnOperatorBoughLacks) {

@@ -126,7 +126,14 @@ void map_layer(GraphLowering& g, const LayerIO& io) {
   if (!rule)
     fail(ErrorKind::Unsupported, g.where(io.layer),
          "operator " + io.layer.type + " has no mapping");
-  rule->map(g, io);
+  // A mapping reads ports and inputs by index (`.at`): an index past what the layer has is
+  // a layer with fewer ports than its operator takes, which the mapping did not check.
+  try {
+    rule->map(g, io);
+  } catch (const std::out_of_range&) {
+    fail(ErrorKind::InvalidModel, g.where(io.layer),
+         "the layer has fewer input or output ports than " + rule->type + " takes");
+  }
 }
 
 bool has_ir_form(const std::string& op_type) { return find_write_rule(op_type) != nullptr; }

@@ -179,6 +179,7 @@ void emit_resize(GraphLowering& g, const Interp& it, ir::Edge* x, ir::Edge* y,
 
 void map_interpolate(GraphLowering& g, const LayerIO& io) {
   const XmlLayer& l = io.layer;
+  check_inputs(g, io, 2, 4);  // each version's own count is checked as its inputs are read
   const ir::Shape& shape = l.inputs.at(0).shape;
   const int64_t rank = shape.rank_known ? static_cast<int64_t>(shape.dims.size()) : -1;
   const int version = op_version(l);
