@@ -56,6 +56,21 @@ TEST(OpenVinoErrors, TheBaseModelRuns) {
   EXPECT_EQ(test::floats_of(out[0].second.tensor()), (std::vector<float>{1.5f, 2.25f}));
 }
 
+// An Interpolate layer without input ports (found by fuzz/openvino_structure.cc): its
+// mapping read input 0's port before checking the arity, and std::out_of_range escaped.
+TEST(OpenVinoErrors, LayerWithoutTheInputsItsOperatorTakes) {
+  const std::string xml = R"(<?xml version="1.0"?>
+<net name="bare" version="11"><layers>
+<layer id="0" name="resize" type="Interpolate" version="opset11"><data mode="nearest"/>
+<output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>
+<layer id="1" name="y" type="Result" version="opset1"><input><port id="0"><dim>2</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>)";
+  Error e = load_error(xml);
+  EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+  EXPECT_NE(std::string(e.where()).find("Interpolate \"resize\""), std::string::npos) << e.what();
+  EXPECT_NE(e.message().find("expected 2 to 4 inputs"), std::string::npos) << e.what();
+}
+
 TEST(OpenVinoErrors, EdgeToAMissingLayer) {
   Error e = load_error(replaced(kBase, R"(to-layer="3")", R"(to-layer="9")"));
   EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
