@@ -43,13 +43,17 @@ ECHO_TYPES = {  # input name -> (ONNX type, protocol datatype)
 }
 
 
-def echo_model():
-    """Each input X given back as X_out, through Identity."""
-    inputs = [helper.make_tensor_value_info(n, t, [None]) for n, (t, _) in ECHO_TYPES.items()]
-    outputs = [helper.make_tensor_value_info(n + "_out", t, [None]) for n, (t, _) in ECHO_TYPES.items()]
-    nodes = [helper.make_node("Identity", [n], [n + "_out"]) for n in ECHO_TYPES]
-    graph = helper.make_graph(nodes, "echo", inputs, outputs)
+def identity_model(name, types, extra_nodes=(), extra_outputs=()):
+    """Each input X of `types` given back as X_out, through Identity, and the extra nodes."""
+    inputs = [helper.make_tensor_value_info(n, t, [None]) for n, (t, _) in types.items()]
+    outputs = [helper.make_tensor_value_info(n + "_out", t, [None]) for n, (t, _) in types.items()]
+    nodes = [helper.make_node("Identity", [n], [n + "_out"]) for n in types]
+    graph = helper.make_graph(nodes + list(extra_nodes), name, inputs, outputs + list(extra_outputs))
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def echo_model():
+    return identity_model("echo", ECHO_TYPES)
 
 
 TYPED_TYPES = {  # input name -> (ONNX type, protocol datatype): every type gRPC carries typed
@@ -69,14 +73,11 @@ TYPED_TYPES = {  # input name -> (ONNX type, protocol datatype): every type gRPC
 
 
 def typed_model():
-    """Each input X given back as X_out, through Identity; and f32 cast to float16 as half."""
-    inputs = [helper.make_tensor_value_info(n, t, [None]) for n, (t, _) in TYPED_TYPES.items()]
-    outputs = [helper.make_tensor_value_info(n + "_out", t, [None]) for n, (t, _) in TYPED_TYPES.items()]
-    outputs.append(helper.make_tensor_value_info("half", TensorProto.FLOAT16, [None]))
-    nodes = [helper.make_node("Identity", [n], [n + "_out"]) for n in TYPED_TYPES]
-    nodes.append(helper.make_node("Cast", ["f32"], ["half"], to=TensorProto.FLOAT16))
-    graph = helper.make_graph(nodes, "typed", inputs, outputs)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    """identity_model of every typed datatype, and f32 cast to float16 as half."""
+    return identity_model(
+        "typed", TYPED_TYPES,
+        [helper.make_node("Cast", ["f32"], ["half"], to=TensorProto.FLOAT16)],
+        [helper.make_tensor_value_info("half", TensorProto.FLOAT16, [None])])
 
 
 def slow_model():
