@@ -68,6 +68,10 @@ ir::Edge* subtract_mean(GraphLowering& g, const PreProcess& pp, ir::Edge* input,
          "an input of element type " + std::string(elem_name(t.elem)));
   const MeanLayout m = layout(dims);
   const auto channels = static_cast<uint64_t>(m.channels);
+  // One mean a channel: checked before anything is sized by the input's shape.
+  if (channels != pp.means.size())
+    fail(ErrorKind::InvalidModel, where,
+         std::to_string(pp.means.size()) + " means for " + std::to_string(channels) + " channels");
   size_t values = 0, images = 0;
   std::vector<const PreProcess::Mean*> by_channel(channels, nullptr);
   for (const PreProcess::Mean& mean : pp.means) {
@@ -84,8 +88,7 @@ ir::Edge* subtract_mean(GraphLowering& g, const PreProcess& pp, ir::Edge* input,
   }
   if (values && images) fail(ErrorKind::InvalidModel, where, "mean values of both kinds");
   if (values + images != channels)
-    fail(ErrorKind::InvalidModel, where,
-         std::to_string(values + images) + " means for " + std::to_string(channels) + " channels");
+    fail(ErrorKind::InvalidModel, where, "a <mean> needs a value, or an offset and a size");
   ir::Edge* mean = nullptr;
   if (values) {
     std::vector<float> v(channels);
@@ -98,25 +101,33 @@ ir::Edge* subtract_mean(GraphLowering& g, const PreProcess& pp, ir::Edge* input,
       mean = g.node("Cast", {mean}, input->name + "/mean_cast",
                     int_attr("to", static_cast<int64_t>(t.elem)));
   } else {
-    std::vector<int64_t> shape = m.image;
-    shape.insert(shape.begin(), m.channels);
-    Tensor image(t.elem, Dims(std::span<const int64_t>(shape)));
-    const uint64_t bytes = image.nbytes() / channels;
+    // Each channel's image must lie in the .bin: checked before the images are allocated.
     const std::string* weights = g.model().weights;
+    if (!weights) fail(ErrorKind::IO, where, "the weights file (.bin beside the .xml) is missing");
+    uint64_t elements = 1;
+    const uint64_t too_many = weights->size() + 1;  // more elements than the file's bytes
+    for (int64_t d : m.image) {
+      const auto n = static_cast<uint64_t>(d);
+      elements = n != 0 && elements > too_many / n ? too_many : elements * n;
+    }
+    const uint64_t bytes = elem_storage_bytes(t.elem, elements);
     for (uint64_t c = 0; c < channels; ++c) {
       const PreProcess::Mean& mc = *by_channel[c];
       if (*mc.size != bytes)
         fail(ErrorKind::InvalidModel, where,
              "the mean image of channel " + std::to_string(c) + " has " + std::to_string(*mc.size) +
                  " bytes, the input's " + std::to_string(bytes));
-      if (!weights)
-        fail(ErrorKind::IO, where, "the weights file (.bin beside the .xml) is missing");
       if (*mc.offset > weights->size() || bytes > weights->size() - *mc.offset)
         fail(ErrorKind::InvalidModel, where,
              "the mean image of channel " + std::to_string(c) + " is past the end of the " +
                  std::to_string(weights->size()) + "-byte weights file");
-      std::memcpy(static_cast<char*>(image.raw()) + c * bytes, weights->data() + *mc.offset, bytes);
     }
+    std::vector<int64_t> shape = m.image;
+    shape.insert(shape.begin(), m.channels);
+    Tensor image(t.elem, Dims(std::span<const int64_t>(shape)));
+    for (uint64_t c = 0; c < channels; ++c)
+      std::memcpy(static_cast<char*>(image.raw()) + c * bytes,
+                  weights->data() + *by_channel[c]->offset, bytes);
     mean = g.constant(std::move(image), input->name + "/mean");
   }
   ir::Edge* out = g.node("Sub", {input, mean}, input->name + "/mean_subtracted");
