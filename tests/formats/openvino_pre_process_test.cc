@@ -82,6 +82,13 @@ TEST(OpenVinoPreProcess, InconsistentBlocksAreRefused) {
                           test::bytes_of<float>({1, 2, 3, 4, 5}));
   EXPECT_NE(e.message().find("past the end of the 20-byte weights file"), std::string::npos)
       << e.what();
+  // A hostile shape of 10^12 channels is refused by the count of means, before anything
+  // is sized by it.
+  std::string huge =
+      test::replaced(net_with(two_means), "shape=\"1,3,1,2\"", "shape=\"1,1000000000000,1,2\"");
+  huge = test::replaced(huge, "<dim>1</dim><dim>3</dim>", "<dim>1</dim><dim>1000000000000</dim>");
+  e = test::ir_load_error(test::scratch_dir("ov_pp_huge"), huge);
+  EXPECT_NE(e.message().find("2 means for 1000000000000 channels"), std::string::npos) << e.what();
 }
 
 }  // namespace
