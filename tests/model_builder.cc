@@ -155,6 +155,13 @@ std::vector<float> floats_of(const Tensor& t) {
   return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
 }
 
+std::vector<int64_t> int64s_of(const Tensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.numel(); ++i)
+    v.push_back(t.type() == ElemType::Int64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i]);
+  return v;
+}
+
 std::vector<double> doubles_of(const Tensor& t) {
   std::vector<double> v;
   for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.get_double(i));

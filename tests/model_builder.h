@@ -78,6 +78,8 @@ Tensor packed(ElemType type, Dims64 dims, std::vector<int> fields);
 // A packed 4- or 2-bit tensor's raw fields.
 std::vector<int> fields_of(const Tensor& t);
 std::vector<float> floats_of(const Tensor& t);
+// An int32 or int64 tensor's elements as int64.
+std::vector<int64_t> int64s_of(const Tensor& t);
 // Any numeric tensor's elements as doubles.
 std::vector<double> doubles_of(const Tensor& t);
 

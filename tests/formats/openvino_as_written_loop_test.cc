@@ -22,10 +22,6 @@ namespace {
 using test::f32;
 using test::floats_of;
 
-std::vector<int64_t> ints_of(const Tensor& t) {
-  return std::vector<int64_t>(t.data<int64_t>(), t.data<int64_t>() + t.numel());
-}
-
 // The trip count is the graph input `trip` (i64 scalar); the condition starts true. Body:
 // a_next = a + 1, carried back into a, and the execution condition a_next < 5.
 // .bin: 0: true (boolean), 4: 1.0, 8: 5.0 (f32).
@@ -223,12 +219,12 @@ TEST(OpenVinoAsWrittenLoop, CurrentIterationWithBackEdgeTakesTheBackEdge) {
       test::save_ir(test::scratch_dir("ov_loop_counter"), "m", counter_loop(true), bin);
   // i = 10, 12, 14; the last i + 2 is 16 (the count would give 0, 1, 2 and then 4).
   NamedValues out = test::run_ir(path, {{"i0", test::i64({1}, {10})}});
-  EXPECT_EQ(ints_of(out.at(0).second.tensor()), std::vector<int64_t>{16});
+  EXPECT_EQ(test::int64s_of(out.at(0).second.tensor()), std::vector<int64_t>{16});
   // Without an initial value i starts at 0: 0, 2, 4, then 6.
   std::string bare =
       test::save_ir(test::scratch_dir("ov_loop_counter0"), "m", counter_loop(false), bin);
   NamedValues zero = test::run_ir(bare, {});
-  EXPECT_EQ(ints_of(zero.at(0).second.tensor()), std::vector<int64_t>{6});
+  EXPECT_EQ(test::int64s_of(zero.at(0).second.tensor()), std::vector<int64_t>{6});
 }
 
 // TensorIterator over x [3, 1] on axis 0; the body doubles each part and the doubled parts are

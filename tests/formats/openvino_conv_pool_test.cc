@@ -15,13 +15,6 @@ namespace {
 using test::f32;
 using test::floats_of;
 
-std::vector<int64_t> ints_of(const Tensor& t) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t.numel(); ++i)
-    v.push_back(t.type() == ElemType::Int64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i]);
-  return v;
-}
-
 // GroupConvolution-1 (OpenVINO's operation specs, convolution/GroupConvolution-1): filter
 // [GROUPS, C_OUT/GROUPS, C_IN/GROUPS, kH, kW] = [2, 2, 1, 2, 2]; the second output channel
 // of each group makes the order of ONNX's merged C_OUT axis visible.
@@ -85,7 +78,8 @@ TEST(OpenVinoConvPool, MaxPool8IndicesOverTheWholeInput) {
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{5, 6, 8, 9, 14, 15, 17, 18}));
   // Flat positions in [1, 2, 3, 3]: channel 1 starts at 9.
   EXPECT_EQ(out[1].second.tensor().type(), ElemType::Int64);
-  EXPECT_EQ(ints_of(out[1].second.tensor()), (std::vector<int64_t>{4, 5, 7, 8, 13, 14, 16, 17}));
+  EXPECT_EQ(test::int64s_of(out[1].second.tensor()),
+            (std::vector<int64_t>{4, 5, 7, 8, 13, 14, 16, 17}));
 }
 
 TEST(OpenVinoConvPool, MaxPool8IndicesFromTheSpatialAxesAsInt32) {
@@ -95,7 +89,8 @@ TEST(OpenVinoConvPool, MaxPool8IndicesFromTheSpatialAxesAsInt32) {
     NamedValues out = run_max_pool_8("ov_maxpool8_axis2", axis, "i32");
     ASSERT_EQ(out.size(), 2u);
     EXPECT_EQ(out[1].second.tensor().type(), ElemType::Int32);
-    EXPECT_EQ(ints_of(out[1].second.tensor()), (std::vector<int64_t>{4, 5, 7, 8, 4, 5, 7, 8}));
+    EXPECT_EQ(test::int64s_of(out[1].second.tensor()),
+              (std::vector<int64_t>{4, 5, 7, 8, 4, 5, 7, 8}));
   }
 }
 
@@ -112,7 +107,8 @@ TEST(OpenVinoConvPool, MaxPool8WithDilationsAndPadding) {
   std::string path = test::save_ir(test::scratch_dir("ov_maxpool8_dilated"), "m", xml);
   NamedValues out = test::run_ir(path, {{"x", f32({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}});
   EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{5, 6, 5, 8, 9, 8, 5, 6, 5}));
-  EXPECT_EQ(ints_of(out[1].second.tensor()), (std::vector<int64_t>{4, 5, 4, 7, 8, 7, 4, 5, 4}));
+  EXPECT_EQ(test::int64s_of(out[1].second.tensor()),
+            (std::vector<int64_t>{4, 5, 4, 7, 8, 7, 4, 5, 4}));
 }
 
 }  // namespace

@@ -17,13 +17,6 @@ namespace {
 using test::f32;
 using test::floats_of;
 
-std::vector<int64_t> ints_of(const Tensor& t) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < t.numel(); ++i)
-    v.push_back(t.type() == ElemType::Int64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i]);
-  return v;
-}
-
 // Four boxes [y1, x1, y2, x2] of one batch: b0 the unit square, b1 it moved 0.1 right (IoU
 // with b0 0.9 / 1.1 = 0.82), b2 far away (IoU 0 with all), b3 b0 with its corners swapped
 // (the same box: corners may be any diagonal).
@@ -80,11 +73,11 @@ TEST(OpenVinoNms, Nms9SortsAcrossClassesAndGivesScoresAndCount) {
   // sort_result_descending (the default): by score over both classes.
   EXPECT_EQ(out[0].second.tensor().type(), ElemType::Int64);
   EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{4, 3}));
-  EXPECT_EQ(ints_of(out[0].second.tensor()),
+  EXPECT_EQ(test::int64s_of(out[0].second.tensor()),
             (std::vector<int64_t>{0, 1, 1, 0, 0, 0, 0, 0, 2, 0, 1, 2}));
   EXPECT_EQ(floats_of(out[1].second.tensor()),
             (std::vector<float>{0, 1, 0.95f, 0, 0, 0.9f, 0, 0, 0.7f, 0, 1, 0.3f}));
-  EXPECT_EQ(ints_of(out[2].second.tensor()), (std::vector<int64_t>{4}));
+  EXPECT_EQ(test::int64s_of(out[2].second.tensor()), (std::vector<int64_t>{4}));
 }
 
 TEST(OpenVinoNms, Nms5UnsortedAsI32) {
@@ -96,12 +89,12 @@ TEST(OpenVinoNms, Nms5UnsortedAsI32) {
   ASSERT_EQ(out.size(), 3u);
   // Per class, by descending score: ONNX's order.
   EXPECT_EQ(out[0].second.tensor().type(), ElemType::Int32);
-  EXPECT_EQ(ints_of(out[0].second.tensor()),
+  EXPECT_EQ(test::int64s_of(out[0].second.tensor()),
             (std::vector<int64_t>{0, 0, 0, 0, 0, 2, 0, 1, 1, 0, 1, 2}));
   EXPECT_EQ(floats_of(out[1].second.tensor()),
             (std::vector<float>{0, 0, 0.9f, 0, 0, 0.7f, 0, 1, 0.95f, 0, 1, 0.3f}));
   EXPECT_EQ(out[2].second.tensor().type(), ElemType::Int32);
-  EXPECT_EQ(ints_of(out[2].second.tensor()), (std::vector<int64_t>{4}));
+  EXPECT_EQ(test::int64s_of(out[2].second.tensor()), (std::vector<int64_t>{4}));
 }
 
 // NMS-3 with center boxes, max 10 and no iou_threshold or score_threshold inputs: OpenVINO's
@@ -120,7 +113,8 @@ TEST(OpenVinoNms, Nms3WithDefaultThresholds) {
              {"scores", f32({1, 2, 4}, {0.9f, 0.8f, 0, -0.5f, 0.2f, 0.95f, 0.3f, 0.6f})}});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].second.tensor().shape().vec(), (std::vector<int64_t>{3, 3}));
-  EXPECT_EQ(ints_of(out[0].second.tensor()), (std::vector<int64_t>{0, 1, 1, 0, 0, 0, 0, 1, 2}));
+  EXPECT_EQ(test::int64s_of(out[0].second.tensor()),
+            (std::vector<int64_t>{0, 1, 1, 0, 0, 0, 0, 1, 2}));
 }
 
 TEST(OpenVinoNms, Nms1AndNms4) {
@@ -131,7 +125,7 @@ TEST(OpenVinoNms, Nms1AndNms4) {
     NamedValues out =
         run_nms(std::string("ov_nms_") + version, xml, nms_bin(2, 0.5f, 0, 0), kCorners);
     // score_threshold 0: as with 0.1, but b3 (0.05) now passes it; it overlaps b0 anyway.
-    EXPECT_EQ(ints_of(out[0].second.tensor()),
+    EXPECT_EQ(test::int64s_of(out[0].second.tensor()),
               (std::vector<int64_t>{0, 0, 0, 0, 0, 2, 0, 1, 1, 0, 1, 2}))
         << version;
   }
@@ -172,8 +166,8 @@ TEST(OpenVinoNms, OnnxNmsWrittenAsNms9) {
   test::expect_ov_reader_accepts(files.xml, "NMS-9");
   NamedValues out = test::run_ir(test::save_ir(dir, "m", files.xml, files.bin), inputs);
   const std::vector<int64_t> want{0, 0, 0, 0, 0, 2, 0, 1, 1, 0, 1, 2};
-  EXPECT_EQ(ints_of(out[0].second.tensor()), want);
-  EXPECT_EQ(ints_of(Session(Model::load(path)).run(inputs)[0].second.tensor()), want);
+  EXPECT_EQ(test::int64s_of(out[0].second.tensor()), want);
+  EXPECT_EQ(test::int64s_of(Session(Model::load(path)).run(inputs)[0].second.tensor()), want);
 }
 
 }  // namespace
