@@ -213,6 +213,18 @@ TEST(HostileNpy, ShapesLargerThanTheDataAreRefusedBeforeAllocating) {
   }
 }
 
+// Found by fuzz_npy_reader: a scalar's empty shape skipped the length check, so an int64
+// scalar followed by 4 bytes was read 4 bytes past the file's end.
+TEST(HostileNpy, ScalarShorterThanItsElementIsRefused) {
+  for (const auto& [descr, data] : std::vector<std::pair<std::string, std::string>>{
+           {"<i8", std::string("\x07\0\0\0", 4)}, {"<f4", "\x07"}, {"|b1", ""}, {"<U3", "abcd"}}) {
+    const std::string m =
+        npy_error("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (), }", data,
+                  ErrorKind::BadInput);
+    EXPECT_TRUE(has(m, "shorter than its shape needs")) << descr << ": " << m;
+  }
+}
+
 TEST(HostileNpy, ValidHeadersInEveryFormNumpyWritesStillRead) {
   // Keys in any order, double quotes, Python 2's long dims, an empty shape, a zero dim.
   Tensor a =

@@ -188,10 +188,11 @@ Dtype parse_dtype(const std::string& descr, const std::string& path) {
 size_t checked_count(const Dims& shape, size_t size, size_t available, const std::string& path) {
   const size_t most = available / size;
   if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
-  size_t count = 1;
+  size_t count = 1;  // a scalar's shape is empty, and its one element must be there too
   for (int64_t d : shape)
-    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &count) || count > most)
+    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &count))
       fail(ErrorKind::BadInput, path, "npy data is shorter than its shape needs");
+  if (count > most) fail(ErrorKind::BadInput, path, "npy data is shorter than its shape needs");
   return count;
 }
 
