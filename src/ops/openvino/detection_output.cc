@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <type_traits>
 
 #include "bough/error.h"
 #include "kernels/convert.h"
@@ -180,7 +181,9 @@ class Detector {
           a_.mxnet ? mxnet_nms(decoded, scores) : caffe_nms(decoded, scores);
       kept = keep_top(kept, scores);
       for (const auto& [label, indices] : kept) {
-        const std::vector<Box<T>>& boxes = decoded.at(a_.share_location ? -1 : label);
+        auto found = decoded.find(a_.share_location ? -1 : label);
+        if (found == decoded.end()) continue;
+        const std::vector<Box<T>>& boxes = found->second;
         for (int64_t idx : indices) {
           if (count >= s_.rows) break;
           const Box<T> b = a_.clip_after ? clipped(boxes[idx]) : boxes[idx];
