@@ -259,6 +259,18 @@ TEST(OpenVinoDetection, DetectionOutputCenterSize) {
                                                 kZeros}));
 }
 
+// decrease_label_id (MXNet's NMS): each prior goes to its best class from 1 (here class 1
+// for both, 0.9 and 0.8), NMS 0.5 keeps both, and labels are written one lower: 0.
+TEST(OpenVinoDetection, DetectionOutputMxNetLabels) {
+  Detection d;
+  d.data = detection_data(
+      R"(code_type="caffe.PriorBoxParameter.CORNER" share_location="true" )"
+      R"(variance_encoded_in_target="true" nms_threshold="0.5" decrease_label_id="true")");
+  expect_close(
+      detect("ov_do_mxnet", d),
+      rows({{0, 0, 0.9f, 0, 0, 0.5f, 0.5f}, {0, 0, 0.8f, 0.1f, 0.1f, 0.6f, 0.6f}, kEnd, kZeros}));
+}
+
 TEST(OpenVinoDetection, DetectionOutputRefusals) {
   auto net = [](const std::string& version, const std::string& data) {
     return test::ov_one_layer_net({{test::ov_parameter(0, "logits", {1, 8}), {1, 8}},
