@@ -135,6 +135,24 @@ TEST(OpenVinoDetection, RefusesAttributesOutOfRange) {
       << e.what();
 }
 
+// With scale_all_sizes 0, OpenVINO's PriorBox::number_of_priors counts 3 + 1 - 1 = 3 boxes a
+// cell but its reference also makes the max box, 4: refused rather than run past the output.
+TEST(OpenVinoDetection, PriorBoxRefusesWhatTheReferenceMiscounts) {
+  const std::string data =
+      test::replaced(kPriorBoxData, R"(scale_all_sizes="true")", R"(scale_all_sizes="false")");
+  const std::string path = test::save_ir(test::scratch_dir("ov_pb_miscount"), "m",
+                                         grid_net("PriorBox", "opset8", data, 12),
+                                         test::bytes_of<int64_t>({2, 2, 8, 8}));
+  try {
+    Session session(Model::load(path));
+    (void)session.run({});
+    ADD_FAILURE() << "ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("make 4 priors per cell"), std::string::npos) << e.what();
+  }
+}
+
 // DetectionOutput on one image, two priors and two classes. Priors p0 = [0, 0, 0.5, 0.5] and
 // p1 = [0.1, 0.1, 0.6, 0.6] overlap by 0.16 / 0.34 = 0.47. Scores: p0 (0.1, 0.9), p1 (0.3, 0.8).
 const std::vector<float> kPriors{0, 0, 0.5f, 0.5f, 0.1f, 0.1f, 0.6f, 0.6f};
