@@ -139,10 +139,11 @@ void map_layer(GraphLowering& g, const LayerIO& io) {
 bool has_ir_form(const std::string& op_type) { return find_write_rule(op_type) != nullptr; }
 
 void write_node(NetWriter& w, const ir::Node& n) {
-  if (!n.domain.empty())
+  const bool onnx = n.domain.empty() || n.domain == "ai.onnx";
+  const WriteRule* rule = find_write_rule(onnx ? n.op_type : n.domain + ":" + n.op_type);
+  if (!rule && !onnx)
     fail(ErrorKind::Unsupported, w.where(n),
-         "operators of domain '" + n.domain + "' have no OpenVINO form");
-  const WriteRule* rule = find_write_rule(n.op_type);
+         "operator " + n.op_type + " of domain '" + n.domain + "' has no OpenVINO form");
   if (!rule)
     fail(ErrorKind::Unsupported, w.where(n), "operator " + n.op_type + " has no OpenVINO mapping");
   rule->write(w, n);

@@ -25,7 +25,8 @@ struct ReadRule {
 };
 
 // An ONNX-domain operator bough writes as OpenVINO layers; `writes` names them with their
-// versions, "MaxPool-1 MaxPool-8" (listed by `bough ops --openvino`).
+// versions, "MaxPool-1 MaxPool-8" (listed by `bough ops --openvino`). An operator of
+// another domain is spelled "domain:op_type" ("org.openvinotoolkit:PriorBox").
 struct WriteRule {
   std::string onnx_type;
   std::string writes;

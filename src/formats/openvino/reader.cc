@@ -65,6 +65,19 @@ std::string output_name(const XmlLayer& result, const XmlPort* source) {
   return named ? tensor : "";
 }
 
+// Imports, at version 1, the domains of the nodes the mapping wrote outside ONNX's (the
+// org.openvinotoolkit operators of OpenVINO's ONNX frontend), through every body.
+void import_node_domains(const ir::Graph& g, ir::Model& model) {
+  for (const auto& n : g.nodes) {
+    if (!n->domain.empty() && model.opset(n->domain) == 0)
+      model.opset_imports.emplace_back(n->domain, 1);
+    for (const ir::Attribute& a : n->attributes) {
+      if (a.g) import_node_domains(*a.g, model);
+      for (const auto& body : a.graphs) import_node_domains(*body, model);
+    }
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::string* weights,
@@ -107,6 +120,7 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
     }
     model->graph->outputs.push_back(edge);
   }
+  import_node_domains(*model->graph, *model);
   return model;
 }
 
