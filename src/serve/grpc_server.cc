@@ -75,10 +75,8 @@ class Service final : public inference::GRPCInferenceService::Service {
 
   grpc::Status ModelReady(grpc::ServerContext*, const inference::ModelReadyRequest* request,
                           inference::ModelReadyResponse* response) override {
-    return answer([&] {
-      find_model(state_, request->name(), request->version());
-      response->set_ready(true);
-    });
+    return answer(
+        [&] { response->set_ready(model_ready(state_, request->name(), request->version())); });
   }
 
   grpc::Status ServerMetadata(grpc::ServerContext*, const inference::ServerMetadataRequest*,
@@ -92,7 +90,9 @@ class Service final : public inference::GRPCInferenceService::Service {
   grpc::Status ModelMetadata(grpc::ServerContext*, const inference::ModelMetadataRequest* request,
                              inference::ModelMetadataResponse* response) override {
     return answer([&] {
-      const ServedModel& model = find_model(state_, request->name(), request->version());
+      const std::shared_ptr<ServedModel> lease =
+          find_model(state_, request->name(), request->version());
+      const ServedModel& model = *lease;
       response->set_name(model.name());
       response->add_versions(model.version());
       response->set_platform(kPlatform);
@@ -104,10 +104,14 @@ class Service final : public inference::GRPCInferenceService::Service {
   grpc::Status ModelInfer(grpc::ServerContext*, const inference::ModelInferRequest* request,
                           inference::ModelInferResponse* response) override {
     return answer([&] {
-      ServedModel& model = find_model(state_, request->model_name(), request->model_version());
+      const std::shared_ptr<ServedModel> lease =
+          find_model(state_, request->model_name(), request->model_version());
+      ServedModel& model = *lease;
+      RequestTimer timer(model.metrics());
       const InferRequest parsed = read_grpc_request(*request, model);
-      const NamedValues outputs = model.run(parsed.inputs);
+      const NamedValues outputs = model.run(parsed.inputs, timer.times);
       write_grpc_response(model, parsed, outputs, *response);
+      timer.succeeded();
     });
   }
 

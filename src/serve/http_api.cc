@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "serve/datatype.h"
+#include "serve/http_reply.h"
 #include "serve/infer_request.h"
 #include "serve/infer_response.h"
 #include "serve/protocol_error.h"
@@ -19,25 +20,8 @@ namespace {
 constexpr const char* kJson = "application/json";
 constexpr const char* kHeaderLength = "Inference-Header-Content-Length";
 
-void send_error(httplib::Response& res, int status, const std::string& message) {
-  res.status = status;
-  res.set_content(json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace),
-                  kJson);
-}
-
-// Runs `handle`, answering whatever it throws with the protocol's error object.
-template <typename Handle>
-void answer(httplib::Response& res, Handle&& handle) {
-  try {
-    handle();
-  } catch (...) {
-    const ErrorReply reply = error_reply(std::current_exception());
-    send_error(res, reply.status, reply.message);
-  }
-}
-
 // The model a URL names (matches[1]), at the version it names (matches[2], optional).
-ServedModel& find_model(const ApiState& state, const httplib::Request& req) {
+std::shared_ptr<ServedModel> find_model(const ApiState& state, const httplib::Request& req) {
   return serve::find_model(state, req.matches[1].str(), req.matches[2].str());
 }
 
@@ -68,9 +52,11 @@ std::optional<size_t> header_length(const httplib::Request& req) {
 }
 
 void infer(ServedModel& model, const httplib::Request& req, httplib::Response& res) {
+  RequestTimer timer(model.metrics());
   const InferRequest request = parse_infer_request(req.body, header_length(req), model);
-  const NamedValues outputs = model.run(request.inputs);
+  const NamedValues outputs = model.run(request.inputs, timer.times);
   InferResponse response = make_infer_response(model.name(), model.version(), request, outputs);
+  timer.succeeded();
   if (response.header_length) {
     res.set_header(kHeaderLength, std::to_string(*response.header_length));
     res.set_content(std::move(response.body), "application/octet-stream");
@@ -80,6 +66,12 @@ void infer(ServedModel& model, const httplib::Request& req, httplib::Response& r
 }
 
 }  // namespace
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_content(json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace),
+                  kJson);
+}
 
 void add_api_routes(httplib::Server& server, ApiState& state) {
   const std::string model_path = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
@@ -96,16 +88,21 @@ void add_api_routes(httplib::Server& server, ApiState& state) {
     res.status = state.ready.load() ? 200 : kBadRequest;
   });
   server.Get(model_path, [&state](const httplib::Request& req, httplib::Response& res) {
-    answer(res, [&] { res.set_content(model_metadata(find_model(state, req)).dump(), kJson); });
+    answer(res, [&] { res.set_content(model_metadata(*find_model(state, req)).dump(), kJson); });
   });
   server.Get(model_path + "/ready", [&state](const httplib::Request& req, httplib::Response& res) {
     answer(res, [&] {
-      find_model(state, req);
-      res.status = 200;
+      const std::string name = req.matches[1].str();
+      if (model_ready(state, name, req.matches[2].str()))
+        res.status = 200;
+      else
+        send_error(res, kBadRequest,
+                   "model '" + name +
+                       "' is not ready: " + state.models.unavailable(name).value_or("not loaded"));
     });
   });
   server.Post(model_path + "/infer", [&state](const httplib::Request& req, httplib::Response& res) {
-    answer(res, [&] { infer(find_model(state, req), req, res); });
+    answer(res, [&] { infer(*find_model(state, req), req, res); });
   });
 
   // A compressed body is refused before it is read: decompressing it would escape the limit

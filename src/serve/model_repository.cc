@@ -60,34 +60,62 @@ ModelConfig read_config(const std::string& path, const ModelConfig& defaults) {
   return config;
 }
 
-std::vector<ModelSource> scan_repository(const std::string& dir, const ModelConfig& defaults) {
+std::vector<std::string> model_names(const std::string& dir) {
   if (!fs::is_directory(dir)) fail(ErrorKind::IO, dir, "is not a folder");
-  std::vector<ModelSource> models;
+  std::vector<std::string> names;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (!entry.is_directory() || name.starts_with(".")) continue;
-    std::string newest;
-    for (const fs::directory_entry& version : fs::directory_iterator(entry.path())) {
-      const std::string v = version.path().filename().string();
-      if (!version.is_directory() || !is_version(v)) continue;
-      if (newest.empty() || v.size() > newest.size() || (v.size() == newest.size() && v > newest))
-        newest = v;
-    }
-    if (newest.empty())
-      fail(ErrorKind::IO, entry.path().string(), "has no version folder (1, 2, ...)");
-    const fs::path config = entry.path() / "config.json";
-    models.push_back({name, newest, model_file(entry.path() / newest),
-                      fs::exists(config) ? read_config(config.string(), defaults) : defaults});
+    if (entry.is_directory() && !name.starts_with(".")) names.push_back(name);
   }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ModelSource model_source(const std::string& dir, const std::string& name,
+                         const ModelConfig& defaults) {
+  const fs::path folder = fs::path(dir) / name;
+  std::string newest;
+  for (const fs::directory_entry& version : fs::directory_iterator(folder)) {
+    const std::string v = version.path().filename().string();
+    if (!version.is_directory() || !is_version(v)) continue;
+    if (newest.empty() || v.size() > newest.size() || (v.size() == newest.size() && v > newest))
+      newest = v;
+  }
+  if (newest.empty()) fail(ErrorKind::IO, folder.string(), "has no version folder (1, 2, ...)");
+  const fs::path config = folder / "config.json";
+  return {name, newest, model_file(folder / newest),
+          fs::exists(config) ? read_config(config.string(), defaults) : defaults};
+}
+
+std::vector<ModelSource> scan_repository(const std::string& dir, const ModelConfig& defaults) {
+  std::vector<ModelSource> models;
+  for (const std::string& name : model_names(dir))
+    models.push_back(model_source(dir, name, defaults));
   if (models.empty()) fail(ErrorKind::IO, dir, "holds no model folder");
-  std::sort(models.begin(), models.end(),
-            [](const ModelSource& a, const ModelSource& b) { return a.name < b.name; });
   return models;
 }
 
 ModelSource single_model(const std::string& path, const ModelConfig& defaults) {
   if (!fs::is_regular_file(path)) fail(ErrorKind::IO, path, "is not a file");
   return {fs::path(path).stem().string(), "1", path, defaults};
+}
+
+std::vector<std::string> ModelCatalog::names() const {
+  if (repository.empty()) return {single.name};
+  return model_names(repository);
+}
+
+ModelSource ModelCatalog::source(const std::string& name) const {
+  if (repository.empty()) {
+    if (name != single.name)
+      fail(ErrorKind::IO, single.path, "is the only model served; it is called " + single.name);
+    return single;
+  }
+  // A name is one folder of the repository, never a path out of it.
+  if (name.empty() || name.starts_with(".") || name.find('/') != std::string::npos ||
+      !fs::is_directory(fs::path(repository) / name))
+    fail(ErrorKind::IO, repository, "holds no model folder '" + name + "'");
+  return model_source(repository, name, defaults);
 }
 
 }  // namespace bough::serve

@@ -21,6 +21,14 @@ struct ModelSource {
   ModelConfig config;
 };
 
+// The model folders of `dir` (every folder whose name does not start with a dot), sorted.
+// Error(IO) when `dir` is not a folder.
+std::vector<std::string> model_names(const std::string& dir);
+
+// The newest version of the model `name` of `dir`: Error(IO or InvalidModel) as scan_repository.
+ModelSource model_source(const std::string& dir, const std::string& name,
+                         const ModelConfig& defaults);
+
 // The newest version of every model in `dir` (Triton's default version policy). Folders under
 // a model that are not whole numbers are ignored, as Triton does; a model without a version,
 // a version without exactly one of model.onnx and model.xml, or a bad config.json is an
@@ -29,6 +37,19 @@ std::vector<ModelSource> scan_repository(const std::string& dir, const ModelConf
 
 // One model file served as version 1 under its file name without the extension.
 ModelSource single_model(const std::string& path, const ModelConfig& defaults);
+
+// Where the models come from: a repository folder, or one model file.
+struct ModelCatalog {
+  std::string repository;  // empty: `single` is the only model
+  ModelSource single;
+  ModelConfig defaults;
+
+  // The models one can load: the repository's model folders, or the single model's name.
+  std::vector<std::string> names() const;
+  // The model `name`, read afresh (a repository's newest version now); Error(IO) naming the
+  // repository for a name it does not hold, and the errors of model_source.
+  ModelSource source(const std::string& name) const;
+};
 
 // Reads config.json: {"instances": N, "threads": N}, each optional and at least 1; any other
 // key is an error, so that a misspelled one is not silently ignored.

@@ -1,5 +1,7 @@
 #include "serve/served_model.h"
 
+#include <chrono>
+
 #include "bough/model.h"
 #include "serve/protocol_error.h"
 
@@ -16,7 +18,8 @@ ServedModel::ServedModel(const ModelSource& source, const SessionOptions& option
   }
 }
 
-NamedValues ServedModel::run(const NamedValues& inputs) {
+NamedValues ServedModel::run(const NamedValues& inputs, RequestTimes& times) {
+  const auto queued = std::chrono::steady_clock::now();
   Session* session = nullptr;
   {
     std::unique_lock lock(mutex_);
@@ -44,7 +47,12 @@ NamedValues ServedModel::run(const NamedValues& inputs) {
       model->freed_.notify_one();
     }
   } give_back{this, session};
-  return session->run(inputs);
+  const auto started = std::chrono::steady_clock::now();
+  times.queue_us = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(started - queued).count());
+  NamedValues outputs = session->run(inputs);
+  times.compute_us = micros_since(started);
+  return outputs;
 }
 
 }  // namespace bough::serve

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bough/session.h"
+#include "serve/metrics.h"
 #include "serve/model_repository.h"
 
 namespace bough::serve {
@@ -25,14 +26,17 @@ class ServedModel {
   // The inputs and outputs, as the sessions see them.
   const std::vector<ValueInfo>& inputs() const { return sessions_.front()->inputs(); }
   const std::vector<ValueInfo>& outputs() const { return sessions_.front()->outputs(); }
-  // Runs one request on a free session (waiting for one); ProtocolError(503) when too many
-  // requests wait already.
-  NamedValues run(const NamedValues& inputs);
+  // Runs one request on a free session (waiting for one), and records in `times` how long it
+  // waited and ran; ProtocolError(503) when too many requests wait already.
+  NamedValues run(const NamedValues& inputs, RequestTimes& times);
+  ModelMetrics& metrics() { return metrics_; }
+  const ModelMetrics& metrics() const { return metrics_; }
 
  private:
   std::string name_;
   std::string version_;
   int max_waiting_;
+  ModelMetrics metrics_;
   std::vector<std::unique_ptr<Session>> sessions_;
   std::mutex mutex_;
   std::condition_variable freed_;

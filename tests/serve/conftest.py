@@ -117,17 +117,21 @@ def repository(tmp_path_factory):
 
 
 class Server:
-    """A `bough serve` process on free loopback ports; .grpc_port is None with gRPC off."""
+    """A `bough serve` process on free loopback ports; .grpc_port is None with gRPC off, and
+    .metrics_port with metrics off."""
 
     def __init__(self, *args):
         args = [str(a) for a in args]
-        if "--grpc-port" not in args:
-            args = ["--grpc-port", "0", *args]
-        self.proc = subprocess.Popen([BOUGH, "serve", "--http-port", "0", *args],
+        given = {a.split("=")[0] for a in args}
+        for port in ("--http-port", "--grpc-port", "--metrics-port"):
+            if port not in given:
+                args = [port, "0", *args]
+        self.proc = subprocess.Popen([BOUGH, "serve", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = []
         self.port = None
         self.grpc_port = None
+        self.metrics_port = None
         while True:
             line = self.proc.stdout.readline()
             if not line:
@@ -137,6 +141,8 @@ class Server:
                 self.port = int(line.rsplit(":", 1)[1])
             if "listening on grpc://" in line:
                 self.grpc_port = int(line.rsplit(":", 1)[1])
+            if "metrics on http://" in line:
+                self.metrics_port = int(line.rsplit(":", 1)[1].split("/")[0])
             if line.strip().endswith("ready"):
                 break
 

@@ -23,7 +23,7 @@ def test_server_live_ready_and_metadata(stub):
     metadata = stub.ServerMetadata(pb.ServerMetadataRequest(), timeout=30)
     assert metadata.name == "bough"
     assert metadata.version
-    assert list(metadata.extensions) == ["binary_tensor_data"]
+    assert list(metadata.extensions) == ["binary_tensor_data", "model_repository"]
 
 
 def test_model_ready(stub):

@@ -254,7 +254,7 @@ def test_grpc_off_and_port_in_use(repository, server):
         s.stop()
     # gRPC would share a port with SO_REUSEPORT; bough's server must not.
     done = subprocess.run([BOUGH, "serve", "--http-port", "0", "--grpc-port", str(server.grpc_port),
-                           "--model-repository", repository],
+                           "--metrics-port", "-1", "--model-repository", repository],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert f"127.0.0.1:{server.grpc_port}: cannot listen there for gRPC" in done.stderr

@@ -136,7 +136,7 @@ def test_bad_repository_is_refused_at_start(tmp_path, layout, expect):
             os.makedirs(full.parent, exist_ok=True)
             full.write_text(text)
     done = subprocess.run([BOUGH, "serve", "--http-port", "0", "--grpc-port", "0",
-                           "--model-repository", tmp_path],
+                           "--metrics-port", "-1", "--model-repository", tmp_path],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert expect in done.stderr

@@ -1,5 +1,6 @@
 // bough serve (MODEL | --model-repository DIR) [--host H] [--http-port P] [--grpc-port P]
-// ...: the Open Inference Protocol (KServe v2) over HTTP and gRPC, until SIGTERM or SIGINT.
+// [--metrics-port P] ...: the Open Inference Protocol (KServe v2) over HTTP and gRPC, until
+// SIGTERM or SIGINT.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -16,6 +17,7 @@ namespace {
 struct Options {
   std::string model;
   std::string repository;
+  std::string model_name;
   serve::ServerOptions server;
   serve::ModelConfig defaults;
   double max_request_mib = 64;
@@ -26,10 +28,14 @@ int serve_models(Options& opt) {
     throw UsageError("give either MODEL or --model-repository DIR");
   opt.server.max_request_bytes = static_cast<size_t>(opt.max_request_mib * (1 << 20));
   opt.server.version = BOUGH_VERSION;
-  const std::vector<serve::ModelSource> models =
-      opt.model.empty() ? serve::scan_repository(opt.repository, opt.defaults)
-                        : std::vector{serve::single_model(opt.model, opt.defaults)};
-  serve::serve(models, opt.server, stdout);
+  serve::ModelCatalog catalog{opt.repository, {}, opt.defaults};
+  if (!opt.model.empty()) {
+    catalog.single = serve::single_model(opt.model, opt.defaults);
+    if (!opt.model_name.empty()) catalog.single.name = opt.model_name;
+  } else if (!opt.model_name.empty()) {
+    throw UsageError("--model-name names the one MODEL; a repository's models are its folders");
+  }
+  serve::serve(catalog, opt.server, stdout);
   return kExitOk;
 }
 
@@ -42,9 +48,12 @@ Command add_serve(CLI::App& root) {
       "until SIGTERM or SIGINT; docs/serve.md describes the endpoints");
   auto opt = std::make_shared<Options>();
   app->add_option("MODEL", opt->model, "one model, served under its file name without extension");
-  app->add_option("--model-repository", opt->repository,
+  // --model-store is Triton's name for it, --model_dir KServe's model servers'.
+  app->add_option("--model-repository,--model-store,--model_dir", opt->repository,
                   "a folder in Triton's layout: NAME/VERSION/model.onnx (or model.xml), with an "
                   "optional NAME/config.json; the newest version of each model is served");
+  app->add_option("--model-name", opt->model_name,
+                  "the name MODEL is served under (default: its file name without extension)");
   app->add_option("--host", opt->server.host, "the address to listen on")->capture_default_str();
   app->add_option("--http-port", opt->server.http_port, "the HTTP port (0: any free port)")
       ->check(CLI::Range(0, 65535))
@@ -54,6 +63,11 @@ Command add_serve(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--grpc-port", opt->server.grpc_port,
                   "the gRPC port (0: any free port; -1: no gRPC)")
+      ->check(CLI::Range(-1, 65535))
+      ->capture_default_str();
+  app->add_option("--metrics-port", opt->server.metrics_port,
+                  "the port of GET /metrics, Prometheus' text format (0: any free port; -1: no "
+                  "metrics)")
       ->check(CLI::Range(-1, 65535))
       ->capture_default_str();
   app->add_option("--grpc-threads", opt->server.grpc_threads, "gRPC calls served at once")
