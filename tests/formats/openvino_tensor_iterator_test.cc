@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "bough/error.h"
+#include "formats/onnx/reader.h"
+#include "formats/onnx/writer.h"
+#include "formats/openvino/reader.h"
 #include "formats/openvino_test_util.h"
+#include "ir/graph.h"
 #include "model_builder.h"
 #include "test_paths.h"
 
@@ -103,6 +107,37 @@ TEST(OpenVinoTensorIterator, SlicedInputStateAndConcatenatedOutputs) {
   EXPECT_EQ(floats_of(out[1].second.tensor()), (std::vector<float>{1, 3, 6, 4, 9, 15}));
   // backward: the first iteration's part last: [[6, 3, 1], [15, 9, 4]]
   EXPECT_EQ(floats_of(out[2].second.tensor()), (std::vector<float>{6, 3, 1, 15, 9, 4}));
+}
+
+// OpenVINO's own test file (corpus/ti_sliced_input.xml): x [1, 2, 3] sliced on axis 2 in
+// parts of 1, the body returning its Parameter [1, 2, 1] as it is. The ONNX Scan hands the
+// body slices of [1, 2]: its input must say so, and the body's output must not be that
+// input itself (ONNX Runtime 1.30 gives zeros for such a Scan output; an Identity in
+// between, it gives x).
+TEST(OpenVinoTensorIterator, ScanBodyInputIsTypedAndNotReturnedAsItIs) {
+  const std::string xml =
+      test::source_dir() + "/tests/fixtures/openvino/corpus/ti_sliced_input.xml";
+  std::unique_ptr<ir::Model> back =
+      onnx::read_model_bytes(onnx::write_model_bytes(*openvino::read_model_file(xml)), xml, "");
+  const ir::Node* scan = nullptr;
+  for (const auto& n : back->graph->nodes)
+    if (n->op_type == "Scan") scan = n.get();
+  ASSERT_NE(scan, nullptr);
+  const ir::Graph* body = nullptr;
+  for (const ir::Attribute& a : scan->attributes)
+    if (a.name == "body") body = a.g.get();
+  ASSERT_NE(body, nullptr);
+  ASSERT_EQ(body->inputs.size(), 1u);
+  const ir::Type& t = body->inputs[0]->type;
+  EXPECT_EQ(t.elem, ElemType::Float);
+  ASSERT_TRUE(t.shape.rank_known);
+  ASSERT_EQ(t.shape.dims.size(), 2u);
+  EXPECT_EQ(t.shape.dims[0].value, 1);
+  EXPECT_EQ(t.shape.dims[1].value, 2);
+  ASSERT_EQ(body->outputs.size(), 1u);
+  EXPECT_NE(body->outputs[0], body->inputs[0]);
+  ASSERT_NE(body->outputs[0]->producer, nullptr);
+  EXPECT_EQ(body->outputs[0]->producer->op_type, "Identity");
 }
 
 TEST(OpenVinoTensorIterator, BackwardSlicedInput) {

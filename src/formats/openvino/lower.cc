@@ -430,10 +430,12 @@ const XmlPort* GraphLowering::result_source(const XmlLayer& result) const {
   return it == result_sources_.end() ? nullptr : it->second;
 }
 
-void GraphLowering::separate_outputs() {
+void GraphLowering::separate_outputs(bool inputs_too) {
   auto& outs = graph_->outputs;
   for (auto it = outs.begin(); it != outs.end(); ++it) {
-    if ((*it)->origin != ir::Edge::Origin::Capture && std::find(outs.begin(), it, *it) == it)
+    const ir::Edge::Origin origin = (*it)->origin;
+    if (origin != ir::Edge::Origin::Capture && !(inputs_too && origin == ir::Edge::Origin::Input) &&
+        std::find(outs.begin(), it, *it) == it)
       continue;
     ir::Edge* copy = node("Identity", {*it}, (*it)->name + "/copy");
     copy->type = (*it)->type;

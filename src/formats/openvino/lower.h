@@ -49,8 +49,10 @@ class GraphLowering {
 
   // ONNX Runtime refuses a subgraph that returns an outer value as it is, and the same value
   // listed twice among a graph's outputs; exporters put an Identity in between, and so does
-  // this, for every output after the graph's are set.
-  void separate_outputs();
+  // this, for every output after the graph's are set. With `inputs_too`, also for an output
+  // that is one of the graph's own inputs: ONNX Runtime 1.30 gives zeros for a Scan output
+  // that is a body input as it is.
+  void separate_outputs(bool inputs_too = false);
 
   // A node of `op` reading `ins` and producing the existing edges `outs`.
   ir::Node* node_to(const std::string& op, std::vector<ir::Edge*> ins, std::vector<ir::Edge*> outs,

@@ -100,6 +100,19 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
       fail(ErrorKind::Unsupported, lowering.where(param),
            "a sliced input other than parts of part_size taken over the whole axis");
     if (e->part_size == 1) {
+      // Scan hands the body each slice without the axis, which the body then puts back; the
+      // input is typed as the Parameter less that axis (untyped, a body that returns it
+      // as it is gave ONNX Runtime zeros).
+      input->type = parameter_type(param, lowering.where(param));
+      ir::Shape& part = input->type.shape;
+      if (part.rank_known) {
+        const auto rank = static_cast<int64_t>(part.dims.size());
+        const int64_t axis = *e->axis < 0 ? *e->axis + rank : *e->axis;
+        if (axis < 0 || axis >= rank)
+          fail(ErrorKind::InvalidModel, lowering.where(param),
+               "the sliced axis " + std::to_string(*e->axis) + " is out of range");
+        part.dims.erase(part.dims.begin() + axis);
+      }
       sliced.push_back({e, outer, input, *e->axis});
       return lowering.node("Unsqueeze",
                            {input, i64_vector(lowering, *e->axis, param.name + "/axis")},
@@ -220,7 +233,7 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
     node->outputs[i]->producer = node;
     node->outputs[i]->producer_index = static_cast<int>(i);
   }
-  lowering.separate_outputs();
+  lowering.separate_outputs(/*inputs_too=*/true);
   node->attributes.push_back(graph_attr("body", std::move(body)));
   node->attributes.push_back(int_attr("num_scan_inputs", static_cast<int64_t>(sliced.size())));
   node->attributes.push_back(ints_attr("scan_input_axes", in_axes));
