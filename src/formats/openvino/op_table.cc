@@ -139,7 +139,7 @@ void map_layer(GraphLowering& g, const LayerIO& io) {
 bool has_ir_form(const std::string& op_type) { return find_write_rule(op_type) != nullptr; }
 
 void write_node(NetWriter& w, const ir::Node& n) {
-  if (!n.domain.empty())
+  if (!n.domain.empty() && n.domain != kOpenVinoDomain)
     fail(ErrorKind::Unsupported, w.where(n),
          "operators of domain '" + n.domain + "' have no OpenVINO form");
   const WriteRule* rule = find_write_rule(n.op_type);

@@ -9,6 +9,7 @@
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/lower.h"
 #include "formats/openvino/op_mapping.h"
+#include "formats/openvino/op_table.h"
 #include "formats/openvino/pre_process.h"
 #include "formats/openvino/xml_net.h"
 #include "util/files.h"
@@ -65,6 +66,19 @@ std::string output_name(const XmlLayer& result, const XmlPort* source) {
   return named ? tensor : "";
 }
 
+// Whether a node of `g` or of a graph nested in it is of `domain`.
+bool uses_domain(const ir::Graph& g, const std::string& domain) {
+  for (const auto& n : g.nodes) {
+    if (n->domain == domain) return true;
+    for (const auto& a : n->attributes) {
+      if (a.g && uses_domain(*a.g, domain)) return true;
+      for (const auto& sub : a.graphs)
+        if (uses_domain(*sub, domain)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::string* weights,
@@ -107,6 +121,8 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
     }
     model->graph->outputs.push_back(edge);
   }
+  if (uses_domain(*model->graph, kOpenVinoDomain))
+    model->opset_imports.emplace_back(kOpenVinoDomain, 1);
   return model;
 }
 
