@@ -306,7 +306,6 @@ NamedValues Session::run(const NamedValues& inputs) {
     }
   }
   ops::RunContext ctx{&s.pool, &s.cancelled};
-  ctx.variables = &s.variables;
   s.cancelled.store(false, std::memory_order_relaxed);
   if (s.time_limit_seconds > 0) {
     const auto limit = std::chrono::duration<double>(s.time_limit_seconds);
@@ -316,6 +315,7 @@ NamedValues Session::run(const NamedValues& inputs) {
   }
   NamedValues out;
   ir::MemoryLimitScope memory_limit(s.memory_limit_bytes);
+  ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
     s.plan->run(ctx);

@@ -12,7 +12,7 @@ bool is_random_op(std::string_view domain, std::string_view name) {
 }
 
 bool evaluable(const OpDef& def) {
-  if (!def.domain.empty() || def.nondeterministic || def.stateful) return false;
+  if (!def.domain.empty() || def.nondeterministic) return false;
   // Subgraphs need a plan; Dropout draws its mask in training mode.
   static constexpr std::string_view kNot[] = {"If", "Loop", "Scan", "SequenceMap", "Dropout"};
   for (std::string_view name : kNot)

@@ -16,8 +16,6 @@ class ThreadPool;
 
 namespace bough::ops {
 
-class Variables;
-
 // Per-run context shared by every frame of one Session::run call.
 struct RunContext {
   util::ThreadPool* pool = nullptr;
@@ -25,9 +23,6 @@ struct RunContext {
   const std::atomic<bool>* cancel = nullptr;
   // steady_clock time (ns since its epoch) by which the run must end; 0 for no limit.
   int64_t deadline_ns = 0;
-  // The session's variables (ops/variables.h), which ReadValue and Assign read and write;
-  // null outside a session (then they refuse to run).
-  Variables* variables = nullptr;
   // Whether either limit applies: the plan then checks them before every step.
   bool limited() const { return cancel || deadline_ns; }
 };

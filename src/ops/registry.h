@@ -93,10 +93,6 @@ struct OpDef {
   // Draws random numbers: each run may give other values, so its outputs are never known
   // before running (constant folding and loop-invariant hoisting leave it alone).
   bool nondeterministic = false;
-  // Reads or writes a variable the session keeps between runs (OpenVINO's ReadValue and
-  // Assign, ops/variables.h): never folded, hoisted or evaluated before running, and kept
-  // by dead-code removal though nothing reads its outputs.
-  bool stateful = false;
 };
 
 inline constexpr int kVariadic = 1 << 20;

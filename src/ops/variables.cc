@@ -4,6 +4,10 @@
 
 namespace bough::ops {
 
+namespace {
+thread_local Variables* current_variables = nullptr;
+}  // namespace
+
 void Variables::commit() {
   for (auto& [id, e] : entries_) {
     if (!e.written) continue;
@@ -25,16 +29,29 @@ void Variables::reset() {
   for (auto& [id, e] : entries_) e = Entry();
 }
 
-Variables::Entry& VariableRef::get(RunContext& ctx, const char* op) {
-  if (!ctx.variables)
+Variables* Variables::current() { return current_variables; }
+
+VariablesScope::VariablesScope(Variables* v) : previous_(current_variables) {
+  current_variables = v;
+}
+
+VariablesScope::~VariablesScope() { current_variables = previous_; }
+
+Variables::Entry& VariableRef::get(const char* op) {
+  Variables* now = Variables::current();
+  if (!now)
     fail(ErrorKind::Unsupported, "",
          std::string(op) + " of variable '" + id_ +
              "' keeps state between runs, which only a Session holds");
-  if (ctx.variables != bound_) {
-    entry_ = &ctx.variables->at(id_);
-    bound_ = ctx.variables;
+  if (now != bound_) {
+    entry_ = &now->at(id_);
+    bound_ = now;
   }
   return *entry_;
+}
+
+bool is_stateful_op(std::string_view domain, std::string_view op) {
+  return domain == "org.openvinotoolkit" && (op == "ReadValue" || op == "Assign");
 }
 
 }  // namespace bough::ops

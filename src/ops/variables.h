@@ -1,14 +1,15 @@
 // The variables of a stateful model (OpenVINO's ReadValue and Assign): values one run leaves
-// for the next. A Session owns them and hands them to each run through RunContext; kernels
-// keep none of their own. A run's Assigns take effect when it succeeds (commit), so a run
-// that fails leaves the variables as they were.
+// for the next. A Session owns them; for the length of a run they are the thread's current
+// variables (VariablesScope, as ir::MemoryLimitScope sets a run's memory limit), where the
+// kernels find them: kernels keep none of their own. A run's Assigns take effect when it
+// succeeds (commit), so a run that fails leaves the variables as they were.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "bough/tensor.h"
-#include "ops/kernel.h"
 
 namespace bough::ops {
 
@@ -30,8 +31,24 @@ class Variables {
   // Every variable back to unset: the next ReadValue returns its initial value.
   void reset();
 
+  // The variables of the run in progress on this thread (null outside a session's run).
+  static Variables* current();
+
  private:
   std::unordered_map<std::string, Entry> entries_;
+};
+
+// Makes `v` this thread's current variables until the end of the scope (the enclosing
+// scope's come back after it).
+class VariablesScope {
+ public:
+  explicit VariablesScope(Variables* v);
+  ~VariablesScope();
+  VariablesScope(const VariablesScope&) = delete;
+  VariablesScope& operator=(const VariablesScope&) = delete;
+
+ private:
+  Variables* previous_;
 };
 
 // A kernel's handle on its variable: found in the run's Variables once, then kept (a plan
@@ -41,12 +58,17 @@ class VariableRef {
   explicit VariableRef(std::string id) : id_(std::move(id)) {}
   const std::string& id() const { return id_; }
   // The entry in this run's variables; `op` names the kernel in the error outside a session.
-  Variables::Entry& get(RunContext& ctx, const char* op);
+  Variables::Entry& get(const char* op);
 
  private:
   std::string id_;
   Variables* bound_ = nullptr;
   Variables::Entry* entry_ = nullptr;
 };
+
+// Whether the operator reads or writes a variable (org.openvinotoolkit ReadValue, Assign):
+// dead-code removal keeps an Assign though nothing reads its output. (Folding, hoisting and
+// evaluation before running leave every operator of a non-ONNX domain alone already.)
+bool is_stateful_op(std::string_view domain, std::string_view op);
 
 }  // namespace bough::ops

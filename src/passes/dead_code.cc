@@ -5,18 +5,13 @@
 // do stateful nodes (an OpenVINO Assign): what they write, a later run reads.
 #include <algorithm>
 
-#include "ops/registry.h"
+#include "ops/variables.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
 
 namespace bough::passes {
 
 namespace {
-
-bool is_stateful(const ir::Node& n) {
-  const ops::OpDef* def = ops::find_op(n.domain, n.op_type);
-  return def && def->stateful;
-}
 
 class Sweeper {
  public:
@@ -27,7 +22,7 @@ class Sweeper {
     std::unordered_set<const ir::Node*> dead;
     for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
       ir::Node& n = **it;
-      if (!is_stateful(n) &&
+      if (!ops::is_stateful_op(n.domain, n.op_type) &&
           std::none_of(n.outputs.begin(), n.outputs.end(),
                        [&](const ir::Edge* e) { return e && needed.count(e); })) {
         dead.insert(&n);

@@ -80,7 +80,7 @@ Tensor logits() {
                          0.1f, 0.8f,  0.1f,  0.2f, 0.7f, 0.1f, 0.9f, 0.0f, 0.1f, 0.9f, 0.0f, 0.1f});
 }
 
-Tensor ints(ElemType t, Dims64 d, std::vector<int64_t> v) {
+Tensor ints(ElemType t, test::Dims64 d, std::vector<int64_t> v) {
   Tensor x = test::i64(d, v);
   if (t == ElemType::Int64) return x;
   Tensor y(ElemType::Int32, Dims(std::span<const int64_t>(d)));

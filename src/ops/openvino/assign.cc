@@ -30,7 +30,7 @@ class Assign : public Kernel {
  public:
   explicit Assign(std::string id) : var_(std::move(id)) {}
   void run(KernelIO& io) override {
-    Variables::Entry& e = var_.get(io.context(), "Assign");
+    Variables::Entry& e = var_.get("Assign");
     // A copy: the input may be the caller's tensor, or a buffer the plan reuses next run.
     e.pending = io.input(0).clone();
     e.written = true;
@@ -50,20 +50,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_OvAssign() {
-  static const OpDef def{"org.openvinotoolkit",
-                         "Assign",
-                         {1},
-                         1,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
-                           "variable_id: string"}},
-                         /*nondeterministic=*/false,
-                         /*stateful=*/true};
+  static const OpDef def{
+      "org.openvinotoolkit",
+      "Assign",
+      {1},
+      1,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
+        "variable_id: string"}},
+  };
   return def;
 }
 

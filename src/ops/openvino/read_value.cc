@@ -99,7 +99,7 @@ class ReadValue : public Kernel {
   ReadValue(std::string id, std::optional<Tensor> zeros)
       : var_(std::move(id)), zeros_(std::move(zeros)) {}
   void run(KernelIO& io) override {
-    Variables::Entry& e = var_.get(io.context(), "ReadValue");
+    Variables::Entry& e = var_.get("ReadValue");
     if (e.set)
       io.set_output(0, e.value);
     else if (io.has_input(0))
@@ -145,8 +145,7 @@ const OpDef& def_OvReadValue() {
       {{1,
         "init_value?: T -> value: T; T = all_ir13; variable_id: string, variable_type: int?, "
         "variable_shape: ints?"}},
-      /*nondeterministic=*/false,
-      /*stateful=*/true};
+  };
   return def;
 }
 
