@@ -123,6 +123,7 @@ class InferenceSession {
   }
   std::vector<NodeArg> get_outputs() const { return node_args(session_->outputs(), false); }
   std::vector<std::string> get_warnings() const { return session_->warnings(); }
+  void reset_state() { session_->reset_state(); }
   py::dict metadata() const { return metadata_; }
 
   py::list run(py::handle output_names, py::dict feed, py::handle run_options) {
@@ -278,6 +279,9 @@ void add_inference_session(py::module_& m) {
            "run_options"_a = py::none(),
            "Runs once; returns the outputs named (None or []: all) as numpy arrays, lists for "
            "sequences, None for an empty optional")
+      .def("reset_state", &InferenceSession::reset_state,
+           "Sets a stateful model's variables (OpenVINO's ReadValue and Assign) back to their "
+           "initial values, as before the first run")
       .def("_metadata", &InferenceSession::metadata)
       .def("_end_profiling", &InferenceSession::end_profiling);
 }

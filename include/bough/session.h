@@ -107,6 +107,11 @@ class Session {
   /// Runs like run() and measures the run and each node in it into `profile` (replacing what
   /// it held). Timing adds about 50 ns per node.
   NamedValues run_profiled(const NamedValues& inputs, RunProfile& profile);
+  /// A stateful model's variables (OpenVINO's ReadValue and Assign) keep what one run's
+  /// Assigns wrote for the next run of this session (not of other sessions); a run that
+  /// fails changes none of them. This sets every variable back to its initial value: the
+  /// next run's ReadValues return their init_value (or zeros), as on the first run.
+  void reset_state();
   /// Stops the run in progress (from another thread) with ErrorKind::Stopped at its next
   /// node or iteration; the session stays usable. Does nothing when no run is in progress.
   void cancel();

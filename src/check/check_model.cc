@@ -79,6 +79,7 @@ Diagnostics check_model(const ir::Model& model, const CheckOptions& options) {
     check_opset_imports(fn->opset_imports, fn->body->path(), options, out);
   check_names(*model.graph, out);
   Walker(model, nullptr, options, out).graph(*model.graph);
+  check_variables(model, out);
   for (const auto& fn : model.functions) {
     check_names(*fn->body, out);
     Walker(model, &fn->opset_imports, options, out).graph(*fn->body);

@@ -20,7 +20,7 @@ inline constexpr DomainOpset kNewestOpsets[] = {
     {"ai.onnx.preview", 1},
     {"ai.onnx.preview.training", 1},
     {"com.microsoft", 1},        // ONNX Runtime's contrib operators (ops/microsoft/)
-    {"org.openvinotoolkit", 1},  // OpenVINO's, as its ONNX frontend reads them (ops/openvino/)
+    {"org.openvinotoolkit", 1},  // OpenVINO's operators with no ONNX form (ops/openvino/)
 };
 
 // The newest version bough knows for `domain` ("" and "ai.onnx" alike), 0 for a domain it

@@ -36,4 +36,7 @@ void check_if(const NodeSite& site);
 void check_loop(const NodeSite& site);
 void check_scan(const NodeSite& site);
 
+// variable_rules.cc: OpenVINO's ReadValue and Assign, one pair per variable, in the main graph.
+void check_variables(const ir::Model& model, Diagnostics& out);
+
 }  // namespace bough::check

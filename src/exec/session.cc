@@ -11,6 +11,7 @@
 #include "ir/clone.h"
 #include "ir/graph.h"
 #include "ir/memory_limit.h"
+#include "ops/variables.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
 #include "util/thread_pool.h"
@@ -196,6 +197,7 @@ struct Session::Impl {
   size_t memory_limit_bytes;
   std::atomic<bool> cancelled{false};
   std::vector<exec::StepTiming> profiled_steps;  // run_profiled's buffer
+  ops::Variables variables;  // a stateful model's variables, kept from run to run
 
   // `m` is released once its copy is optimized: when it was the caller's last reference
   // (Session(Model&&)), the plan then owns the weights alone and frees each one its readers
@@ -257,6 +259,7 @@ const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_info
 const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
 const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
 void Session::cancel() { impl_->cancelled.store(true, std::memory_order_relaxed); }
+void Session::reset_state() { impl_->variables.reset(); }
 
 NamedValues Session::run_profiled(const NamedValues& inputs, RunProfile& profile) {
   // Kept from run to run, so that recording allocates nothing once it has grown.
@@ -312,6 +315,7 @@ NamedValues Session::run(const NamedValues& inputs) {
   }
   NamedValues out;
   ir::MemoryLimitScope memory_limit(s.memory_limit_bytes);
+  ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
     s.plan->run(ctx);
@@ -319,8 +323,10 @@ NamedValues Session::run(const NamedValues& inputs) {
       out.emplace_back(s.outputs[i], s.plan->take_output(i));
   } catch (...) {
     s.plan->reset();
+    s.variables.discard();  // a failed run leaves the variables as they were
     throw;
   }
+  s.variables.commit();
   s.plan->reset();  // first, so that the plan no longer holds what it returns
   for (auto& named : out) {
     own_buffers(named.second);

@@ -1,9 +1,11 @@
 // dead-code: whatever no graph output needs goes — nodes (an If, Loop or Scan as well: a
 // Loop always terminates, so dropping an unused one changes nothing), initializers,
 // captures (and so the owner's implicit inputs), and If outputs nothing reads (with the
-// branch outputs that fed them). Graph inputs stay: they are the model's interface.
+// branch outputs that fed them). Graph inputs stay: they are the model's interface, and so
+// do stateful nodes (an OpenVINO Assign): what they write, a later run reads.
 #include <algorithm>
 
+#include "ops/variables.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
 
@@ -20,7 +22,8 @@ class Sweeper {
     std::unordered_set<const ir::Node*> dead;
     for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
       ir::Node& n = **it;
-      if (std::none_of(n.outputs.begin(), n.outputs.end(),
+      if (!ops::is_stateful_op(n.domain, n.op_type) &&
+          std::none_of(n.outputs.begin(), n.outputs.end(),
                        [&](const ir::Edge* e) { return e && needed.count(e); })) {
         dead.insert(&n);
         continue;

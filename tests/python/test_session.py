@@ -171,3 +171,39 @@ def test_an_output_named_twice_comes_back_in_two_buffers():
 def test_warnings_are_returned():
     s = bough.InferenceSession(str(EXAMPLE))
     assert s.get_warnings() == []
+
+
+# An OpenVINO accumulator: sum = ReadValue-6(acc, zeros at first) + x, Assign-6(acc, sum).
+ACCUMULATOR_IR = """<?xml version="1.0"?>
+<net name="acc" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="2" element_type="f32"/>
+<output><port id="0" precision="FP32" names="x"><dim>2</dim></port></output></layer>
+<layer id="1" name="read" type="ReadValue" version="opset6">
+<data variable_id="acc" variable_type="f32" variable_shape="2"/>
+<output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>
+<layer id="2" name="sum" type="Add" version="opset1">
+<input><port id="0" precision="FP32"><dim>2</dim></port><port id="1" precision="FP32"><dim>2</dim></port></input>
+<output><port id="2" precision="FP32" names="sum"><dim>2</dim></port></output></layer>
+<layer id="3" name="assign" type="Assign" version="opset6"><data variable_id="acc"/>
+<input><port id="0" precision="FP32"><dim>2</dim></port></input>
+<output><port id="1" precision="FP32"><dim>2</dim></port></output></layer>
+<layer id="4" name="sum/sink_port_0" type="Result" version="opset1">
+<input><port id="0" precision="FP32"><dim>2</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="2" to-layer="4" to-port="0"/>
+</edges></net>
+"""
+
+
+def test_reset_state_starts_a_stateful_model_again(tmp_path):
+    path = tmp_path / "acc.xml"
+    path.write_text(ACCUMULATOR_IR)
+    s = bough.InferenceSession(str(path))
+    x = np.array([1, 2], np.float32)
+    assert s.run(None, {"x": x})[0].tolist() == [1, 2]
+    assert s.run(None, {"x": x})[0].tolist() == [2, 4]
+    s.reset_state()
+    assert s.run(None, {"x": x})[0].tolist() == [1, 2]

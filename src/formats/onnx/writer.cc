@@ -2,6 +2,7 @@
 
 #include "formats/onnx/tensor_proto.h"
 #include "formats/onnx/type_proto.h"
+#include "formats/onnx/variables.h"
 #include "onnx.pb.h"
 #include "util/files.h"
 
@@ -156,7 +157,10 @@ void function_to(const ir::Function& f, onnxpb::FunctionProto* p) {
 
 }  // namespace
 
-std::string write_model_bytes(const ir::Model& m) {
+std::string write_model_bytes(const ir::Model& model) {
+  // ONNX has no state: a stateful model is written in its stateless form (variables.h).
+  std::unique_ptr<ir::Model> stateless = stateless_form(model);
+  const ir::Model& m = stateless ? *stateless : model;
   onnxpb::ModelProto p;
   p.set_ir_version(m.ir_version);
   for (const auto& [domain, version] : m.opset_imports) {

@@ -6,10 +6,12 @@
 #include <optional>
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/op_mapping.h"
+#include "formats/openvino/op_table.h"
 
 namespace bough::openvino {
 
@@ -69,10 +71,6 @@ ir::Type port_type(const XmlPort& p) {
   return p.elem ? ir::Type::tensor(*p.elem, p.shape) : ir::Type();
 }
 
-namespace {
-
-// A Parameter's `shape`: "" is a scalar, "..." (or "?") a dynamic rank, else dims that are a
-// size, -1 or ? (dynamic), or a range lo..hi (dynamic unless lo == hi).
 ir::Shape partial_shape(const std::string& s, const std::string& where) {
   if (s == "..." || s == "?") return ir::Shape::unknown_rank();
   ir::Shape shape = ir::Shape::of({});
@@ -108,8 +106,6 @@ ir::Shape partial_shape(const std::string& s, const std::string& where) {
   return shape;
 }
 
-}  // namespace
-
 ir::Type parameter_type(const XmlLayer& param, const std::string& where) {
   // OpenVINO reads a Parameter's type from its <data>, never from its port.
   if (!param.attr("element_type") || !param.attr("shape"))
@@ -130,7 +126,8 @@ ir::Type parameter_type(const XmlLayer& param, const std::string& where) {
 
 namespace {
 
-// The layers of `net` in an order where each comes after the layers it reads; file order
+// The layers of `net` in an order where each comes after the layers it reads, and an Assign
+// after the ReadValue of its variable (which its core node reads, ops/state.cc); file order
 // where it is already valid (the ready layer first in the file goes first: a heap, so the
 // order takes n log n). A cycle is an error naming a layer on it.
 std::vector<const XmlLayer*> topological_order(const XmlNet& net,
@@ -144,6 +141,17 @@ std::vector<const XmlLayer*> topological_order(const XmlNet& net,
     users[from].push_back(to);
     ++pending[to];
   }
+  std::unordered_map<std::string, size_t> read_values;
+  for (size_t i = 0; i < n; ++i)
+    if (const std::string* id = net.layers[i].attr("variable_id");
+        id && canonical_type(net.layers[i]) == "ReadValue")
+      read_values.emplace(*id, i);
+  for (size_t i = 0; i < n; ++i)
+    if (const std::string* id = net.layers[i].attr("variable_id");
+        id && canonical_type(net.layers[i]) == "Assign" && read_values.count(*id)) {
+      users[read_values.at(*id)].push_back(i);
+      ++pending[i];
+    }
   std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
   for (size_t i = 0; i < n; ++i)
     if (pending[i] == 0) ready.push(i);
@@ -299,10 +307,18 @@ std::vector<bool> reaches_result(const XmlNet& net) {
   // Without any Result there is nothing to prune by (and such a net is refused later).
   std::vector<bool> live(net.layers.size(), !has_result);
   std::vector<size_t> stack;
+  // The variables Assigns set: their ReadValues stay too (the Assign's core node reads one).
+  std::unordered_set<std::string> assigned;
+  for (const XmlLayer& l : net.layers)
+    if (const std::string* id = l.attr("variable_id"); id && canonical_type(l) == "Assign")
+      assigned.insert(*id);
   for (size_t i = 0; i < net.layers.size() && has_result; ++i) {
-    const std::string& type = net.layers[i].type;
+    const XmlLayer& l = net.layers[i];
+    const std::string& type = canonical_type(l);
+    const std::string* id = l.attr("variable_id");
     // Parameters stay: they are the graph's inputs and the port maps' targets.
-    if (type == "Result" || type == "Assign" || type == "Parameter") {
+    if (type == "Result" || type == "Assign" || type == "Parameter" ||
+        (type == "ReadValue" && id && assigned.count(*id))) {
       live[i] = true;
       stack.push_back(i);
     }

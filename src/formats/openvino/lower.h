@@ -23,6 +23,8 @@ struct ModelContext {
   const std::string* weights = nullptr;  // the .bin; nullptr when there is none
   std::unordered_set<std::string> names;
   std::unordered_map<std::string, int64_t> next_suffix;  // per wanted name, the last suffix tried
+  // Per variable_id, the output of its ReadValue (ops/state.cc), which its Assign reads too.
+  std::unordered_map<std::string, ir::Edge*> variables;
   std::string unique_name(const std::string& wanted);
 };
 
@@ -96,6 +98,10 @@ ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v);
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
 // The type a port declares (undefined when it gives no element type).
 ir::Type port_type(const XmlPort& p);
+// A partial shape as a Parameter's `shape` (or ReadValue's `variable_shape`) spells it: ""
+// is a scalar, "..." (or "?") a dynamic rank, else dims that are a size, -1 or ? (dynamic),
+// or a range lo..hi (dynamic unless lo == hi).
+ir::Shape partial_shape(const std::string& s, const std::string& where);
 // The type a Parameter declares: its `element_type` and `shape` data, which tell a scalar
 // ("") from a dynamic rank ("...") where its port cannot; its port's where they are missing.
 // Undefined for the dynamic element type.

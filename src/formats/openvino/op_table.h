@@ -12,6 +12,10 @@
 
 namespace bough::openvino {
 
+// The domain of the operators OpenVINO has and ONNX has not, as OpenVINO's ONNX frontend
+// reads them; bough runs those it maps (ops/openvino/).
+inline constexpr const char* kOpenVinoDomain = "org.openvinotoolkit";
+
 using MapFn = void (*)(GraphLowering&, const LayerIO&);
 using WriteFn = void (*)(NetWriter&, const ir::Node&);
 

@@ -9,6 +9,7 @@
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/lower.h"
 #include "formats/openvino/op_mapping.h"
+#include "formats/openvino/op_table.h"
 #include "formats/openvino/pre_process.h"
 #include "formats/openvino/xml_net.h"
 #include "util/files.h"

@@ -38,8 +38,6 @@ namespace bough::openvino {
 
 namespace {
 
-constexpr const char* kDomain = "org.openvinotoolkit";
-
 // "0.1,0.2" as floats ("" is empty).
 std::vector<float> float_list(GraphLowering& g, const XmlLayer& l, const char* key) {
   std::vector<float> out;
@@ -74,7 +72,7 @@ ir::Attribute floats_attr(const std::string& name, std::vector<float> v) {
 ir::Node* ov_node(GraphLowering& g, const std::string& op, std::vector<ir::Edge*> ins,
                   ir::Edge* out, const std::string& name) {
   ir::Node* n = g.node_to(op, std::move(ins), {out}, name);
-  n->domain = kDomain;
+  n->domain = kOpenVinoDomain;
   return n;
 }
 

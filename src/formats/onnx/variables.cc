@@ -1,0 +1,148 @@
+#include "formats/onnx/variables.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <unordered_set>
+
+#include "bough/error.h"
+#include "ir/clone.h"
+
+namespace bough::onnx {
+
+namespace {
+
+constexpr const char* kDomain = "org.openvinotoolkit";
+
+bool is_op(const ir::Node& n, const char* op) { return n.domain == kDomain && n.op_type == op; }
+
+std::string variable_of(const ir::Node& n) {
+  const ir::Attribute* a = n.attr("variable_id");
+  return a ? a->s : "";
+}
+
+// Every read of `from` in `g` and the graphs nested in it (node inputs, implicit inputs,
+// captures' outer values, outputs) reads `to` instead.
+void replace_uses(ir::Graph& g, const ir::Edge* from, ir::Edge* to) {
+  for (auto& n : g.nodes) {
+    std::replace(n->inputs.begin(), n->inputs.end(), const_cast<ir::Edge*>(from), to);
+    std::replace(n->implicit_inputs.begin(), n->implicit_inputs.end(), const_cast<ir::Edge*>(from),
+                 to);
+    for (auto& a : n->attributes) {
+      std::vector<ir::Graph*> subs;
+      if (a.g) subs.push_back(a.g.get());
+      for (auto& sub : a.graphs) subs.push_back(sub.get());
+      for (ir::Graph* sub : subs)
+        for (ir::Edge* c : sub->captures)
+          if (c->outer == from) c->outer = to;
+    }
+  }
+  std::replace(g.outputs.begin(), g.outputs.end(), const_cast<ir::Edge*>(from), to);
+}
+
+// A value name not taken in `g`: `wanted`, else `wanted_2`, ...
+std::string free_name(const ir::Graph& g, const std::string& wanted) {
+  std::unordered_set<std::string> taken;
+  for (const auto& e : g.edges()) taken.insert(e->name);
+  std::string name = wanted;
+  for (int k = 2; taken.count(name); ++k) name = wanted + "_" + std::to_string(k);
+  return name;
+}
+
+// The zeros a ReadValue without init_value returns (the check made its type static).
+Tensor zeros_of(const ir::Node& read) {
+  const ir::Attribute* type = read.attr("variable_type");
+  const ir::Attribute* shape = read.attr("variable_shape");
+  if (!type || type->i == 0 || !shape ||
+      std::any_of(shape->ints.begin(), shape->ints.end(), [](int64_t d) { return d < 0; }))
+    fail(ErrorKind::InvalidModel, read.label(),
+         "variable '" + variable_of(read) + "' has no initial value to write to ONNX");
+  Tensor t(static_cast<ElemType>(type->i), Dims(std::span<const int64_t>(shape->ints)));
+  if (t.nbytes()) std::memset(t.raw(), 0, t.nbytes());
+  return t;
+}
+
+// Drops the nodes whose outputs nothing reads (what computed only an init_value).
+void drop_unread(ir::Graph& g) {
+  std::unordered_set<const ir::Edge*> needed(g.outputs.begin(), g.outputs.end());
+  std::unordered_set<const ir::Node*> dead;
+  for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
+    const ir::Node& n = **it;
+    if (std::none_of(n.outputs.begin(), n.outputs.end(),
+                     [&](const ir::Edge* e) { return e && needed.count(e); })) {
+      dead.insert(&n);
+      continue;
+    }
+    needed.insert(n.inputs.begin(), n.inputs.end());
+    needed.insert(n.implicit_inputs.begin(), n.implicit_inputs.end());
+  }
+  std::erase_if(g.nodes, [&](const auto& n) { return dead.count(n.get()) != 0; });
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
+  if (!model.graph || std::none_of(model.graph->nodes.begin(), model.graph->nodes.end(),
+                                   [](const auto& n) { return is_op(*n, "ReadValue"); }))
+    return nullptr;
+  std::unique_ptr<ir::Model> m = ir::clone_model(model);
+  ir::Graph& g = *m->graph;
+  std::map<std::string, const ir::Node*> assigns;
+  for (const auto& n : g.nodes)
+    if (is_op(*n, "Assign")) assigns.emplace(variable_of(*n), n.get());
+  bool dropped_init = false;
+  std::unordered_set<const ir::Node*> gone;
+  for (const auto& n : g.nodes) {
+    if (!is_op(*n, "ReadValue")) continue;
+    const std::string id = variable_of(*n);
+    ir::Edge* value = n->outputs[0];
+    const bool has_init = !n->inputs.empty() && n->inputs[0];
+    ir::Edge* with = nullptr;
+    if (assigns.count(id)) {
+      with = g.new_edge(free_name(g, "input_restored." + id), ir::Edge::Origin::Input);
+      ir::copy_value_details(*value, *with);
+      with->has_value_info = true;
+      g.inputs.push_back(with);
+      dropped_init = dropped_init || has_init;
+      if (!has_init) {  // zeros: the first run's value, as the input's default
+        with->data = zeros_of(*n);
+        g.initializers.push_back(with);
+      }
+    } else if (has_init) {
+      with = n->inputs[0];
+    } else {
+      with = g.new_edge(free_name(g, value->name), ir::Edge::Origin::Initializer);
+      with->data = zeros_of(*n);
+      with->type = value->type;
+      g.initializers.push_back(with);
+    }
+    replace_uses(g, value, with);
+    gone.insert(n.get());
+  }
+  for (const auto& n : g.nodes) {
+    if (!is_op(*n, "Assign")) continue;
+    const std::string id = variable_of(*n);
+    ir::Edge* state =
+        g.new_edge(free_name(g, "output_restored." + id), ir::Edge::Origin::NodeOutput);
+    state->type = n->inputs[0]->type;
+    state->has_value_info = true;
+    replace_uses(g, n->outputs[0], n->inputs[0]);
+    // The Assign becomes the Identity that names the new state.
+    n->op_type = "Identity";
+    n->domain.clear();
+    n->attributes.clear();
+    n->inputs.resize(1);
+    n->outputs = {state};
+    state->producer = n.get();
+    state->producer_index = 0;
+    g.outputs.push_back(state);
+  }
+  std::erase_if(g.nodes, [&](const auto& n) { return gone.count(n.get()) != 0; });
+  if (dropped_init) drop_unread(g);
+  bool any = false;
+  for (const auto& n : g.nodes) any = any || n->domain == kDomain;
+  if (!any) std::erase_if(m->opset_imports, [](const auto& imp) { return imp.first == kDomain; });
+  return m;
+}
+
+}  // namespace bough::onnx

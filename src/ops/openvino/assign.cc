@@ -1,0 +1,70 @@
+// org.openvinotoolkit Assign-1: OpenVINO's Assign-3 and Assign-6. It sets the variable
+// `variable_id` to input 0 (`new_value`) for the next run (when this run succeeds: see
+// ops/variables.h) and returns input 0.
+//
+// Input 1 is the output of the ReadValue of the same variable, which OpenVINO's Assign does
+// not have: it makes "read before it is written" a dependency of the graph, so every order
+// the graph allows (the plan's, a pass's) runs the ReadValue first. The check (src/check/
+// variable_rules.cc) makes sure it is that ReadValue (it is optional in the signature only
+// so that a missing one gets the check's message); the OpenVINO writer drops it.
+#include "ops/registry.h"
+#include "ops/variables.h"
+
+namespace bough::ops {
+
+namespace {
+
+void infer(InferContext& ctx) {
+  const std::string id = ctx.attr_string("variable_id", "");
+  if (id.empty()) ctx.invalid("variable_id is empty");
+  const ir::Type& value = ctx.input_type(0);
+  const ir::Type& variable = ctx.input_type(1);
+  if (value.elem != ElemType::Undefined && variable.elem != ElemType::Undefined &&
+      value.elem != variable.elem)
+    ctx.invalid("Assign writes " + ir::to_string(value) + " to variable '" + id +
+                "', which ReadValue reads as " + ir::to_string(variable));
+  ctx.set_output(0, value);
+}
+
+class Assign : public Kernel {
+ public:
+  explicit Assign(std::string id) : var_(std::move(id)) {}
+  void run(KernelIO& io) override {
+    Variables::Entry& e = var_.get("Assign");
+    // A copy: the input may be the caller's tensor, or a buffer the plan reuses next run.
+    e.pending = io.input(0).clone();
+    e.written = true;
+    io.set_output(0, io.value(0));
+  }
+
+ private:
+  VariableRef var_;
+};
+
+std::unique_ptr<Kernel> make(const BuildContext& ctx) {
+  std::string id = ctx.attr_string("variable_id", "");
+  if (id.empty()) ctx.invalid("variable_id is empty");
+  return std::make_unique<Assign>(std::move(id));
+}
+
+}  // namespace
+
+const OpDef& def_OvAssign() {
+  static const OpDef def{
+      "org.openvinotoolkit",
+      "Assign",
+      {1},
+      1,
+      2,
+      1,
+      1,
+      make,
+      infer,
+      {{1,
+        "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
+        "variable_id: string"}},
+  };
+  return def;
+}
+
+}  // namespace bough::ops
