@@ -132,7 +132,7 @@ TEST(BenchConcurrent, TwoSessionsRunAtOnceAndThroughputIsReported) {
                            "median ", "p99 ", "runs/s"})
     EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
   EXPECT_EQ(run_cli("bench " + args + " -c 0", &out), 2) << out;
-  EXPECT_NE(out.find("-c: must be at least 1, got 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("--concurrent: must be at least 1, got 0"), std::string::npos) << out;
 }
 
 TEST(BenchThreads, OnePerPhysicalCoreUnlessTold) {

@@ -107,8 +107,14 @@ Timed time_runs(const std::vector<Session*>& sessions, const NamedValues& feed,
   std::atomic<int> claimed{0};
   std::vector<std::vector<double>> times(sessions.size());
   std::vector<std::exception_ptr> errors(sessions.size());
-  const auto start = Clock::now();
+  // The clock starts once every thread has started (starting one takes longer than a small
+  // model's run), and they all begin together.
+  std::atomic<size_t> waiting{0};
+  std::atomic<bool> go{false};
+  Clock::time_point start;
   auto timed_runs = [&](size_t i) {
+    waiting.fetch_add(1);
+    while (!go.load()) std::this_thread::yield();
     try {
       while (opt.duration > 0 ? times[i].empty() || seconds_since(start) < opt.duration
                               : claimed.fetch_add(1) < opt.iters) {
@@ -122,6 +128,9 @@ Timed time_runs(const std::vector<Session*>& sessions, const NamedValues& feed,
   };
   std::vector<std::thread> threads;
   for (size_t i = 1; i < sessions.size(); ++i) threads.emplace_back(timed_runs, i);
+  while (waiting.load() < sessions.size() - 1) std::this_thread::yield();
+  start = Clock::now();
+  go.store(true);
   timed_runs(0);
   for (std::thread& t : threads) t.join();
   Timed timed;
