@@ -150,8 +150,10 @@ TEST_F(CliErrors, Run) {
   expect_cases({
       {run + " -i x=" + x_ + " --input=z=" + x_, 0, "y: tensor(float)[2] [2, 4]"},
       {run + " -i x=" + x_ + " -i z=" + x_ + " --threads=2", 0, "[2, 4]"},
-      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads 0", 2,
-       "--threads: must be at least 1, got 0"},
+      // 0 is one thread per physical core, the default.
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads 0", 0, "[2, 4]"},
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads=-1", 2,
+       "--threads: must be at least 0, got -1"},
       {run + " --threads=two", 2, "--threads: must be a whole number, got 'two'"},
       {run + " --input x.npy", 2, "--input: must be NAME=FILE, got 'x.npy'"},
       {run + " -i x=" + x_ + " -i x=" + x_, 2, "--input: 'x' given twice"},
