@@ -106,7 +106,7 @@ class InferenceSession {
     else if (optimization != "all")
       throw py::value_error("optimization must be 'none', 'basic' or 'all', not '" + optimization +
                             "'");
-    if (threads < 1) throw py::value_error("threads must be at least 1");
+    if (threads < 0) throw py::value_error("threads must be 0 (one per physical core) or more");
     options.threads = threads;
     Model model = load_model(source, "path_or_bytes");
     metadata_ = model_metadata(model.ir());
@@ -124,6 +124,7 @@ class InferenceSession {
   std::vector<NodeArg> get_outputs() const { return node_args(session_->outputs(), false); }
   std::vector<std::string> get_warnings() const { return session_->warnings(); }
   void reset_state() { session_->reset_state(); }
+  int threads() const { return session_->threads(); }
   py::dict metadata() const { return metadata_; }
 
   py::list run(py::handle output_names, py::dict feed, py::handle run_options) {
@@ -267,11 +268,14 @@ void add_inference_session(py::module_& m) {
 
   py::class_<InferenceSession>(m, "_Session", "The C++ half of bough.InferenceSession")
       .def(py::init<py::handle, int, bool, const std::string&, bool>(), "path_or_bytes"_a,
-           py::kw_only(), "threads"_a = 1, "allow_newer_opset"_a = false, "optimization"_a = "all",
+           py::kw_only(), "threads"_a = 0, "allow_newer_opset"_a = false, "optimization"_a = "all",
            "profile"_a = false)
       .def("get_inputs", &InferenceSession::get_inputs)
       .def("get_outputs", &InferenceSession::get_outputs)
       .def("get_overridable_initializers", &InferenceSession::get_overridable_initializers)
+      .def_property_readonly("threads", &InferenceSession::threads,
+                             "The threads its kernels may use, the caller's included: the "
+                             "threads asked for, or one per physical core when that was 0")
       .def("get_warnings", &InferenceSession::get_warnings,
            "What the check found that does not stop a run (`place: message`), such as a "
            "declared shape the computation contradicts")

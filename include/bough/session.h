@@ -21,7 +21,11 @@ enum class Optimization { none, basic, all };
 
 /// How a Session runs its model.
 struct SessionOptions {
-  int threads = 1;  ///< threads for kernels that split their work (the caller's thread included)
+  /// Threads for kernels that split their work, the caller's thread included. 0, the
+  /// default: one per physical core this process may run on, as ONNX Runtime's
+  /// intra_op_num_threads = 0 (work too small to gain from a thread stays on fewer: see
+  /// docs/threads.md); 1: the caller's thread alone. Negative is an error.
+  int threads = 0;
   /// A model importing an opset newer than bough knows is refused unless this is set; then
   /// its operators run as the newest version bough knows defines them.
   bool allow_newer_opset = false;
@@ -127,6 +131,9 @@ class Session {
   /// shape the computation contradicts, a type outside an old version's list that the
   /// kernel handles, nodes out of order.
   const std::vector<std::string>& warnings() const;
+  /// The threads its kernels may use, the caller's included: SessionOptions::threads, or
+  /// the physical cores when that was 0.
+  int threads() const;
 
  private:
   struct Impl;

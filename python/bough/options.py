@@ -79,7 +79,7 @@ class _Fields:
 class SessionOptions(_Fields):
     """How an InferenceSession is made, with ONNX Runtime's fields and defaults."""
     FIELDS = {
-        "intra_op_num_threads": 0,  # 0: bough's default, one thread
+        "intra_op_num_threads": 0,  # 0: one thread per physical core, as in ONNX Runtime
         "inter_op_num_threads": 0,
         "execution_mode": ExecutionMode.ORT_SEQUENTIAL,
         "graph_optimization_level": GraphOptimizationLevel.ORT_ENABLE_ALL,

@@ -51,8 +51,10 @@ class ModelMetadata:
 class InferenceSession(_core._Session):
     """A model compiled once and run many times, as ONNX Runtime's: `path_or_bytes` is a path,
     the model's bytes or an onnx.ModelProto. bough's own keywords: `threads` (else
-    sess_options.intra_op_num_threads, else 1), `optimization` ('none', 'basic', 'all'; else
-    from sess_options.graph_optimization_level) and `allow_newer_opset`."""
+    sess_options.intra_op_num_threads; 0, the default of both, is one thread per physical core
+    as in ONNX Runtime, and 1 runs on the calling thread alone), `optimization` ('none',
+    'basic', 'all'; else from sess_options.graph_optimization_level) and `allow_newer_opset`.
+    The `threads` attribute tells how many threads the session uses."""
 
     def __init__(self, path_or_bytes, sess_options=None, providers=None, provider_options=None,
                  *, threads=None, allow_newer_opset=False, optimization=None):
@@ -62,10 +64,10 @@ class InferenceSession(_core._Session):
                             + type(options).__name__)
         checked_providers(providers, provider_options, stacklevel=2)
         if options.intra_op_num_threads < 0:
-            raise ValueError("intra_op_num_threads must be 0 (bough's default: one thread) "
+            raise ValueError("intra_op_num_threads must be 0 (one thread per physical core) "
                              "or more")
         if threads is None:
-            threads = options.intra_op_num_threads or 1
+            threads = options.intra_op_num_threads
         if optimization is None:
             optimization = _OPTIMIZATION[options.graph_optimization_level]
         _warn_of_ignored(options)

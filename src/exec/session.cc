@@ -14,6 +14,7 @@
 #include "ops/variables.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
+#include "util/cpu_cores.h"
 #include "util/thread_pool.h"
 
 namespace bough {
@@ -183,6 +184,15 @@ ValueInfo value_info(const ir::Edge& e, const ir::Type& t) {
   return info;
 }
 
+// The pool's size for SessionOptions::threads.
+int thread_count(int threads) {
+  if (threads < 0)
+    fail(ErrorKind::BadInput, "",
+         "SessionOptions::threads must be 0 (one per physical core) or more, got " +
+             std::to_string(threads));
+  return threads == 0 ? util::physical_cores() : threads;
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -204,7 +214,7 @@ struct Session::Impl {
   // prepared before the next is prepared.
   Impl(Model m, SessionOptions options)
       : model(std::shared_ptr<ir::Model>()),
-        pool(std::max(1, options.threads), count_atomically_in_parallel),
+        pool(thread_count(options.threads), count_atomically_in_parallel),
         time_limit_seconds(options.time_limit_seconds),
         memory_limit_bytes(options.memory_limit_bytes) {
     passes::PipelineOptions pipeline;
@@ -258,6 +268,7 @@ const std::vector<std::string>& Session::output_names() const { return impl_->ou
 const std::vector<ValueInfo>& Session::inputs() const { return impl_->input_infos; }
 const std::vector<ValueInfo>& Session::outputs() const { return impl_->output_infos; }
 const std::vector<std::string>& Session::warnings() const { return impl_->warnings; }
+int Session::threads() const { return impl_->pool.threads(); }
 void Session::cancel() { impl_->cancelled.store(true, std::memory_order_relaxed); }
 void Session::reset_state() { impl_->variables.reset(); }
 

@@ -1,5 +1,7 @@
 """bough.InferenceSession on the bundled example: inputs, outputs, types, errors, threads."""
+import os
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -103,8 +105,36 @@ def test_threads_option_and_threads_sharing_a_session():
         ref = expected_if_loop([k] * 3, k % 7)[0]
         for y in outs:
             np.testing.assert_array_equal(y, ref)
-    with pytest.raises(ValueError):
-        bough.InferenceSession(str(EXAMPLE), threads=0)
+    assert s.threads == 2
+    with pytest.raises(ValueError, match="threads must be 0"):
+        bough.InferenceSession(str(EXAMPLE), threads=-1)
+
+
+def physical_cores():
+    """The cores this process may run on, hardware threads of one core counted once."""
+    cores = set()
+    for cpu in os.sched_getaffinity(0):
+        path = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list")
+        cores.add(path.read_text().strip() if path.exists() else f"cpu{cpu}")
+    return len(cores)
+
+
+def test_threads_default_to_one_per_physical_core():
+    """As ONNX Runtime's intra_op_num_threads = 0; 1 stays one thread."""
+    assert bough.InferenceSession(str(EXAMPLE)).threads == physical_cores()
+    assert bough.InferenceSession(str(EXAMPLE), threads=0).threads == physical_cores()
+    assert bough.InferenceSession(str(EXAMPLE), threads=1).threads == 1
+    so = bough.SessionOptions()
+    assert bough.InferenceSession(str(EXAMPLE), so).threads == physical_cores()
+    so.intra_op_num_threads = 1
+    assert bough.InferenceSession(str(EXAMPLE), so).threads == 1
+    so.intra_op_num_threads = 3
+    s = bough.InferenceSession(str(EXAMPLE), so)
+    assert s.threads == 3
+    np.testing.assert_array_equal(s.run(["x_final"], {"x": np.array([1, 2, 3], np.float32),
+                                                      "n": np.array(4)})[0], [1, 1.25, 1.5])
+    # The keyword wins over the options.
+    assert bough.InferenceSession(str(EXAMPLE), so, threads=2).threads == 2
 
 
 def test_every_optimization_level_gives_the_same_results():

@@ -98,6 +98,33 @@ std::string save_map_proto(const std::string& dir, const std::string& name, bool
   return path;
 }
 
+// A SequenceProto of two float[1] tensors.
+std::string save_sequence_proto(const std::string& dir) {
+  onnxpb::SequenceProto seq;
+  seq.set_name("s");
+  seq.set_elem_type(onnxpb::SequenceProto::TENSOR);
+  for (float v : {0.5f, 1.5f}) {
+    onnxpb::TensorProto* t = seq.add_tensor_values();
+    t->set_data_type(onnxpb::TensorProto::FLOAT);
+    t->add_dims(1);
+    t->add_float_data(v);
+  }
+  const std::string path = dir + "/seq.pb";
+  std::ofstream(path, std::ios::binary) << seq.SerializeAsString();
+  return path;
+}
+
+// A .npy of numpy's object dtype: strings in a pickle (np.save of dtype=object).
+std::string save_object_npy(const std::string& dir) {
+  std::string header = "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }";
+  header += std::string(63 - (10 + header.size()) % 64, ' ') + "\n";
+  const std::string path = dir + "/objects.npy";
+  std::ofstream(path, std::ios::binary)
+      << std::string("\x93NUMPY\x01\x00", 8) << static_cast<char>(header.size() & 0xff)
+      << static_cast<char>(header.size() >> 8) << header << "\x80\x03cnumpy.core.multiarray";
+  return path;
+}
+
 class CliErrors : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -123,8 +150,10 @@ TEST_F(CliErrors, Run) {
   expect_cases({
       {run + " -i x=" + x_ + " --input=z=" + x_, 0, "y: tensor(float)[2] [2, 4]"},
       {run + " -i x=" + x_ + " -i z=" + x_ + " --threads=2", 0, "[2, 4]"},
-      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads 0", 2,
-       "--threads: must be at least 1, got 0"},
+      // 0 is one thread per physical core, the default.
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads 0", 0, "[2, 4]"},
+      {run + " -i x=" + x_ + " -i z=" + x_ + " --threads=-1", 2,
+       "--threads: must be at least 0, got -1"},
       {run + " --threads=two", 2, "--threads: must be a whole number, got 'two'"},
       {run + " --input x.npy", 2, "--input: must be NAME=FILE, got 'x.npy'"},
       {run + " -i x=" + x_ + " -i x=" + x_, 2, "--input: 'x' given twice"},
@@ -147,6 +176,17 @@ TEST_F(CliErrors, Run) {
     expect_cases({{run + " -i x=" + shell_quoted(map) + " -i z=" + x_, 3,
                    map + ": holds a MapProto (a map); maps are not supported"}});
   }
+  // So is a SequenceProto, and a .npy of Python objects.
+  const std::string seq = save_sequence_proto(dir_);
+  const std::string objects = save_object_npy(dir_);
+  expect_cases({
+      {run + " -i x=" + shell_quoted(seq) + " -i z=" + x_, 3,
+       seq + ": holds a SequenceProto (a sequence of tensors) where a TensorProto is needed: "
+             "the input is a tensor"},
+      {run + " -i x=" + shell_quoted(objects) + " -i z=" + x_, 3,
+       objects + ": npy dtype '|O': an object array, which numpy stores as a Python pickle; "
+                 "bough reads strings saved as a str array: np.save(path, array.astype(str))"},
+  });
 }
 
 TEST_F(CliErrors, Bench) {
@@ -159,7 +199,9 @@ TEST_F(CliErrors, Bench) {
       {bench + " --iters 3 --duration 1", 2, "--iters excludes --duration"},
       {bench + " --iters 3", 0, "3 runs after 5 warm-up"},
       {bench + " --iters 3 -i x=@random", 0, "3 runs"},
-      {"bench " + sym + " --iters 2", 2,
+      // bench sets a free dimension to 1 where run asks for its size.
+      {"bench " + sym + " --iters 2", 0, "free dimensions set to 1: batch"},
+      {"run " + sym + " -i x=@random", 2,
        "input 'x' (tensor(float)[batch,2]) has the dimension 'batch'; give its size with --dim "
        "batch=N"},
       {"bench " + sym + " --iters 2 --dim batch=4", 0, "2 runs"},

@@ -232,7 +232,7 @@ TEST(CliBench, JsonHasEveryStatisticInOrder) {
   const std::string dir = test::scratch_dir("cli_bench_json");
   const std::string model = shell_quoted(test::add_model(dir));
   std::string out;
-  ASSERT_EQ(test::run_cli("bench " + model + " --iters 20 --warmup 1 --json > " +
+  ASSERT_EQ(test::run_cli("bench " + model + " --iters 20 --warmup 1 --threads 1 --json > " +
                               shell_quoted(dir + "/b.json"),
                           &out),
             0)

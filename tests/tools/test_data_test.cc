@@ -60,6 +60,23 @@ TEST(TestData, PassesWhenTheOutputsMatch) {
   EXPECT_NE(out.find("1 passed, 0 failed, 0 skipped"), std::string::npos) << out;
 }
 
+// Test folders at any depth under the folder given, each named by its path from there.
+TEST(TestData, NestedFoldersAreWalked) {
+  fs::path dir = test::scratch_dir("test_data_nested");
+  make_test(dir / "suite_a", "test_relu", "Relu", 1, {f32({2}, {-1, 2})}, {f32({2}, {0, 2})});
+  make_test(dir / "suite_b" / "deeper", "test_neg", "Neg", 1, {f32({2}, {-1, 2})},
+            {f32({2}, {1, -2})});
+  make_test(dir / "suite_b", "test_abs", "Abs", 1, {f32({2}, {-1, 2})}, {f32({2}, {1, 2})});
+  fs::create_directories(dir / "empty" / "folder");
+  std::string out;
+  EXPECT_EQ(test_data(dir, &out), 0) << out;
+  EXPECT_EQ(out,
+            "PASS suite_a/test_relu\nPASS suite_b/deeper/test_neg\nPASS suite_b/test_abs\n"
+            "3 passed, 0 failed, 0 skipped\n");
+  EXPECT_EQ(test_data(dir / "suite_b", &out), 0) << out;
+  EXPECT_NE(out.find("PASS deeper/test_neg\nPASS test_abs\n2 passed"), std::string::npos) << out;
+}
+
 TEST(TestData, FolderWithoutDataSetsFails) {
   fs::path dir = test::scratch_dir("test_data_no_sets");
   fs::path test = make_test(dir, "test_nodata", "Relu", 1, {}, {});

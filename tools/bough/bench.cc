@@ -1,13 +1,20 @@
-// bough bench MODEL [--input NAME=FILE|@random]... [--iters N | --duration S] [--warmup W]
-// [--json] [--profile] [--profile-json FILE] — times repeated runs in one process: min, mean,
-// median, p90/p95/p99, max, stddev, throughput and peak memory; with --profile, per-node
-// times of further runs. Inputs not given are generated from their types.
+// bough bench MODEL|DIR [--input NAME=FILE|@random]... [--iters N | --duration S] [--warmup W]
+// [-c N] [--json] [--profile] [--profile-json FILE] — times repeated runs in one process: min,
+// mean, median, p90/p95/p99, max, stddev, throughput and peak memory; with -c N, N runs at
+// once on N sessions; with --profile, per-node times of further runs. Inputs not given are
+// generated from their types, free dimensions 1 unless --dim sizes them; a test folder DIR
+// runs its model.onnx on the inputs of its test_data_set_0 (as onnxruntime_perf_test does).
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "bough/session.h"
 #include "commands.h"
@@ -15,6 +22,7 @@
 #include "options.h"
 #include "profile.h"
 #include "stats.h"
+#include "util/cpu_cores.h"
 #include "util/files.h"
 #include "util/json.h"
 
@@ -27,6 +35,7 @@ struct Options {
   int iters = 100;
   double duration = 0;
   int warmup = 5;
+  int concurrent = 1;  // runs at once, each on a session of its own
   bool json = false;
   bool profile = false;
   std::string profile_json;  // a Chrome trace of the profiled runs goes here
@@ -82,27 +91,87 @@ void write_trace(const std::vector<ProfiledRun>& runs, const std::string& path) 
                kept == 1 ? "" : "s", events, path.c_str());
 }
 
-int bench(const Options& opt) {
+// What the timed runs measured: each run's time, how many runs each session made, and the
+// wall time of them all.
+struct Timed {
+  std::vector<double> times;
+  std::vector<size_t> runs_per_session;
+  double wall = 0;
+};
+
+// The timed runs, each session on a thread of its own (the first on this one): --iters runs
+// in all, handed out one at a time, or with --duration as many as fit (each session at least
+// one).
+Timed time_runs(const std::vector<Session*>& sessions, const NamedValues& feed,
+                const Options& opt) {
+  std::atomic<int> claimed{0};
+  std::vector<std::vector<double>> times(sessions.size());
+  std::vector<std::exception_ptr> errors(sessions.size());
+  // The clock starts once every thread has started (starting one takes longer than a small
+  // model's run), and they all begin together.
+  std::atomic<size_t> waiting{0};
+  std::atomic<bool> go{false};
+  Clock::time_point start;
+  auto timed_runs = [&](size_t i) {
+    waiting.fetch_add(1);
+    while (!go.load()) std::this_thread::yield();
+    try {
+      while (opt.duration > 0 ? times[i].empty() || seconds_since(start) < opt.duration
+                              : claimed.fetch_add(1) < opt.iters) {
+        auto begin = Clock::now();
+        NamedValues out = sessions[i]->run(feed);
+        times[i].push_back(seconds_since(begin));
+      }
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < sessions.size(); ++i) threads.emplace_back(timed_runs, i);
+  while (waiting.load() < sessions.size() - 1) std::this_thread::yield();
+  start = Clock::now();
+  go.store(true);
+  timed_runs(0);
+  for (std::thread& t : threads) t.join();
+  Timed timed;
+  timed.wall = seconds_since(start);
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const std::vector<double>& t : times) {
+    timed.times.insert(timed.times.end(), t.begin(), t.end());
+    timed.runs_per_session.push_back(t.size());
+  }
+  return timed;
+}
+
+int bench(Options opt) {
   if (!opt.profile_json.empty()) require_writable_folder(opt.profile_json);
+  // Concurrent sessions share the cores unless told otherwise.
+  if (opt.run.threads == 0 && opt.concurrent > 1)
+    opt.run.threads = std::max(1, util::physical_cores() / opt.concurrent);
+  opt.run.sessions = opt.concurrent;
+  opt.run.free_dims_are_one = true;
+  // A test folder: its model on the inputs of its first data set.
+  std::error_code ec;
+  if (std::filesystem::is_directory(opt.run.model, ec)) {
+    opt.run.data_set = opt.run.model + "/test_data_set_0";
+    opt.run.model += "/model.onnx";
+  }
   SessionAndFeed opened = open_session(opt.run, true);
   Session& session = *opened.session;
+  std::vector<Session*> sessions{&session};
+  for (const std::unique_ptr<Session>& more : opened.more) sessions.push_back(more.get());
   const NamedValues& feed = opened.feed;
   const double create = opened.create_seconds;
-  for (int i = 0; i < opt.warmup; ++i) session.run(feed);
-  std::vector<double> times;
-  const auto start = Clock::now();
-  // With --duration: as many runs as fit (at least one); else --iters runs.
-  while (opt.duration > 0 ? times.empty() || seconds_since(start) < opt.duration
-                          : static_cast<int>(times.size()) < opt.iters) {
-    auto begin = Clock::now();
-    NamedValues out = session.run(feed);
-    times.push_back(seconds_since(begin));
-  }
+  for (Session* each : sessions)
+    for (int i = 0; i < opt.warmup; ++i) each->run(feed);
+  const Timed timed = time_runs(sessions, feed, opt);
+  const std::vector<double>& times = timed.times;
   std::vector<ProfiledRun> profiled;
   if (opt.profile || !opt.profile_json.empty())
     profiled = profile_runs(session, feed, std::min(times.size(), kMaxProfiledRuns));
   const RunStats s = summarize_runs(times);
-  const double per_second = static_cast<double>(s.runs) / s.total;
+  const double per_second = static_cast<double>(s.runs) / timed.wall;
   const long long rss = peak_rss_bytes();
   const double spread = s.median > 0 ? s.p90 / s.median - 1 : 0;
   const bool noisy = spread > kNoisySpread;
@@ -112,20 +181,37 @@ int bench(const Options& opt) {
       std::snprintf(buf, sizeof buf, "%.1f", seconds * 1e9);
       return std::string(buf);
     };
+    std::string set_to_one, per_session;
+    for (const std::string& d : opened.set_to_one)
+      set_to_one += (set_to_one.empty() ? "" : ", ") + util::json_string(d);
+    for (size_t n : timed.runs_per_session)
+      per_session += (per_session.empty() ? "" : ", ") + std::to_string(n);
     std::printf(
-        "{\"model\": %s, \"threads\": %d, \"warmup\": %d, \"runs\": %zu, "
-        "\"session_creation_ns\": %s,\n \"ns\": {\"min\": %s, \"mean\": %s, \"median\": %s, "
+        "{\"model\": %s, \"threads\": %d, \"concurrent\": %d, \"warmup\": %d, \"runs\": %zu, "
+        "\"runs_per_session\": [%s], \"dims_set_to_1\": [%s], \"session_creation_ns\": %s,\n"
+        " \"ns\": {\"min\": %s, \"mean\": %s, \"median\": %s, "
         "\"p90\": %s, \"p95\": %s, \"p99\": %s, \"max\": %s, \"stddev\": %s},\n"
         " \"runs_per_second\": %.6g, \"peak_rss_bytes\": %lld, \"noisy\": %s%s}\n",
-        util::json_string(opt.run.model).c_str(), opt.run.threads, opt.warmup, s.runs,
-        ns(create).c_str(), ns(s.min).c_str(), ns(s.mean).c_str(), ns(s.median).c_str(),
-        ns(s.p90).c_str(), ns(s.p95).c_str(), ns(s.p99).c_str(), ns(s.max).c_str(),
-        ns(s.stddev).c_str(), per_second, rss, noisy ? "true" : "false",
+        util::json_string(opt.run.model).c_str(), session.threads(), opt.concurrent, opt.warmup,
+        s.runs, per_session.c_str(), set_to_one.c_str(), ns(create).c_str(), ns(s.min).c_str(),
+        ns(s.mean).c_str(), ns(s.median).c_str(), ns(s.p90).c_str(), ns(s.p95).c_str(),
+        ns(s.p99).c_str(), ns(s.max).c_str(), ns(s.stddev).c_str(), per_second, rss,
+        noisy ? "true" : "false",
         opt.profile ? (",\n \"profile\": " + profile_json_rows(profiled)).c_str() : "");
   } else {
-    std::printf("model %s, threads %d, %zu runs after %d warm-up, session creation %s\n",
-                opt.run.model.c_str(), opt.run.threads, s.runs, opt.warmup,
-                format_duration(create).c_str());
+    if (opt.concurrent == 1)
+      std::printf("model %s, threads %d, %zu runs after %d warm-up, session creation %s\n",
+                  opt.run.model.c_str(), session.threads(), s.runs, opt.warmup,
+                  format_duration(create).c_str());
+    else
+      std::printf(
+          "model %s, %d runs at once on %d sessions of %d thread%s, %zu runs after %d warm-up "
+          "each, session creation %s\n",
+          opt.run.model.c_str(), opt.concurrent, opt.concurrent, session.threads(),
+          session.threads() == 1 ? "" : "s", s.runs, opt.warmup, format_duration(create).c_str());
+    if (!opened.set_to_one.empty())
+      std::printf("free dimensions set to 1: %s (--dim NAME=N sets one)\n",
+                  joined(opened.set_to_one).c_str());
     std::printf("min %s  mean %s  median %s  p90 %s  p95 %s  p99 %s  max %s  stddev %s\n",
                 format_duration(s.min).c_str(), format_duration(s.mean).c_str(),
                 format_duration(s.median).c_str(), format_duration(s.p90).c_str(),
@@ -149,7 +235,9 @@ int bench(const Options& opt) {
 Command add_bench(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "bench",
-      "time repeated runs in one process; inputs not given are generated from their types");
+      "time repeated runs in one process; inputs not given are generated from their types, "
+      "with free dimensions of 1 unless --dim sizes them. MODEL may be a test folder "
+      "(model.onnx, test_data_set_0/input_N.pb): its first data set is the input");
   auto opt = std::make_shared<Options>();
   add_run_options(app, &opt->run);
   CLI::Option* iters = app->add_option("--iters", opt->iters, "timed runs")
@@ -159,8 +247,15 @@ Command add_bench(CLI::App& root) {
                   "time runs for this many seconds instead of a number of runs")
       ->check(positive_number())
       ->excludes(iters);
-  app->add_option("--warmup", opt->warmup, "untimed runs first")
+  app->add_option("--warmup", opt->warmup, "untimed runs first (on each session with -c)")
       ->check(at_least(0))
+      ->capture_default_str();
+  app->add_option(
+         "-c,--concurrent", opt->concurrent,
+         "runs at once, each on a session of its own (sharing the model's weights) "
+         "and a thread of its own; --iters counts them all, and throughput is runs "
+         "per second of wall time. Without --threads the sessions share the physical cores")
+      ->check(at_least(1))
       ->capture_default_str();
   app->add_flag("--json", opt->json, "print the statistics as JSON (times in nanoseconds)");
   app->add_flag("--profile", opt->profile,

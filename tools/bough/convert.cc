@@ -1,13 +1,14 @@
 // bough convert IN OUT [--captures carried|implicit] [--opset N] — convert between ONNX
 // (.onnx) and OpenVINO IR (.xml + .bin), by extension; --opset sets the ai.onnx opset of
 // the ONNX written. IN is never overwritten; OUT is written through a temporary file and a
-// rename.
+// rename, and only replaces an existing file with --force.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
 
+#include "bough/error.h"
 #include "commands.h"
 #include "formats/onnx/loop_captures.h"
 #include "formats/onnx/writer.h"
@@ -27,6 +28,7 @@ struct Options {
   std::string in, out;
   std::string captures = "carried";
   std::optional<int64_t> opset;
+  bool force = false;
 };
 
 int convert(const Options& opt) {
@@ -47,6 +49,10 @@ int convert(const Options& opt) {
   if (same_file(in, out) || (ext == ".xml" && same_file(in, weights))) {
     return usage_error(paths[1] + ": convert never overwrites its input");
   }
+  std::error_code ec;
+  for (const fs::path& written : ext == ".xml" ? std::vector{out, weights} : std::vector{out})
+    if (!opt.force && fs::exists(written, ec))
+      fail(ErrorKind::IO, written.string(), "already exists (--force replaces it)");
   auto model = read_model_file(paths[0]);
   if (ext == ".onnx") {
     if (opset) infer::set_onnx_opset(*model, *opset);
@@ -77,6 +83,7 @@ Command add_convert(CLI::App& root) {
          "the ai.onnx opset of the ONNX written (refused, naming the nodes, when a node would "
          "mean something else there or not exist); default: the model's")
       ->check(at_least(1));
+  app->add_flag("--force", opt->force, "replace OUT (and the .bin beside an .xml) when it exists");
   return {app, [opt] { return convert(*opt); }};
 }
 

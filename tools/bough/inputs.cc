@@ -1,7 +1,9 @@
 #include "inputs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -11,6 +13,7 @@
 #include "formats/onnx/tensor_proto.h"
 #include "ir/float_formats.h"
 #include "options.h"
+#include "suggest.h"
 #include "util/files.h"
 
 namespace bough::cli {
@@ -51,8 +54,9 @@ Value read_input_file(const std::string& path, const ValueInfo& info) {
 // A tensor of the declared type and shape with values from a fixed seed: floats (float16,
 // bfloat16 and float8 included) in [-1, 1), integers in [0, 10), random booleans, strings of
 // one digit.
+// With `set_to_one`, a free dimension that `dims` does not size is 1, and named there.
 Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>& dims,
-                     std::mt19937_64* rng) {
+                     std::mt19937_64* rng, std::vector<std::string>* set_to_one) {
   if (proto_kind(info) != onnx::ProtoKind::Tensor || info.type.rfind("tensor(", 0) != 0)
     throw UsageError("input '" + info.name + "' is " + info.type +
                      ": @random makes tensors only; give it with --input " + info.name + "=FILE");
@@ -65,6 +69,12 @@ Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>
       shape.push_back(d.size);
     } else if (auto it = dims.find(d.symbol); !d.symbol.empty() && it != dims.end()) {
       shape.push_back(it->second);
+    } else if (set_to_one) {
+      shape.push_back(1);
+      const std::string name =
+          !d.symbol.empty() ? d.symbol : info.name + "[" + std::to_string(shape.size() - 1) + "]";
+      if (std::find(set_to_one->begin(), set_to_one->end(), name) == set_to_one->end())
+        set_to_one->push_back(name);
     } else {
       throw UsageError("input '" + info.name + "' (" + info.type + ") has the dimension " +
                        (d.symbol.empty()
@@ -134,6 +144,22 @@ Tensor random_tensor(const ValueInfo& info, const std::map<std::string, int64_t>
   return t;
 }
 
+// DIR/input_N.pb in the order of N.
+std::vector<std::string> numbered_inputs(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) fail(ErrorKind::IO, dir, "no such folder");
+  std::vector<std::pair<long, std::string>> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("input_", 0) == 0)
+      files.emplace_back(std::strtol(name.c_str() + 6, nullptr, 10), e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> paths;
+  for (auto& f : files) paths.push_back(std::move(f.second));
+  return paths;
+}
+
 }  // namespace
 
 void add_run_options(CLI::App* app, RunOptions* opt) {
@@ -145,14 +171,22 @@ void add_run_options(CLI::App* app, RunOptions* opt) {
   app->add_option("--dim", opt->dims,
                   "the size of a symbolic dimension for generated inputs: NAME=VALUE")
       ->check(assignment("VALUE"));
-  app->add_option("--threads", opt->threads, "threads for kernels that split their work")
-      ->check(at_least(1))
+  app->add_option("--threads", opt->threads,
+                  "threads for kernels that split their work, this one included; 0: one per "
+                  "physical core, as ONNX Runtime's default; 1: this thread alone")
+      ->check(at_least(0))
       ->capture_default_str();
   add_optimization_option(app, &opt->optimization);
   add_newer_opset_flag(app, &opt->allow_newer_opset);
 }
 
-NamedValues load_inputs(const RunOptions& opt, const Session& session, bool random_rest) {
+NamedValues load_inputs(const RunOptions& opt, const Session& session, bool random_rest,
+                        std::vector<std::string>* set_to_one) {
+  std::vector<std::string> symbols;  // the inputs' named dimensions, in order
+  for (const ValueInfo& info : session.inputs())
+    for (const Dim& d : info.shape)
+      if (!d.symbol.empty() && std::find(symbols.begin(), symbols.end(), d.symbol) == symbols.end())
+        symbols.push_back(d.symbol);
   std::map<std::string, int64_t> dims;
   for (const std::string& d : opt.dims) {
     auto [name, value] = split_assignment(d);
@@ -160,8 +194,14 @@ NamedValues load_inputs(const RunOptions& opt, const Session& session, bool rand
     long long size = std::strtoll(value.c_str(), &end, 10);
     if (*end || size < 0)
       throw UsageError("--dim: " + name + " must be a size, got '" + value + "'");
+    if (std::find(symbols.begin(), symbols.end(), name) == symbols.end())
+      throw UsageError(
+          "--dim: the model's inputs have no dimension named '" + name + "' (" +
+          (symbols.empty() ? std::string("they have none") : "theirs: " + joined(symbols)) + ")" +
+          did_you_mean(name, symbols));
     if (!dims.emplace(name, size).second) throw UsageError("--dim: " + name + " given twice");
   }
+  std::vector<std::string>* ones = opt.free_dims_are_one ? set_to_one : nullptr;
   std::map<std::string, const ValueInfo*> declared;
   for (const ValueInfo& info : session.inputs()) declared[info.name] = &info;
   std::set<std::string> with_default;
@@ -175,21 +215,34 @@ NamedValues load_inputs(const RunOptions& opt, const Session& session, bool rand
     auto [name, source] = split_assignment(assignment);
     auto it = declared.find(name);
     if (it == declared.end()) {
-      std::string names;
-      for (const ValueInfo& info : session.inputs())
-        names += (names.empty() ? "" : ", ") + info.name;
-      throw UsageError("--input: the model has no input '" + name + "' (its inputs: " + names +
-                       ")");
+      std::vector<std::string> names;
+      for (const ValueInfo& info : session.inputs()) names.push_back(info.name);
+      throw UsageError("--input: the model has no input '" + name +
+                       "' (its inputs: " + joined(names) + ")" + did_you_mean(name, names));
     }
     if (!given.insert(name).second) throw UsageError("--input: '" + name + "' given twice");
-    feed.emplace_back(name, source == "@random" ? Value(random_tensor(*it->second, dims, &rng))
-                                                : read_input_file(source, *it->second));
+    feed.emplace_back(name, source == "@random"
+                                ? Value(random_tensor(*it->second, dims, &rng, ones))
+                                : read_input_file(source, *it->second));
+  }
+  if (!opt.data_set.empty()) {
+    std::vector<const ValueInfo*> needed;
+    for (const ValueInfo& info : session.inputs())
+      if (!info.has_default) needed.push_back(&info);
+    const std::vector<std::string> files = numbered_inputs(opt.data_set);
+    if (files.size() != needed.size())
+      fail(ErrorKind::BadInput, opt.data_set,
+           std::to_string(files.size()) + " input files (input_N.pb) for the model's " +
+               std::to_string(needed.size()) + " inputs without a default");
+    for (size_t i = 0; i < files.size(); ++i)
+      if (given.insert(needed[i]->name).second)
+        feed.emplace_back(needed[i]->name, read_input_file(files[i], *needed[i]));
   }
   std::string missing;
   for (const ValueInfo& info : session.inputs()) {
     if (given.count(info.name) || with_default.count(info.name)) continue;
     if (random_rest)
-      feed.emplace_back(info.name, random_tensor(info, dims, &rng));
+      feed.emplace_back(info.name, random_tensor(info, dims, &rng, ones));
     else
       missing += "\n  " + info.name + ": " + info.type;
   }
@@ -202,18 +255,22 @@ NamedValues load_inputs(const RunOptions& opt, const Session& session, bool rand
 SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
                             const std::function<void(const Session&)>& before_inputs) {
   Model model = Model::load(opt.model);
+  const SessionOptions options{opt.threads, opt.allow_newer_opset, opt.optimization};
+  // The further sessions share the Model's weights; each prepares its own.
+  std::vector<std::unique_ptr<Session>> more;
+  for (int i = 1; i < opt.sessions; ++i) more.push_back(std::make_unique<Session>(model, options));
   const auto start = std::chrono::steady_clock::now();
   // The session takes the Model: it then frees each weight it prepared while it plans.
-  auto session = std::make_unique<Session>(
-      std::move(model), SessionOptions{opt.threads, opt.allow_newer_opset, opt.optimization});
+  auto session = std::make_unique<Session>(std::move(model), options);
   const double created =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // What the check found that does not stop a run (`bough check` calls these errors).
   for (const std::string& w : session->warnings())
     std::fprintf(stderr, "%s: warning: %s\n", opt.model.c_str(), w.c_str());
   if (before_inputs) before_inputs(*session);
-  NamedValues feed = load_inputs(opt, *session, random_rest);
-  return {std::move(session), std::move(feed), created};
+  std::vector<std::string> set_to_one;
+  NamedValues feed = load_inputs(opt, *session, random_rest, &set_to_one);
+  return {std::move(session), std::move(more), std::move(feed), created, std::move(set_to_one)};
 }
 
 }  // namespace bough::cli

@@ -1,5 +1,6 @@
 // bough: the command line. CLI11 parses; each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "options.h"
+#include "suggest.h"
 #include "util/printable.h"
 #include "version.h"
 
@@ -48,6 +50,28 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
+namespace {
+
+// " (did you mean '--threads'?)" for the first option among the arguments `command` did not
+// take that is close to one of its own; "" when none is.
+std::string option_hint(const CLI::App& app, const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : command.get_options()) {
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+    for (const std::string& n : o->get_snames()) names.push_back("-" + n);
+  }
+  std::vector<std::string> left = command.remaining(true);
+  for (const std::string& arg : app.remaining(true)) left.push_back(arg);
+  for (const std::string& arg : left) {
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string hint = did_you_mean(arg.substr(0, arg.find('=')), names);
+    if (!hint.empty()) return hint;
+  }
+  return "";
+}
+
+}  // namespace
+
 }  // namespace bough::cli
 
 namespace {
@@ -80,9 +104,11 @@ int main(int argc, char** argv) {
   help->add_option("COMMAND", topic, "the command to describe");
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
-    bool known = name == "help";
-    for (const Command& c : commands) known |= c.app->get_name() == name;
-    if (!known) return usage_error("no command named '" + name + "' (`bough help` lists them)");
+    std::vector<std::string> names = {"help"};
+    for (const Command& c : commands) names.push_back(c.app->get_name());
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      return usage_error("no command named '" + name + "'" + did_you_mean(name, names) +
+                         " (`bough help` lists them)");
   }
   try {
     app.parse(argc, argv);
@@ -90,8 +116,9 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::vector<CLI::App*> chosen = app.get_subcommands();
     std::string name = chosen.empty() ? "bough" : "bough " + chosen.back()->get_name();
-    std::fprintf(stderr, "%s: error: %s\n(`%s --help` lists the options)\n", name.c_str(), e.what(),
-                 name.c_str());
+    const std::string hint = option_hint(app, chosen.empty() ? app : *chosen.back());
+    std::fprintf(stderr, "%s: error: %s%s\n(`%s --help` lists the options)\n", name.c_str(),
+                 e.what(), hint.c_str(), name.c_str());
     return kExitUsage;
   }
   if (help->parsed()) {

@@ -107,4 +107,10 @@ CLI::Option* add_newer_opset_flag(CLI::App* app, bool* allow) {
                        "newest version bough defines");
 }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
 }  // namespace bough::cli

@@ -28,5 +28,7 @@ CLI::Validator one_of(std::vector<std::string> words);
 CLI::Option* add_optimization_option(CLI::App* app, Optimization* level);
 // --allow-newer-opset.
 CLI::Option* add_newer_opset_flag(CLI::App* app, bool* allow);
+// `items` with ", " between them, for the lists in messages.
+std::string joined(const std::vector<std::string>& items);
 
 }  // namespace bough::cli

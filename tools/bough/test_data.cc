@@ -1,5 +1,5 @@
 // bough test-data [--quiet] [--optimize none|basic|all] DIR... — run folders in the ONNX
-// backend-test layout and compare outputs.
+// backend-test layout, given or found at any depth under a folder given, and compare outputs.
 #include "exec/test_data.h"
 
 #include <CLI/CLI.hpp>
@@ -25,18 +25,38 @@ Outcome run_test(const fs::path& dir, const SessionOptions& options, std::string
   return why->empty() ? Outcome::Pass : Outcome::Fail;
 }
 
+// A test folder found under a folder given, and its name: its path from that folder.
+struct Test {
+  fs::path dir;
+  std::string name;
+};
+
+// The test folders under `root` at any depth (not looking inside a test folder), in path
+// order.
+std::vector<Test> tests_under(const fs::path& root) {
+  std::vector<Test> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code dir_ec;
+    if (!it->is_directory(dir_ec) || !fs::exists(it->path() / "model.onnx", dir_ec)) continue;
+    found.push_back({it->path(), it->path().lexically_relative(root).string()});
+    it.disable_recursion_pending();
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Test& a, const Test& b) { return a.name < b.name; });
+  return found;
+}
+
 int run_tests(const std::vector<std::string>& folders, bool quiet, const SessionOptions& options) {
-  std::vector<fs::path> tests;
+  std::vector<Test> tests;
   for (const std::string& a : folders) {
     fs::path p(a);
     std::error_code ec;
     if (fs::exists(p / "model.onnx", ec)) {
-      tests.push_back(p);
+      tests.push_back({p, p.filename().string()});
     } else if (fs::is_directory(p, ec)) {
-      std::vector<fs::path> found;
-      for (const auto& e : fs::directory_iterator(p, ec))
-        if (fs::exists(e.path() / "model.onnx")) found.push_back(e.path());
-      std::sort(found.begin(), found.end());
+      const std::vector<Test> found = tests_under(p);
       tests.insert(tests.end(), found.begin(), found.end());
     } else {
       return usage_error(a +
@@ -46,11 +66,12 @@ int run_tests(const std::vector<std::string>& folders, bool quiet, const Session
   }
   if (tests.empty()) return usage_error("no test folders found");
   int passed = 0, failed = 0, skipped = 0;
-  for (const fs::path& dir : tests) {
-    std::string name = dir.filename().string(), why, note;
+  for (const Test& test : tests) {
+    const std::string& name = test.name;
+    std::string why, note;
     Outcome outcome;
     try {
-      outcome = run_test(dir, options, &why, &note);
+      outcome = run_test(test.dir, options, &why, &note);
     } catch (const Error& e) {
       outcome = e.kind() == ErrorKind::Unsupported ? Outcome::Skip : Outcome::Fail;
       why = e.what();
@@ -83,7 +104,9 @@ int run_tests(const std::vector<std::string>& folders, bool quiet, const Session
 
 Command add_test_data(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
-      "test-data", "run ONNX backend-layout test folders and compare their outputs");
+      "test-data",
+      "run ONNX backend-layout test folders and compare their outputs; a folder given is "
+      "searched at any depth");
   struct Options {
     std::vector<std::string> folders;
     bool quiet = false;
@@ -91,7 +114,8 @@ Command add_test_data(CLI::App& root) {
   };
   auto opt = std::make_shared<Options>();
   app->add_option("DIR", opt->folders,
-                  "a test folder (model.onnx, test_data_set_*/) or a folder of them")
+                  "a test folder (model.onnx, test_data_set_*/) or a folder holding them at any "
+                  "depth")
       ->required();
   app->add_flag("-q,--quiet", opt->quiet, "print only the failures and the totals");
   add_optimization_option(app, &opt->session.optimization);

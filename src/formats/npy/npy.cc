@@ -148,6 +148,10 @@ struct Dtype {
 Dtype parse_dtype(const std::string& descr, const std::string& path) {
   auto unsupported = [&] { fail(ErrorKind::Unsupported, path, "npy dtype '" + descr + "'"); };
   if (descr.size() < 2) unsupported();
+  if (descr == "|O")
+    fail(ErrorKind::BadInput, path,
+         "npy dtype '|O': an object array, which numpy stores as a Python pickle; bough reads "
+         "strings saved as a str array: np.save(path, array.astype(str))");
   Dtype d;
   size_t at = 0;
   if (std::strchr("<>|=", descr[0])) {

@@ -243,6 +243,19 @@ bool is_map_proto(const std::string& bytes) {
          (string_keys ? p.keys_size() : p.string_keys_size()) == 0;
 }
 
+// Whether `bytes` is a serialized SequenceProto of tensors. Read as a TensorProto it would
+// pass for one of nonsense dims (its name read as packed dims); a TensorProto read as a
+// SequenceProto has no tensor values (its field 3 is the rare `segment`), or fields a
+// SequenceProto has not (raw_data, name).
+bool is_sequence_of_tensors(const std::string& bytes) {
+  onnxpb::SequenceProto p;
+  return p.ParseFromString(bytes) && p.unknown_fields().empty() &&
+         p.elem_type() == onnxpb::SequenceProto::TENSOR && p.tensor_values_size() > 0 &&
+         p.sparse_tensor_values_size() + p.sequence_values_size() + p.map_values_size() +
+                 p.optional_values_size() ==
+             0;
+}
+
 }  // namespace
 
 Value read_value_file(const std::string& path, ProtoKind hint) {
@@ -253,6 +266,10 @@ Value read_value_file(const std::string& path, ProtoKind hint) {
          "holds a MapProto (a map); maps are not supported: bough's values have no map type");
   switch (hint) {
     case ProtoKind::Tensor: {
+      if (is_sequence_of_tensors(bytes))
+        fail(ErrorKind::BadInput, path,
+             "holds a SequenceProto (a sequence of tensors) where a TensorProto is needed: the "
+             "input is a tensor");
       onnxpb::TensorProto p;
       if (!p.ParseFromString(bytes)) parse_error();
       return take_tensor_from_proto(&p, "", path);
