@@ -61,6 +61,12 @@ ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
   return a;
 }
 
+ir::Attribute floats_attr(const std::string& name, std::vector<float> v) {
+  ir::Attribute a = attr_of(name, ir::Attribute::Kind::Floats);
+  a.floats = std::move(v);
+  return a;
+}
+
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g) {
   ir::Attribute a = attr_of(name, ir::Attribute::Kind::Graph);
   a.g = std::move(g);

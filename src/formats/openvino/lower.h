@@ -95,6 +95,7 @@ ir::Attribute int_attr(const std::string& name, int64_t v);
 ir::Attribute float_attr(const std::string& name, float v);
 ir::Attribute string_attr(const std::string& name, std::string v);
 ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v);
+ir::Attribute floats_attr(const std::string& name, std::vector<float> v);
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
 // The type a port declares (undefined when it gives no element type).
 ir::Type port_type(const XmlPort& p);

@@ -43,24 +43,54 @@ double float_data(GraphLowering& g, const XmlLayer& l, const char* key, double f
   return x;
 }
 
-std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
-  std::vector<int64_t> out;
+namespace {
+
+// The comma-separated items of attribute `key` ("" is none), each read by `parse`, which
+// returns whether all of the item was a number.
+template <typename T, typename Parse>
+std::vector<T> list_data(GraphLowering& g, const XmlLayer& l, const char* key, const char* what,
+                         Parse parse) {
+  std::vector<T> out;
   const std::string* v = l.attr(key);
   if (!v) return out;
   size_t pos = 0;
   while (pos < v->size()) {
-    size_t comma = v->find(',', pos);
-    std::string item = v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long long x = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0')
+    const size_t comma = v->find(',', pos);
+    const std::string item =
+        v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    T x{};
+    if (!parse(item, &x))
       fail(ErrorKind::InvalidModel, g.where(l),
-           std::string(key) + "=\"" + *v + "\" is not a list of integers");
+           std::string(key) + "=\"" + *v + "\" is not a list of " + what);
     out.push_back(x);
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
   return out;
+}
+
+// Whether `end` is past the number: the end of `item`, or blanks up to it.
+bool at_end(const char* end) {
+  while (*end == ' ' || *end == '\t') ++end;
+  return *end == '\0';
+}
+
+}  // namespace
+
+std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key) {
+  return list_data<int64_t>(g, l, key, "integers", [](const std::string& item, int64_t* x) {
+    char* end = nullptr;
+    *x = std::strtoll(item.c_str(), &end, 10);
+    return !item.empty() && end != item.c_str() && at_end(end);
+  });
+}
+
+std::vector<float> float_list(GraphLowering& g, const XmlLayer& l, const char* key) {
+  return list_data<float>(g, l, key, "numbers", [](const std::string& item, float* x) {
+    char* end = nullptr;
+    *x = static_cast<float>(std::strtod(item.c_str(), &end));
+    return !item.empty() && end != item.c_str() && at_end(end);
+  });
 }
 
 std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,

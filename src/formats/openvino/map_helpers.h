@@ -21,6 +21,8 @@ int64_t int_data(GraphLowering& g, const XmlLayer& l, const char* key, int64_t f
 double float_data(GraphLowering& g, const XmlLayer& l, const char* key, double fallback);
 // "1,0,1" as a list of integers ("" is empty).
 std::vector<int64_t> int_list(GraphLowering& g, const XmlLayer& l, const char* key);
+// "0.1,0.2" as a list of floats ("" is empty).
+std::vector<float> float_list(GraphLowering& g, const XmlLayer& l, const char* key);
 // The values of input `input`, which must be an int32/int64 constant.
 std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
                                 const char* what);

@@ -38,36 +38,6 @@ namespace bough::openvino {
 
 namespace {
 
-// "0.1,0.2" as floats ("" is empty).
-std::vector<float> float_list(GraphLowering& g, const XmlLayer& l, const char* key) {
-  std::vector<float> out;
-  const std::string* v = l.attr(key);
-  if (!v) return out;
-  size_t pos = 0;
-  while (pos < v->size()) {
-    size_t comma = v->find(',', pos);
-    std::string item = v->substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    const double x = std::strtod(item.c_str(), &end);
-    while (end && (*end == ' ' || *end == '\t')) ++end;
-    if (item.empty() || *end != '\0')
-      fail(ErrorKind::InvalidModel, g.where(l),
-           std::string(key) + "=\"" + *v + "\" is not a list of numbers");
-    out.push_back(static_cast<float>(x));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
-ir::Attribute floats_attr(const std::string& name, std::vector<float> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.kind = ir::Attribute::Kind::Floats;
-  a.floats = std::move(v);
-  return a;
-}
-
 // A node of the org.openvinotoolkit domain.
 ir::Node* ov_node(GraphLowering& g, const std::string& op, std::vector<ir::Edge*> ins,
                   ir::Edge* out, const std::string& name) {
