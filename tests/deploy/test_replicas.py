@@ -49,8 +49,10 @@ defaults
     option redispatch 1
     retry-on conn-failure empty-response junk-response response-timeout 503
     # One request per connection to a replica, so that none waits on a connection the
-    # replica is closing.
+    # replica is closing; each request read whole before it is sent on, so that haproxy
+    # still holds it to send again.
     option http-server-close
+    option http-buffer-request
 frontend bough
     bind 127.0.0.1:{port}
     default_backend replicas
