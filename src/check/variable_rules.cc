@@ -8,24 +8,19 @@
 #include <string>
 
 #include "check/rules.h"
+#include "ir/variable_ops.h"
 
 namespace bough::check {
 
 namespace {
 
-constexpr const char* kDomain = "org.openvinotoolkit";
-
-bool is_op(const ir::Node& n, const char* op) { return n.domain == kDomain && n.op_type == op; }
-
-std::string variable_of(const ir::Node& n) {
-  const ir::Attribute* a = n.attr("variable_id");
-  return a && a->kind == ir::Attribute::Kind::String ? a->s : "";
-}
+using ir::is_variable_op;
+using ir::variable_of;
 
 // Nodes of graphs below the main one: the session keeps no variables for them.
 void refuse_nested(const ir::Graph& g, Diagnostics& out) {
   for (const auto& n : g.nodes) {
-    if (is_op(*n, "ReadValue") || is_op(*n, "Assign"))
+    if (is_variable_op(*n, "ReadValue") || is_variable_op(*n, "Assign"))
       out.unsupported(g.path() + "/" + n->label(),
                       n->op_type + " of variable '" + variable_of(*n) +
                           "' inside a subgraph: bough keeps the variables of the main graph only");
@@ -43,7 +38,7 @@ void check_variables(const ir::Model& model, Diagnostics& out) {
   const std::string path = g.path();
   std::map<std::string, const ir::Node*> reads, writes;
   for (const auto& n : g.nodes) {
-    if (!is_op(*n, "ReadValue")) continue;
+    if (!is_variable_op(*n, "ReadValue")) continue;
     auto [it, first] = reads.emplace(variable_of(*n), n.get());
     if (!first)
       out.error(path + "/" + n->label(), "a second ReadValue of variable '" + it->first +
@@ -51,7 +46,7 @@ void check_variables(const ir::Model& model, Diagnostics& out) {
                                              "): a variable has one ReadValue and one Assign");
   }
   for (const auto& n : g.nodes) {
-    if (!is_op(*n, "Assign")) continue;
+    if (!is_variable_op(*n, "Assign")) continue;
     const std::string id = variable_of(*n);
     const std::string place = path + "/" + n->label();
     auto [it, first] = writes.emplace(id, n.get());

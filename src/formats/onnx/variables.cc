@@ -7,19 +7,14 @@
 
 #include "bough/error.h"
 #include "ir/clone.h"
+#include "ir/variable_ops.h"
 
 namespace bough::onnx {
 
 namespace {
 
-constexpr const char* kDomain = "org.openvinotoolkit";
-
-bool is_op(const ir::Node& n, const char* op) { return n.domain == kDomain && n.op_type == op; }
-
-std::string variable_of(const ir::Node& n) {
-  const ir::Attribute* a = n.attr("variable_id");
-  return a ? a->s : "";
-}
+using ir::is_variable_op;
+using ir::variable_of;
 
 // Every read of `from` in `g` and the graphs nested in it (node inputs, implicit inputs,
 // captures' outer values, outputs) reads `to` instead.
@@ -83,17 +78,17 @@ void drop_unread(ir::Graph& g) {
 
 std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
   if (!model.graph || std::none_of(model.graph->nodes.begin(), model.graph->nodes.end(),
-                                   [](const auto& n) { return is_op(*n, "ReadValue"); }))
+                                   [](const auto& n) { return is_variable_op(*n, "ReadValue"); }))
     return nullptr;
   std::unique_ptr<ir::Model> m = ir::clone_model(model);
   ir::Graph& g = *m->graph;
   std::map<std::string, const ir::Node*> assigns;
   for (const auto& n : g.nodes)
-    if (is_op(*n, "Assign")) assigns.emplace(variable_of(*n), n.get());
+    if (is_variable_op(*n, "Assign")) assigns.emplace(variable_of(*n), n.get());
   bool dropped_init = false;
   std::unordered_set<const ir::Node*> gone;
   for (const auto& n : g.nodes) {
-    if (!is_op(*n, "ReadValue")) continue;
+    if (!is_variable_op(*n, "ReadValue")) continue;
     const std::string id = variable_of(*n);
     ir::Edge* value = n->outputs[0];
     const bool has_init = !n->inputs.empty() && n->inputs[0];
@@ -120,7 +115,7 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
     gone.insert(n.get());
   }
   for (const auto& n : g.nodes) {
-    if (!is_op(*n, "Assign")) continue;
+    if (!is_variable_op(*n, "Assign")) continue;
     const std::string id = variable_of(*n);
     ir::Edge* state =
         g.new_edge(free_name(g, "output_restored." + id), ir::Edge::Origin::NodeOutput);
@@ -140,8 +135,10 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
   std::erase_if(g.nodes, [&](const auto& n) { return gone.count(n.get()) != 0; });
   if (dropped_init) drop_unread(g);
   bool any = false;
-  for (const auto& n : g.nodes) any = any || n->domain == kDomain;
-  if (!any) std::erase_if(m->opset_imports, [](const auto& imp) { return imp.first == kDomain; });
+  for (const auto& n : g.nodes) any = any || n->domain == ir::kOpenVinoToolkitDomain;
+  if (!any)
+    std::erase_if(m->opset_imports,
+                  [](const auto& imp) { return imp.first == ir::kOpenVinoToolkitDomain; });
   return m;
 }
 
