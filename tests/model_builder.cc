@@ -64,6 +64,16 @@ GraphBuilder& GraphBuilder::value_info(const std::string& name, ElemType t, Dims
   return *this;
 }
 
+GraphBuilder& GraphBuilder::name_input_dim(int index, int dim, const std::string& param) {
+  g_.mutable_input(index)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(dim)
+      ->set_dim_param(param);
+  return *this;
+}
+
 GraphBuilder& GraphBuilder::output_untyped(const std::string& name) {
   g_.add_output()->set_name(name);
   return *this;

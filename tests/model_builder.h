@@ -22,6 +22,8 @@ class GraphBuilder {
   GraphBuilder& input(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output(const std::string& name, ElemType t, Dims64 dims = {}, bool ranked = true);
   GraphBuilder& output_untyped(const std::string& name);
+  // Makes dim `dim` of the input at `index` (declared with input()) the symbol `param`.
+  GraphBuilder& name_input_dim(int index, int dim, const std::string& param);
   // Declares the type of an intermediate value (a value_info entry).
   GraphBuilder& value_info(const std::string& name, ElemType t, Dims64 dims = {});
   // An input of type seq(tensor(float)).

@@ -255,13 +255,7 @@ TEST(OpenVinoConvBackprop, ConvTransposeWithOutputShapeNeedsKnownDims) {
   g.initializer("w", f32({4, 2, 2, 2}, iota(32)));
   test::set_ints(g.node("ConvTranspose", {"x", "w"}, {"y"}), "output_shape", {3, 3});
   // The input's spatial dims left unknown.
-  g.mutable_proto()
-      .mutable_input(0)
-      ->mutable_type()
-      ->mutable_tensor_type()
-      ->mutable_shape()
-      ->mutable_dim(3)
-      ->set_dim_param("w");
+  g.name_input_dim(0, 3, "w");
   auto model = onnx::read_model_file(test::save_model(
       test::make_model(g, 17), test::scratch_dir("ov_write_deconv_dyn"), "m.onnx"));
   try {

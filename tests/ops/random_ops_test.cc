@@ -314,13 +314,7 @@ TEST(RandomOps, RandomNormalAndUniformAttributes) {
 TEST(RandomOps, InferenceGivesTypesAndShapes) {
   test::GraphBuilder g;
   g.input("p", ElemType::Double, {1, 4});
-  g.mutable_proto()
-      .mutable_input(0)
-      ->mutable_type()
-      ->mutable_tensor_type()
-      ->mutable_shape()
-      ->mutable_dim(0)
-      ->set_dim_param("N");
+  g.name_input_dim(0, 0, "N");
   for (const char* out : {"normal", "like", "bern", "multi"}) g.output_untyped(out);
   set_ints(g.node("RandomNormal", {}, {"normal"}, "a"), "shape", {5, 0, 2});
   set_int(g.node("RandomUniformLike", {"p"}, {"like"}, "b"), "dtype", 10);

@@ -160,13 +160,7 @@ TEST(MatMulAddGemm, FiresOnlyWhereTheBiasKeepsTheProductsShape) {
 
 TEST(MatMulAddGemm, LeavesABiasOfUnknownShape) {
   GraphBuilder g = bias_model({4, 3}, {2});
-  g.mutable_proto()
-      .mutable_input(1)
-      ->mutable_type()
-      ->mutable_tensor_type()
-      ->mutable_shape()
-      ->mutable_dim(0)
-      ->set_dim_param("n");
+  g.name_input_dim(1, 0, "n");
   EXPECT_EQ(left_after(g, "matmul-add-gemm", "Gemm", "bias_symbolic"), 0);
   EXPECT_EQ(left_after(bias_model({4, 3}, {2}).output("m", ElemType::Float, {}, false),
                        "matmul-add-gemm", "Gemm", "product_is_output"),

@@ -24,14 +24,7 @@ std::string free_dim_model(const std::string& dir, bool named) {
   g.initializer("shape", i64({1}, {2}));
   g.output("y", ElemType::Float, {2});
   g.node("Reshape", {"x", "shape"}, {"y"}, "flat");
-  if (named)
-    g.mutable_proto()
-        .mutable_input(0)
-        ->mutable_type()
-        ->mutable_tensor_type()
-        ->mutable_shape()
-        ->mutable_dim(0)
-        ->set_dim_param("batch");
+  if (named) g.name_input_dim(0, 0, "batch");
   return shell_quoted(save_model(make_model(g), dir, named ? "batch.onnx" : "unnamed.onnx"));
 }
 
@@ -82,13 +75,7 @@ TEST(BenchTestFolder, RunsOnTheFirstDataSet) {
   g.initializer("shape", i64({1}, {3}));
   g.output("y", ElemType::Float, {3});
   g.node("Reshape", {"x", "shape"}, {"y"}, "to_three");
-  g.mutable_proto()
-      .mutable_input(0)
-      ->mutable_type()
-      ->mutable_tensor_type()
-      ->mutable_shape()
-      ->mutable_dim(0)
-      ->set_dim_param("n");
+  g.name_input_dim(0, 0, "n");
   const std::filesystem::path test = dir / "test_reshape";
   std::filesystem::create_directories(test / "test_data_set_0");
   save_model(make_model(g), test.string(), "model.onnx");
