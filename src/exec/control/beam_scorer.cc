@@ -10,14 +10,17 @@
 namespace bough::ops {
 
 namespace {
+namespace beam_scorer_op {
 
 // ORT's score of the beams other than the first before the first step.
 constexpr float kUnstartedBeam = -1e9f;
 
+}  // namespace beam_scorer_op
 }  // namespace
 
 BeamScorer::BeamScorer(const Tensor& ids, const BeamSettings& settings)
     : s_(settings), length_(ids.dim(1)) {
+  using namespace beam_scorer_op;
   const int64_t batch = ids.dim(0), rows = batch * s_.beams;
   sequences_.assign(static_cast<size_t>(rows * s_.max_length), s_.pad);
   next_sequences_.assign(sequences_.size(), s_.pad);

@@ -28,6 +28,7 @@
 namespace bough::ops {
 
 namespace {
+namespace beam_search_op {
 
 constexpr const char* kOp = "BeamSearch";
 
@@ -356,9 +357,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace beam_search_op
 }  // namespace
 
 const OpDef& def_MsBeamSearch() {
+  using namespace beam_search_op;
   static const OpDef def{
       "com.microsoft",
       "BeamSearch",

@@ -31,6 +31,7 @@
 namespace bough::ops {
 
 namespace {
+namespace flex_attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "FlexAttention " + message);
@@ -272,9 +273,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of({batch, qs.dims[1], qs.dims[2], vs.dims[3]}));
 }
 
+}  // namespace flex_attention_op
 }  // namespace
 
 const OpDef& def_FlexAttention() {
+  using namespace flex_attention_op;
   static const OpDef def{
       "ai.onnx.preview",
       "FlexAttention",

@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace greedy_search_op {
 
 constexpr const char* kOp = "GreedySearch";
 
@@ -130,9 +131,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int32, ir::Shape::of({batch, length}));
 }
 
+}  // namespace greedy_search_op
 }  // namespace
 
 const OpDef& def_MsGreedySearch() {
+  using namespace greedy_search_op;
   static const OpDef def{
       "com.microsoft",
       "GreedySearch",

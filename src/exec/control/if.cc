@@ -14,6 +14,7 @@ void bad_condition(const Value& v, const char* what) {
 }
 
 namespace {
+namespace if_op {
 
 class If : public Kernel {
  public:
@@ -99,9 +100,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace if_op
 }  // namespace
 
 const OpDef& def_If() {
+  using namespace if_op;
   static const OpDef def{
       "",
       "If",

@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace loop_op {
 
 class Loop : public Kernel {
  public:
@@ -109,9 +110,11 @@ void infer(InferContext& ctx) {
                                   : stacked_type(body[1 + o], 0, ir::Dim::unknown()));
 }
 
+}  // namespace loop_op
 }  // namespace
 
 const OpDef& def_Loop() {
+  using namespace loop_op;
   static const OpDef def{
       "",
       "Loop",

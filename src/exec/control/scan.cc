@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace scan_op {
 
 struct ScanSpec {
   size_t states = 0, scan_inputs = 0, scan_outputs = 0;
@@ -271,9 +272,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace scan_op
 }  // namespace
 
 const OpDef& def_Scan() {
+  using namespace scan_op;
   static const OpDef def{
       "",
       "Scan",

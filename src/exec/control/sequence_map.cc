@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_map_op {
 
 class SequenceMap : public Kernel {
  public:
@@ -104,9 +105,11 @@ void infer(InferContext& ctx) {
     ctx.set_output(o, ir::Type::wrap(ir::Type::Kind::Sequence, outs[o]));
 }
 
+}  // namespace sequence_map_op
 }  // namespace
 
 const OpDef& def_SequenceMap() {
+  using namespace sequence_map_op;
   static const OpDef def{"",
                          "SequenceMap",
                          {17},

@@ -24,6 +24,7 @@
 namespace bough::ops {
 
 namespace {
+namespace attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "Attention: " + message);
@@ -199,9 +200,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace attention_op
 }  // namespace
 
 const OpDef& def_MsAttention() {
+  using namespace attention_op;
   static const OpDef def{
       "com.microsoft",
       "Attention",

@@ -12,6 +12,7 @@
 namespace bough::ops::contrib {
 
 namespace {
+namespace attention_core_op {
 
 // One query row (b, h, i): scores into s (p.total floats of scratch), then Y's row.
 void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, float* s) {
@@ -59,6 +60,7 @@ void attend_row(const AttentionProblem& p, int64_t b, int64_t h, int64_t i, floa
   fail(ErrorKind::BadInput, "", std::string(op) + ": " + message);
 }
 
+}  // namespace attention_core_op
 }  // namespace
 
 AttentionProblem problem_of(const Tensor& q, const Tensor& k, const Tensor& v,
@@ -86,6 +88,7 @@ Tensor attend_to_new(AttentionProblem& p, util::ThreadPool& pool) {
 }
 
 void set_attention_bias(AttentionProblem& p, const Tensor& a, const char* op) {
+  using namespace attention_core_op;
   if (a.rank() != 4 || (a.dim(0) != 1 && a.dim(0) != p.batch) ||
       (a.dim(1) != 1 && a.dim(1) != p.heads) || a.dim(2) != p.q_seq || a.dim(3) != p.total)
     bad(op, "attention_bias of shape " + shape_string(a.shape()) + " is not (" +
@@ -98,6 +101,7 @@ void set_attention_bias(AttentionProblem& p, const Tensor& a, const char* op) {
 
 std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int64_t total,
                              float filter, bool start_positions, const char* op) {
+  using namespace attention_core_op;
   if (m.type() != ElemType::Int32) bad(op, "the mask must be int32");
   const int32_t* v = m.data<int32_t>();
   std::vector<float> out(static_cast<size_t>(batch * q_seq * total), 0.0f);
@@ -131,6 +135,7 @@ std::vector<float> mask_term(const Tensor& m, int64_t batch, int64_t q_seq, int6
 }
 
 void attend(const AttentionProblem& p, util::ThreadPool& pool) {
+  using namespace attention_core_op;
   const int64_t rows = p.batch * p.heads * p.q_seq;
   if (rows == 0) return;
   const int64_t row_work = std::max<int64_t>(1, p.total * (p.head_size + p.v_head_size));
@@ -155,6 +160,7 @@ void to_heads(const float* src, int64_t src_row, const float* bias, int64_t batc
 
 PastKV read_past(const Tensor* key, const Tensor* value, int64_t batch, int64_t heads, int64_t size,
                  int64_t v_size, const char* op) {
+  using namespace attention_core_op;
   if ((key == nullptr) != (value == nullptr))
     bad(op, "needs both past_key and past_value, or neither");
   if (!key) return {};

@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bias_add_op {
 class BiasAdd : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -16,9 +17,11 @@ class BiasAdd : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasAdd>(); }
+}  // namespace bias_add_op
 }  // namespace
 
 const OpDef& def_MsBiasAdd() {
+  using namespace bias_add_op;
   static const OpDef def{"com.microsoft",
                          "BiasAdd",
                          {1},

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bias_gelu_op {
 class BiasGelu : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -14,9 +15,11 @@ class BiasGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }
+}  // namespace bias_gelu_op
 }  // namespace
 
 const OpDef& def_MsBiasGelu() {
+  using namespace bias_gelu_op;
   static const OpDef def{"com.microsoft",
                          "BiasGelu",
                          {1},

@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace dynamic_quantize_matmul_op {
 
 constexpr const char* kOp = "DynamicQuantizeMatMul";
 
@@ -74,9 +75,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Float, matmul_shape(ctx, 0, 1));
 }
 
+}  // namespace dynamic_quantize_matmul_op
 }  // namespace
 
 const OpDef& def_MsDynamicQuantizeMatMul() {
+  using namespace dynamic_quantize_matmul_op;
   static const OpDef def{"com.microsoft",
                          "DynamicQuantizeMatMul",
                          {1},

@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace embed_layer_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "EmbedLayerNormalization: " + message);
@@ -125,9 +126,11 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 2) ctx.set_output_tensor(2, elem, y);
 }
 
+}  // namespace embed_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsEmbedLayerNormalization() {
+  using namespace embed_layer_normalization_op;
   static const OpDef def{
       "com.microsoft",
       "EmbedLayerNormalization",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace fast_gelu_op {
 class FastGelu : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -15,9 +16,11 @@ class FastGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }
+}  // namespace fast_gelu_op
 }  // namespace
 
 const OpDef& def_MsFastGelu() {
+  using namespace fast_gelu_op;
   static const OpDef def{"com.microsoft",
                          "FastGelu",
                          {1},

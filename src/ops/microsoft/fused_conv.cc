@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace fused_conv_op {
 
 kernels::ConvEpilogue read_activation(const BuildContext& ctx) {
   kernels::ConvEpilogue e;
@@ -43,9 +44,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return make_conv(ctx, read_activation(ctx));
 }
 
+}  // namespace fused_conv_op
 }  // namespace
 
 const OpDef& def_FusedConv() {
+  using namespace fused_conv_op;
   static const OpDef def{
       "com.microsoft",
       "FusedConv",

@@ -21,6 +21,7 @@
 namespace bough::ops {
 
 namespace {
+namespace fused_matmul_op {
 
 // The permutation of an operand of rank `rank` (identity when nothing moves).
 std::vector<int64_t> operand_perm(size_t rank, bool trans_batch, bool trans) {
@@ -125,9 +126,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, a, b));
 }
 
+}  // namespace fused_matmul_op
 }  // namespace
 
 const OpDef& def_MsFusedMatMul() {
+  using namespace fused_matmul_op;
   static const OpDef def{
       "com.microsoft",
       "FusedMatMul",

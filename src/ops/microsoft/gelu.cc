@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gelu_op {
 class Gelu : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -14,9 +15,11 @@ class Gelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }
+}  // namespace gelu_op
 }  // namespace
 
 const OpDef& def_MsGelu() {
+  using namespace gelu_op;
   static const OpDef def{"com.microsoft",
                          "Gelu",
                          {1},

@@ -29,6 +29,7 @@
 namespace bough::ops {
 
 namespace {
+namespace group_query_attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "GroupQueryAttention: " + message);
@@ -256,9 +257,11 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(i, elem, ir::Shape::of({q.dims[0], ir::Dim::known(kvn), length, size}));
 }
 
+}  // namespace group_query_attention_op
 }  // namespace
 
 const OpDef& def_MsGroupQueryAttention() {
+  using namespace group_query_attention_op;
   static const OpDef def{
       "com.microsoft",
       "GroupQueryAttention",

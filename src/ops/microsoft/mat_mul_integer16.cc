@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mat_mul_integer16_op {
 
 ElemType result_type(ElemType a, ElemType b) {
   return a == ElemType::UInt16 && b == ElemType::UInt16 ? ElemType::UInt32 : ElemType::Int32;
@@ -31,9 +32,11 @@ void infer(InferContext& ctx) {
                         matmul_shape(ctx, 0, 1));
 }
 
+}  // namespace mat_mul_integer16_op
 }  // namespace
 
 const OpDef& def_MsMatMulInteger16() {
+  using namespace mat_mul_integer16_op;
   static const OpDef def{
       "com.microsoft",
       "MatMulInteger16",

@@ -21,6 +21,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mat_mul_n_bits_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "MatMulNBits: " + message);
@@ -119,9 +120,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+}  // namespace mat_mul_n_bits_op
 }  // namespace
 
 const OpDef& def_MsMatMulNBits() {
+  using namespace mat_mul_n_bits_op;
   static const OpDef def{
       "com.microsoft",
       "MatMulNBits",

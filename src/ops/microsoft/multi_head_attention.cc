@@ -25,6 +25,7 @@
 namespace bough::ops {
 
 namespace {
+namespace multi_head_attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "MultiHeadAttention: " + message);
@@ -185,9 +186,11 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(2, elem, ir::Shape::of({q.dims[0], heads, total, v_size}));
 }
 
+}  // namespace multi_head_attention_op
 }  // namespace
 
 const OpDef& def_MsMultiHeadAttention() {
+  using namespace multi_head_attention_op;
   static const OpDef def{
       "com.microsoft",
       "MultiHeadAttention",

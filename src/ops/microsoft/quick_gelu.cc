@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace quick_gelu_op {
 class QuickGelu : public Kernel {
  public:
   explicit QuickGelu(float alpha) : alpha_(alpha) {}
@@ -26,9 +27,11 @@ class QuickGelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<QuickGelu>(ctx.attr_float("alpha", 1.702f));
 }
+}  // namespace quick_gelu_op
 }  // namespace
 
 const OpDef& def_MsQuickGelu() {
+  using namespace quick_gelu_op;
   static const OpDef def{
       "com.microsoft",
       "QuickGelu",

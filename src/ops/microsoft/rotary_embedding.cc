@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace rotary_embedding_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "RotaryEmbedding: " + message);
@@ -124,9 +125,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<RotaryEmbedding>(ctx.attr_int("interleaved", 0) != 0, heads, rotary);
 }
 
+}  // namespace rotary_embedding_op
 }  // namespace
 
 const OpDef& def_MsRotaryEmbedding() {
+  using namespace rotary_embedding_op;
   static const OpDef def{
       "com.microsoft",
       "RotaryEmbedding",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace simplified_layer_normalization_op {
 class SimplifiedLayerNormalization : public Kernel {
  public:
   SimplifiedLayerNormalization(int64_t axis, double epsilon, ElemType stash)
@@ -42,9 +43,11 @@ void infer(InferContext& ctx) {
     ctx.invalid("unknown stash_type " + std::to_string(code));
   microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, static_cast<ElemType>(code), 0);
 }
+}  // namespace simplified_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSimplifiedLayerNormalization() {
+  using namespace simplified_layer_normalization_op;
   static const OpDef def{
       "",
       "SimplifiedLayerNormalization",

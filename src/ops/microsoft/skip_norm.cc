@@ -12,6 +12,7 @@
 namespace bough::ops::microsoft {
 
 namespace {
+namespace skip_norm_op {
 
 [[noreturn]] void bad(const char* op, const std::string& message) {
   fail(ErrorKind::BadInput, "", std::string(op) + ": " + message);
@@ -115,14 +116,17 @@ class SkipNorm : public Kernel {
   double epsilon_;
 };
 
+}  // namespace skip_norm_op
 }  // namespace
 
 std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx, bool simplified) {
+  using namespace skip_norm_op;
   return std::make_unique<SkipNorm>(simplified, ctx.attr_float("epsilon", 1e-12f));
 }
 
 NormOutputs skip_normalize(const NormInputs& in, int64_t axis, bool simplified, double epsilon,
                            bool want_sum, util::ThreadPool& pool, const char* op) {
+  using namespace skip_norm_op;
   const Tensor& x = *in.x;
   int64_t inner = 1;
   for (size_t d = static_cast<size_t>(axis); d < x.rank(); ++d) inner *= x.dim(d);

@@ -8,13 +8,16 @@
 namespace bough::ops {
 
 namespace {
+namespace skip_simplified_layer_normalization_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return microsoft::make_skip_norm(ctx, true);
 }
 void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
+}  // namespace skip_simplified_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSkipSimplifiedLayerNormalization() {
+  using namespace skip_simplified_layer_normalization_op;
   static const OpDef def{
       "com.microsoft",
       "SkipSimplifiedLayerNormalization",

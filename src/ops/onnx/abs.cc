@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace abs_op {
 struct AbsFn {
   template <typename T>
   T operator()(T v) const {
@@ -22,9 +23,11 @@ struct AbsFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<AbsFn>(x, out, pool, "Abs");
 }
+}  // namespace abs_op
 }  // namespace
 
 const OpDef& def_Abs() {
+  using namespace abs_op;
   static const OpDef def{"",
                          "Abs",
                          {1, 6, 13},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace acos_op {
 struct AcosFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AcosFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AcosFn>(x, out, pool, "Acos");
 }
+}  // namespace acos_op
 }  // namespace
 
 const OpDef& def_Acos() {
+  using namespace acos_op;
   static const OpDef def{"",
                          "Acos",
                          {7, 22},

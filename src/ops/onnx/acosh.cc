@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace acosh_op {
 struct AcoshFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AcoshFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AcoshFn>(x, out, pool, "Acosh");
 }
+}  // namespace acosh_op
 }  // namespace
 
 const OpDef& def_Acosh() {
+  using namespace acosh_op;
   static const OpDef def{"",
                          "Acosh",
                          {9, 22},

@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace add_op {
 struct AddFn {
   template <typename T>
   auto operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct AddFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<AddFn>(a, b, out, pool, "Add");
 }
+}  // namespace add_op
 }  // namespace
 
 const OpDef& def_Add() {
+  using namespace add_op;
   static const OpDef def = arith_def("Add", make_binary<compute>);
   return def;
 }

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace affine_grid_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -117,9 +118,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace affine_grid_op
 }  // namespace
 
 const OpDef& def_AffineGrid() {
+  using namespace affine_grid_op;
   static const OpDef def{"",
                          "AffineGrid",
                          {20},

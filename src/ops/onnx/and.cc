@@ -6,15 +6,18 @@
 namespace bough::ops {
 
 namespace {
+namespace and_op {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "And");
   if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "And");
   kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,
                                              [](bool x, bool y) { return x && y; });
 }
+}  // namespace and_op
 }  // namespace
 
 const OpDef& def_And() {
+  using namespace and_op;
   static const OpDef def{
       "",
       "And",

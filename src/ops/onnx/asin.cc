@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace asin_op {
 struct AsinFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AsinFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AsinFn>(x, out, pool, "Asin");
 }
+}  // namespace asin_op
 }  // namespace
 
 const OpDef& def_Asin() {
+  using namespace asin_op;
   static const OpDef def{"",
                          "Asin",
                          {7, 22},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace asinh_op {
 struct AsinhFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AsinhFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AsinhFn>(x, out, pool, "Asinh");
 }
+}  // namespace asinh_op
 }  // namespace
 
 const OpDef& def_Asinh() {
+  using namespace asinh_op;
   static const OpDef def{"",
                          "Asinh",
                          {9, 22},

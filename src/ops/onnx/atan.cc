@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace atan_op {
 struct AtanFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AtanFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AtanFn>(x, out, pool, "Atan");
 }
+}  // namespace atan_op
 }  // namespace
 
 const OpDef& def_Atan() {
+  using namespace atan_op;
   static const OpDef def{"",
                          "Atan",
                          {7, 22},

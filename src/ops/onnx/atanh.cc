@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace atanh_op {
 struct AtanhFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct AtanhFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<AtanhFn>(x, out, pool, "Atanh");
 }
+}  // namespace atanh_op
 }  // namespace
 
 const OpDef& def_Atanh() {
+  using namespace atanh_op;
   static const OpDef def{"",
                          "Atanh",
                          {9, 22},

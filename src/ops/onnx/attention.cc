@@ -31,6 +31,7 @@
 namespace bough::ops {
 
 namespace {
+namespace attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "Attention " + message);
@@ -391,9 +392,11 @@ void infer(InferContext& ctx) {
         q.known ? ir::Shape::of({q.batch, q.heads, q.seq, total}) : ir::Shape::unknown_rank());
 }
 
+}  // namespace attention_op
 }  // namespace
 
 const OpDef& def_Attention() {
+  using namespace attention_op;
   static const OpDef def{
       "",
       "Attention",

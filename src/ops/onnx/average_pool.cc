@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace average_pool_op {
 
 template <typename T>
 void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
@@ -60,9 +61,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                        ctx.attr_int("count_include_pad", 0) != 0);
 }
 
+}  // namespace average_pool_op
 }  // namespace
 
 const OpDef& def_AveragePool() {
+  using namespace average_pool_op;
   static const OpDef def{
       "",
       "AveragePool",

@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace batch_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -179,9 +180,11 @@ void infer(InferContext& ctx) {
     ctx.set_output(o, ctx.input_type(o == 2 || o == 4 ? 4 : 3));
 }
 
+}  // namespace batch_normalization_op
 }  // namespace
 
 const OpDef& def_BatchNormalization() {
+  using namespace batch_normalization_op;
   static const OpDef def{
       "",
       "BatchNormalization",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bernoulli_op {
 
 class Bernoulli : public Kernel {
  public:
@@ -60,9 +61,11 @@ void infer(InferContext& ctx) {
                         ctx.input_shape(0));
 }
 
+}  // namespace bernoulli_op
 }  // namespace
 
 const OpDef& def_Bernoulli() {
+  using namespace bernoulli_op;
   static const OpDef def{
       "",
       "Bernoulli",

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bit_cast_op {
 
 class BitCast : public Kernel {
  public:
@@ -55,9 +56,11 @@ void infer(InferContext& ctx) {
                 " changes the element width");
   infer_shape_of_first(ctx, t);
 }
+}  // namespace bit_cast_op
 }  // namespace
 
 const OpDef& def_BitCast() {
+  using namespace bit_cast_op;
   static const OpDef def{
       "",
       "BitCast",

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bit_shift_op {
 template <bool Left>
 struct ShiftFn {
   template <typename T>
@@ -29,9 +30,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (direction == "RIGHT") return make_binary<compute<false>>(ctx);
   ctx.invalid("BitShift direction must be \"LEFT\" or \"RIGHT\"");
 }
+}  // namespace bit_shift_op
 }  // namespace
 
 const OpDef& def_BitShift() {
+  using namespace bit_shift_op;
   static const OpDef def{"",
                          "BitShift",
                          {11},

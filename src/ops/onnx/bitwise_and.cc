@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bitwise_and_op {
 struct BitwiseAndFn {
   template <typename T>
   T operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct BitwiseAndFn {
 Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return bitwise_binary<BitwiseAndFn>(a, b, pool, "BitwiseAnd");
 }
+}  // namespace bitwise_and_op
 }  // namespace
 
 const OpDef& def_BitwiseAnd() {
+  using namespace bitwise_and_op;
   static const OpDef def{"",
                          "BitwiseAnd",
                          {18},

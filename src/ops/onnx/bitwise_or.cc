@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bitwise_or_op {
 struct BitwiseOrFn {
   template <typename T>
   T operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct BitwiseOrFn {
 Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return bitwise_binary<BitwiseOrFn>(a, b, pool, "BitwiseOr");
 }
+}  // namespace bitwise_or_op
 }  // namespace
 
 const OpDef& def_BitwiseOr() {
+  using namespace bitwise_or_op;
   static const OpDef def{"",
                          "BitwiseOr",
                          {18},

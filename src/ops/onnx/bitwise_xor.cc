@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace bitwise_xor_op {
 struct BitwiseXorFn {
   template <typename T>
   T operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct BitwiseXorFn {
 Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return bitwise_binary<BitwiseXorFn>(a, b, pool, "BitwiseXor");
 }
+}  // namespace bitwise_xor_op
 }  // namespace
 
 const OpDef& def_BitwiseXor() {
+  using namespace bitwise_xor_op;
   static const OpDef def{"",
                          "BitwiseXor",
                          {18},

@@ -5,12 +5,15 @@
 namespace bough::ops {
 
 namespace {
+namespace blackman_window_op {
 double blackman(double n, double N) {
   return 0.42 - 0.5 * window_cos(1, n, N) + 0.08 * window_cos(2, n, N);
 }
+}  // namespace blackman_window_op
 }  // namespace
 
 const OpDef& def_BlackmanWindow() {
+  using namespace blackman_window_op;
   static const OpDef def{"",
                          "BlackmanWindow",
                          {17},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace cast_op {
 
 class Cast : public Kernel {
  public:
@@ -41,9 +42,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, read_to(ctx), ctx.input_shape(0)); }
 
+}  // namespace cast_op
 }  // namespace
 
 const OpDef& def_Cast() {
+  using namespace cast_op;
   static const OpDef def{
       "",
       "Cast",

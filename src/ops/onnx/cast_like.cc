@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace cast_like_op {
 
 class CastLike : public Kernel {
  public:
@@ -23,9 +24,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ctx.input_elem(1), ctx.input_shape(0)); }
 
+}  // namespace cast_like_op
 }  // namespace
 
 const OpDef& def_CastLike() {
+  using namespace cast_like_op;
   static const OpDef def{
       "",
       "CastLike",

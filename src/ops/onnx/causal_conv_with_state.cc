@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace causal_conv_with_state_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "CausalConvWithState " + message);
@@ -120,9 +121,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ctx.input_elem(0), ir::Shape::of({batch, channels, carry}));
 }
 
+}  // namespace causal_conv_with_state_op
 }  // namespace
 
 const OpDef& def_CausalConvWithState() {
+  using namespace causal_conv_with_state_op;
   static const OpDef def{
       "",
       "CausalConvWithState",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace ceil_op {
 struct CeilFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct CeilFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CeilFn>(x, out, pool, "Ceil");
 }
+}  // namespace ceil_op
 }  // namespace
 
 const OpDef& def_Ceil() {
+  using namespace ceil_op;
   static const OpDef def{"",
                          "Ceil",
                          {1, 6, 13},

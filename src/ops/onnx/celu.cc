@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace celu_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.0f);
   if (alpha == 0) ctx.invalid("Celu alpha must not be 0");
@@ -17,9 +18,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return std::max(T(0), v) + std::min(T(0), a * std::expm1(v / a));
   });
 }
+}  // namespace celu_op
 }  // namespace
 
 const OpDef& def_Celu() {
+  using namespace celu_op;
   static const OpDef def{"",
                          "Celu",
                          {12, 28},

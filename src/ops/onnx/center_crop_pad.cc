@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace center_crop_pad_op {
 
 class CenterCropPad : public Kernel {
  public:
@@ -84,9 +85,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace center_crop_pad_op
 }  // namespace
 
 const OpDef& def_CenterCropPad() {
+  using namespace center_crop_pad_op;
   static const OpDef def{"",
                          "CenterCropPad",
                          {18},

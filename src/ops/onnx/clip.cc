@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace clip_op {
 
 template <typename T>
 auto clamp_to(T lo, T hi) {
@@ -58,9 +59,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   });
 }
 
+}  // namespace clip_op
 }  // namespace
 
 const OpDef& def_Clip() {
+  using namespace clip_op;
   static const OpDef def{
       "",
       "Clip",

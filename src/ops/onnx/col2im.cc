@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace col2im_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -120,9 +121,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace col2im_op
 }  // namespace
 
 const OpDef& def_Col2Im() {
+  using namespace col2im_op;
   static const OpDef def{
       "",
       "Col2Im",

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace compress_op {
 class Compress : public Kernel {
  public:
   Compress(bool has_axis, int64_t axis) : has_axis_(has_axis), axis_(axis) {}
@@ -89,9 +90,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace compress_op
 }  // namespace
 
 const OpDef& def_Compress() {
+  using namespace compress_op;
   static const OpDef def{
       "",
       "Compress",

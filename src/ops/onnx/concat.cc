@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace concat_op {
 class Concat : public Kernel {
  public:
   explicit Concat(int64_t axis) : axis_(axis) {}
@@ -90,9 +91,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, std::move(*merged));
 }
 
+}  // namespace concat_op
 }  // namespace
 
 const OpDef& def_Concat() {
+  using namespace concat_op;
   static const OpDef def{"",
                          "Concat",
                          {1, 4, 11, 13},

@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace concat_from_sequence_op {
 
 class ConcatFromSequence : public Kernel {
  public:
@@ -99,9 +100,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace concat_from_sequence_op
 }  // namespace
 
 const OpDef& def_ConcatFromSequence() {
+  using namespace concat_from_sequence_op;
   static const OpDef def{"",
                          "ConcatFromSequence",
                          {11},

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace constant_op {
 class Constant : public Kernel {
  public:
   explicit Constant(Tensor value) : value_(std::move(value)) {}
@@ -93,9 +94,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace constant_op
 }  // namespace
 
 const OpDef& def_Constant() {
+  using namespace constant_op;
   static const OpDef def{
       "",
       "Constant",

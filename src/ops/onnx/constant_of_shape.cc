@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace constant_of_shape_op {
 
 // `count` copies of the one element of `value`.
 Tensor filled(const Tensor& value, const Dims& shape) {
@@ -77,9 +78,11 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
 }
 
+}  // namespace constant_of_shape_op
 }  // namespace
 
 const OpDef& def_ConstantOfShape() {
+  using namespace constant_of_shape_op;
   static const OpDef def{
       "",
       "ConstantOfShape",

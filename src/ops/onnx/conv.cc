@@ -32,6 +32,7 @@
 namespace bough::ops {
 
 namespace {
+namespace conv_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -316,10 +317,12 @@ class Conv : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
 
+}  // namespace conv_op
 }  // namespace
 
 std::unique_ptr<Kernel> make_conv(const BuildContext& ctx,
                                   const kernels::ConvEpilogue& activation) {
+  using namespace conv_op;
   return std::make_unique<Conv>(ctx, activation);
 }
 
@@ -328,6 +331,7 @@ void infer_conv(InferContext& ctx) {
 }
 
 const OpDef& def_Conv() {
+  using namespace conv_op;
   static const OpDef def{
       "",
       "Conv",

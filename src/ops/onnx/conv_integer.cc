@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace conv_integer_op {
 
 constexpr const char* kOp = "ConvInteger";
 
@@ -40,9 +41,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx)); }
 
+}  // namespace conv_integer_op
 }  // namespace
 
 const OpDef& def_ConvInteger() {
+  using namespace conv_integer_op;
   static const OpDef def{
       "",
       "ConvInteger",

@@ -19,6 +19,7 @@
 namespace bough::ops {
 
 namespace {
+namespace conv_transpose_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -246,9 +247,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace conv_transpose_op
 }  // namespace
 
 const OpDef& def_ConvTranspose() {
+  using namespace conv_transpose_op;
   static const OpDef def{
       "",
       "ConvTranspose",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace cos_op {
 struct CosFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct CosFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CosFn>(x, out, pool, "Cos");
 }
+}  // namespace cos_op
 }  // namespace
 
 const OpDef& def_Cos() {
+  using namespace cos_op;
   static const OpDef def{"",
                          "Cos",
                          {7, 22},

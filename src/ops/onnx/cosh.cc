@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace cosh_op {
 struct CoshFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct CoshFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<CoshFn>(x, out, pool, "Cosh");
 }
+}  // namespace cosh_op
 }  // namespace
 
 const OpDef& def_Cosh() {
+  using namespace cosh_op;
   static const OpDef def{"",
                          "Cosh",
                          {9, 22},

@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace deform_conv_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -153,9 +154,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+}  // namespace deform_conv_op
 }  // namespace
 
 const OpDef& def_DeformConv() {
+  using namespace deform_conv_op;
   static const OpDef def{
       "",
       "DeformConv",

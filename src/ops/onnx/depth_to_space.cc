@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace depth_to_space_op {
 
 constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
 class DepthToSpace : public Kernel {
@@ -74,9 +75,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace depth_to_space_op
 }  // namespace
 
 const OpDef& def_DepthToSpace() {
+  using namespace depth_to_space_op;
   static const OpDef def{
       "",
       "DepthToSpace",

@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace dequantize_linear_op {
 
 using quant::bad;
 
@@ -134,9 +135,11 @@ void infer(InferContext& ctx) {
   }
   infer_shape_of_first(ctx, out);
 }
+}  // namespace dequantize_linear_op
 }  // namespace
 
 const OpDef& def_DequantizeLinear() {
+  using namespace dequantize_linear_op;
   static const OpDef def{
       "",
       "DequantizeLinear",

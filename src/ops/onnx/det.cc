@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace det_op {
 // Destroys `a` (m x m, row-major).
 double determinant(std::vector<double>& a, int64_t m) {
   double det = 1;
@@ -78,9 +79,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0),
                         ir::Shape::of(std::vector<ir::Dim>(in.dims.begin(), in.dims.end() - 2)));
 }
+}  // namespace det_op
 }  // namespace
 
 const OpDef& def_Det() {
+  using namespace det_op;
   static const OpDef def{
       "",       "Det",
       {11, 22}, 1,

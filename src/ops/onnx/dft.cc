@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace dft_op {
 
 using cd = std::complex<double>;
 
@@ -169,9 +170,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+}  // namespace dft_op
 }  // namespace
 
 const OpDef& def_DFT() {
+  using namespace dft_op;
   static const OpDef def{
       "",
       "DFT",

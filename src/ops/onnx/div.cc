@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace div_op {
 struct DivFn {
   template <typename T>
   auto operator()(T a, T b) const {
@@ -28,9 +29,11 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
   check_no_zero_divisor(b);
   arith<DivFn>(a, b, out, pool, "Div");
 }
+}  // namespace div_op
 }  // namespace
 
 const OpDef& def_Div() {
+  using namespace div_op;
   static const OpDef def = arith_def("Div", make_binary<compute>);
   return def;
 }

@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace dropout_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -98,9 +99,11 @@ void infer(InferContext& ctx) {
                           ctx.input_shape(0));
 }
 
+}  // namespace dropout_op
 }  // namespace
 
 const OpDef& def_Dropout() {
+  using namespace dropout_op;
   static const OpDef def{
       "",
       "Dropout",

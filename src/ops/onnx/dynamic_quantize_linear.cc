@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace dynamic_quantize_linear_op {
 
 class DynamicQuantizeLinear : public Kernel {
  public:
@@ -36,9 +37,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ElemType::Float, known_shape({}));
   ctx.set_output_tensor(2, ElemType::UInt8, known_shape({}));
 }
+}  // namespace dynamic_quantize_linear_op
 }  // namespace
 
 const OpDef& def_DynamicQuantizeLinear() {
+  using namespace dynamic_quantize_linear_op;
   static const OpDef def{
       "",
       "DynamicQuantizeLinear",

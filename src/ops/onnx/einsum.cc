@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace einsum_op {
 constexpr int kLetters = 52;   // 'A'..'Z' are labels 0..25, 'a'..'z' 26..51
 constexpr int kEllipsis = -1;  // a term token; ellipsis dimension j becomes label kLetters + j
 
@@ -315,9 +316,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace einsum_op
 }  // namespace
 
 const OpDef& def_Einsum() {
+  using namespace einsum_op;
   static const OpDef def{
       "", "Einsum", {12}, 1,     kVariadic,
       1,  1,        make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace elu_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.0f);
   return make_float_map("Elu", [alpha](auto v) {
@@ -14,9 +15,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v < 0 ? static_cast<T>(alpha) * std::expm1(v) : v;
   });
 }
+}  // namespace elu_op
 }  // namespace
 
 const OpDef& def_Elu() {
+  using namespace elu_op;
   static const OpDef def{
       "",
       "Elu",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace equal_op {
 struct EqualFn {
   template <typename T>
   bool operator()(const T& a, const T& b) const {
@@ -15,9 +16,11 @@ struct EqualFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<EqualFn>(a, b, out, pool, "Equal");
 }
+}  // namespace equal_op
 }  // namespace
 
 const OpDef& def_Equal() {
+  using namespace equal_op;
   static const OpDef def{
       "",
       "Equal",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace erf_op {
 struct ErfFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Erf;
   static constexpr int64_t kWork = kernels::kErfWork;
@@ -17,9 +18,11 @@ struct ErfFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ErfFn>(x, out, pool, "Erf");
 }
+}  // namespace erf_op
 }  // namespace
 
 const OpDef& def_Erf() {
+  using namespace erf_op;
   static const OpDef def{"",
                          "Erf",
                          {9, 13},

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace exp_op {
 struct ExpFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Exp;
   static constexpr int64_t kWork = kernels::kExpWork;
@@ -17,9 +18,11 @@ struct ExpFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ExpFn>(x, out, pool, "Exp");
 }
+}  // namespace exp_op
 }  // namespace
 
 const OpDef& def_Exp() {
+  using namespace exp_op;
   static const OpDef def{"",
                          "Exp",
                          {1, 6, 13},

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace expand_op {
 class Expand : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -60,9 +61,11 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
 }
 
+}  // namespace expand_op
 }  // namespace
 
 const OpDef& def_Expand() {
+  using namespace expand_op;
   static const OpDef def{"",
                          "Expand",
                          {8, 13},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace eye_like_op {
 class EyeLike : public Kernel {
  public:
   EyeLike(int64_t k, ElemType dtype) : k_(k), dtype_(dtype) {}
@@ -54,9 +55,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, s.rank_known ? s : unknown_dims(2));
 }
 
+}  // namespace eye_like_op
 }  // namespace
 
 const OpDef& def_EyeLike() {
+  using namespace eye_like_op;
   static const OpDef def{
       "",
       "EyeLike",

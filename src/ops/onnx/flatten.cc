@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace flatten_op {
 class Flatten : public Kernel {
  public:
   explicit Flatten(int64_t axis) : axis_(axis) {}
@@ -47,9 +48,11 @@ void infer(InferContext& ctx) {
                                        layout_infer::dim_product(s.dims, a, s.dims.size())}));
 }
 
+}  // namespace flatten_op
 }  // namespace
 
 const OpDef& def_Flatten() {
+  using namespace flatten_op;
   static const OpDef def{"",
                          "Flatten",
                          {1, 9, 11, 13, 21, 23, 24, 25},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace floor_op {
 struct FloorFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct FloorFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<FloorFn>(x, out, pool, "Floor");
 }
+}  // namespace floor_op
 }  // namespace
 
 const OpDef& def_Floor() {
+  using namespace floor_op;
   static const OpDef def{"",
                          "Floor",
                          {1, 6, 13},

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gather_op {
 
 class Gather : public Kernel {
  public:
@@ -110,9 +111,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace gather_op
 }  // namespace
 
 const OpDef& def_Gather() {
+  using namespace gather_op;
   static const OpDef def{
       "",
       "Gather",

@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gather_elements_op {
 class GatherElements : public Kernel {
  public:
   explicit GatherElements(int64_t axis) : axis_(axis) {}
@@ -68,9 +69,11 @@ void infer(InferContext& ctx) {
       indices.rank_known || !data.rank_known ? indices : unknown_dims(data.dims.size()));
 }
 
+}  // namespace gather_elements_op
 }  // namespace
 
 const OpDef& def_GatherElements() {
+  using namespace gather_elements_op;
   static const OpDef def{
       "",
       "GatherElements",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gather_nd_op {
 class GatherND : public Kernel {
  public:
   explicit GatherND(int64_t batch_dims) : batch_dims_(batch_dims) {}
@@ -86,9 +87,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace gather_nd_op
 }  // namespace
 
 const OpDef& def_GatherND() {
+  using namespace gather_nd_op;
   static const OpDef def{
       "",
       "GatherND",

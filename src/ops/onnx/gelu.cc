@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gelu_op {
 struct GeluFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Gelu;
   static constexpr int64_t kWork = kernels::kGeluWork;
@@ -37,9 +38,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (approximate != "none") ctx.invalid("Gelu approximate must be \"none\" or \"tanh\"");
   return make_unary<compute>(ctx);
 }
+}  // namespace gelu_op
 }  // namespace
 
 const OpDef& def_Gelu() {
+  using namespace gelu_op;
   static const OpDef def{"",
                          "Gelu",
                          {20},

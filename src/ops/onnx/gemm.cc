@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gemm_op {
 
 class Gemm : public Kernel {
  public:
@@ -129,9 +130,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({m, n}));
 }
 
+}  // namespace gemm_op
 }  // namespace
 
 const OpDef& def_Gemm() {
+  using namespace gemm_op;
   static const OpDef def{
       "",
       "Gemm",

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace global_average_pool_op {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   return kernels::through_float(
@@ -24,9 +25,11 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
       x);
 }
 
+}  // namespace global_average_pool_op
 }  // namespace
 
 const OpDef& def_GlobalAveragePool() {
+  using namespace global_average_pool_op;
   static const OpDef def{
       "",
       "GlobalAveragePool",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace global_lp_pool_op {
 
 class GlobalLpPool : public Kernel {
  public:
@@ -45,9 +46,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GlobalLpPool>(p);
 }
 
+}  // namespace global_lp_pool_op
 }  // namespace
 
 const OpDef& def_GlobalLpPool() {
+  using namespace global_lp_pool_op;
   static const OpDef def{"",
                          "GlobalLpPool",
                          {1, 2, 22},

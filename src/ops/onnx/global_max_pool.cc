@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace global_max_pool_op {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   return kernels::through_float(
@@ -26,9 +27,11 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
       x);
 }
 
+}  // namespace global_max_pool_op
 }  // namespace
 
 const OpDef& def_GlobalMaxPool() {
+  using namespace global_max_pool_op;
   static const OpDef def{
       "",
       "GlobalMaxPool",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace greater_op {
 struct GreaterFn {
   template <typename T>
   bool operator()(const T& a, const T& b) const {
@@ -15,9 +16,11 @@ struct GreaterFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<GreaterFn>(a, b, out, pool, "Greater");
 }
+}  // namespace greater_op
 }  // namespace
 
 const OpDef& def_Greater() {
+  using namespace greater_op;
   static const OpDef def{
       "",
       "Greater",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace greater_or_equal_op {
 struct GreaterOrEqualFn {
   template <typename T>
   bool operator()(const T& a, const T& b) const {
@@ -15,9 +16,11 @@ struct GreaterOrEqualFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<GreaterOrEqualFn>(a, b, out, pool, "GreaterOrEqual");
 }
+}  // namespace greater_or_equal_op
 }  // namespace
 
 const OpDef& def_GreaterOrEqual() {
+  using namespace greater_or_equal_op;
   static const OpDef def{"",
                          "GreaterOrEqual",
                          {12, 16},

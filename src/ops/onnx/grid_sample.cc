@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace grid_sample_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -229,9 +230,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace grid_sample_op
 }  // namespace
 
 const OpDef& def_GridSample() {
+  using namespace grid_sample_op;
   static const OpDef def{
       "",
       "GridSample",

@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace group_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -47,9 +48,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                               ctx.since >= 21);
 }
 
+}  // namespace group_normalization_op
 }  // namespace
 
 const OpDef& def_GroupNormalization() {
+  using namespace group_normalization_op;
   static const OpDef def{"",
                          "GroupNormalization",
                          {18, 21},

@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace gru_op {
 
 using recurrent::Config;
 
@@ -88,9 +89,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
 
+}  // namespace gru_op
 }  // namespace
 
 const OpDef& def_GRU() {
+  using namespace gru_op;
   static const OpDef def{
       "",
       "GRU",

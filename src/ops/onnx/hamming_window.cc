@@ -5,13 +5,16 @@
 namespace bough::ops {
 
 namespace {
+namespace hamming_window_op {
 double hamming(double n, double N) {
   constexpr double alpha = 25.0 / 46.0;
   return alpha - (1 - alpha) * window_cos(1, n, N);
 }
+}  // namespace hamming_window_op
 }  // namespace
 
 const OpDef& def_HammingWindow() {
+  using namespace hamming_window_op;
   static const OpDef def{"",
                          "HammingWindow",
                          {17},

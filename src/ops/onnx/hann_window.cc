@@ -4,10 +4,13 @@
 namespace bough::ops {
 
 namespace {
+namespace hann_window_op {
 double hann(double n, double N) { return 0.5 - 0.5 * window_cos(1, n, N); }
+}  // namespace hann_window_op
 }  // namespace
 
 const OpDef& def_HannWindow() {
+  using namespace hann_window_op;
   static const OpDef def{"",
                          "HannWindow",
                          {17},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace hard_sigmoid_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 0.2f);
   const float beta = ctx.attr_float("beta", 0.5f);
@@ -15,9 +16,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return std::clamp(static_cast<T>(alpha) * v + static_cast<T>(beta), T(0), T(1));
   });
 }
+}  // namespace hard_sigmoid_op
 }  // namespace
 
 const OpDef& def_HardSigmoid() {
+  using namespace hard_sigmoid_op;
   static const OpDef def{
       "",
       "HardSigmoid",

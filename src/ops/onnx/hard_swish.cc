@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace hard_swish_op {
 struct HardSwishFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct HardSwishFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<HardSwishFn>(x, out, pool, "HardSwish");
 }
+}  // namespace hard_swish_op
 }  // namespace
 
 const OpDef& def_HardSwish() {
+  using namespace hard_swish_op;
   static const OpDef def{
       "",
       "HardSwish",

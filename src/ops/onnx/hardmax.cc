@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace hardmax_op {
 
 // y[o, :, i] = hardmax(x[o, :, i]) for each o in [o0, o1) and each i.
 struct Hardmax {
@@ -25,9 +26,11 @@ struct Hardmax {
   }
 };
 
+}  // namespace hardmax_op
 }  // namespace
 
 const OpDef& def_Hardmax() {
+  using namespace hardmax_op;
   static const OpDef def{"",
                          "Hardmax",
                          {1, 11, 13},

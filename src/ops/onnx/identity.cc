@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace identity_op {
 class Identity : public Kernel {
  public:
   void run(KernelIO& io) override {
@@ -12,9 +13,11 @@ class Identity : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Identity>(); }
+}  // namespace identity_op
 }  // namespace
 
 const OpDef& def_Identity() {
+  using namespace identity_op;
   static const OpDef def{
       "",
       "Identity",

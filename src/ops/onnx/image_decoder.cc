@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace image_decoder_op {
 
 enum class PixelFormat { RGB, BGR, Grayscale };
 
@@ -81,9 +82,11 @@ void infer(InferContext& ctx) {
       ir::Shape::of({ir::Dim::unknown(), ir::Dim::unknown(), ir::Dim::known(channels)}));
 }
 
+}  // namespace image_decoder_op
 }  // namespace
 
 const OpDef& def_ImageDecoder() {
+  using namespace image_decoder_op;
   static const OpDef def{
       "",
       "ImageDecoder",

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace instance_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -36,9 +37,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<InstanceNormalization>(ctx.attr_float("epsilon", 1e-5f));
 }
 
+}  // namespace instance_normalization_op
 }  // namespace
 
 const OpDef& def_InstanceNormalization() {
+  using namespace instance_normalization_op;
   static const OpDef def{"",
                          "InstanceNormalization",
                          {1, 6, 22},

@@ -12,6 +12,7 @@
 namespace bough::ops::integer_conv {
 
 namespace {
+namespace integer_conv_op {
 
 using quant::bad;
 
@@ -26,10 +27,12 @@ constexpr int64_t kExactFloatTerms = 256;
 
 bool is_8bit(ElemType t) { return t == ElemType::UInt8 || t == ElemType::Int8; }
 
+}  // namespace integer_conv_op
 }  // namespace
 
 std::vector<float> shifted(const char* op, const Tensor& x, const Tensor* zero_point,
                            bool per_channel, const char* name) {
+  using namespace integer_conv_op;
   if (!is_8bit(x.type()))
     bad(std::string(op) + ": inputs must be int8 or uint8, got " + quant::type_name(x.type()));
   std::vector<float> out(static_cast<size_t>(x.numel()));
@@ -63,6 +66,7 @@ std::vector<float> shifted(const char* op, const Tensor& x, const Tensor* zero_p
 }
 
 namespace {
+namespace integer_conv_op {
 
 // w - zero_point, cut into chunks (see Filter).
 Filter make_filter(const char* op, const Tensor& w, const Tensor* zero_point) {
@@ -101,6 +105,7 @@ std::unique_ptr<const Filter> prepare(const BuildContext& ctx, const char* op, s
   }
 }
 
+}  // namespace integer_conv_op
 }  // namespace
 
 Setup::Setup(const BuildContext& ctx, const char* op, size_t w_input, size_t zp_input)
@@ -109,11 +114,12 @@ Setup::Setup(const BuildContext& ctx, const char* op, size_t w_input, size_t zp_
       zp_input_(zp_input),
       attrs_(read_window_attrs(ctx)),
       groups_(ctx.attr_int("group", 1)),
-      prepared_(prepare(ctx, op, w_input, zp_input)) {
+      prepared_(integer_conv_op::prepare(ctx, op, w_input, zp_input)) {
   if (groups_ < 1) ctx.invalid("group must be positive");
 }
 
 const Filter& Setup::filter(const KernelIO& io, Filter& scratch) const {
+  using namespace integer_conv_op;
   if (prepared_) return *prepared_;
   scratch = make_filter(op_, io.input(w_input_),
                         io.has_input(zp_input_) ? &io.input(zp_input_) : nullptr);
@@ -123,6 +129,7 @@ const Filter& Setup::filter(const KernelIO& io, Filter& scratch) const {
 Conv::Conv(const char* op, const Dims& xs, const Dims& ws, const kernels::WindowAttrs& attrs,
            int64_t groups)
     : groups_(groups) {
+  using namespace integer_conv_op;
   if (xs.size() < 3)
     bad(std::string(op) + ": x must have at least 3 dimensions, got " + shape_string(xs));
   if (ws.size() != xs.size())
@@ -140,6 +147,7 @@ Conv::Conv(const char* op, const Dims& xs, const Dims& ws, const kernels::Window
 
 void Conv::run(const std::vector<float>& x, const Filter& w, util::ThreadPool& pool,
                const TileFn& store) const {
+  using namespace integer_conv_op;
   const int64_t C = channels_, M = out_channels_;
   const int64_t K = window_.kernel_numel(), P = window_.out_numel(), in_numel = window_.in_numel();
   const int64_t cg = C / groups_, mg = M / groups_, terms = cg * K;

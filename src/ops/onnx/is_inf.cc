@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace is_inf_op {
 class IsInf : public Kernel {
  public:
   IsInf(bool positive, bool negative) : positive_(positive), negative_(negative) {}
@@ -27,9 +28,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<IsInf>(ctx.attr_int("detect_positive", 1) != 0,
                                  ctx.attr_int("detect_negative", 1) != 0);
 }
+}  // namespace is_inf_op
 }  // namespace
 
 const OpDef& def_IsInf() {
+  using namespace is_inf_op;
   static const OpDef def{"",
                          "IsInf",
                          {10, 20},

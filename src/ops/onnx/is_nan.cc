@@ -7,12 +7,15 @@
 namespace bough::ops {
 
 namespace {
+namespace is_nan_op {
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   return float_test(x, pool, "IsNaN", [](auto v) { return std::isnan(v); });
 }
+}  // namespace is_nan_op
 }  // namespace
 
 const OpDef& def_IsNaN() {
+  using namespace is_nan_op;
   static const OpDef def{"",
                          "IsNaN",
                          {9, 13, 20},

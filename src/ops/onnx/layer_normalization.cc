@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace layer_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -118,9 +119,11 @@ void infer(InferContext& ctx) {
   for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
 }
 
+}  // namespace layer_normalization_op
 }  // namespace
 
 const OpDef& def_LayerNormalization() {
+  using namespace layer_normalization_op;
   static const OpDef def{
       "",
       "LayerNormalization",

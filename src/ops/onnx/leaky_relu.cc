@@ -5,13 +5,16 @@
 namespace bough::ops {
 
 namespace {
+namespace leaky_relu_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 0.01f);
   return make_float_map("LeakyRelu", [alpha](auto v) { return v < 0 ? v * alpha : v; });
 }
+}  // namespace leaky_relu_op
 }  // namespace
 
 const OpDef& def_LeakyRelu() {
+  using namespace leaky_relu_op;
   static const OpDef def{
       "",
       "LeakyRelu",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace less_op {
 struct LessFn {
   template <typename T>
   bool operator()(const T& a, const T& b) const {
@@ -15,9 +16,11 @@ struct LessFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<LessFn>(a, b, out, pool, "Less");
 }
+}  // namespace less_op
 }  // namespace
 
 const OpDef& def_Less() {
+  using namespace less_op;
   static const OpDef def{
       "",
       "Less",

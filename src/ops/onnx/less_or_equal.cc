@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace less_or_equal_op {
 struct LessOrEqualFn {
   template <typename T>
   bool operator()(const T& a, const T& b) const {
@@ -15,9 +16,11 @@ struct LessOrEqualFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<LessOrEqualFn>(a, b, out, pool, "LessOrEqual");
 }
+}  // namespace less_or_equal_op
 }  // namespace
 
 const OpDef& def_LessOrEqual() {
+  using namespace less_or_equal_op;
   static const OpDef def{"",
                          "LessOrEqual",
                          {12, 16},

@@ -20,6 +20,7 @@
 namespace bough::ops {
 
 namespace {
+namespace linear_attention_op {
 
 [[noreturn]] void bad(const std::string& message) {
   fail(ErrorKind::BadInput, "", "LinearAttention " + message);
@@ -239,9 +240,11 @@ void infer(InferContext& ctx) {
       ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
 }
 
+}  // namespace linear_attention_op
 }  // namespace
 
 const OpDef& def_LinearAttention() {
+  using namespace linear_attention_op;
   static const OpDef def{
       "",
       "LinearAttention",

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace log_op {
 struct LogFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Log;
   static constexpr int64_t kWork = kernels::kLogWork;
@@ -17,9 +18,11 @@ struct LogFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<LogFn>(x, out, pool, "Log");
 }
+}  // namespace log_op
 }  // namespace
 
 const OpDef& def_Log() {
+  using namespace log_op;
   static const OpDef def{"",
                          "Log",
                          {1, 6, 13},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace log_softmax_op {
 
 // y[o, :, i] = log_softmax(x[o, :, i]) for each o in [o0, o1) and each i.
 struct LogSoftmax {
@@ -18,9 +19,11 @@ struct LogSoftmax {
   }
 };
 
+}  // namespace log_softmax_op
 }  // namespace
 
 const OpDef& def_LogSoftmax() {
+  using namespace log_softmax_op;
   static const OpDef def{"",
                          "LogSoftmax",
                          {1, 11, 13},

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace lp_normalization_op {
 
 template <typename T>
 Tensor lp_normalize(const Tensor& x, int64_t axis, int64_t p, util::ThreadPool& pool) {
@@ -65,9 +66,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LpNormalization>(ctx.attr_int("axis", -1), p);
 }
 
+}  // namespace lp_normalization_op
 }  // namespace
 
 const OpDef& def_LpNormalization() {
+  using namespace lp_normalization_op;
   static const OpDef def{
       "",
       "LpNormalization",

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace lp_pool_op {
 
 template <typename T>
 void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
@@ -67,9 +68,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LpPool>(std::move(attrs), p);
 }
 
+}  // namespace lp_pool_op
 }  // namespace
 
 const OpDef& def_LpPool() {
+  using namespace lp_pool_op;
   static const OpDef def{
       "",
       "LpPool",

@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace lrn_op {
 
 struct Params {
   double alpha, beta, bias;
@@ -73,9 +74,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LRN>(a);
 }
 
+}  // namespace lrn_op
 }  // namespace
 
 const OpDef& def_LRN() {
+  using namespace lrn_op;
   static const OpDef def{
       "",
       "LRN",

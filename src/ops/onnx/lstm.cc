@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace lstm_op {
 
 using recurrent::Config;
 
@@ -98,9 +99,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 4); }
 
+}  // namespace lstm_op
 }  // namespace
 
 const OpDef& def_LSTM() {
+  using namespace lstm_op;
   static const OpDef def{
       "",
       "LSTM",

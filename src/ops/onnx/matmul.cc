@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace matmul_op {
 Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
   return kernels::matmul(a, b, pool);
 }
@@ -44,9 +45,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, 0, 1));
 }
 
+}  // namespace matmul_op
 }  // namespace
 
 const OpDef& def_MatMul() {
+  using namespace matmul_op;
   static const OpDef def{
       "",
       "MatMul",

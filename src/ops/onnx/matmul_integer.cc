@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace matmul_integer_op {
 
 using quant::bad;
 
@@ -73,9 +74,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int32, matmul_shape(ctx, 0, 1));
 }
 
+}  // namespace matmul_integer_op
 }  // namespace
 
 const OpDef& def_MatMulInteger() {
+  using namespace matmul_integer_op;
   static const OpDef def{"",
                          "MatMulInteger",
                          {10},

@@ -5,10 +5,13 @@
 namespace bough::ops {
 
 namespace {
+namespace max_op {
 Tensor compute(KernelIO& io) { return fold_numeric<MaxFn>(io, "Max"); }
+}  // namespace max_op
 }  // namespace
 
 const OpDef& def_Max() {
+  using namespace max_op;
   static const OpDef def{"",
                          "Max",
                          {1, 6, 8, 12, 13},

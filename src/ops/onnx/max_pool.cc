@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace max_pool_op {
 
 template <typename T>
 T lowest() {
@@ -128,9 +129,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<MaxPool>(std::move(attrs), order == 1);
 }
 
+}  // namespace max_pool_op
 }  // namespace
 
 const OpDef& def_MaxPool() {
+  using namespace max_pool_op;
   static const OpDef def{
       "",
       "MaxPool",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace max_unpool_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -120,9 +121,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace max_unpool_op
 }  // namespace
 
 const OpDef& def_MaxUnpool() {
+  using namespace max_unpool_op;
   static const OpDef def{"",
                          "MaxUnpool",
                          {9, 11, 22},

@@ -5,15 +5,18 @@
 namespace bough::ops {
 
 namespace {
+namespace mean_op {
 Tensor compute(KernelIO& io) {
   Tensor sum = fold_float<SumFn>(io, "Mean");
   if (io.num_inputs() == 1) return sum;
   const double n = static_cast<double>(io.num_inputs());
   return float_map(sum, io.pool(), "Mean", [n](auto v) { return v / static_cast<decltype(v)>(n); });
 }
+}  // namespace mean_op
 }  // namespace
 
 const OpDef& def_Mean() {
+  using namespace mean_op;
   static const OpDef def{"",
                          "Mean",
                          {1, 6, 8, 13},

@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mean_variance_normalization_op {
 template <typename T>
 struct MeanOf {
   using Acc = double;
@@ -58,9 +59,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
       ctx.has_attr("axes") ? ctx.attr_ints("axes") : std::vector<int64_t>{0, 2, 3};
   return std::make_unique<MeanVarianceNormalization>(std::move(axes));
 }
+}  // namespace mean_variance_normalization_op
 }  // namespace
 
 const OpDef& def_MeanVarianceNormalization() {
+  using namespace mean_variance_normalization_op;
   static const OpDef def{"",
                          "MeanVarianceNormalization",
                          {9, 13},

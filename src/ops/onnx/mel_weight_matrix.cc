@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mel_weight_matrix_op {
 
 class MelWeightMatrix : public Kernel {
  public:
@@ -95,9 +96,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, static_cast<ElemType>(code), ir::Shape::of({rows, cols}));
 }
 
+}  // namespace mel_weight_matrix_op
 }  // namespace
 
 const OpDef& def_MelWeightMatrix() {
+  using namespace mel_weight_matrix_op;
   static const OpDef def{"",
                          "MelWeightMatrix",
                          {17},

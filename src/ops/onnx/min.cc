@@ -5,10 +5,13 @@
 namespace bough::ops {
 
 namespace {
+namespace min_op {
 Tensor compute(KernelIO& io) { return fold_numeric<MinFn>(io, "Min"); }
+}  // namespace min_op
 }  // namespace
 
 const OpDef& def_Min() {
+  using namespace min_op;
   static const OpDef def{"",
                          "Min",
                          {1, 6, 8, 12, 13},

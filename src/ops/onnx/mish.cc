@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mish_op {
 struct MishFn {
   template <typename T>
   T operator()(T v) const {
@@ -17,9 +18,11 @@ struct MishFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<MishFn>(x, out, pool, "Mish");
 }
+}  // namespace mish_op
 }  // namespace
 
 const OpDef& def_Mish() {
+  using namespace mish_op;
   static const OpDef def{
       "",
       "Mish",

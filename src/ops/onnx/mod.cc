@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mod_op {
 
 [[noreturn, gnu::cold]] void zero_divisor() {
   fail(ErrorKind::BadInput, "", "integer modulo by zero");
@@ -59,9 +60,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return fmod ? make_binary<compute_fmod>(ctx) : make_binary<compute_mod>(ctx);
 }
 
+}  // namespace mod_op
 }  // namespace
 
 const OpDef& def_Mod() {
+  using namespace mod_op;
   static const OpDef def{"",
                          "Mod",
                          {10, 13},

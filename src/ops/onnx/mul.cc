@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace mul_op {
 struct MulFn {
   template <typename T>
   auto operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct MulFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<MulFn>(a, b, out, pool, "Mul");
 }
+}  // namespace mul_op
 }  // namespace
 
 const OpDef& def_Mul() {
+  using namespace mul_op;
   static const OpDef def = arith_def("Mul", make_binary<compute>);
   return def;
 }

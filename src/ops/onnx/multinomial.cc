@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace multinomial_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -90,9 +91,11 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, ir::Dim::known(sample_size(ctx))}));
 }
 
+}  // namespace multinomial_op
 }  // namespace
 
 const OpDef& def_Multinomial() {
+  using namespace multinomial_op;
   static const OpDef def{
       "",
       "Multinomial",

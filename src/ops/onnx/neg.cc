@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace neg_op {
 struct NegFn {
   template <typename T>
   T operator()(T v) const {
@@ -14,9 +15,11 @@ struct NegFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<NegFn>(x, out, pool, "Neg");
 }
+}  // namespace neg_op
 }  // namespace
 
 const OpDef& def_Neg() {
+  using namespace neg_op;
   static const OpDef def{"",
                          "Neg",
                          {1, 6, 13},

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace negative_log_likelihood_loss_op {
 
 class NegativeLogLikelihoodLoss : public Kernel {
  public:
@@ -39,9 +40,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<NegativeLogLikelihoodLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 
+}  // namespace negative_log_likelihood_loss_op
 }  // namespace
 
 const OpDef& def_NegativeLogLikelihoodLoss() {
+  using namespace negative_log_likelihood_loss_op;
   static const OpDef def{"",
                          "NegativeLogLikelihoodLoss",
                          {12, 13, 22},

@@ -7,10 +7,12 @@
 namespace bough::ops {
 
 namespace {
+namespace nn_infer_op {
 
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
+}  // namespace nn_infer_op
 }  // namespace
 
 ir::Dim same_dim(const InferContext& ctx, const ir::Dim& a, const ir::Dim& b, const char* what) {
@@ -50,6 +52,7 @@ void fill_window_list(const InferContext& ctx, std::vector<int64_t>& v, size_t n
 
 ir::Shape window_output_shape(const InferContext& ctx, const ir::Shape& x, ir::Dim channels,
                               const std::vector<std::optional<int64_t>>& kernel) {
+  using namespace nn_infer_op;
   if (!x.rank_known) return ir::Shape::unknown_rank();
   if (x.dims.size() < 2)
     ctx.invalid("the input needs rank 2 or more (N, C, ...), not " + std::to_string(x.dims.size()));

@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace non_max_suppression_op {
 
 struct Box {
   float y1, x1, y2, x2;
@@ -118,9 +119,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({ir::Dim::unknown(), ir::Dim::known(3)}));
 }
 
+}  // namespace non_max_suppression_op
 }  // namespace
 
 const OpDef& def_NonMaxSuppression() {
+  using namespace non_max_suppression_op;
   static const OpDef def{
       "",
       "NonMaxSuppression",

@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace non_zero_op {
 std::vector<int64_t> nonzero_positions(const Tensor& in) {
   std::vector<int64_t> pos;
   if (in.type() == ElemType::String) {
@@ -58,9 +59,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({rank, ir::Dim::unknown()}));
 }
 
+}  // namespace non_zero_op
 }  // namespace
 
 const OpDef& def_NonZero() {
+  using namespace non_zero_op;
   static const OpDef def{
       "",
       "NonZero",

@@ -5,13 +5,16 @@
 namespace bough::ops {
 
 namespace {
+namespace not_op {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   if (x.type() != ElemType::Bool) kernels::unsupported_type(x.type(), "Not");
   kernels::unary_map_into<bool, bool>(x, out, ElemType::Bool, pool, [](bool v) { return !v; });
 }
+}  // namespace not_op
 }  // namespace
 
 const OpDef& def_Not() {
+  using namespace not_op;
   static const OpDef def{"",
                          "Not",
                          {1},

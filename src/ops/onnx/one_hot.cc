@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace one_hot_op {
 // Element i of a numeric tensor as an integer; false when it is not a finite number.
 bool integer_at(const Tensor& t, int64_t i, int64_t* out) {
   if (!is_float_type(t.type())) {
@@ -104,9 +105,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace one_hot_op
 }  // namespace
 
 const OpDef& def_OneHot() {
+  using namespace one_hot_op;
   static const OpDef def{"",
                          "OneHot",
                          {9, 11},

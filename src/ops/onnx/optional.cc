@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace optional_op {
 
 class Optional : public Kernel {
  public:
@@ -61,9 +62,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace optional_op
 }  // namespace
 
 const OpDef& def_Optional() {
+  using namespace optional_op;
   static const OpDef def{
       "",
       "Optional",

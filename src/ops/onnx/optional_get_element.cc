@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace optional_get_element_op {
 
 class OptionalGetElement : public Kernel {
  public:
@@ -26,9 +27,11 @@ void infer(InferContext& ctx) {
     ctx.set_output(0, t);
 }
 
+}  // namespace optional_get_element_op
 }  // namespace
 
 const OpDef& def_OptionalGetElement() {
+  using namespace optional_get_element_op;
   static const OpDef def{
       "",
       "OptionalGetElement",

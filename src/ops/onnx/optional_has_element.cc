@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace optional_has_element_op {
 
 class OptionalHasElement : public Kernel {
  public:
@@ -23,9 +24,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ir::Shape::of({})); }
 
+}  // namespace optional_has_element_op
 }  // namespace
 
 const OpDef& def_OptionalHasElement() {
+  using namespace optional_has_element_op;
   static const OpDef def{
       "",
       "OptionalHasElement",

@@ -6,15 +6,18 @@
 namespace bough::ops {
 
 namespace {
+namespace or_op {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Or");
   if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Or");
   kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,
                                              [](bool x, bool y) { return x || y; });
 }
+}  // namespace or_op
 }  // namespace
 
 const OpDef& def_Or() {
+  using namespace or_op;
   static const OpDef def{
       "",
       "Or",

@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace pad_op {
 
 enum class Mode { Constant, Reflect, Edge, Wrap };
 
@@ -250,9 +251,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace pad_op
 }  // namespace
 
 const OpDef& def_Pad() {
+  using namespace pad_op;
   static const OpDef def{
       "",
       "Pad",

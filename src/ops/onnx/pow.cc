@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace pow_op {
 
 // x^y for integers, by squaring, in unsigned arithmetic (two's complement wrap-around).
 template <typename B, typename E>
@@ -178,9 +179,11 @@ Tensor compute(const Tensor& x, const Tensor& y, util::ThreadPool& pool) {
       x);
 }
 
+}  // namespace pow_op
 }  // namespace
 
 const OpDef& def_Pow() {
+  using namespace pow_op;
   static const OpDef def{
       "",
       "Pow",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace prelu_op {
 struct PReluFn {
   template <typename T>
   T operator()(T x, T slope) const {
@@ -41,9 +42,11 @@ class PRelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<PRelu>(ctx.since < 7);
 }
+}  // namespace prelu_op
 }  // namespace
 
 const OpDef& def_PRelu() {
+  using namespace prelu_op;
   static const OpDef def{
       "",
       "PRelu",

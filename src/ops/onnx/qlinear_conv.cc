@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace qlinear_conv_op {
 
 using quant::bad;
 
@@ -99,9 +100,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(kYZero), conv_output_shape(ctx, kW));
 }
 
+}  // namespace qlinear_conv_op
 }  // namespace
 
 const OpDef& def_QLinearConv() {
+  using namespace qlinear_conv_op;
   static const OpDef def{
       "",
       "QLinearConv",

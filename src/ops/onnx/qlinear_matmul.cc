@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace qlinear_matmul_op {
 
 using quant::bad;
 
@@ -132,9 +133,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(7), matmul_shape(ctx, 0, 3));
 }
 
+}  // namespace qlinear_matmul_op
 }  // namespace
 
 const OpDef& def_QLinearMatMul() {
+  using namespace qlinear_matmul_op;
   static const OpDef def{
       "",
       "QLinearMatMul",

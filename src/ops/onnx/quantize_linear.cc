@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace quantize_linear_op {
 
 using quant::bad;
 
@@ -143,9 +144,11 @@ void infer(InferContext& ctx) {
   }
   infer_shape_of_first(ctx, out);
 }
+}  // namespace quantize_linear_op
 }  // namespace
 
 const OpDef& def_QuantizeLinear() {
+  using namespace quantize_linear_op;
   static const OpDef def{
       "",
       "QuantizeLinear",

@@ -23,6 +23,7 @@ ElemType random_dtype(const NodeView& ctx, ElemType fallback) {
 }
 
 namespace {
+namespace random_common_op {
 
 // float16, float and double; bfloat16 too from version 22.
 void require_float_output(const NodeView& ctx, ElemType type, const char* source) {
@@ -89,10 +90,12 @@ class RandomFill : public Kernel {
   std::optional<uint64_t> seed_;
 };
 
+}  // namespace random_common_op
 }  // namespace
 
 std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution distribution,
                                          bool like) {
+  using namespace random_common_op;
   const ElemType dtype = random_dtype(ctx, like ? ElemType::Undefined : ElemType::Float);
   if (dtype != ElemType::Undefined) require_float_output(ctx, dtype, "dtype");
   std::optional<std::vector<int64_t>> shape;
@@ -102,6 +105,7 @@ std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution d
 }
 
 void infer_random_fill(InferContext& ctx, bool like) {
+  using namespace random_common_op;
   if (!like) {
     const ElemType dtype = random_dtype(ctx, ElemType::Float);
     require_float_output(ctx, dtype, "dtype");

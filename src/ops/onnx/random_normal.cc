@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace random_normal_op {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return make_random_fill(ctx, Distribution::Normal, false);
@@ -13,9 +14,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
 
+}  // namespace random_normal_op
 }  // namespace
 
 const OpDef& def_RandomNormal() {
+  using namespace random_normal_op;
   static const OpDef def{"",
                          "RandomNormal",
                          {1, 22},

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace random_uniform_like_op {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return make_random_fill(ctx, Distribution::Uniform, true);
@@ -13,9 +14,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, true); }
 
+}  // namespace random_uniform_like_op
 }  // namespace
 
 const OpDef& def_RandomUniformLike() {
+  using namespace random_uniform_like_op;
   static const OpDef def{"",
                          "RandomUniformLike",
                          {1, 22},

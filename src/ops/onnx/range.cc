@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace range_op {
 
 constexpr int64_t kMaxRange = int64_t{1} << 40;
 
@@ -107,9 +108,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, unknown_dims(1));
 }
 
+}  // namespace range_op
 }  // namespace
 
 const OpDef& def_Range() {
+  using namespace range_op;
   static const OpDef def{
       "",
       "Range",

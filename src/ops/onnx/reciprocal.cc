@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reciprocal_op {
 struct ReciprocalFn {
   template <typename T>
   T operator()(T v) const {
@@ -14,9 +15,11 @@ struct ReciprocalFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ReciprocalFn>(x, out, pool, "Reciprocal");
 }
+}  // namespace reciprocal_op
 }  // namespace
 
 const OpDef& def_Reciprocal() {
+  using namespace reciprocal_op;
   static const OpDef def{"",
                          "Reciprocal",
                          {1, 6, 13},

@@ -11,6 +11,7 @@
 namespace bough::ops::recurrent {
 
 namespace {
+namespace recurrent_op {
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -60,9 +61,11 @@ Tensor swap_leading(const Tensor& t) {
   return kernels::transpose(t, perm);
 }
 
+}  // namespace recurrent_op
 }  // namespace
 
 Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults) {
+  using namespace recurrent_op;
   Config cfg;
   const std::string direction = ctx.attr_string("direction", "forward");
   if (direction == "bidirectional")
@@ -112,6 +115,7 @@ Config read_config(const BuildContext& ctx, std::initializer_list<const char*> d
 }
 
 namespace {
+namespace recurrent_op {
 
 // Checks X against weights prepared at plan time, as operand() would check W itself.
 void check_prepared(const Inputs& in, const PreparedWeights& p) {
@@ -125,10 +129,12 @@ void check_prepared(const Inputs& in, const PreparedWeights& p) {
          "W has shape " + shape_string(p.w_shape) + ", expected " + shape_string(expected));
 }
 
+}  // namespace recurrent_op
 }  // namespace
 
 Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name,
                    const PreparedWeights* prepared) {
+  using namespace recurrent_op;
   Inputs in;
   const Tensor& x = io.input(0);
   in.type = x.type();
@@ -202,6 +208,7 @@ States start_states(const KernelIO& io, const Inputs& in, const Config& cfg, boo
 
 void write_outputs(KernelIO& io, const Config& cfg, ElemType type, const Tensor& y,
                    const Tensor& yh, const Tensor* yc) {
+  using namespace recurrent_op;
   auto out = [&](const Tensor& t) { return kernels::narrow_to(t, type); };
   if (io.has_output(0)) {
     if (cfg.batch_first) {
@@ -222,6 +229,7 @@ void gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n, util::T
 }
 
 namespace {
+namespace recurrent_op {
 
 // Rows [row0, row0 + rows) of the row-major matrix w (cols wide), transposed: cols x rows.
 template <typename T>
@@ -233,10 +241,12 @@ std::vector<T> transposed_rows(const T* w, int64_t row0, int64_t rows, int64_t c
   return out;
 }
 
+}  // namespace recurrent_op
 }  // namespace
 
 template <typename T>
 Weights<T> direction_weights(const Tensor& w, const Tensor& r, const Tensor& b, int d, int gates) {
+  using namespace recurrent_op;
   const int64_t H = r.dim(2), G = gates * H, I = w.dim(2), split = r_split(gates, H);
   Weights<T> out;
   out.wt = transposed_rows(w.data<T>() + d * G * I, 0, G, I);

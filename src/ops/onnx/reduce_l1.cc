@@ -4,6 +4,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reduce_l1_op {
 template <typename T>
 struct L1Reducer : SumReducer<T> {
   T step(T a, T x) const {
@@ -17,9 +18,11 @@ Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<L1Reducer>(x, plan, "ReduceL1");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace reduce_l1_op
 }  // namespace
 
 const OpDef& def_ReduceL1() {
+  using namespace reduce_l1_op;
   static const OpDef def = numeric_reduce_def("ReduceL1", make);
   return def;
 }

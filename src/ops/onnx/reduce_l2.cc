@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reduce_l2_op {
 template <typename T>
 struct L2Reducer : SumReducer<T> {
   T step(T a, T x) const { return static_cast<T>(a + x * x); }
@@ -15,9 +16,11 @@ Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<L2Reducer>(x, plan, "ReduceL2");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace reduce_l2_op
 }  // namespace
 
 const OpDef& def_ReduceL2() {
+  using namespace reduce_l2_op;
   static const OpDef def = numeric_reduce_def("ReduceL2", make);
   return def;
 }

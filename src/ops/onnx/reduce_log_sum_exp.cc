@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reduce_log_sum_exp_op {
 template <typename T>
 struct LogSumExpReducer {
   struct Acc {
@@ -28,9 +29,11 @@ Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
+}  // namespace reduce_log_sum_exp_op
 }  // namespace
 
 const OpDef& def_ReduceLogSumExp() {
+  using namespace reduce_log_sum_exp_op;
   static const OpDef def = numeric_reduce_def("ReduceLogSumExp", make);
   return def;
 }

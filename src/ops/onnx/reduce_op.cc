@@ -4,12 +4,15 @@
 namespace bough::ops {
 
 namespace {
+namespace reduce_op_op {
 // Versions 1 and 11 of every reduction defined here: axes an attribute, no 8-bit types.
 constexpr std::string_view kBeforeOpset12Row =
     "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = 1";
+}  // namespace reduce_op_op
 }  // namespace
 
 OpDef numeric_reduce_def(std::string_view name, KernelFactory make) {
+  using namespace reduce_op_op;
   return {"",
           name,
           {1, 11, 13, 18},
@@ -30,6 +33,7 @@ OpDef numeric_reduce_def(std::string_view name, KernelFactory make) {
 }
 
 OpDef extreme_reduce_def(std::string_view name, KernelFactory make) {
+  using namespace reduce_op_op;
   return {"",
           name,
           {1, 11, 12, 13, 18, 20},

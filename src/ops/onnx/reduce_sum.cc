@@ -4,13 +4,16 @@
 namespace bough::ops {
 
 namespace {
+namespace reduce_sum_op {
 Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<SumReducer>(x, plan, "ReduceSum");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 13); }
+}  // namespace reduce_sum_op
 }  // namespace
 
 const OpDef& def_ReduceSum() {
+  using namespace reduce_sum_op;
   static const OpDef def{
       "",
       "ReduceSum",

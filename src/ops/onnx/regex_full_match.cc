@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace regex_full_match_op {
 
 class RegexFullMatch : public Kernel {
  public:
@@ -47,9 +48,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.input_shape(0)); }
 
+}  // namespace regex_full_match_op
 }  // namespace
 
 const OpDef& def_RegexFullMatch() {
+  using namespace regex_full_match_op;
   static const OpDef def{"",    "RegexFullMatch",
                          {20},  1,
                          1,     1,

@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace relu_op {
 struct ReluFn {
   template <typename T>
   T operator()(T v) const {
@@ -14,9 +15,11 @@ struct ReluFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<ReluFn>(x, out, pool, "Relu");
 }
+}  // namespace relu_op
 }  // namespace
 
 const OpDef& def_Relu() {
+  using namespace relu_op;
   static const OpDef def{"",
                          "Relu",
                          {1, 6, 13, 14},

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reshape_op {
 
 [[noreturn]] void cannot(const Dims& in, std::span<const int64_t> spec, const std::string& why) {
   fail(ErrorKind::BadInput, "",
@@ -153,9 +154,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace reshape_op
 }  // namespace
 
 const OpDef& def_Reshape() {
+  using namespace reshape_op;
   static const OpDef def{
       "",
       "Reshape",

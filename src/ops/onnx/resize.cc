@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace resize_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -255,9 +256,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace resize_op
 }  // namespace
 
 const OpDef& def_Resize() {
+  using namespace resize_op;
   static const OpDef def{
       "",
       "Resize",

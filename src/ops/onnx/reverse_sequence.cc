@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace reverse_sequence_op {
 class ReverseSequence : public Kernel {
  public:
   ReverseSequence(int64_t time_axis, int64_t batch_axis)
@@ -64,9 +65,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     ctx.invalid("time_axis and batch_axis must be 0 and 1, in either order");
   return std::make_unique<ReverseSequence>(time_axis, batch_axis);
 }
+}  // namespace reverse_sequence_op
 }  // namespace
 
 const OpDef& def_ReverseSequence() {
+  using namespace reverse_sequence_op;
   static const OpDef def{"",
                          "ReverseSequence",
                          {10},

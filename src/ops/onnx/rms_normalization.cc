@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace rms_normalization_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -94,9 +95,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(1), x);
 }
 
+}  // namespace rms_normalization_op
 }  // namespace
 
 const OpDef& def_RMSNormalization() {
+  using namespace rms_normalization_op;
   static const OpDef def{
       "",
       "RMSNormalization",

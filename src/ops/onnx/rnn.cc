@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace rnn_op {
 
 using recurrent::Config;
 
@@ -50,9 +51,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
 
+}  // namespace rnn_op
 }  // namespace
 
 const OpDef& def_RNN() {
+  using namespace rnn_op;
   static const OpDef def{
       "",
       "RNN",

@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace roi_align_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -201,9 +202,11 @@ void infer(InferContext& ctx) {
                                        ir::Dim::known(ctx.attr_int("output_width", 1))}));
 }
 
+}  // namespace roi_align_op
 }  // namespace
 
 const OpDef& def_RoiAlign() {
+  using namespace roi_align_op;
   static const OpDef def{
       "",
       "RoiAlign",

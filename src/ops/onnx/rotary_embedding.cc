@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace rotary_embedding_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -135,9 +136,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<RotaryEmbedding>(ctx.attr_int("interleaved", 0) != 0, dim, heads);
 }
 
+}  // namespace rotary_embedding_op
 }  // namespace
 
 const OpDef& def_RotaryEmbedding() {
+  using namespace rotary_embedding_op;
   static const OpDef def{
       "",
       "RotaryEmbedding",

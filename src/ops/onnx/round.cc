@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace round_op {
 struct RoundFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct RoundFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<RoundFn>(x, out, pool, "Round");
 }
+}  // namespace round_op
 }  // namespace
 
 const OpDef& def_Round() {
+  using namespace round_op;
   static const OpDef def{
       "",
       "Round",

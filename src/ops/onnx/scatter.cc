@@ -8,14 +8,17 @@ namespace bough::ops {
 const OpDef& def_ScatterElements();
 
 namespace {
+namespace scatter_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return def_ScatterElements().make(ctx);  // since < 16: no reduction attribute is read
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+}  // namespace scatter_op
 }  // namespace
 
 const OpDef& def_Scatter() {
+  using namespace scatter_op;
   static const OpDef def{"",
                          "Scatter",
                          {9, 11},

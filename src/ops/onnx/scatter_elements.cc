@@ -10,6 +10,7 @@
 namespace bough::ops {
 
 namespace {
+namespace scatter_elements_op {
 class ScatterElements : public Kernel {
  public:
   ScatterElements(int64_t axis, ScatterReduction reduction) : axis_(axis), reduction_(reduction) {}
@@ -51,9 +52,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+}  // namespace scatter_elements_op
 }  // namespace
 
 const OpDef& def_ScatterElements() {
+  using namespace scatter_elements_op;
   static const OpDef def{"",
                          "ScatterElements",
                          {11, 13, 16, 18},

@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace scatter_nd_op {
 class ScatterND : public Kernel {
  public:
   explicit ScatterND(ScatterReduction reduction) : reduction_(reduction) {}
@@ -41,9 +42,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+}  // namespace scatter_nd_op
 }  // namespace
 
 const OpDef& def_ScatterND() {
+  using namespace scatter_nd_op;
   static const OpDef def{
       "",
       "ScatterND",

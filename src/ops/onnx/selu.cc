@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace selu_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.67326319217681884765625f);
   const float gamma = ctx.attr_float("gamma", 1.05070102214813232421875f);
@@ -15,9 +16,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return static_cast<T>(gamma) * (v > 0 ? v : static_cast<T>(alpha) * std::expm1(v));
   });
 }
+}  // namespace selu_op
 }  // namespace
 
 const OpDef& def_Selu() {
+  using namespace selu_op;
   static const OpDef def{"",
                          "Selu",
                          {1, 6, 22},

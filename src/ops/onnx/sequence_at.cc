@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_at_op {
 
 class SequenceAt : public Kernel {
  public:
@@ -20,9 +21,11 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { ctx.set_output(0, sequence_infer::element_of(ctx.input_type(0))); }
 
+}  // namespace sequence_at_op
 }  // namespace
 
 const OpDef& def_SequenceAt() {
+  using namespace sequence_at_op;
   static const OpDef def{
       "",
       "SequenceAt",

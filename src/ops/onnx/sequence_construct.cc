@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_construct_op {
 
 class SequenceConstruct : public Kernel {
  public:
@@ -32,9 +33,11 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(std::move(element)));
 }
 
+}  // namespace sequence_construct_op
 }  // namespace
 
 const OpDef& def_SequenceConstruct() {
+  using namespace sequence_construct_op;
   static const OpDef def{
       "",        "SequenceConstruct",
       {11},      1,

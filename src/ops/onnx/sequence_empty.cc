@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_empty_op {
 
 class SequenceEmpty : public Kernel {
  public:
@@ -34,9 +35,11 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
 }
 
+}  // namespace sequence_empty_op
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
+  using namespace sequence_empty_op;
   static const OpDef def{"",    "SequenceEmpty",
                          {11},  0,
                          0,     1,

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_erase_op {
 
 class SequenceErase : public Kernel {
  public:
@@ -27,9 +28,11 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+}  // namespace sequence_erase_op
 }  // namespace
 
 const OpDef& def_SequenceErase() {
+  using namespace sequence_erase_op;
   static const OpDef def{
       "",
       "SequenceErase",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_insert_op {
 
 class SequenceInsert : public Kernel {
  public:
@@ -37,9 +38,11 @@ void infer(InferContext& ctx) {
                         sequence_infer::cover(sequence_infer::element_of(seq), ctx.input_type(1))));
 }
 
+}  // namespace sequence_insert_op
 }  // namespace
 
 const OpDef& def_SequenceInsert() {
+  using namespace sequence_insert_op;
   static const OpDef def{"",
                          "SequenceInsert",
                          {11},

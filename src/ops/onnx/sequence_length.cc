@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sequence_length_op {
 
 class SequenceLength : public Kernel {
  public:
@@ -19,9 +20,11 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({})); }
 
+}  // namespace sequence_length_op
 }  // namespace
 
 const OpDef& def_SequenceLength() {
+  using namespace sequence_length_op;
   static const OpDef def{"",    "SequenceLength",
                          {11},  1,
                          1,     1,

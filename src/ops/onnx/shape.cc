@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace shape_op {
 class Shape : public Kernel {
  public:
   Shape(int64_t start, std::optional<int64_t> end) : start_(start), end_(end) {}
@@ -57,9 +58,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_value(0, Tensor::from_vector(ElemType::Int64, Dims{n}, dims));
 }
 
+}  // namespace shape_op
 }  // namespace
 
 const OpDef& def_Shape() {
+  using namespace shape_op;
   static const OpDef def{
       "",
       "Shape",

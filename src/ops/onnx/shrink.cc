@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace shrink_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double bias = ctx.attr_float("bias", 0.0f);
   const double lambd = ctx.attr_float("lambd", 0.5f);
@@ -16,9 +17,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return util::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
   });
 }
+}  // namespace shrink_op
 }  // namespace
 
 const OpDef& def_Shrink() {
+  using namespace shrink_op;
   static const OpDef def{
       "",
       "Shrink",

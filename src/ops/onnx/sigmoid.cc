@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sigmoid_op {
 struct SigmoidFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Sigmoid;
   static constexpr int64_t kWork = kernels::kSigmoidWork;
@@ -17,9 +18,11 @@ struct SigmoidFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SigmoidFn>(x, out, pool, "Sigmoid");
 }
+}  // namespace sigmoid_op
 }  // namespace
 
 const OpDef& def_Sigmoid() {
+  using namespace sigmoid_op;
   static const OpDef def{"",
                          "Sigmoid",
                          {1, 6, 13},

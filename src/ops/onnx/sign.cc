@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sign_op {
 struct SignFn {
   template <typename T>
   T operator()(T v) const {
@@ -15,9 +16,11 @@ struct SignFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<SignFn>(x, out, pool, "Sign");
 }
+}  // namespace sign_op
 }  // namespace
 
 const OpDef& def_Sign() {
+  using namespace sign_op;
   static const OpDef def{"",
                          "Sign",
                          {9, 13},

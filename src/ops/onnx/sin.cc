@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sin_op {
 struct SinFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct SinFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SinFn>(x, out, pool, "Sin");
 }
+}  // namespace sin_op
 }  // namespace
 
 const OpDef& def_Sin() {
+  using namespace sin_op;
   static const OpDef def{"",
                          "Sin",
                          {7, 22},

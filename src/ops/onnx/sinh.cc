@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sinh_op {
 struct SinhFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct SinhFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SinhFn>(x, out, pool, "Sinh");
 }
+}  // namespace sinh_op
 }  // namespace
 
 const OpDef& def_Sinh() {
+  using namespace sinh_op;
   static const OpDef def{"",
                          "Sinh",
                          {9, 22},

@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace size_op {
 class Size : public Kernel {
  public:
   void run(KernelIO& io) override { io.set_output(0, Tensor::scalar_i64(io.input(0).numel())); }
@@ -24,9 +25,11 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({}));
 }
 
+}  // namespace size_op
 }  // namespace
 
 const OpDef& def_Size() {
+  using namespace size_op;
   static const OpDef def{"",
                          "Size",
                          {1, 13, 19, 21, 23, 24, 25},

@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace slice_op {
 
 // Views need byte-aligned elements; strings are copied too, since kernels that read
 // elements through Tensor::data<std::string>() (binary_map) ignore a view's string offset.
@@ -176,9 +177,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace slice_op
 }  // namespace
 
 const OpDef& def_Slice() {
+  using namespace slice_op;
   static const OpDef def{
       "",
       "Slice",

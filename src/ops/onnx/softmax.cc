@@ -8,6 +8,7 @@
 namespace bough::ops {
 
 namespace {
+namespace softmax_op {
 
 struct Softmax {
   static constexpr const char* name = "Softmax";
@@ -18,9 +19,11 @@ struct Softmax {
   }
 };
 
+}  // namespace softmax_op
 }  // namespace
 
 const OpDef& def_Softmax() {
+  using namespace softmax_op;
   static const OpDef def{"",
                          "Softmax",
                          {1, 11, 13},

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace softmax_cross_entropy_loss_op {
 
 // log_softmax over c of x laid out (n, c, d).
 template <typename T>
@@ -69,9 +70,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SoftmaxCrossEntropyLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 
+}  // namespace softmax_cross_entropy_loss_op
 }  // namespace
 
 const OpDef& def_SoftmaxCrossEntropyLoss() {
+  using namespace softmax_cross_entropy_loss_op;
   static const OpDef def{
       "",
       "SoftmaxCrossEntropyLoss",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace softplus_op {
 struct SoftplusFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct SoftplusFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SoftplusFn>(x, out, pool, "Softplus");
 }
+}  // namespace softplus_op
 }  // namespace
 
 const OpDef& def_Softplus() {
+  using namespace softplus_op;
   static const OpDef def{
       "",
       "Softplus",

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace softsign_op {
 struct SoftsignFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct SoftsignFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SoftsignFn>(x, out, pool, "Softsign");
 }
+}  // namespace softsign_op
 }  // namespace
 
 const OpDef& def_Softsign() {
+  using namespace softsign_op;
   static const OpDef def{"",
                          "Softsign",
                          {1, 22},

@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace space_to_depth_op {
 
 constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
 class SpaceToDepth : public Kernel {
@@ -63,9 +64,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace space_to_depth_op
 }  // namespace
 
 const OpDef& def_SpaceToDepth() {
+  using namespace space_to_depth_op;
   static const OpDef def{"",
                          "SpaceToDepth",
                          {1, 13},

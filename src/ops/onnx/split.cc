@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace split_op {
 
 // Views need byte-aligned elements; strings are copied too, since kernels that read
 // elements through Tensor::data<std::string>() (binary_map) ignore a view's string offset.
@@ -165,9 +166,11 @@ void infer(InferContext& ctx) {
   }
 }
 
+}  // namespace split_op
 }  // namespace
 
 const OpDef& def_Split() {
+  using namespace split_op;
   static const OpDef def{
       "",
       "Split",

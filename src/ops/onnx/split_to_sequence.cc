@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace split_to_sequence_op {
 
 // The part lengths along an axis of size `dim`, as `split` prescribes.
 std::vector<int64_t> part_lengths(const Tensor& split, int64_t dim) {
@@ -125,9 +126,11 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem, ir::Shape::of(std::move(dims)))));
 }
 
+}  // namespace split_to_sequence_op
 }  // namespace
 
 const OpDef& def_SplitToSequence() {
+  using namespace split_to_sequence_op;
   static const OpDef def{"",
                          "SplitToSequence",
                          {11, 24},

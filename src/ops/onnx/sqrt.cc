@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sqrt_op {
 struct SqrtFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct SqrtFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<SqrtFn>(x, out, pool, "Sqrt");
 }
+}  // namespace sqrt_op
 }  // namespace
 
 const OpDef& def_Sqrt() {
+  using namespace sqrt_op;
   static const OpDef def{"",
                          "Sqrt",
                          {1, 6, 13},

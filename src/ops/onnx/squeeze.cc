@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace squeeze_op {
 class Squeeze : public Kernel {
  public:
   explicit Squeeze(std::optional<std::vector<int64_t>> axes) : axes_(std::move(axes)) {}
@@ -78,9 +79,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace squeeze_op
 }  // namespace
 
 const OpDef& def_Squeeze() {
+  using namespace squeeze_op;
   static const OpDef def{"",
                          "Squeeze",
                          {1, 11, 13, 21, 23, 24, 25},

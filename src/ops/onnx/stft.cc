@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace stft_op {
 
 using cd = std::complex<double>;
 
@@ -125,9 +126,11 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, frames, bins, ir::Dim::known(2)}));
 }
 
+}  // namespace stft_op
 }  // namespace
 
 const OpDef& def_STFT() {
+  using namespace stft_op;
   static const OpDef def{"",
                          "STFT",
                          {17},

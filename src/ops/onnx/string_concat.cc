@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace string_concat_op {
 
 class StringConcat : public Kernel {
  public:
@@ -27,9 +28,11 @@ void infer(InferContext& ctx) {
                         broadcast_shapes(ctx, ctx.input_shape(0), ctx.input_shape(1)));
 }
 
+}  // namespace string_concat_op
 }  // namespace
 
 const OpDef& def_StringConcat() {
+  using namespace string_concat_op;
   static const OpDef def{
       "", "StringConcat", {20}, 2, 2, 1, 1, make, infer, {{20, "X: T, Y: T -> Z: T; T = string"}}};
   return def;

@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace string_normalizer_op {
 
 enum class CaseChange { None, Lower, Upper };
 
@@ -89,9 +90,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::String, ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace string_normalizer_op
 }  // namespace
 
 const OpDef& def_StringNormalizer() {
+  using namespace string_normalizer_op;
   static const OpDef def{
       "",
       "StringNormalizer",

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace string_split_op {
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -97,9 +98,11 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 1) ctx.set_output_tensor(1, ElemType::Int64, s);
 }
 
+}  // namespace string_split_op
 }  // namespace
 
 const OpDef& def_StringSplit() {
+  using namespace string_split_op;
   static const OpDef def{"",
                          "StringSplit",
                          {20},

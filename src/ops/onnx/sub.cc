@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace sub_op {
 struct SubFn {
   template <typename T>
   auto operator()(T a, T b) const {
@@ -14,9 +15,11 @@ struct SubFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   arith<SubFn>(a, b, out, pool, "Sub");
 }
+}  // namespace sub_op
 }  // namespace
 
 const OpDef& def_Sub() {
+  using namespace sub_op;
   static const OpDef def = arith_def("Sub", make_binary<compute>);
   return def;
 }

@@ -5,10 +5,13 @@
 namespace bough::ops {
 
 namespace {
+namespace sum_op {
 Tensor compute(KernelIO& io) { return fold_float<SumFn>(io, "Sum"); }
+}  // namespace sum_op
 }  // namespace
 
 const OpDef& def_Sum() {
+  using namespace sum_op;
   static const OpDef def{"",
                          "Sum",
                          {1, 6, 8, 13},

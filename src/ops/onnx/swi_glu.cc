@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace swi_glu_op {
 
 template <typename T>
 Tensor swiglu(const Tensor& a, const Tensor& b, T alpha, util::ThreadPool& pool) {
@@ -66,9 +67,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), std::move(y));
 }
 
+}  // namespace swi_glu_op
 }  // namespace
 
 const OpDef& def_SwiGLU() {
+  using namespace swi_glu_op;
   static const OpDef def{
       "",    "SwiGLU",
       {28},  2,

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace swish_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const double alpha = ctx.attr_float("alpha", 1.0f);
   return make_float_map("Swish", [alpha](auto v) {
@@ -13,9 +14,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v * kernels::fast_sigmoid(static_cast<T>(alpha) * v);
   });
 }
+}  // namespace swish_op
 }  // namespace
 
 const OpDef& def_Swish() {
+  using namespace swish_op;
   static const OpDef def{"",
                          "Swish",
                          {24},

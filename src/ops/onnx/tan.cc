@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace tan_op {
 struct TanFn {
   template <typename T>
   T operator()(T v) const {
@@ -16,9 +17,11 @@ struct TanFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<TanFn>(x, out, pool, "Tan");
 }
+}  // namespace tan_op
 }  // namespace
 
 const OpDef& def_Tan() {
+  using namespace tan_op;
   static const OpDef def{"",
                          "Tan",
                          {7, 22},

@@ -6,6 +6,7 @@
 namespace bough::ops {
 
 namespace {
+namespace tanh_op {
 struct TanhFn {
   static constexpr kernels::FastFn kFast = kernels::FastFn::Tanh;
   static constexpr int64_t kWork = kernels::kTanhWork;
@@ -17,9 +18,11 @@ struct TanhFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<TanhFn>(x, out, pool, "Tanh");
 }
+}  // namespace tanh_op
 }  // namespace
 
 const OpDef& def_Tanh() {
+  using namespace tanh_op;
   static const OpDef def{"",
                          "Tanh",
                          {1, 6, 13},

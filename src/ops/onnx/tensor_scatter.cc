@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace tensor_scatter_op {
 
 class TensorScatter : public Kernel {
  public:
@@ -108,9 +109,11 @@ void infer(InferContext& ctx) {
   infer_same_as_first(ctx);
 }
 
+}  // namespace tensor_scatter_op
 }  // namespace
 
 const OpDef& def_TensorScatter() {
+  using namespace tensor_scatter_op;
   static const OpDef def{
       "",
       "TensorScatter",

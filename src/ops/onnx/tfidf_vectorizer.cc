@@ -16,6 +16,7 @@
 namespace bough::ops {
 
 namespace {
+namespace tfidf_vectorizer_op {
 
 enum class Weighting { TF, IDF, TFIDF };
 
@@ -280,9 +281,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Float, ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace tfidf_vectorizer_op
 }  // namespace
 
 const OpDef& def_TfIdfVectorizer() {
+  using namespace tfidf_vectorizer_op;
   static const OpDef def{
       "",
       "TfIdfVectorizer",

@@ -5,6 +5,7 @@
 namespace bough::ops {
 
 namespace {
+namespace thresholded_relu_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 1.0f);
   return make_float_map("ThresholdedRelu", [alpha](auto v) {
@@ -12,9 +13,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v > static_cast<T>(alpha) ? v : T(0);
   });
 }
+}  // namespace thresholded_relu_op
 }  // namespace
 
 const OpDef& def_ThresholdedRelu() {
+  using namespace thresholded_relu_op;
   static const OpDef def{"",
                          "ThresholdedRelu",
                          {10, 22},

@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace tile_op {
 
 constexpr int64_t kMaxElements = int64_t{1} << 40;
 
@@ -86,9 +87,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace tile_op
 }  // namespace
 
 const OpDef& def_Tile() {
+  using namespace tile_op;
   static const OpDef def{"",
                          "Tile",
                          {1, 6, 13},

@@ -18,6 +18,7 @@
 namespace bough::ops {
 
 namespace {
+namespace top_k_op {
 // A total order with NaN above everything.
 template <typename T>
 bool less_nan_last(T a, T b) {
@@ -194,9 +195,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ElemType::Int64, ir::Shape::of(std::move(dims)));
 }
 
+}  // namespace top_k_op
 }  // namespace
 
 const OpDef& def_TopK() {
+  using namespace top_k_op;
   static const OpDef def{
       "",
       "TopK",

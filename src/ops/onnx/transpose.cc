@@ -7,6 +7,7 @@
 namespace bough::ops {
 
 namespace {
+namespace transpose_op {
 class Transpose : public Kernel {
  public:
   explicit Transpose(std::vector<int64_t> perm) : perm_(std::move(perm)) {}
@@ -77,9 +78,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace transpose_op
 }  // namespace
 
 const OpDef& def_Transpose() {
+  using namespace transpose_op;
   static const OpDef def{"",
                          "Transpose",
                          {1, 13, 21, 23, 24, 25},

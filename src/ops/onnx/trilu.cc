@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace trilu_op {
 class Trilu : public Kernel {
  public:
   explicit Trilu(bool upper) : upper_(upper) {}
@@ -47,9 +48,11 @@ class Trilu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Trilu>(ctx.attr_int("upper", 1) != 0);
 }
+}  // namespace trilu_op
 }  // namespace
 
 const OpDef& def_Trilu() {
+  using namespace trilu_op;
   static const OpDef def{
       "",
       "Trilu",

@@ -17,6 +17,7 @@
 namespace bough::ops {
 
 namespace {
+namespace unique_op {
 // A total order with NaN above everything and equal to itself.
 template <typename T>
 bool elem_less(const T& a, const T& b) {
@@ -160,9 +161,11 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 3) ctx.set_output_tensor(3, ElemType::Int64, unknown_count);
 }
 
+}  // namespace unique_op
 }  // namespace
 
 const OpDef& def_Unique() {
+  using namespace unique_op;
   static const OpDef def{
       "",
       "Unique",

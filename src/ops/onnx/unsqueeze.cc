@@ -9,6 +9,7 @@
 namespace bough::ops {
 
 namespace {
+namespace unsqueeze_op {
 class Unsqueeze : public Kernel {
  public:
   explicit Unsqueeze(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
@@ -60,9 +61,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+}  // namespace unsqueeze_op
 }  // namespace
 
 const OpDef& def_Unsqueeze() {
+  using namespace unsqueeze_op;
   static const OpDef def{"",
                          "Unsqueeze",
                          {1, 11, 13, 21, 23, 24, 25},

@@ -11,6 +11,7 @@
 namespace bough::ops {
 
 namespace {
+namespace upsample_op {
 
 [[noreturn]] void bad(const std::string& message) { fail(ErrorKind::BadInput, "", message); }
 
@@ -96,9 +97,11 @@ void infer(InferContext& ctx) {
                         ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
 }
 
+}  // namespace upsample_op
 }  // namespace
 
 const OpDef& def_Upsample() {
+  using namespace upsample_op;
   static const OpDef def{
       "",
       "Upsample",

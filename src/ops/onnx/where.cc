@@ -12,6 +12,7 @@
 namespace bough::ops {
 
 namespace {
+namespace where_op {
 
 // out[i] = op(a[i], b[i], c[i]) with multidirectional broadcasting: binary_map's loop with
 // a third input. Elements are read through kernels::elements, so T may be std::string.
@@ -78,9 +79,11 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(1), std::move(shape));
 }
 
+}  // namespace where_op
 }  // namespace
 
 const OpDef& def_Where() {
+  using namespace where_op;
   static const OpDef def{"",
                          "Where",
                          {9, 16},

@@ -6,15 +6,18 @@
 namespace bough::ops {
 
 namespace {
+namespace xor_op {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Xor");
   if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Xor");
   kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,
                                              [](bool x, bool y) { return x != y; });
 }
+}  // namespace xor_op
 }  // namespace
 
 const OpDef& def_Xor() {
+  using namespace xor_op;
   static const OpDef def{
       "",
       "Xor",

@@ -13,6 +13,7 @@
 namespace bough::ops {
 
 namespace {
+namespace assign_op {
 
 void infer(InferContext& ctx) {
   const std::string id = ctx.attr_string("variable_id", "");
@@ -47,9 +48,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Assign>(std::move(id));
 }
 
+}  // namespace assign_op
 }  // namespace
 
 const OpDef& def_OvAssign() {
+  using namespace assign_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "Assign",

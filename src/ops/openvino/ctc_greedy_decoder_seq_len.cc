@@ -15,6 +15,7 @@
 namespace bough::ops {
 
 namespace {
+namespace ctc_greedy_decoder_seq_len_op {
 
 ElemType index_type(const NodeView& v, const char* attr) {
   const int64_t t = v.attr_int(attr, static_cast<int64_t>(ElemType::Int32));
@@ -128,9 +129,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                                   index_type(ctx, "sequence_length_type"));
 }
 
+}  // namespace ctc_greedy_decoder_seq_len_op
 }  // namespace
 
 const OpDef& def_OvCTCGreedyDecoderSeqLen() {
+  using namespace ctc_greedy_decoder_seq_len_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "CTCGreedyDecoderSeqLen",

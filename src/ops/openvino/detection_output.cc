@@ -24,6 +24,7 @@
 namespace bough::ops {
 
 namespace {
+namespace detection_output_op {
 
 struct Attrs {
   int64_t background = 0, top_k = -1, keep_top_k = 1;
@@ -383,9 +384,11 @@ void infer(InferContext& ctx) {
       ir::Shape::of({ir::Dim::known(1), ir::Dim::known(1), rows, ir::Dim::known(7)}));
 }
 
+}  // namespace detection_output_op
 }  // namespace
 
 const OpDef& def_OvDetectionOutput() {
+  using namespace detection_output_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "DetectionOutput",

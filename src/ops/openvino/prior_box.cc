@@ -19,6 +19,7 @@
 namespace bough::ops {
 
 namespace {
+namespace prior_box_op {
 
 using openvino::float_list;
 
@@ -223,9 +224,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { openvino::infer_priors(ctx, checked_priors(ctx, read_attrs(ctx))); }
 
+}  // namespace prior_box_op
 }  // namespace
 
 const OpDef& def_OvPriorBox() {
+  using namespace prior_box_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "PriorBox",

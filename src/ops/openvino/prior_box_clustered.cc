@@ -14,6 +14,7 @@
 namespace bough::ops {
 
 namespace {
+namespace prior_box_clustered_op {
 
 struct Attrs {
   std::vector<float> widths, heights, variance;
@@ -83,9 +84,11 @@ void infer(InferContext& ctx) {
   openvino::infer_priors(ctx, static_cast<int64_t>(read_attrs(ctx).widths.size()));
 }
 
+}  // namespace prior_box_clustered_op
 }  // namespace
 
 const OpDef& def_OvPriorBoxClustered() {
+  using namespace prior_box_clustered_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "PriorBoxClustered",

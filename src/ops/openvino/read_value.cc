@@ -19,6 +19,7 @@
 namespace bough::ops {
 
 namespace {
+namespace read_value_op {
 
 // The variable's declared type: element type (Undefined for dynamic) and shape.
 struct Declared {
@@ -129,9 +130,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ReadValue>(std::move(id), std::move(zeros));
 }
 
+}  // namespace read_value_op
 }  // namespace
 
 const OpDef& def_OvReadValue() {
+  using namespace read_value_op;
   static const OpDef def{
       "org.openvinotoolkit",
       "ReadValue",
