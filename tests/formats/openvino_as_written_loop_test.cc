@@ -2,7 +2,8 @@
 // (src/frontends/ir/src/ir_deserializer.cpp, src/core/reference/src/op/loop.cpp and
 // tensor_iterator.cpp): a trip count known only at run time, a current_iteration Parameter
 // with a back edge, a sliced input with a back edge, and a TensorIterator without sliced
-// inputs. Expected values are worked out by hand in the comments.
+// inputs (counted by a concatenated output, or by nothing at all). Expected values are worked out
+// by hand in the comments.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -350,6 +351,25 @@ TEST(OpenVinoAsWrittenLoop, TensorIteratorWithoutSlicedInputCountsByItsOutput) {
                                    test::bytes_of<float>({1}));
   NamedValues out = test::run_ir(path, {{"s0", f32({1}, {10})}});
   EXPECT_EQ(floats_of(out.at(0).second.tensor()), (std::vector<float>{11, 12, 13}));
+}
+
+TEST(OpenVinoAsWrittenLoop, TensorIteratorWithNeitherSlicesNorConcatenationRunsOnce) {
+  // The same body with the output taken as the last value, not concatenated: nothing counts
+  // the iterations. OpenVINO's op leaves its count at -1 (tensor_iterator.cpp,
+  // try_to_set_num_iterations_if_no_slice_inputs) and its CPU plugin runs the body once
+  // (nodes/tensoriterator.cpp, getNumIteration starts at 1 and only port map entries with
+  // an axis change it): s0 = 10 gives 11.
+  std::string xml = test::replaced(
+      kNoSlicedInput,
+      R"(<output axis="0" external_port_id="1" internal_layer_id="3" start="0" end="3" stride="1" part_size="1"/>)",
+      R"(<output external_port_id="1" internal_layer_id="3"/>)");
+  xml = test::replaced(xml, R"(names="steps"><dim>3</dim>)", R"(names="steps"><dim>1</dim>)");
+  xml = test::replaced(xml, R"(<input><port id="0" precision="FP32"><dim>3</dim>)",
+                       R"(<input><port id="0" precision="FP32"><dim>1</dim>)");
+  std::string path =
+      test::save_ir(test::scratch_dir("ov_ti_once"), "m", xml, test::bytes_of<float>({1}));
+  NamedValues out = test::run_ir(path, {{"s0", f32({1}, {10})}});
+  EXPECT_EQ(floats_of(out.at(0).second.tensor()), (std::vector<float>{11}));
 }
 
 // A TensorIterator over x [3, 1] whose body multiplies each part by w, an input it takes as

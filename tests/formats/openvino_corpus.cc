@@ -48,6 +48,8 @@ std::string value_bytes(const std::string& type, double v) {
   throw std::runtime_error("no values of element type " + type + " in the manifest");
 }
 
+std::string raw_int32(int32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); }
+
 int64_t value_size(const std::string& type) {
   if (type == "f64" || type == "i64" || type == "u64") return 8;
   if (type == "f32" || type == "i32" || type == "u32") return 4;
@@ -217,9 +219,18 @@ std::string corpus_weights(const std::string& spec, const std::string& xml) {
     }
     return bin;
   }
+  if (spec.rfind("strings:", 0) == 0) {
+    // OpenVINO's packed string tensor (string_aligned_buffer.cpp): int32 count, the first
+    // offset 0 and where each string ends, then the characters.
+    const std::vector<std::string> strings = split(spec.substr(8), ',');
+    std::string header = raw_int32(static_cast<int32_t>(strings.size())) + raw_int32(0), chars;
+    for (const std::string& str : strings)
+      header += raw_int32(static_cast<int32_t>((chars += str).size()));
+    return header + chars;
+  }
   if (spec == "auto") return auto_weights("", xml);
   if (spec.rfind("auto:", 0) == 0) return auto_weights(spec.substr(5), xml);
-  throw std::runtime_error("BIN must be -, raw:... or auto...: " + spec);
+  throw std::runtime_error("BIN must be -, raw:..., strings:... or auto...: " + spec);
 }
 
 NamedValues corpus_inputs(const Session& session, const std::string& shapes) {

@@ -25,9 +25,10 @@ namespace bough::test {
 //   known-load:STEP:TEXT   the same for a file OpenVINO only reads (a `load` file)
 //   known-accepts:     OpenVINO's reader refuses the file and bough does not yet (a bough
 //                      defect, named in NOTE); skipped while bough still reads it
-// BIN is `-` (no .bin), `raw:TYPE=V,V;TYPE=V` (those values one after the other), or
+// BIN is `-` (no .bin), `raw:TYPE=V,V;TYPE=V` (those values one after the other),
 // `auto` / `auto:LAYER=V,V;LAYER=V` (every Const's bytes at its offset, from its element
 // type: floats a fixed pattern, named layers the values given). `V*N` is N values V.
+// `strings:S,S,S` is a string Const's bytes in OpenVINO's packed layout.
 // INPUTS is `-` or `NAME=2x3;NAME=4`: the shapes of inputs whose dims are not all known.
 struct CorpusEntry {
   std::string file, source, expect, bin, inputs, note;

@@ -143,6 +143,35 @@ TEST(OpenVinoState, WritingAnOutputLeavesTheVariable) {
   EXPECT_EQ(run_sum(s, {1, 2}), (std::vector<float>{2, 4}));
 }
 
+// The variable takes the buffer Add made when nothing else holds it (assign.cc). Here Add's
+// output is no graph output, so the plan keeps that buffer for Add's next run: Add must then
+// write a new one, not the variable. prev = the variable before each run: 0, x, 2x, 3x.
+TEST(OpenVinoState, VariableTakingAComputedBufferIsNotOverwrittenNextRun) {
+  const std::string xml =
+      net({parameter(0, "x"), read_value(1, "opset6", kVar6, false),
+           two_in_one_out(2, "Add", "sum"), assign(3, "acc"), result(4, "prev")},
+          {{1, 0, 2, 0}, {0, 0, 2, 1}, {2, 2, 3, 0}, {1, 0, 4, 0}});
+  Session s(load("ov_state_handover", xml));
+  for (float k : {0.0F, 1.0F, 2.0F, 3.0F}) {
+    NamedValues out = s.run({{"x", f32({2}, {1, 2})}});
+    EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{k, 2 * k}));
+  }
+}
+
+// Assign of a graph input keeps a copy: the caller's tensor is the caller's to write into.
+TEST(OpenVinoState, AssignOfAnInputCopiesTheCallersTensor) {
+  const std::string xml = net({parameter(0, "x"), read_value(1, "opset6", kVar6, false),
+                               assign(3, "acc"), result(4, "prev")},
+                              {{0, 0, 3, 0}, {1, 0, 4, 0}});
+  Session s(load("ov_state_input", xml));
+  // The caller's Value holds the only reference to its buffer (the run borrows it).
+  NamedValues in{{"x", f32({2}, {1, 2})}};
+  s.run(in);
+  in[0].second.as_tensor().data<float>()[0] = 100;  // after the run: the variable is [1, 2]
+  NamedValues out = s.run({{"x", f32({2}, {5, 5})}});
+  EXPECT_EQ(floats_of(out[0].second.tensor()), (std::vector<float>{1, 2}));
+}
+
 // ReadValue-6's init_value is read on the first run and after a reset, never in between.
 TEST(OpenVinoState, InitValueOnFirstRunAndAfterReset) {
   Session s(load("ov_state_init", accumulator_with_init("opset6", kVar6)));

@@ -195,6 +195,7 @@ std::unique_ptr<Graph> Reader::read_graph(onnxpb::GraphProto& p, Scope* parent, 
         t.name(),
         take_tensor_from_proto(&t, model_dir_, where(g) + " initializer '" + t.name() + "'"));
     v->doc_string = t.doc_string();
+    if (v->origin == Edge::Origin::Initializer) v->metadata = metadata_from(t.metadata_props());
   }
   for (const auto& st : p.sparse_initializer()) {
     std::string name = st.values().name();

@@ -128,6 +128,9 @@ void graph_to(const ir::Graph& g, onnxpb::GraphProto* p) {
     t->set_name(v->name);
     if (!v->doc_string.empty() && v->origin == ir::Edge::Origin::Initializer)
       t->set_doc_string(v->doc_string);
+    // An input with a default value has its metadata in its value info already.
+    if (v->origin == ir::Edge::Origin::Initializer)
+      metadata_to(v->metadata, t->mutable_metadata_props());
   }
   for (const auto& n : g.nodes) node_to(*n, p->add_node());
   for (const ir::Edge* v : g.outputs) value_info_to(*v, p->add_output());

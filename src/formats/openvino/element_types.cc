@@ -100,6 +100,13 @@ std::string pack_ov_u2(std::string_view onnx_packed, int64_t count) {
   return out;
 }
 
+std::string pack_ov_u1(std::string_view values) {
+  std::string out((values.size() + 7) / 8, '\0');
+  for (size_t i = 0; i < values.size(); ++i)
+    if (values[i] != 0) out[i / 8] = static_cast<char>(out[i / 8] | (0x80 >> (i % 8)));
+  return out;
+}
+
 std::string_view ov_elem_name(ElemType t) {
   if (t == ElemType::String) return "string";
   for (const auto& [ov, e] : kNames)

@@ -29,6 +29,9 @@ int ov_sub_byte_bits(std::string_view name);
 std::string unpack_ov_bits(std::string_view packed, int64_t count, int bits);
 // The inverse for u2: bough's (ONNX) packing to OpenVINO's.
 std::string pack_ov_u2(std::string_view onnx_packed, int64_t count);
+// The inverse for u1: `values` one per byte, each 0 or 1, to OpenVINO's packing (element 0
+// in the most significant bit).
+std::string pack_ov_u1(std::string_view values);
 // The element_type spelling of `t` ("f32", "boolean"); empty when OpenVINO has none.
 std::string_view ov_elem_name(ElemType t);
 

@@ -1,10 +1,14 @@
 #include "formats/openvino/lower.h"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,6 +16,7 @@
 #include "formats/openvino/element_types.h"
 #include "formats/openvino/op_mapping.h"
 #include "formats/openvino/op_table.h"
+#include "formats/openvino/packed_strings.h"
 
 namespace bough::openvino {
 
@@ -77,36 +82,65 @@ ir::Type port_type(const XmlPort& p) {
   return p.elem ? ir::Type::tensor(*p.elem, p.shape) : ir::Type();
 }
 
-ir::Shape partial_shape(const std::string& s, const std::string& where) {
-  if (s == "..." || s == "?") return ir::Shape::unknown_rank();
+namespace {
+
+std::string_view trim_space(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Decimal digits only, as OpenVINO's Dimension(string) checks them (no sign).
+std::optional<int64_t> digits(std::string_view s) {
+  int64_t v = 0;
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc()) return std::nullopt;
+  return v;
+}
+
+// One dimension as OpenVINO's Dimension(const std::string&) (src/core/src/dimension.cpp)
+// reads it: "?" or "-1" dynamic, digits a size, "lo..hi" a range whose missing ends are 0 and
+// unbounded (dynamic unless lo == hi).
+std::optional<ir::Dim> dimension(std::string_view item) {
+  item = trim_space(item);
+  if (item == "?" || item == "-1") return ir::Dim::unknown();
+  const size_t dots = item.find("..");
+  if (dots == std::string_view::npos) {
+    std::optional<int64_t> v = digits(item);
+    return v ? std::optional<ir::Dim>(ir::Dim::known(*v)) : std::nullopt;
+  }
+  std::string_view lo_s = trim_space(item.substr(0, dots)),
+                   hi_s = trim_space(item.substr(dots + 2));
+  std::optional<int64_t> lo = lo_s.empty() ? std::optional<int64_t>(0) : digits(lo_s);
+  std::optional<int64_t> hi = hi_s.empty() ? std::optional<int64_t>(-1) : digits(hi_s);
+  if (!lo || !hi || (!hi_s.empty() && *hi < *lo)) return std::nullopt;
+  return !hi_s.empty() && *lo == *hi ? ir::Dim::known(*lo) : ir::Dim::unknown();
+}
+
+}  // namespace
+
+ir::Shape partial_shape(const std::string& text, const std::string& where) {
+  // As OpenVINO's PartialShape(const std::string&) (src/core/src/partial_shape.cpp): space
+  // trimmed, then one pair of brackets; "..." is a dynamic rank, "" a scalar, else
+  // comma-separated dimensions, none of them empty.
+  std::string_view s = trim_space(text);
+  if (s.size() >= 2 && s.front() == '[' && s.back() == ']')
+    s = trim_space(s.substr(1, s.size() - 2));
+  if (s == "...") return ir::Shape::unknown_rank();
   ir::Shape shape = ir::Shape::of({});
   if (s.empty()) return shape;
+  // std::getline gives no field after a last comma, so "1,2," is [1,2].
+  if (s.back() == ',') s.remove_suffix(1);
   size_t pos = 0;
   while (true) {
-    size_t comma = s.find(',', pos);
-    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    auto number = [&](const std::string& t, int64_t* v) {
-      char* end = nullptr;
-      long long x = std::strtoll(t.c_str(), &end, 10);
-      *v = x;
-      return !t.empty() && *end == '\0';
-    };
-    int64_t v = 0, lo = 0, hi = 0;
-    size_t dots = item.find("..");
-    if (item == "?" || (number(item, &v) && v == -1)) {
-      shape.dims.push_back(ir::Dim::unknown());
-    } else if (number(item, &v) && v >= 0) {
-      shape.dims.push_back(ir::Dim::known(v));
-    } else if (dots != std::string::npos && (dots == 0 || number(item.substr(0, dots), &lo)) &&
-               (dots + 2 == item.size() || number(item.substr(dots + 2), &hi))) {
-      bool fixed = dots > 0 && dots + 2 < item.size() && lo == hi && lo >= 0;
-      shape.dims.push_back(fixed ? ir::Dim::known(lo) : ir::Dim::unknown());
-    } else {
-      fail(ErrorKind::InvalidModel, where, "shape \"" + s + "\" is not a partial shape");
-    }
-    if (comma == std::string::npos) break;
+    const size_t comma = s.find(',', pos);
+    std::string_view item = s.substr(pos, comma == std::string_view::npos ? s.npos : comma - pos);
+    std::optional<ir::Dim> d = item.empty() ? std::nullopt : dimension(item);
+    if (!d) fail(ErrorKind::InvalidModel, where, "shape \"" + text + "\" is not a partial shape");
+    shape.dims.push_back(*d);
+    if (comma == std::string_view::npos) break;
     pos = comma + 1;
   }
   return shape;
@@ -246,8 +280,6 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
   auto elem = elem_from_ov(*type);
   if (!elem)
     fail(ErrorKind::Unsupported, at, "element type '" + *type + "', which bough does not support");
-  if (*elem == ElemType::String)
-    fail(ErrorKind::Unsupported, at, "string constants are not supported");
   const std::string* shape_s = l.attr("shape");
   std::vector<int64_t> dims = shape_s ? parse_shape(*shape_s, at) : std::vector<int64_t>();
   if (!shape_s) {
@@ -256,10 +288,20 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
       dims.push_back(d.value);
     }
   }
-  Tensor t(*elem, Dims(std::span<const int64_t>(dims)));
+  // Checked against `size` and the file before anything is allocated.
+  uint64_t numel = 1;
+  const bool empty = std::find(dims.begin(), dims.end(), 0) != dims.end();
+  for (int64_t d : dims) {
+    if (!empty && numel > std::numeric_limits<uint64_t>::max() / 16 / static_cast<uint64_t>(d))
+      fail(ErrorKind::InvalidModel, at, "the shape holds too many elements");
+    numel = empty ? 0 : numel * static_cast<uint64_t>(d);
+  }
   const int bits = ov_sub_byte_bits(*type);
-  const uint64_t needed =
-      bits ? (static_cast<uint64_t>(t.numel()) * static_cast<uint64_t>(bits) + 7) / 8 : t.nbytes();
+  // A string Const's `size` bytes are in OpenVINO's packed layout, at least its header.
+  const bool strings = *elem == ElemType::String;
+  const uint64_t needed = strings ? 4 * (numel ? numel + 2 : 1)
+                          : bits  ? (numel * static_cast<uint64_t>(bits) + 7) / 8
+                                  : elem_storage_bytes(*elem, numel);
   auto number = [&](const char* key) -> uint64_t {
     const std::string* s = l.attr(key);
     if (!s) fail(ErrorKind::InvalidModel, at, std::string("no ") + key);
@@ -281,8 +323,11 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
     fail(ErrorKind::InvalidModel, at,
          "bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
              " are past the end of the " + std::to_string(file) + "-byte weights file");
-  std::string_view bytes(model_.weights->data() + offset, needed);
-  if (bits == 1 || bits == 2) {
+  Tensor t(*elem, Dims(std::span<const int64_t>(dims)));
+  std::string_view bytes(model_.weights->data() + offset, strings ? size : needed);
+  if (strings) {
+    unpack_ov_strings(bytes, t.numel(), t.strings(), at);
+  } else if (bits == 1 || bits == 2) {
     std::string unpacked = unpack_ov_bits(bytes, t.numel(), bits);
     if (!unpacked.empty()) std::memcpy(t.raw(), unpacked.data(), unpacked.size());
   } else if (needed) {
@@ -295,6 +340,8 @@ ir::Edge* GraphLowering::const_edge(const XmlLayer& l) {
   e->type = ir::Type::tensor(*elem, ir::Shape::of({}));
   for (int64_t d : dims) e->type.shape.dims.push_back(ir::Dim::known(d));
   e->data = std::move(t);
+  if (bits == 1) e->metadata.emplace_back(kElementTypeKey, "u1");
+  if (!l.rt_info.empty()) e->metadata.emplace_back(kRtInfoKey, l.rt_info);
   if (!l.outputs[0].rt_info.empty()) e->metadata.emplace_back(kPortRtInfoKey, l.outputs[0].rt_info);
   graph_->initializers.push_back(e);
   return e;
@@ -432,9 +479,15 @@ std::vector<std::pair<const XmlLayer*, ir::Edge*>> GraphLowering::lower(const Xm
     }
     for (const XmlPort& p : l->outputs) io.out.push_back(output_edge(*l, p));
     map_layer(*this, io);
-    // The layer's rt_info goes with the node that makes its (first) output.
-    if (!l->rt_info.empty() && !io.out.empty() && io.out[0]->producer)
-      io.out[0]->producer->metadata.emplace_back(kRtInfoKey, l->rt_info);
+    // The layer's rt_info, and its input ports', go with the node that makes its (first)
+    // output.
+    if (!io.out.empty() && io.out[0]->producer) {
+      ir::Metadata& kept = io.out[0]->producer->metadata;
+      if (!l->rt_info.empty()) kept.emplace_back(kRtInfoKey, l->rt_info);
+      for (size_t k = 0; k < l->inputs.size(); ++k)
+        if (!l->inputs[k].rt_info.empty())
+          kept.emplace_back(input_port_rt_info_key(k), l->inputs[k].rt_info);
+    }
     for (size_t k = 0; k < io.out.size(); ++k)
       if (!io.out[k]->producer)
         fail(ErrorKind::Unsupported, where(*l),

@@ -99,9 +99,10 @@ ir::Attribute floats_attr(const std::string& name, std::vector<float> v);
 ir::Attribute graph_attr(const std::string& name, std::unique_ptr<ir::Graph> g);
 // The type a port declares (undefined when it gives no element type).
 ir::Type port_type(const XmlPort& p);
-// A partial shape as a Parameter's `shape` (or ReadValue's `variable_shape`) spells it: ""
-// is a scalar, "..." (or "?") a dynamic rank, else dims that are a size, -1 or ? (dynamic),
-// or a range lo..hi (dynamic unless lo == hi).
+// A partial shape as a Parameter's `shape` (or ReadValue's `variable_shape`) spells it and
+// OpenVINO's PartialShape(string) reads it: "" is a scalar, "..." a dynamic rank, else
+// comma-separated dims (in optional brackets) that are a size, -1 or ? (dynamic), or a range
+// lo..hi with either end left out (dynamic unless lo == hi).
 ir::Shape partial_shape(const std::string& s, const std::string& where);
 // The type a Parameter declares: its `element_type` and `shape` data, which tell a scalar
 // ("") from a dynamic rank ("...") where its port cannot; its port's where they are missing.

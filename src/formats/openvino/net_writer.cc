@@ -5,6 +5,7 @@
 
 #include "bough/error.h"
 #include "formats/openvino/element_types.h"
+#include "formats/openvino/packed_strings.h"
 #include "formats/openvino/writer.h"
 #include "util/files.h"
 
@@ -62,6 +63,7 @@ int64_t NetWriter::add(XmlLayer l, const std::vector<PortRef>& ins) {
     in.id = static_cast<int64_t>(k);
     in.elem = output_port(ins[k]).elem;
     in.shape = output_port(ins[k]).shape;
+    in.u1 = output_port(ins[k]).u1;
     l.inputs.push_back(in);
     net_->edges.push_back({ins[k].layer, ins[k].port, l.id, in.id});
   }
@@ -86,13 +88,34 @@ PortRef NetWriter::op(const std::string& type, const std::string& version, const
   return p;
 }
 
-PortRef NetWriter::constant(const Tensor& t, const std::string& name) {
-  std::string_view type = ov_elem_name(t.type());
-  if (type.empty() || t.type() == ElemType::String)
+namespace {
+
+// Whether `e` was read from an OpenVINO u1 Const or Parameter and still holds uint8 values that
+// u1 can hold (a value of 2 or more is written as the u8 it is).
+bool held_as_u1(const ir::Edge* e) {
+  const std::string* t = metadata_value(e->metadata, kElementTypeKey);
+  if (!t || *t != "u1" || e->type.kind != ir::Type::Kind::Tensor || e->type.elem != ElemType::UInt8)
+    return false;
+  if (!e->data) return true;
+  const auto* v = static_cast<const uint8_t*>(e->data->raw());
+  return e->data->type() == ElemType::UInt8 &&
+         std::all_of(v, v + e->data->nbytes(), [](uint8_t x) { return x <= 1; });
+}
+
+}  // namespace
+
+PortRef NetWriter::constant(const Tensor& t, const std::string& name, bool u1) {
+  std::string_view type = u1 ? "u1" : ov_elem_name(t.type());
+  if (type.empty())
     fail(ErrorKind::Unsupported, where_ + "/" + name,
          "constants of type " + std::string(elem_name(t.type())) + " have no OpenVINO form");
-  std::string bytes(static_cast<const char*>(t.raw()), t.nbytes());
-  // OpenVINO packs u2 with element 0 in the most significant bits, ONNX in the least.
+  std::string bytes;
+  if (t.type() == ElemType::String)
+    bytes = pack_ov_strings(t.strings(), t.numel(), where_ + "/" + name);
+  else
+    bytes.assign(static_cast<const char*>(t.raw()), t.nbytes());
+  // OpenVINO packs u1 and u2 with element 0 in the most significant bits, ONNX u2 in the least.
+  if (u1) bytes = pack_ov_u1(bytes);
   if (t.type() == ElemType::UInt2) bytes = pack_ov_u2(bytes, t.numel());
   auto [it, fresh] = ctx_.blobs.emplace(bytes, ctx_.bin.size());
   if (fresh) ctx_.bin += bytes;
@@ -108,6 +131,7 @@ PortRef NetWriter::constant(const Tensor& t, const std::string& name) {
             {"size", std::to_string(bytes.size())}};
   XmlPort out;
   out.elem = t.type();
+  out.u1 = u1;
   out.shape.rank_known = true;
   for (int64_t d : t.shape()) out.shape.dims.push_back(ir::Dim::known(d));
   out.names = {name};
@@ -130,7 +154,10 @@ PortRef NetWriter::parameter(const ir::Edge* e, bool require_type) {
   l.name = e->name;
   l.type = "Parameter";
   l.version = "opset1";
-  l.data = {{"element_type", elem ? std::string(ov_elem_name(*elem)) : "dynamic"},
+  port.u1 = held_as_u1(e);
+  l.data = {{"element_type", port.u1 ? "u1"
+                             : elem  ? std::string(ov_elem_name(*elem))
+                                     : "dynamic"},
             {"shape", elem && port.shape.rank_known ? shape_text(port.shape) : "..."}};
   if (const std::string* rt = metadata_value(e->metadata, kRtInfoKey)) l.rt_info = *rt;
   l.outputs = {port};
@@ -151,7 +178,11 @@ PortRef NetWriter::source(const ir::Edge* e) {
   auto it = ports_.find(e);
   if (it != ports_.end()) return it->second;
   if (e->data) {  // an initializer, or an input with a default value
-    PortRef p = constant(*e->data, e->name);
+    PortRef p = constant(*e->data, e->name, held_as_u1(e));
+    XmlLayer& l = net_->layers.at(static_cast<size_t>(p.layer));
+    if (const std::string* rt = metadata_value(e->metadata, kRtInfoKey)) l.rt_info = *rt;
+    if (const std::string* rt = metadata_value(e->metadata, kPortRtInfoKey))
+      l.outputs[0].rt_info = *rt;
     bind(e, p);
     return p;
   }
@@ -161,12 +192,16 @@ PortRef NetWriter::source(const ir::Edge* e) {
 std::vector<int64_t> NetWriter::write_graph(const ir::Graph& g) {
   for (const auto& n : g.nodes) {
     write_node(*this, *n);
-    // rt_info read from a layer goes back on the layer that makes the node's first output.
-    const std::string* rt = metadata_value(n->metadata, kRtInfoKey);
+    // rt_info read from a layer (and its input ports) goes back on the layer that makes the
+    // node's first output.
     auto port = n->outputs.empty() ? ports_.end() : ports_.find(n->outputs[0]);
-    if (!rt || port == ports_.end()) continue;
+    if (port == ports_.end()) continue;
     XmlLayer& l = net_->layers.at(static_cast<size_t>(port->second.layer));
-    if (l.rt_info.empty()) l.rt_info = *rt;
+    const std::string* rt = metadata_value(n->metadata, kRtInfoKey);
+    if (rt && l.rt_info.empty()) l.rt_info = *rt;
+    for (size_t k = 0; k < l.inputs.size(); ++k)
+      if (const std::string* in_rt = metadata_value(n->metadata, input_port_rt_info_key(k).c_str()))
+        l.inputs[k].rt_info = *in_rt;
   }
   // Each output's name joins its port's names, and its Result is named after it (as
   // OpenVINO's converters name Results "<tensor>/sink_port_0"), so outputs that share a
@@ -177,6 +212,10 @@ std::vector<int64_t> NetWriter::write_graph(const ir::Graph& g) {
     std::vector<std::string>& names = output_port(p).names;
     if (std::find(names.begin(), names.end(), e->name) == names.end()) names.push_back(e->name);
     results.push_back(result(p, e->name));
+    XmlLayer& r = net_->layers.back();
+    if (const std::string* rt = metadata_value(e->metadata, kResultRtInfoKey)) r.rt_info = *rt;
+    if (const std::string* rt = metadata_value(e->metadata, kResultPortRtInfoKey))
+      r.inputs[0].rt_info = *rt;
   }
   return results;
 }

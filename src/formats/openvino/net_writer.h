@@ -43,7 +43,8 @@ class NetWriter {
   PortRef op(const std::string& type, const std::string& version, const std::string& name,
              const std::vector<PortRef>& ins, const ir::Edge* out,
              std::map<std::string, std::string> data = {});
-  PortRef constant(const Tensor& t, const std::string& name);
+  // A Const holding `t`; with `u1`, a uint8 `t` of 0s and 1s is written as OpenVINO's u1.
+  PortRef constant(const Tensor& t, const std::string& name, bool u1 = false);
   PortRef const_i64(const std::vector<int64_t>& v, const std::string& name);
   // A Parameter for `e`. A body Parameter whose type is unknown is written as OpenVINO's
   // dynamic type (element_type "dynamic", shape "..."); a graph input needs at least its

@@ -46,6 +46,8 @@ ir::Edge* graph_input(GraphLowering& g, const XmlLayer& param) {
     fail(ErrorKind::Unsupported, g.where(param),
          "a graph input of the dynamic element type (bough needs to know what it is)");
   e->has_value_info = true;
+  if (const std::string* t = param.attr("element_type"); t && ov_sub_byte_bits(*t) == 1)
+    e->metadata.emplace_back(kElementTypeKey, "u1");
   if (!param.rt_info.empty()) e->metadata.emplace_back(kRtInfoKey, param.rt_info);
   if (!port.rt_info.empty()) e->metadata.emplace_back(kPortRtInfoKey, port.rt_info);
   g.graph()->inputs.push_back(e);
@@ -119,6 +121,9 @@ std::unique_ptr<ir::Model> read_model_text(const std::string& xml, const std::st
       named->type = edge->type;
       edge = named;
     }
+    if (!layer->rt_info.empty()) edge->metadata.emplace_back(kResultRtInfoKey, layer->rt_info);
+    if (!layer->inputs[0].rt_info.empty())
+      edge->metadata.emplace_back(kResultPortRtInfoKey, layer->inputs[0].rt_info);
     model->graph->outputs.push_back(edge);
   }
   import_node_domains(*model->graph, *model);

@@ -141,13 +141,16 @@ void lower_tensor_iterator(GraphLowering& g, const LayerIO& io) {
   if (sliced.empty()) {
     // OpenVINO then counts the iterations from a concatenated output's start and end
     // (|end - start| / part_size); ONNX's Scan needs a scanned input, so it gets one of that
-    // length that the body does not read.
+    // length that the body does not read. With no concatenated output either, the op's count
+    // stays unset (-1: src/core/src/op/tensor_iterator.cpp,
+    // try_to_set_num_iterations_if_no_slice_inputs) and OpenVINO's CPU plugin runs the body
+    // once (src/plugins/intel_cpu/src/nodes/tensoriterator.cpp, getNumIteration: 1 when no
+    // port map entry has an axis); its reference implementation would take the -1 as
+    // 2^64 - 1 iterations, which no model can mean.
     int64_t count = -1;
     for (const PortMapEntry& e : outs)
       if (e.axis && e.part_size > 0 && count < 0) count = std::abs(e.end - e.start) / e.part_size;
-    if (count < 0)
-      fail(ErrorKind::InvalidModel, g.where(l),
-           "no sliced input and no concatenated output to count the iterations by");
+    if (count < 0) count = 1;
     ir::Edge* length = g.constant(
         Tensor::from_vector(ElemType::Int64, {1}, std::vector<int64_t>{count}), l.name + "/count");
     ir::Edge* steps = g.node("ConstantOfShape", {length}, l.name + "/steps");

@@ -1,6 +1,7 @@
 #include "formats/openvino/xml_net.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <iterator>
@@ -73,15 +74,25 @@ int64_t Parser::integer(const pugi::xml_node& node, const char* attr, const Plac
   return v;
 }
 
-// A port's <dim>: a size, or -1 for a dynamic one; anything else is refused, as OpenVINO's
-// reader refuses it ("?" and ranges belong to `shape` attributes, not to ports).
+// A port's <dim> as OpenVINO's reader takes it (ir_deserializer.cpp, parse_generic_params:
+// `std::stringstream(text) >> int64_t`, refused when that fails or gives less than -1): space
+// before the number and a sign are allowed, and whatever follows the number is never read, so
+// "1..10" passes as 1 and "?" is refused. OpenVINO uses port dims only to type operators it
+// does not know and infers every other shape; bough takes a port's dims as the value's
+// declared type, so a size followed by more text is read as unknown rather than as a size
+// OpenVINO never asserts. -1 is a dynamic dim.
 ir::Dim parse_dim(std::string_view s, const std::string& where) {
+  size_t at = 0;
+  while (at < s.size() && std::isspace(static_cast<unsigned char>(s[at]))) ++at;
+  if (at < s.size() && s[at] == '+') ++at;
   int64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || v < -1)
+  auto [end, ec] = std::from_chars(s.data() + at, s.data() + s.size(), v);
+  if (ec != std::errc() || v < -1 || (at > 0 && s[at - 1] == '+' && v < 0))
     fail(ErrorKind::InvalidModel, where,
          "dimension \"" + std::string(s) + "\" must be an integer of at least -1");
-  return v >= 0 ? ir::Dim::known(v) : ir::Dim::unknown();
+  const bool whole = std::all_of(
+      end, s.data() + s.size(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  return v >= 0 && whole ? ir::Dim::known(v) : ir::Dim::unknown();
 }
 
 // A non-negative integer attribute of `node`, or nullopt when it has none.

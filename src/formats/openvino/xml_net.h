@@ -19,6 +19,7 @@ struct XmlPort {
   ir::Shape shape;  // from the <dim>s (-1, ?, or a range is unknown); none: rank unknown
   std::vector<std::string> names;
   std::string rt_info;  // the port's <rt_info> element as XML text, "" when there is none
+  bool u1 = false;      // written as precision BIN: u1 values, held one per byte in a UInt8
 };
 
 // One <input>/<output> entry of a port map.
@@ -83,8 +84,19 @@ struct XmlNet {
 // as metadata_props.
 inline constexpr const char* kRtInfoKey = "openvino.rt_info";
 // The key under which a value (an ir::Edge) keeps the <rt_info> of the output port it came
-// from; a graph input keeps its Parameter's layer <rt_info> under kRtInfoKey.
+// from; a graph input keeps its Parameter's layer <rt_info> under kRtInfoKey, an initializer
+// its Const's.
 inline constexpr const char* kPortRtInfoKey = "openvino.port_rt_info";
+// An initializer or graph input read from an OpenVINO u1 Const or Parameter, held one value
+// per byte as uint8, keeps "u1" under this key so that the IR writer packs it back.
+inline constexpr const char* kElementTypeKey = "openvino.element_type";
+// A value a Result returns keeps that Result's <rt_info> and its input port's under these.
+inline constexpr const char* kResultRtInfoKey = "openvino.result_rt_info";
+inline constexpr const char* kResultPortRtInfoKey = "openvino.result_port_rt_info";
+// The key under which a node keeps the <rt_info> of input port k of the layer it came from.
+inline std::string input_port_rt_info_key(size_t k) {
+  return "openvino.input_port_rt_info." + std::to_string(k);
+}
 
 // Parses the XML text; throws bough::Error naming `path` (and the layer) on malformed XML,
 // unknown IR versions and bodies nested deeper than `max_depth`.

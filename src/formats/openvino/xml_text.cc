@@ -28,7 +28,9 @@ void write_rt_info(pugi::xml_node parent, const std::string& text);
 void write_port(pugi::xml_node parent, const XmlPort& p, bool output) {
   pugi::xml_node port = parent.append_child("port");
   port.append_attribute("id") = static_cast<long long>(p.id);
-  port.append_attribute("precision") = p.elem ? precision(*p.elem).c_str() : "UNSPECIFIED";
+  port.append_attribute("precision") = p.u1     ? "BIN"
+                                       : p.elem ? precision(*p.elem).c_str()
+                                                : "UNSPECIFIED";
   if (output && !p.names.empty()) {
     std::string names;
     for (const std::string& n : p.names) {

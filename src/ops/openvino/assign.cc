@@ -29,23 +29,33 @@ void infer(InferContext& ctx) {
 
 class Assign : public Kernel {
  public:
-  explicit Assign(std::string id) : var_(std::move(id)) {}
+  Assign(std::string id, bool borrowed) : var_(std::move(id)), borrowed_(borrowed) {}
   void run(KernelIO& io) override {
     Variables::Entry& e = var_.get("Assign");
-    // A copy: the input may be the caller's tensor, or a buffer the plan reuses next run.
-    e.pending = io.input(0).clone();
+    // The variable takes the input's buffer when nothing but this run's frame holds it. No
+    // one writes into it then: kernels write their outputs through Tensor::reinit, which
+    // makes a new buffer when another holder shares the old one (a buffer the plan keeps
+    // for the next run included), and the session copies an output the variable shares
+    // before returning it. A graph input is the caller's tensor, which its slot refers to
+    // without holding it, so it is copied; so is a buffer something else holds too.
+    const Tensor& in = io.input(0);
+    e.pending = borrowed_ || !in.unique() ? in.clone() : in;
     e.written = true;
     io.set_output(0, io.value(0));
   }
 
  private:
   VariableRef var_;
+  bool borrowed_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   std::string id = ctx.attr_string("variable_id", "");
   if (id.empty()) ctx.invalid("variable_id is empty");
-  return std::make_unique<Assign>(std::move(id));
+  const ir::Edge* in = ctx.node.inputs.empty() ? nullptr : ctx.node.inputs[0];
+  const bool borrowed =
+      !in || in->origin == ir::Edge::Origin::Input || in->origin == ir::Edge::Origin::Capture;
+  return std::make_unique<Assign>(std::move(id), borrowed);
 }
 
 }  // namespace assign_op

@@ -92,7 +92,33 @@ void map_binary(GraphLowering& g, const LayerIO& io) {
     if (t.kind == ir::Type::Kind::Tensor && is_integer_type(t.elem))
       fail(ErrorKind::Unsupported, g.where(l), "integer Divide with python (floor) division");
   }
-  g.node_to(pair_of_ov(binary_pairs(), type).onnx, broadcast_operands(g, io), {io.out[0]}, l.name);
+  const std::string& onnx = pair_of_ov(binary_pairs(), type).onnx;
+  std::vector<ir::Edge*> ins = broadcast_operands(g, io);
+  // ONNX's elementwise operators have no 4-bit rows; OpenVINO's Add and its kin take u4 and
+  // i4, which its CPU plugin computes as u8 and i8 (ConvertPrecision {u4: u8, i4: i8} in
+  // src/plugins/intel_cpu/src/transformations/transformation_pipeline.cpp; the core's
+  // evaluate has no 4-bit types at all, src/core/src/op/add.cpp). So do these: operands
+  // widened to 8 bits, and a 4-bit result narrowed back by Cast.
+  bool widened = false;
+  for (size_t k = 0; k < ins.size(); ++k) {
+    const ir::Type& t = ins[k]->type;
+    if (t.kind != ir::Type::Kind::Tensor || (t.elem != ElemType::UInt4 && t.elem != ElemType::Int4))
+      continue;
+    const ElemType wide = t.elem == ElemType::UInt4 ? ElemType::UInt8 : ElemType::Int8;
+    ins[k] = g.node("Cast", {ins[k]}, l.name + "/wide" + std::to_string(k),
+                    int_attr("to", static_cast<int64_t>(wide)));
+    widened = true;
+  }
+  const ir::Type& out = io.out[0]->type;
+  const bool narrow = widened && out.kind == ir::Type::Kind::Tensor &&
+                      (out.elem == ElemType::UInt4 || out.elem == ElemType::Int4);
+  if (!narrow) {
+    g.node_to(onnx, ins, {io.out[0]}, l.name);
+    return;
+  }
+  ir::Edge* wide = g.node(onnx, ins, l.name + "/wide");
+  g.node_to("Cast", {wide}, {io.out[0]}, l.name + "/narrow")
+      ->attributes.push_back(int_attr("to", static_cast<int64_t>(out.elem)));
 }
 
 void map_not_equal(GraphLowering& g, const LayerIO& io) {
