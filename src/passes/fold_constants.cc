@@ -14,8 +14,8 @@
 #include "bough/error.h"
 #include "infer/infer.h"
 #include "ops/evaluate.h"
-#include "passes/fusion.h"
 #include "passes/pass.h"
+#include "passes/readers.h"
 #include "passes/rewrite.h"
 
 namespace bough::passes {
@@ -89,7 +89,7 @@ class Folder {
       }
     }
     for (const ir::Edge* e : n.outputs)
-      if (e && is_graph_output(g, e)) return false;
+      if (e && readers_->is_output(e)) return false;
     // A Constant's value is in the model already: it cannot grow it.
     const bool grows = n.op_type != "Constant";
     if (grows && !within_cap(n, std::max(kMaxGrowthBytes, input_bytes))) return false;

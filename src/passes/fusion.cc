@@ -8,39 +8,6 @@
 
 namespace bough::passes {
 
-bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader) {
-  if (!e || is_graph_output(g, e)) return false;
-  int reads = 0;
-  for (const auto& n : g.nodes) {
-    const auto& implicit = n->implicit_inputs;
-    if (std::find(implicit.begin(), implicit.end(), e) != implicit.end()) return false;
-    for (const ir::Edge* in : n->inputs) {
-      if (in != e) continue;
-      if (n.get() != &reader) return false;
-      ++reads;
-    }
-  }
-  return reads == 1;
-}
-
-Readers::Readers(const ir::Graph& g) {
-  for (const ir::Edge* e : g.outputs) reads_[e].count += 2;
-  for (const auto& n : g.nodes) {
-    for (const ir::Edge* e : n->implicit_inputs) reads_[e].count += 2;
-    for (const ir::Edge* e : n->inputs) {
-      if (!e) continue;
-      Reads& r = reads_[e];
-      ++r.count;
-      r.reader = n.get();
-    }
-  }
-}
-
-bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
-  const auto it = reads_.find(e);
-  return it != reads_.end() && it->second.count == 1 && it->second.reader == &reader;
-}
-
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs) {
   return n.op_type == op_type && n.domain.empty() && n.inputs.size() == inputs &&
          n.outputs.size() == 1 && n.outputs[0] &&
@@ -60,10 +27,10 @@ const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e) {
   return &t.shape;
 }
 
-const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& types,
+const ir::Node* fusable_transpose_2d(const Readers& readers, const infer::Inferred& types,
                                      const ir::Edge* e, const ir::Node& reader) {
   const ir::Node* t = e->origin == ir::Edge::Origin::NodeOutput ? e->producer : nullptr;
-  if (!t || t->graph != &g || !is_op(*t, "Transpose", 1)) return nullptr;
+  if (!t || t->graph != &readers.graph() || !is_op(*t, "Transpose", 1)) return nullptr;
   const ir::Shape* x = float_shape(types, t->inputs[0]);
   if (!x || x->dims.size() != 2) return nullptr;
   if (const ir::Attribute* perm = t->attr("perm")) {
@@ -71,7 +38,7 @@ const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& 
         perm->ints != std::vector<int64_t>{1, 0})
       return nullptr;
   }
-  return read_only_by(g, e, reader) ? t : nullptr;
+  return readers.only_by(e, reader) ? t : nullptr;
 }
 
 int fuse_into_microsoft(ir::Model& model,
@@ -87,15 +54,6 @@ int fuse_into_microsoft(ir::Model& model,
   for_each_graph(model, [&](ir::Graph& g) { fused += fuse(g, rw); });
   if (fused == 0 && imported == 0) model.opset_imports.pop_back();
   return fused;
-}
-
-ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type,
-                      const std::string& name) {
-  g.new_node(op_type);
-  std::unique_ptr<ir::Node> n = std::move(g.nodes.back());
-  g.nodes.pop_back();
-  n->name = name;
-  return g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at), std::move(n))->get();
 }
 
 void replace_producer(const Rewriting& rw, ir::Node& n, size_t index, ir::Edge* e) {

@@ -42,14 +42,15 @@ bool is_permutation(const std::vector<int64_t>& p) {
 }
 
 int compose_in(ir::Graph& g, const infer::Inferred& types) {
+  const Readers readers(g);
   std::unordered_set<const ir::Node*> composed;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node& second = *g.nodes[i];
+  for (const auto& node : g.nodes) {
+    ir::Node& second = *node;
     if (!is_op(second, "Transpose", 1)) continue;
     const ir::Edge* mid = second.inputs[0];
     ir::Node* first = mid->origin == ir::Edge::Origin::NodeOutput ? mid->producer : nullptr;
     if (!first || first->graph != &g || composed.count(first) || !is_op(*first, "Transpose", 1) ||
-        !read_only_by(g, mid, second))
+        !readers.only_by(mid, second))
       continue;
     const int64_t rank = rank_of(types, first->inputs[0]);
     auto p1 = perm_of(*first, rank), p2 = perm_of(second, rank);

@@ -17,6 +17,7 @@
 #include "passes/fusion.h"
 #include "passes/pass_test_util.h"
 #include "passes/pipeline.h"
+#include "passes/rewrite.h"
 #include "reference.h"
 
 namespace bough {
@@ -277,7 +278,8 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   check::Diagnostics ignored;
   const infer::Inferred types = infer::infer_model(*model, ignored);
   ir::Graph& graph = *model->graph;
-  ir::Node* gelu = passes::insert_node(graph, 1, "Gelu", "fused");
+  passes::NodeEdits edits(graph);
+  ir::Node* gelu = edits.add_before(*graph.nodes[0], "Gelu", "fused");
   gelu->domain = passes::kMicrosoftDomain;
   gelu->inputs = {graph.inputs[0]};
   try {
@@ -295,7 +297,8 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   auto ok = read_model_file(test::save_scratch(same, "rewrite_takes"));
   ok->opset_imports.emplace_back(passes::kMicrosoftDomain, 1);
   const infer::Inferred ok_types = infer::infer_model(*ok, ignored);
-  ir::Node* g2 = passes::insert_node(*ok->graph, 1, "Gelu", "fused");
+  passes::NodeEdits ok_edits(*ok->graph);
+  ir::Node* g2 = ok_edits.add_before(*ok->graph->nodes[0], "Gelu", "fused");
   g2->domain = passes::kMicrosoftDomain;
   g2->inputs = {ok->graph->inputs[0]};
   EXPECT_NO_THROW(passes::replace_producer({*ok, ok_types}, *g2, 0, ok->graph->outputs[0]));
