@@ -62,7 +62,7 @@ std::optional<Activation> activation_of(const ir::Graph& g, const ir::Node& n, i
 }
 
 // The Conv making `y` when only `reader` reads it and it is float.
-ir::Node* fusable_conv(const Readers& readers, const infer::Inferred& types, const ir::Edge* y,
+ir::Node* fusable_conv(const Readers& readers, const ModelTypes& types, const ir::Edge* y,
                        const ir::Node& reader) {
   ir::Node* conv = y->origin == ir::Edge::Origin::NodeOutput ? y->producer : nullptr;
   if (!conv || conv->graph != &readers.graph() || conv->op_type != "Conv" ||

@@ -14,20 +14,28 @@ bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs) {
          std::all_of(n.inputs.begin(), n.inputs.end(), [](const ir::Edge* e) { return e; });
 }
 
-int rank_of(const infer::Inferred& types, const ir::Edge* e) {
-  const ir::Type& t = types.type_of(e);
+const infer::Inferred& ModelTypes::all() const {
+  if (!inferred_) {
+    check::Diagnostics ignored;  // the model was checked before any pass runs
+    inferred_ = infer::infer_model(model_, ignored);
+  }
+  return *inferred_;
+}
+
+int rank_of(const ModelTypes& types, const ir::Edge* e) {
+  const ir::Type& t = types.all().type_of(e);
   if (t.kind != ir::Type::Kind::Tensor || !t.shape.rank_known) return -1;
   return static_cast<int>(t.shape.dims.size());
 }
 
-const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e) {
-  const ir::Type& t = types.type_of(e);
+const ir::Shape* float_shape(const ModelTypes& types, const ir::Edge* e) {
+  const ir::Type& t = types.all().type_of(e);
   if (t.kind != ir::Type::Kind::Tensor || t.elem != ElemType::Float || !t.shape.rank_known)
     return nullptr;
   return &t.shape;
 }
 
-const ir::Node* fusable_transpose_2d(const Readers& readers, const infer::Inferred& types,
+const ir::Node* fusable_transpose_2d(const Readers& readers, const ModelTypes& types,
                                      const ir::Edge* e, const ir::Node& reader) {
   const ir::Node* t = e->origin == ir::Edge::Origin::NodeOutput ? e->producer : nullptr;
   if (!t || t->graph != &readers.graph() || !is_op(*t, "Transpose", 1)) return nullptr;
@@ -47,8 +55,7 @@ int fuse_into_microsoft(ir::Model& model,
   if (imported != 0 && imported != 1) return 0;
   // The import first: the fused nodes are inferred at that version as they are made.
   if (imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   const Rewriting rw{model, types};
   int fused = 0;
   for_each_graph(model, [&](ir::Graph& g) { fused += fuse(g, rw); });
@@ -57,6 +64,7 @@ int fuse_into_microsoft(ir::Model& model,
 }
 
 void replace_producer(const Rewriting& rw, ir::Node& n, size_t index, ir::Edge* e) {
+  rw.types.all();  // inferred (if not yet) while `e` has its old producer
   if (n.outputs.size() <= index) n.outputs.resize(index + 1, nullptr);
   n.outputs[index] = e;
   e->producer = &n;
@@ -66,11 +74,11 @@ void replace_producer(const Rewriting& rw, ir::Node& n, size_t index, ir::Edge* 
 
 void require_types_kept(const Rewriting& rw, const ir::Node& n) {
   check::Diagnostics problems;
-  const std::vector<ir::Type> computed = infer::infer_node(rw.model, n, rw.types, problems);
+  const std::vector<ir::Type> computed = infer::infer_node(rw.model, n, rw.types.all(), problems);
   for (size_t o = 0; o < n.outputs.size(); ++o) {
     const ir::Edge* e = n.outputs[o];
     if (!e) continue;
-    const ir::Type& was = rw.types.type_of(e);
+    const ir::Type& was = rw.types.all().type_of(e);
     if (!check::compatible(was, computed[o]))
       fail(ErrorKind::InvalidModel, n.graph->path() + "/" + n.label(),
            "a rewrite (a bug in bough) would make '" + e->name + "' " + ir::to_string(computed[o]) +

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "infer/infer.h"
@@ -12,28 +13,41 @@
 
 namespace bough::passes {
 
+// The types inference gives the values of a model, inferred on first use: a pass none of
+// whose candidates passes the structural test (an operator pattern, its readers) never infers.
+// The first use comes before the pass rewrites anything, as every rewrite asks a type first.
+class ModelTypes {
+ public:
+  explicit ModelTypes(const ir::Model& model) : model_(model) {}
+  const infer::Inferred& all() const;
+
+ private:
+  const ir::Model& model_;
+  mutable std::optional<infer::Inferred> inferred_;
+};
+
 // Whether `n` is the ai.onnx operator `op_type` with `inputs` inputs and one output, all present.
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs);
 
 // The rank of `e` when inference knows it to be a tensor of known rank; -1 otherwise.
-int rank_of(const infer::Inferred& types, const ir::Edge* e);
+int rank_of(const ModelTypes& types, const ir::Edge* e);
 
 // The shape of `e` when inference knows it to be a float tensor of known rank; null otherwise.
-const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e);
+const ir::Shape* float_shape(const ModelTypes& types, const ir::Edge* e);
 
 // The node of the readers' graph producing `e` when it is a 2-D transpose (perm [1, 0], or no
 // perm on a rank-2 input) read only by `reader`; null otherwise.
-const ir::Node* fusable_transpose_2d(const Readers& readers, const infer::Inferred& types,
+const ir::Node* fusable_transpose_2d(const Readers& readers, const ModelTypes& types,
                                      const ir::Edge* e, const ir::Node& reader);
 
 // ONNX Runtime's contrib domain, which the fusions write some of their operators in.
 inline constexpr const char* kMicrosoftDomain = "com.microsoft";
 
-// A model being rewritten and the types inference gave its values before the rewrite: what
+// A model being rewritten and the types inference gives its values before the rewrite: what
 // a replacement is checked against.
 struct Rewriting {
   const ir::Model& model;
-  const infer::Inferred& types;
+  const ModelTypes& types;
 };
 
 // Runs `fuse` (a graph and the model being rewritten -> fusions made) on every graph of a

@@ -121,7 +121,7 @@ const char* gelu_kind(Match& m, const ir::Edge* t, const ir::Edge* x, const ir::
 
 // The fused op for the product rooted at `root` (a Mul), with its x; null when it is no
 // Gelu.
-const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& root, ir::Edge*& x) {
+const char* match_gelu(Match& m, const ModelTypes& types, const ir::Node& root, ir::Edge*& x) {
   std::vector<ir::Edge*> factors;
   if (!collect_factors(m, root, factors) || factors.size() != 3) return nullptr;
   // One factor is 0.5, one is 1 + t, and the third is x.

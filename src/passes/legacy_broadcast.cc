@@ -30,8 +30,7 @@ bool takes_legacy_broadcast(const ir::Node& n) {
 
 int legacy_broadcast(ir::Model& model) {
   if (model.opset("") >= 7) return 0;  // (function bodies, with opsets of their own, stay)
-  check::Diagnostics ignored;          // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   Inliner inliner(model);
   int rewritten = 0;
   for_each_graph(model, [&](ir::Graph& g) {

@@ -23,8 +23,8 @@ bool is_bias_of(const ir::Shape& c, const ir::Dim& n) {
 }
 
 // The MatMul whose output `y` is, when Add(y, c) may become a Gemm.
-const ir::Node* fusable_matmul(const Readers& readers, const infer::Inferred& types,
-                               const ir::Node& add, const ir::Edge* y, const ir::Edge* c) {
+const ir::Node* fusable_matmul(const Readers& readers, const ModelTypes& types, const ir::Node& add,
+                               const ir::Edge* y, const ir::Edge* c) {
   const ir::Node* mm = y->origin == ir::Edge::Origin::NodeOutput ? y->producer : nullptr;
   if (!mm || mm->graph != &readers.graph() || !is_op(*mm, "MatMul", 2) || !readers.only_by(y, add))
     return nullptr;
@@ -62,8 +62,7 @@ int fuse_in(ir::Graph& g, const Rewriting& rw) {
 
 int matmul_add_gemm(ir::Model& model) {
   if (model.opset("") < 7) return 0;
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   const Rewriting rw{model, types};
   int fused = 0;
   for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, rw); });

@@ -41,7 +41,7 @@ bool is_permutation(const std::vector<int64_t>& p) {
   return true;
 }
 
-int compose_in(ir::Graph& g, const infer::Inferred& types) {
+int compose_in(ir::Graph& g, const ModelTypes& types) {
   const Readers readers(g);
   std::unordered_set<const ir::Node*> composed;
   for (const auto& node : g.nodes) {
@@ -82,8 +82,7 @@ int compose_in(ir::Graph& g, const infer::Inferred& types) {
 }  // namespace
 
 int merge_transposes(ir::Model& model) {
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   int composed = 0;
   for_each_graph(model, [&](ir::Graph& g) { composed += compose_in(g, types); });
   return composed;

@@ -33,7 +33,7 @@ bool is_gemm(const ir::Node& n) {
 
 // A float MatMul (or com.microsoft FusedMatMul when `fused`) whose B is 2-D and A of known
 // rank.
-bool is_float_matmul_2d_b(const ir::Node& n, const infer::Inferred& types, bool fused) {
+bool is_float_matmul_2d_b(const ir::Node& n, const ModelTypes& types, bool fused) {
   if (fused
           ? !(n.op_type == "FusedMatMul" && n.domain == kMicrosoftDomain && n.inputs.size() == 2 &&
               n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
@@ -51,7 +51,7 @@ struct Allowed {
   bool ms_domain;         // com.microsoft not imported, or at version 1
 };
 
-Target target_of(const ir::Node& n, const infer::Inferred& types, Allowed allowed) {
+Target target_of(const ir::Node& n, const ModelTypes& types, Allowed allowed) {
   if (is_gemm(n)) return Target::gemm;
   if (allowed.ms_domain && is_float_matmul_2d_b(n, types, true)) return Target::fused_matmul;
   if (!is_float_matmul_2d_b(n, types, false)) return Target::none;
@@ -97,8 +97,7 @@ int fold(ir::Model& model, bool ms_domain) {
   const Allowed allowed{model.opset("") >= 11, ms_domain && (ms_imported == 0 || ms_imported == 1)};
   // The import first: new FusedMatMuls are inferred at that version as they are made.
   if (allowed.ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   const Rewriting rw{model, types};
   bool used_ms_domain = false;
   int folded = 0;

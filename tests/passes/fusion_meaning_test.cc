@@ -13,7 +13,6 @@
 #include "bough/error.h"
 #include "bough/session.h"
 #include "formats/read_model.h"
-#include "infer/infer.h"
 #include "passes/fusion.h"
 #include "passes/pass_test_util.h"
 #include "passes/pipeline.h"
@@ -275,8 +274,7 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   g.output_untyped("y");
   auto model = read_model_file(test::save_scratch(g, "rewrite_refuses"));
   model->opset_imports.emplace_back(passes::kMicrosoftDomain, 1);
-  check::Diagnostics ignored;
-  const infer::Inferred types = infer::infer_model(*model, ignored);
+  const passes::ModelTypes types(*model);
   ir::Graph& graph = *model->graph;
   passes::NodeEdits edits(graph);
   ir::Node* gelu = edits.add_before(*graph.nodes[0], "Gelu", "fused");
@@ -296,7 +294,7 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   same.output_untyped("y");
   auto ok = read_model_file(test::save_scratch(same, "rewrite_takes"));
   ok->opset_imports.emplace_back(passes::kMicrosoftDomain, 1);
-  const infer::Inferred ok_types = infer::infer_model(*ok, ignored);
+  const passes::ModelTypes ok_types(*ok);
   passes::NodeEdits ok_edits(*ok->graph);
   ir::Node* g2 = ok_edits.add_before(*ok->graph->nodes[0], "Gelu", "fused");
   g2->domain = passes::kMicrosoftDomain;
