@@ -2,29 +2,32 @@
 
 namespace bough::passes {
 
-Readers::Readers(const ir::Graph& g) : graph_(g) {
-  for (const ir::Edge* e : g.outputs) reads_[e].output = true;
-  for (const auto& n : g.nodes) {
-    for (const ir::Edge* e : n->implicit_inputs) reads_[e].captured = true;
-    for (const ir::Edge* e : n->inputs) {
-      if (!e) continue;
-      Reads& r = reads_[e];
-      ++r.inputs;
-      r.last = n.get();
+const Readers::Reads* Readers::reads_of(const ir::Edge* e) const {
+  if (!reads_) {
+    reads_.emplace();
+    for (const ir::Edge* out : graph_.outputs) (*reads_)[out].output = true;
+    for (const auto& n : graph_.nodes) {
+      for (const ir::Edge* in : n->implicit_inputs) (*reads_)[in].captured = true;
+      for (const ir::Edge* in : n->inputs) {
+        if (!in) continue;
+        Reads& r = (*reads_)[in];
+        ++r.inputs;
+        r.last = n.get();
+      }
     }
   }
+  const auto it = reads_->find(e);
+  return it == reads_->end() ? nullptr : &it->second;
 }
 
 bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
-  const auto it = reads_.find(e);
-  if (it == reads_.end()) return false;
-  const Reads& r = it->second;
-  return r.inputs == 1 && !r.output && !r.captured && r.last == &reader;
+  const Reads* r = reads_of(e);
+  return r && r->inputs == 1 && !r->output && !r->captured && r->last == &reader;
 }
 
 bool Readers::is_output(const ir::Edge* e) const {
-  const auto it = reads_.find(e);
-  return it != reads_.end() && it->second.output;
+  const Reads* r = reads_of(e);
+  return r && r->output;
 }
 
 }  // namespace bough::passes

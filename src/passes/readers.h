@@ -2,9 +2,11 @@
 // be fused or folded away?" that passes ask of many candidates (scanning the graph for each
 // one is quadratic on a graph of thousands of them). The counts are of the graph as the walk
 // found it: a pass that moves reads onto a new node leaves them with the old one, so the
-// index never calls a value read by one node when it is read by more.
+// index never calls a value read by one node when it is read by more. Counted at the first
+// question: most passes find no candidate in most graphs and never ask.
 #pragma once
 
+#include <optional>
 #include <unordered_map>
 
 #include "ir/graph.h"
@@ -13,7 +15,7 @@ namespace bough::passes {
 
 class Readers {
  public:
-  explicit Readers(const ir::Graph& g);
+  explicit Readers(const ir::Graph& g) : graph_(g) {}
   const ir::Graph& graph() const { return graph_; }
   // Whether `e` is read exactly once in the graph, by one input of `reader`, and by nothing
   // else: no other node input, no graph output, no capture of a nested subgraph.
@@ -27,8 +29,11 @@ class Readers {
     bool captured = false;           // by a subgraph of a node
     const ir::Node* last = nullptr;  // the last node reading it as an input
   };
+  // What the graph does with `e`; null when nothing reads it.
+  const Reads* reads_of(const ir::Edge* e) const;
+
   const ir::Graph& graph_;
-  std::unordered_map<const ir::Edge*, Reads> reads_;
+  mutable std::optional<std::unordered_map<const ir::Edge*, Reads>> reads_;
 };
 
 }  // namespace bough::passes
