@@ -128,10 +128,11 @@ void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& do
 
 ir::Node* NodeEdits::add_before(const ir::Node& anchor, const std::string& op_type,
                                 const std::string& name) {
-  g_.new_node(op_type);
-  std::unique_ptr<ir::Node> n = std::move(g_.nodes.back());
-  g_.nodes.pop_back();
+  // Not through Graph::new_node, which appends to g.nodes: the pass is walking that list.
+  auto n = std::make_unique<ir::Node>();
+  n->op_type = op_type;
   n->name = name;
+  n->graph = &g_;
   ir::Node* added = n.get();
   put_before(anchor, std::move(n));
   return added;
