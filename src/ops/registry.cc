@@ -3,6 +3,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace bough::ops {
 
@@ -20,20 +21,30 @@ const std::vector<const OpDef*>& all_ops() {
   return ops;
 }
 
+namespace {
+
+// (domain, name), both viewing an OpDef's own static strings in the table, or the caller's
+// while it looks up: a lookup allocates nothing.
+using OpKey = std::pair<std::string_view, std::string_view>;
+
+struct OpKeyHash {
+  size_t operator()(const OpKey& k) const {
+    const std::hash<std::string_view> h;
+    return h(k.first) * 31 + h(k.second);
+  }
+};
+
+}  // namespace
+
 const OpDef* find_op(std::string_view domain, std::string_view name) {
   if (domain == "ai.onnx") domain = "";
-  // Keyed by "domain\0name": every node of every pass looks its operator up.
-  static const std::unordered_map<std::string, const OpDef*> by_key = [] {
-    std::unordered_map<std::string, const OpDef*> m;
-    for (const OpDef* def : all_ops())
-      m.emplace(std::string(def->domain) + '\0' + std::string(def->name), def);
+  // Every node of every pass looks its operator up.
+  static const std::unordered_map<OpKey, const OpDef*, OpKeyHash> by_key = [] {
+    std::unordered_map<OpKey, const OpDef*, OpKeyHash> m;
+    for (const OpDef* def : all_ops()) m.emplace(OpKey{def->domain, def->name}, def);
     return m;
   }();
-  std::string key;
-  key.reserve(domain.size() + 1 + name.size());
-  key.append(domain).push_back('\0');
-  key.append(name);
-  const auto it = by_key.find(key);
+  const auto it = by_key.find(OpKey{domain, name});
   return it == by_key.end() ? nullptr : it->second;
 }
 

@@ -8,7 +8,6 @@
 // reader (no other node, no graph output, no capture by a nested subgraph). Skipped when the
 // model imports com.microsoft at a version other than 1.
 #include <limits>
-#include <unordered_set>
 
 #include "passes/fusion.h"
 #include "passes/pass.h"
@@ -63,28 +62,26 @@ std::optional<Activation> activation_of(const ir::Graph& g, const ir::Node& n, i
 }
 
 // The Conv making `y` when only `reader` reads it and it is float.
-ir::Node* fusable_conv(const ir::Graph& g, const infer::Inferred& types, const ir::Edge* y,
+ir::Node* fusable_conv(const Readers& readers, const ModelTypes& types, const ir::Edge* y,
                        const ir::Node& reader) {
   ir::Node* conv = y->origin == ir::Edge::Origin::NodeOutput ? y->producer : nullptr;
-  if (!conv || conv->graph != &g || conv->op_type != "Conv" || !conv->domain.empty() ||
-      conv->outputs.size() != 1 || conv->inputs.size() < 2 || !float_shape(types, y) ||
-      !read_only_by(g, y, reader))
+  if (!conv || conv->graph != &readers.graph() || conv->op_type != "Conv" ||
+      !conv->domain.empty() || conv->outputs.size() != 1 || conv->inputs.size() < 2 ||
+      !float_shape(types, y) || !readers.only_by(y, reader))
     return nullptr;
   return conv;
 }
 
 int fuse_in(ir::Graph& g, const Rewriting& rw, int64_t opset) {
-  const infer::Inferred& types = rw.types;
-  std::unordered_set<const ir::Node*> fused;
-  int changes = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node& act = *g.nodes[i];
-    if (fused.count(&act)) continue;
+  const Readers readers(g);
+  NodeEdits edits(g);
+  for (const auto& node : g.nodes) {
+    ir::Node& act = *node;
     const std::optional<Activation> a = activation_of(g, act, opset);
     if (!a) continue;
-    ir::Node* conv = fusable_conv(g, types, act.inputs[0], act);
+    ir::Node* conv = fusable_conv(readers, rw.types, act.inputs[0], act);
     if (!conv) continue;
-    ir::Node* f = insert_node(g, i, "FusedConv", conv->name.empty() ? act.name : conv->name);
+    ir::Node* f = edits.add_before(act, "FusedConv", conv->name.empty() ? act.name : conv->name);
     f->domain = kMicrosoftDomain;
     f->inputs = conv->inputs;
     f->attributes = std::move(conv->attributes);  // the Conv is erased below
@@ -101,13 +98,10 @@ int fuse_in(ir::Graph& g, const Rewriting& rw, int64_t opset) {
       f->attributes.push_back(std::move(params));
     }
     replace_producer(rw, *f, 0, act.outputs[0]);
-    fused.insert(conv);
-    fused.insert(&act);
-    ++i;  // past the activation, now one further on
-    ++changes;
+    edits.remove(*conv);
+    edits.remove(act);
   }
-  erase_nodes(g, fused);
-  return changes;
+  return edits.apply() / 2;
 }
 
 }  // namespace

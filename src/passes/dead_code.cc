@@ -47,19 +47,24 @@ class Sweeper {
  private:
   // An If output nothing reads leaves the node, and both branches stop computing it.
   static int drop_unused_outputs(ir::Node& n, const std::unordered_set<const ir::Edge*>& needed) {
-    std::vector<ir::Graph*> branches = subgraphs(n);
-    int dropped = 0;
-    for (size_t k = n.outputs.size(); k-- > 0;) {
-      if (n.outputs[k] && needed.count(n.outputs[k])) continue;
-      n.outputs.erase(n.outputs.begin() + static_cast<std::ptrdiff_t>(k));
-      for (ir::Graph* b : branches)
-        if (k < b->outputs.size())
-          b->outputs.erase(b->outputs.begin() + static_cast<std::ptrdiff_t>(k));
-      ++dropped;
-    }
+    std::vector<bool> kept(n.outputs.size());
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      kept[k] = n.outputs[k] && needed.count(n.outputs[k]);
+    const int dropped = static_cast<int>(std::count(kept.begin(), kept.end(), false));
+    if (dropped == 0) return 0;
+    keep_only(n.outputs, kept);
+    for (ir::Graph* b : subgraphs(n)) keep_only(b->outputs, kept);
     for (size_t k = 0; k < n.outputs.size(); ++k)
       n.outputs[k]->producer_index = static_cast<int>(k);
     return dropped;
+  }
+
+  // Keeps the entries of `v` that `kept` marks (and those past its end).
+  static void keep_only(std::vector<ir::Edge*>& v, const std::vector<bool>& kept) {
+    size_t to = 0;
+    for (size_t k = 0; k < v.size(); ++k)
+      if (k >= kept.size() || kept[k]) v[to++] = v[k];
+    v.resize(to);
   }
 
   // The outer values the node's subgraphs still capture, in their old order.

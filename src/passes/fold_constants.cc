@@ -7,7 +7,6 @@
 // out while folding.
 #include <algorithm>
 #include <new>
-#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -50,7 +49,8 @@ int64_t static_bytes(const ir::Type& t) {
 
 class Folder {
  public:
-  explicit Folder(ir::Model& model) : model_(model), model_bytes_(initializer_bytes()) {}
+  explicit Folder(ir::Model& model)
+      : model_(model), model_bytes_(initializer_bytes()), types_(model) {}
 
   int graph(ir::Graph& g) {
     const Readers readers(g);
@@ -89,7 +89,7 @@ class Folder {
       }
     }
     for (const ir::Edge* e : n.outputs)
-      if (e && is_graph_output(g, e)) return false;
+      if (e && readers_->is_output(e)) return false;
     // A Constant's value is in the model already: it cannot grow it.
     const bool grows = n.op_type != "Constant";
     if (grows && !within_cap(n, std::max(kMaxGrowthBytes, input_bytes))) return false;
@@ -130,7 +130,7 @@ class Folder {
     size_t total = 0;
     for (const ir::Edge* e : n.outputs) {
       if (!e) continue;
-      int64_t bytes = static_bytes(types().type_of(e));
+      int64_t bytes = static_bytes(types_.all().type_of(e));
       if (bytes < 0) return false;
       total += static_cast<size_t>(bytes);
     }
@@ -148,19 +148,11 @@ class Folder {
     g.initializers.push_back(e);
   }
 
-  // Inference runs once, and only when a node is a candidate: most rounds find none.
-  const infer::Inferred& types() {
-    if (!types_) {
-      check::Diagnostics ignored;  // the model was checked before any pass runs
-      types_ = infer::infer_model(model_, ignored);
-    }
-    return *types_;
-  }
-
   ir::Model& model_;
   size_t model_bytes_;                // the initializers' bytes, as the folds so far leave them
   const Readers* readers_ = nullptr;  // of the graph being folded
-  std::optional<infer::Inferred> types_;
+  // Inferred once, and only when a node is a candidate: most rounds find none.
+  ModelTypes types_;
   bool out_of_memory_ = false;
 };
 

@@ -30,16 +30,13 @@ int fold_if(ir::Model& model) {
   Inliner inliner(model);
   int folded = 0;
   for_each_graph(model, [&](ir::Graph& g) {
-    // After an inlining, index i holds the first moved node: nested Ifs fold in turn.
-    for (size_t i = 0; i < g.nodes.size();) {
-      ir::Node& n = *g.nodes[i];
-      if (ir::Graph* branch = taken_branch(n)) {
-        inliner.replace_node(g, i, *branch, {}, n.outputs);
-        ++folded;
-      } else {
-        ++i;
-      }
-    }
+    folded += inliner.expand(
+        g, [](const ir::Node& n) { return taken_branch(n) != nullptr; },
+        [&](std::unique_ptr<ir::Node> n) {
+          ir::Graph& branch = *taken_branch(*n);
+          const std::vector<ir::Edge*> targets = n->outputs;
+          return inliner.inline_node(g, std::move(n), branch, {}, targets);
+        });
   });
   return folded;
 }

@@ -1,60 +1,53 @@
-// What the fusion passes (and others reading inferred types) share: whether a value may be fused
-// away (read by exactly one node input and nothing else), the static type inference gives a value,
-// and placing a new node.
+// What the fusion passes (and others reading inferred types) share: the static type inference
+// gives a value, the transposes they fold, and the check that a new node keeps its output's
+// type. Whether a value may be fused away is passes/readers.h's.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "infer/infer.h"
 #include "ir/graph.h"
+#include "passes/readers.h"
 
 namespace bough::passes {
 
-// Whether `e` is read exactly once in its graph, by one input of `reader`, and by nothing
-// else: no other node input, no graph output, no capture of a nested subgraph.
-bool read_only_by(const ir::Graph& g, const ir::Edge* e, const ir::Node& reader);
-
-// Who reads each value of a graph, counted in one pass: read_only_by's question for a pass
-// that asks it of many values (read_only_by scans the whole graph each time, which is
-// quadratic on a graph of thousands of candidates).
-class Readers {
+// The types inference gives the values of a model, inferred on first use: a pass none of
+// whose candidates passes the structural test (an operator pattern, its readers) never infers.
+// The first use comes before the pass rewrites anything, as every rewrite asks a type first.
+class ModelTypes {
  public:
-  explicit Readers(const ir::Graph& g);
-  // read_only_by(g, e, reader), from the counts.
-  bool only_by(const ir::Edge* e, const ir::Node& reader) const;
+  explicit ModelTypes(const ir::Model& model) : model_(model) {}
+  const infer::Inferred& all() const;
 
  private:
-  struct Reads {
-    int count = 0;  // node inputs; a graph output or a capture counts as two (never fusable)
-    const ir::Node* reader = nullptr;
-  };
-  std::unordered_map<const ir::Edge*, Reads> reads_;
+  const ir::Model& model_;
+  mutable std::optional<infer::Inferred> inferred_;
 };
 
 // Whether `n` is the ai.onnx operator `op_type` with `inputs` inputs and one output, all present.
 bool is_op(const ir::Node& n, std::string_view op_type, size_t inputs);
 
 // The rank of `e` when inference knows it to be a tensor of known rank; -1 otherwise.
-int rank_of(const infer::Inferred& types, const ir::Edge* e);
+int rank_of(const ModelTypes& types, const ir::Edge* e);
 
 // The shape of `e` when inference knows it to be a float tensor of known rank; null otherwise.
-const ir::Shape* float_shape(const infer::Inferred& types, const ir::Edge* e);
+const ir::Shape* float_shape(const ModelTypes& types, const ir::Edge* e);
 
-// The node producing `e` when it is a 2-D transpose (perm [1, 0], or no perm on a rank-2
-// input) read only by `reader`; null otherwise.
-const ir::Node* fusable_transpose_2d(const ir::Graph& g, const infer::Inferred& types,
+// The node of the readers' graph producing `e` when it is a 2-D transpose (perm [1, 0], or no
+// perm on a rank-2 input) read only by `reader`; null otherwise.
+const ir::Node* fusable_transpose_2d(const Readers& readers, const ModelTypes& types,
                                      const ir::Edge* e, const ir::Node& reader);
 
 // ONNX Runtime's contrib domain, which the fusions write some of their operators in.
 inline constexpr const char* kMicrosoftDomain = "com.microsoft";
 
-// A model being rewritten and the types inference gave its values before the rewrite: what
+// A model being rewritten and the types inference gives its values before the rewrite: what
 // a replacement is checked against.
 struct Rewriting {
   const ir::Model& model;
-  const infer::Inferred& types;
+  const ModelTypes& types;
 };
 
 // Runs `fuse` (a graph and the model being rewritten -> fusions made) on every graph of a
@@ -63,9 +56,6 @@ struct Rewriting {
 // made. The number made.
 int fuse_into_microsoft(ir::Model& model,
                         const std::function<int(ir::Graph&, const Rewriting&)>& fuse);
-
-// A new node of `op_type` placed at index `at` of `g.nodes`, named `name`.
-ir::Node* insert_node(ir::Graph& g, size_t at, const std::string& op_type, const std::string& name);
 
 // Makes the new node `n`, its inputs and attributes set, produce `e` as its output `index`
 // in place of e's old producer. Refused when the type `n` computes for `e` is not compatible

@@ -12,7 +12,6 @@
 // the model imports com.microsoft at a version other than 1.
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 #include <vector>
 
 #include "passes/fusion.h"
@@ -122,7 +121,7 @@ const char* gelu_kind(Match& m, const ir::Edge* t, const ir::Edge* x, const ir::
 
 // The fused op for the product rooted at `root` (a Mul), with its x; null when it is no
 // Gelu.
-const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& root, ir::Edge*& x) {
+const char* match_gelu(Match& m, const ModelTypes& types, const ir::Node& root, ir::Edge*& x) {
   std::vector<ir::Edge*> factors;
   if (!collect_factors(m, root, factors) || factors.size() != 3) return nullptr;
   // One factor is 0.5, one is 1 + t, and the third is x.
@@ -152,26 +151,25 @@ const char* match_gelu(Match& m, const infer::Inferred& types, const ir::Node& r
 
 int fuse_in(ir::Graph& g, const Rewriting& rw) {
   const Readers readers(g);
-  std::unordered_set<const ir::Node*> fused;
+  NodeEdits edits(g);
   int changes = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node& root = *g.nodes[i];
-    if (fused.count(&root) || !is_op(root, "Mul", 2)) continue;
+  for (const auto& node : g.nodes) {
+    ir::Node& root = *node;
+    if (edits.removed(root) || !is_op(root, "Mul", 2)) continue;
     Match m{g, readers, {&root}};
     ir::Edge* x = nullptr;
     const char* kind = match_gelu(m, rw.types, root, x);
     if (!kind || std::any_of(m.nodes.begin(), m.nodes.end(),
-                             [&](const ir::Node* n) { return fused.count(n) > 0; }))
+                             [&](const ir::Node* n) { return edits.removed(*n); }))
       continue;
-    ir::Node* f = insert_node(g, i, kind, root.name);
+    ir::Node* f = edits.add_before(root, kind, root.name);
     f->domain = kMicrosoftDomain;
     f->inputs = {x};
     replace_producer(rw, *f, 0, root.outputs[0]);
-    fused.insert(m.nodes.begin(), m.nodes.end());
-    ++i;  // past the root Mul, now one further on
+    for (const ir::Node* n : m.nodes) edits.remove(*n);
     ++changes;
   }
-  erase_nodes(g, fused);
+  edits.apply();
   return changes;
 }
 

@@ -1,7 +1,5 @@
 #include "passes/inline.h"
 
-#include <iterator>
-
 #include "ir/clone.h"
 
 namespace bough::passes {
@@ -41,12 +39,41 @@ std::unique_ptr<ir::Node> Inliner::make_node(ir::Graph& g, const std::string& op
   return n;
 }
 
-void Inliner::replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap map,
-                           const std::vector<ir::Edge*>& targets,
-                           std::vector<std::unique_ptr<ir::Node>> after) {
-  names_.count();  // while `sub` is still part of the model
-  std::unique_ptr<ir::Node> owner = std::move(g.nodes[at]);  // keeps `sub` alive until done
-  g.nodes.erase(g.nodes.begin() + static_cast<std::ptrdiff_t>(at));
+int Inliner::expand(ir::Graph& g, const std::function<bool(const ir::Node&)>& wanted,
+                    const std::function<Nodes(std::unique_ptr<ir::Node>)>& inline_one) {
+  size_t first = 0;
+  while (first < g.nodes.size() && !wanted(*g.nodes[first])) ++first;
+  if (first == g.nodes.size()) return 0;
+  names_.count();  // while every node is still part of the model
+  Nodes kept;
+  kept.reserve(g.nodes.size());
+  for (size_t i = 0; i < first; ++i) kept.push_back(std::move(g.nodes[i]));
+  // Node lists still to walk, each with the index of its next node: the graph's, then the
+  // nodes that replaced one, innermost last.
+  std::vector<std::pair<Nodes, size_t>> pending;
+  pending.emplace_back(std::move(g.nodes), first);
+  g.nodes.clear();
+  int replaced = 0;
+  while (!pending.empty()) {
+    auto& [nodes, next] = pending.back();
+    if (next == nodes.size()) {
+      pending.pop_back();
+      continue;
+    }
+    std::unique_ptr<ir::Node> n = std::move(nodes[next++]);
+    if (wanted(*n)) {
+      ++replaced;
+      pending.emplace_back(inline_one(std::move(n)), 0);
+    } else {
+      kept.push_back(std::move(n));
+    }
+  }
+  g.nodes = std::move(kept);
+  return replaced;
+}
+
+Nodes Inliner::inline_node(ir::Graph& g, std::unique_ptr<ir::Node> owner, ir::Graph& sub,
+                           EdgeMap map, const std::vector<ir::Edge*>& targets, Nodes after) {
   for (ir::Edge* c : sub.captures) map[c] = c->outer;
   for (ir::Edge* init : sub.initializers) {
     if (map.count(init)) continue;  // an input with a default value, bound by the caller
@@ -64,7 +91,7 @@ void Inliner::replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap map,
     else
       copied.emplace_back(targets[k], b);
   }
-  std::vector<std::unique_ptr<ir::Node>> placed = std::move(sub.nodes);
+  Nodes placed = std::move(sub.nodes);
   sub.nodes.clear();
   for (auto& n : placed) move_node(g, *n, map);
   for (const auto& [target, b] : copied) {
@@ -73,8 +100,7 @@ void Inliner::replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap map,
       placed.back()->name = names_.claim_new(owner->name + "/" + target->name);
   }
   for (auto& n : after) placed.push_back(std::move(n));
-  g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at),
-                 std::make_move_iterator(placed.begin()), std::make_move_iterator(placed.end()));
+  return placed;
 }
 
 void Inliner::move_node(ir::Graph& g, ir::Node& n, EdgeMap& map) {
@@ -84,7 +110,12 @@ void Inliner::move_node(ir::Graph& g, ir::Node& n, EdgeMap& map) {
   for (ir::Edge*& in : n.implicit_inputs) in = map.at(in);
   for (ir::Graph* s : subgraphs(n)) {
     s->parent = &g;
-    for (ir::Edge* c : s->captures) set_capture_outer(c, map.at(c->outer));
+    std::unordered_set<const ir::Edge*> renamed;
+    for (ir::Edge* c : s->captures) {
+      c->outer = map.at(c->outer);
+      if (c->name != c->outer->name) renamed.insert(c);
+    }
+    rename_captures(*s, renamed);
   }
   for (size_t o = 0; o < n.outputs.size(); ++o) {
     ir::Edge*& out = n.outputs[o];

@@ -5,8 +5,8 @@
 // nodes are re-pointed at the moved values.
 #pragma once
 
+#include <functional>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "ir/graph.h"
@@ -14,20 +14,26 @@
 
 namespace bough::passes {
 
-using EdgeMap = std::unordered_map<const ir::Edge*, ir::Edge*>;
+using Nodes = std::vector<std::unique_ptr<ir::Node>>;
 
 class Inliner {
  public:
   explicit Inliner(const ir::Model& model) : names_(model) {}
 
-  // Replaces the node g.nodes[at] by the nodes of its subgraph `sub`, then the nodes of
-  // `after`. `bound` gives the parent value of each of sub's inputs. Output k of `sub`
-  // becomes `targets[k]` (a parent edge no node produces yet; null when nothing needs it):
-  // the sub node computing it produces it directly, under its name, and an output that is
-  // an input, initializer, capture or repeated value is copied into it by an Identity.
-  void replace_node(ir::Graph& g, size_t at, ir::Graph& sub, EdgeMap bound,
-                    const std::vector<ir::Edge*>& targets,
-                    std::vector<std::unique_ptr<ir::Node>> after = {});
+  // Rebuilds g.nodes in one walk: each node `wanted` picks gives way to the nodes
+  // `inline_one` (which takes it) returns, and those are offered in turn (an If of a branch
+  // inlined may fold too); the others stay in order. The number of nodes replaced.
+  int expand(ir::Graph& g, const std::function<bool(const ir::Node&)>& wanted,
+             const std::function<Nodes(std::unique_ptr<ir::Node>)>& inline_one);
+
+  // The nodes that replace `owner` (a node of `g`, whose subgraph `sub` is): the nodes of
+  // `sub`, then those of `after`. `bound` gives the parent value of each of sub's inputs.
+  // Output k of `sub` becomes `targets[k]` (a parent edge no node produces yet; null when
+  // nothing needs it): the sub node computing it produces it directly, under its name, and an
+  // output that is an input, initializer, capture or repeated value is copied into it by an
+  // Identity.
+  Nodes inline_node(ir::Graph& g, std::unique_ptr<ir::Node> owner, ir::Graph& sub, EdgeMap bound,
+                    const std::vector<ir::Edge*>& targets, Nodes after = {});
 
   // A new initializer of `g` holding `value`, named after `name`.
   ir::Edge* add_initializer(ir::Graph& g, const std::string& name, const Tensor& value);

@@ -11,6 +11,7 @@
 #include "passes/fusion.h"
 #include "passes/inline.h"
 #include "passes/pass.h"
+#include "passes/rewrite.h"
 
 namespace bough::passes {
 
@@ -29,13 +30,13 @@ bool takes_legacy_broadcast(const ir::Node& n) {
 
 int legacy_broadcast(ir::Model& model) {
   if (model.opset("") >= 7) return 0;  // (function bodies, with opsets of their own, stay)
-  check::Diagnostics ignored;          // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   Inliner inliner(model);
   int rewritten = 0;
   for_each_graph(model, [&](ir::Graph& g) {
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      ir::Node& n = *g.nodes[i];
+    NodeEdits edits(g);
+    for (const auto& node : g.nodes) {
+      ir::Node& n = *node;
       if (!takes_legacy_broadcast(n)) continue;
       const ops::OpDef* def = ops::find_op(n.domain, n.op_type);
       if (!def || ops::since_of(*def, ops::node_opset(&model, nullptr, n)) >= 7) continue;
@@ -57,9 +58,9 @@ int legacy_broadcast(ir::Model& model) {
       for (int64_t k = 0; k < trailing; ++k) axes.ints.push_back(rank_b + k);
       unsqueeze->attributes.push_back(std::move(axes));
       n.inputs[1] = unsqueezed;
-      g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(i), std::move(unsqueeze));
-      ++i;  // back to n
+      edits.put_before(n, std::move(unsqueeze));
     }
+    edits.apply();
   });
   return rewritten;
 }

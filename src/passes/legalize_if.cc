@@ -7,6 +7,8 @@
 // branch declaring fewer takes, for each input, the payload of the same name, else the one
 // at its position.
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "passes/pass.h"
 #include "passes/rewrite.h"
@@ -39,24 +41,29 @@ std::vector<ir::Edge*> bindings(const std::vector<ir::Edge*>& payloads, const ir
 void legalize_branch(ir::Node& n, ir::Graph& branch, const std::vector<ir::Edge*>& outers) {
   std::vector<ir::Edge*> formal = std::move(branch.inputs);
   branch.inputs.clear();
+  std::unordered_map<const ir::Edge*, ir::Edge*> capture_of;  // outer value -> capture
+  for (ir::Edge* c : branch.captures) capture_of.emplace(c->outer, c);
+  std::unordered_set<const ir::Edge*> listed(n.implicit_inputs.begin(), n.implicit_inputs.end());
+  EdgeMap merged;  // an input -> the capture of its outer value the branch had
+  std::unordered_set<const ir::Edge*> renamed;
   for (size_t i = 0; i < formal.size(); ++i) {
     ir::Edge* input = formal[i];
     ir::Edge* outer = outers[i];
-    std::erase(branch.initializers, input);  // a default value no longer applies
-    input->data.reset();
-    auto same = std::find_if(branch.captures.begin(), branch.captures.end(),
-                             [&](const ir::Edge* c) { return c->outer == outer; });
-    if (same != branch.captures.end()) {
-      replace_uses(branch, input, *same);
+    input->data.reset();  // a default value no longer applies
+    if (auto [same, added] = capture_of.emplace(outer, input); !added) {
+      merged[input] = same->second;
     } else {
       input->origin = ir::Edge::Origin::Capture;
+      input->outer = outer;
       branch.captures.push_back(input);
-      set_capture_outer(input, outer);
+      if (input->name != outer->name) renamed.insert(input);
     }
-    if (std::find(n.implicit_inputs.begin(), n.implicit_inputs.end(), outer) ==
-        n.implicit_inputs.end())
-      n.implicit_inputs.push_back(outer);
+    if (listed.insert(outer).second) n.implicit_inputs.push_back(outer);
   }
+  const std::unordered_set<const ir::Edge*> formal_set(formal.begin(), formal.end());
+  std::erase_if(branch.initializers, [&](const ir::Edge* e) { return formal_set.count(e) > 0; });
+  rename_captures(branch, renamed);
+  replace_uses(branch, merged);
 }
 
 }  // namespace

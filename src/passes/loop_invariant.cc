@@ -4,8 +4,16 @@
 // outputs instead. Only deterministic nodes without subgraphs move (ops::evaluable), never
 // one whose output is a body output, nor a call of a model-local function. Only out of a
 // loop known to run at least once: hoisted, a node runs even when the loop would not, and
-// it may fail there (Gather(x, 0) in a loop over an x that may be empty). Nested bodies
-// rise one level per pipeline round.
+// it may fail there (Gather(x, 0) in a loop over an x that may be empty). A node of nested
+// bodies rises in one pass through every loop it is invariant in, each known to run: to the
+// outermost graph holding none of its inputs' makers, where it is placed before the loop
+// holding it, and the graphs between capture its outputs only where a node left there reads
+// them. Graphs are walked parents first, so a node's inputs are where they will stay.
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
 #include "ops/evaluate.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
@@ -47,84 +55,170 @@ bool runs_at_least_once(const ir::Model& model, const ir::Node& n) {
          dims[static_cast<size_t>(axis)].is_known() && dims[static_cast<size_t>(axis)].value >= 1;
 }
 
+// Where a hoisted node's output went: the new value, in the graph of that level.
+struct Hoisted {
+  ir::Edge* value;
+  size_t level;
+};
+
 class Hoister {
  public:
   explicit Hoister(const ir::Model& model) : model_(model), names_(model) {}
 
-  // Hoists what it can out of the body of the loop at g.nodes[at]; returns how many nodes.
-  size_t loop(ir::Graph& g, size_t at) {
-    ir::Node& owner = *g.nodes[at];
-    const ir::Attribute* body_attr = owner.attr("body");
-    if (!body_attr || !body_attr->g) return 0;
-    ir::Graph& body = *body_attr->g;
-    std::vector<std::unique_ptr<ir::Node>> hoisted;
-    std::unordered_map<const ir::Edge*, ir::Edge*> moved_initializers;
-    for (size_t j = 0; j < body.nodes.size();) {
-      if (!invariant(body, *body.nodes[j])) {
-        ++j;
-        continue;
-      }
-      ir::Node& n = *body.nodes[j];
-      n.graph = &g;
-      for (ir::Edge*& in : n.inputs) {
-        if (!in) continue;
-        if (in->origin == ir::Edge::Origin::Capture) {
-          in = in->outer;
-          continue;
-        }
-        ir::Edge*& copy = moved_initializers[in];
-        if (!copy) {
-          copy = g.new_edge(names_.claim_new(in->name), ir::Edge::Origin::Initializer);
-          copy->type = in->type;
-          copy->data = in->data;
-          g.initializers.push_back(copy);
-        }
-        in = copy;
-      }
-      for (size_t o = 0; o < n.outputs.size(); ++o)
-        if (ir::Edge* old = n.outputs[o]) n.outputs[o] = hoist_output(g, owner, body, n, o, old);
-      hoisted.push_back(std::move(body.nodes[j]));
-      body.nodes.erase(body.nodes.begin() + static_cast<std::ptrdiff_t>(j));
+  // Hoists what it can out of `g` when it is the body of a loop that runs at least once;
+  // returns how many nodes. They are placed in their graphs by finish().
+  int graph(ir::Graph& g) {
+    if (!hoistable(g)) return 0;
+    // The graphs a node of g may rise to, outermost first, then g itself.
+    chain_.assign(1, &g);
+    while (hoistable(*chain_.back())) chain_.push_back(chain_.back()->parent);
+    std::reverse(chain_.begin(), chain_.end());
+    const size_t own = chain_.size() - 1;
+    const std::unordered_set<const ir::Edge*> outputs(g.outputs.begin(), g.outputs.end());
+    std::unordered_map<const ir::Edge*, Hoisted> hoisted;  // g's old value -> where it went
+    int count = 0;
+    for (std::unique_ptr<ir::Node>& n : g.nodes) {
+      const size_t level = movable(*n, outputs) ? target_level(*n, hoisted) : own;
+      if (level == own) continue;
+      names_.count();  // before the first node leaves the model
+      move(*n, level, hoisted);
+      edits(*chain_[level]).put_before(*chain_[level + 1]->owner, std::move(n));
+      ++count;
     }
-    const size_t count = hoisted.size();
-    g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(at),
-                   std::make_move_iterator(hoisted.begin()),
-                   std::make_move_iterator(hoisted.end()));
+    if (count == 0) return 0;
+    std::erase(g.nodes, nullptr);
+    // The values the nodes left in g read through captures of the moved ones.
+    EdgeMap recaptured;
+    for (const auto& n : g.nodes) {
+      for (const auto* reads : {&n->inputs, &n->implicit_inputs})
+        for (const ir::Edge* e : *reads) {
+          const auto it = hoisted.find(e);
+          if (it != hoisted.end() && !recaptured.count(e))
+            recaptured[e] = visible(it->second.value, it->second.level, own);
+        }
+    }
+    replace_uses(g, recaptured);
     return count;
   }
 
+  // Places the hoisted nodes before their loops.
+  void finish() {
+    for (auto& [graph, edits] : edits_) edits.apply();
+  }
+
  private:
-  bool invariant(const ir::Graph& body, const ir::Node& n) const {
+  // Whether `g` is the body of a Loop or Scan known to run at least once.
+  bool hoistable(const ir::Graph& g) const {
+    const ir::Node* owner = g.owner;
+    if (!owner || !g.parent || (owner->op_type != "Loop" && owner->op_type != "Scan") ||
+        !owner->domain.empty())
+      return false;
+    const ir::Attribute* body = owner->attr("body");
+    return body && body->g.get() == &g && runs_at_least_once(model_, *owner);
+  }
+
+  // Whether `n` may leave its body at all: deterministic, without subgraphs, reading
+  // something, and making no output of the body.
+  bool movable(const ir::Node& n, const std::unordered_set<const ir::Edge*>& outputs) const {
     if (n.inputs.empty() || calls_local_function(model_, n)) return false;
     const ops::OpDef* def = ops::find_op(n.domain, n.op_type);
     if (!def || !ops::evaluable(*def)) return false;
-    for (const ir::Edge* e : n.inputs)
-      if (e && e->origin != ir::Edge::Origin::Capture && e->origin != ir::Edge::Origin::Initializer)
-        return false;
-    for (const ir::Edge* e : n.outputs)
-      if (e && is_graph_output(body, e)) return false;
-    return true;
+    return std::none_of(n.outputs.begin(), n.outputs.end(),
+                        [&](const ir::Edge* e) { return e && outputs.count(e); });
   }
 
-  // The parent value that replaces body value `old` (output o of the hoisted node); the
-  // body reads it through a new capture.
-  ir::Edge* hoist_output(ir::Graph& g, ir::Node& owner, ir::Graph& body, ir::Node& n, size_t o,
-                         ir::Edge* old) {
-    ir::Edge* e = g.new_edge(names_.claim(old->name), ir::Edge::Origin::NodeOutput);
-    e->type = old->type;
-    e->producer = &n;
-    e->producer_index = static_cast<int>(o);
-    ir::Edge* cap = body.new_edge(e->name, ir::Edge::Origin::Capture);
-    cap->outer = e;
-    cap->type = e->type;
-    body.captures.push_back(cap);
-    owner.implicit_inputs.push_back(e);
-    replace_uses(body, old, cap);
-    return e;
+  // The level of chain_ where an input's value is made: a body input or a value of a node
+  // that stays pins a node to that body; constants (initializers) pin nothing, as they are
+  // copied along.
+  size_t level_of(const ir::Edge* e, const std::unordered_map<const ir::Edge*, Hoisted>& hoisted) {
+    if (const auto it = hoisted.find(e); it != hoisted.end()) return it->second.level;
+    while (e->origin == ir::Edge::Origin::Capture) e = e->outer;
+    if (e->origin == ir::Edge::Origin::Initializer) return 0;
+    for (size_t level = chain_.size(); level-- > 1;)
+      if (chain_[level] == e->graph) return level;
+    return 0;  // made at or above the outermost graph
   }
+
+  size_t target_level(const ir::Node& n,
+                      const std::unordered_map<const ir::Edge*, Hoisted>& hoisted) {
+    size_t level = 0;
+    for (const ir::Edge* e : n.inputs)
+      if (e) level = std::max(level, level_of(e, hoisted));
+    return level;
+  }
+
+  // Moves `n` (of the last graph of chain_) to chain_[level]: its inputs become that graph's
+  // values (copies of initializers made below it), its outputs new values there.
+  void move(ir::Node& n, size_t level, std::unordered_map<const ir::Edge*, Hoisted>& hoisted) {
+    ir::Graph& to = *chain_[level];
+    n.graph = &to;
+    for (ir::Edge*& in : n.inputs) {
+      if (!in) continue;
+      if (const auto it = hoisted.find(in); it != hoisted.end()) {
+        in = visible(it->second.value, it->second.level, level);
+        continue;
+      }
+      ir::Edge* e = in;
+      while (e->graph != &to && e->origin == ir::Edge::Origin::Capture) e = e->outer;
+      in = e->graph == &to ? e : copy_initializer(to, e);
+    }
+    for (size_t o = 0; o < n.outputs.size(); ++o) {
+      ir::Edge* old = n.outputs[o];
+      if (!old) continue;
+      ir::Edge* e = to.new_edge(names_.claim(old->name), ir::Edge::Origin::NodeOutput);
+      e->type = old->type;
+      e->producer = &n;
+      e->producer_index = static_cast<int>(o);
+      n.outputs[o] = e;
+      hoisted[old] = {e, level};
+    }
+  }
+
+  ir::Edge* copy_initializer(ir::Graph& to, const ir::Edge* init) {
+    ir::Edge*& copy = copies_[{init, &to}];
+    if (!copy) {
+      copy = to.new_edge(names_.claim_new(init->name), ir::Edge::Origin::Initializer);
+      copy->type = init->type;
+      copy->data = init->data;
+      to.initializers.push_back(copy);
+    }
+    return copy;
+  }
+
+  // `value`, a value of chain_[from], as seen in chain_[to] (at or below it): the captures
+  // of it in the graphs between, made the first time they are needed.
+  ir::Edge* visible(ir::Edge* value, size_t from, size_t to) {
+    ir::Edge* seen = value;
+    for (size_t level = from + 1; level <= to; ++level) {
+      ir::Graph& body = *chain_[level];
+      ir::Edge*& cap = captures_[{value, &body}];
+      if (!cap) {
+        cap = body.new_edge(value->name, ir::Edge::Origin::Capture);
+        cap->outer = seen;
+        cap->type = value->type;
+        body.captures.push_back(cap);
+        body.owner->implicit_inputs.push_back(seen);
+      }
+      seen = cap;
+    }
+    return seen;
+  }
+
+  NodeEdits& edits(ir::Graph& g) { return edits_.try_emplace(&g, g).first->second; }
+
+  struct PairHash {
+    size_t operator()(const std::pair<const ir::Edge*, const ir::Graph*>& p) const {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
 
   const ir::Model& model_;
   NameSet names_;
+  std::vector<ir::Graph*> chain_;  // of the graph being hoisted from
+  std::unordered_map<ir::Graph*, NodeEdits> edits_;
+  // (initializer, graph) -> its copy there; (value, graph) -> its capture there.
+  std::unordered_map<std::pair<const ir::Edge*, const ir::Graph*>, ir::Edge*, PairHash> copies_,
+      captures_;
 };
 
 }  // namespace
@@ -132,17 +226,8 @@ class Hoister {
 int loop_invariant(ir::Model& model) {
   Hoister hoister(model);
   int hoisted = 0;
-  for_each_graph(model, [&](ir::Graph& g) {
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      const ir::Node& n = *g.nodes[i];
-      if ((n.op_type != "Loop" && n.op_type != "Scan") || !n.domain.empty() ||
-          !runs_at_least_once(model, n))
-        continue;
-      size_t moved = hoister.loop(g, i);
-      i += moved;  // past the hoisted nodes, to the loop itself
-      hoisted += static_cast<int>(moved);
-    }
-  });
+  for_each_graph(model, [&](ir::Graph& g) { hoisted += hoister.graph(g); });
+  hoister.finish();
   return hoisted;
 }
 

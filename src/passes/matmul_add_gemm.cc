@@ -6,8 +6,6 @@
 // exactly what Add adds (float addition commutes). The MatMul's output must have no other
 // reader: no other node, no graph output, no capture in a nested subgraph. Gemm takes a
 // broadcast C without the legacy `broadcast` attribute from opset 7 on.
-#include <unordered_set>
-
 #include "passes/fusion.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
@@ -25,10 +23,10 @@ bool is_bias_of(const ir::Shape& c, const ir::Dim& n) {
 }
 
 // The MatMul whose output `y` is, when Add(y, c) may become a Gemm.
-const ir::Node* fusable_matmul(const ir::Graph& g, const infer::Inferred& types,
-                               const ir::Node& add, const ir::Edge* y, const ir::Edge* c) {
+const ir::Node* fusable_matmul(const Readers& readers, const ModelTypes& types, const ir::Node& add,
+                               const ir::Edge* y, const ir::Edge* c) {
   const ir::Node* mm = y->origin == ir::Edge::Origin::NodeOutput ? y->producer : nullptr;
-  if (!mm || mm->graph != &g || !is_op(*mm, "MatMul", 2) || !read_only_by(g, y, add))
+  if (!mm || mm->graph != &readers.graph() || !is_op(*mm, "MatMul", 2) || !readers.only_by(y, add))
     return nullptr;
   const ir::Shape* a = float_shape(types, mm->inputs[0]);
   const ir::Shape* b = float_shape(types, mm->inputs[1]);
@@ -40,34 +38,31 @@ const ir::Node* fusable_matmul(const ir::Graph& g, const infer::Inferred& types,
 }
 
 int fuse_in(ir::Graph& g, const Rewriting& rw) {
-  const infer::Inferred& types = rw.types;
-  std::unordered_set<const ir::Node*> fused;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node& add = *g.nodes[i];
-    if (fused.count(&add) || !is_op(add, "Add", 2)) continue;
+  const Readers readers(g);
+  NodeEdits edits(g);
+  for (const auto& node : g.nodes) {
+    ir::Node& add = *node;
+    if (!is_op(add, "Add", 2)) continue;
     for (int side = 0; side < 2; ++side) {
       ir::Edge* c = add.inputs[1 - side];
-      const ir::Node* mm = fusable_matmul(g, types, add, add.inputs[side], c);
+      const ir::Node* mm = fusable_matmul(readers, rw.types, add, add.inputs[side], c);
       if (!mm) continue;
-      ir::Node* gemm = insert_node(g, i, "Gemm", mm->name.empty() ? add.name : mm->name);
+      ir::Node* gemm = edits.add_before(add, "Gemm", mm->name.empty() ? add.name : mm->name);
       gemm->inputs = {mm->inputs[0], mm->inputs[1], c};
       replace_producer(rw, *gemm, 0, add.outputs[0]);
-      fused.insert(mm);
-      fused.insert(&add);
-      ++i;  // past the Add, now one further on
+      edits.remove(*mm);
+      edits.remove(add);
       break;
     }
   }
-  erase_nodes(g, fused);
-  return static_cast<int>(fused.size() / 2);
+  return edits.apply() / 2;
 }
 
 }  // namespace
 
 int matmul_add_gemm(ir::Model& model) {
   if (model.opset("") < 7) return 0;
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   const Rewriting rw{model, types};
   int fused = 0;
   for_each_graph(model, [&](ir::Graph& g) { fused += fuse_in(g, rw); });

@@ -41,15 +41,16 @@ bool is_permutation(const std::vector<int64_t>& p) {
   return true;
 }
 
-int compose_in(ir::Graph& g, const infer::Inferred& types) {
+int compose_in(ir::Graph& g, const ModelTypes& types) {
+  const Readers readers(g);
   std::unordered_set<const ir::Node*> composed;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node& second = *g.nodes[i];
+  for (const auto& node : g.nodes) {
+    ir::Node& second = *node;
     if (!is_op(second, "Transpose", 1)) continue;
     const ir::Edge* mid = second.inputs[0];
     ir::Node* first = mid->origin == ir::Edge::Origin::NodeOutput ? mid->producer : nullptr;
     if (!first || first->graph != &g || composed.count(first) || !is_op(*first, "Transpose", 1) ||
-        !read_only_by(g, mid, second))
+        !readers.only_by(mid, second))
       continue;
     const int64_t rank = rank_of(types, first->inputs[0]);
     auto p1 = perm_of(*first, rank), p2 = perm_of(second, rank);
@@ -81,8 +82,7 @@ int compose_in(ir::Graph& g, const infer::Inferred& types) {
 }  // namespace
 
 int merge_transposes(ir::Model& model) {
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   int composed = 0;
   for_each_graph(model, [&](ir::Graph& g) { composed += compose_in(g, types); });
   return composed;

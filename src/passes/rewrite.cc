@@ -22,32 +22,10 @@ void visit(ir::Graph& g, const std::function<void(ir::Graph&)>& fn) {
     for (ir::Graph* sub : subgraphs(*g.nodes[i])) visit(*sub, fn);
 }
 
-void rename_capture(ir::Edge* cap, const std::string& name) {
-  if (cap->name == name) return;
-  cap->name = name;
-  for (const auto& n : cap->graph->nodes) {
-    const auto& implicit = n->implicit_inputs;
-    if (std::find(implicit.begin(), implicit.end(), cap) == implicit.end()) continue;
-    for (ir::Graph* sub : subgraphs(*n))
-      for (ir::Edge* c : sub->captures)
-        if (c->outer == cap) rename_capture(c, name);
-  }
-}
-
-ir::Edge* capture_of(const ir::Graph& g, const ir::Edge* outer) {
-  for (ir::Edge* c : g.captures)
-    if (c->outer == outer) return c;
-  return nullptr;
-}
-
 }  // namespace
 
 void for_each_graph(ir::Model& model, const std::function<void(ir::Graph&)>& fn) {
   if (model.graph) visit(*model.graph, fn);
-}
-
-bool is_graph_output(const ir::Graph& graph, const ir::Edge* e) {
-  return std::find(graph.outputs.begin(), graph.outputs.end(), e) != graph.outputs.end();
 }
 
 const Tensor* constant_value(const ir::Edge* e) {
@@ -70,38 +48,117 @@ bool calls_local_function(const ir::Model& model, const ir::Node& node) {
   });
 }
 
-void set_capture_outer(ir::Edge* cap, ir::Edge* outer) {
-  cap->outer = outer;
-  rename_capture(cap, outer->name);
+void rename_captures(ir::Graph& g, const std::unordered_set<const ir::Edge*>& renamed) {
+  if (renamed.empty()) return;
+  for (ir::Edge* c : g.captures)
+    if (renamed.count(c)) c->name = c->outer->name;
+  for (const auto& n : g.nodes) {
+    const auto& implicit = n->implicit_inputs;
+    if (std::none_of(implicit.begin(), implicit.end(),
+                     [&](const ir::Edge* e) { return renamed.count(e) > 0; }))
+      continue;
+    for (ir::Graph* sub : subgraphs(*n)) {
+      std::unordered_set<const ir::Edge*> below;
+      for (const ir::Edge* c : sub->captures)
+        if (renamed.count(c->outer)) below.insert(c);
+      rename_captures(*sub, below);
+    }
+  }
 }
 
-void replace_uses(ir::Graph& graph, ir::Edge* from, ir::Edge* to) {
-  std::replace(graph.outputs.begin(), graph.outputs.end(), from, to);
-  for (const auto& n : graph.nodes) {
-    std::replace(n->inputs.begin(), n->inputs.end(), from, to);
-    auto& implicit = n->implicit_inputs;
-    auto it = std::find(implicit.begin(), implicit.end(), from);
-    if (it == implicit.end()) continue;
-    for (ir::Graph* sub : subgraphs(*n)) {
-      ir::Edge* old = capture_of(*sub, from);
-      if (!old) continue;
-      if (ir::Edge* existing = capture_of(*sub, to)) {
-        replace_uses(*sub, old, existing);
-        sub->captures.erase(std::find(sub->captures.begin(), sub->captures.end(), old));
-      } else {
-        set_capture_outer(old, to);
-      }
+namespace {
+
+// The captures of `sub` whose outer value `map` replaces read its replacement: the capture
+// sub already has of it, or the same capture pointed at it (renamed).
+void recapture(ir::Graph& sub, const EdgeMap& map) {
+  std::unordered_map<const ir::Edge*, ir::Edge*> capture_of;  // outer value -> capture
+  for (ir::Edge* c : sub.captures) capture_of.emplace(c->outer, c);
+  EdgeMap merged;  // a capture -> the capture of the same new value it gives way to
+  std::unordered_set<const ir::Edge*> renamed;
+  for (ir::Edge* c : sub.captures) {
+    const auto it = map.find(c->outer);
+    if (it == map.end()) continue;
+    auto [existing, added] = capture_of.emplace(it->second, c);
+    if (!added) {
+      merged[c] = existing->second;
+      continue;
     }
-    if (std::find(implicit.begin(), implicit.end(), to) != implicit.end())
-      implicit.erase(it);
-    else
-      *it = to;
+    c->outer = it->second;
+    if (c->name != c->outer->name) renamed.insert(c);
+  }
+  rename_captures(sub, renamed);
+  if (merged.empty()) return;
+  replace_uses(sub, merged);
+  std::erase_if(sub.captures, [&](const ir::Edge* c) { return merged.count(c) > 0; });
+}
+
+}  // namespace
+
+void replace_uses(ir::Graph& graph, const EdgeMap& map) {
+  if (map.empty()) return;
+  const auto replaced = [&](ir::Edge* e) {
+    const auto it = map.find(e);
+    return it == map.end() ? e : it->second;
+  };
+  for (ir::Edge*& e : graph.outputs) e = replaced(e);
+  for (const auto& n : graph.nodes) {
+    for (ir::Edge*& e : n->inputs) e = replaced(e);
+    auto& implicit = n->implicit_inputs;
+    if (std::none_of(implicit.begin(), implicit.end(),
+                     [&](const ir::Edge* e) { return map.count(e) > 0; }))
+      continue;
+    for (ir::Graph* sub : subgraphs(*n)) recapture(*sub, map);
+    // A replaced value the node already lists goes; another takes the old one's place.
+    std::unordered_set<const ir::Edge*> listed;
+    for (const ir::Edge* e : implicit)
+      if (!map.count(e)) listed.insert(e);
+    std::vector<ir::Edge*> kept;
+    for (ir::Edge* e : implicit) {
+      ir::Edge* now = replaced(e);
+      if (now == e || listed.insert(now).second) kept.push_back(now);
+    }
+    implicit = std::move(kept);
   }
 }
 
 void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& doomed) {
   if (doomed.empty()) return;
   std::erase_if(graph.nodes, [&](const auto& n) { return doomed.count(n.get()) > 0; });
+}
+
+ir::Node* NodeEdits::add_before(const ir::Node& anchor, const std::string& op_type,
+                                const std::string& name) {
+  // Not through Graph::new_node, which appends to g.nodes: the pass is walking that list.
+  auto n = std::make_unique<ir::Node>();
+  n->op_type = op_type;
+  n->name = name;
+  n->graph = &g_;
+  ir::Node* added = n.get();
+  put_before(anchor, std::move(n));
+  return added;
+}
+
+void NodeEdits::put_before(const ir::Node& anchor, std::unique_ptr<ir::Node> n) {
+  before_[&anchor].push_back(std::move(n));
+}
+
+int NodeEdits::apply() {
+  if (before_.empty() && removed_.empty()) return 0;
+  std::vector<std::unique_ptr<ir::Node>> nodes;
+  nodes.reserve(g_.nodes.size());
+  int removed = 0;
+  for (auto& n : g_.nodes) {
+    if (const auto it = before_.find(n.get()); it != before_.end())
+      for (auto& placed : it->second) nodes.push_back(std::move(placed));
+    if (removed_.count(n.get()))
+      ++removed;
+    else
+      nodes.push_back(std::move(n));
+  }
+  g_.nodes = std::move(nodes);
+  before_.clear();
+  removed_.clear();
+  return removed;
 }
 
 void NameSet::count() {

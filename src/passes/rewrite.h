@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,8 +23,6 @@ std::vector<ir::Graph*> subgraphs(const ir::Node& node);
 // (function bodies are left alone: their values are formal parameters).
 void for_each_graph(ir::Model& model, const std::function<void(ir::Graph&)>& fn);
 
-bool is_graph_output(const ir::Graph& graph, const ir::Edge* e);
-
 // The value of `e` when it is a constant: an initializer (also one of an enclosing graph
 // read through captures) or the output of a Constant node holding a tensor. Null otherwise.
 const Tensor* constant_value(const ir::Edge* e);
@@ -31,17 +30,42 @@ const Tensor* constant_value(const ir::Edge* e);
 // Whether `node` calls a function of the model (which may shadow an operator's name).
 bool calls_local_function(const ir::Model& model, const ir::Node& node);
 
-// Points capture `cap` at `outer` and renames it (and the captures nested below that read
-// it) to the outer value's name.
-void set_capture_outer(ir::Edge* cap, ir::Edge* outer);
+using EdgeMap = std::unordered_map<const ir::Edge*, ir::Edge*>;
 
-// Makes every reader of `from` in `graph` read `to` instead: node inputs, graph outputs
-// and the captures of nested subgraphs (a subgraph that already captures `to` reads that
-// capture). `from` and `to` belong to `graph`.
-void replace_uses(ir::Graph& graph, ir::Edge* from, ir::Edge* to);
+// Renames each capture of `g` in `renamed` (whose outer values a rewrite changed) to its
+// outer value's name, and the captures nested below that read them: one walk of g's nodes
+// for all of them.
+void rename_captures(ir::Graph& g, const std::unordered_set<const ir::Edge*>& renamed);
+
+// Makes every reader in `graph` of a key of `map` read its value instead: node inputs,
+// graph outputs and the captures of nested subgraphs (a subgraph that already captures the
+// new value reads that capture). Keys and values belong to `graph`; one walk of the graph,
+// and of the subgraphs that capture a key, however many values are replaced.
+void replace_uses(ir::Graph& graph, const EdgeMap& map);
 
 // Removes the nodes in `doomed` from `graph`, keeping the others in order.
 void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& doomed);
+
+// Changes to a graph's node list that a pass decides while it walks the list, made in one
+// sweep at the end (inserting into or erasing from the vector one node at a time is
+// quadratic on a graph of many rewrites). New nodes belong to the graph from the start.
+class NodeEdits {
+ public:
+  explicit NodeEdits(ir::Graph& g) : g_(g) {}
+  // A new node of `op_type` named `name`, to be placed just before `anchor`.
+  ir::Node* add_before(const ir::Node& anchor, const std::string& op_type, const std::string& name);
+  // Places the node `n` (of this graph) just before `anchor`, after those placed there before.
+  void put_before(const ir::Node& anchor, std::unique_ptr<ir::Node> n);
+  void remove(const ir::Node& n) { removed_.insert(&n); }
+  bool removed(const ir::Node& n) const { return removed_.count(&n) > 0; }
+  // Makes the changes; the number of nodes removed.
+  int apply();
+
+ private:
+  ir::Graph& g_;
+  std::unordered_map<const ir::Node*, std::vector<std::unique_ptr<ir::Node>>> before_;
+  std::unordered_set<const ir::Node*> removed_;
+};
 
 // The value names in use anywhere in a model, for naming moved values without collisions.
 // Counted at the first claim (a pass that renames nothing never walks the model for them).

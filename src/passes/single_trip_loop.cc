@@ -45,13 +45,10 @@ int single_trip_loop(ir::Model& model) {
   const bool axes_as_input = model.opset("") >= 13;
   int inlined = 0;
   for_each_graph(model, [&](ir::Graph& g) {
-    for (size_t i = 0; i < g.nodes.size();) {
-      ir::Node& n = *g.nodes[i];
-      ir::Graph* body = single_trip_body(n);
-      if (!body) {
-        ++i;
-        continue;
-      }
+    const auto wanted = [](const ir::Node& n) { return single_trip_body(n) != nullptr; };
+    inlined += inliner.expand(g, wanted, [&](std::unique_ptr<ir::Node> loop) {
+      ir::Graph* body = single_trip_body(*loop);
+      const ir::Node& n = *loop;
       const size_t carried = n.inputs.size() - 2;
       EdgeMap bound;
       bound[body->inputs[0]] = inliner.add_initializer(g, "iteration", Tensor::scalar_i64(0));
@@ -60,7 +57,7 @@ int single_trip_loop(ir::Model& model) {
       for (size_t k = 0; k < carried; ++k) bound[body->inputs[k + 2]] = n.inputs[k + 2];
       // Body outputs: the condition (not needed), the carried values, the scan slices.
       std::vector<ir::Edge*> targets = {nullptr};
-      std::vector<std::unique_ptr<ir::Node>> stack_scans;
+      Nodes stack_scans;
       for (size_t o = 0; o < n.outputs.size(); ++o) {
         ir::Edge* out = n.outputs[o];
         if (o < carried || !out) {
@@ -82,9 +79,9 @@ int single_trip_loop(ir::Model& model) {
           stack_scans.back()->attributes.push_back(std::move(axes));
         }
       }
-      inliner.replace_node(g, i, *body, std::move(bound), targets, std::move(stack_scans));
-      ++inlined;
-    }
+      return inliner.inline_node(g, std::move(loop), *body, std::move(bound), targets,
+                                 std::move(stack_scans));
+    });
   });
   return inlined;
 }

@@ -13,8 +13,6 @@
 // MatMul with a batched B keeps its Transposes: the MatMul kernel has no transposition flag.) The
 // pass runs before fold-constants: a Transpose of a constant weight folded there would be a second,
 // transposed copy of the weight, held while the plan packs it.
-#include <unordered_set>
-
 #include "passes/fusion.h"
 #include "passes/pass.h"
 #include "passes/rewrite.h"
@@ -35,7 +33,7 @@ bool is_gemm(const ir::Node& n) {
 
 // A float MatMul (or com.microsoft FusedMatMul when `fused`) whose B is 2-D and A of known
 // rank.
-bool is_float_matmul_2d_b(const ir::Node& n, const infer::Inferred& types, bool fused) {
+bool is_float_matmul_2d_b(const ir::Node& n, const ModelTypes& types, bool fused) {
   if (fused
           ? !(n.op_type == "FusedMatMul" && n.domain == kMicrosoftDomain && n.inputs.size() == 2 &&
               n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
@@ -53,7 +51,7 @@ struct Allowed {
   bool ms_domain;         // com.microsoft not imported, or at version 1
 };
 
-Target target_of(const ir::Node& n, const infer::Inferred& types, Allowed allowed) {
+Target target_of(const ir::Node& n, const ModelTypes& types, Allowed allowed) {
   if (is_gemm(n)) return Target::gemm;
   if (allowed.ms_domain && is_float_matmul_2d_b(n, types, true)) return Target::fused_matmul;
   if (!is_float_matmul_2d_b(n, types, false)) return Target::none;
@@ -62,33 +60,33 @@ Target target_of(const ir::Node& n, const infer::Inferred& types, Allowed allowe
 }
 
 int fold_in(ir::Graph& g, const Rewriting& rw, Allowed allowed, bool& used_ms_domain) {
-  std::unordered_set<const ir::Node*> folded;
+  const Readers readers(g);
+  NodeEdits edits(g);
   int changes = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    ir::Node* n = g.nodes[i].get();
-    const Target target = folded.count(n) ? Target::none : target_of(*n, rw.types, allowed);
+  for (const auto& node : g.nodes) {
+    ir::Node* n = node.get();
+    const Target target = target_of(*n, rw.types, allowed);
     if (target == Target::none) continue;
-    const ir::Node* t = fusable_transpose_2d(g, rw.types, n->inputs[1], *n);
+    const ir::Node* t = fusable_transpose_2d(readers, rw.types, n->inputs[1], *n);
     if (!t) continue;
     used_ms_domain = used_ms_domain || target == Target::fused_matmul;
     if (n->op_type == "MatMul") {
-      folded.insert(n);
+      edits.remove(*n);
       ir::Node* mm = n;
-      n = insert_node(g, i, target == Target::gemm ? "Gemm" : "FusedMatMul", mm->name);
+      n = edits.add_before(*mm, target == Target::gemm ? "Gemm" : "FusedMatMul", mm->name);
       if (target == Target::fused_matmul) n->domain = kMicrosoftDomain;
       n->inputs = {mm->inputs[0], t->inputs[0]};
       set_int_attr(*n, "transB", 1);
       replace_producer(rw, *n, 0, mm->outputs[0]);
-      ++i;  // past the MatMul, now one further on
     } else {
       n->inputs[1] = t->inputs[0];
       set_int_attr(*n, "transB", 1 - int_attr(*n, "transB"));
       require_types_kept(rw, *n);
     }
-    folded.insert(t);
+    edits.remove(*t);
     ++changes;
   }
-  erase_nodes(g, folded);
+  edits.apply();
   return changes;
 }
 
@@ -99,8 +97,7 @@ int fold(ir::Model& model, bool ms_domain) {
   const Allowed allowed{model.opset("") >= 11, ms_domain && (ms_imported == 0 || ms_imported == 1)};
   // The import first: new FusedMatMuls are inferred at that version as they are made.
   if (allowed.ms_domain && ms_imported == 0) model.opset_imports.emplace_back(kMicrosoftDomain, 1);
-  check::Diagnostics ignored;  // the model was checked before any pass runs
-  const infer::Inferred types = infer::infer_model(model, ignored);
+  const ModelTypes types(model);
   const Rewriting rw{model, types};
   bool used_ms_domain = false;
   int folded = 0;

@@ -13,10 +13,10 @@
 #include "bough/error.h"
 #include "bough/session.h"
 #include "formats/read_model.h"
-#include "infer/infer.h"
 #include "passes/fusion.h"
 #include "passes/pass_test_util.h"
 #include "passes/pipeline.h"
+#include "passes/rewrite.h"
 #include "reference.h"
 
 namespace bough {
@@ -274,10 +274,10 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   g.output_untyped("y");
   auto model = read_model_file(test::save_scratch(g, "rewrite_refuses"));
   model->opset_imports.emplace_back(passes::kMicrosoftDomain, 1);
-  check::Diagnostics ignored;
-  const infer::Inferred types = infer::infer_model(*model, ignored);
+  const passes::ModelTypes types(*model);
   ir::Graph& graph = *model->graph;
-  ir::Node* gelu = passes::insert_node(graph, 1, "Gelu", "fused");
+  passes::NodeEdits edits(graph);
+  ir::Node* gelu = edits.add_before(*graph.nodes[0], "Gelu", "fused");
   gelu->domain = passes::kMicrosoftDomain;
   gelu->inputs = {graph.inputs[0]};
   try {
@@ -294,8 +294,9 @@ TEST(FusionMeaning, RewriteRefusesAReplacementOfAnotherType) {
   same.output_untyped("y");
   auto ok = read_model_file(test::save_scratch(same, "rewrite_takes"));
   ok->opset_imports.emplace_back(passes::kMicrosoftDomain, 1);
-  const infer::Inferred ok_types = infer::infer_model(*ok, ignored);
-  ir::Node* g2 = passes::insert_node(*ok->graph, 1, "Gelu", "fused");
+  const passes::ModelTypes ok_types(*ok);
+  passes::NodeEdits ok_edits(*ok->graph);
+  ir::Node* g2 = ok_edits.add_before(*ok->graph->nodes[0], "Gelu", "fused");
   g2->domain = passes::kMicrosoftDomain;
   g2->inputs = {ok->graph->inputs[0]};
   EXPECT_NO_THROW(passes::replace_producer({*ok, ok_types}, *g2, 0, ok->graph->outputs[0]));

@@ -506,15 +506,15 @@ const XmlPort* GraphLowering::result_source(const XmlLayer& result) const {
 }
 
 void GraphLowering::separate_outputs(bool inputs_too) {
-  auto& outs = graph_->outputs;
-  for (auto it = outs.begin(); it != outs.end(); ++it) {
-    const ir::Edge::Origin origin = (*it)->origin;
-    if (origin != ir::Edge::Origin::Capture && !(inputs_too && origin == ir::Edge::Origin::Input) &&
-        std::find(outs.begin(), it, *it) == it)
+  std::unordered_set<const ir::Edge*> listed;  // the outputs before this one, as they were
+  for (ir::Edge*& out : graph_->outputs) {
+    const ir::Edge::Origin origin = out->origin;
+    if (listed.insert(out).second && origin != ir::Edge::Origin::Capture &&
+        !(inputs_too && origin == ir::Edge::Origin::Input))
       continue;
-    ir::Edge* copy = node("Identity", {*it}, (*it)->name + "/copy");
-    copy->type = (*it)->type;
-    *it = copy;
+    ir::Edge* copy = node("Identity", {out}, out->name + "/copy");
+    copy->type = out->type;
+    out = copy;
   }
 }
 
