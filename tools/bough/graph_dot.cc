@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ir/printer.h"
 #include "util/json.h"
 
 namespace bough::cli {
@@ -14,12 +15,15 @@ std::string quote(const std::string& s) { return util::json_string(s); }
 
 class DotWriter {
  public:
+  explicit DotWriter(int max_depth) : max_depth_(max_depth) {}
+
   std::string write(const ir::Model& model) {
     graph(*model.graph, "  ");
     return finish();
   }
 
   std::string write(const std::vector<const ir::Graph*>& graphs) {
+    level_ = -1;  // the graphs drawn are level 0, as the main graph is
     for (const ir::Graph* g : graphs) cluster(*g->owner, "", g->owner_attr, *g, "  ");
     return finish();
   }
@@ -34,23 +38,11 @@ class DotWriter {
            out_ + crossing_ + "}\n";
   }
 
-  // The value a capture reads, through captures of captures.
-  static const ir::Edge* origin(const ir::Edge* e) {
-    while (e && e->origin == ir::Edge::Origin::Capture && e->outer) e = e->outer;
-    return e;
-  }
-
-  // Whether `value` is an initializer (or an input with a default), folded into labels.
-  static bool folded(const ir::Edge* value) {
-    const ir::Edge* from = origin(value);
-    return !from || from->data;
-  }
-
   // The captures of `g` that its nodes or outputs read, each once, in the order first read.
   static std::vector<const ir::Edge*> read_captures(const ir::Graph& g) {
     std::vector<const ir::Edge*> read;
     auto note = [&](const ir::Edge* e) {
-      if (e && e->origin == ir::Edge::Origin::Capture && !folded(e) &&
+      if (e && e->origin == ir::Edge::Origin::Capture && !folded_into_readers(e) &&
           std::find(read.begin(), read.end(), e) == read.end())
         read.push_back(e);
     };
@@ -98,7 +90,7 @@ class DotWriter {
       if (e->origin != ir::Edge::Origin::Capture) break;
     }
     // Not drawn: the picture is of subgraphs only and this value is outside them.
-    const ir::Edge* from = origin(c);
+    const ir::Edge* from = captured_origin(c);
     const std::string id = next_id("x");
     crossing_ += "  " + id + " [shape=ellipse, style=dashed, label=" +
                  quote(from->name + "\n" + ir::to_string(from->type) + "\n(from outside)") + "];\n";
@@ -110,18 +102,42 @@ class DotWriter {
     const std::string id = next_id("n");
     std::string label = n.label();
     for (const ir::Edge* in : n.inputs) {
-      const ir::Edge* from = origin(in);
+      const ir::Edge* from = captured_origin(in);
       if (from && from->data) label += "\n" + in->name + ": " + ir::to_string(from->type);
     }
     out_ += pad + id + " [shape=box, style=rounded, label=" + quote(label) + "];\n";
     for (const ir::Edge* in : n.inputs) edge(in, id, pad);
     for (const ir::Edge* o : n.outputs)
       if (o) source_[o] = id;
+    const bool fold = max_depth_ >= 0 && level_ + 1 > max_depth_;
     for (const auto& a : n.attributes) {
-      if (a.g) cluster(n, id, a.name, *a.g, pad);
-      for (size_t i = 0; i < a.graphs.size(); ++i)
-        cluster(n, id, a.name + "[" + std::to_string(i) + "]", *a.graphs[i], pad);
+      if (a.g) (fold ? folded_box(n, id, a.name, *a.g, pad) : cluster(n, id, a.name, *a.g, pad));
+      for (size_t i = 0; i < a.graphs.size(); ++i) {
+        const std::string attribute = a.name + "[" + std::to_string(i) + "]";
+        fold ? folded_box(n, id, attribute, *a.graphs[i], pad)
+             : cluster(n, id, attribute, *a.graphs[i], pad);
+      }
     }
+  }
+
+  // A subgraph below --depth: one box with its node count and the values it captures, each
+  // entering as a capture edge.
+  void folded_box(const ir::Node& owner, const std::string& owner_id, const std::string& attribute,
+                  const ir::Graph& g, const std::string& pad) {
+    const std::string id = next_id("f");
+    const size_t nodes = ir::count_nodes(g);
+    std::string label = owner.label() + ": " + attribute + "\n" + std::to_string(nodes) +
+                        (nodes == 1 ? " node" : " nodes") + " (folded)";
+    std::vector<const ir::Edge*> read;
+    for (const ir::Edge* c : g.captures)
+      if (!folded_into_readers(c)) read.push_back(c);
+    for (size_t i = 0; i < read.size(); ++i) label += (i ? ", " : "\ncaptures ") + read[i]->name;
+    out_ += pad + id + " [shape=box, style=\"dashed,rounded\", label=" + quote(label) + "];\n";
+    crossing_ += "  " + owner_id + " -> " + id + " [style=dotted, arrowhead=none];\n";
+    for (const ir::Edge* c : read)
+      crossing_ += "  " + outer_source(c) + " -> " + id + " [id=\"capture_" +
+                   std::to_string(captures_++) +
+                   "\", style=dashed, color=\"#3366cc\", label=" + quote(c->name) + "];\n";
   }
 
   // `owner_id` is the owner's DOT node, "" when the owner is not drawn.
@@ -136,14 +152,16 @@ class DotWriter {
     if (!owner_id.empty())
       crossing_ += "  " + owner_id + " -> " + anchor +
                    " [style=dotted, arrowhead=none, lhead=" + name + "];\n";
+    ++level_;
     graph(g, pad + "  ");
+    --level_;
     out_ += pad + "}\n";
   }
 
   // An edge carrying `value` into DOT node `to` (a capture from its port); none for
   // initializers (in the label) and omitted optional inputs.
   void edge(const ir::Edge* value, const std::string& to, const std::string& pad) {
-    if (folded(value)) return;
+    if (folded_into_readers(value)) return;
     auto it = source_.find(value);
     if (it == source_.end()) return;
     out_ += pad + it->second + " -> " + to + " [label=" + quote(value->name) + "];\n";
@@ -152,14 +170,27 @@ class DotWriter {
   std::string out_, crossing_;
   std::map<const ir::Edge*, std::string> source_;  // value -> the DOT node that makes it
   int next_ = 0, captures_ = 0;
+  int max_depth_ = -1, level_ = 0;  // levels of subgraphs drawn (-1: all); the current one
 };
 
 }  // namespace
 
-std::string graph_to_dot(const ir::Model& model) { return DotWriter().write(model); }
+const ir::Edge* captured_origin(const ir::Edge* e) {
+  while (e && e->origin == ir::Edge::Origin::Capture && e->outer) e = e->outer;
+  return e;
+}
 
-std::string subgraphs_to_dot(const std::vector<const ir::Graph*>& graphs) {
-  return DotWriter().write(graphs);
+bool folded_into_readers(const ir::Edge* value) {
+  const ir::Edge* from = captured_origin(value);
+  return !from || from->data;
+}
+
+std::string graph_to_dot(const ir::Model& model, int max_depth) {
+  return DotWriter(max_depth).write(model);
+}
+
+std::string subgraphs_to_dot(const std::vector<const ir::Graph*>& graphs, int max_depth) {
+  return DotWriter(max_depth).write(graphs);
 }
 
 }  // namespace bough::cli
