@@ -157,6 +157,27 @@ TEST(CliShowHtml, OpenVinoTensorIteratorHasItsBody) {
   EXPECT_GT(body["nodes"], 0);
 }
 
+// A value name over 40 characters is drawn as %~1 and explained once in a legend box.
+TEST(CliShowHtml, LongNamesInDotAreAliasedWithALegend) {
+  const std::string dir = test::scratch_dir("cli_show_long_names");
+  const std::string name = "/model/layers.0/self_attn/q_proj/MatMul_output_0";  // 48 characters
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  g.node("Relu", {"x"}, {name});
+  g.node("Identity", {name}, {"y"});
+  const std::string model = test::save_model(test::make_model(g), dir, "m.onnx");
+  std::string out;
+  ASSERT_EQ(
+      test::run_cli("show " + shell_quoted(model) + " -o " + shell_quoted(dir + "/m.dot"), &out), 0)
+      << out;
+  const std::string dot = test::read_text(dir + "/m.dot");
+  EXPECT_EQ(test::count_of(dot, name), 1u) << dot;                   // in the legend only
+  EXPECT_NE(dot.find("[label=\"%~1\"]"), std::string::npos) << dot;  // the edge Relu -> Identity
+  EXPECT_NE(dot.find("legend [shape=note, label=\"names\\n%~1 = " + name + "\"]"),
+            std::string::npos)
+      << dot;
+}
+
 bool have_dot() {
   std::string out;
   return test::run_command("dot -V", &out) == 0;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ir/printer.h"
+#include "short_names.h"
 #include "util/json.h"
 
 namespace bough::cli {
@@ -35,7 +36,10 @@ class DotWriter {
     return "digraph model {\n  rankdir=TB;\n  compound=true;\n"
            "  node [fontname=\"Helvetica\", fontsize=10];\n"
            "  edge [fontname=\"Helvetica\", fontsize=9];\n" +
-           out_ + crossing_ + "}\n";
+           out_ + crossing_ +
+           (legend_.empty() ? ""
+                            : "  legend [shape=note, label=" + quote("names" + legend_) + "];\n") +
+           "}\n";
   }
 
   // The captures of `g` that its nodes or outputs read, each once, in the order first read.
@@ -52,6 +56,15 @@ class DotWriter {
     return read;
   }
 
+  // A value name as the labels show it: one over kLongName characters as an alias %~N, in
+  // order of first appearance, explained in a legend box (as `bough info` prints them).
+  std::string shown(const std::string& name) {
+    if (name.size() <= kLongName) return name;
+    auto [at, added] = aliases_.try_emplace(name, "%~" + std::to_string(aliases_.size() + 1));
+    if (added) legend_ += "\n" + at->second + " = " + name;
+    return at->second;
+  }
+
   std::string next_id(const char* prefix) { return prefix + std::to_string(next_++); }
 
   void graph(const ir::Graph& g, const std::string& pad) {
@@ -60,14 +73,15 @@ class DotWriter {
       const std::string id = next_id("v");
       source_[e] = id;
       out_ += pad + id +
-              " [shape=ellipse, label=" + quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
+              " [shape=ellipse, label=" + quote(shown(e->name) + "\n" + ir::to_string(e->type)) +
+              "];\n";
     }
     for (const ir::Edge* c : read_captures(g)) port(c, pad);
     for (const auto& n : g.nodes) node(*n, pad);
     for (const ir::Edge* e : g.outputs) {
       const std::string id = next_id("o");
       out_ += pad + id + " [shape=ellipse, style=filled, fillcolor=\"#eeeeee\", label=" +
-              quote(e->name + "\n" + ir::to_string(e->type)) + "];\n";
+              quote(shown(e->name) + "\n" + ir::to_string(e->type)) + "];\n";
       edge(e, id, pad);
     }
   }
@@ -76,11 +90,12 @@ class DotWriter {
   // nearest enclosing value drawn (a port of an enclosing cluster, or the value itself).
   void port(const ir::Edge* c, const std::string& pad) {
     const std::string id = next_id("c");
-    out_ += pad + id + " [shape=ellipse, style=dashed, color=\"#3366cc\", label=" + quote(c->name) +
+    out_ += pad + id +
+            " [shape=ellipse, style=dashed, color=\"#3366cc\", label=" + quote(shown(c->name)) +
             "];\n";
     crossing_ += "  " + outer_source(c) + " -> " + id + " [id=\"capture_" +
                  std::to_string(captures_++) +
-                 "\", style=dashed, color=\"#3366cc\", label=" + quote(c->name) + "];\n";
+                 "\", style=dashed, color=\"#3366cc\", label=" + quote(shown(c->name)) + "];\n";
     source_[c] = id;
   }
 
@@ -93,7 +108,8 @@ class DotWriter {
     const ir::Edge* from = captured_origin(c);
     const std::string id = next_id("x");
     crossing_ += "  " + id + " [shape=ellipse, style=dashed, label=" +
-                 quote(from->name + "\n" + ir::to_string(from->type) + "\n(from outside)") + "];\n";
+                 quote(shown(from->name) + "\n" + ir::to_string(from->type) + "\n(from outside)") +
+                 "];\n";
     source_[from] = id;
     return id;
   }
@@ -103,7 +119,7 @@ class DotWriter {
     std::string label = n.label();
     for (const ir::Edge* in : n.inputs) {
       const ir::Edge* from = captured_origin(in);
-      if (from && from->data) label += "\n" + in->name + ": " + ir::to_string(from->type);
+      if (from && from->data) label += "\n" + shown(in->name) + ": " + ir::to_string(from->type);
     }
     out_ += pad + id + " [shape=box, style=rounded, label=" + quote(label) + "];\n";
     for (const ir::Edge* in : n.inputs) edge(in, id, pad);
@@ -131,13 +147,14 @@ class DotWriter {
     std::vector<const ir::Edge*> read;
     for (const ir::Edge* c : g.captures)
       if (!folded_into_readers(c)) read.push_back(c);
-    for (size_t i = 0; i < read.size(); ++i) label += (i ? ", " : "\ncaptures ") + read[i]->name;
+    for (size_t i = 0; i < read.size(); ++i)
+      label += (i ? ", " : "\ncaptures ") + shown(read[i]->name);
     out_ += pad + id + " [shape=box, style=\"dashed,rounded\", label=" + quote(label) + "];\n";
     crossing_ += "  " + owner_id + " -> " + id + " [style=dotted, arrowhead=none];\n";
     for (const ir::Edge* c : read)
       crossing_ += "  " + outer_source(c) + " -> " + id + " [id=\"capture_" +
                    std::to_string(captures_++) +
-                   "\", style=dashed, color=\"#3366cc\", label=" + quote(c->name) + "];\n";
+                   "\", style=dashed, color=\"#3366cc\", label=" + quote(shown(c->name)) + "];\n";
   }
 
   // `owner_id` is the owner's DOT node, "" when the owner is not drawn.
@@ -164,10 +181,11 @@ class DotWriter {
     if (folded_into_readers(value)) return;
     auto it = source_.find(value);
     if (it == source_.end()) return;
-    out_ += pad + it->second + " -> " + to + " [label=" + quote(value->name) + "];\n";
+    out_ += pad + it->second + " -> " + to + " [label=" + quote(shown(value->name)) + "];\n";
   }
 
-  std::string out_, crossing_;
+  std::string out_, crossing_, legend_;
+  std::map<std::string, std::string> aliases_;     // long name -> %~N
   std::map<const ir::Edge*, std::string> source_;  // value -> the DOT node that makes it
   int next_ = 0, captures_ = 0;
   int max_depth_ = -1, level_ = 0;  // levels of subgraphs drawn (-1: all); the current one
