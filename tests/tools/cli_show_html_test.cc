@@ -183,26 +183,29 @@ bool have_dot() {
   return test::run_command("dot -V", &out) == 0;
 }
 
-// examples/if_loop.onnx with --depth: 1 draws the body and folds the branches (7 = 5 + 1 +
-// 1 nodes in the body; the branches 1 each), each folded branch fed x_in by a capture edge;
-// 0 folds the body, which captures nothing drawn (step and half are initializers).
-TEST(CliShowHtml, DepthFoldsSubgraphsInDot) {
-  const std::string dir = test::scratch_dir("cli_show_depth_dot");
+// The .dot of examples/if_loop.onnx drawn with --depth `depth`.
+std::string example_dot(const std::string& dir, int depth) {
   const std::string model = shell_quoted(test::source_dir() + "/examples/if_loop.onnx");
+  const std::string dot = dir + "/d" + std::to_string(depth) + ".dot";
   std::string out;
-  ASSERT_EQ(
-      test::run_cli("show " + model + " -o " + shell_quoted(dir + "/d1.dot") + " --depth 1", &out),
+  EXPECT_EQ(
+      test::run_cli(
+          "show " + model + " -o " + shell_quoted(dot) + " --depth " + std::to_string(depth), &out),
       0)
       << out;
-  const std::string d1 = test::read_text(dir + "/d1.dot");
+  return test::read_text(dot);
+}
+
+// --depth 1 draws the Loop body and folds the If's branches (one node each), each fed x_in by
+// a capture edge; --depth 0 folds the body (7 = 5 + 1 + 1 nodes), which captures nothing
+// drawn (step and half are initializers).
+TEST(CliShowHtml, DepthFoldsSubgraphsInDot) {
+  const std::string dir = test::scratch_dir("cli_show_depth_dot");
+  const std::string d1 = example_dot(dir, 1);
   EXPECT_EQ(test::count_of(d1, "subgraph cluster_"), 1u) << d1;
   EXPECT_EQ(test::count_of(d1, "1 node (folded)\\ncaptures x_in"), 2u) << d1;
   EXPECT_EQ(test::count_of(d1, "id=\"capture_"), 2u) << d1;
-  ASSERT_EQ(
-      test::run_cli("show " + model + " -o " + shell_quoted(dir + "/d0.dot") + " --depth 0", &out),
-      0)
-      << out;
-  const std::string d0 = test::read_text(dir + "/d0.dot");
+  const std::string d0 = example_dot(dir, 0);
   EXPECT_EQ(test::count_of(d0, "subgraph cluster_"), 0u) << d0;
   EXPECT_EQ(test::count_of(d0, "Loop \\\"steps\\\": body\\n7 nodes (folded)\""), 1u) << d0;
   EXPECT_EQ(test::count_of(d0, "id=\"capture_"), 0u) << d0;
