@@ -74,8 +74,9 @@ TEST(CliShowHtml, ExampleGraphsItemsCapturesAndTypes) {
   EXPECT_EQ(loop_item["op"], "Loop");
   EXPECT_EQ(loop_item["domain"], "ai.onnx");
   EXPECT_EQ(loop_item["version"], 17);
-  EXPECT_EQ(loop_item["ins"], json::parse(R"([["n","tensor(int64)"],["",""],["x","tensor(float)[3]"]])"));
-  EXPECT_EQ(loop_item["outs"][0], json::parse(R"(["x_final","tensor(float)[3]"])"));
+  EXPECT_EQ(loop_item["ins"],
+            json::parse(R"j([["n","tensor(int64)"],["",""],["x","tensor(float)[3]"]])j"));
+  EXPECT_EQ(loop_item["outs"][0], json::parse(R"j(["x_final","tensor(float)[3]"])j"));
   EXPECT_EQ(loop_item["r"], 1);
   EXPECT_EQ((*main)["items"][static_cast<size_t>(x)]["r"], 0);
   // x -> Loop, labelled with x's type.

@@ -6,6 +6,7 @@
 // the sorting of each rank.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 #include <vector>
 
