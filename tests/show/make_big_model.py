@@ -2,9 +2,9 @@
 """A 5,000-node ONNX model for the `bough show -o view.html` tests (python3-onnx).
 
 x: float[1, 64], flag: bool. 495 blocks of ten nodes (two MatMul + Add paths, Relu and
-Sigmoid, a gated product, a residual Add, a scale and a Tanh) and, after every 100th block,
-an If "gate_K" whose branches read the block's output h_K by name (a capture): then Neg,
-else Abs. 4,950 + 5 Ifs + 2 x 5 branch nodes + 40 Identities = 5,005 nodes.
+Sigmoid, a gated product, a residual Add, a scale and a Tanh) and, after blocks 100, 200, 300
+and 400, an If "gate_K" whose branches read the block's output h_K by name (a capture): then
+Neg, else Abs. 4,950 + 4 Ifs + 2 x 4 branch nodes + 40 Identities = 5,002 nodes.
 Usage: make_big_model.py OUT.onnx
 """
 import sys

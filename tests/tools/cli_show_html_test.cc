@@ -75,7 +75,7 @@ TEST(CliShowHtml, ExampleGraphsItemsCapturesAndTypes) {
   EXPECT_EQ(loop_item["domain"], "ai.onnx");
   EXPECT_EQ(loop_item["version"], 17);
   EXPECT_EQ(loop_item["ins"],
-            json::parse(R"j([["n","tensor(int64)"],["",""],["x","tensor(float)[3]"]])j"));
+            json::parse(R"j([["n","tensor(int64)[]"],["",""],["x","tensor(float)[3]"]])j"));
   EXPECT_EQ(loop_item["outs"][0], json::parse(R"j(["x_final","tensor(float)[3]"])j"));
   EXPECT_EQ(loop_item["r"], 1);
   EXPECT_EQ((*main)["items"][static_cast<size_t>(x)]["r"], 0);
@@ -243,6 +243,28 @@ TEST(CliShowHtml, PictureTooLargeIsRefusedWithSuggestions) {
   size_t files = 0;
   for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 2u);  // wide.onnx and w.html: no picture, no temporary file
+}
+
+// A chain of 5,000 Identities: 5,002 DOT nodes with x and y, past the 4,340 boxes of 96 x 96
+// px that fit in 40 million pixels; refused before Graphviz runs (none needed).
+TEST(CliShowHtml, ManyNodesAreRefusedBeforeGraphviz) {
+  const std::string dir = test::scratch_dir("cli_show_many_nodes");
+  test::GraphBuilder g;
+  g.input("x", ElemType::Float, {2}).output("y", ElemType::Float, {2});
+  std::string previous = "x";
+  for (int i = 0; i < 5000; ++i) {
+    const std::string next = i == 4999 ? "y" : "v" + std::to_string(i);
+    g.node("Identity", {previous}, {next});
+    previous = next;
+  }
+  const std::string model = test::save_model(test::make_model(g), dir, "chain.onnx");
+  std::string out;
+  EXPECT_EQ(
+      test::run_cli("show " + shell_quoted(model) + " -o " + shell_quoted(dir + "/c.svg"), &out), 2)
+      << out;
+  EXPECT_NE(out.find("the picture would be 5002 boxes of at least 96 x 96 px"), std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(dir + "/c.svg"));
 }
 
 }  // namespace

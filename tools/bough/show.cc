@@ -44,7 +44,7 @@ struct Options {
 
 // The largest picture .svg/.png draws, at Graphviz's 96 pixels an inch: larger ones are
 // unreadable in any viewer (a 63-node conformance model made 21,463 x 2,923 px).
-constexpr double kMaxSide = 10000, kMaxPixels = 25e6;
+constexpr double kMaxSide = 10000, kMaxPixels = 40e6;
 
 // The subgraphs `path` names: a graph path as bough prints it (`main/Loop "l"/body`), or a
 // node's path (`main/Loop "l"`) for all of the node's subgraphs. An unknown path is a usage
@@ -88,16 +88,20 @@ std::pair<double, double> svg_pixels(const std::string& svg) {
   return {points("width") * 96 / 72, points("height") * 96 / 72};
 }
 
-void refuse_when_too_large(const std::string& svg, const std::string& out) {
-  const auto [w, h] = svg_pixels(svg);
-  if (w <= kMaxSide && h <= kMaxSide && w * h <= kMaxPixels) return;
-  char size[64];
-  std::snprintf(size, sizeof size, "%.0f x %.0f px", w, h);
+[[noreturn]] void refuse(const std::string& out, const std::string& size) {
   throw UsageError("-o " + out + ": the picture would be " + size + ", over " +
                    std::to_string(static_cast<int>(kMaxSide)) + " px a side or " +
                    std::to_string(static_cast<int>(kMaxPixels / 1e6)) +
                    " million pixels; draw less with --depth N or --node PATH, or write "
                    "-o PICTURE.html (pan, zoom, search, subgraphs that open in place)");
+}
+
+void refuse_when_too_large(const std::string& svg, const std::string& out) {
+  const auto [w, h] = svg_pixels(svg);
+  if (w <= kMaxSide && h <= kMaxSide && w * h <= kMaxPixels) return;
+  char size[64];
+  std::snprintf(size, sizeof size, "%.0f x %.0f px", w, h);
+  refuse(out, size);
 }
 
 void write_picture(const std::string& dot, const std::string& ext, const std::string& out) {
@@ -109,6 +113,14 @@ void write_picture(const std::string& dot, const std::string& ext, const std::st
   auto clean = [&] {
     for (const std::string& f : {source, svg, drawn}) fs::remove(f, ec);
   };
+  // Every DOT node takes an inch square or more with its spacing (96 x 96 px): past
+  // kMaxPixels / 9,216 of them the picture is too large before dot spends minutes on it
+  // (122 s for 5,000 nodes, docs/show/README.md).
+  size_t nodes = 0;
+  for (size_t at = dot.find(" [shape="); at != std::string::npos; at = dot.find(" [shape=", at + 1))
+    ++nodes;
+  if (static_cast<double>(nodes) > kMaxPixels / (96.0 * 96.0))
+    refuse(out, std::to_string(nodes) + " boxes of at least 96 x 96 px");
   try {
     write_file_atomic(source, dot);
     run_dot("svg", source, svg, out);

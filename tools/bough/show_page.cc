@@ -42,6 +42,7 @@ html,body{margin:0;height:100%;font:12px sans-serif;overflow:hidden}
 #details h3{margin:4px 0;font-size:13px;word-break:break-all}
 #details h4{margin:8px 0 2px;font-size:12px;color:#444}
 #details td{vertical-align:top;padding:1px 8px 1px 0;word-break:break-all;font-family:monospace}
+#details td:first-child{white-space:nowrap;word-break:normal}
 #details button{float:right}
 text{font:11px monospace;fill:#222}
 .item>rect{fill:#fff;stroke:#555}
