@@ -2,9 +2,11 @@
 python3-selenium, which scripts/setup installs; missing, the tests fail). On the example (a
 Loop body holding an If) and on a generated 5,000-node model: the page loads in under 2 s,
 search finds a node, a click opens a subgraph box in place, the capture edge of a known
-captured value is drawn, and the console holds no error. BOUGH_SHOW_SCREENSHOTS=DIR saves a
-screenshot of each page there (docs/show/ keeps them)."""
+captured value is drawn, the wheel zooms and a drag pans (the example), and the console
+holds no error. BOUGH_SHOW_SCREENSHOTS=DIR saves a screenshot of each page there
+(docs/show/ keeps them)."""
 import os
+import re
 import subprocess
 import sys
 
@@ -70,6 +72,30 @@ def graph_index(browser, path):
         ".findIndex(g => g.path === arguments[0])", path)
 
 
+def transform(browser):
+    """(tx, ty, scale) of the drawing."""
+    t = browser.find_element(By.ID, "view").get_attribute("transform")
+    x, y, k = re.match(r"translate\(([-\d.e]+),([-\d.e]+)\) scale\(([-\d.e]+)\)", t).groups()
+    return float(x), float(y), float(k)
+
+
+def zoom_and_pan(browser):
+    """A wheel turn up zooms in around the pointer; a drag moves the drawing by as much."""
+    x, y, k = transform(browser)
+    browser.execute_script(
+        "document.getElementById('canvas').dispatchEvent(new WheelEvent('wheel', "
+        "{deltaY: -200, clientX: 700, clientY: 400, bubbles: true, cancelable: true}))")
+    assert transform(browser)[2] > k
+    x, y, k = transform(browser)
+    browser.execute_script("""
+        const svg = document.getElementById('canvas');
+        const at = (type, x, y) => (type === 'pointerdown' ? svg : window).dispatchEvent(
+          new PointerEvent(type, {clientX: x, clientY: y, bubbles: true}));
+        at('pointerdown', 500, 500); at('pointermove', 560, 420); at('pointerup', 560, 420);""")
+    moved = transform(browser)
+    assert (round(moved[0] - x), round(moved[1] - y), moved[2]) == (60, -80, k)
+
+
 def errors(browser):
     return [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
@@ -105,6 +131,7 @@ def test_example_if_in_loop(browser, tmp_path):
     details = browser.find_element(By.ID, "details").text
     assert "Mul" in details and "half" in details and "min 0.5" in details
     screenshot(browser, "example_html.png")
+    zoom_and_pan(browser)
     assert errors(browser) == []
 
 
