@@ -1,7 +1,8 @@
 // `bough show -o view.html`: the JSON the page draws (read back from the page with
 // nlohmann::json) for the example model, worked out by hand from examples/make_example.py;
 // hostile names stay inside their JSON strings; an OpenVINO TensorIterator is drawn with its
-// body. Then --depth in .dot, and .svg/.png refusing a picture too large to view.
+// body, and the If port maps of the example converted to OpenVINO IR as captures. Then --depth
+// in .dot, long names as aliases, and .svg/.png refusing a picture too large to view.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -177,6 +178,31 @@ TEST(CliShowHtml, LongNamesInDotAreAliasedWithALegend) {
   EXPECT_NE(dot.find("legend [shape=note, label=\"names\\n%~1 = " + name + "\"]"),
             std::string::npos)
       << dot;
+}
+
+// The example converted to OpenVINO IR: the If's port maps (x_in into each body) read back as
+// the captures they are, drawn as in the ONNX model.
+TEST(CliShowHtml, OpenVinoIfPortMapsAreCaptures) {
+  const std::string dir = test::scratch_dir("cli_show_html_openvino_if");
+  std::string out;
+  ASSERT_EQ(test::run_cli("convert " + shell_quoted(test::source_dir() + "/examples/if_loop.onnx") +
+                              " " + shell_quoted(dir + "/m.xml"),
+                          &out),
+            0)
+      << out;
+  const json m = show_html(dir + "/m.xml", dir + "/v.html");
+  const json* body = graph_at(m, "main/Loop \"steps\"/body");
+  ASSERT_TRUE(body);
+  size_t captures = 0;
+  for (const json& e : (*body)["edges"])
+    if (e.size() == 6 && e[2] == "x_in") ++captures;
+  EXPECT_EQ(captures, 2u) << (*body)["edges"];
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    const json* g =
+        graph_at(m, "main/Loop \"steps\"/body/If \"even_or_odd\"/" + std::string(branch));
+    ASSERT_TRUE(g) << branch;
+    EXPECT_EQ((*g)["caps"], json::array({json::array({"x_in", item_of(*g, "cap", "x_in")})}));
+  }
 }
 
 bool have_dot() {
