@@ -28,17 +28,6 @@ std::string tensor_summary(const Tensor& t) {
 // `levels`: how many levels of subgraphs below this graph to print (-1: all).
 void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out);
 
-// Nodes in a graph and all its subgraphs.
-size_t count_nodes(const Graph& g) {
-  size_t n = g.nodes.size();
-  for (const auto& node : g.nodes)
-    for (const auto& a : node->attributes) {
-      if (a.g) n += count_nodes(*a.g);
-      for (const auto& sub : a.graphs) n += count_nodes(*sub);
-    }
-  return n;
-}
-
 // A subgraph below the depth asked for: its name and size only.
 void print_folded(const Graph& g, int indent, std::ostringstream& out) {
   const size_t n = count_nodes(g);
@@ -54,25 +43,19 @@ bool names_element_type(const Node& n, const Attribute& a) {
          a.i == static_cast<int>(a.i) && is_valid_elem_code(static_cast<int>(a.i));
 }
 
-void print_attribute(const Attribute& a, bool element_type, int indent, int levels,
+void print_attribute(const Node& n, const Attribute& a, int indent, int levels,
                      std::ostringstream& out) {
-  using K = Attribute::Kind;
   out << std::string(static_cast<size_t>(indent), ' ') << a.name;
-  if (!a.ref_attr_name.empty()) {  // a reference to the calling function's attribute
-    out << " = @" << a.ref_attr_name << "\n";
-    return;
-  }
-  if (a.kind == K::Graph) {
-    out << ":\n";
-    if (levels == 0)
-      print_folded(*a.g, indent + 2, out);
+  if (a.ref_attr_name.empty() &&
+      (a.kind == Attribute::Kind::Graph || a.kind == Attribute::Kind::Graphs)) {
+    if (a.kind == Attribute::Kind::Graph)
+      out << ":\n";
     else
-      print_graph_to(*a.g, indent + 2, levels - 1, out);
-    return;
-  }
-  if (a.kind == K::Graphs) {
-    out << ": " << a.graphs.size() << " graphs\n";
-    for (const auto& g : a.graphs) {
+      out << ": " << a.graphs.size() << " graphs\n";
+    std::vector<const Graph*> graphs;
+    if (a.g) graphs.push_back(a.g.get());
+    for (const auto& g : a.graphs) graphs.push_back(g.get());
+    for (const Graph* g : graphs) {
       if (levels == 0)
         print_folded(*g, indent + 2, out);
       else
@@ -80,13 +63,65 @@ void print_attribute(const Attribute& a, bool element_type, int indent, int leve
     }
     return;
   }
-  out << " = ";
+  out << " = " << attribute_value(n, a) << "\n";
+}
+
+void print_node(const Node& n, int indent, int levels, std::ostringstream& out) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  out << pad;
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    const Edge* v = n.outputs[i];
+    out << (i ? ", " : "") << (v && v->type.defined() ? typed(v) : ref(v));
+  }
+  out << " = " << (n.domain.empty() ? "" : n.domain + ".") << util::printable_name(n.label())
+      << "(";
+  for (size_t i = 0; i < n.inputs.size(); ++i) out << (i ? ", " : "") << ref(n.inputs[i]);
+  out << ")";
+  if (!n.implicit_inputs.empty()) {
+    out << " captures(";
+    for (size_t i = 0; i < n.implicit_inputs.size(); ++i)
+      out << (i ? ", " : "") << ref(n.implicit_inputs[i]);
+    out << ")";
+  }
+  out << "\n";
+  for (const auto& a : n.attributes) print_attribute(n, a, indent + 4, levels, out);
+}
+
+void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  out << pad << "graph \"" << util::printable_name(g.name) << "\"\n";
+  for (const Edge* v : g.captures)
+    out << pad << "  capture " << typed(v) << " <- " << ref(v->outer) << "\n";
+  for (const Edge* v : g.inputs)
+    out << pad << "  input " << typed(v) << (v->data ? " (has default)" : "") << "\n";
+  for (const Edge* v : g.initializers)
+    if (v->origin == Edge::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
+  for (const auto& n : g.nodes) print_node(*n, indent + 2, levels, out);
+  for (const Edge* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
+}
+
+}  // namespace
+
+size_t count_nodes(const Graph& g) {
+  size_t n = g.nodes.size();
+  for (const auto& node : g.nodes)
+    for (const auto& a : node->attributes) {
+      if (a.g) n += count_nodes(*a.g);
+      for (const auto& sub : a.graphs) n += count_nodes(*sub);
+    }
+  return n;
+}
+
+std::string attribute_value(const Node& n, const Attribute& a) {
+  using K = Attribute::Kind;
+  if (!a.ref_attr_name.empty()) return "@" + a.ref_attr_name;  // the calling function's
+  std::ostringstream out;
   switch (a.kind) {
     case K::Float:
       out << a.f;
       break;
     case K::Int:
-      if (element_type)
+      if (names_element_type(n, a))
         out << elem_name(static_cast<ElemType>(a.i));
       else
         out << a.i;
@@ -117,49 +152,18 @@ void print_attribute(const Attribute& a, bool element_type, int indent, int leve
     case K::TypeProtos:
       out << a.type_protos.size() << " types";
       break;
+    case K::Graph:
+      out << "a graph";
+      break;
+    case K::Graphs:
+      out << a.graphs.size() << " graphs";
+      break;
     default:
       out << "?";
       break;
   }
-  out << "\n";
+  return out.str();
 }
-
-void print_node(const Node& n, int indent, int levels, std::ostringstream& out) {
-  std::string pad(static_cast<size_t>(indent), ' ');
-  out << pad;
-  for (size_t i = 0; i < n.outputs.size(); ++i) {
-    const Edge* v = n.outputs[i];
-    out << (i ? ", " : "") << (v && v->type.defined() ? typed(v) : ref(v));
-  }
-  out << " = " << (n.domain.empty() ? "" : n.domain + ".") << util::printable_name(n.label())
-      << "(";
-  for (size_t i = 0; i < n.inputs.size(); ++i) out << (i ? ", " : "") << ref(n.inputs[i]);
-  out << ")";
-  if (!n.implicit_inputs.empty()) {
-    out << " captures(";
-    for (size_t i = 0; i < n.implicit_inputs.size(); ++i)
-      out << (i ? ", " : "") << ref(n.implicit_inputs[i]);
-    out << ")";
-  }
-  out << "\n";
-  for (const auto& a : n.attributes)
-    print_attribute(a, names_element_type(n, a), indent + 4, levels, out);
-}
-
-void print_graph_to(const Graph& g, int indent, int levels, std::ostringstream& out) {
-  std::string pad(static_cast<size_t>(indent), ' ');
-  out << pad << "graph \"" << util::printable_name(g.name) << "\"\n";
-  for (const Edge* v : g.captures)
-    out << pad << "  capture " << typed(v) << " <- " << ref(v->outer) << "\n";
-  for (const Edge* v : g.inputs)
-    out << pad << "  input " << typed(v) << (v->data ? " (has default)" : "") << "\n";
-  for (const Edge* v : g.initializers)
-    if (v->origin == Edge::Origin::Initializer) out << pad << "  initializer " << typed(v) << "\n";
-  for (const auto& n : g.nodes) print_node(*n, indent + 2, levels, out);
-  for (const Edge* v : g.outputs) out << pad << "  output " << typed(v) << "\n";
-}
-
-}  // namespace
 
 std::string print_graph(const Graph& g, int indent) {
   std::ostringstream out;

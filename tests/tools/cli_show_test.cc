@@ -41,7 +41,8 @@ TEST(CliShow, ExampleHasNestedClustersAndCaptureEdges) {
   EXPECT_EQ(test::count_of(test::read_text(dir + "/e.dot"), "subgraph cluster_"), 3u);
   EXPECT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.dot"), &out), 4) << out;
   EXPECT_EQ(test::run_cli("show " + model + " -o " + shell_quoted(dir + "/e.txt"), &out), 2) << out;
-  EXPECT_NE(out.find("-o: the picture must end in .svg, .png or .dot"), std::string::npos) << out;
+  EXPECT_NE(out.find("-o: the picture must end in .svg, .png, .dot or .html"), std::string::npos)
+      << out;
 }
 
 TEST(CliShow, EveryControlFlowConformanceModelHasAClusterPerSubgraphAndItsCaptureEdges) {

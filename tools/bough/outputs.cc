@@ -96,17 +96,6 @@ Summary summarize(const Tensor& t) {
   return s;
 }
 
-std::string summary_text(const Tensor& t) {
-  if (!numeric(t.type())) return "";
-  Summary s = summarize(t);
-  std::string out =
-      s.finite ? "min " + number(s.min) + "  max " + number(s.max) + "  mean " + number(s.mean)
-               : "no finite values";
-  if (s.nan) out += "  NaN " + std::to_string(s.nan);
-  if (s.inf) out += "  inf " + std::to_string(s.inf);
-  return out;
-}
-
 void print_text(const std::string& name, const Value& v, const std::string& mode) {
   std::printf("%s: %s", util::printable_name(name).c_str(), describe(v).c_str());
   if (v.is_tensor()) {
@@ -160,6 +149,17 @@ std::string safe_file_name(const std::string& name) {
 }
 
 }  // namespace
+
+std::string summary_text(const Tensor& t) {
+  if (!numeric(t.type())) return "";
+  Summary s = summarize(t);
+  std::string out =
+      s.finite ? "min " + number(s.min) + "  max " + number(s.max) + "  mean " + number(s.mean)
+               : "no finite values";
+  if (s.nan) out += "  NaN " + std::to_string(s.nan);
+  if (s.inf) out += "  inf " + std::to_string(s.inf);
+  return out;
+}
 
 std::string preview_values(const Tensor& t, int64_t limit) { return elements(t, limit, false); }
 

@@ -23,6 +23,9 @@ void add_output_options(CLI::App* app, OutputOptions* opt);
 // The first `limit` values of a tensor: "[1, 2.5, ...]" (strings quoted).
 std::string preview_values(const Tensor& t, int64_t limit);
 
+// "min 0  max 1  mean 0.5", NaN and inf counts after it; "" for a non-numeric tensor.
+std::string summary_text(const Tensor& t);
+
 // Prints the outputs on stdout as --print and --json say.
 void print_outputs(const NamedValues& outputs, const OutputOptions& opt);
 
