@@ -29,6 +29,7 @@
 namespace bough::cli {
 
 namespace {
+namespace bench_op {
 
 struct Options {
   RunOptions run;
@@ -230,9 +231,11 @@ int bench(Options opt) {
   return kExitOk;
 }
 
+}  // namespace bench_op
 }  // namespace
 
 Command add_bench(CLI::App& root) {
+  using namespace bench_op;
   CLI::App* app = root.add_subcommand(
       "bench",
       "time repeated runs in one process; inputs not given are generated from their types, "

@@ -13,6 +13,7 @@
 namespace bough::cli {
 
 namespace {
+namespace check_op {
 
 int check_model(const std::string& path, bool json, const infer::ValidateOptions& options) {
   // What the reader refuses (unresolved names, cycles) stays the reader's error: reported by
@@ -47,9 +48,11 @@ int check_model(const std::string& path, bool json, const infer::ValidateOptions
   return found.has_errors() ? kExitInvalid : kExitOk;
 }
 
+}  // namespace check_op
 }  // namespace
 
 Command add_check(CLI::App& root) {
+  using namespace check_op;
   CLI::App* app = root.add_subcommand(
       "check",
       "check the model's structure and types; list every problem found (stderr, or JSON on "

@@ -21,6 +21,7 @@
 namespace bough::cli {
 
 namespace {
+namespace convert_op {
 
 namespace fs = std::filesystem;
 
@@ -64,9 +65,11 @@ int convert(const Options& opt) {
   return kExitOk;
 }
 
+}  // namespace convert_op
 }  // namespace
 
 Command add_convert(CLI::App& root) {
+  using namespace convert_op;
   CLI::App* app = root.add_subcommand(
       "convert", "convert between ONNX (.onnx) and OpenVINO IR (.xml + .bin), by extension");
   auto opt = std::make_shared<Options>();

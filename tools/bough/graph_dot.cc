@@ -10,6 +10,7 @@
 namespace bough::cli {
 
 namespace {
+namespace graph_dot_op {
 
 // A DOT string literal (JSON's escaping is valid DOT).
 std::string quote(const std::string& s) { return util::json_string(s); }
@@ -191,6 +192,7 @@ class DotWriter {
   int max_depth_ = -1, level_ = 0;  // levels of subgraphs drawn (-1: all); the current one
 };
 
+}  // namespace graph_dot_op
 }  // namespace
 
 const ir::Edge* captured_origin(const ir::Edge* e) {
@@ -204,10 +206,12 @@ bool folded_into_readers(const ir::Edge* value) {
 }
 
 std::string graph_to_dot(const ir::Model& model, int max_depth) {
+  using namespace graph_dot_op;
   return DotWriter(max_depth).write(model);
 }
 
 std::string subgraphs_to_dot(const std::vector<const ir::Graph*>& graphs, int max_depth) {
+  using namespace graph_dot_op;
   return DotWriter(max_depth).write(graphs);
 }
 

@@ -16,6 +16,7 @@
 namespace bough::cli {
 
 namespace {
+namespace infer_op {
 
 void print_values(const ir::Graph& g) {
   const std::string path = g.path();
@@ -54,9 +55,11 @@ int infer_types(const std::string& path, const std::string& out,
   return kExitOk;
 }
 
+}  // namespace infer_op
 }  // namespace
 
 Command add_infer(CLI::App& root) {
+  using namespace infer_op;
   CLI::App* app = root.add_subcommand(
       "infer",
       "print the inferred type of every value, or write the model with them as value_info");

@@ -20,6 +20,7 @@
 namespace bough::cli {
 
 namespace {
+namespace info_op {
 
 struct Options {
   std::string path;
@@ -111,9 +112,11 @@ int info(const Options& opt) {
   return kExitOk;
 }
 
+}  // namespace info_op
 }  // namespace
 
 Command add_info(CLI::App& root) {
+  using namespace info_op;
   CLI::App* app = root.add_subcommand(
       "info",
       "print the model's IR (graphs, subgraphs, captures, the inferred types), then a "

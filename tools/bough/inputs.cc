@@ -19,6 +19,7 @@
 namespace bough::cli {
 
 namespace {
+namespace inputs_op {
 
 // NAME=VALUE split at the first '='.
 std::pair<std::string, std::string> split_assignment(const std::string& text) {
@@ -160,9 +161,11 @@ std::vector<std::string> numbered_inputs(const std::string& dir) {
   return paths;
 }
 
+}  // namespace inputs_op
 }  // namespace
 
 void add_run_options(CLI::App* app, RunOptions* opt) {
+  using namespace inputs_op;
   app->add_option("MODEL", opt->model, "the model")->required();
   app->add_option("-i,--input", opt->inputs,
                   "an input: NAME=FILE (.npy, or a TensorProto, SequenceProto or OptionalProto "
@@ -182,6 +185,7 @@ void add_run_options(CLI::App* app, RunOptions* opt) {
 
 NamedValues load_inputs(const RunOptions& opt, const Session& session, bool random_rest,
                         std::vector<std::string>* set_to_one) {
+  using namespace inputs_op;
   std::vector<std::string> symbols;  // the inputs' named dimensions, in order
   for (const ValueInfo& info : session.inputs())
     for (const Dim& d : info.shape)

@@ -51,6 +51,7 @@ int usage_error(const std::string& message) {
 }
 
 namespace {
+namespace main_op {
 
 // " (did you mean '--threads'?)" for the first option among the arguments `command` did not
 // take that is close to one of its own; "" when none is.
@@ -70,6 +71,7 @@ std::string option_hint(const CLI::App& app, const CLI::App& command) {
   return "";
 }
 
+}  // namespace main_op
 }  // namespace
 
 }  // namespace bough::cli
@@ -87,6 +89,7 @@ exit status: 0 success, 1 invalid or unsupported model or failed tests, 2 usage,
 
 int main(int argc, char** argv) {
   using namespace bough::cli;
+  using namespace main_op;
   CLI::App app("bough: check, infer, convert, optimize and run ONNX and OpenVINO IR models",
                "bough");
   app.formatter(std::make_shared<WrappingFormatter>());

@@ -15,6 +15,7 @@
 namespace bough::cli {
 
 namespace {
+namespace ops_op {
 
 std::string qualified(const ops::OpDef& def) {
   return def.domain.empty() ? std::string(def.name)
@@ -139,9 +140,11 @@ int list_openvino_ops(bool json) {
   return kExitOk;
 }
 
+}  // namespace ops_op
 }  // namespace
 
 Command add_ops(CLI::App& root) {
+  using namespace ops_op;
   CLI::App* app = root.add_subcommand("ops", "list the operators bough runs; NAME: its signatures");
   struct Options {
     std::string name;

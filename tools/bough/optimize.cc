@@ -16,6 +16,7 @@
 namespace bough::cli {
 
 namespace {
+namespace optimize_op {
 
 // The passes named in a comma-separated list; empty (after a message) when one is unknown.
 std::vector<const passes::Pass*> parse_pipeline(const std::string& list) {
@@ -79,9 +80,11 @@ int optimize(const Options& opt) {
   return kExitOk;
 }
 
+}  // namespace optimize_op
 }  // namespace
 
 Command add_optimize(CLI::App& root) {
+  using namespace optimize_op;
   CLI::App* app = root.add_subcommand(
       "optimize",
       "run graph passes (fold constants and constant Ifs, remove dead code) until nothing "

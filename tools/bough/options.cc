@@ -5,6 +5,7 @@
 namespace bough::cli {
 
 namespace {
+namespace options_op {
 
 constexpr size_t kHelpWidth = 100;
 
@@ -27,13 +28,16 @@ std::string wrap(const std::string& text, size_t width) {
   return out + line;
 }
 
+}  // namespace options_op
 }  // namespace
 
 std::string WrappingFormatter::make_option_desc(const CLI::Option* opt) const {
+  using namespace options_op;
   return wrap(Formatter::make_option_desc(opt), kHelpWidth - get_column_width());
 }
 
 std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
+  using namespace options_op;
   std::stringstream out;
   CLI::detail::format_help(out, sub->get_display_name(true),
                            wrap(sub->get_description(), kHelpWidth - get_column_width()),
@@ -42,6 +46,7 @@ std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
 }
 
 std::string WrappingFormatter::make_description(const CLI::App* app) const {
+  using namespace options_op;
   return wrap(Formatter::make_description(app), kHelpWidth);
 }
 

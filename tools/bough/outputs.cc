@@ -20,6 +20,7 @@ namespace bough::cli {
 namespace fs = std::filesystem;
 
 namespace {
+namespace outputs_op {
 
 bool numeric(ElemType t) {
   return t != ElemType::String && t != ElemType::Complex64 && t != ElemType::Complex128;
@@ -148,9 +149,11 @@ std::string safe_file_name(const std::string& name) {
   return out;
 }
 
+}  // namespace outputs_op
 }  // namespace
 
 std::string summary_text(const Tensor& t) {
+  using namespace outputs_op;
   if (!numeric(t.type())) return "";
   Summary s = summarize(t);
   std::string out =
@@ -161,7 +164,9 @@ std::string summary_text(const Tensor& t) {
   return out;
 }
 
-std::string preview_values(const Tensor& t, int64_t limit) { return elements(t, limit, false); }
+std::string preview_values(const Tensor& t, int64_t limit) {
+  return outputs_op::elements(t, limit, false);
+}
 
 void add_output_options(CLI::App* app, OutputOptions* opt) {
   app->add_option("--output-dir", opt->dir,
@@ -177,6 +182,7 @@ void add_output_options(CLI::App* app, OutputOptions* opt) {
 }
 
 void print_outputs(const NamedValues& outputs, const OutputOptions& opt) {
+  using namespace outputs_op;
   if (opt.json) {
     std::string out = "{\"outputs\": [";
     for (size_t i = 0; i < outputs.size(); ++i) {
@@ -193,6 +199,7 @@ void print_outputs(const NamedValues& outputs, const OutputOptions& opt) {
 
 OutputDir::OutputDir(const OutputOptions& opt, const Session& session)
     : dir_(opt.dir), force_(opt.force), session_(session) {
+  using namespace outputs_op;
   std::error_code ec;
   if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
     fail(ErrorKind::IO, opt.dir, "--output-dir is not a folder");

@@ -12,6 +12,7 @@
 namespace bough::cli {
 
 namespace {
+namespace profile_op {
 
 int64_t total_run_ns(const std::vector<ProfiledRun>& runs) {
   int64_t total = 0;
@@ -28,6 +29,7 @@ std::string micros(int64_t ns) {
   return buf;
 }
 
+}  // namespace profile_op
 }  // namespace
 
 std::vector<ProfileRow> profile_rows(const std::vector<ProfiledRun>& runs) {
@@ -48,6 +50,7 @@ std::vector<ProfileRow> profile_rows(const std::vector<ProfiledRun>& runs) {
 }
 
 std::string profile_table(const std::vector<ProfiledRun>& runs, size_t max_rows) {
+  using namespace profile_op;
   const std::vector<ProfileRow> rows = profile_rows(runs);
   const int64_t total = total_run_ns(runs);
   int64_t in_nodes = 0;
@@ -96,6 +99,7 @@ std::string profile_json_rows(const std::vector<ProfiledRun>& runs) {
 }
 
 std::string chrome_trace(const std::vector<ProfiledRun>& runs) {
+  using namespace profile_op;
   std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
   const int64_t origin = runs.empty() ? 0 : runs.front().start_ns;
   bool first = true;

@@ -11,6 +11,7 @@
 namespace bough::cli {
 
 namespace {
+namespace run_op {
 
 struct Options {
   RunOptions run;
@@ -29,9 +30,11 @@ int run_model(const Options& opt) {
   return kExitOk;
 }
 
+}  // namespace run_op
 }  // namespace
 
 Command add_run(CLI::App& root) {
+  using namespace run_op;
   CLI::App* app = root.add_subcommand("run", "run the model once and print its outputs");
   auto opt = std::make_shared<Options>();
   add_run_options(app, &opt->run);

@@ -13,6 +13,7 @@
 namespace bough::cli {
 
 namespace {
+namespace serve_op {
 
 struct Options {
   std::string model;
@@ -39,9 +40,11 @@ int serve_models(Options& opt) {
   return kExitOk;
 }
 
+}  // namespace serve_op
 }  // namespace
 
 Command add_serve(CLI::App& root) {
+  using namespace serve_op;
   CLI::App* app = root.add_subcommand(
       "serve",
       "serve models with the Open Inference Protocol (KServe v2, Triton's REST and gRPC APIs) "

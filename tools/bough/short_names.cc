@@ -8,6 +8,7 @@
 namespace bough::cli {
 
 namespace {
+namespace short_names_op {
 
 void collect_names(const ir::Graph& g, std::set<std::string>* names) {
   for (const auto& e : g.edges()) names->insert(e->name);
@@ -23,9 +24,11 @@ void replace_all(std::string* text, const std::string& from, const std::string& 
     text->replace(at, from.size(), to);
 }
 
+}  // namespace short_names_op
 }  // namespace
 
 std::string shorten_names(const std::string& text, const ir::Model& model) {
+  using namespace short_names_op;
   std::set<std::string> names;
   if (model.graph) collect_names(*model.graph, &names);
   for (const auto& f : model.functions)

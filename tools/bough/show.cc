@@ -27,6 +27,7 @@
 namespace bough::cli {
 
 namespace {
+namespace show_op {
 
 namespace fs = std::filesystem;
 
@@ -165,9 +166,11 @@ int show(const Options& opt) {
   return kExitOk;
 }
 
+}  // namespace show_op
 }  // namespace
 
 Command add_show(CLI::App& root) {
+  using namespace show_op;
   CLI::App* app = root.add_subcommand(
       "show",
       "draw the graph: If branches and Loop/Scan bodies as nested clusters, captures as dashed "

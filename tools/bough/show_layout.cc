@@ -6,6 +6,7 @@
 namespace bough::cli {
 
 namespace {
+namespace show_layout_op {
 
 // Neighbours of each item in one array (compressed rows): item i's are at [start[i],
 // start[i + 1]).
@@ -50,9 +51,11 @@ void sweep(std::vector<std::vector<int>>& ranks, const Adjacency& near,
   }
 }
 
+}  // namespace show_layout_op
 }  // namespace
 
 std::vector<LayerPlace> layer_layout(size_t count, const std::vector<std::pair<int, int>>& edges) {
+  using namespace show_layout_op;
   std::vector<std::pair<int, int>> forward;
   for (const auto& [from, to] : edges)
     if (from >= 0 && from < to && static_cast<size_t>(to) < count) forward.emplace_back(from, to);

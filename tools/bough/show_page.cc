@@ -3,6 +3,7 @@
 namespace bough::cli {
 
 namespace {
+namespace show_page_op {
 
 std::string html_escaped(const std::string& s) {
   std::string out;
@@ -393,9 +394,11 @@ requestAnimationFrame(() => setTimeout(() => {
 </body></html>
 )page";
 
+}  // namespace show_page_op
 }  // namespace
 
 std::string html_page(const std::string& title, const std::string& json) {
+  using namespace show_page_op;
   return kHead + html_escaped(title) + kBody + json + kScript;
 }
 

@@ -14,6 +14,7 @@
 namespace bough::cli {
 
 namespace {
+namespace show_view_op {
 
 std::string quote(const std::string& s) { return util::json_string(s); }
 
@@ -169,9 +170,11 @@ class ViewWriter {
   std::vector<GraphView> graphs_;
 };
 
+}  // namespace show_view_op
 }  // namespace
 
 std::string model_view_json(const ir::Model& model, int open_levels) {
+  using namespace show_view_op;
   return ViewWriter(model, open_levels).write();
 }
 

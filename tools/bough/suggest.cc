@@ -5,6 +5,7 @@
 namespace bough::cli {
 
 namespace {
+namespace suggest_op {
 
 // Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
 // neighbouring characters.
@@ -22,9 +23,11 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return d[a.size()][b.size()];
 }
 
+}  // namespace suggest_op
 }  // namespace
 
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  using namespace suggest_op;
   if (word.empty()) return "";
   std::string best;
   size_t best_distance = std::min<size_t>(2, (word.size() - 1) / 2);

@@ -16,6 +16,7 @@ namespace bough::cli {
 namespace fs = std::filesystem;
 
 namespace {
+namespace test_data_op {
 
 enum class Outcome { Pass, Fail, Skip };
 
@@ -100,9 +101,11 @@ int run_tests(const std::vector<std::string>& folders, bool quiet, const Session
   return failed ? kExitInvalid : kExitOk;
 }
 
+}  // namespace test_data_op
 }  // namespace
 
 Command add_test_data(CLI::App& root) {
+  using namespace test_data_op;
   CLI::App* app = root.add_subcommand(
       "test-data",
       "run ONNX backend-layout test folders and compare their outputs; a folder given is "

@@ -11,6 +11,7 @@
 namespace bough::cli {
 
 namespace {
+namespace version_op {
 
 // Whether the compiler was allowed to use each feature everywhere (-march).
 #ifdef __SSE4_2__
@@ -72,9 +73,11 @@ std::vector<Feature> features() {
 #endif
 }
 
+}  // namespace version_op
 }  // namespace
 
 std::string version_text() {
+  using namespace version_op;
   std::string compiled, present;
   for (const Feature& f : features()) {
     if (f.compiled) compiled += std::string(compiled.empty() ? "" : " ") + f.name;
