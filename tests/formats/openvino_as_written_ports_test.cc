@@ -19,10 +19,12 @@
 #include "ir/graph.h"
 #include "model_builder.h"
 #include "test_paths.h"
+#include "tools/cli_util.h"
 
 namespace bough {
 namespace {
 
+using test::count_of;
 using test::f32;
 using test::floats_of;
 
@@ -36,12 +38,6 @@ std::vector<float> iota_floats(int n) {
   std::vector<float> v;
   for (int i = 0; i < n; ++i) v.push_back(static_cast<float>(i));
   return v;
-}
-
-size_t count_of(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-  return n;
 }
 
 // --- 4. A port without <dim>s is a dynamic rank ----------------------------------------

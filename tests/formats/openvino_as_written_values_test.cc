@@ -19,18 +19,14 @@
 #include "ir/graph.h"
 #include "model_builder.h"
 #include "test_paths.h"
+#include "tools/cli_util.h"
 
 namespace bough {
 namespace {
 
+using test::count_of;
 using test::f32;
 using test::floats_of;
-
-size_t count_of(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-  return n;
-}
 
 // The IR -> IR and IR -> ONNX -> IR writings of the IR at `path`.
 std::vector<std::pair<std::string, openvino::IrFiles>> rewritten(const std::string& path) {
