@@ -20,14 +20,10 @@ struct Tag {
        std::string(what) + " does not support element type " + std::string(elem_name(t)));
 }
 
-// fn(Tag<T>{}) for the plain numeric types (no float16/bfloat16/narrow types, no bool).
+// fn(Tag<T>{}) for the byte-aligned integer types; Unsupported for any other type.
 template <typename F>
-decltype(auto) visit_numeric(ElemType t, const char* what, F&& fn) {
+decltype(auto) visit_integer(ElemType t, const char* what, F&& fn) {
   switch (t) {
-    case ElemType::Float:
-      return fn(Tag<float>{});
-    case ElemType::Double:
-      return fn(Tag<double>{});
     case ElemType::Int8:
       return fn(Tag<int8_t>{});
     case ElemType::Int16:
@@ -47,6 +43,14 @@ decltype(auto) visit_numeric(ElemType t, const char* what, F&& fn) {
     default:
       unsupported_type(t, what);
   }
+}
+
+// fn(Tag<T>{}) for the plain numeric types (no float16/bfloat16/narrow types, no bool).
+template <typename F>
+decltype(auto) visit_numeric(ElemType t, const char* what, F&& fn) {
+  if (t == ElemType::Float) return fn(Tag<float>{});
+  if (t == ElemType::Double) return fn(Tag<double>{});
+  return visit_integer(t, what, std::forward<F>(fn));
 }
 
 // As visit_numeric, plus bool.

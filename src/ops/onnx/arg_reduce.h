@@ -7,6 +7,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -93,6 +94,21 @@ inline void infer_arg_reduce(InferContext& ctx) {
   if (in.rank_known) axis = std::vector<int64_t>{ctx.attr_int("axis", 0)};
   ctx.set_output_tensor(0, ElemType::Int64,
                         reduced_shape(ctx, in, axis, ctx.attr_int("keepdims", 1) != 0));
+}
+
+// ArgMax (IsMax) or ArgMin: the two share every schema row.
+inline constexpr SignatureText kArgReduceRows[] = {
+    {1, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
+    {11, "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1"},
+    {12,
+     "data: T -> reduced: tensor(int64); T = numeric; axis: int = 0, keepdims: int = 1, "
+     "select_last_index: int = 0"},
+    {13,
+     "data: T -> reduced: tensor(int64); T = numeric bfloat16; axis: int = 0, keepdims: int = 1, "
+     "select_last_index: int = 0"}};
+template <bool IsMax>
+OpDef arg_reduce_def(std::string_view name) {
+  return def_from_rows(name, 1, make_arg_reduce<IsMax>, infer_arg_reduce, kArgReduceRows);
 }
 
 }  // namespace bough::ops

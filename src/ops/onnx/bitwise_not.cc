@@ -7,7 +7,7 @@ namespace bough::ops {
 namespace {
 namespace bitwise_not_op {
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  return visit_integer(x.type(), "BitwiseNot", [&](auto tag) {
+  return kernels::visit_integer(x.type(), "BitwiseNot", [&](auto tag) {
     using T = typename decltype(tag)::type;
     return kernels::unary_map<T, T>(x, x.type(), pool, [](T v) { return static_cast<T>(~v); });
   });

@@ -1,35 +1,22 @@
 // BitwiseOr: A | B on integers, multidirectional broadcasting.
 #include "ops/onnx/bitwise.h"
-#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
 namespace {
 namespace bitwise_or_op {
 struct BitwiseOrFn {
+  static constexpr char kName[] = "BitwiseOr";
   template <typename T>
   T operator()(T a, T b) const {
     return static_cast<T>(a | b);
   }
 };
-Tensor compute(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
-  return bitwise_binary<BitwiseOrFn>(a, b, pool, "BitwiseOr");
-}
 }  // namespace bitwise_or_op
 }  // namespace
 
 const OpDef& def_BitwiseOr() {
-  using namespace bitwise_or_op;
-  static const OpDef def{"",
-                         "BitwiseOr",
-                         {18},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make_binary<compute>,
-                         infer_broadcast,
-                         {{18, "A: T, B: T -> C: T; T = ints uints"}}};
+  static const OpDef def = bitwise_def<bitwise_or_op::BitwiseOrFn>();
   return def;
 }
 

@@ -1,38 +1,24 @@
 // Cosh: hyperbolic cosine, elementwise.
 #include <cmath>
 
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace cosh_op {
 struct CoshFn {
+  static constexpr char kName[] = "Cosh";
   template <typename T>
   T operator()(T v) const {
     return std::cosh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<CoshFn>(x, out, pool, "Cosh");
-}
 }  // namespace cosh_op
 }  // namespace
 
 const OpDef& def_Cosh() {
-  using namespace cosh_op;
-  static const OpDef def{"",
-                         "Cosh",
-                         {9, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{9, "input: T -> output: T; T = floats"},
-                          {22, "input: T -> output: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<cosh_op::CoshFn>(kMapRowsSince9);
   return def;
 }
 

@@ -1,13 +1,13 @@
 // Exp: y = e^x, elementwise.
 #include "kernels/fast_math.h"
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace exp_op {
 struct ExpFn {
+  static constexpr char kName[] = "Exp";
   static constexpr kernels::FastFn kFast = kernels::FastFn::Exp;
   static constexpr int64_t kWork = kernels::kExpWork;
   template <typename T>
@@ -15,26 +15,11 @@ struct ExpFn {
     return kernels::fast_exp(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<ExpFn>(x, out, pool, "Exp");
-}
 }  // namespace exp_op
 }  // namespace
 
 const OpDef& def_Exp() {
-  using namespace exp_op;
-  static const OpDef def{"",
-                         "Exp",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?"},
-                          {6, "input: T -> output: T; T = floats"},
-                          {13, "input: T -> output: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<exp_op::ExpFn>(kMapRowsSince1);
   return def;
 }
 

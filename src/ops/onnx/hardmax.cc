@@ -30,19 +30,7 @@ struct Hardmax {
 }  // namespace
 
 const OpDef& def_Hardmax() {
-  using namespace hardmax_op;
-  static const OpDef def{"",
-                         "Hardmax",
-                         {1, 11, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_softmax_like<Hardmax>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
+  static const OpDef def = softmax_like_def<hardmax_op::Hardmax>();
   return def;
 }
 

@@ -1,37 +1,23 @@
 // LessOrEqual: A <= B elementwise with a bool result, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace less_or_equal_op {
 struct LessOrEqualFn {
+  static constexpr char kName[] = "LessOrEqual";
   template <typename T>
   bool operator()(const T& a, const T& b) const {
     return a <= b;
   }
 };
-void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
-  compare<LessOrEqualFn>(a, b, out, pool, "LessOrEqual");
-}
 }  // namespace less_or_equal_op
 }  // namespace
 
 const OpDef& def_LessOrEqual() {
-  using namespace less_or_equal_op;
-  static const OpDef def{"",
-                         "LessOrEqual",
-                         {12, 16},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make_binary<compute>,
-                         infer_broadcast_bool,
-                         {{12, "A: T, B: T -> C: T1; T = numeric, T1 = bool"},
-                          {16, "A: T, B: T -> C: T1; T = numeric bfloat16, T1 = bool"}}};
+  static const OpDef def = compare_def<less_or_equal_op::LessOrEqualFn>(kCompareRowsSince12);
   return def;
 }
 

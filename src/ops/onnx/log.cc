@@ -1,13 +1,13 @@
 // Log: natural logarithm, elementwise.
 #include "kernels/fast_math.h"
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace log_op {
 struct LogFn {
+  static constexpr char kName[] = "Log";
   static constexpr kernels::FastFn kFast = kernels::FastFn::Log;
   static constexpr int64_t kWork = kernels::kLogWork;
   template <typename T>
@@ -15,26 +15,11 @@ struct LogFn {
     return kernels::fast_log(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<LogFn>(x, out, pool, "Log");
-}
 }  // namespace log_op
 }  // namespace
 
 const OpDef& def_Log() {
-  using namespace log_op;
-  static const OpDef def{"",
-                         "Log",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?"},
-                          {6, "input: T -> output: T; T = floats"},
-                          {13, "input: T -> output: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<log_op::LogFn>(kMapRowsSince1);
   return def;
 }
 

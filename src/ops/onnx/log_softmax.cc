@@ -23,19 +23,7 @@ struct LogSoftmax {
 }  // namespace
 
 const OpDef& def_LogSoftmax() {
-  using namespace log_softmax_op;
-  static const OpDef def{"",
-                         "LogSoftmax",
-                         {1, 11, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_softmax_like<LogSoftmax>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
+  static const OpDef def = softmax_like_def<log_softmax_op::LogSoftmax>();
   return def;
 }
 

@@ -1,38 +1,26 @@
 // Round: to the nearest integer, halves to even (nearbyint in the default rounding mode).
 #include <cmath>
 
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace round_op {
 struct RoundFn {
+  static constexpr char kName[] = "Round";
   template <typename T>
   T operator()(T v) const {
     return std::nearbyint(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<RoundFn>(x, out, pool, "Round");
-}
+constexpr SignatureText kRows[] = {{11, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 }  // namespace round_op
 }  // namespace
 
 const OpDef& def_Round() {
-  using namespace round_op;
-  static const OpDef def{
-      "",
-      "Round",
-      {11, 22},
-      1,
-      1,
-      1,
-      1,
-      make_unary<compute>,
-      infer_same_as_first,
-      {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<round_op::RoundFn>(round_op::kRows);
   return def;
 }
 

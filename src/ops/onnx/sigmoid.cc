@@ -1,13 +1,13 @@
 // Sigmoid: y = 1 / (1 + e^-x), elementwise.
 #include "kernels/fast_math.h"
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace sigmoid_op {
 struct SigmoidFn {
+  static constexpr char kName[] = "Sigmoid";
   static constexpr kernels::FastFn kFast = kernels::FastFn::Sigmoid;
   static constexpr int64_t kWork = kernels::kSigmoidWork;
   template <typename T>
@@ -15,26 +15,11 @@ struct SigmoidFn {
     return kernels::fast_sigmoid(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<SigmoidFn>(x, out, pool, "Sigmoid");
-}
 }  // namespace sigmoid_op
 }  // namespace
 
 const OpDef& def_Sigmoid() {
-  using namespace sigmoid_op;
-  static const OpDef def{"",
-                         "Sigmoid",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
-                          {6, "X: T -> Y: T; T = floats"},
-                          {13, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<sigmoid_op::SigmoidFn>(kMapRowsSince1XY);
   return def;
 }
 

@@ -1,38 +1,24 @@
 // Sin: sine, elementwise.
 #include <cmath>
 
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace sin_op {
 struct SinFn {
+  static constexpr char kName[] = "Sin";
   template <typename T>
   T operator()(T v) const {
     return std::sin(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<SinFn>(x, out, pool, "Sin");
-}
 }  // namespace sin_op
 }  // namespace
 
 const OpDef& def_Sin() {
-  using namespace sin_op;
-  static const OpDef def{"",
-                         "Sin",
-                         {7, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{7, "input: T -> output: T; T = floats"},
-                          {22, "input: T -> output: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<sin_op::SinFn>(kMapRowsSince7);
   return def;
 }
 

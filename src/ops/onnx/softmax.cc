@@ -23,19 +23,7 @@ struct Softmax {
 }  // namespace
 
 const OpDef& def_Softmax() {
-  using namespace softmax_op;
-  static const OpDef def{"",
-                         "Softmax",
-                         {1, 11, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_softmax_like<Softmax>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {11, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}}};
+  static const OpDef def = softmax_like_def<softmax_op::Softmax>();
   return def;
 }
 

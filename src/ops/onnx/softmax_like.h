@@ -8,8 +8,10 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/registry.h"
+#include "ops/shape_infer.h"
 
 namespace bough::ops {
 
@@ -44,6 +46,17 @@ template <typename Block>
 std::unique_ptr<Kernel> make_softmax_like(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
   return std::make_unique<SoftmaxLike<Block>>(ctx.attr_int("axis", coerce ? 1 : -1), coerce);
+}
+
+// Softmax, LogSoftmax and Hardmax share every schema row; Block names the operator.
+inline constexpr SignatureText kSoftmaxLikeRows[] = {
+    {1, "input: T -> output: T; T = floats; axis: int = 1"},
+    {11, "input: T -> output: T; T = floats; axis: int = 1"},
+    {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}};
+template <typename Block>
+OpDef softmax_like_def() {
+  return def_from_rows(Block::name, 1, make_softmax_like<Block>, infer_same_as_first,
+                       kSoftmaxLikeRows);
 }
 
 }  // namespace bough::ops

@@ -1,13 +1,13 @@
 // Tanh: hyperbolic tangent, elementwise.
 #include "kernels/fast_math.h"
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace tanh_op {
 struct TanhFn {
+  static constexpr char kName[] = "Tanh";
   static constexpr kernels::FastFn kFast = kernels::FastFn::Tanh;
   static constexpr int64_t kWork = kernels::kTanhWork;
   template <typename T>
@@ -15,26 +15,11 @@ struct TanhFn {
     return kernels::fast_tanh(v);
   }
 };
-void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
-  float_unary<TanhFn>(x, out, pool, "Tanh");
-}
 }  // namespace tanh_op
 }  // namespace
 
 const OpDef& def_Tanh() {
-  using namespace tanh_op;
-  static const OpDef def{"",
-                         "Tanh",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?"},
-                          {6, "input: T -> output: T; T = floats"},
-                          {13, "input: T -> output: T; T = floats bfloat16"}}};
+  static const OpDef def = float_map_def<tanh_op::TanhFn>(kMapRowsSince1);
   return def;
 }
 

@@ -1,35 +1,20 @@
 // Xor: logical exclusive or of two bool tensors, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
-#include "ops/elementwise.h"
-#include "ops/shape_infer.h"
+#include "ops/elementwise_defs.h"
 
 namespace bough::ops {
 
 namespace {
 namespace xor_op {
-void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
-  if (a.type() != ElemType::Bool) kernels::unsupported_type(a.type(), "Xor");
-  if (b.type() != ElemType::Bool) kernels::unsupported_type(b.type(), "Xor");
-  kernels::binary_map_into<bool, bool, bool>(a, b, out, ElemType::Bool, pool,
-                                             [](bool x, bool y) { return x != y; });
-}
+struct XorFn {
+  static constexpr char kName[] = "Xor";
+  bool operator()(bool a, bool b) const { return a != b; }
+};
 }  // namespace xor_op
 }  // namespace
 
 const OpDef& def_Xor() {
-  using namespace xor_op;
-  static const OpDef def{
-      "",
-      "Xor",
-      {1, 7},
-      2,
-      2,
-      1,
-      1,
-      make_binary<compute>,
-      infer_broadcast_bool,
-      {{1, "A: T, B: T -> C: T1; T = bool, T1 = bool; axis: int?, broadcast: int = 0"},
-       {7, "A: T, B: T -> C: T1; T = bool, T1 = bool"}}};
+  static const OpDef def = logical_def<xor_op::XorFn>();
   return def;
 }
 
