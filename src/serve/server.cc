@@ -117,7 +117,7 @@ void serve(const ModelCatalog& catalog, const ServerOptions& options, std::FILE*
   std::fflush(log);
 
   if (options.grpc_port >= 0) {
-    grpc = std::make_unique<GrpcServer>(state, options.host, options.grpc_port,
+    grpc = std::make_unique<GrpcServer>(state, control, options.host, options.grpc_port,
                                         options.max_request_bytes, options.grpc_threads);
     std::fprintf(log, "bough serve: listening on grpc://%s:%d\n", options.host.c_str(),
                  grpc->port());
