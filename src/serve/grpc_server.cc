@@ -13,6 +13,7 @@
 #include "bough/error.h"
 #include "serve/datatype.h"
 #include "serve/grpc_infer.h"
+#include "serve/model_control.h"
 #include "serve/protocol_error.h"
 
 namespace bough::serve {
@@ -57,9 +58,15 @@ void add_metadata(
   }
 }
 
+// A load or unload request's parameters, as check_control_parameter says.
+template <typename Request>
+void check_parameters(const Request& request) {
+  for (const auto& parameter : request.parameters()) check_control_parameter(parameter.first);
+}
+
 class Service final : public inference::GRPCInferenceService::Service {
  public:
-  explicit Service(const ApiState& state) : state_(state) {}
+  Service(const ApiState& state, ModelControl& control) : state_(state), control_(control) {}
 
   grpc::Status ServerLive(grpc::ServerContext*, const inference::ServerLiveRequest*,
                           inference::ServerLiveResponse* response) override {
@@ -115,8 +122,41 @@ class Service final : public inference::GRPCInferenceService::Service {
     });
   }
 
+  grpc::Status RepositoryIndex(grpc::ServerContext*,
+                               const inference::RepositoryIndexRequest* request,
+                               inference::RepositoryIndexResponse* response) override {
+    return answer([&] {
+      for (const IndexEntry& entry : control_.index(request->ready())) {
+        auto* model = response->add_models();
+        model->set_name(entry.name);
+        model->set_version(entry.version);
+        model->set_state(entry.state);
+        model->set_reason(entry.reason);
+      }
+    });
+  }
+
+  grpc::Status RepositoryModelLoad(grpc::ServerContext*,
+                                   const inference::RepositoryModelLoadRequest* request,
+                                   inference::RepositoryModelLoadResponse*) override {
+    return answer([&] {
+      check_parameters(*request);
+      control_.load(request->model_name());
+    });
+  }
+
+  grpc::Status RepositoryModelUnload(grpc::ServerContext*,
+                                     const inference::RepositoryModelUnloadRequest* request,
+                                     inference::RepositoryModelUnloadResponse*) override {
+    return answer([&] {
+      check_parameters(*request);
+      control_.unload(request->model_name());
+    });
+  }
+
  private:
   const ApiState& state_;
+  ModelControl& control_;
 };
 
 // host:port as gRPC spells an address; an IPv6 host goes in brackets.
@@ -128,28 +168,32 @@ std::string address(const std::string& host, int port) {
 }  // namespace
 
 struct GrpcServer::Impl {
-  explicit Impl(const ApiState& state) : service(state) {}
+  Impl(const ApiState& state, ModelControl& control) : service(state, control) {}
   Service service;
   std::unique_ptr<grpc::Server> server;
 };
 
-GrpcServer::GrpcServer(const ApiState& state, const std::string& host, int port,
-                       size_t max_request_bytes, int threads)
-    : impl_(std::make_unique<Impl>(state)) {
+GrpcServer::GrpcServer(const ApiState& state, ModelControl& control, const std::string& host,
+                       int port, size_t max_request_bytes, int threads)
+    : impl_(std::make_unique<Impl>(state, control)) {
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address(host, port), grpc::InsecureServerCredentials(), &port_);
   // gRPC sets SO_REUSEPORT by default, so a second server on the same port would share it
   // silently instead of failing.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<size_t>(max_request_bytes, INT_MAX)));
-  // One completion queue, with one or two threads waiting on it. A waiting thread that takes
-  // a call runs it, and first starts another waiting thread if none is left; when gRPC's
-  // thread quota allows no more, the call it took is answered RESOURCE_EXHAUSTED instead.
-  // The quota counts the waiting threads and those still ending a call, hence the two more:
-  // with exactly `threads + 1`, a call arriving just as another ends could be refused.
+  // One completion queue and the threads that wait on it. A waiting thread that takes a call
+  // runs it, and first starts another waiting thread if none is left; when gRPC's thread
+  // quota allows no more, the call it took is answered RESOURCE_EXHAUSTED instead. A thread
+  // whose call is done waits again, unless MAX_POLLERS threads wait already, and then ends.
+  // With a small MAX_POLLERS, every burst of calls from several clients made threads and
+  // ended them again (92 threads made for 800 calls from 8 clients with 2): waiting threads
+  // cost nothing, so as many may wait as may run. The quota counts the waiting threads and
+  // those still ending a call, hence the two more: with exactly `threads + 1`, a call
+  // arriving just as another ends could be refused.
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 1);
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 2);
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, threads);
   grpc::ResourceQuota quota("bough serve");
   quota.SetMaxThreads(threads + 2);
   builder.SetResourceQuota(quota);

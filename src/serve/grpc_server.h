@@ -1,6 +1,7 @@
 // The Open Inference Protocol over gRPC: KServe's inference.GRPCInferenceService on a gRPC
 // server beside the HTTP one, answering from the same ApiState with the same checks, sessions
-// and errors (ProtocolError statuses become gRPC status codes). Only grpc_server.cc and
+// and errors (ProtocolError statuses become gRPC status codes), and Triton's repository
+// extension through the same ModelControl as REST. Only grpc_server.cc and
 // grpc_infer.cc see gRPC's and the generated headers.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "serve/api_state.h"
+#include "serve/model_control.h"
 
 namespace bough::serve {
 
@@ -18,8 +20,8 @@ class GrpcServer {
   // (gRPC's thread quota: `threads` plus the threads that wait for calls; a call past it gets
   // RESOURCE_EXHAUSTED) and messages of at most `max_request_bytes` (larger ones get
   // RESOURCE_EXHAUSTED). Throws Error(IO) when it cannot listen there.
-  GrpcServer(const ApiState& state, const std::string& host, int port, size_t max_request_bytes,
-             int threads);
+  GrpcServer(const ApiState& state, ModelControl& control, const std::string& host, int port,
+             size_t max_request_bytes, int threads);
   // Closes the port, refuses new RPCs, and waits for the RPCs in flight.
   ~GrpcServer();
   GrpcServer(const GrpcServer&) = delete;

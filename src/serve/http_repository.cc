@@ -28,15 +28,13 @@ json read_body(const httplib::Request& req, std::initializer_list<const char*> k
   return body;
 }
 
-// A load or unload request's "parameters": an object. Triton's "config" (a model
-// configuration in place of the repository's) has no meaning here and is refused rather
-// than ignored; others (such as "unload_dependents") are accepted and ignored.
+// A load or unload request's "parameters": an object, each key as check_control_parameter
+// says.
 void check_parameters(const json& body) {
   if (!body.contains("parameters")) return;
   const json& parameters = body["parameters"];
   if (!parameters.is_object()) bad_request("\"parameters\" must be an object");
-  if (parameters.contains("config"))
-    bad_request("the \"config\" parameter is not supported: edit the model's config.json");
+  for (const auto& item : parameters.items()) check_control_parameter(item.key());
 }
 
 }  // namespace

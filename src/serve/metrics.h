@@ -33,13 +33,15 @@ class DurationHistogram {
 
 // Where the time of one request went, in microseconds.
 struct RequestTimes {
-  uint64_t queue_us = 0;    // waiting for a free session of the model
+  uint64_t queue_us = 0;    // waiting for its batch to fill and a free session of the model
   uint64_t compute_us = 0;  // Session::run
 };
 
 struct ModelMetrics {
   std::atomic<uint64_t> success{0};
   std::atomic<uint64_t> failure{0};
+  // Runs of the model, as Triton's nv_inference_exec_count: a batch is one.
+  std::atomic<uint64_t> executions{0};
   // Cumulative times of the successful requests, as Triton's *_duration_us counters.
   std::atomic<uint64_t> request_us{0};
   std::atomic<uint64_t> queue_us{0};

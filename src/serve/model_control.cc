@@ -10,6 +10,14 @@
 
 namespace bough::serve {
 
+void check_control_parameter(const std::string& key) {
+  if (key == "config")
+    bad_request("the \"config\" parameter is not supported: edit the model's config.json");
+  if (key.starts_with("file:"))
+    bad_request("the \"" + key +
+                "\" parameter is not supported: put the model file in the repository");
+}
+
 ModelControl::ModelControl(ApiState& state, ModelCatalog catalog, const SessionOptions& session,
                            int max_waiting, std::FILE* log)
     : state_(state),

@@ -23,6 +23,12 @@ struct IndexEntry {
   std::string reason;
 };
 
+// Checks a parameter of a load or unload request (REST's "parameters" key, gRPC's map):
+// Triton's "config" (a model configuration in place of the repository's) and "file:V/NAME" (a
+// model file sent with the request) have no meaning here and are refused, ProtocolError(400),
+// rather than ignored; any other (such as "unload_dependents") is accepted and ignored.
+void check_control_parameter(const std::string& key);
+
 class ModelControl {
  public:
   // Writes a line to `log` for every model loaded or unloaded.

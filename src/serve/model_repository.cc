@@ -30,10 +30,12 @@ std::string model_file(const fs::path& version_dir) {
   return (version_dir / (onnx ? "model.onnx" : "model.xml")).string();
 }
 
-int positive_int(const nlohmann::json& value, const std::string& key, const std::string& path) {
-  if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 1024)
+int int_in(const nlohmann::json& value, const std::string& key, const std::string& path,
+           int64_t low, int64_t high) {
+  if (!value.is_number_integer() || value.get<int64_t>() < low || value.get<int64_t>() > high)
     fail(ErrorKind::InvalidModel, path,
-         "\"" + key + "\" must be a whole number from 1 to 1024, got " + value.dump());
+         "\"" + key + "\" must be a whole number from " + std::to_string(low) + " to " +
+             std::to_string(high) + ", got " + value.dump());
   return value.get<int>();
 }
 
@@ -50,12 +52,17 @@ ModelConfig read_config(const std::string& path, const ModelConfig& defaults) {
   ModelConfig config = defaults;
   for (const auto& [key, value] : json.items()) {
     if (key == "instances")
-      config.instances = positive_int(value, key, path);
+      config.instances = int_in(value, key, path, 1, 1024);
     else if (key == "threads")
-      config.threads = positive_int(value, key, path);
+      config.threads = int_in(value, key, path, 1, 1024);
+    else if (key == "max_batch_size")
+      config.max_batch_size = int_in(value, key, path, 0, kMaxBatchSize);
+    else if (key == "batch_delay_us")
+      config.batch_delay_us = int_in(value, key, path, 0, kMaxBatchDelayUs);
     else
       fail(ErrorKind::InvalidModel, path,
-           "unknown key \"" + key + "\" (known: instances, threads)");
+           "unknown key \"" + key +
+               "\" (known: instances, threads, max_batch_size, batch_delay_us)");
   }
   return config;
 }

@@ -7,10 +7,16 @@
 
 namespace bough::serve {
 
+// The largest max_batch_size and batch_delay_us (10 s) config.json and the options take.
+inline constexpr int kMaxBatchSize = 1 << 20;
+inline constexpr int kMaxBatchDelayUs = 10'000'000;
+
 // How a model is served (config.json's keys, or the command line's defaults).
 struct ModelConfig {
-  int instances = 1;  // sessions that run requests at once
-  int threads = 1;    // kernel threads per run
+  int instances = 1;       // sessions that run requests at once
+  int threads = 1;         // kernel threads per run
+  int max_batch_size = 0;  // rows a dynamic batch may stack; 0 or 1: no batching
+  int batch_delay_us = 0;  // how long a batch's first request waits for others
 };
 
 // One model version to load.
@@ -51,8 +57,9 @@ struct ModelCatalog {
   ModelSource source(const std::string& name) const;
 };
 
-// Reads config.json: {"instances": N, "threads": N}, each optional and at least 1; any other
-// key is an error, so that a misspelled one is not silently ignored.
+// Reads config.json: {"instances": N, "threads": N, "max_batch_size": N, "batch_delay_us": N},
+// each optional (instances and threads at least 1, the others at least 0); any other key is an
+// error, so that a misspelled one is not silently ignored.
 ModelConfig read_config(const std::string& path, const ModelConfig& defaults);
 
 }  // namespace bough::serve

@@ -1,58 +1,41 @@
 #include "serve/served_model.h"
 
-#include <chrono>
+#include <algorithm>
 
 #include "bough/model.h"
-#include "serve/protocol_error.h"
 
 namespace bough::serve {
 
-ServedModel::ServedModel(const ModelSource& source, const SessionOptions& options, int max_waiting)
-    : name_(source.name), version_(source.version), max_waiting_(max_waiting) {
-  const Model model = Model::load(source.path);
-  SessionOptions with_threads = options;
-  with_threads.threads = source.config.threads;
-  for (int i = 0; i < source.config.instances; ++i) {
-    sessions_.push_back(std::make_unique<Session>(model, with_threads));
-    free_.push_back(sessions_.back().get());
-  }
+namespace {
+
+// Whether the model may batch: every input and output whose rank is known has a dim 0 that
+// the model leaves open. (One of unknown rank is checked on each batch's outputs.)
+bool open_dim0(const std::vector<ValueInfo>& infos) {
+  return std::all_of(infos.begin(), infos.end(), [](const ValueInfo& info) {
+    return !info.rank_known || (!info.shape.empty() && !info.shape.front().known());
+  });
 }
 
-NamedValues ServedModel::run(const NamedValues& inputs, RequestTimes& times) {
-  const auto queued = std::chrono::steady_clock::now();
-  Session* session = nullptr;
-  {
-    std::unique_lock lock(mutex_);
-    if (free_.empty()) {
-      if (waiting_ >= max_waiting_)
-        throw ProtocolError(kUnavailable, "model '" + name_ +
-                                              "' is busy: " + std::to_string(waiting_) +
-                                              " requests wait already; try again later");
-      ++waiting_;
-      freed_.wait(lock, [&] { return !free_.empty(); });
-      --waiting_;
-    }
-    session = free_.back();
-    free_.pop_back();
-  }
-  // Gives the session back however the run ends.
-  struct Return {
-    ServedModel* model;
-    Session* session;
-    ~Return() {
-      {
-        std::lock_guard lock(model->mutex_);
-        model->free_.push_back(session);
-      }
-      model->freed_.notify_one();
-    }
-  } give_back{this, session};
-  const auto started = std::chrono::steady_clock::now();
-  times.queue_us = static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(started - queued).count());
-  NamedValues outputs = session->run(inputs);
-  times.compute_us = micros_since(started);
-  return outputs;
+}  // namespace
+
+ServedModel::ServedModel(const ModelSource& source, const SessionOptions& options, int max_waiting)
+    : name_(source.name), version_(source.version) {
+  SessionOptions with_threads = options;
+  with_threads.threads = source.config.threads;
+  pool_ = std::make_unique<SessionPool>(Model::load(source.path), with_threads,
+                                        source.config.instances, max_waiting, name_);
+  BatchSettings batching{source.config.max_batch_size, source.config.batch_delay_us};
+  if (!open_dim0(inputs()) || !open_dim0(outputs())) batching.max_batch_size = 0;
+  // Counts each run as it starts on a session, a batch once.
+  batcher_ = std::make_unique<Batcher>(
+      batching, [this](const std::function<const NamedValues&()>& inputs, RequestTimes& times) {
+        return pool_->run(
+            [&]() -> const NamedValues& {
+              metrics_.executions.fetch_add(1, std::memory_order_relaxed);
+              return inputs();
+            },
+            times);
+      });
 }
 
 }  // namespace bough::serve

@@ -19,6 +19,9 @@ namespace bough::serve {
 
 namespace {
 
+// Requests an HTTP connection may carry before the server closes it.
+constexpr size_t kKeepAliveRequests = 100;
+
 // SIGTERM and SIGINT, blocked in every thread started after this and taken by sigwait.
 sigset_t shutdown_signals() {
   sigset_t set;
@@ -77,6 +80,9 @@ void serve(const ModelCatalog& catalog, const ServerOptions& options, std::FILE*
   // httplib writes a response's headers and body separately: with Nagle's algorithm the body
   // waits for the client's delayed ACK of the headers, 40 ms per request on Linux.
   http.set_tcp_nodelay(true);
+  // httplib closes a keep-alive connection after 5 requests by default: a client sending a
+  // stream of small requests would then pay a new TCP connection every fifth one.
+  http.set_keep_alive_max_count(kKeepAliveRequests);
   add_api_routes(http, state);
   add_repository_routes(http, control);
   const int port = bind_port(http, options.host, options.http_port);
@@ -117,7 +123,7 @@ void serve(const ModelCatalog& catalog, const ServerOptions& options, std::FILE*
   std::fflush(log);
 
   if (options.grpc_port >= 0) {
-    grpc = std::make_unique<GrpcServer>(state, options.host, options.grpc_port,
+    grpc = std::make_unique<GrpcServer>(state, control, options.host, options.grpc_port,
                                         options.max_request_bytes, options.grpc_threads);
     std::fprintf(log, "bough serve: listening on grpc://%s:%d\n", options.host.c_str(),
                  grpc->port());

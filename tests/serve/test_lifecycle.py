@@ -124,6 +124,10 @@ def test_one_model_file_is_served_under_its_stem(repository):
     ({"m/1/readme.txt": ""}, "holds neither model.onnx nor model.xml"),
     ({"m/1/model.onnx": "model", "m/config.json": '{"instance": 2}'}, "unknown key \"instance\""),
     ({"m/1/model.onnx": "model", "m/config.json": '{"threads": 0}'}, "from 1 to 1024"),
+    ({"m/1/model.onnx": "model", "m/config.json": '{"max_batch_size": -1}'},
+     "\"max_batch_size\" must be a whole number from 0 to 1048576, got -1"),
+    ({"m/1/model.onnx": "model", "m/config.json": '{"batch_delay_us": 0.5}'},
+     "\"batch_delay_us\" must be a whole number from 0 to 10000000, got 0.5"),
     # Fails while loading, after the port is open: the listener must still stop.
     ({"m/1/model.onnx": "not a model"}, "model.onnx"),
 ])

@@ -17,6 +17,7 @@ ADD = {"inputs": [json_input("a", A), json_input("b", B)]}
 WRONG_TYPE = {"inputs": [json_input("a", A, "FP64"), json_input("b", B)]}
 MODELS = ("add", "echo", "slow", "typed")
 COUNTERS = ("bough_inference_request_success", "bough_inference_request_failure",
+            "bough_inference_exec_count",
             "bough_inference_request_duration_us", "bough_inference_queue_duration_us",
             "bough_inference_compute_infer_duration_us")
 HISTOGRAMS = ("bough_inference_queue_histogram_us", "bough_inference_compute_infer_histogram_us")
@@ -87,6 +88,8 @@ def test_counts_move_exactly(own_server):
 
     assert moved("bough_inference_request_success") == 5
     assert moved("bough_inference_request_failure") == 2
+    # Unbatched, one run per request that reached a session (the two failures did not).
+    assert moved("bough_inference_exec_count") == 5
     for family in HISTOGRAMS:
         assert moved(family, family + "_count") == 5
         assert moved(family, family + "_bucket", le="+Inf") == 5

@@ -133,6 +133,8 @@ def test_a_model_that_fails_to_load_leaves_the_others_serving(ctl, repo):
     ("/v2/repository/models/add/load", b"{not json", 400, "must be a JSON object"),
     ("/v2/repository/models/add/load", {"parameters": {"config": "{}"}}, 400,
      "\"config\" parameter is not supported"),
+    ("/v2/repository/models/add/load", {"parameters": {"file:1/model.onnx": "AAAA"}}, 400,
+     "\"file:1/model.onnx\" parameter is not supported"),
     ("/v2/repository/models/add/load", {"parameters": 3}, 400, "must be an object"),
     ("/v2/repository/models/add/unload", {"params": {}}, 400, "unknown key \"params\""),
     ("/v2/repository/index", {"ready": "yes"}, 400, "\"ready\" must be true or false"),

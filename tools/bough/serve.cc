@@ -85,6 +85,17 @@ Command add_serve(CLI::App& root) {
                   "kernel threads per run (config.json's \"threads\" overrides it)")
       ->check(at_least(1))
       ->capture_default_str();
+  app->add_option("--max-batch-size", opt->defaults.max_batch_size,
+                  "dynamic batching: requests whose inputs differ only in dim 0 are stacked "
+                  "along it, up to this many rows a run (0: no batching; config.json's "
+                  "\"max_batch_size\" overrides it)")
+      ->check(CLI::Range(0, serve::kMaxBatchSize))
+      ->capture_default_str();
+  app->add_option("--batch-delay-us", opt->defaults.batch_delay_us,
+                  "microseconds a batch's first request waits for others to join it "
+                  "(config.json's \"batch_delay_us\" overrides it)")
+      ->check(CLI::Range(0, serve::kMaxBatchDelayUs))
+      ->capture_default_str();
   app->add_option("--max-waiting", opt->server.max_waiting,
                   "requests per model that may wait for a free session; more get 503 (gRPC: "
                   "UNAVAILABLE)")

@@ -1,0 +1,56 @@
+#include "serve/session_pool.h"
+
+#include <chrono>
+
+#include "serve/protocol_error.h"
+
+namespace bough::serve {
+
+SessionPool::SessionPool(const Model& model, const SessionOptions& options, int instances,
+                         int max_waiting, std::string name)
+    : name_(std::move(name)), max_waiting_(max_waiting) {
+  for (int i = 0; i < instances; ++i) {
+    sessions_.push_back(std::make_unique<Session>(model, options));
+    free_.push_back(sessions_.back().get());
+  }
+}
+
+NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs,
+                             RequestTimes& times) {
+  const auto queued = std::chrono::steady_clock::now();
+  Session* session = nullptr;
+  {
+    std::unique_lock lock(mutex_);
+    if (free_.empty()) {
+      if (waiting_ >= max_waiting_)
+        throw ProtocolError(kUnavailable, "model '" + name_ +
+                                              "' is busy: " + std::to_string(waiting_) +
+                                              " requests wait already; try again later");
+      ++waiting_;
+      freed_.wait(lock, [&] { return !free_.empty(); });
+      --waiting_;
+    }
+    session = free_.back();
+    free_.pop_back();
+  }
+  // Gives the session back however the run ends.
+  struct Return {
+    SessionPool* pool;
+    Session* session;
+    ~Return() {
+      {
+        std::lock_guard lock(pool->mutex_);
+        pool->free_.push_back(session);
+      }
+      pool->freed_.notify_one();
+    }
+  } give_back{this, session};
+  const auto started = std::chrono::steady_clock::now();
+  times.queue_us = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(started - queued).count());
+  NamedValues outputs = session->run(inputs());
+  times.compute_us = micros_since(started);
+  return outputs;
+}
+
+}  // namespace bough::serve
