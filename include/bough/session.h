@@ -121,7 +121,8 @@ class Session {
   /// that would is copied), so writing into an output changes nothing else.
   NamedValues run(const NamedValues& inputs);
   /// Runs like run() and measures the run and each node in it into `profile` (replacing what
-  /// it held). Timing adds about 50 ns per node.
+  /// it held). Timing and recording each node's tensors add about 170 ns per node of two
+  /// inputs and one output (docs/bench/profile-cost.md); run() pays nothing for either.
   NamedValues run_profiled(const NamedValues& inputs, RunProfile& profile);
   /// A stateful model's variables (OpenVINO's ReadValue and Assign) keep what one run's
   /// Assigns wrote for the next run of this session (not of other sessions); a run that
