@@ -12,6 +12,7 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "exec/ort_profile.h"
 #include "ir/graph.h"
 #include "model_source.h"
 #include "numpy_values.h"
@@ -170,8 +171,9 @@ class InferenceSession {
   }
 
   // Stops profiling and returns what it recorded: a list of runs (start_ns, thread, run_ns,
-  // nodes), each node (place, op, start_ns from the run's start, duration_ns, depth), and
-  // how many runs lost their nodes to the limit.
+  // nodes), each node (place, op, start_ns from the run's start, duration_ns, depth, ONNX
+  // Runtime's args as JSON object members: exec::ort_node_args), how many runs lost their
+  // nodes to the limit, and the summary per operator type (exec::op_summary_json).
   py::tuple end_profiling() {
     std::vector<ProfiledRun> runs;
     size_t trimmed = 0;
@@ -184,14 +186,20 @@ class InferenceSession {
       profiled_nodes_ = 0;
     }
     py::list out;
+    std::vector<const RunProfile*> profiles;
+    int64_t runs_ns = 0;
     for (const ProfiledRun& r : runs) {
       py::list nodes;
       for (const NodeTiming& t : r.profile.nodes)
         nodes.append(py::make_tuple(message_to_python(t.place), message_to_python(t.op), t.start_ns,
-                                    t.duration_ns, t.depth));
+                                    t.duration_ns, t.depth,
+                                    message_to_python(exec::ort_node_args(t))));
       out.append(py::make_tuple(r.start_ns, r.thread, r.profile.run_ns, nodes));
+      profiles.push_back(&r.profile);
+      runs_ns += r.profile.run_ns;
     }
-    return py::make_tuple(out, trimmed);
+    return py::make_tuple(
+        out, trimmed, message_to_python(exec::op_summary_json(exec::op_totals(profiles), runs_ns)));
   }
 
  private:

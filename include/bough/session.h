@@ -67,6 +67,14 @@ struct ValueInfo {
   bool has_default = false;
 };
 
+/// A tensor a node read or wrote in a profiled run.
+struct ProfiledTensor {
+  ElemType elem = ElemType::Undefined;
+  std::vector<int64_t> dims;
+  int64_t bytes = 0;      ///< its data; a string counts as sizeof(std::string), as in ORT
+  bool constant = false;  ///< an input that is a model constant: ONNX Runtime's parameter
+};
+
 /// One node's run, as Session::run_profiled records it.
 struct NodeTiming {
   /// The node's place: `main/Loop "loop"/body/If "gate"/then_branch/Add "add_1"`.
@@ -76,6 +84,10 @@ struct NodeTiming {
   int64_t duration_ns = 0;  ///< how long it took, the nodes of its subgraphs included
   int64_t self_ns = 0;      ///< how long it took without the nodes of its subgraphs
   int depth = 0;            ///< 0 for the main graph's nodes, 1 inside their subgraphs, ...
+  /// The tensors among its inputs (those of the node itself, not the values its subgraphs
+  /// read from outside) and among its outputs, in order; what is not a tensor (a sequence,
+  /// an absent optional input) is left out, as ONNX Runtime's profiler leaves it out.
+  std::vector<ProfiledTensor> inputs, outputs;
 };
 
 /// What Session::run_profiled measured of one run.
@@ -109,7 +121,8 @@ class Session {
   /// that would is copied), so writing into an output changes nothing else.
   NamedValues run(const NamedValues& inputs);
   /// Runs like run() and measures the run and each node in it into `profile` (replacing what
-  /// it held). Timing adds about 50 ns per node.
+  /// it held). Timing and recording each node's tensors add about 170 ns per node of two
+  /// inputs and one output (docs/bench/profile-cost.md); run() pays nothing for either.
   NamedValues run_profiled(const NamedValues& inputs, RunProfile& profile);
   /// A stateful model's variables (OpenVINO's ReadValue and Assign) keep what one run's
   /// Assigns wrote for the next run of this session (not of other sessions); a run that

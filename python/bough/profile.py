@@ -1,14 +1,16 @@
 """ONNX Runtime's JSON profile, which tools that read ONNX Runtime's profiles read: a JSON
-array of trace events, each with cat, pid, tid, dur, ts, ph ("X") and name, and args of
-strings; times are whole microseconds, ts from the start of the session's creation. Events
-are "Session" ones (session_initialization, then model_run per run) and a "Node" one per
-node run, named `<node name>_kernel_time`, with op_name, provider and bough's place of the
-node (subgraph nodes included) in args."""
+array of trace events, each with cat, pid, tid, dur, ts, ph ("X") and name, and args;
+times are whole microseconds, ts from the start of the session's creation. Events are
+"Session" ones (session_initialization, then model_run per run) and a "Node" one per node
+run, named `<node name>_kernel_time`, with ONNX Runtime's args (op_name, provider,
+activation_size, parameter_size, output_size, input_type_shape, output_type_shape: the
+library's exec/ort_profile.h writes them) and bough's place of the node (subgraph nodes
+included). Last comes bough's summary per operator type, a metadata event ("ph": "M",
+cat "Summary") named bough_op_summary whose args are {"runs_ns", "ops": [{"op", "calls",
+"total_ns", "share"}]}, as in `bough bench --profile-json`."""
 import json
 import os
 import time
-
-from .providers import CPU
 
 
 def node_name(place, op):
@@ -21,9 +23,9 @@ def node_name(place, op):
     return place[start + len(label):-1]
 
 
-def events(started_ns, created_ns, runs, thread):
+def events(started_ns, created_ns, runs, thread, summary):
     """The events of a session created from `started_ns` to `created_ns` (time.monotonic_ns)
-    on `thread`, and of `runs` as _Session._end_profiling gives them."""
+    on `thread`, of `runs` as _Session._end_profiling gives them, and its `summary` (JSON)."""
     pid = os.getpid()
 
     def event(cat, name, start_ns, duration_ns, tid, args):
@@ -34,11 +36,15 @@ def events(started_ns, created_ns, runs, thread):
                  thread, {})]
     for run_start, tid, run_ns, nodes in runs:
         out.append(event("Session", "model_run", run_start, run_ns, tid, {}))
-        for place, op, start_ns, duration_ns, _depth in nodes:
+        for place, op, start_ns, duration_ns, _depth, args in nodes:
+            args = json.loads("{" + args + "}")
+            args["place"] = place
             out.append(event("Node", node_name(place, op) + "_kernel_time", run_start + start_ns,
-                             duration_ns, tid, {"op_name": op.rsplit(".", 1)[-1],
-                                                "provider": CPU, "place": place}))
+                             duration_ns, tid, args))
     out.sort(key=lambda e: e["ts"])
+    last = out[-1]["ts"] + out[-1]["dur"]
+    out.append({"cat": "Summary", "pid": pid, "tid": thread, "dur": 0, "ts": last, "ph": "M",
+                "name": "bough_op_summary", "args": json.loads(summary)})
     return out
 
 

@@ -125,10 +125,10 @@ class InferenceSession(_core._Session):
         if not self._profiling:
             return ""
         self._profiling = False
-        runs, trimmed = self._end_profiling()
+        runs, trimmed, summary = self._end_profiling()
         if trimmed:
             warnings.warn(f"the profile holds a million node events: the nodes of the last "
                           f"{trimmed} runs are left out", stacklevel=2)
         started, created, thread = self._profile_start
         return write_profile(self._sess_options.profile_file_prefix,
-                             events(started, created, runs, thread))
+                             events(started, created, runs, thread, summary))

@@ -226,6 +226,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     steps_.push_back(step);
     step_where_.push_back(std::move(where));
     step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
+    step_own_inputs_.push_back(static_cast<uint32_t>(node->inputs.size()));
   }
 
   drops.finish(*this, needed);
@@ -272,6 +273,8 @@ void Plan::ConstantDrops::settle(int32_t s, Plan& plan, const std::vector<bool>&
     counts_.kept += bytes;
   } else {
     counts_.released += bytes;
+    if (v.is_tensor())
+      plan.dropped_[s] = {v.tensor().type(), v.tensor().shape(), static_cast<int64_t>(bytes)};
     v = Value();
     // Freed for real, not kept in the buffer cache: the weights built next will not ask
     // for this size, and their prepared forms take the room.
@@ -351,6 +354,7 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
           throw;
         }
         profiler->end(step_where_[i], step_op_[i], start);
+        record_tensors(*profiler, i);
       } else {
         st->kernel->run(io);
       }
@@ -361,6 +365,30 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
     clear_all();
     rethrow_at(step_where_[static_cast<size_t>(st - steps_.data())]);
   }
+}
+
+void Plan::record_tensors(Profiler& profiler, size_t i) const {
+  const Step& st = steps_[i];
+  auto record = [&](int32_t s, bool output) {
+    if (s < 0) return;
+    const Value& v = *slots_[static_cast<size_t>(s)];
+    const bool constant = !output && constant_[static_cast<size_t>(s)];
+    if (v.is_tensor()) {
+      const Tensor& t = v.tensor();
+      // A string counts as the std::string holding it, as ONNX Runtime counts it.
+      const size_t bytes = t.type() == ElemType::String
+                               ? static_cast<size_t>(t.numel()) * sizeof(std::string)
+                               : t.nbytes();
+      profiler.add_tensor(output, constant, t.type(), t.shape(), static_cast<int64_t>(bytes));
+    } else if (constant) {
+      const auto dropped = dropped_.find(s);
+      if (dropped != dropped_.end())
+        profiler.add_tensor(false, true, dropped->second.elem, dropped->second.dims,
+                            dropped->second.bytes);
+    }
+  };
+  for (uint32_t k = 0; k < step_own_inputs_[i]; ++k) record(refs_[st.in + k], false);
+  for (uint32_t k = 0; k < st.n_out; ++k) record(refs_[st.out + k], true);
 }
 
 void Plan::clear_all() {

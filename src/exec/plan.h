@@ -143,6 +143,8 @@ class Plan {
   // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
   template <bool kProfiled>
   void run_steps(ops::RunContext& ctx, Profiler* profiler);
+  // Hands `profiler` the tensors step i read and wrote, after it ran.
+  void record_tensors(Profiler& profiler, size_t i) const;
   // Drops each constant owned here that no reader needs (`needed`: per slot) once its last
   // reader is built, counting into `counts`; then notes which captures this plan does not
   // need.
@@ -169,7 +171,15 @@ class Plan {
 
   std::vector<Step> steps_;
   std::vector<std::string> step_where_;
-  std::vector<std::string> step_op_;  // the operator of each step, for profiles
+  std::vector<std::string> step_op_;       // the operator of each step, for profiles
+  std::vector<uint32_t> step_own_inputs_;  // per step: its node's inputs, before its captures
+  // The constants dropped once their readers had prepared them, as profiles describe them.
+  struct DroppedConstant {
+    ElemType elem;
+    Dims dims;
+    int64_t bytes;
+  };
+  std::unordered_map<int32_t, DroppedConstant> dropped_;
   std::vector<int32_t> refs_;
   std::vector<std::unique_ptr<ops::Kernel>> kernels_;
   std::vector<int32_t> input_slots_, capture_slots_, output_slots_;

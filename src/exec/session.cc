@@ -206,8 +206,8 @@ struct Session::Impl {
   double time_limit_seconds;
   size_t memory_limit_bytes;
   std::atomic<bool> cancelled{false};
-  std::vector<exec::StepTiming> profiled_steps;  // run_profiled's buffer
-  ops::Variables variables;  // a stateful model's variables, kept from run to run
+  exec::ProfileRecords profiled;  // run_profiled's buffers
+  ops::Variables variables;       // a stateful model's variables, kept from run to run
 
   // `m` is released once its copy is optimized: when it was the caller's last reference
   // (Session(Model&&)), the plan then owns the weights alone and frees each one its readers
@@ -274,12 +274,12 @@ void Session::reset_state() { impl_->variables.reset(); }
 
 NamedValues Session::run_profiled(const NamedValues& inputs, RunProfile& profile) {
   // Kept from run to run, so that recording allocates nothing once it has grown.
-  std::vector<exec::StepTiming>& steps = impl_->profiled_steps;
-  steps.clear();
+  exec::ProfileRecords& records = impl_->profiled;
+  records.clear();
   NamedValues out;
   const int64_t start = exec::Profiler::now_ns();
   {
-    exec::Profiler profiler(steps);
+    exec::Profiler profiler(records);
     out = run(inputs);
   }
   profile.run_ns = exec::Profiler::now_ns() - start;
@@ -287,10 +287,26 @@ NamedValues Session::run_profiled(const NamedValues& inputs, RunProfile& profile
   const std::string& path = impl_->model.ir().path;
   const size_t prefix = path.empty() ? 0 : path.size() + 2;
   profile.nodes.clear();
-  profile.nodes.reserve(steps.size());
-  for (const exec::StepTiming& s : steps)
-    profile.nodes.push_back({s.where->substr(std::min(prefix, s.where->size())), *s.op,
-                             s.start_ns - start, s.duration_ns, s.self_ns, s.depth});
+  profile.nodes.reserve(records.steps.size());
+  auto tensor = [&](size_t k) {
+    const exec::TensorRecord& r = records.tensors[k];
+    const int64_t* dims = records.dims.data() + r.dims_at;
+    return ProfiledTensor{r.elem, {dims, dims + r.rank}, r.bytes, r.constant};
+  };
+  for (const exec::StepTiming& s : records.steps) {
+    NodeTiming& t = profile.nodes.emplace_back();
+    t = {s.where->substr(std::min(prefix, s.where->size())),
+         *s.op,
+         s.start_ns - start,
+         s.duration_ns,
+         s.self_ns,
+         s.depth,
+         {},
+         {}};
+    for (size_t k = 0; k < s.n_inputs; ++k) t.inputs.push_back(tensor(s.tensors_at + k));
+    for (size_t k = 0; k < s.n_outputs; ++k)
+      t.outputs.push_back(tensor(s.tensors_at + s.n_inputs + k));
+  }
   return out;
 }
 

@@ -114,10 +114,16 @@ def test_the_profile_is_onnxruntimes_format(tmp_path):
     assert isinstance(events, list)
     for e in events:
         assert set(e) == {"cat", "pid", "tid", "dur", "ts", "ph", "name", "args"}, e
-        assert e["ph"] == "X" and e["cat"] in ("Session", "Node")
         assert isinstance(e["ts"], int) and isinstance(e["dur"], int)
         assert e["ts"] >= 0 and e["dur"] >= 0
-        assert all(isinstance(v, str) for v in e["args"].values())
+    # bough's summary per operator comes last, as metadata; the rest are ONNX Runtime's.
+    assert events[-1]["name"] == "bough_op_summary" and events[-1]["ph"] == "M"
+    assert events[-1]["cat"] == "Summary" and events[-1]["dur"] == 0
+    for e in events[:-1]:
+        assert e["ph"] == "X" and e["cat"] in ("Session", "Node")
+        shapes = {"input_type_shape", "output_type_shape"}
+        assert all(isinstance(v, str) for k, v in e["args"].items() if k not in shapes)
+        assert all(isinstance(e["args"][k], list) for k in shapes & set(e["args"]))
     assert [e["ts"] for e in events] == sorted(e["ts"] for e in events)
     assert events[0]["name"] == "session_initialization"
     # The script ran on this thread: every event says so.
@@ -173,6 +179,51 @@ def test_profile_node_events_carry_the_models_node_names(tmp_path):
             names = {e["name"] for e in json.load(f) if e["cat"] == "Node"}
         assert "fc1_kernel_time" in names and "fc1_bias_kernel_time" not in names, level
         assert "w2_double_kernel_time" not in names, level
+
+
+def test_profile_node_events_carry_onnxruntimes_shapes_and_sizes(tmp_path):
+    """Unoptimized, with x: float[2, 4]. Sizes are bytes: parameters are the initializers a
+    run cannot override (`scale` can: an activation), activations the other inputs."""
+    import bough as ort
+    path = tmp_path / "classifier.onnx"
+    path.write_bytes(classifier.model().SerializeToString())
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.enable_profiling = True
+    so.profile_file_prefix = str(tmp_path / "shapes")
+    sess = ort.InferenceSession(str(path), so)
+    for _ in range(3):
+        sess.run(None, {"x": np.ones((2, 4), np.float32)})
+    with open(sess.end_profiling()) as f:
+        events = json.load(f)
+    args = {e["name"][:-len("_kernel_time")]: e["args"] for e in events if e["cat"] == "Node"}
+
+    def f(*dims):
+        return {"float": list(dims)}
+
+    expected = {  # name: inputs, outputs, activation, parameter and output bytes
+        "fc1": ([f(2, 4), f(4, 8)], [f(2, 8)], 32, 128, 64),
+        "fc1_bias": ([f(2, 8), f(8)], [f(2, 8)], 64, 32, 64),
+        "relu": ([f(2, 8)], [f(2, 8)], 64, 0, 64),
+        "w2_double": ([f(8, 3), f()], [f(8, 3)], 0, 100, 96),
+        "fc2": ([f(2, 8), f(8, 3)], [f(2, 3)], 64 + 96, 0, 24),
+        "fc2_bias": ([f(2, 3), f(3)], [f(2, 3)], 24, 12, 24),
+        "scaled": ([f(2, 3), f()], [f(2, 3)], 24 + 4, 0, 24),
+        "softmax": ([f(2, 3)], [f(2, 3)], 24, 0, 24),
+    }
+    assert set(args) == set(expected)
+    for name, (inputs, outputs, activation, parameter, output) in expected.items():
+        a = args[name]
+        assert a["input_type_shape"] == inputs and a["output_type_shape"] == outputs, name
+        assert (a["activation_size"], a["parameter_size"], a["output_size"]) == (
+            str(activation), str(parameter), str(output)), name
+    summary = events[-1]["args"]
+    calls = {op["op"]: op["calls"] for op in summary["ops"]}
+    assert calls == {"MatMul": 6, "Add": 6, "Relu": 3, "Mul": 6, "Softmax": 3}
+    totals = [op["total_ns"] for op in summary["ops"]]
+    assert totals == sorted(totals, reverse=True)
+    assert summary["runs_ns"] >= sum(totals)
+    assert 0 < sum(op["share"] for op in summary["ops"]) <= 100.5
 
 
 @pytest.mark.parametrize("level, name", [(0, "ORT_DISABLE_ALL"), (1, "ORT_ENABLE_BASIC"),

@@ -1,6 +1,7 @@
 // `bough bench` as onnxruntime_perf_test is used: on a model with free dimensions it runs
 // with no flags (each free dimension 1, said in the output), `-c N` runs N requests at once on
-// N sessions and reports their throughput, and the threads default to one per physical core.
+// N sessions and reports their throughput, and the threads default to one per physical core
+// (-x and -y spelled as perf_test spells them).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -139,6 +140,36 @@ TEST(BenchThreads, OnePerPhysicalCoreUnlessTold) {
   ASSERT_EQ(run_cli("run " + model + " --threads 0", &out), 0) << out;
   // x = [1, 2, 3], n = 3: +1, halved, +1 gives [2, 2.5, 3].
   EXPECT_NE(out.find("2, 2.5, 3"), std::string::npos) << out;
+}
+
+// onnxruntime_perf_test's spellings: -x N is --threads N; -y N is accepted, and above 1 a note
+// says bough runs one node at a time.
+TEST(BenchThreads, PerfTestSpellingsXAndY) {
+  const std::string dir = scratch_dir("bench_threads_xy");
+  const std::string model = example_model() + example_inputs(dir);
+  const std::string args = model + " --iters 2";
+  EXPECT_EQ(bench_json(args + " -x 1")["threads"], 1);
+  EXPECT_EQ(bench_json(args + " -x 3")["threads"], 3);
+  EXPECT_EQ(bench_json(args + " -x 3 -y 1")["threads"], 3);
+  const std::string note =
+      "bough: note: --inter-op-threads 4 is not used: bough runs one node at a time, each "
+      "splitting its work over the --threads threads (-x)";
+  std::string out;
+  for (const std::string& command : {"bench " + args, "run " + model})
+    for (const char* y : {" -y 4", " --inter-op-threads=4"}) {
+      ASSERT_EQ(run_cli(command + " -x 2" + y, &out), 0) << out;
+      EXPECT_NE(out.find(note), std::string::npos) << command << y << "\n" << out;
+    }
+  // x = [1, 2, 3], n = 3: +1, halved, +1 gives [2, 2.5, 3].
+  EXPECT_NE(out.find("2, 2.5, 3"), std::string::npos) << out;
+  for (const char* y : {" -y 0", " -y 1"}) {
+    ASSERT_EQ(run_cli("run " + model + y, &out), 0) << out;
+    EXPECT_EQ(out.find("note"), std::string::npos) << y << "\n" << out;
+  }
+  EXPECT_EQ(run_cli("run " + model + " -x -1", &out), 2) << out;
+  EXPECT_NE(out.find("--threads: must be at least 0, got -1"), std::string::npos) << out;
+  EXPECT_EQ(run_cli("bench " + args + " -y -2", &out), 2) << out;
+  EXPECT_NE(out.find("--inter-op-threads: must be at least 0, got -2"), std::string::npos) << out;
 }
 
 }  // namespace

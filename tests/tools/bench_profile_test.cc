@@ -2,7 +2,10 @@
 // holds an If; see tests/exec/run_profile_test.cc for what runs) and on a conformance Scan.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "formats/npy/npy.h"
@@ -55,6 +58,24 @@ TEST(BenchProfile, RowsForEveryNodeInsideTheLoopAndTheIf) {
   EXPECT_EQ(calls_of(out, "If", body + "/If \"even_or_odd\""), 12) << out;
   EXPECT_EQ(calls_of(out, "Add", body + "/If \"even_or_odd\"/then_branch/Add"), 6) << out;
   EXPECT_EQ(calls_of(out, "Mul", body + "/If \"even_or_odd\"/else_branch/Mul"), 6) << out;
+  // Then the table per operator: Mod, Equal and If 12 calls each, Add and Mul 6, the Loop 3.
+  const size_t per_op = out.find("per operator:\n  share      total     calls  op\n");
+  ASSERT_NE(per_op, std::string::npos) << out;
+  std::istringstream rows(out.substr(per_op));
+  std::map<std::string, long long> op_calls;
+  std::string line;
+  std::getline(rows, line);
+  std::getline(rows, line);
+  while (std::getline(rows, line)) {
+    std::istringstream fields(line);
+    std::string share, percent, total, unit, op;
+    long long calls = 0;
+    if (fields >> share >> percent >> total >> unit >> calls >> op) op_calls[op] = calls;
+  }
+  EXPECT_EQ(op_calls,
+            (std::map<std::string, long long>{
+                {"Loop", 3}, {"Mod", 12}, {"Equal", 12}, {"If", 12}, {"Add", 6}, {"Mul", 6}}))
+      << out;
 }
 
 TEST(BenchProfile, NodesAccountForTheRunTime) {
@@ -95,6 +116,61 @@ TEST(BenchProfile, JsonRowsAndAChromeTrace) {
   EXPECT_EQ(count_of(json, "\"name\": \"Mul\""), 2u);
   EXPECT_NE(json.find("\"node\": \"main/Loop \\\"steps\\\"/body/If \\\"even_or_odd\\\"\""),
             std::string::npos);
+
+  // ONNX Runtime's args. The Loop reads n (int64 scalar, 8 bytes) and x (float[3], 12); its
+  // outputs after 2 iterations are x_final (float[3], 12) and the scan of x (float[2, 3], 24).
+  // Mod reads i and the body's initializer `two` (int64 scalars: 8 bytes each, `two` a
+  // parameter) and writes the parity (8). The then branch's Add reads x_in (float[3]) and
+  // main's initializer `step` (float[3], a parameter captured by the branch).
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  ASSERT_TRUE(parsed.is_object()) << json;
+  std::map<std::string, nlohmann::json> args;  // the first event of each op
+  for (const nlohmann::json& e : parsed["traceEvents"])
+    if (e["cat"] == "node" && !args.count(e["name"])) args[e["name"]] = e["args"];
+  const nlohmann::json loop = args["Loop"];
+  EXPECT_EQ(loop["op_name"], "Loop");
+  EXPECT_EQ(loop["provider"], "CPUExecutionProvider");
+  EXPECT_EQ(loop["input_type_shape"], nlohmann::json::parse(R"([{"int64": []}, {"float": [3]}])"));
+  EXPECT_EQ(loop["output_type_shape"],
+            nlohmann::json::parse(R"([{"float": [3]}, {"float": [2, 3]}])"));
+  EXPECT_EQ(loop["activation_size"], "20");
+  EXPECT_EQ(loop["parameter_size"], "0");
+  EXPECT_EQ(loop["output_size"], "36");
+  EXPECT_EQ(args["Mod"]["input_type_shape"],
+            nlohmann::json::parse(R"([{"int64": []}, {"int64": []}])"));
+  EXPECT_EQ(args["Mod"]["activation_size"], "8");
+  EXPECT_EQ(args["Mod"]["parameter_size"], "8");
+  EXPECT_EQ(args["Mod"]["output_size"], "8");
+  EXPECT_EQ(args["Add"]["input_type_shape"],
+            nlohmann::json::parse(R"([{"float": [3]}, {"float": [3]}])"));
+  EXPECT_EQ(args["Add"]["activation_size"], "12");
+  EXPECT_EQ(args["Add"]["parameter_size"], "12");
+  // The summary per operator, last: Loop, Mod, Equal and If once per iteration or run, Add
+  // and Mul once a run; its shares are of the runs' time.
+  const nlohmann::json summary = parsed["traceEvents"].back();
+  EXPECT_EQ(summary["name"], "bough_op_summary");
+  EXPECT_EQ(summary["ph"], "M");
+  std::map<std::string, int> calls;
+  double shares = 0;
+  int64_t previous = INT64_MAX;
+  for (const nlohmann::json& op : summary["args"]["ops"]) {
+    calls[op["op"]] = op["calls"];
+    shares += op["share"].get<double>();
+    EXPECT_LE(op["total_ns"].get<int64_t>(), previous) << op;  // the most time first
+    previous = op["total_ns"];
+  }
+  EXPECT_EQ(calls, (std::map<std::string, int>{
+                       {"Loop", 2}, {"Mod", 4}, {"Equal", 4}, {"If", 4}, {"Add", 2}, {"Mul", 2}}));
+  EXPECT_GT(shares, 0);
+  EXPECT_LE(shares, 100.5);
+  // The same summary in --json, as profile_ops (its object ends at the first "]}").
+  const size_t ops_at = out.find("\"profile_ops\": {\"runs_ns\": ");
+  ASSERT_NE(ops_at, std::string::npos) << out;
+  const size_t from = out.find('{', ops_at), to = out.find("]}", ops_at);
+  const nlohmann::json printed =
+      nlohmann::json::parse(out.substr(from, to + 2 - from), nullptr, false);
+  ASSERT_TRUE(printed.is_object()) << out;
+  EXPECT_EQ(printed["ops"].size(), 6u) << out;
 }
 
 // Refused before the benchmark runs, not after it.

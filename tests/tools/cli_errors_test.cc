@@ -121,7 +121,9 @@ std::string save_object_npy(const std::string& dir) {
   const std::string path = dir + "/objects.npy";
   std::ofstream(path, std::ios::binary)
       << std::string("\x93NUMPY\x01\x00", 8) << static_cast<char>(header.size() & 0xff)
-      << static_cast<char>(header.size() >> 8) << header << "\x80\x03cnumpy.core.multiarray";
+      << static_cast<char>(header.size() >> 8) << header
+      << "\x80\x03"
+         "cnumpy.core.multiarray";
   return path;
 }
 
@@ -176,7 +178,7 @@ TEST_F(CliErrors, Run) {
     expect_cases({{run + " -i x=" + shell_quoted(map) + " -i z=" + x_, 3,
                    map + ": holds a MapProto (a map); maps are not supported"}});
   }
-  // So is a SequenceProto, and a .npy of Python objects.
+  // So is a SequenceProto; a .npy of Python objects cut short says so.
   const std::string seq = save_sequence_proto(dir_);
   const std::string objects = save_object_npy(dir_);
   expect_cases({
@@ -184,8 +186,9 @@ TEST_F(CliErrors, Run) {
        seq + ": holds a SequenceProto (a sequence of tensors) where a TensorProto is needed: "
              "the input is a tensor"},
       {run + " -i x=" + shell_quoted(objects) + " -i z=" + x_, 3,
-       objects + ": npy dtype '|O': an object array, which numpy stores as a Python pickle; "
-                 "bough reads strings saved as a str array: np.save(path, array.astype(str))"},
+       objects + ": npy object array: the pickle is cut short (bough reads only the pickle "
+                 "numpy writes for an array of str or bytes; np.save(path, array.astype(str)) "
+                 "writes a plain string array)"},
   });
 }
 

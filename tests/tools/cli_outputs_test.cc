@@ -17,13 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::shell_quoted;
 
-// Runs a Python script (numpy, onnx) from a file, so that it may hold any quote.
-int python(const std::string& script, std::string* out) {
-  static int count = 0;
-  const std::string path = test::scratch_dir("cli_python_" + std::to_string(count++)) + "/s.py";
-  std::ofstream(path) << script;
-  return test::run_command("/usr/bin/python3 " + shell_quoted(path), out);
-}
+using test::run_python;
 
 // numpy writes x.npy with `expr`; bough runs an Identity model of element type `type` on it
 // and writes y.npy (or y.pb); numpy reads y back and compares it with what it wrote.
@@ -31,7 +25,7 @@ void expect_npy_round_trip(const std::string& name, const std::string& expr, Ele
   const std::string dir = test::scratch_dir("cli_npy_" + name);
   const std::string model = test::identity_model(dir, "m.onnx", type);
   std::string out;
-  ASSERT_EQ(python("import numpy as np; np.save('" + dir + "/x.npy', " + expr + ")", &out), 0)
+  ASSERT_EQ(run_python("import numpy as np; np.save('" + dir + "/x.npy', " + expr + ")", &out), 0)
       << out;
   ASSERT_EQ(test::run_cli("run " + shell_quoted(model) + " -i x=" + shell_quoted(dir + "/x.npy") +
                               " --print none --output-dir " + shell_quoted(dir + "/out"),
@@ -39,16 +33,16 @@ void expect_npy_round_trip(const std::string& name, const std::string& expr, Ele
             0)
       << name << ": " << out;
   ASSERT_EQ(
-      python("import numpy as np\n"
-             "x = np.load('" +
-                 dir + "/x.npy'); y = np.load('" + dir +
-                 "/out/y.npy')\n"
-                 "assert x.shape == y.shape, (x.shape, y.shape)\n"
-                 "assert (x.dtype.kind, y.dtype.kind) in [('S', 'U'), ('U', 'U')] or "
-                 "x.dtype.newbyteorder('=') == y.dtype.newbyteorder('='), (x.dtype, y.dtype)\n"
-                 "assert np.array_equal(x.astype(y.dtype) if x.dtype.kind == 'S' else x, y, "
-                 "equal_nan=x.dtype.kind in 'fc'), (x, y)\n",
-             &out),
+      run_python("import numpy as np\n"
+                 "x = np.load('" +
+                     dir + "/x.npy'); y = np.load('" + dir +
+                     "/out/y.npy')\n"
+                     "assert x.shape == y.shape, (x.shape, y.shape)\n"
+                     "assert (x.dtype.kind, y.dtype.kind) in [('S', 'U'), ('U', 'U')] or "
+                     "x.dtype.newbyteorder('=') == y.dtype.newbyteorder('='), (x.dtype, y.dtype)\n"
+                     "assert np.array_equal(x.astype(y.dtype) if x.dtype.kind == 'S' else x, y, "
+                     "equal_nan=x.dtype.kind in 'fc'), (x, y)\n",
+                 &out),
       0)
       << name << ": " << out;
 }
@@ -98,9 +92,9 @@ TEST(CliNpy, UnsupportedDtypeIsNamed) {
   const std::string dir = test::scratch_dir("cli_npy_object");
   const std::string model = test::identity_model(dir, "m.onnx", ElemType::Float);
   std::string out;
-  ASSERT_EQ(python("import numpy as np; np.save('" + dir +
-                       "/x.npy', np.array(['2020-01-01'], dtype='datetime64[D]'))",
-                   &out),
+  ASSERT_EQ(run_python("import numpy as np; np.save('" + dir +
+                           "/x.npy', np.array(['2020-01-01'], dtype='datetime64[D]'))",
+                       &out),
             0)
       << out;
   EXPECT_EQ(
@@ -134,17 +128,18 @@ TEST(CliOutputs, OutputDirWritesPbForWhatNumpyCannotHoldAndMapsChangedNames) {
   EXPECT_EQ(test::read_text(dir + "/out/names.json"),
             "{\n \"big_out_0.pb\": \"big/out:0\",\n \"big_out_0_2.npy\": \"big_out_0\"\n}\n");
   // The .pb holds a bfloat16 TensorProto; onnx reads it.
-  ASSERT_EQ(python("import onnx, onnx.numpy_helper as nh\n"
-                   "t = onnx.TensorProto(); t.ParseFromString(open('" +
-                       dir +
-                       "/out/big_out_0.pb', 'rb').read())\n"
-                       "assert t.data_type == onnx.TensorProto.BFLOAT16, t.data_type\n"
-                       "assert list(t.dims) == [2], t.dims\n"
-                       "import numpy as np\n"
-                       "raw = np.frombuffer(t.raw_data, dtype='<u2').astype(np.uint32) << 16\n"
-                       "assert list(raw.view(np.float32)) == [1.5, -2.0], raw.view(np.float32)\n",
-                   &out),
-            0)
+  ASSERT_EQ(
+      run_python("import onnx, onnx.numpy_helper as nh\n"
+                 "t = onnx.TensorProto(); t.ParseFromString(open('" +
+                     dir +
+                     "/out/big_out_0.pb', 'rb').read())\n"
+                     "assert t.data_type == onnx.TensorProto.BFLOAT16, t.data_type\n"
+                     "assert list(t.dims) == [2], t.dims\n"
+                     "import numpy as np\n"
+                     "raw = np.frombuffer(t.raw_data, dtype='<u2').astype(np.uint32) << 16\n"
+                     "assert list(raw.view(np.float32)) == [1.5, -2.0], raw.view(np.float32)\n",
+                 &out),
+      0)
       << out;
   // Nothing left behind: only the three files.
   int files = 0;
@@ -194,9 +189,9 @@ TEST(CliOutputs, PrintSummaryAndJson) {
   const std::string dir = test::scratch_dir("cli_outputs_print");
   const std::string model = shell_quoted(test::identity_model(dir, "m.onnx", ElemType::Float));
   std::string out;
-  ASSERT_EQ(python("import numpy as np; np.save('" + dir +
-                       "/x.npy', np.array([1, np.nan, np.inf, -2, 3], dtype='<f4'))",
-                   &out),
+  ASSERT_EQ(run_python("import numpy as np; np.save('" + dir +
+                           "/x.npy', np.array([1, np.nan, np.inf, -2, 3], dtype='<f4'))",
+                       &out),
             0);
   const std::string run = "run " + model + " -i x=" + shell_quoted(dir + "/x.npy");
   ASSERT_EQ(test::run_cli(run + " --print summary", &out), 0) << out;
@@ -211,19 +206,19 @@ TEST(CliOutputs, PrintSummaryAndJson) {
   ASSERT_EQ(test::run_cli(run + " --json --print full > " + shell_quoted(dir + "/f.json"), &out), 0)
       << out;
   ASSERT_EQ(
-      python("import json\n"
-             "s = json.load(open('" +
-                 dir +
-                 "/s.json'))['outputs'][0]\n"
-                 "assert s['name'] == 'y' and s['dtype'] == 'float' and s['shape'] == [5], s\n"
-                 "assert (s['min'], s['max'], s['nan'], s['inf'], s['finite']) == "
-                 "(-2, 3, 1, 1, 3), s\n"
-                 "assert abs(s['mean'] - 2 / 3) < 1e-8, s\n"
-                 "f = json.load(open('" +
-                 dir +
-                 "/f.json'))['outputs'][0]\n"
-                 "assert f['values'] == [1, 'NaN', 'Infinity', -2, 3], f\n",
-             &out),
+      run_python("import json\n"
+                 "s = json.load(open('" +
+                     dir +
+                     "/s.json'))['outputs'][0]\n"
+                     "assert s['name'] == 'y' and s['dtype'] == 'float' and s['shape'] == [5], s\n"
+                     "assert (s['min'], s['max'], s['nan'], s['inf'], s['finite']) == "
+                     "(-2, 3, 1, 1, 3), s\n"
+                     "assert abs(s['mean'] - 2 / 3) < 1e-8, s\n"
+                     "f = json.load(open('" +
+                     dir +
+                     "/f.json'))['outputs'][0]\n"
+                     "assert f['values'] == [1, 'NaN', 'Infinity', -2, 3], f\n",
+                 &out),
       0)
       << out;
 }
@@ -237,18 +232,19 @@ TEST(CliBench, JsonHasEveryStatisticInOrder) {
                           &out),
             0)
       << out;
-  ASSERT_EQ(python("import json\n"
-                   "b = json.load(open('" +
-                       dir +
-                       "/b.json'))\n"
-                       "assert b['runs'] == 20 and b['warmup'] == 1 and b['threads'] == 1, b\n"
-                       "t = b['ns']\n"
-                       "assert 0 < t['min'] <= t['median'] <= t['p90'] <= t['p95'] <= t['p99'] <= "
-                       "t['max'], t\n"
-                       "assert t['min'] <= t['mean'] <= t['max'] and t['stddev'] >= 0, t\n"
-                       "assert b['runs_per_second'] > 0 and b['peak_rss_bytes'] > 1 << 20, b\n",
-                   &out),
-            0)
+  ASSERT_EQ(
+      run_python("import json\n"
+                 "b = json.load(open('" +
+                     dir +
+                     "/b.json'))\n"
+                     "assert b['runs'] == 20 and b['warmup'] == 1 and b['threads'] == 1, b\n"
+                     "t = b['ns']\n"
+                     "assert 0 < t['min'] <= t['median'] <= t['p90'] <= t['p95'] <= t['p99'] <= "
+                     "t['max'], t\n"
+                     "assert t['min'] <= t['mean'] <= t['max'] and t['stddev'] >= 0, t\n"
+                     "assert b['runs_per_second'] > 0 and b['peak_rss_bytes'] > 1 << 20, b\n",
+                 &out),
+      0)
       << out;
   // --duration: at least one run, and the text report names every statistic.
   ASSERT_EQ(test::run_cli("bench " + model + " --duration 0.05", &out), 0) << out;
@@ -273,16 +269,16 @@ TEST(CliInputs, RandomInputsFollowTheDeclaredType) {
                       &out),
         0)
         << out;
-    ASSERT_EQ(python("import json\n"
-                     "y = json.load(open('" +
-                         dir +
-                         "/r.json'))['outputs'][0]\n"
-                         "assert y['dtype'] == '" +
-                         std::string(elem_name(type)) +
-                         "', y\n"
-                         "assert y['shape'] == [2, 3] and y['finite'] == 6, y\n"
-                         "assert -1 <= y['min'] < y['max'] <= 1, y\n",
-                     &out),
+    ASSERT_EQ(run_python("import json\n"
+                         "y = json.load(open('" +
+                             dir +
+                             "/r.json'))['outputs'][0]\n"
+                             "assert y['dtype'] == '" +
+                             std::string(elem_name(type)) +
+                             "', y\n"
+                             "assert y['shape'] == [2, 3] and y['finite'] == 6, y\n"
+                             "assert -1 <= y['min'] < y['max'] <= 1, y\n",
+                         &out),
               0)
         << elem_name(type) << ": " << out;
   }

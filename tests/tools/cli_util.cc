@@ -1,10 +1,12 @@
 #include "tools/cli_util.h"
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
 #include "formats/npy/npy.h"
 #include "model_builder.h"
+#include "test_paths.h"
 
 namespace bough::test {
 
@@ -44,6 +46,13 @@ size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+int run_python(const std::string& script, std::string* out) {
+  static std::atomic<int> count = 0;
+  const std::string path = scratch_dir("python_" + std::to_string(count++)) + "/s.py";
+  std::ofstream(path) << script;
+  return run_command("/usr/bin/python3 " + shell_quoted(path), out);
 }
 
 std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }

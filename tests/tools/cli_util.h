@@ -21,6 +21,9 @@ std::string save_npy_f32(const std::string& dir, const std::string& name, Dims d
 std::string read_text(const std::string& path);
 // How many times `what` occurs in `text` (overlapping occurrences too).
 size_t count_of(const std::string& text, const std::string& what);
+// Runs a Python script with Debian's python3 (numpy, onnx) from a file, so that it may hold
+// any quote; returns its exit status and fills `out` as run_command does.
+int run_python(const std::string& script, std::string* out);
 // `s` single-quoted for the shell.
 std::string shell_quoted(const std::string& s);
 

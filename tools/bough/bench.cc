@@ -198,7 +198,10 @@ int bench(Options opt) {
         ns(s.mean).c_str(), ns(s.median).c_str(), ns(s.p90).c_str(), ns(s.p95).c_str(),
         ns(s.p99).c_str(), ns(s.max).c_str(), ns(s.stddev).c_str(), per_second, rss,
         noisy ? "true" : "false",
-        opt.profile ? (",\n \"profile\": " + profile_json_rows(profiled)).c_str() : "");
+        opt.profile ? (",\n \"profile\": " + profile_json_rows(profiled) +
+                       ",\n \"profile_ops\": " + op_summary_json(profiled))
+                          .c_str()
+                    : "");
   } else {
     if (opt.concurrent == 1)
       std::printf("model %s, threads %d, %zu runs after %d warm-up, session creation %s\n",
@@ -220,7 +223,10 @@ int bench(Options opt) {
                 format_duration(s.max).c_str(), format_duration(s.stddev).c_str());
     std::printf("throughput %.4g runs/s  peak RSS %.1f MiB\n", per_second,
                 static_cast<double>(rss) / (1 << 20));
-    if (opt.profile) std::fputs(profile_table(profiled, kProfileRows).c_str(), stdout);
+    if (opt.profile) {
+      std::fputs(profile_table(profiled, kProfileRows).c_str(), stdout);
+      std::fputs(op_summary_table(profiled).c_str(), stdout);
+    }
   }
   if (!opt.profile_json.empty()) write_trace(profiled, opt.profile_json);
   if (noisy)
@@ -263,7 +269,7 @@ Command add_bench(CLI::App& root) {
   app->add_flag("--json", opt->json, "print the statistics as JSON (times in nanoseconds)");
   app->add_flag("--profile", opt->profile,
                 "then time each node over as many runs again (at most 100), nodes inside "
-                "branches and bodies included, and print the time per node");
+                "branches and bodies included, and print the time per node and per operator");
   app->add_option("--profile-json", opt->profile_json,
                   "write a Chrome trace of the profiled runs to this file (open it in Perfetto)")
       ->type_name("FILE");

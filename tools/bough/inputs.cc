@@ -174,9 +174,15 @@ void add_run_options(CLI::App* app, RunOptions* opt) {
   app->add_option("--dim", opt->dims,
                   "the size of a symbolic dimension for generated inputs: NAME=VALUE")
       ->check(assignment("VALUE"));
-  app->add_option("--threads", opt->threads,
+  app->add_option("-x,--threads", opt->threads,
                   "threads for kernels that split their work, this one included; 0: one per "
                   "physical core, as ONNX Runtime's default; 1: this thread alone")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app->add_option("-y,--inter-op-threads", opt->inter_op_threads,
+                  "accepted as onnxruntime_perf_test's -y: bough runs one node at a time, "
+                  "each splitting its work over the --threads threads, so a count above 1 "
+                  "changes nothing and says so")
       ->check(at_least(0))
       ->capture_default_str();
   add_optimization_option(app, &opt->optimization);
@@ -258,6 +264,11 @@ NamedValues load_inputs(const RunOptions& opt, const Session& session, bool rand
 
 SessionAndFeed open_session(const RunOptions& opt, bool random_rest,
                             const std::function<void(const Session&)>& before_inputs) {
+  if (opt.inter_op_threads > 1)
+    std::fprintf(stderr,
+                 "bough: note: --inter-op-threads %d is not used: bough runs one node at a "
+                 "time, each splitting its work over the --threads threads (-x)\n",
+                 opt.inter_op_threads);
   Model model = Model::load(opt.model);
   const SessionOptions options{opt.threads, opt.allow_newer_opset, opt.optimization};
   // The further sessions share the Model's weights; each prepares its own.

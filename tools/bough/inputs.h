@@ -18,7 +18,8 @@ struct RunOptions {
   std::string model;
   std::vector<std::string> inputs;  // NAME=FILE or NAME=@random
   std::vector<std::string> dims;    // NAME=VALUE, for the symbolic dimensions of @random inputs
-  int threads = 0;                  // 0: one per physical core (SessionOptions::threads)
+  int threads = 0;                  // -x: 0 is one per physical core (SessionOptions::threads)
+  int inter_op_threads = 0;         // -y: accepted as ONNX Runtime's, with a note when above 1
   bool allow_newer_opset = false;
   Optimization optimization = Optimization::all;
   // bench: a free dimension of a generated input that --dim does not size is 1 (as
@@ -35,7 +36,8 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// MODEL, --input, --dim, --threads, --optimize, --allow-newer-opset.
+// MODEL, --input, --dim, -x/--threads, -y/--inter-op-threads, --optimize,
+// --allow-newer-opset.
 void add_run_options(CLI::App* app, RunOptions* opt);
 // The feed for a run. Files are told apart by content: the .npy magic, or else a protobuf
 // whose message (TensorProto, SequenceProto, OptionalProto) the input's declared type

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "exec/ort_profile.h"
 #include "stats.h"
 #include "util/json.h"
 #include "util/printable.h"
@@ -18,6 +19,12 @@ int64_t total_run_ns(const std::vector<ProfiledRun>& runs) {
   int64_t total = 0;
   for (const ProfiledRun& r : runs) total += r.profile.run_ns;
   return total;
+}
+
+std::vector<exec::OpTotal> op_totals_of(const std::vector<ProfiledRun>& runs) {
+  std::vector<const RunProfile*> profiles;
+  for (const ProfiledRun& r : runs) profiles.push_back(&r.profile);
+  return exec::op_totals(profiles);
 }
 
 std::string format_ns(int64_t ns) { return format_duration(static_cast<double>(ns) * 1e-9); }
@@ -98,6 +105,29 @@ std::string profile_json_rows(const std::vector<ProfiledRun>& runs) {
   return out + "]";
 }
 
+std::string op_summary_table(const std::vector<ProfiledRun>& runs) {
+  using namespace profile_op;
+  const int64_t total = total_run_ns(runs);
+  std::string out = "per operator:\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%7s  %9s  %8s  %s\n", "share", "total", "calls", "op");
+  out += line;
+  for (const exec::OpTotal& op : op_totals_of(runs)) {
+    std::snprintf(
+        line, sizeof line, "%5.1f %%  %9s  %8lld  %s\n",
+        total > 0 ? 100.0 * static_cast<double>(op.self_ns) / static_cast<double>(total) : 0.0,
+        format_ns(op.self_ns).c_str(), static_cast<long long>(op.calls),
+        util::printable_name(op.op).c_str());
+    out += line;
+  }
+  return out;
+}
+
+std::string op_summary_json(const std::vector<ProfiledRun>& runs) {
+  using namespace profile_op;
+  return exec::op_summary_json(op_totals_of(runs), total_run_ns(runs));
+}
+
 std::string chrome_trace(const std::vector<ProfiledRun>& runs) {
   using namespace profile_op;
   std::string out = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
@@ -116,9 +146,13 @@ std::string chrome_trace(const std::vector<ProfiledRun>& runs) {
     event("run " + std::to_string(i + 1), "run", run_start, runs[i].profile.run_ns, "");
     for (const NodeTiming& t : runs[i].profile.nodes)
       event(t.op, "node", run_start + t.start_ns, t.duration_ns,
-            ", \"args\": {\"node\": " + util::json_string(t.place) +
+            ", \"args\": {" + exec::ort_node_args(t) + ", \"node\": " + util::json_string(t.place) +
                 ", \"self_us\": " + micros(t.self_ns) + "}");
   }
+  out += std::string(first ? "" : ",\n") +
+         "{\"name\": \"bough_op_summary\", \"cat\": \"summary\", \"ph\": \"M\", \"pid\": 1, "
+         "\"tid\": 1, \"args\": " +
+         op_summary_json(runs) + "}";
   return out + "\n]}\n";
 }
 

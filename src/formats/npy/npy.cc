@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bough/error.h"
+#include "formats/npy/npy_object.h"
 #include "util/bool_bytes.h"
 #include "util/files.h"
 #include "util/printable.h"
@@ -148,10 +149,6 @@ struct Dtype {
 Dtype parse_dtype(const std::string& descr, const std::string& path) {
   auto unsupported = [&] { fail(ErrorKind::Unsupported, path, "npy dtype '" + descr + "'"); };
   if (descr.size() < 2) unsupported();
-  if (descr == "|O")
-    fail(ErrorKind::BadInput, path,
-         "npy dtype '|O': an object array, which numpy stores as a Python pickle; bough reads "
-         "strings saved as a str array: np.save(path, array.astype(str))");
   Dtype d;
   size_t at = 0;
   if (std::strchr("<>|=", descr[0])) {
@@ -281,10 +278,12 @@ Tensor decode_npy(std::string bytes, const std::string& path) {
   if (offset + header_len > bytes.size()) fail(ErrorKind::BadInput, path, "truncated .npy header");
   const Header header =
       HeaderParser(std::string_view(bytes).substr(offset, header_len), path).parse();
+  const size_t data = offset + header_len;
+  if (header.descr == "|O")
+    return decode_object_array(std::string_view(bytes).substr(data), header.shape, path);
   const Dtype dtype = parse_dtype(header.descr, path);
   const bool fortran = header.fortran;
   const Dims& shape = header.shape;
-  const size_t data = offset + header_len;
   const size_t count = checked_count(shape, dtype.size, bytes.size() - data, path);
   char* raw = bytes.data() + data;
   if (dtype.big_endian && dtype.swap_unit > 1)

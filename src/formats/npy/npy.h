@@ -1,5 +1,6 @@
-// NumPy .npy files (format versions 1-3): every numeric dtype, bool, strings (<U, S), either
-// byte order and Fortran order read; written little-endian, C order, strings as <U.
+// NumPy .npy files (format versions 1-3): every numeric dtype, bool, strings (<U, S, and
+// object arrays of str or bytes: npy_object.h), either byte order and Fortran order read; written
+// little-endian, C order, strings as <U.
 #pragma once
 
 #include <string>
