@@ -23,6 +23,8 @@ target_compile_features(bough_shared INTERFACE cxx_std_20)
 if(NOT BOUGH_SANITIZE)
   target_link_options(bough_shared PRIVATE -Wl,--no-undefined)
 endif()
+# The static libraries linked in (the ONNX protobuf classes) export nothing either.
+target_link_options(bough_shared PRIVATE -Wl,--exclude-libs,ALL)
 
 install(TARGETS bough_shared EXPORT boughTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
