@@ -35,6 +35,7 @@ def link_objects(root: Path) -> Path:
                 mirror = root / "build" / path.relative_to(BUILD)
                 mirror.parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(path, mirror)
+    os.symlink(BUILD / "build.ninja", root / "build" / "build.ninja")  # which objects are current
     return root / "build"
 
 
