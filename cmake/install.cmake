@@ -23,6 +23,14 @@ target_compile_features(bough_shared INTERFACE cxx_std_20)
 if(NOT BOUGH_SANITIZE)
   target_link_options(bough_shared PRIVATE -Wl,--no-undefined)
 endif()
+# The static libraries linked in (the ONNX protobuf classes) export nothing either.
+target_link_options(bough_shared PRIVATE -Wl,--exclude-libs,ALL)
+# And the standard library's instantiations over public types (std::vector<bough::Value>)
+# stay inside too: only namespace bough is global (cmake/libbough.map).
+target_link_options(bough_shared PRIVATE
+  -Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/cmake/libbough.map)
+set_target_properties(bough_shared PROPERTIES
+  LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/libbough.map)
 
 install(TARGETS bough_shared EXPORT boughTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

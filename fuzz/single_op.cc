@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bough/error.h"
+#include "exec/operators.h"
 #include "formats/onnx/reader.h"
 #include "onnx.pb.h"
 #include "ops/registry.h"
@@ -154,6 +155,7 @@ void add_attribute(FuzzedDataProvider& in, const ops::AttrSpec& spec, onnxpb::No
 }
 
 onnxpb::ModelProto single_op_model(FuzzedDataProvider& in) {
+  exec::register_operators();  // If, Loop and Scan are drawn too
   const auto& all = ops::all_ops();
   const ops::OpDef& def = *all[in.ConsumeIntegralInRange<size_t>(0, all.size() - 1)];
   const int since = def.versions[in.ConsumeIntegralInRange<size_t>(0, def.versions.size() - 1)];

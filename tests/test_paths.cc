@@ -8,9 +8,17 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "exec/operators.h"
+
 namespace bough::test {
 
 namespace fs = std::filesystem;
+
+namespace {
+// The control-flow operators join the registry before any test looks operators up, as the
+// CLI's main and sessions do (exec/operators.h).
+[[maybe_unused]] const bool operators_registered = (exec::register_operators(), true);
+}  // namespace
 
 std::string source_dir() { return BOUGH_SOURCE_DIR; }
 std::string cli_path() { return BOUGH_CLI; }

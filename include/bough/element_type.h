@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "bough/export.h"
+
 namespace bough {
 
 /// A tensor's element type; the values are ONNX's TensorProto.DataType codes.
@@ -52,11 +54,11 @@ inline int elem_bits(ElemType t) {
   return code <= kLastElemType ? kBits[code] : 0;
 }
 /// The ONNX spelling used in type strings: "float", "int64", "float8e4m3fn", ...
-std::string_view elem_name(ElemType t);
+BOUGH_API std::string_view elem_name(ElemType t);
 /// Parses elem_name() back; returns false for an unknown name.
-bool parse_elem_name(std::string_view name, ElemType* out);
+BOUGH_API bool parse_elem_name(std::string_view name, ElemType* out);
 /// True for codes 1..26.
-bool is_valid_elem_code(int code);
+BOUGH_API bool is_valid_elem_code(int code);
 
 /// Bytes needed to store `count` elements (sub-byte types packed, low bits first).
 inline size_t elem_storage_bytes(ElemType t, size_t count) {
@@ -64,9 +66,9 @@ inline size_t elem_storage_bytes(ElemType t, size_t count) {
   return (count * static_cast<size_t>(bits) + 7) / 8;
 }
 
-bool is_float_type(ElemType t);      ///< float, double, float16, bfloat16, float8*, float4
-bool is_integer_type(ElemType t);    ///< signed/unsigned ints incl. 4- and 2-bit
-bool is_signed_integer(ElemType t);  ///< int8 .. int64, int4, int2
-bool is_sub_byte(ElemType t);        ///< int4, uint4, float4e2m1, int2, uint2
+BOUGH_API bool is_float_type(ElemType t);    ///< float, double, float16, bfloat16, float8*, float4
+BOUGH_API bool is_integer_type(ElemType t);  ///< signed/unsigned ints incl. 4- and 2-bit
+BOUGH_API bool is_signed_integer(ElemType t);  ///< int8 .. int64, int4, int2
+BOUGH_API bool is_sub_byte(ElemType t);        ///< int4, uint4, float4e2m1, int2, uint2
 
 }  // namespace bough

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "bough/export.h"
+
 namespace bough {
 
 /// What kind of failure an Error reports.
@@ -18,7 +20,7 @@ enum class ErrorKind {
 
 /// `where` is the place the error concerns: a model path, then a graph path such as
 /// `main/If "gate"/then_branch/Add "add_1"`. what() is "where: message".
-class Error : public std::runtime_error {
+class BOUGH_API Error : public std::runtime_error {
  public:
   /// An error of `kind` at `where` (may be empty) saying `message`.
   Error(ErrorKind kind, std::string where, const std::string& message)

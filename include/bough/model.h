@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bough/error.h"  // what load and save throw
+#include "bough/export.h"
 
 namespace bough {
 
@@ -16,7 +17,7 @@ struct Model;
 }
 
 /// A model in bough's core IR, read from ONNX or OpenVINO IR. Copies share the model.
-class Model {
+class BOUGH_API Model {
  public:
   /// Reads an ONNX file, or an OpenVINO IR when the path ends in .xml (with its .bin
   /// beside it). Throws bough::Error naming the path (and node) on bad input.

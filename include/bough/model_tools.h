@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bough/error.h"
+#include "bough/export.h"
 #include "bough/model.h"
 #include "bough/session.h"  // Optimization
 
@@ -30,12 +31,12 @@ struct CheckOptions {
 
 /// Every problem of the model's structure, types and shapes, errors and warnings alike (the
 /// model is valid when none is an error); what `bough check` prints.
-std::vector<Diagnostic> check_model(const Model& model, const CheckOptions& options = {});
+BOUGH_API std::vector<Diagnostic> check_model(const Model& model, const CheckOptions& options = {});
 
 /// A copy of the model with the inferred type and shape of every value written into it,
 /// saved as value_info. Throws Error(InvalidModel or Unsupported) naming the first error
 /// when the model is not valid.
-Model with_inferred_types(const Model& model, const CheckOptions& options = {});
+BOUGH_API Model with_inferred_types(const Model& model, const CheckOptions& options = {});
 
 /// Which passes `optimize` runs.
 struct OptimizeOptions {
@@ -48,11 +49,11 @@ struct OptimizeOptions {
 
 /// A copy of the model, checked, then simplified by the passes. Throws Error when the model
 /// is not valid or a pass name is unknown.
-Model optimized(const Model& model, const OptimizeOptions& options = {});
+BOUGH_API Model optimized(const Model& model, const OptimizeOptions& options = {});
 
 /// A copy of the model importing ai.onnx at `opset`, for saving. Nothing is rewritten: it
 /// throws Error(Unsupported), naming every node in the way, unless each node means the same
 /// at `opset` and the model checks there.
-Model with_onnx_opset(const Model& model, int opset);
+BOUGH_API Model with_onnx_opset(const Model& model, int opset);
 
 }  // namespace bough

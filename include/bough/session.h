@@ -7,8 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "bough/export.h"
 #include "bough/model.h"
-#include "bough/tensor.h"
+#include "bough/value.h"
 
 namespace bough {
 
@@ -100,7 +101,7 @@ struct RunProfile {
 
 /// A model checked and compiled once, to be run many times. One run at a time per Session;
 /// create one Session per thread to run concurrently.
-class Session {
+class BOUGH_API Session {
  public:
   /// Checks the model (throws bough::Error with the first error, naming the model and the
   /// node) and compiles its plan.

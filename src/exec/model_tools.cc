@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "check/first_error.h"
+#include "exec/operators.h"
 #include "infer/opset_target.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
@@ -13,13 +14,16 @@ namespace bough {
 
 namespace {
 
+// Every function here reaches the operators through the check, so each starts with this.
 infer::ValidateOptions validate_options(const CheckOptions& options) {
+  exec::register_operators();
   infer::ValidateOptions v;
   v.check.allow_newer_opset = options.allow_newer_opset;
   return v;
 }
 
 std::vector<const passes::Pass*> pipeline_of(const OptimizeOptions& options) {
+  exec::register_operators();
   if (options.passes.empty())
     return options.level == Optimization::none  ? std::vector<const passes::Pass*>{}
            : options.level == Optimization::all ? passes::all_pipeline()
@@ -61,6 +65,7 @@ Model optimized(const Model& model, const OptimizeOptions& options) {
 }
 
 Model with_onnx_opset(const Model& model, int opset) {
+  exec::register_operators();
   std::shared_ptr<ir::Model> copy = ir::clone_model(model.ir());
   infer::set_onnx_opset(*copy, opset);
   return Model(std::move(copy));

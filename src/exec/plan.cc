@@ -10,6 +10,7 @@
 #include "exec/function_call.h"
 #include "exec/profiler.h"
 #include "ir/memory_limit.h"
+#include "ir/storage.h"
 #include "ops/constant_use.h"
 #include "ops/registry.h"
 
@@ -359,7 +360,7 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
         st->kernel->run(io);
       }
       for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)
-        frame[*f]->release_after_use();
+        ir::release_after_use(*frame[*f]);
     }
   } catch (...) {
     clear_all();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "ir/storage.h"
 #include "ops/kernel.h"
 
 namespace bough::exec {
@@ -105,7 +106,7 @@ class Plan {
   void reset() {
     for (int32_t s : reset_slots_) {
       slots_[static_cast<size_t>(s)] = &frame_[static_cast<size_t>(s)];
-      frame_[static_cast<size_t>(s)].release_after_use();
+      ir::release_after_use(frame_[static_cast<size_t>(s)]);
     }
   }
 

@@ -5,12 +5,14 @@
 #include <chrono>
 
 #include "bough/error.h"
+#include "exec/operators.h"
 #include "exec/plan.h"
 #include "exec/profiler.h"
 #include "infer/validate.h"
 #include "ir/clone.h"
 #include "ir/graph.h"
 #include "ir/memory_limit.h"
+#include "ir/storage.h"
 #include "ops/variables.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
@@ -217,6 +219,7 @@ struct Session::Impl {
         pool(thread_count(options.threads), count_atomically_in_parallel),
         time_limit_seconds(options.time_limit_seconds),
         memory_limit_bytes(options.memory_limit_bytes) {
+    exec::register_operators();
     passes::PipelineOptions pipeline;
     pipeline.passes = pipeline_of(options.optimization);
     pipeline.check = run_check(options);
@@ -357,7 +360,7 @@ NamedValues Session::run(const NamedValues& inputs) {
   s.plan->reset();  // first, so that the plan no longer holds what it returns
   for (auto& named : out) {
     own_buffers(named.second);
-    named.second.share();
+    ir::share(named.second);
   }
   return out;
 }

@@ -20,7 +20,7 @@
 #include <set>
 #include <string>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ir/graph.h"
 
 namespace bough {

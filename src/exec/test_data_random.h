@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ir/graph.h"
 
 namespace bough {

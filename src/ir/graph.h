@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ir/types.h"
 
 namespace bough::ir {

@@ -1,3 +1,5 @@
+#include "ir/storage.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "bough/error.h"
-#include "bough/tensor.h"
 #include "ir/memory_limit.h"
 
 // The buffers behind tensors: reference counted, and pooled so that running a model again
@@ -281,5 +282,17 @@ size_t buffer_cache_bytes() { return block_cache().bytes(); }
 void free_cached_buffers() { block_cache().free_all(); }
 
 }  // namespace ir
+
+// Out of line, so that the public header need not show Storage: one call per copy and per
+// release of a tensor that holds a buffer.
+void Tensor::retain(Storage* storage) { storage->retain(); }
+void Tensor::release(Storage* storage) { storage->release(); }
+bool Tensor::unique() const { return storage_ && storage_->unique(); }
+
+void ir::share(const Value& v) {
+  share(v.tensor());
+  if (v.is_sequence())
+    for (const Value& item : v.seq().items) share(item);
+}
 
 }  // namespace bough

@@ -1,9 +1,9 @@
-#include "bough/tensor.h"
-
 #include <cstring>
 
 #include "bough/error.h"
+#include "bough/value.h"
 #include "ir/float_formats.h"
+#include "ir/storage.h"
 #include "util/bool_bytes.h"
 #include "util/from_double.h"
 
@@ -67,12 +67,11 @@ void Tensor::allocate() {
   const size_t n = checked_numel(shape_);
   storage_ = type_ == ElemType::String ? Storage::allocate_strings(n)
                                        : Storage::allocate(elem_storage_bytes(type_, n));
+  data_ = storage_->bytes();
   // A sub-byte tensor's last byte may hold padding bits after its last field: zero, so that
   // kernels writing field by field leave no leftovers in saved files.
   if (is_sub_byte(type_) && nbytes() > 0) static_cast<uint8_t*>(raw())[nbytes() - 1] = 0;
 }
-
-void Tensor::remake(ElemType type, const Dims& shape) { *this = Tensor(type, shape); }
 
 Tensor Tensor::zeros(ElemType type, Dims shape) {
   Tensor t(type, std::move(shape));
@@ -112,6 +111,7 @@ Tensor Tensor::wrap(ElemType type, Dims shape, void* data, void (*on_release)(vo
     return t;
   }
   t.storage_ = Storage::wrap(data, bytes, on_release, context);
+  t.data_ = t.storage_->bytes();
   return t;
 }
 
@@ -119,7 +119,7 @@ void Tensor::swap(Tensor& other) noexcept {
   std::swap(type_, other.type_);
   std::swap(shape_, other.shape_);
   std::swap(storage_, other.storage_);
-  std::swap(offset_, other.offset_);
+  std::swap(data_, other.data_);
 }
 
 Tensor Tensor::reshaped(Dims shape) const {
@@ -134,8 +134,8 @@ Tensor Tensor::reshaped(Dims shape) const {
 Tensor Tensor::view(int64_t first, Dims shape) const {
   Tensor t(*this);
   t.shape_ = std::move(shape);
-  t.offset_ += type_ == ElemType::String ? static_cast<size_t>(first)
-                                         : static_cast<size_t>(first) * (elem_bits(type_) / 8);
+  t.data_ += type_ == ElemType::String ? static_cast<size_t>(first) * sizeof(std::string)
+                                       : static_cast<size_t>(first) * (elem_bits(type_) / 8);
   return t;
 }
 
@@ -218,12 +218,6 @@ Value Value::sequence(ElemType elem, std::vector<Value> items) {
   v.kind_ = Kind::Sequence;
   v.seq_ = std::make_shared<const SequenceValue>(SequenceValue{elem, std::move(items)});
   return v;
-}
-
-void Value::share() const {
-  tensor_.share();
-  if (kind_ == Kind::Sequence)
-    for (const Value& item : seq_->items) item.share();
 }
 
 std::string shape_string(std::span<const int64_t> dims) {

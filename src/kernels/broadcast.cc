@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bough/error.h"
+#include "ir/storage.h"
 
 namespace bough::kernels {
 
@@ -30,7 +31,7 @@ Dims broadcast_shape(std::span<const Dims* const> shapes) {
 }
 
 bool prepare_broadcast_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out) {
-  out.reinit(type, broadcast_shape(a.shape(), b.shape()));
+  ir::reinit(out, type, broadcast_shape(a.shape(), b.shape()));
   const int64_t total = out.numel();
   return a.numel() == total && b.numel() == total;
 }

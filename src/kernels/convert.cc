@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "bough/error.h"
+#include "ir/storage.h"
 #include "util/from_double.h"
 
 namespace bough::kernels {
@@ -118,7 +119,7 @@ void cast_into(const Tensor& x, ElemType to, Tensor& out, CastOptions o) {
     out = x;
     return;
   }
-  out.reinit(to, x.shape());
+  ir::reinit(out, to, x.shape());
   // Sub-byte stores OR their bits into the packed bytes, which must start at zero.
   if (is_sub_byte(to)) std::memset(out.raw(), 0, out.nbytes());
   const int64_t n = x.numel();

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "bough/tensor.h"
+#include "ir/storage.h"
 #include "kernels/broadcast.h"
 #include "kernels/streaming_store.h"
 #include "util/thread_pool.h"
@@ -30,11 +31,11 @@ constexpr int64_t work_of(int64_t bytes) {
 }
 
 // Makes `out` a `type` tensor of the broadcast shape of `a` and `b` (reusing its buffer when
-// it can, see Tensor::reinit). True when both inputs cover the output element for element,
+// it can, see ir::reinit). True when both inputs cover the output element for element,
 // e.g. equal shapes or [1,4] and [4], so one flat loop serves.
 inline bool prepare_binary_output(const Tensor& a, const Tensor& b, ElemType type, Tensor& out) {
   if (a.shape() == b.shape()) [[likely]] {  // the common case skips broadcasting
-    out.reinit(type, a.shape());
+    ir::reinit(out, type, a.shape());
     return true;
   }
   return prepare_broadcast_output(a, b, type, out);
@@ -123,7 +124,7 @@ Tensor binary_map(const Tensor& a, const Tensor& b, ElemType out_type, util::Thr
 template <typename TI, typename TO, typename Op>
 void unary_map_into(const Tensor& x, Tensor& out, ElemType out_type, util::ThreadPool& pool, Op op,
                     int64_t item_work = sizeof(TI) + sizeof(TO)) {
-  out.reinit(out_type, x.shape());
+  ir::reinit(out, out_type, x.shape());
   const TI* px = x.data<TI>();
   TO* po = out.data<TO>();
   pool.parallel_for_work(x.numel(), item_work, [&](int64_t s, int64_t e) {

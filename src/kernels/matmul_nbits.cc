@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "kernels/matmul_nbits.h"
 
 HWY_BEFORE_NAMESPACE();

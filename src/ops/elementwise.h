@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ir/storage.h"
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
@@ -138,7 +139,7 @@ template <typename Fn>
 void float_map_into(const Tensor& x, Tensor& y, util::ThreadPool& pool) {
   const int64_t work = kernels::work_of<Fn>(2 * sizeof(float));
   if constexpr (requires { Fn::kFast; }) {
-    y.reinit(ElemType::Float, x.shape());
+    ir::reinit(y, ElemType::Float, x.shape());
     const float* px = x.data<float>();
     float* py = y.data<float>();
     pool.parallel_for_work(x.numel(), work, [&](int64_t s, int64_t e) {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ops/node_view.h"
 #include "ops/registry.h"
 

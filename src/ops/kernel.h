@@ -8,7 +8,7 @@
 #include <string>
 
 #include "bough/error.h"
-#include "bough/tensor.h"
+#include "bough/value.h"
 
 namespace bough::util {
 class ThreadPool;
@@ -57,7 +57,7 @@ class KernelIO {
   }
   // Where output i goes; only for an output that is present (has_output).
   Value& output(size_t i) { return *slots_[out_[i]]; }
-  // Output i as a tensor for the kernel to overwrite: call Tensor::reinit on it, which
+  // Output i as a tensor for the kernel to overwrite: call ir::reinit on it, which
   // reuses the buffer a previous run left there. An omitted output gets a scratch tensor.
   Tensor& output_tensor(size_t i) {
     if (!has_output(i)) [[unlikely]]

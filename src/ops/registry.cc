@@ -1,25 +1,20 @@
 #include "ops/registry.h"
 
+#include <atomic>
+#include <deque>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 namespace bough::ops {
 
-// Every operator file defines one `const OpDef& def_<Name>()`; op_list.inc names them all.
+// Every operator file of ops/ defines one `const OpDef& def_<Name>()`; op_list.inc names them
+// all. Those defined above ops/ register themselves (register_ops).
 #define BOUGH_OP(name) const OpDef& def_##name();
 #include "ops/op_list.inc"
 #undef BOUGH_OP
-
-const std::vector<const OpDef*>& all_ops() {
-  static const std::vector<const OpDef*> ops = {
-#define BOUGH_OP(name) &def_##name(),
-#include "ops/op_list.inc"
-#undef BOUGH_OP
-  };
-  return ops;
-}
 
 namespace {
 
@@ -34,16 +29,54 @@ struct OpKeyHash {
   }
 };
 
+// The operators known at one time. A table is never changed once published, nor freed
+// (a lookup may still hold the one before): the operators of op_list.inc, then those with
+// the ones registered from above (register_ops), once per process.
+struct Table {
+  std::vector<const OpDef*> ops;
+  std::unordered_map<OpKey, const OpDef*, OpKeyHash> by_key;
+};
+
+std::mutex publishing;
+std::atomic<const Table*> current{nullptr};
+
+// A table of what the current one holds (op_list.inc's operators on first use) and `more`.
+const Table& publish(std::span<const OpDef* const> more) {
+  static std::deque<Table> tables;
+  std::lock_guard lock(publishing);
+  const Table* old = current.load(std::memory_order_acquire);
+  Table& t = tables.emplace_back();
+  if (old) {
+    t = *old;
+  } else {
+    t.ops = {
+#define BOUGH_OP(name) &def_##name(),
+#include "ops/op_list.inc"
+#undef BOUGH_OP
+    };
+    for (const OpDef* def : t.ops) t.by_key.emplace(OpKey{def->domain, def->name}, def);
+  }
+  for (const OpDef* def : more)
+    if (t.by_key.emplace(OpKey{def->domain, def->name}, def).second) t.ops.push_back(def);
+  current.store(&t, std::memory_order_release);
+  return t;
+}
+
+const Table& table() {
+  // Every node of every pass looks its operator up.
+  const Table* t = current.load(std::memory_order_acquire);
+  return t ? *t : publish({});
+}
+
 }  // namespace
+
+const std::vector<const OpDef*>& all_ops() { return table().ops; }
+
+void register_ops(std::span<const OpDef* const> defs) { publish(defs); }
 
 const OpDef* find_op(std::string_view domain, std::string_view name) {
   if (domain == "ai.onnx") domain = "";
-  // Every node of every pass looks its operator up.
-  static const std::unordered_map<OpKey, const OpDef*, OpKeyHash> by_key = [] {
-    std::unordered_map<OpKey, const OpDef*, OpKeyHash> m;
-    for (const OpDef* def : all_ops()) m.emplace(OpKey{def->domain, def->name}, def);
-    return m;
-  }();
+  const auto& by_key = table().by_key;
   const auto it = by_key.find(OpKey{domain, name});
   return it == by_key.end() ? nullptr : it->second;
 }

@@ -1,5 +1,6 @@
 // The operator registry: one OpDef per operator, defined in its own file under
-// src/ops/<domain>/ and listed once in src/ops/op_list.inc.
+// src/ops/<domain>/ and listed once in src/ops/op_list.inc, or defined above ops/ and
+// registered by its layer (register_ops).
 #pragma once
 
 #include <map>
@@ -98,6 +99,10 @@ struct OpDef {
 inline constexpr int kVariadic = 1 << 20;
 
 const OpDef* find_op(std::string_view domain, std::string_view name);
+// Adds operators defined in a layer above ops/ (the control-flow ones of exec/control, see
+// exec/operators.h) to what find_op and all_ops know; one already known is left as it was.
+// Safe while other threads look operators up.
+void register_ops(std::span<const OpDef* const> defs);
 // The version of the node's domain in force: inside a model-local function body the
 // function's own imports come first (`function_opsets`, null outside), as when it runs.
 int64_t node_opset(const ir::Model* model, const std::map<std::string, int64_t>* function_opsets,

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ir/types.h"
 #include "ops/node_view.h"
 

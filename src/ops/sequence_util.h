@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bough/error.h"
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "ops/kernel.h"
 
 namespace bough::ops {

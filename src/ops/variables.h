@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 
 namespace bough::ops {
 

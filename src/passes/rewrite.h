@@ -13,11 +13,15 @@
 
 #include "bough/tensor.h"
 #include "ir/graph.h"
+#include "ir/replace_uses.h"
 
 namespace bough::passes {
 
-// The graphs a node's attributes hold.
-std::vector<ir::Graph*> subgraphs(const ir::Node& node);
+// Rewiring readers (ir/replace_uses.h), which every pass does.
+using ir::EdgeMap;
+using ir::rename_captures;
+using ir::replace_uses;
+using ir::subgraphs;
 
 // Calls `fn` on the model's main graph and every graph nested in it, parents first
 // (function bodies are left alone: their values are formal parameters).
@@ -29,19 +33,6 @@ const Tensor* constant_value(const ir::Edge* e);
 
 // Whether `node` calls a function of the model (which may shadow an operator's name).
 bool calls_local_function(const ir::Model& model, const ir::Node& node);
-
-using EdgeMap = std::unordered_map<const ir::Edge*, ir::Edge*>;
-
-// Renames each capture of `g` in `renamed` (whose outer values a rewrite changed) to its
-// outer value's name, and the captures nested below that read them: one walk of g's nodes
-// for all of them.
-void rename_captures(ir::Graph& g, const std::unordered_set<const ir::Edge*>& renamed);
-
-// Makes every reader in `graph` of a key of `map` read its value instead: node inputs,
-// graph outputs and the captures of nested subgraphs (a subgraph that already captures the
-// new value reads that capture). Keys and values belong to `graph`; one walk of the graph,
-// and of the subgraphs that capture a key, however many values are replaced.
-void replace_uses(ir::Graph& graph, const EdgeMap& map);
 
 // Removes the nodes in `doomed` from `graph`, keeping the others in order.
 void erase_nodes(ir::Graph& graph, const std::unordered_set<const ir::Node*>& doomed);

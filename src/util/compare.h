@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 
 namespace bough {
 

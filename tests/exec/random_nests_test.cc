@@ -32,7 +32,7 @@
 #include "bough/error.h"
 #include "bough/model.h"
 #include "bough/session.h"
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "model_builder.h"
 #include "test_paths.h"
 

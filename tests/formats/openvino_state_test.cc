@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "bough/model_tools.h"
@@ -310,6 +311,47 @@ TEST(OpenVinoState, OnnxStateInputDefaultsToZeros) {
   EXPECT_EQ(floats_of(first[1].second.tensor()), (std::vector<float>{1, 2}));
   NamedValues next = s.run({{"x", f32({2}, {1, 2})}, {"input_restored.acc", first[1].second}});
   EXPECT_EQ(floats_of(next[0].second.tensor()), (std::vector<float>{2, 4}));
+}
+
+// Many variables at once (the ONNX form rewires all their readers in one walk): 300
+// accumulators sum_k = acc_k + x, each with its own input_restored.acc_k and
+// output_restored.acc_k. Given acc_k = k and x = {1, 2}, sum_k and the new state are
+// {k + 1, k + 2}.
+TEST(OpenVinoState, OnnxFormOfManyVariables) {
+  constexpr int kVars = 300;
+  std::vector<std::string> layers = {parameter(0, "x")};
+  std::vector<Edge> edges;
+  for (int k = 0; k < kVars; ++k) {
+    const int id = 4 * k + 1;
+    const std::string var = "acc_" + std::to_string(k), sum = "sum_" + std::to_string(k);
+    layers.push_back(read_value(
+        id, "opset6", "variable_id=\"" + var + "\" variable_type=\"f32\" variable_shape=\"2\"",
+        false));
+    layers.push_back(two_in_one_out(id + 1, "Add", sum));
+    layers.push_back(assign(id + 2, var));
+    layers.push_back(result(id + 3, sum + "/sink_port_0"));
+    edges.push_back({id, 0, id + 1, 0});
+    edges.push_back({0, 0, id + 1, 1});
+    edges.push_back({id + 1, 2, id + 2, 0});
+    edges.push_back({id + 1, 2, id + 3, 0});
+  }
+  Model m = load("ov_state_many", net(layers, edges));
+  std::shared_ptr<ir::Model> stateless(
+      onnx::read_model_bytes(onnx::write_model_bytes(m.ir()), "m.onnx", ""));
+  Session s{Model(stateless)};
+  NamedValues in = {{"x", f32({2}, {1, 2})}};
+  for (int k = 0; k < kVars; ++k)
+    in.emplace_back("input_restored.acc_" + std::to_string(k),
+                    f32({2}, {static_cast<float>(k), static_cast<float>(k)}));
+  NamedValues out = s.run(in);
+  ASSERT_EQ(out.size(), 2u * kVars);
+  std::map<std::string, std::vector<float>> by_name;
+  for (const auto& [name, v] : out) by_name[name] = floats_of(v.tensor());
+  for (int k = 0; k < kVars; ++k) {
+    const std::vector<float> want = {k + 1.0f, k + 2.0f};
+    EXPECT_EQ(by_name["sum_" + std::to_string(k)], want) << k;
+    EXPECT_EQ(by_name["output_restored.acc_" + std::to_string(k)], want) << k;
+  }
 }
 
 // OpenVINO's own js_add_model_with_var.xml: a ReadValue-6 whose init_value is data1, with no

@@ -4,7 +4,7 @@
 // would be checked by arity only, and the refusals below would not happen.
 #include <gtest/gtest.h>
 
-#include "check/check_util.h"
+#include "infer/check_util.h"
 
 namespace bough::test {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "bough/model.h"
 #include "bough/session.h"
-#include "check/check_util.h"
+#include "infer/check_util.h"
 
 namespace bough::test {
 namespace {

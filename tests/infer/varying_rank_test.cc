@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "../check/check_util.h"
+#include "infer/check_util.h"
 #include "ir/graph.h"
 #include "ops/onnx/sequence_infer.h"
 

@@ -1,8 +1,10 @@
-// The buffers behind tensors (Storage and Tensor in include/bough/tensor.h,
+// The buffers behind tensors (Storage in src/ir/storage.h, Tensor in include/bough/tensor.h,
 // src/ir/storage.cc): reference counts, the per-thread pool of small size classes, the
-// cache of large blocks, Tensor::reinit reusing a buffer only when nobody else holds it,
+// cache of large blocks, ir::reinit reusing a buffer only when nobody else holds it,
 // views keeping their buffer alive, and string buffers. Buffer identity is observed by
 // address: a pooled block comes back for the next request of its size class.
+#include "ir/storage.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -178,23 +180,23 @@ TEST(Storage, ReinitReusesOnlyAnUnsharedBuffer) {
   Tensor t(ElemType::Int32, Dims{3});
   for (int i = 0; i < 3; ++i) t.data<int32_t>()[i] = i;
   const void* mine = t.raw();
-  t.reinit(ElemType::Int32, Dims{3});
+  ir::reinit(t, ElemType::Int32, Dims{3});
   EXPECT_EQ(t.raw(), mine);  // unique, same type and shape: kept
 
   const Tensor held = t;
-  t.reinit(ElemType::Int32, Dims{3});
+  ir::reinit(t, ElemType::Int32, Dims{3});
   EXPECT_NE(t.raw(), held.raw());  // shared: a new buffer
   t.data<int32_t>()[0] = 99;
   EXPECT_EQ(held.data<int32_t>()[0], 0);
   EXPECT_TRUE(held.unique());
 
-  t.reinit(ElemType::Int32, Dims{1, 3});  // another shape
+  ir::reinit(t, ElemType::Int32, Dims{1, 3});  // another shape
   EXPECT_EQ(t.shape(), (Dims{1, 3}));
-  t.reinit(ElemType::Float, Dims{1, 3});  // another type
+  ir::reinit(t, ElemType::Float, Dims{1, 3});  // another type
   EXPECT_EQ(t.type(), ElemType::Float);
 
   Tensor empty;
-  empty.reinit(ElemType::Int64, Dims{2});  // no buffer yet
+  ir::reinit(empty, ElemType::Int64, Dims{2});  // no buffer yet
   ASSERT_TRUE(empty.defined());
   EXPECT_EQ(empty.shape(), (Dims{2}));
 }
@@ -222,7 +224,7 @@ TEST(Storage, ViewsKeepTheBufferAlive) {
 
   // reinit of a view at an offset makes a fresh buffer even though the view is unique.
   const void* at = view.raw();
-  view.reinit(ElemType::Int32, Dims{2, 8});
+  ir::reinit(view, ElemType::Int32, Dims{2, 8});
   EXPECT_NE(view.raw(), at);
   // reshaped() shares the buffer like a view.
   Tensor flat = view.reshaped(Dims{16});
@@ -257,7 +259,7 @@ TEST(Storage, StringBuffers) {
   // reinit of a unique string tensor of the same shape keeps the old values (documented).
   Tensor r(ElemType::String, Dims{2});
   r.strings()[0] = "kept";
-  r.reinit(ElemType::String, Dims{2});
+  ir::reinit(r, ElemType::String, Dims{2});
   EXPECT_EQ(r.strings()[0], "kept");
   // A string block reused for numbers, and numbers for strings, in a loop.
   for (int round = 0; round < 100; ++round) {

@@ -1,6 +1,6 @@
 // The operator registry agrees with the source tree: every operator defined in a source
-// file is listed in src/ops/op_list.inc (a forgotten line silently drops the operator),
-// and every OpDef is well formed.
+// file is listed in the op_list.inc of its layer (src/ops/ or src/exec/control/; a forgotten
+// line silently drops the operator), and every OpDef is well formed.
 #include "ops/registry.h"
 
 #include <gtest/gtest.h>
@@ -73,10 +73,10 @@ std::map<std::string, std::string> defined_in_source() {
   return found;
 }
 
-// The names of the BOUGH_OP(<Name>) lines of op_list.inc, in file order.
-std::vector<std::string> listed_in_op_list() {
+// The names of the BOUGH_OP(<Name>) lines of src/<folder>/op_list.inc, in file order.
+std::vector<std::string> listed_in_op_list(const std::string& folder) {
   const std::string text =
-      read_text(std::filesystem::path(test::source_dir()) / "src" / "ops" / "op_list.inc");
+      read_text(std::filesystem::path(test::source_dir()) / "src" / folder / "op_list.inc");
   std::vector<std::string> names;
   std::istringstream lines(text);
   for (std::string l; std::getline(lines, l);) {
@@ -105,16 +105,44 @@ TEST(Registry, SourceScanFindsOperatorsInEveryPlace) {
 // (TEMPLATE.cc.txt) is not a source file and is not scanned.
 TEST(Registry, EveryDefinedOperatorIsListed) {
   const auto defs = defined_in_source();
-  const std::vector<std::string> listed = listed_in_op_list();
+  std::vector<std::string> listed = listed_in_op_list("ops");
+  for (const std::string& name : listed_in_op_list("exec/control")) listed.push_back(name);
   const std::set<std::string> listed_set(listed.begin(), listed.end());
   for (const auto& [name, file] : defs)
     EXPECT_TRUE(listed_set.count(name))
-        << "src/" << file << " defines def_" << name << "() but src/ops/op_list.inc has no "
+        << "src/" << file << " defines def_" << name << "() but no op_list.inc has a "
         << "BOUGH_OP(" << name << ") line, so the operator is never registered";
   for (const std::string& name : listed)
     EXPECT_TRUE(defs.count(name)) << "op_list.inc lists " << name << ", no source defines it";
   EXPECT_EQ(listed.size(), listed_set.size()) << "op_list.inc lists an operator twice";
   EXPECT_EQ(all_ops().size(), listed.size());
+}
+
+// Each layer lists only what it defines: ops/ knows nothing of the operators of
+// exec/control, which register themselves (exec/operators.h; the tests' main registers
+// them, as the CLI's and a Session do).
+TEST(Registry, EachLayerListsItsOwnOperators) {
+  const auto defs = defined_in_source();
+  for (const std::string folder : {"ops", "exec/control"})
+    for (const std::string& name : listed_in_op_list(folder)) {
+      ASSERT_TRUE(defs.count(name)) << name;
+      EXPECT_EQ(defs.at(name).rfind(folder + "/", 0), 0u)
+          << "src/" << folder << "/op_list.inc lists " << name << ", defined in src/"
+          << defs.at(name);
+    }
+  EXPECT_EQ(listed_in_op_list("exec/control").size(), 7u);  // If, Loop, Scan and four more
+  ASSERT_NE(find_op("", "If"), nullptr);
+  EXPECT_EQ(find_op("", "If")->name, "If");
+}
+
+// Registering again changes nothing: an operator already known keeps its definition.
+TEST(Registry, RegisteringAgainKeepsTheTable) {
+  const size_t before = all_ops().size();
+  const OpDef* if_def = find_op("", "If");
+  const OpDef* again[] = {if_def, find_op("", "Add")};
+  register_ops(again);
+  EXPECT_EQ(all_ops().size(), before);
+  EXPECT_EQ(find_op("", "If"), if_def);
 }
 
 // Each listed operator is reachable by its (domain, name), which is unique.

@@ -8,6 +8,7 @@
 
 #include "bough/error.h"
 #include "commands.h"
+#include "exec/operators.h"
 #include "inputs.h"
 #include "options.h"
 #include "suggest.h"
@@ -88,6 +89,7 @@ exit status: 0 success, 1 invalid or unsupported model or failed tests, 2 usage,
 }  // namespace
 
 int main(int argc, char** argv) {
+  bough::exec::register_operators();  // the commands reach ops/ directly
   using namespace bough::cli;
   using namespace main_op;
   CLI::App app("bough: check, infer, convert, optimize and run ONNX and OpenVINO IR models",

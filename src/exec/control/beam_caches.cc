@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "bough/error.h"
+#include "ir/storage.h"
 
 namespace bough::ops {
 
@@ -16,7 +17,7 @@ void gather_rows(const Tensor& t, size_t axis, std::span<const int32_t> from, Te
   int64_t outer = 1;
   for (size_t k = 0; k < axis; ++k) outer *= shape[k];
   shape[axis] = rows;
-  out.reinit(t.type(), shape);
+  ir::reinit(out, t.type(), shape);
   if (outer * in_rows == 0) return;
   const size_t row_bytes = t.nbytes() / static_cast<size_t>(outer * in_rows);
   const auto* src = static_cast<const uint8_t*>(t.raw());

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 
 namespace bough::ops {
 

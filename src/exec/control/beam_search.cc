@@ -24,6 +24,7 @@
 #include "exec/control/generation_scores.h"
 #include "exec/control/gpt_decoder.h"
 #include "exec/control/t5_layout.h"
+#include "ir/storage.h"
 
 namespace bough::ops {
 
@@ -97,8 +98,8 @@ class BeamSearch : public Kernel {
       if (step_scores) {
         const int64_t step = scorer.length() - start_length;
         if (step == 0) {
-          step_scores->reinit(ElemType::Float,
-                              {sr.max_length - start_length, sr.batch, sr.beams, vocab});
+          ir::reinit(*step_scores, ElemType::Float,
+                     {sr.max_length - start_length, sr.batch, sr.beams, vocab});
           std::fill(step_scores->data<float>(), step_scores->data<float>() + step_scores->numel(),
                     0.0f);
         }
@@ -202,7 +203,7 @@ class BeamSearch : public Kernel {
     } else {
       // As ONNX Runtime does: 0 only for left padding, since T5's tokenizer may end a source
       // with an eos equal to pad_token_id, which must stay visible.
-      m.reinit(ElemType::Int32, ids.shape());
+      ir::reinit(m, ElemType::Int32, ids.shape());
       const int64_t length = ids.dim(1);
       for (int64_t b = 0; b < ids.dim(0); ++b) {
         bool leading = true;
@@ -247,7 +248,7 @@ class BeamSearch : public Kernel {
     Value step_ids;
     for (;;) {
       Tensor& t = step_ids.as_tensor();
-      t.reinit(ElemType::Int32, {sr.rows, 1});
+      ir::reinit(t, ElemType::Int32, {sr.rows, 1});
       std::copy(scorer.tokens().begin(), scorer.tokens().end(), t.data<int32_t>());
       exec::Plan& dec = *decoder_.plan;
       dec.bind_input(0, step_ids);
@@ -266,12 +267,12 @@ class BeamSearch : public Kernel {
                      int64_t max_length) const {
     const auto batch = static_cast<int64_t>(finished.size());
     Tensor& out = io.output_tensor(0);
-    out.reinit(ElemType::Int32, {batch, returned, max_length});
+    ir::reinit(out, ElemType::Int32, {batch, returned, max_length});
     std::fill(out.data<int32_t>(), out.data<int32_t>() + out.numel(), s_.pad);
     Tensor* scores = nullptr;
     if (io.has_output(1)) {
       scores = &io.output_tensor(1);
-      scores->reinit(ElemType::Float, {batch, returned});
+      ir::reinit(*scores, ElemType::Float, {batch, returned});
     }
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t k = 0; k < returned; ++k) {

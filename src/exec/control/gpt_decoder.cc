@@ -1,5 +1,6 @@
 #include "exec/control/gpt_decoder.h"
 
+#include "ir/storage.h"
 #include "kernels/convert.h"
 
 namespace bough::ops::gpt {
@@ -118,7 +119,7 @@ Feeds::Feeds(const Tensor& ids, const Tensor* given_mask, int32_t pad, int64_t c
   Tensor& row_ids = ids_.as_tensor();
   Tensor& mask = mask_.as_tensor();
   Tensor& pos = positions_.as_tensor();
-  for (Tensor* t : {&row_ids, &mask, &pos}) t->reinit(ElemType::Int32, {rows, prompt});
+  for (Tensor* t : {&row_ids, &mask, &pos}) ir::reinit(*t, ElemType::Int32, {rows, prompt});
   next_position_.assign(static_cast<size_t>(rows), 0);
   const int32_t* in = ids.data<int32_t>();
   for (int64_t b = 0; b < batch; ++b) {
@@ -146,9 +147,9 @@ void Feeds::bind(exec::Plan& plan) const {
 void Feeds::advance(std::span<const int32_t> tokens, int64_t length) {
   const auto rows = static_cast<int64_t>(tokens.size());
   Tensor& ids = ids_.as_tensor();
-  ids.reinit(ElemType::Int32, {rows, 1});
+  ir::reinit(ids, ElemType::Int32, {rows, 1});
   Tensor& pos = positions_.as_tensor();
-  pos.reinit(ElemType::Int32, {rows, 1});
+  ir::reinit(pos, ElemType::Int32, {rows, 1});
   Tensor grown(ElemType::Int32, {rows, length});
   const Tensor& old = mask_.tensor();
   for (int64_t r = 0; r < rows; ++r) {

@@ -10,6 +10,7 @@
 
 #include "exec/control/generation_scores.h"
 #include "exec/control/gpt_decoder.h"
+#include "ir/storage.h"
 
 namespace bough::ops {
 
@@ -93,7 +94,7 @@ class GreedySearch : public Kernel {
       feeds.advance(tokens, length);
     }
     Tensor& out = io.output_tensor(0);
-    out.reinit(ElemType::Int32, {batch, max_length});
+    ir::reinit(out, ElemType::Int32, {batch, max_length});
     std::copy(sequences.begin(), sequences.end(), out.data<int32_t>());
   }
 

@@ -6,6 +6,7 @@
 // both stop at whichever comes first.
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
+#include "ir/storage.h"
 
 namespace bough::ops {
 
@@ -40,9 +41,9 @@ class Loop : public Kernel {
       if (has_cond) cond = read_condition(plan.output(0), "the Loop body's condition output");
     };
     for (int64_t i = 0; (!has_trip || i < trip) && cond; ++i) {
-      iter.as_tensor().reinit(ElemType::Int64, {});
+      ir::reinit(iter.as_tensor(), ElemType::Int64, {});
       *iter.tensor().data<int64_t>() = i;
-      cond_in.as_tensor().reinit(ElemType::Bool, {});
+      ir::reinit(cond_in.as_tensor(), ElemType::Bool, {});
       *cond_in.tensor().data<bool>() = cond;
       body_.plan->bind_input(0, iter);
       body_.plan->bind_input(1, cond_in);

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "bough/tensor.h"
+#include "bough/value.h"
 #include "onnx.pb.h"
 
 namespace bough::onnx {

@@ -7,6 +7,7 @@
 
 #include "bough/error.h"
 #include "ir/clone.h"
+#include "ir/replace_uses.h"
 #include "ir/variable_ops.h"
 
 namespace bough::onnx {
@@ -16,32 +17,21 @@ namespace {
 using ir::is_variable_op;
 using ir::variable_of;
 
-// Every read of `from` in `g` and the graphs nested in it (node inputs, implicit inputs,
-// captures' outer values, outputs) reads `to` instead.
-void replace_uses(ir::Graph& g, const ir::Edge* from, ir::Edge* to) {
-  for (auto& n : g.nodes) {
-    std::replace(n->inputs.begin(), n->inputs.end(), const_cast<ir::Edge*>(from), to);
-    std::replace(n->implicit_inputs.begin(), n->implicit_inputs.end(), const_cast<ir::Edge*>(from),
-                 to);
-    for (auto& a : n->attributes) {
-      std::vector<ir::Graph*> subs;
-      if (a.g) subs.push_back(a.g.get());
-      for (auto& sub : a.graphs) subs.push_back(sub.get());
-      for (ir::Graph* sub : subs)
-        for (ir::Edge* c : sub->captures)
-          if (c->outer == from) c->outer = to;
-    }
-  }
-  std::replace(g.outputs.begin(), g.outputs.end(), const_cast<ir::Edge*>(from), to);
-}
-
-// A value name not taken in `g`: `wanted`, else `wanted_2`, ...
-std::string free_name(const ir::Graph& g, const std::string& wanted) {
-  std::unordered_set<std::string> taken;
-  for (const auto& e : g.edges()) taken.insert(e->name);
+// A value name not in `taken` (the graph's names, counted once): `wanted`, else `wanted_2`,
+// ...; it is taken from then on.
+std::string free_name(std::unordered_set<std::string>& taken, const std::string& wanted) {
   std::string name = wanted;
   for (int k = 2; taken.count(name); ++k) name = wanted + "_" + std::to_string(k);
+  taken.insert(name);
   return name;
+}
+
+// Makes each value of `map` that is itself a key stand for what that key becomes (an Assign
+// of what another Assign wrote), so that replace_uses, which looks each reader up once,
+// gives each reader the value it ends with. The graph is acyclic, so each chain ends.
+void follow_chains(ir::EdgeMap& map) {
+  for (auto& [from, to] : map)
+    for (size_t steps = 0; map.count(to) && steps < map.size(); ++steps) to = map.at(to);
 }
 
 // The zeros a ReadValue without init_value returns (the check made its type static).
@@ -87,6 +77,9 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
     if (is_variable_op(*n, "Assign")) assigns.emplace(variable_of(*n), n.get());
   bool dropped_init = false;
   std::unordered_set<const ir::Node*> gone;
+  std::unordered_set<std::string> taken;
+  for (const auto& e : g.edges()) taken.insert(e->name);
+  ir::EdgeMap replaced;  // every ReadValue's output, then every Assign's, and what reads instead
   for (const auto& n : g.nodes) {
     if (!is_variable_op(*n, "ReadValue")) continue;
     const std::string id = variable_of(*n);
@@ -94,7 +87,7 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
     const bool has_init = !n->inputs.empty() && n->inputs[0];
     ir::Edge* with = nullptr;
     if (assigns.count(id)) {
-      with = g.new_edge(free_name(g, "input_restored." + id), ir::Edge::Origin::Input);
+      with = g.new_edge(free_name(taken, "input_restored." + id), ir::Edge::Origin::Input);
       ir::copy_value_details(*value, *with);
       with->has_value_info = true;
       g.inputs.push_back(with);
@@ -106,22 +99,22 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
     } else if (has_init) {
       with = n->inputs[0];
     } else {
-      with = g.new_edge(free_name(g, value->name), ir::Edge::Origin::Initializer);
+      with = g.new_edge(free_name(taken, value->name), ir::Edge::Origin::Initializer);
       with->data = zeros_of(*n);
       with->type = value->type;
       g.initializers.push_back(with);
     }
-    replace_uses(g, value, with);
+    replaced.emplace(value, with);
     gone.insert(n.get());
   }
   for (const auto& n : g.nodes) {
     if (!is_variable_op(*n, "Assign")) continue;
     const std::string id = variable_of(*n);
     ir::Edge* state =
-        g.new_edge(free_name(g, "output_restored." + id), ir::Edge::Origin::NodeOutput);
+        g.new_edge(free_name(taken, "output_restored." + id), ir::Edge::Origin::NodeOutput);
     state->type = n->inputs[0]->type;
     state->has_value_info = true;
-    replace_uses(g, n->outputs[0], n->inputs[0]);
+    replaced.emplace(n->outputs[0], n->inputs[0]);
     // The Assign becomes the Identity that names the new state.
     n->op_type = "Identity";
     n->domain.clear();
@@ -132,6 +125,8 @@ std::unique_ptr<ir::Model> stateless_form(const ir::Model& model) {
     state->producer_index = 0;
     g.outputs.push_back(state);
   }
+  follow_chains(replaced);
+  ir::replace_uses(g, replaced);  // one walk of the graph for every variable
   std::erase_if(g.nodes, [&](const auto& n) { return gone.count(n.get()) != 0; });
   if (dropped_init) drop_unread(g);
   bool any = false;

@@ -2,6 +2,7 @@
 // from the back); the output shape is data[:axis] + indices + data[axis+1:].
 #include <algorithm>
 
+#include "ir/storage.h"
 #include "kernels/dispatch.h"
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
@@ -49,7 +50,7 @@ class Gather : public Kernel {
       (d < axis ? outer : inner) *= data.dim(d);
     }
     Tensor& out = io.output_tensor(0);
-    out.reinit(data.type(), shape);
+    ir::reinit(out, data.type(), shape);
     const auto n = static_cast<int64_t>(idx.size());
     kernels::visit_storage(data.type(), "Gather", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -79,7 +80,7 @@ class Gather : public Kernel {
     if (indices.type() != ElemType::Int64 && indices.type() != ElemType::Int32) return false;
     const int64_t i = kernels::checked_index(indices, 0, data.dim(0));
     Tensor& out = io.output_tensor(0);
-    out.reinit(data.type(), indices.shape());
+    ir::reinit(out, data.type(), indices.shape());
     kernels::visit_storage(data.type(), "Gather", [&](auto tag) {
       using T = typename decltype(tag)::type;
       *kernels::elements<T>(out) = kernels::elements<T>(data)[i];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ir/storage.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -21,7 +22,7 @@ class Shape : public Kernel {
     const int64_t begin = clamp(start_), end = clamp(end_.value_or(rank));
     const int64_t n = std::max<int64_t>(0, end - begin);
     Tensor& out = io.output_tensor(0);
-    out.reinit(ElemType::Int64, {n});
+    ir::reinit(out, ElemType::Int64, {n});
     for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = dims[static_cast<size_t>(begin + i)];
   }
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir/storage.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -185,7 +186,7 @@ class TfIdfVectorizer : public Kernel {
            "TfIdfVectorizer's X must be [C] or [N, C], got " + shape_string(x.shape()));
     const int64_t rows = x.rank() == 2 ? x.dim(0) : 1, cols = x.shape().back();
     Tensor& y = io.output_tensor(0);
-    y.reinit(ElemType::Float, x.rank() == 2 ? Dims{rows, a_.width} : Dims{a_.width});
+    ir::reinit(y, ElemType::Float, x.rank() == 2 ? Dims{rows, a_.width} : Dims{a_.width});
     const int64_t work = cols * longest_ * (std::min(a_.max_skip, cols) + 1) + a_.width;
     io.pool().parallel_for(rows, util::grain_for(work), [&](int64_t b, int64_t e) {
       std::vector<int32_t> tokens(static_cast<size_t>(cols));

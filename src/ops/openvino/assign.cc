@@ -33,7 +33,7 @@ class Assign : public Kernel {
   void run(KernelIO& io) override {
     Variables::Entry& e = var_.get("Assign");
     // The variable takes the input's buffer when nothing but this run's frame holds it. No
-    // one writes into it then: kernels write their outputs through Tensor::reinit, which
+    // one writes into it then: kernels write their outputs through ir::reinit, which
     // makes a new buffer when another holder shares the old one (a buffer the plan keeps
     // for the next run included), and the session copies an output the variable shares
     // before returning it. A graph input is the caller's tensor, which its slot refers to

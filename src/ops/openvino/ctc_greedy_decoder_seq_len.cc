@@ -9,6 +9,7 @@
 // element type codes here, "i32"/"i64" in IR).
 #include <algorithm>
 
+#include "ir/storage.h"
 #include "kernels/convert.h"
 #include "ops/registry.h"
 
@@ -111,10 +112,10 @@ class CtcGreedyDecoderSeqLen : public Kernel {
       decode(f.data<float>(), seq, blank, merge_, n, t, c, decoded, lengths);
     }
     Tensor& out = io.output_tensor(0);
-    out.reinit(classes_, Dims{n, t});
+    ir::reinit(out, classes_, Dims{n, t});
     store_as(out, decoded);
     Tensor& len = io.output_tensor(1);
-    len.reinit(lengths_, Dims{n});
+    ir::reinit(len, lengths_, Dims{n});
     store_as(len, lengths);
   }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "ir/storage.h"
 #include "ops/openvino/prior_grid.h"
 #include "ops/registry.h"
 
@@ -170,7 +171,7 @@ class PriorBox : public Kernel {
     const std::vector<CellBox> boxes = cell_boxes(a_, min_size, nullptr);
     const int64_t count = g.h * g.w * per_cell_;
     Tensor& out = io.output_tensor(0);
-    out.reinit(ElemType::Float, {1, 2, 4 * count});
+    ir::reinit(out, ElemType::Float, {1, 2, 4 * count});
     float* dst = out.data<float>();
     const float iwi = 1.0f / static_cast<float>(g.image_w);
     const float ihi = 1.0f / static_cast<float>(g.image_h);

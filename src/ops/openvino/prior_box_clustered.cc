@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ir/storage.h"
 #include "ops/openvino/prior_grid.h"
 #include "ops/registry.h"
 
@@ -47,7 +48,7 @@ class PriorBoxClustered : public Kernel {
     const auto per_cell = static_cast<int64_t>(a_.widths.size());
     const int64_t count = g.h * g.w * per_cell;
     Tensor& out = io.output_tensor(0);
-    out.reinit(ElemType::Float, {1, 2, 4 * count});
+    ir::reinit(out, ElemType::Float, {1, 2, 4 * count});
     float* dst = out.data<float>();
     float step_w = a_.step_w == 0 ? a_.step : a_.step_w;
     float step_h = a_.step_h == 0 ? a_.step : a_.step_h;

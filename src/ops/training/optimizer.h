@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "bough/tensor.h"
+#include "ir/storage.h"
 #include "kernels/elementwise_loops.h"
 #include "ops/registry.h"
 
@@ -64,7 +65,7 @@ void run_optimizer(KernelIO& io, const char* op, std::string_view states, size_t
       for (size_t j = 0; j <= S; ++j) {
         const size_t o = j * n + i;
         Tensor& t = io.has_output(o) ? io.output_tensor(o) : omitted[j];
-        t.reinit(x.type(), x.shape());
+        ir::reinit(t, x.type(), x.shape());
         out[j] = t.data<T>();
       }
       io.pool().parallel_for_work(x.numel(), (3 + 2 * S) * kernels::kElementWork,

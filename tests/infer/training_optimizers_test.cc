@@ -10,8 +10,8 @@
 #include <string>
 
 #include "bough/session.h"
-#include "check/check_util.h"
 #include "error_text.h"
+#include "infer/check_util.h"
 #include "model_builder.h"
 #include "test_paths.h"
 

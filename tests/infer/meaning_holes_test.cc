@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "check/check_util.h"
 #include "error_text.h"
+#include "infer/check_util.h"
 
 namespace bough {
 namespace {

@@ -1,6 +1,6 @@
 // An operator ONNX Runtime registers in the default domain without ONNX defining it
 // (SimplifiedLayerNormalization): the model checks with a warning that says so, and runs.
-#include "check/check_util.h"
+#include "infer/check_util.h"
 
 namespace bough::test {
 namespace {
