@@ -35,7 +35,7 @@ TEST(NpyObject, ReadsWhatNumpyWrites) {
   std::string out;
   ASSERT_EQ(
       test::run_command("/usr/bin/python3 " +
-                            shell_quoted(test::source_dir() + "/tests/formats/make_object_npy.py") +
+                            shell_quoted(test::source_dir() + "/tests/tools/make_object_npy.py") +
                             " " + shell_quoted(dir),
                         &out),
       0)
