@@ -1,4 +1,4 @@
-"""Writes object-dtype .npy files as numpy saves them, for tests/formats/npy_object_test.cc.
+"""Writes object-dtype .npy files as numpy saves them, for tests/tools/npy_object_test.cc.
 
 Usage: make_object_npy.py DIR. Each DIR/NAME.npy comes with DIR/NAME.expected, worked out
 by numpy itself: the shape on the first line (dims separated by spaces), then each element
