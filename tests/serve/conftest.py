@@ -4,6 +4,7 @@ gRPC)."""
 import http.client
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -113,6 +114,14 @@ def repository(tmp_path_factory):
     save(typed_model(), str(root / "typed" / "1" / "model.onnx"))
     save(slow_model(), str(root / "slow" / "1" / "model.onnx"))
     (root / "slow" / "config.json").write_text('{"instances": 2, "threads": 1}')
+    return root
+
+
+@pytest.fixture(scope="module")
+def repo(repository, tmp_path_factory):
+    """A copy of the test repository that one module's tests may change (load, unload)."""
+    root = tmp_path_factory.mktemp("writable") / "models"
+    shutil.copytree(repository, root)
     return root
 
 

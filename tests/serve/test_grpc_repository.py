@@ -3,7 +3,6 @@ RepositoryModelUnload, messages of Triton's grpc_service.proto), with grpcio stu
 from the server's .proto: the index with each model's state, unload and load seen by
 ModelInfer and ModelReady and by REST (the two share one ModelControl), bad names and
 parameters refused."""
-import shutil
 
 import grpc
 import numpy as np
@@ -12,14 +11,6 @@ import pytest
 from conftest import Server
 from grpc_client import connect, infer_request, outputs_of, pb, typed_input
 from test_rest import A, B
-
-
-@pytest.fixture(scope="module")
-def repo(repository, tmp_path_factory):
-    """A copy of the test repository that these tests may change."""
-    root = tmp_path_factory.mktemp("grpc_control") / "models"
-    shutil.copytree(repository, root)
-    return root
 
 
 @pytest.fixture(scope="module")

@@ -18,14 +18,6 @@ from test_rest import A, B
 
 
 @pytest.fixture(scope="module")
-def repo(repository, tmp_path_factory):
-    """A copy of the test repository that these tests may change."""
-    root = tmp_path_factory.mktemp("control") / "models"
-    shutil.copytree(repository, root)
-    return root
-
-
-@pytest.fixture(scope="module")
 def ctl(repo):
     s = Server("--model-repository", repo)
     yield s
