@@ -189,6 +189,27 @@ TEST(AttentionLossTest, RMSNormalizationOnFloat16AndBadScale) {
   });
 }
 
+// stash_type names the float type statistics are kept in: int64 (7), a code no type has, and
+// 2^32 + 1 (which an int cast would wrap to float's 1) are all refused.
+TEST(AttentionLossTest, NormalizationsRefuseAStashTypeThatIsNoFloat) {
+  const Tensor x = zeros({2, 3}), s = zeros({3}), b = zeros({3});
+  for (int64_t stash : {int64_t{7}, int64_t{99}, (int64_t{1} << 32) + 1}) {
+    const test::Attrs attrs = [stash](onnxpb::NodeProto& n) {
+      test::set_int(n, "stash_type", stash);
+    };
+    SCOPED_TRACE(stash);
+    expect_invalid_model([&] {
+      run_op("LayerNormalization", {{"x", x}, {"s", s}, {"b", b}}, 1, attrs, 17);
+    });
+    expect_invalid_model([&] { run_op("RMSNormalization", {{"x", x}, {"s", s}}, 1, attrs, 23); });
+  }
+  // Double is a float type: accepted, and y = (x - mean) / sqrt(var + eps) * s + b = 0 here.
+  const Tensor y = run_op(
+      "LayerNormalization", {{"x", x}, {"s", s}, {"b", b}}, 1,
+      [](onnxpb::NodeProto& n) { test::set_int(n, "stash_type", 11); }, 17)[0];
+  EXPECT_EQ(y.get_double(0), 0.0);
+}
+
 TEST(AttentionLossTest, ElementwiseRejectsMismatches) {
   expect_invalid_model(  // refused by the check's inference
       [] {

@@ -5,6 +5,7 @@
 #include "kernels/convert.h"
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
+#include "ops/float_type_attr.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/shape_infer.h"
 
@@ -32,16 +33,13 @@ class SimplifiedLayerNormalization : public Kernel {
   ElemType stash_;
 };
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
-  if (!kernels::is_computed_float(stash)) ctx.invalid("stash_type must be a float type");
+  const ElemType stash = float_type_attr(ctx, "stash_type");
   return std::make_unique<SimplifiedLayerNormalization>(ctx.attr_int("axis", -1),
                                                         ctx.attr_float("epsilon", 1e-5f), stash);
 }
 void infer(InferContext& ctx) {
-  const int64_t code = ctx.attr_int("stash_type", 1);
-  if (!is_valid_elem_code(static_cast<int>(code)))
-    ctx.invalid("unknown stash_type " + std::to_string(code));
-  microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, static_cast<ElemType>(code), 0);
+  microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, float_type_attr(ctx, "stash_type"),
+                             0);
 }
 }  // namespace simplified_layer_normalization_op
 }  // namespace

@@ -25,6 +25,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -343,10 +344,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   o.mode = static_cast<int>(mode);
   if (ctx.has_attr("scale")) o.scale = ctx.attr_float("scale", 1.0f);
   o.softcap = ctx.attr_float("softcap", 0.0f);
-  if (ctx.has_attr("softmax_precision")) {
-    const auto p = static_cast<ElemType>(ctx.attr_int("softmax_precision", 1));
-    if (!kernels::is_computed_float(p)) ctx.invalid("softmax_precision must be a float type");
-  }
+  float_type_attr(ctx, "softmax_precision");  // checked only (see the top of this file)
   return std::make_unique<Attention>(o);
 }
 

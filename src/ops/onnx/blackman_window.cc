@@ -13,19 +13,7 @@ double blackman(double n, double N) {
 }  // namespace
 
 const OpDef& def_BlackmanWindow() {
-  using namespace blackman_window_op;
-  static const OpDef def{"",
-                         "BlackmanWindow",
-                         {17},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_window<blackman>,
-                         infer_window,
-                         {{17,
-                           "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
-                           "output_datatype: int = 1, periodic: int = 1"}}};
+  static const OpDef def = window_def<blackman_window_op::blackman>("BlackmanWindow");
   return def;
 }
 

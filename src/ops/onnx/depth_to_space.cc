@@ -10,7 +10,6 @@ namespace bough::ops {
 namespace {
 namespace depth_to_space_op {
 
-constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
 class DepthToSpace : public Kernel {
  public:
   DepthToSpace(int64_t block, bool crd) : block_(block), crd_(crd) {}
@@ -45,35 +44,13 @@ class DepthToSpace : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const int64_t block = ctx.attr_int("blocksize", 0);
   // Bounded so that blocksize^2 fits in int64 (a huge one wrapped to 0 and divided by it).
-  if (block < 1 || block > kMaxBlocksize)
+  if (block < 1 || block > layout_infer::kMaxBlocksize)
     ctx.invalid("DepthToSpace needs a blocksize from 1 to 2^31 - 1");
   const std::string mode = ctx.since >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
   if (mode != "DCR" && mode != "CRD") ctx.invalid("DepthToSpace mode must be DCR or CRD");
   return std::make_unique<DepthToSpace>(block, mode == "CRD");
 }
-void infer(InferContext& ctx) {
-  const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, unknown_dims(4));
-    return;
-  }
-  if (s.dims.size() != 4) ctx.invalid("the input must have rank 4");
-  const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || b > kMaxBlocksize) ctx.invalid("blocksize must be from 1 to 2^31 - 1");
-  std::vector<ir::Dim> out = s.dims;
-  const auto divide = [&](const ir::Dim& d, int64_t by, const char* what) {
-    if (!d.is_known()) return by == 1 ? d : ir::Dim::unknown();
-    if (d.value % by != 0)
-      ctx.invalid(std::string(what) + " " + std::to_string(d.value) + " is not a multiple of " +
-                  std::to_string(by));
-    return ir::Dim::known(d.value / by);
-  };
-  out[1] = divide(s.dims[1], b * b, "channels");
-  out[2] = layout_infer::dim_times(s.dims[2], b);
-  out[3] = layout_infer::dim_times(s.dims[3], b);
-  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
-}
+void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, true); }
 
 }  // namespace depth_to_space_op
 }  // namespace

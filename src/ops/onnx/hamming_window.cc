@@ -14,19 +14,7 @@ double hamming(double n, double N) {
 }  // namespace
 
 const OpDef& def_HammingWindow() {
-  using namespace hamming_window_op;
-  static const OpDef def{"",
-                         "HammingWindow",
-                         {17},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_window<hamming>,
-                         infer_window,
-                         {{17,
-                           "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
-                           "output_datatype: int = 1, periodic: int = 1"}}};
+  static const OpDef def = window_def<hamming_window_op::hamming>("HammingWindow");
   return def;
 }
 

@@ -10,19 +10,7 @@ double hann(double n, double N) { return 0.5 - 0.5 * window_cos(1, n, N); }
 }  // namespace
 
 const OpDef& def_HannWindow() {
-  using namespace hann_window_op;
-  static const OpDef def{"",
-                         "HannWindow",
-                         {17},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_window<hann>,
-                         infer_window,
-                         {{17,
-                           "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
-                           "output_datatype: int = 1, periodic: int = 1"}}};
+  static const OpDef def = window_def<hann_window_op::hann>("HannWindow");
   return def;
 }
 

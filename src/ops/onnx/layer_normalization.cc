@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -94,8 +95,7 @@ class LayerNormalization : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
-  if (!kernels::is_computed_float(stash)) ctx.invalid("stash_type must be a float type");
+  const ElemType stash = float_type_attr(ctx, "stash_type");
   return std::make_unique<LayerNormalization>(ctx.attr_int("axis", -1),
                                               ctx.attr_float("epsilon", 1e-5f), stash);
 }
@@ -112,10 +112,7 @@ void infer(InferContext& ctx) {
     const int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), rank, "axis");
     for (int64_t d = axis; d < rank; ++d) stats.dims[static_cast<size_t>(d)] = ir::Dim::known(1);
   }
-  const int64_t code = ctx.attr_int("stash_type", 1);
-  if (!is_valid_elem_code(static_cast<int>(code)))
-    ctx.invalid("unknown stash_type " + std::to_string(code));
-  const auto stash = static_cast<ElemType>(code);
+  const ElemType stash = float_type_attr(ctx, "stash_type");
   for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
 }
 

@@ -17,6 +17,36 @@ std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t
   return std::nullopt;
 }
 
+void infer_block_move(InferContext& ctx, bool to_space) {
+  const ElemType elem = ctx.input_elem(0);
+  const ir::Shape& s = ctx.input_shape(0);
+  if (!s.rank_known) {
+    ctx.set_output_tensor(0, elem, unknown_dims(4));
+    return;
+  }
+  if (s.dims.size() != 4) ctx.invalid("the input must have rank 4");
+  const int64_t b = ctx.attr_int("blocksize", 0);
+  if (b < 1 || b > kMaxBlocksize) ctx.invalid("blocksize must be from 1 to 2^31 - 1");
+  const auto divide = [&](const ir::Dim& d, int64_t by, const char* what) {
+    if (!d.is_known()) return by == 1 ? d : ir::Dim::unknown();
+    if (d.value % by != 0)
+      ctx.invalid(std::string(what) + " " + std::to_string(d.value) + " is not a multiple of " +
+                  std::to_string(by));
+    return ir::Dim::known(d.value / by);
+  };
+  std::vector<ir::Dim> out = s.dims;
+  if (to_space) {
+    out[1] = divide(s.dims[1], b * b, "channels");
+    out[2] = dim_times(s.dims[2], b);
+    out[3] = dim_times(s.dims[3], b);
+  } else {
+    out[1] = dim_times(s.dims[1], b * b);
+    out[2] = divide(s.dims[2], b, "height");
+    out[3] = divide(s.dims[3], b, "width");
+  }
+  ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
+}
+
 ir::Dim dim_sum(const std::vector<ir::Dim>& dims) {
   int64_t known = 0;
   const ir::Dim* other = nullptr;

@@ -94,6 +94,12 @@ ir::Dim dim_sum(const std::vector<ir::Dim>& dims);
 // infinite and huge values never reach an integer conversion (undefined out of range).
 ir::Dim computed_dim(double size);
 
+// DepthToSpace's and SpaceToDepth's rank-4 output: with blocksize b, [N, C / b^2, H * b,
+// W * b] toward space, [N, C * b^2, H / b, W / b] toward depth; a known dim that b or b^2
+// does not divide is invalid. b is bounded to 2^31 - 1 so that b^2 fits in int64.
+inline constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
+void infer_block_move(InferContext& ctx, bool to_space);
+
 // Resize's and Upsample's output dims: floor(dim * scale) on each of `axes` (scale 1 keeps a
 // dim, known or not); a count of scales other than axes' is invalid.
 std::vector<ir::Dim> scaled_dims(const InferContext& ctx, const std::vector<ir::Dim>& dims,

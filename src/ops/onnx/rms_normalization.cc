@@ -4,6 +4,7 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -79,8 +80,7 @@ class RMSNormalization : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const auto stash = static_cast<ElemType>(ctx.attr_int("stash_type", 1));
-  if (!kernels::is_computed_float(stash)) ctx.invalid("stash_type must be a float type");
+  float_type_attr(ctx, "stash_type");  // checked only: statistics are kept in double
   return std::make_unique<RMSNormalization>(ctx.attr_int("axis", -1),
                                             ctx.attr_float("epsilon", 1e-5f));
 }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string_view>
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
@@ -55,6 +56,23 @@ inline void infer_window(InferContext& ctx) {
     shape = known_shape({(*size)[0]});
   }
   ctx.set_output_tensor(0, static_cast<ElemType>(code), std::move(shape));
+}
+
+// The OpDef of a window operator (all three came in opset 17 with one signature).
+template <double (*Fn)(double n, double N)>
+OpDef window_def(std::string_view name) {
+  return {"",
+          name,
+          {17},
+          1,
+          1,
+          1,
+          1,
+          make_window<Fn>,
+          infer_window,
+          {{17,
+            "size: T1 -> output: T2; T1 = int32 int64, T2 = numeric bfloat16; "
+            "output_datatype: int = 1, periodic: int = 1"}}};
 }
 
 // cos(k·2πn/N), the term every window above is made of.
