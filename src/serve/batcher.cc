@@ -140,9 +140,13 @@ NamedValues Batcher::run(const NamedValues& inputs, RequestTimes& times) {
     batch->requests.push_back(&request);
     if (batch->rows < settings_.max_batch_size) {
       open_.push_back(batch);
-      batch->changed.wait_until(lock,
-                                request.arrived + std::chrono::microseconds(settings_.delay_us),
-                                [&] { return !batch->open; });
+      // With no delay the request goes straight on to wait for a session (its batch still
+      // open to others meanwhile): no timed wait, which even when already past costs a
+      // futex call and, on a busy machine, a trip through the scheduler's queue.
+      if (settings_.delay_us > 0)
+        batch->changed.wait_until(lock,
+                                  request.arrived + std::chrono::microseconds(settings_.delay_us),
+                                  [&] { return !batch->open; });
     } else {
       batch->open = false;
     }

@@ -142,6 +142,23 @@ TEST(Batcher, ALoneRequestRunsOnceItsDelayPasses) {
   EXPECT_EQ(pool.rows, (std::vector<int64_t>{1, 1}));
 }
 
+TEST(Batcher, ALoneRequestWithNoDelayRunsAtOnceOnItsOwnThread) {
+  // With no delay and no other request, a request runs as it comes, on the thread that made
+  // it (no hand-off to another thread), as without batching.
+  std::vector<std::thread::id> ran_on;
+  Batcher batcher({8, 0}, [&](const std::function<const NamedValues&()>& inputs, RequestTimes&) {
+    ran_on.push_back(std::this_thread::get_id());
+    return doubled(inputs());
+  });
+  RequestTimes times;
+  const auto start = Clock::now();
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(values_of(batcher.run(x_of({1, 2}, {1, -2}), times).at(0).second),
+              (std::vector<float>{2, -4}));
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(ran_on, std::vector<std::thread::id>(3, std::this_thread::get_id()));
+}
+
 TEST(Batcher, DifferentShapesOrTypesAreNotStacked) {
   FakePool pool{[](const NamedValues& in) { return NamedValues{{"y", in.front().second}}; }};
   Batcher batcher({8, 300'000}, pool.runner());
