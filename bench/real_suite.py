@@ -1,4 +1,5 @@
-"""bench/compare --suite real: the models of bench/make-real-models on bough and on ONNX Runtime
+"""bench/compare --suite real (or cnn): the models of bench/make-real-models (or
+bench/make-cnn-models) on bough and on ONNX Runtime
 (the peer's ort_run.js, onnxruntime-node 1.30, CPU), timed back to back in the same run.
 
 How it measures, for each model, thread count and rep (the reps go round the whole suite, so a
@@ -38,8 +39,8 @@ RTOL, ATOL = 1e-4, 1e-5
 
 def add_arguments(ap):
     ap.add_argument("--model", help="real suite: only these models (comma list)")
-    ap.add_argument("--models-dir", default=os.path.join(ROOT, "build", "bench-models"),
-                    help="real suite: where bench/make-real-models writes (made if missing)")
+    ap.add_argument("--models-dir", help="real/cnn suite: where bench/make-real-models writes "
+                    "(made if missing; default build/bench-models, build/cnn-models for cnn)")
     ap.add_argument("--budget-ms", type=float, default=200.0,
                     help="real suite: timed run time per engine, model, thread count and rep")
     ap.add_argument("--breakdown", action="store_true",
@@ -48,9 +49,14 @@ def add_arguments(ap):
     ap.add_argument("--json", help="real suite: also write every measurement to this file")
 
 
-def load_suite(models_dir, only):
+GENERATORS = {"real": ("make-real-models", "bench-models"), "cnn": ("make-cnn-models", "cnn-models")}
+
+
+def load_suite(kind, models_dir, only):
+    generator, default_dir = GENERATORS[kind]
+    models_dir = models_dir or os.path.join(ROOT, "build", default_dir)
     if not os.path.exists(os.path.join(models_dir, "suite.json")):
-        subprocess.run([os.path.join(ROOT, "bench", "make-real-models"), models_dir], check=True)
+        subprocess.run([os.path.join(ROOT, "bench", generator), models_dir], check=True)
     with open(os.path.join(models_dir, "suite.json")) as f:
         suite = json.load(f)
     for e in suite:
@@ -159,8 +165,8 @@ def rss_rows(peer, dec, threads, work):
     return rows
 
 
-def print_report(suite, rows, threads, reps, rss, breakdown):
-    print(f"\n## Real suite: bough vs ONNX Runtime, reps={reps}, threads {threads}, bough = {bough_cli()}")
+def print_report(kind, suite, rows, threads, reps, rss, breakdown):
+    print(f"\n## {kind.capitalize()} suite: bough vs ONNX Runtime, reps={reps}, threads {threads}, bough = {bough_cli()}")
     print("ratio = bough time / ORT time (below 1: bough faster); medians over reps of per-rep "
           "ratios; ORT time has the Identity floor taken off")
     print("\n### Outputs (bough vs ORT, |d| <= 1e-5*max(1,max|ORT|) + 1e-4*|ORT|)\n")
@@ -214,16 +220,17 @@ def print_report(suite, rows, threads, reps, rss, breakdown):
 
 def run(args, peer):
     threads = [int(t) for t in (args.threads or "1,2").split(",")]
-    suite = load_suite(args.models_dir, args.model)
+    kind = "cnn" if args.suite == "cnn" else "real"
+    suite = load_suite(kind, args.models_dir, args.model)
     # Dumps and profiles of this run only: several people may run the suite at once.
     work = tempfile.mkdtemp(prefix="bough-real-")
     try:
-        return run_in(args, peer, threads, suite, work)
+        return run_in(args, peer, threads, kind, suite, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_in(args, peer, threads, suite, work):
+def run_in(args, peer, threads, kind, suite, work):
     print(f"bough: {bough_cli()}", file=sys.stderr)
     for e in suite:
         prepare(peer, e, work)
@@ -234,7 +241,7 @@ def run_in(args, peer, threads, suite, work):
     rss = rss_rows(peer, dec[0], threads, work) if dec and not args.no_rss else []
     breakdown = ([op_breakdown.profile(peer, e) for e in suite if not e["status"].startswith("FAILED")]
                  if args.breakdown else [])
-    print_report(suite, rows, threads, args.reps, rss, breakdown)
+    print_report(kind, suite, rows, threads, args.reps, rss, breakdown)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(models=suite,

@@ -1,7 +1,7 @@
 // What a convolution does to each output value after the sum: add its channel's bias, then
-// apply an activation (a Relu, LeakyRelu, Sigmoid or Clip fused into the Conv). Applied to
-// an output tile right after its matrix product, while the tile is still in cache, instead
-// of in passes of their own over the whole output.
+// apply an activation (a Relu, LeakyRelu, Sigmoid, Clip, HardSigmoid or HardSwish fused into
+// the Conv). Applied to an output tile right after its matrix product, while the tile is
+// still in cache, instead of in passes of their own over the whole output.
 #pragma once
 
 #include <algorithm>
@@ -11,36 +11,83 @@
 
 namespace bough::kernels {
 
-enum class Activation { None, Relu, LeakyRelu, Sigmoid, Clip };
+// HardSwish is the operator's x * max(0, min(1, x / 6 + 0.5)); ClipHardSwish is the same
+// function as exporters write it before opset 14, x * Clip(x + 3, 0, 6) / 6, computed in that
+// order so that it rounds as those four nodes do.
+enum class Activation {
+  None,
+  Relu,
+  LeakyRelu,
+  Sigmoid,
+  Clip,
+  HardSigmoid,
+  HardSwish,
+  ClipHardSwish
+};
 
 // The activation part; the bias comes per channel with each call.
 struct ConvEpilogue {
   Activation activation = Activation::None;
-  float alpha = 0;  // LeakyRelu's slope; Clip's lower bound
-  float beta = 0;   // Clip's upper bound
+  float alpha = 0;  // LeakyRelu's slope; Clip's lower bound; HardSigmoid's alpha
+  float beta = 0;   // Clip's upper bound; HardSigmoid's beta
 
   // The n values at y, of an output channel whose bias is b: y + b, activated.
   template <typename T>
   void apply(T* y, int64_t n, T b) const {
+    each(y, n, [b](T v) { return v + b; });
+  }
+
+  // The n values at y activated, with no bias (not even a zero one: -0 stays -0).
+  template <typename T>
+  void activate(T* y, int64_t n) const {
+    each(y, n, [](T v) { return v; });
+  }
+
+ private:
+  // Clip as the operator computes it: NaN stays NaN.
+  template <typename T>
+  static T clamp(T v, T lo, T hi) {
+    const T r = v < lo ? lo : v;
+    return r > hi ? hi : r;
+  }
+
+  // y[j] = activation(in(y[j])), the switch outside the loop.
+  template <typename T, typename In>
+  void each(T* y, int64_t n, In in) const {
     const T lo = static_cast<T>(alpha), hi = static_cast<T>(beta);
     switch (activation) {
       case Activation::None:
-        for (int64_t j = 0; j < n; ++j) y[j] += b;
+        for (int64_t j = 0; j < n; ++j) y[j] = in(y[j]);
         return;
       case Activation::Relu:
-        for (int64_t j = 0; j < n; ++j) y[j] = std::max(y[j] + b, T(0));
+        for (int64_t j = 0; j < n; ++j) y[j] = std::max(in(y[j]), T(0));
         return;
       case Activation::LeakyRelu:
         for (int64_t j = 0; j < n; ++j) {
-          const T v = y[j] + b;
+          const T v = in(y[j]);
           y[j] = v < 0 ? lo * v : v;
         }
         return;
       case Activation::Sigmoid:
-        for (int64_t j = 0; j < n; ++j) y[j] = fast_sigmoid(y[j] + b);
+        for (int64_t j = 0; j < n; ++j) y[j] = fast_sigmoid(in(y[j]));
         return;
       case Activation::Clip:
-        for (int64_t j = 0; j < n; ++j) y[j] = std::min(std::max(y[j] + b, lo), hi);
+        for (int64_t j = 0; j < n; ++j) y[j] = std::min(std::max(in(y[j]), lo), hi);
+        return;
+      case Activation::HardSigmoid:
+        for (int64_t j = 0; j < n; ++j) y[j] = clamp(lo * in(y[j]) + hi, T(0), T(1));
+        return;
+      case Activation::HardSwish:
+        for (int64_t j = 0; j < n; ++j) {
+          const T v = in(y[j]);
+          y[j] = v * clamp(v / T(6) + T(0.5), T(0), T(1));
+        }
+        return;
+      case Activation::ClipHardSwish:
+        for (int64_t j = 0; j < n; ++j) {
+          const T v = in(y[j]);
+          y[j] = v * clamp(v + T(3), T(0), T(6)) / T(6);
+        }
         return;
     }
   }

@@ -11,13 +11,7 @@ ir::Edge* Inliner::moved_edge(ir::Graph& g, const ir::Edge& from, ir::Edge::Orig
 }
 
 ir::Edge* Inliner::add_initializer(ir::Graph& g, const std::string& name, const Tensor& value) {
-  ir::Edge* e = g.new_edge(names_.claim_new(name), ir::Edge::Origin::Initializer);
-  std::vector<ir::Dim> dims;
-  for (size_t i = 0; i < value.rank(); ++i) dims.push_back(ir::Dim::known(value.dim(i)));
-  e->type = ir::Type::tensor(value.type(), ir::Shape::of(std::move(dims)));
-  e->data = value;
-  g.initializers.push_back(e);
-  return e;
+  return passes::add_initializer(g, names_, name, value);
 }
 
 ir::Edge* Inliner::add_value(ir::Graph& g, const std::string& name) {

@@ -43,6 +43,12 @@ const std::vector<Pass>& all_passes() {
       {"gelu",
        "fuse the erf and tanh Gelu subgraphs of a float x into a Gelu or FastGelu (com.microsoft)",
        gelu, Level::all},
+      // Before conv-activation: a BatchNormalization between a Conv and its activation
+      // folds first, then the activation fuses.
+      {"conv-affine",
+       "fold an inference BatchNormalization, or a constant per-channel Mul or Add, after a "
+       "float Conv into its W and B",
+       conv_affine, Level::all},
       {"conv-activation",
        "fuse a float Conv and the Relu, Sigmoid, LeakyRelu or Clip after it into a FusedConv",
        conv_activation, Level::all},

@@ -60,6 +60,7 @@ int matmul_add_gemm(ir::Model& model);
 int transpose_gemm(ir::Model& model);
 int transpose_fused_matmul(ir::Model& model);
 int merge_transposes(ir::Model& model);
+int conv_affine(ir::Model& model);
 int conv_activation(ir::Model& model);
 int gelu(ir::Model& model);
 

@@ -25,6 +25,11 @@ bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
   return r && r->inputs == 1 && !r->output && !r->captured && r->last == &reader;
 }
 
+bool Readers::read_only_as_inputs(const ir::Edge* e, int count) const {
+  const Reads* r = reads_of(e);
+  return r && r->inputs == count && !r->output && !r->captured;
+}
+
 bool Readers::is_output(const ir::Edge* e) const {
   const Reads* r = reads_of(e);
   return r && r->output;

@@ -21,6 +21,9 @@ class Readers {
   // else: no other node input, no graph output, no capture of a nested subgraph.
   bool only_by(const ir::Edge* e, const ir::Node& reader) const;
   bool is_output(const ir::Edge* e) const;
+  // Whether `e` is read by exactly `count` node inputs and by nothing else (no graph output,
+  // no capture): with the readers known to read it once each, that they are all of them.
+  bool read_only_as_inputs(const ir::Edge* e, int count) const;
 
  private:
   struct Reads {

@@ -120,4 +120,14 @@ std::string NameSet::claim_new(const std::string& name) {
   }
 }
 
+ir::Edge* add_initializer(ir::Graph& g, NameSet& names, const std::string& name, Tensor value) {
+  ir::Edge* e = g.new_edge(names.claim_new(name), ir::Edge::Origin::Initializer);
+  std::vector<ir::Dim> dims;
+  for (size_t i = 0; i < value.rank(); ++i) dims.push_back(ir::Dim::known(value.dim(i)));
+  e->type = ir::Type::tensor(value.type(), ir::Shape::of(std::move(dims)));
+  e->data = std::move(value);
+  g.initializers.push_back(e);
+  return e;
+}
+
 }  // namespace bough::passes

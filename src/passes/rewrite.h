@@ -85,4 +85,7 @@ class NameSet {
   std::unordered_map<std::string, int> count_;
 };
 
+// A new initializer of `g` holding `value`, named after `name` (claimed from `names`).
+ir::Edge* add_initializer(ir::Graph& g, NameSet& names, const std::string& name, Tensor value);
+
 }  // namespace bough::passes

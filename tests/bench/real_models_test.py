@@ -1,12 +1,15 @@
 #!/usr/bin/python3
-"""The realistic benchmark suite (bench/make-real-models) stays valid and runnable on bough.
+"""A benchmark suite (bench/make-real-models, or the generator given, e.g. bench/make-cnn-models)
+stays valid and runnable on bough.
 
 Generates the suite into a temporary folder twice (the output must be byte-identical), then
 for every benchmark: `bough check` must pass, `bough run` on inputs drawn as its spec says
 must give every declared output with the declared shape and finite values, and where an
 independent reference is cheap it must match: the GEMMs against numpy's A @ B, the NMS Loop
 against a numpy greedy NMS, the decoder's present K/V against Concat(past, new) (cache full)
-or a single new row (cache empty). Usage: real_models_test.py BOUGH_CLI. Exits 77 (skipped)
+or a single new row (cache empty); the CNN suite's probabilities sum to 1 over their classes
+and its detection maps lie in [0, 1]. Usage: real_models_test.py BOUGH_CLI [GENERATOR].
+Exits 77 (skipped)
 when onnx or numpy is not importable, 1 listing every problem.
 """
 import json
@@ -24,7 +27,7 @@ except ImportError:
     sys.exit(77)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GENERATOR = os.path.join(ROOT, "bench", "make-real-models")
+DEFAULT_GENERATOR = os.path.join(ROOT, "bench", "make-real-models")
 DTYPES = {"float32": np.float32, "int64": np.int64, "bool": np.bool_}
 
 
@@ -81,6 +84,12 @@ def reference_problems(entry, model, inputs, outputs):
                 if present.shape[2] != past.shape[2] + 1 or \
                         not np.array_equal(present[:, :, :past.shape[2]], past):
                     problems.append(f"{name}: present_{kind}_{layer} is not Concat(past, new)")
+    elif "probs" in outputs:
+        if not np.allclose(outputs["probs"].sum(axis=-1), 1, atol=1e-5):
+            problems.append(f"{name}: probs do not sum to 1 over the classes")
+    elif "maps" in outputs:
+        if not (outputs["maps"].min() >= 0 and outputs["maps"].max() <= 1):
+            problems.append(f"{name}: maps are not within [0, 1]")
     return problems
 
 
@@ -112,13 +121,14 @@ def check_entry(bough, folder, entry, work):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: real_models_test.py BOUGH_CLI")
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: real_models_test.py BOUGH_CLI [GENERATOR]")
     bough = sys.argv[1]
+    generator = sys.argv[2] if len(sys.argv) == 3 else DEFAULT_GENERATOR
     with tempfile.TemporaryDirectory() as tmp:
         first, second = os.path.join(tmp, "a"), os.path.join(tmp, "b")
         for folder in (first, second):
-            subprocess.run([GENERATOR, folder], check=True, capture_output=True)
+            subprocess.run([generator, folder], check=True, capture_output=True)
         problems = [f"{f} differs between two runs of the generator" for f in sorted(os.listdir(first))
                     if open(os.path.join(first, f), "rb").read() != open(os.path.join(second, f), "rb").read()]
         with open(os.path.join(first, "suite.json")) as f:

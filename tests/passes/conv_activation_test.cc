@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "bough/session.h"
+#include "passes/conv_reference.h"
 #include "passes/pass_test_util.h"
 #include "reference.h"
 #include "test_paths.h"
@@ -125,7 +128,7 @@ TEST(ConvActivation, UnknownActivationIsUnsupported) {
   g.initializer("w", f32({1, 1, 2}, {1, 1}));
   auto& n = g.node("FusedConv", {"x", "w"}, {"y"});
   n.set_domain("com.microsoft");
-  test::set_string(n, "activation", "HardSigmoid");
+  test::set_string(n, "activation", "Tanh");
   g.output("y", ElemType::Float, {}, false);
   onnxpb::ModelProto m = test::make_model(g);
   auto* ms = m.add_opset_import();
@@ -137,59 +140,17 @@ TEST(ConvActivation, UnknownActivationIsUnsupported) {
     session.run({{"x", Value(f32({1, 1, 3}, {1, 2, 3}))}});
     ADD_FAILURE() << "ran";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("HardSigmoid"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Tanh"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
-}
-
-// A convolution by its definition, in double: y[n][m][o...] = b[m] + sum over the group's
-// channels c and taps k of w[m][c][k] x[n][g*cg + c][o*s - pad + k*d] (0 outside), ranks 1-3
-// (missing leading spatial dimensions of size 1).
-std::vector<double> reference_conv(const std::vector<float>& x, const std::vector<float>& w,
-                                   const std::vector<float>& b, int64_t N, int64_t C, int64_t M,
-                                   int64_t groups, const test::Dims64& in, const test::Dims64& k,
-                                   const test::Dims64& s, const test::Dims64& d,
-                                   const test::Dims64& pad, test::Dims64& out) {
-  const size_t r = in.size();
-  test::Dims64 I(3, 1), K(3, 1), S(3, 1), D(3, 1), Pd(3, 0), O(3, 1);
-  out.assign(r, 0);
-  for (size_t i = 0; i < r; ++i) {
-    const size_t j = 3 - r + i;
-    I[j] = in[i], K[j] = k[i], S[j] = s[i], D[j] = d[i], Pd[j] = pad[i];
-    O[j] = out[i] = (in[i] + pad[i] + pad[r + i] - (k[i] - 1) * d[i] - 1) / s[i] + 1;
-  }
-  const int64_t cg = C / groups, mg = M / groups;
-  std::vector<double> y;
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t m = 0; m < M; ++m)
-      for (int64_t o0 = 0; o0 < O[0]; ++o0)
-        for (int64_t o1 = 0; o1 < O[1]; ++o1)
-          for (int64_t o2 = 0; o2 < O[2]; ++o2) {
-            double acc = b.empty() ? 0.0 : b[static_cast<size_t>(m)];
-            for (int64_t c = 0; c < cg; ++c)
-              for (int64_t k0 = 0; k0 < K[0]; ++k0)
-                for (int64_t k1 = 0; k1 < K[1]; ++k1)
-                  for (int64_t k2 = 0; k2 < K[2]; ++k2) {
-                    const int64_t i0 = o0 * S[0] - Pd[0] + k0 * D[0];
-                    const int64_t i1 = o1 * S[1] - Pd[1] + k1 * D[1];
-                    const int64_t i2 = o2 * S[2] - Pd[2] + k2 * D[2];
-                    if (i0 < 0 || i0 >= I[0] || i1 < 0 || i1 >= I[1] || i2 < 0 || i2 >= I[2])
-                      continue;
-                    const int64_t ch = (m / mg) * cg + c;
-                    acc += double(w[static_cast<size_t>(
-                               (((m * cg + c) * K[0] + k0) * K[1] + k1) * K[2] + k2)]) *
-                           x[static_cast<size_t>((((n * C + ch) * I[0] + i0) * I[1] + i1) * I[2] +
-                                                 i2)];
-                  }
-            y.push_back(acc);
-          }
-  return y;
 }
 
 double activate(double v, const std::string& act, float p0, float p1) {
   if (act == "Relu") return std::max(v, 0.0);
   if (act == "LeakyRelu") return v < 0 ? p0 * v : v;
   if (act == "Clip") return std::min(std::max(v, double(p0)), double(p1));
+  if (act == "HardSigmoid") return std::min(std::max(p0 * v + p1, 0.0), 1.0);
+  if (act == "HardSwish") return v * std::min(std::max(v / 6 + 0.5, 0.0), 1.0);
   return 1 / (1 + std::exp(-v));  // Sigmoid
 }
 
@@ -199,10 +160,10 @@ double activate(double v, const std::string& act, float p0, float p1) {
 // reference loop.
 TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
   test::Rng rng(1717);
-  const char* acts[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid"};
+  const char* acts[] = {"Relu", "LeakyRelu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish"};
   for (int trial = 0; trial < 24; ++trial) {
     SCOPED_TRACE(trial);
-    const std::string act = acts[trial % 4];
+    const std::string act = acts[trial % 6];
     const size_t rank = static_cast<size_t>(rng.uniform(1, 3));
     const int64_t groups = rng.uniform(1, 2), cg = rng.uniform(1, 9), mg = rng.uniform(2, 12);
     const int64_t N = rng.uniform(1, 2), C = groups * cg, M = groups * mg;
@@ -240,14 +201,15 @@ TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
         act,
         act == "Clip" ? std::vector<std::string>{"c", "lo", "hi"} : std::vector<std::string>{"c"},
         {"y"});
-    if (act == "LeakyRelu") test::set_float(a, "alpha", p0);
+    if (act == "LeakyRelu" || act == "HardSigmoid") test::set_float(a, "alpha", p0);
+    if (act == "HardSigmoid") test::set_float(a, "beta", p1);
     g.output("y", ElemType::Float, {}, false);
     const std::string path = test::save_scratch(g, "conv_activation_random");
     EXPECT_EQ(test::count_ops(test::optimize_file(path, {"conv-activation"}), "FusedConv"), 1);
     test::Dims64 out;
-    const std::vector<double> sums =
-        reference_conv(floats_of(x), floats_of(w), with_b ? floats_of(b) : std::vector<float>{}, N,
-                       C, M, groups, in, k, s, d, pad, out);
+    const std::vector<double> sums = test::reference_conv(
+        floats_of(x), floats_of(w), with_b ? floats_of(b) : std::vector<float>{}, N, C, M, groups,
+        in, k, s, d, pad, out);
     const int64_t taps =
         cg * static_cast<int64_t>(floats_of(w).size() / static_cast<size_t>(M * cg));
     for (Optimization level : {Optimization::basic, Optimization::all})
@@ -263,6 +225,85 @@ TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
               << "at " << i << ", threads " << threads << ", level " << static_cast<int>(level);
       }
   }
+}
+
+// The same values bit for bit, or NaN at the same places.
+::testing::AssertionResult same_or_both_nan(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape()) return ::testing::AssertionFailure() << "shapes differ";
+  const std::vector<float> va = floats_of(a), vb = floats_of(b);
+  for (size_t i = 0; i < va.size(); ++i) {
+    const bool nan = std::isnan(va[i]) && std::isnan(vb[i]);
+    if (!nan && std::memcmp(&va[i], &vb[i], sizeof(float)) != 0)
+      return ::testing::AssertionFailure() << "element " << i << ": " << va[i] << " and " << vb[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Appends x * Clip(x + 3, 0, 6) / 6 on `x` as paddle2onnx writes it (Add, Clip, Mul, Div) to
+// `out`, with the constants named and the operands in the order given.
+void clip_hard_swish(GraphBuilder& g, const std::string& x, const std::string& out,
+                     const std::string& three, const std::string& hi, const std::string& six,
+                     bool swapped) {
+  g.node("Add", swapped ? std::vector<std::string>{three, x} : std::vector<std::string>{x, three},
+         {out + "_a"});
+  g.node("Clip", {out + "_a", "zero", hi}, {out + "_c"});
+  g.node(
+      "Mul",
+      swapped ? std::vector<std::string>{out + "_c", x} : std::vector<std::string>{x, out + "_c"},
+      {out + "_m"});
+  g.node("Div", {out + "_m", six}, {out});
+}
+
+// HardSwish (the operator), HardSigmoid, and the HardSwish motif in both operand orders fuse
+// into FusedConvs whose outputs are those of the unfused nodes bit for bit, on an image with
+// NaN, infinities and values on both sides of the bends (-3, 3). Kept: the motif whose Div
+// constant has more dimensions than the Conv's output (fusing would change the output's
+// shape), the one whose Clip stops at 5, and the one whose Conv output is a graph output.
+TEST(ConvActivation, HardSwishAndHardSigmoidFuseExactly) {
+  test::Rng rng(5);
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 2, 5, 5});
+  g.initializer("w", test::random_floats(Dims{3, 2, 3, 3}, rng, -2, 2))
+      .initializer("b", test::random_floats(Dims{3}, rng))
+      .initializer("three", f32({}, {3}))
+      .initializer("zero", f32({}, {0}))
+      .initializer("six", f32({1}, {6}))
+      .initializer("five", f32({}, {5}))
+      .initializer("six5", f32({1, 1, 1, 1, 1}, {6}));
+  for (int i = 1; i <= 7; ++i) {
+    auto& conv = g.node("Conv", {"x", "w", "b"}, {"c" + std::to_string(i)});
+    test::set_ints(conv, "pads", {1, 1, 1, 1});
+  }
+  g.node("HardSwish", {"c1"}, {"h1"});
+  auto& hs = g.node("HardSigmoid", {"c2"}, {"h2"});
+  test::set_float(hs, "alpha", 0.3f);
+  test::set_float(hs, "beta", 0.4f);
+  clip_hard_swish(g, "c3", "h3", "three", "six", "six", false);
+  clip_hard_swish(g, "c4", "h4", "three", "six", "six", true);
+  clip_hard_swish(g, "c5", "h5", "three", "six", "six5", false);
+  clip_hard_swish(g, "c6", "h6", "three", "five", "six", false);
+  clip_hard_swish(g, "c7", "h7", "three", "six", "six", false);
+  for (const char* out : {"h1", "h2", "h3", "h4", "h5", "h6", "h7", "c7"})
+    g.output(out, ElemType::Float, {}, false);
+  const std::string path = test::save_scratch(g, "conv_hard_swish");
+  const std::string opt = test::optimize_file(path, {"conv-activation"});
+  EXPECT_EQ(test::count_ops(opt, "FusedConv"), 4);
+  EXPECT_EQ(test::count_ops(opt, "Conv"), 3);
+  EXPECT_EQ(test::count_ops(opt, "Div"), 3);
+  Tensor x = test::random_floats(Dims{1, 2, 5, 5}, rng, -4, 4);
+  float* xs = x.data<float>();
+  xs[3] = std::numeric_limits<float>::quiet_NaN();
+  xs[17] = std::numeric_limits<float>::infinity();
+  xs[31] = -std::numeric_limits<float>::infinity();
+  xs[40] = 1e30f;
+  const auto want = test::run_plain(path, {{"x", x}});
+  const auto got = test::run_plain(opt, {{"x", x}});
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_or_both_nan(got[i], want[i])) << i;
+  EXPECT_EQ(got[4].shape(), (Dims{1, 1, 3, 5, 5}));
+  bool any_nan = false;
+  for (float v : floats_of(got[0])) any_nan = any_nan || std::isnan(v);
+  EXPECT_TRUE(any_nan);
 }
 
 }  // namespace

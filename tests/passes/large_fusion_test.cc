@@ -134,6 +134,33 @@ TEST(LargeFusion, ConvActivationFusesTenThousandPairs) {
   EXPECT_EQ(floats_of(out[0]), (std::vector<float>{9999, 9999, 10000, 10002}));
 }
 
+// y_k = Add(BatchNormalization(Conv(y_{k-1}, w = 1)), 1) 5,000 times on a 1x1x2x2 image, the
+// BatchNormalization adding 1 (scale 1, bias 1, mean 0, var 1, epsilon 0): conv-affine folds
+// every chain into its Conv (one walk), and each step adds 2.
+TEST(LargeFusion, ConvAffineFoldsThousandsOfChains) {
+  constexpr int kCount = 5000;
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 1, 2, 2});
+  g.initializer("w", f32({1, 1, 1, 1}, {1}))
+      .initializer("one", f32({1}, {1}))
+      .initializer("zero", f32({1}, {0}));
+  std::string last = "x";
+  for (int k = 0; k < kCount; ++k) {
+    g.node("Conv", {last, "w"}, {nth("c", k)});
+    test::set_float(
+        g.node("BatchNormalization", {nth("c", k), "one", "one", "zero", "one"}, {nth("b", k)}),
+        "epsilon", 0);
+    g.node("Add", {nth("b", k), "one"}, {nth("a", k)});
+    last = nth("a", k);
+  }
+  g.output(last, ElemType::Float, {1, 1, 2, 2});
+  const std::string opt = fused(g, "conv_bn_add", "conv-affine");
+  EXPECT_EQ(test::count_ops(opt, "Conv"), kCount);
+  EXPECT_EQ(test::count_ops(opt, "BatchNormalization") + test::count_ops(opt, "Add"), 0);
+  auto out = test::run_plain(opt, {{"x", f32({1, 1, 2, 2}, {-3, -1, 0, 2})}});
+  EXPECT_EQ(floats_of(out[0]), (std::vector<float>{9997, 9999, 10000, 10002}));
+}
+
 // 3,400 erf Gelu subgraphs of x (x / sqrt 2, Erf, + 1, * x, * 0.5), summed by a chain of
 // Adds: every one becomes a Gelu and y = 3400 gelu(x), gelu from the definition in double.
 TEST(LargeFusion, GeluFusesThousandsOfSubgraphs) {

@@ -55,37 +55,67 @@ std::vector<int64_t> source_map(int64_t in, int64_t out, int64_t before, Mode mo
   return map;
 }
 
-// Output rows [begin, end) (a row is one coordinate of all axes but the last) read
-// through the per-axis maps.
+// The output columns [lo, hi) of the last axis that read the input's interior in order
+// (map[c] = c - before): what a row copies in one piece; the columns outside read through
+// the map (mirrored, clamped or wrapped indices, worked out once per column).
+struct Interior {
+  int64_t lo = 0, hi = 0;
+};
+
+Interior interior_of(const std::vector<int64_t>& map, int64_t before) {
+  Interior in;
+  const auto out = static_cast<int64_t>(map.size());
+  while (in.lo < out && map[static_cast<size_t>(in.lo)] != in.lo - before) ++in.lo;
+  in.hi = in.lo;
+  while (in.hi < out && map[static_cast<size_t>(in.hi)] == in.hi - before) ++in.hi;
+  return in;
+}
+
+// Output rows [begin, end) (a row is one coordinate of all axes but the last) read through
+// the per-axis maps. The source row's offset follows the row's coordinates, which are
+// counted up (no division past the first row); each row copies its interior in one piece.
 template <typename T>
 void padded_rows(const T* src, T* dst, const Dims& out_shape, std::span<const int64_t> strides,
-                 const std::vector<std::vector<int64_t>>& maps, int64_t begin, int64_t end) {
+                 const std::vector<std::vector<int64_t>>& maps, int64_t before, int64_t begin,
+                 int64_t end) {
   const size_t last = out_shape.size() - 1;
   const int64_t inner = out_shape[last];
+  const std::vector<int64_t>& cols = maps[last];
+  const Interior in = interior_of(cols, before);
+  std::vector<int64_t> coord(last);
+  for (size_t d = last, rest = static_cast<size_t>(begin); d-- > 0;) {
+    coord[d] = static_cast<int64_t>(rest % static_cast<size_t>(out_shape[d]));
+    rest /= static_cast<size_t>(out_shape[d]);
+  }
   for (int64_t r = begin; r < end; ++r) {
-    int64_t base = 0, rest = r;
-    for (size_t d = last; d-- > 0;) {
-      base += maps[d][static_cast<size_t>(rest % out_shape[d])] * strides[d];
-      rest /= out_shape[d];
-    }
+    int64_t base = 0;
+    for (size_t d = 0; d < last; ++d) base += maps[d][static_cast<size_t>(coord[d])] * strides[d];
+    const T* from = src + base;
     T* row = dst + r * inner;
-    for (int64_t i = 0; i < inner; ++i) row[i] = src[base + maps[last][static_cast<size_t>(i)]];
+    for (int64_t i = 0; i < in.lo; ++i) row[i] = from[cols[static_cast<size_t>(i)]];
+    if (in.hi > in.lo) std::copy(from + in.lo - before, from + in.hi - before, row + in.lo);
+    for (int64_t i = in.hi; i < inner; ++i) row[i] = from[cols[static_cast<size_t>(i)]];
+    for (size_t d = last; d-- > 0;) {  // the next row's coordinates
+      if (++coord[d] < out_shape[d]) break;
+      coord[d] = 0;
+    }
   }
 }
 
-// Every output element read through the per-axis maps (the edge, reflect and wrap modes).
+// Every output element read through the per-axis maps (the edge, reflect and wrap modes);
+// `before` is the last axis's front pad.
 void gather_padded(const Tensor& x, Tensor& out, const std::vector<std::vector<int64_t>>& maps,
-                   util::ThreadPool& pool) {
+                   int64_t before, util::ThreadPool& pool) {
   const std::vector<int64_t> strides = kernels::contiguous_strides(x.shape());
   const int64_t inner = out.dim(out.rank() - 1);
   kernels::visit_storage(x.type(), "Pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = kernels::elements<T>(x);
     T* dst = kernels::elements<T>(out);
-    // A row reads each element through an index map (8 bytes) and copies it.
-    const int64_t row_work = inner * (2 * static_cast<int64_t>(sizeof(T)) + 8);
+    // A row copies its elements (the padding through an index map).
+    const int64_t row_work = inner * 2 * static_cast<int64_t>(sizeof(T));
     pool.parallel_for_work(out.numel() / inner, row_work, [&](int64_t b, int64_t e) {
-      padded_rows<T>(src, dst, out.shape(), strides, maps, b, e);
+      padded_rows<T>(src, dst, out.shape(), strides, maps, before, b, e);
     });
   });
 }
@@ -162,7 +192,7 @@ class Pad : public Kernel {
       std::vector<std::vector<int64_t>> maps;
       for (size_t d = 0; d < x.rank(); ++d)
         maps.push_back(source_map(x.dim(d), shape[d], pads[d], mode_));
-      gather_padded(x, out, maps, io.pool());
+      gather_padded(x, out, maps, pads[x.rank() - 1], io.pool());
     }
     return out;
   }

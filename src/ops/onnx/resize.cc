@@ -9,8 +9,8 @@
 #include <cmath>
 #include <optional>
 
-#include "kernels/conv_resample.h"
 #include "kernels/layout.h"
+#include "kernels/resample_repeat.h"
 #include "kernels/shape_args.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
@@ -95,7 +95,8 @@ class Resize : public Kernel {
     } else {
       bad("Resize needs scales or sizes");
     }
-    io.set_output(0, kernels::resample(x, spec_, out, scales, roi, extrapolation_, io.pool()));
+    io.set_output(
+        0, kernels::resample_with_shortcuts(x, spec_, out, scales, roi, extrapolation_, io.pool()));
   }
 
  private:

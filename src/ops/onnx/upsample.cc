@@ -4,7 +4,7 @@
 // attribute in 7, and the second input from 9.
 #include <cmath>
 
-#include "kernels/conv_resample.h"
+#include "kernels/resample_repeat.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -39,7 +39,7 @@ class Upsample : public Kernel {
         bad("Upsample's scales must be positive and keep the output size in range");
       out[d] = static_cast<int64_t>(size);
     }
-    io.set_output(0, kernels::resample(x, spec_, out, scales, {}, 0.0, io.pool()));
+    io.set_output(0, kernels::resample_with_shortcuts(x, spec_, out, scales, {}, 0.0, io.pool()));
   }
 
  private:
