@@ -100,28 +100,58 @@ void Plane(const PlaneArgs& a) {
   PlaneOf<0>(a);
 }
 
-// Each of `rows` rows of `width` at src, split by column phase for stride s: dst's row r
-// holds s runs of `run` floats (s * run >= width), run p holding columns p, p + s, ...,
-// zero-padded. Stride 2 in vectors (a de-interleaving load), others element by element.
-void SplitPhases(const float* src, int64_t rows, int64_t width, int64_t s, int64_t run,
-                 float* dst) {
+// The zero-padded plane of x (IH x IW, placed at row `top` and column `left`) in `rows` rows,
+// each split by column phase for stride s: padded column c at dst[row * s * run + (c % s) *
+// run + c / s], the rest of each run zeros. Straight from the image (stride 2: in vectors,
+// by a de-interleaving load), with no padded copy in between. Writes up to a vector past
+// the last row.
+void PadSplit(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left, int64_t rows,
+              int64_t s, int64_t run, float* dst) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  for (int64_t r = 0; r < rows; ++r, src += width, dst += s * run) {
-    int64_t j = 0;
-    if (s == 2) {
-      for (; 2 * (j + lanes) <= width; j += lanes) {
-        V even, odd;
-        hn::LoadInterleaved2(d, src + 2 * j, even, odd);
-        hn::StoreU(even, d, dst + j);
-        hn::StoreU(odd, d, dst + run + j);
-      }
+  for (int64_t r = 0; r < rows; ++r, dst += s * run) {
+    const int64_t ih = r - top;
+    if (ih < 0 || ih >= IH) {
+      std::fill(dst, dst + s * run, 0.0f);
+      continue;
     }
-    for (int64_t p = 0; p < s; ++p)
-      for (int64_t i = j; i < run; ++i) {
-        const int64_t col = i * s + p;
-        dst[p * run + i] = col < width ? src[col] : 0.0f;
+    const float* src = x + ih * IW;
+    if (s == 2) {
+      // The row's zeros, in whole vectors (past the row's end: into the next row, written
+      // after, or the slack), then image columns 2j to run left % 2 and 2j + 1 to run
+      // (left + 1) % 2 by de-interleaving loads, the last partial pair of vectors through
+      // a zero-padded copy and masked stores (the loads may not run past the image).
+      for (int64_t k = 0; k < 2 * run; k += lanes) hn::StoreU(hn::Zero(d), d, dst + k);
+      float* even = dst + left % 2 * run + left / 2;
+      float* odd = dst + (left + 1) % 2 * run + (left + 1) / 2;
+      int64_t done = 0;
+      V e, o;
+      for (; done + 2 * lanes <= IW; done += 2 * lanes) {
+        hn::LoadInterleaved2(d, src + done, e, o);
+        hn::StoreU(e, d, even + done / 2);
+        hn::StoreU(o, d, odd + done / 2);
       }
+      const int64_t rest = IW - done;
+      if (rest == 0) continue;
+      HWY_ALIGN float tail[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+      std::copy(src + done, src + IW, tail);
+      hn::LoadInterleaved2(d, tail, e, o);
+      hn::BlendedStore(e, hn::FirstN(d, static_cast<size_t>((rest + 1) / 2)), d, even + done / 2);
+      hn::BlendedStore(o, hn::FirstN(d, static_cast<size_t>(rest / 2)), d, odd + done / 2);
+      continue;
+    }
+    // Other strides: image column i goes to padded column i + left, that is run
+    // (i + left) % s at (i + left) / s; run by run, the zeros around the image's columns,
+    // then those columns.
+    for (int64_t p = 0; p < s; ++p) {
+      const int64_t first = ((p - left) % s + s) % s;  // the run's first image column
+      const int64_t begin = (first + left) / s;
+      const int64_t count = first < IW ? (IW - first + s - 1) / s : 0;
+      float* out = dst + p * run;
+      std::fill(out, out + begin, 0.0f);
+      std::fill(out + begin + count, out + run, 0.0f);
+      for (int64_t i = first, j = begin; i < IW; i += s, ++j) out[j] = src[i];
+    }
   }
 }
 }  // namespace bough::kernels::HWY_NAMESPACE
@@ -132,7 +162,7 @@ namespace bough::kernels {
 
 HWY_EXPORT(DepthwiseStep);
 HWY_EXPORT(Plane);
-HWY_EXPORT(SplitPhases);
+HWY_EXPORT(PadSplit);
 
 bool conv_depthwise_pays(const Window& win, int64_t C, int64_t groups) {
   return win.rank() == 2 && groups == C;
@@ -161,13 +191,15 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
   const int64_t slack = HWY_DYNAMIC_DISPATCH(DepthwiseStep)();
   const int64_t mult = M / C, P = OH * OW;
   pool.parallel_for(C, util::grain_for(mult * P * taps), [&](int64_t s, int64_t e) {
-    thread_local std::vector<float> padded, split;
-    float* image = grow_only(padded, static_cast<size_t>(rows * width + slack));
-    float* plane = image;
-    if (sw > 1) plane = grow_only(split, static_cast<size_t>(rows * pitch + slack));
+    thread_local std::vector<float> padded;
+    float* plane = grow_only(padded, static_cast<size_t>(rows * pitch + slack));
     for (int64_t c = s; c < e; ++c) {
-      pad_planes(x + c * IH * IW, 1, IH, IW, pt, pl, 0, rows, width, image);
-      if (sw > 1) HWY_DYNAMIC_DISPATCH(SplitPhases)(image, rows, width, sw, run, plane);
+      const float* image = x + c * IH * IW;
+      if (sw == 1) {
+        pad_planes(image, 1, IH, IW, pt, pl, 0, rows, width, plane);
+      } else {
+        HWY_DYNAMIC_DISPATCH(PadSplit)(image, IH, IW, pt, pl, rows, sw, run, plane);
+      }
       for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
         const PlaneArgs a{
             plane,    offsets.data(), taps, sh * pitch, w + m * taps, bias ? bias[m] : 0.0f,
