@@ -37,6 +37,7 @@ const Shape kShapes[] = {
     {"depthwise", 4, 4, 6, 5, 3, 1, 1, 4},
     {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
     {"depthwise_5x5_stride_2", 3, 6, 9, 11, 5, 2, 2, 3},
+    {"pointwise_groups", 4, 6, 5, 5, 1, 1, 0, 2},
 };
 
 enum class Act { none, relu, clip };

@@ -131,6 +131,7 @@ enum class Path {
   Winograd,      // F(2x2 or 4x4, 3x3) (kernels/conv_winograd.h)
   Direct,        // from a padded copy, blocks of output channels (kernels/conv_direct.h)
   Depthwise,     // a plane per channel, all taps in registers (kernels/conv_depthwise.h)
+  Pointwise,     // 1x1 stride 1: the image is the GEMM's operand as it is (conv_image)
   Tiles,         // im2col into cache-sized packed tiles and a GEMM each (kernels/conv_tiles.h)
   Generic,       // conv_image: any type; the paths above fall back to it
 };
@@ -146,6 +147,9 @@ enum class Path {
 // - Depthwise: one input channel per group, 2-D: any kernel, stride, dilation and padding.
 //   The per-group loop below summed a scalar row per tap (issue 34: 3.4 GMAC/s against
 //   ONNX Runtime's 28 on PP-LCNet's 3x3 and 5x5 layers).
+// - Pointwise: the image is already the C x P operand of one GEMM per group, packed once as
+//   MatMul's is; the tiles copied each tile of it first (issue 34: 87 GFLOP/s against
+//   MatMul's 178-199).
 // - Tiles: groups of several output channels, or one group.
 template <typename T>
 Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups, bool transposed) {
@@ -154,12 +158,14 @@ Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups,
   if (kernels::conv_winograd_pays(win, C, groups)) return Path::Winograd;
   if (kernels::conv_direct_pays(win, C, groups)) return Path::Direct;
   if (kernels::conv_depthwise_pays(win, C, groups)) return Path::Depthwise;
+  if (win.is_pointwise()) return Path::Pointwise;
   if (M / groups > 1) return Path::Tiles;
   return Path::Generic;
 }
 
 // Whether `path` may run on this image. The depthwise path sums every tap of its padded
-// plane, as the definition does, so it takes any values. The others assume finite values:
+// plane, as the definition does, and a pointwise one has no padding, so they take any
+// values. The others assume finite values:
 // Winograd's transforms mix the values of a tile (one NaN or infinity in the image would
 // reach every output of it), and the direct paths skip the taps in the padding (which the
 // definition multiplies by zeros: 0 times an infinite or NaN weight is NaN). So an image
@@ -169,7 +175,7 @@ Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups,
 // Winograd convolution: docs/conv-nonfinite.md).
 template <typename F>
 bool path_runs(Path path, bool w_ok, F image_ok) {
-  if (path == Path::Depthwise || path == Path::Generic) return true;
+  if (path == Path::Depthwise || path == Path::Pointwise || path == Path::Generic) return true;
   return w_ok && (path != Path::Winograd || image_ok());
 }
 
@@ -226,6 +232,7 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
           case Path::Tiles:
             kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
             continue;
+          case Path::Pointwise:  // conv_image's GEMMs, then the epilogue below
           case Path::Generic:
             break;
         }
