@@ -149,8 +149,13 @@ enum class Path {
 //   ONNX Runtime's 28 on PP-LCNet's 3x3 and 5x5 layers).
 // - Pointwise: the image is already the C x P operand of one GEMM per group, packed once as
 //   MatMul's is; the tiles copied each tile of it first (issue 34: 87 GFLOP/s against
-//   MatMul's 178-199).
+//   MatMul's 178-199). Up to kPointwiseGemmFloats floats of a group's image: measured
+//   (bench/conv-paths, docs/bench/cnn.md) 0.87-0.94x the tiles' time at 0.6 and 1.2 MiB
+//   (256 x 600, 128 x 2400), 1.12x at 4.7 MiB (32 x 38400), where the image packed whole
+//   leaves the cache and the tiles' do not.
 // - Tiles: groups of several output channels, or one group.
+constexpr int64_t kPointwiseGemmFloats = int64_t{1} << 19;  // 2 MiB
+
 template <typename T>
 Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups, bool transposed) {
   if (!std::is_same_v<T, float>) return Path::Generic;
@@ -158,7 +163,8 @@ Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups,
   if (kernels::conv_winograd_pays(win, C, groups)) return Path::Winograd;
   if (kernels::conv_direct_pays(win, C, groups)) return Path::Direct;
   if (kernels::conv_depthwise_pays(win, C, groups)) return Path::Depthwise;
-  if (win.is_pointwise()) return Path::Pointwise;
+  if (win.is_pointwise() && C / groups * win.out_numel() <= kPointwiseGemmFloats)
+    return Path::Pointwise;
   if (M / groups > 1) return Path::Tiles;
   return Path::Generic;
 }
