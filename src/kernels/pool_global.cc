@@ -12,7 +12,8 @@ namespace bough::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Four vectors of partial sums (four independent additions in flight: one add's latency
-// would otherwise bound the loop), the last partial vector by a masked load.
+// would otherwise bound the loop), the last partial vector's elements one by one (a masked
+// load below AVX2 reads the whole vector, past the end of the plane).
 float SumF32(const float* HWY_RESTRICT p, int64_t n) {
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -25,8 +26,9 @@ float SumF32(const float* HWY_RESTRICT p, int64_t n) {
     s3 = hn::Add(s3, hn::LoadU(d, p + i + 3 * lanes));
   }
   for (; i + lanes <= n; i += lanes) s0 = hn::Add(s0, hn::LoadU(d, p + i));
-  if (i < n) s1 = hn::Add(s1, hn::MaskedLoad(hn::FirstN(d, static_cast<size_t>(n - i)), d, p + i));
-  return hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(s0, s1), hn::Add(s2, s3))));
+  float sum = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(s0, s1), hn::Add(s2, s3))));
+  for (; i < n; ++i) sum += p[i];
+  return sum;
 }
 
 }  // namespace bough::kernels::HWY_NAMESPACE
