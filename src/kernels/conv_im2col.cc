@@ -102,22 +102,11 @@ void unroll(const T* image, int64_t channels, const Window& w, int64_t p0, int64
     rows(0, channels * K);
 }
 
-}  // namespace
-
-template <typename T>
-void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
-            util::ThreadPool& pool) {
-  unroll(image, channels, w, p0, p1, col, &pool);
-}
-
-template <typename T>
-void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col) {
-  unroll(image, channels, w, p0, p1, col, static_cast<util::ThreadPool*>(nullptr));
-}
-
-template <typename T>
-void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
-                util::ThreadPool& pool) {
+// col2im: each element of the column matrix put into its image position by
+// put(line_element, value, channel); taps in the padding are dropped.
+template <typename T, typename Put>
+void col2im(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
+            util::ThreadPool& pool, Put put) {
   const size_t r = w.rank();
   const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
   const int64_t in_last = w.in[r - 1], s = w.stride[r - 1];
@@ -138,12 +127,46 @@ void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int
           valid_range(base, s, in_last, o0, n, lo, hi);
           T* line = dst + irow * in_last;
           const T* in = src + first;
-          for (int64_t o = lo; o < hi; ++o) line[o * s + base] += in[o - o0];
+          for (int64_t o = lo; o < hi; ++o) put(line[o * s + base], in[o - o0], c);
         });
       }
     }
   };
   pool.parallel_for(channels, grain, run);
+}
+
+}  // namespace
+
+template <typename T>
+void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col,
+            util::ThreadPool& pool) {
+  unroll(image, channels, w, p0, p1, col, &pool);
+}
+
+template <typename T>
+void im2col(const T* image, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* col) {
+  unroll(image, channels, w, p0, p1, col, static_cast<util::ThreadPool*>(nullptr));
+}
+
+template <typename T>
+void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
+                util::ThreadPool& pool) {
+  col2im(col, channels, w, p0, p1, image, pool, [](T& at, T v, int64_t) { at += v; });
+}
+
+bool window_tiles_image(const Window& w) {
+  for (size_t d = 0; d < w.rank(); ++d)
+    if (w.stride[d] != w.kernel[d] || w.dilation[d] != 1 || w.pad_begin[d] != 0 ||
+        w.pad_end[d] != 0 || w.in[d] != w.out[d] * w.stride[d])
+      return false;
+  return true;
+}
+
+template <typename T>
+void col2im_tiled(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1,
+                  const T* bias, T* image, util::ThreadPool& pool) {
+  col2im(col, channels, w, p0, p1, image, pool,
+         [bias](T& at, T v, int64_t c) { at = bias ? v + bias[c] : v; });
 }
 
 template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,
@@ -156,5 +179,9 @@ template void col2im_add<float>(const float*, int64_t, const Window&, int64_t, i
                                 util::ThreadPool&);
 template void col2im_add<double>(const double*, int64_t, const Window&, int64_t, int64_t, double*,
                                  util::ThreadPool&);
+template void col2im_tiled<float>(const float*, int64_t, const Window&, int64_t, int64_t,
+                                  const float*, float*, util::ThreadPool&);
+template void col2im_tiled<double>(const double*, int64_t, const Window&, int64_t, int64_t,
+                                   const double*, double*, util::ThreadPool&);
 
 }  // namespace bough::kernels

@@ -29,4 +29,16 @@ template <typename T>
 void col2im_add(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1, T* image,
                 util::ThreadPool& pool);
 
+// Whether the windows tile the image exactly: every image element under exactly one tap of
+// one position (stride == kernel, no dilation, no padding, an image of out * stride), as a
+// 2x2 stride-2 ConvTranspose upsamples.
+bool window_tiles_image(const Window& w);
+
+// col2im_add for windows that tile the image (window_tiles_image): each image element is
+// written once, its column-matrix element plus bias[channel] (bias may be null), so `image`
+// needs no initialization and no pass of its own for the bias.
+template <typename T>
+void col2im_tiled(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1,
+                  const T* bias, T* image, util::ThreadPool& pool);
+
 }  // namespace bough::kernels

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "bough/error.h"
@@ -11,6 +12,10 @@
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
+
+// The sum of p[0..n), in vectors of partial sums (so rounded differently from a sum in
+// order; a NaN or an infinity comes out as in any order).
+float sum_f32(const float* p, int64_t n);
 
 // y[plane] = reduce(plane's elements, their count), planes split across `pool`.
 template <typename T, typename Reduce>

@@ -1,6 +1,6 @@
 // The float Conv paths of kernels/ (cache-sized tiles: conv_tiles.h; few output positions
 // computed transposed with Wᵀ packed: conv_few_positions.h; stride-1 2-D computed directly:
-// conv_direct.h) against a plain loop in double
+// conv_direct.h; depthwise 2-D: conv_depthwise.h) against a plain loop in double
 // over every output, filter tap and channel, on random 1-D and 2-D shapes with strides,
 // dilations, pads, groups, a bias and a fused activation, at 1 and 2 threads. Operands are
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_tiles.h"
@@ -159,6 +160,13 @@ std::vector<float> run_direct(const ConvCase& c, util::ThreadPool& pool) {
       block_filter(c.w.data(), c.M, c.C * c.win.kernel_numel(), conv_direct_block(c.win.out[1]));
   conv_direct_f32(c.x.data(), blocked.data(), y.data(), c.win, c.C, c.M,
                   c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
+  return y;
+}
+
+std::vector<float> run_depthwise(const ConvCase& c, util::ThreadPool& pool) {
+  std::vector<float> y(static_cast<size_t>(c.M * c.win.out_numel()), NAN);
+  conv_depthwise_f32(c.x.data(), c.w.data(), y.data(), c.win, c.C, c.M,
+                     c.bias.empty() ? nullptr : c.bias.data(), c.epilogue, pool);
   return y;
 }
 
@@ -467,6 +475,144 @@ TEST(ConvPaths, FewPositionsOfLongFilters) {
       expect_conv(c, run_few_positions(c, pool));
     }
   }
+}
+
+}  // namespace
+}  // namespace bough::kernels
+
+namespace bough::kernels {
+namespace {
+
+// `cases` random depthwise 2-D convolutions (groups == C, 1 or 2 output channels per
+// group): kernels 1..5, strides 1..3 (column phases), dilations 1..2, symmetric and
+// asymmetric pads, rows of 1..70 outputs (one step or several, partial ones whose loads run
+// past the row into the next one and, on the last row, into the plane's slack), 1..20
+// channels, a bias or none, every activation.
+void expect_depthwise_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
+  for (int i = 0; i < cases; ++i) {
+    const int64_t C = rng.uniform(1, 20), mult = rng.uniform(1, 2);
+    const ConvCase c =
+        random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, C * mult, C);
+    ASSERT_TRUE(conv_depthwise_pays(c.win, C, C));
+    SCOPED_TRACE(i);
+    expect_conv(c, run_depthwise(c, pool));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(ConvPaths, DepthwiseMatchesAReferenceLoop) {
+  Rng rng(141);
+  for (int threads : {1, 2, 4}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    util::ThreadPool pool(threads);
+    expect_depthwise_on_random_cases(rng, 80, pool);
+  }
+}
+
+// Two vectors of outputs at a time and the stride-2 split in vectors depend on the target.
+TEST(ConvPaths, DepthwiseOnEveryRunnableTarget) {
+  Rng rng(142);
+  util::ThreadPool pool(2);
+  test::on_every_target([&] { expect_depthwise_on_random_cases(rng, 40, pool); });
+}
+
+// PP-LCNet's depthwise layers: 3x3 and 5x5, stride 1 and 2, pads (k - 1) / 2, on OCR-sized
+// planes, and auto_pad SAME_UPPER / SAME_LOWER (asymmetric pads on even sizes).
+TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
+  Rng rng(143);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, k, s, h, w, pad] : {std::tuple{16, 3, 1, 40, 60, AutoPad::NotSet},
+                                             std::tuple{32, 3, 2, 40, 60, AutoPad::NotSet},
+                                             std::tuple{24, 5, 1, 12, 80, AutoPad::NotSet},
+                                             std::tuple{48, 5, 2, 24, 160, AutoPad::NotSet},
+                                             std::tuple{8, 3, 2, 16, 33, AutoPad::SameUpper},
+                                             std::tuple{8, 5, 2, 16, 34, AutoPad::SameLower}}) {
+      ConvCase c;
+      c.C = c.M = c.groups = C;
+      WindowAttrs attrs;
+      attrs.strides = {s, s};
+      attrs.auto_pad = pad;
+      if (pad == AutoPad::NotSet) attrs.pads = {k / 2, k / 2, k / 2, k / 2};
+      c.win = resolve_window(attrs, std::vector<int64_t>{h, w}, std::vector<int64_t>{k, k});
+      c.x = random_vector(C * h * w, rng);
+      c.w = random_vector(C * k * k, rng);
+      c.bias = random_vector(C, rng);
+      c.epilogue.activation = Activation::Clip;
+      c.epilogue.alpha = 0.0f;
+      c.epilogue.beta = 0.5f;
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " channels, " << k << "x"
+                                      << k << " stride " << s << " on " << h << "x" << w);
+      expect_conv(c, run_depthwise(c, pool));
+    }
+  }
+}
+
+// A NaN or infinity in the image reaches exactly the outputs whose window holds it, through
+// every activation (a Relu or Clip spelled as max/min would drop it): 3x3, pads 1, stride 1
+// and 2, on a 5x6 image of ones with NaN at (1, 1) and +inf at (3, 4), weights 1/2. The
+// windows of output (oh, ow) cover rows oh*s-1..oh*s+1 and columns ow*s-1..ow*s+1.
+TEST(ConvPaths, DepthwiseKeepsNaNAndInfinityOfTheImage) {
+  util::ThreadPool pool(2);
+  for (int64_t s : {1, 2})
+    for (Activation act : {Activation::None, Activation::Relu, Activation::Clip}) {
+      ConvCase c;
+      WindowAttrs attrs;
+      attrs.strides = {s, s};
+      attrs.pads = {1, 1, 1, 1};
+      c.win = resolve_window(attrs, std::vector<int64_t>{5, 6}, std::vector<int64_t>{3, 3});
+      c.x.assign(30, 1.0f);
+      c.x[1 * 6 + 1] = NAN;
+      c.x[3 * 6 + 4] = INFINITY;
+      c.w.assign(9, 0.5f);
+      c.bias = {0.25f};
+      c.epilogue.activation = act;
+      c.epilogue.beta = 100.0f;
+      const std::vector<float> y = run_depthwise(c, pool);
+      const int64_t OH = c.win.out[0], OW = c.win.out[1];
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          auto holds = [&](int64_t r, int64_t col) {
+            return std::abs(oh * s - r) <= 1 && std::abs(ow * s - col) <= 1;
+          };
+          const float v = y[static_cast<size_t>(oh * OW + ow)];
+          SCOPED_TRACE(testing::Message()
+                       << "stride " << s << ", activation " << static_cast<int>(act) << ", output "
+                       << oh << "," << ow);
+          if (holds(1, 1)) {
+            EXPECT_TRUE(std::isnan(v)) << v;
+          } else if (holds(3, 4)) {
+            EXPECT_EQ(v, act == Activation::Clip ? 100.0f : INFINITY);
+          } else {
+            EXPECT_TRUE(std::isfinite(v) && v > 0) << v;
+          }
+        }
+    }
+}
+
+// A NaN or infinite weight times the padding's zeros is NaN, as the definition's zero
+// padding gives: 3x3 with pads 1 on a 4x4 image of ones, the top-left weight +inf, the
+// others 1. Output (oh, ow)'s top-left tap reads (oh - 1, ow - 1): in the padding for the
+// first row and column (0 * inf: NaN), else an image one (+inf).
+TEST(ConvPaths, DepthwiseMultipliesThePaddingByANonFiniteWeight) {
+  util::ThreadPool pool(1);
+  ConvCase c;
+  WindowAttrs attrs;
+  attrs.pads = {1, 1, 1, 1};
+  c.win = resolve_window(attrs, std::vector<int64_t>{4, 4}, std::vector<int64_t>{3, 3});
+  c.x.assign(16, 1.0f);
+  c.w.assign(9, 1.0f);
+  c.w[0] = INFINITY;
+  const std::vector<float> y = run_depthwise(c, pool);
+  for (int64_t oh = 0; oh < 4; ++oh)
+    for (int64_t ow = 0; ow < 4; ++ow) {
+      const float v = y[static_cast<size_t>(oh * 4 + ow)];
+      if (oh == 0 || ow == 0) {
+        EXPECT_TRUE(std::isnan(v)) << oh << "," << ow << ": " << v;
+      } else {
+        EXPECT_EQ(v, INFINITY) << oh << "," << ow;
+      }
+    }
 }
 
 }  // namespace

@@ -30,9 +30,14 @@ struct Shape {
 
 // Each picks one path of ops/onnx/conv.cc (see the conv_*_pays functions).
 const Shape kShapes[] = {
-    {"winograd", 16, 4, 9, 10, 3, 1, 1, 1}, {"direct", 2, 3, 6, 7, 3, 1, 1, 1},
-    {"tiles", 3, 4, 7, 7, 3, 2, 1, 1},      {"pointwise", 3, 4, 5, 5, 1, 1, 0, 1},
-    {"depthwise", 4, 4, 6, 5, 3, 1, 1, 4},  {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
+    {"winograd", 16, 4, 9, 10, 3, 1, 1, 1},
+    {"direct", 2, 3, 6, 7, 3, 1, 1, 1},
+    {"tiles", 3, 4, 7, 7, 3, 2, 1, 1},
+    {"pointwise", 3, 4, 5, 5, 1, 1, 0, 1},
+    {"depthwise", 4, 4, 6, 5, 3, 1, 1, 4},
+    {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
+    {"depthwise_5x5_stride_2", 3, 6, 9, 11, 5, 2, 2, 3},
+    {"pointwise_groups", 4, 6, 5, 5, 1, 1, 0, 2},
 };
 
 enum class Act { none, relu, clip };

@@ -2,10 +2,10 @@
 // k1..kn), plus an optional bias B (M). Each image becomes an im2col matrix (float: in
 // cache-sized tiles, one per thread at a time, kernels/conv_tiles.h), and each group one
 // matrix product with its slice of W; groups of a single output channel (depthwise) are
-// summed directly instead. Float convolutions with few output positions (an STFT) or 2-D,
-// stride 1, with up to a few hundred taps per output have their own paths
-// (kernels/conv_few_positions.h, kernels/conv_direct.h), and 3x3 ones with many channels
-// Winograd's (kernels/conv_winograd.h). float16/bfloat16 are computed in
+// summed directly instead. Float convolutions with few output positions (an STFT), 2-D
+// stride 1 ones with up to a few hundred taps per output, 2-D depthwise ones and 3x3 ones
+// with many channels have their own paths (pick_path: kernels/conv_few_positions.h,
+// conv_direct.h, conv_depthwise.h, conv_winograd.h). float16/bfloat16 are computed in
 // float. The kernel also runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an
 // activation.
 #include "ops/onnx/conv.h"
@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "kernels/conv_columns.h"
+#include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
 #include "kernels/conv_im2col.h"
@@ -124,21 +125,72 @@ std::vector<float> direct_filter_for(const float* w, int64_t M, int64_t C,
   return kernels::block_filter(w, M, C * win.kernel_numel(), form.block);
 }
 
-// Y = the convolution plus B, activated as `epilogue` says (a fused activation). Float
-// convolutions run transposed when they have few output positions and the filter was
-// packed for it (`filter_t`, else null), by Winograd's F(2x2 or 4x4, 3x3) when 3x3 with many
-// channels, directly when they have up to a few hundred taps per output (stride 1) (with W
-// transformed or blocked for the path: `direct_w`, else here), and else, with groups of several
-// output channels, in cache-sized tiles that add the bias and activate as each tile is done; the
-// rest compute the whole image, then add and activate in a pass of their own.
-// Every path but the last assumes finite values: Winograd's transforms mix the values of a
-// tile (one NaN or infinity in the image would reach every output of it), and the direct
-// paths skip the taps in the padding (which the definition multiplies by zeros: 0 times an
-// infinite or NaN weight is NaN). So an image holding a NaN or an infinity on the Winograd
-// path, or a W holding one on any path, takes the column path, which sums every tap of the
-// zero-padded window as the definition does. `w_finite` says whether W is finite when known
-// (a prepared W, checked once); else W is checked here, once per run. Checking an image costs
-// one read of it, about 2 % of a Winograd convolution (docs/conv-nonfinite.md).
+// The ways to compute a convolution, from the most specialized.
+enum class Path {
+  FewPositions,  // transposed, with Wᵀ packed once (kernels/conv_few_positions.h)
+  Winograd,      // F(2x2 or 4x4, 3x3) (kernels/conv_winograd.h)
+  Direct,        // from a padded copy, blocks of output channels (kernels/conv_direct.h)
+  Depthwise,     // a plane per channel, all taps in registers (kernels/conv_depthwise.h)
+  Pointwise,     // 1x1 stride 1: the image is the GEMM's operand as it is (conv_image)
+  Tiles,         // im2col into cache-sized packed tiles and a GEMM each (kernels/conv_tiles.h)
+  Generic,       // conv_image: any type; the paths above fall back to it
+};
+
+// The path of a convolution of element type T on `win`; `transposed` says whether the
+// filter was packed for the few-positions path (done only when that path pays).
+// - Few positions (an STFT's frames): one product by Wᵀ beats a product per position.
+// - Winograd: 3x3 stride 1 with many channels, where its 2.25-4x fewer multiplies pay for
+//   the transforms (measured, docs/bench/conv.md).
+// - Direct: one group of up to kDirectMaxTaps taps per output, stride 1 (measured there:
+//   20-35 % less time than the tiles). It comes before Depthwise for a one-channel image
+//   (groups == C == 1), whose blocks of output channels share each image load.
+// - Depthwise: one input channel per group, 2-D: any kernel, stride, dilation and padding.
+//   The per-group loop below summed a scalar row per tap (issue 34: 3.4 GMAC/s against
+//   ONNX Runtime's 28 on PP-LCNet's 3x3 and 5x5 layers).
+// - Pointwise: the image is already the C x P operand of one GEMM per group, packed once as
+//   MatMul's is; the tiles copied each tile of it first (issue 34: 87 GFLOP/s against
+//   MatMul's 178-199). Up to kPointwiseGemmFloats floats of a group's image: measured
+//   (bench/conv-paths, docs/bench/cnn.md) 0.87-0.94x the tiles' time at 0.6 and 1.2 MiB
+//   (256 x 600, 128 x 2400), 1.12x at 4.7 MiB (32 x 38400), where the image packed whole
+//   leaves the cache and the tiles' do not.
+// - Tiles: groups of several output channels, or one group.
+constexpr int64_t kPointwiseGemmFloats = int64_t{1} << 19;  // 2 MiB
+
+template <typename T>
+Path pick_path(const kernels::Window& win, int64_t C, int64_t M, int64_t groups, bool transposed) {
+  if (!std::is_same_v<T, float>) return Path::Generic;
+  if (transposed) return Path::FewPositions;
+  if (kernels::conv_winograd_pays(win, C, groups)) return Path::Winograd;
+  if (kernels::conv_direct_pays(win, C, groups)) return Path::Direct;
+  if (kernels::conv_depthwise_pays(win, C, groups)) return Path::Depthwise;
+  if (win.is_pointwise() && C / groups * win.out_numel() <= kPointwiseGemmFloats)
+    return Path::Pointwise;
+  if (M / groups > 1) return Path::Tiles;
+  return Path::Generic;
+}
+
+// Whether `path` may run on this image. The depthwise path sums every tap of its padded
+// plane, as the definition does, and a pointwise one has no padding, so they take any
+// values. The others assume finite values:
+// Winograd's transforms mix the values of a tile (one NaN or infinity in the image would
+// reach every output of it), and the direct paths skip the taps in the padding (which the
+// definition multiplies by zeros: 0 times an infinite or NaN weight is NaN). So an image
+// holding a NaN or an infinity on the Winograd path, or a W holding one on the others,
+// takes the generic path, which sums every tap of the zero-padded window. `w_ok` says
+// whether W is finite; `image_ok` checks the image (one read of it, about 2 % of a
+// Winograd convolution: docs/conv-nonfinite.md).
+template <typename F>
+bool path_runs(Path path, bool w_ok, F image_ok) {
+  if (path == Path::Depthwise || path == Path::Pointwise || path == Path::Generic) return true;
+  return w_ok && (path != Path::Winograd || image_ok());
+}
+
+// Y = the convolution plus B, activated as `epilogue` says (a fused activation), on the
+// path pick_path picks (`filter_t`: W packed transposed, else null; `direct_w`: W
+// transformed or blocked for the Winograd or direct path, else made here). The paths but
+// the generic one add the bias and activate as each block of output is done; the generic
+// one in a pass of its own. `w_finite` says whether W is finite when known (a prepared W,
+// checked once); else W is checked here, once per run.
 template <typename T>
 Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
             int64_t groups, const kernels::ConvEpilogue& epilogue, util::ThreadPool& pool,
@@ -151,42 +203,45 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   const int64_t in_numel = win.in_numel(), P = win.out_numel();
   const T* bias = b ? b->data<T>() : nullptr;
   kernels::Scratch<T> col, tile_out;
-  const bool winograd =
-      std::is_same_v<T, float> && !filter_t && kernels::conv_winograd_pays(win, C, groups);
-  const bool direct = std::is_same_v<T, float> && !filter_t && !winograd &&
-                      kernels::conv_direct_pays(win, C, groups);
+  const Path path = pick_path<T>(win, C, M, groups, filter_t != nullptr);
   std::vector<float> blocked;  // W for the Winograd or direct path, when not prepared
   kernels::WinogradForm form{};
   if constexpr (std::is_same_v<T, float>) {
-    if (winograd || direct) form = filter_form(win, winograd);
-    if ((winograd || direct) && !direct_w) {
-      blocked = direct_filter_for(w.data<T>(), M, C, win, form);
-      direct_w = blocked.data();
+    if (path == Path::Winograd || path == Path::Direct) {
+      form = filter_form(win, path == Path::Winograd);
+      if (!direct_w) {
+        blocked = direct_filter_for(w.data<T>(), M, C, win, form);
+        direct_w = blocked.data();
+      }
     }
   }
   const bool w_ok = w_finite ? *w_finite : kernels::all_finite(w.data<T>(), w.numel());
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * in_numel;
     T* yn = y.data<T>() + n * M * P;
-    // Winograd's transforms mix the values of a tile: an image holding a NaN or an infinity
-    // takes the column path. The other paths add each image value to exactly the outputs
-    // whose window holds it, so only a W that is not finite matters to them (the padding).
-    const bool fast = w_ok && !(winograd && !kernels::all_finite(xn, C * in_numel));
+    const bool runs = path_runs(path, w_ok, [&] { return kernels::all_finite(xn, C * in_numel); });
     if constexpr (std::is_same_v<T, float>) {
-      if (!fast) {
-        // the column path below
-      } else if (filter_t) {
-        kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
-        continue;
-      } else if (winograd) {
-        kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
-        continue;
-      } else if (direct) {
-        kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
-        continue;
-      } else if (M / groups > 1) {
-        kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
-        continue;
+      if (runs) {
+        switch (path) {
+          case Path::FewPositions:
+            kernels::conv_few_positions_f32(xn, *filter_t, yn, win, C, bias, epilogue, pool);
+            continue;
+          case Path::Winograd:
+            kernels::conv_winograd_f32(xn, direct_w, form, yn, win, C, M, bias, epilogue, pool);
+            continue;
+          case Path::Direct:
+            kernels::conv_direct_f32(xn, direct_w, yn, win, C, M, bias, epilogue, pool);
+            continue;
+          case Path::Depthwise:
+            kernels::conv_depthwise_f32(xn, w.data<T>(), yn, win, C, M, bias, epilogue, pool);
+            continue;
+          case Path::Tiles:
+            kernels::conv_tiles_f32(xn, w.data<T>(), yn, win, C, M, groups, bias, epilogue, pool);
+            continue;
+          case Path::Pointwise:  // conv_image's GEMMs, then the epilogue below
+          case Path::Generic:
+            break;
+        }
       }
     }
     conv_image<T>(xn, w.data<T>(), yn, win, C, M, groups, col, tile_out, pool, w_ok);

@@ -104,7 +104,9 @@ Tensor conv_transpose(const Tensor& x, const Tensor& wt, int64_t mg, const Tenso
   if (tile < P) xt.resize(static_cast<size_t>(C * tile));
   Dims shape{N, M};
   for (int64_t o : win.in) shape.push_back(o);
-  Tensor y = Tensor::zeros(x.type(), shape);
+  const bool tiled = kernels::window_tiles_image(win);
+  const T* bias = b ? b->data<T>() : nullptr;
+  Tensor y = tiled ? Tensor(x.type(), shape) : Tensor::zeros(x.type(), shape);
   for (int64_t n = 0; n < N; ++n) {
     const T* xn = x.data<T>() + n * C * P;
     T* yn = y.data<T>() + n * M * out_numel;
@@ -121,10 +123,13 @@ Tensor conv_transpose(const Tensor& x, const Tensor& wt, int64_t mg, const Tenso
       }
       kernels::batched_matmul<T>(wt.data<T>(), src, col.data(), a_off, b_off, mg * K, cg, cols,
                                  pool);
-      kernels::col2im_add(col.data(), M, win, p0, p1, yn, pool);
+      if (tiled) {
+        kernels::col2im_tiled(col.data(), M, win, p0, p1, bias, yn, pool);
+      } else {
+        kernels::col2im_add(col.data(), M, win, p0, p1, yn, pool);
+      }
     }
-    if (!b) continue;
-    const T* bias = b->data<T>();
+    if (!bias || tiled) continue;
     for (int64_t m = 0; m < M; ++m)
       for (int64_t p = 0; p < out_numel; ++p) yn[m * out_numel + p] += bias[m];
   }

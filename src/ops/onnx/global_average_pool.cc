@@ -1,5 +1,7 @@
-// GlobalAveragePool: the mean of each (batch, channel) plane of X (N x C x D1..Dn).
-// float16/bfloat16 go through float.
+// GlobalAveragePool: the mean of each (batch, channel) plane of X (N x C x D1..Dn), float
+// planes summed in vectors (kernels::sum_f32). float16/bfloat16 go through float.
+#include <type_traits>
+
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
@@ -17,7 +19,11 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
           using T = typename decltype(tag)::type;
           return kernels::global_pool<T>(x, pool, "GlobalAveragePool", [](const T* p, int64_t n) {
             T sum = 0;
-            for (int64_t i = 0; i < n; ++i) sum += p[i];
+            if constexpr (std::is_same_v<T, float>) {
+              sum = kernels::sum_f32(p, n);
+            } else {
+              for (int64_t i = 0; i < n; ++i) sum += p[i];
+            }
             return n > 0 ? sum / static_cast<T>(n) : T(0);
           });
         });

@@ -1,0 +1,214 @@
+// Compiled once per vector target by Highway (foreach_target re-includes this file); the
+// target-independent part (padding, splitting over threads) is under HWY_ONCE.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/conv_depthwise.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// foreach_target must come first.
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/conv_depthwise.h"
+#include "kernels/conv_direct.h"
+#include "kernels/scratch.h"
+
+// Once, outside the per-target namespaces: the dispatched functions share this signature.
+#ifndef BOUGH_KERNELS_CONV_DEPTHWISE_PLANE_ARGS
+#define BOUGH_KERNELS_CONV_DEPTHWISE_PLANE_ARGS
+namespace bough::kernels {
+// What one output plane needs.
+struct PlaneArgs {
+  const float* plane;      // the padded, phase-split input plane (see conv_depthwise_f32)
+  const int64_t* offsets;  // taps: tap t of output (oh, ow) reads plane[oh * row_step + ow +
+  int64_t taps;            // offsets[t]]
+  int64_t row_step;
+  const float* w;  // the taps' weights
+  float bias;
+  ConvEpilogue epilogue;  // applied to each row after its sums (which start at the bias)
+  float* y;               // OH x OW
+  int64_t OH, OW;
+};
+}  // namespace bough::kernels
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace bough::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// Output positions summed at a time: two vectors (16 with AVX2, 32 with AVX-512).
+constexpr int kVectors = 2;
+
+int64_t DepthwiseStep() { return kVectors * static_cast<int64_t>(hn::Lanes(D())); }
+
+// One output plane, TAPS taps (0: a.taps, weights broadcast at each use). The loads of a
+// row's partial last step read past the row's end, into the next padded row or the slack
+// after the plane; those lanes are never stored.
+template <int TAPS>
+void PlaneOf(const PlaneArgs& a) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t taps = TAPS ? TAPS : a.taps;
+  V wv[TAPS ? TAPS : 1];
+  int64_t off[TAPS ? TAPS : 1];
+  if constexpr (TAPS > 0) {
+    for (int t = 0; t < TAPS; ++t) {
+      wv[t] = hn::Set(d, a.w[t]);
+      off[t] = a.offsets[t];
+    }
+  }
+  const V bias = hn::Set(d, a.bias);
+  for (int64_t oh = 0; oh < a.OH; ++oh) {
+    const float* row = a.plane + oh * a.row_step;
+    float* out = a.y + oh * a.OW;
+    for (int64_t ow = 0; ow < a.OW; ow += kVectors * lanes) {
+      V acc[kVectors];
+      for (int v = 0; v < kVectors; ++v) acc[v] = bias;
+      for (int64_t t = 0; t < taps; ++t) {
+        const float* src = row + ow;
+        V wt;
+        if constexpr (TAPS > 0) {
+          src += off[t];
+          wt = wv[t];
+        } else {
+          src += a.offsets[t];
+          wt = hn::Set(d, a.w[t]);
+        }
+        for (int v = 0; v < kVectors; ++v)
+          acc[v] = hn::MulAdd(wt, hn::LoadU(d, src + v * lanes), acc[v]);
+      }
+      for (int v = 0; v < kVectors; ++v) {
+        const int64_t at = ow + v * lanes, left = a.OW - at;
+        if (left >= lanes) {
+          hn::StoreU(acc[v], d, out + at);
+        } else if (left > 0) {
+          hn::BlendedStore(acc[v], hn::FirstN(d, static_cast<size_t>(left)), d, out + at);
+        }
+      }
+    }
+    if (a.epilogue.activation != Activation::None) a.epilogue.apply(out, a.OW, 0.0f);
+  }
+}
+
+// The plane for its number of taps: 3x3 and 5x5 with their weights in registers.
+void Plane(const PlaneArgs& a) {
+  if (a.taps == 9) return PlaneOf<9>(a);
+  if (a.taps == 25) return PlaneOf<25>(a);
+  PlaneOf<0>(a);
+}
+
+// The zero-padded plane of x (IH x IW, placed at row `top` and column `left`) in `rows` rows,
+// each split by column phase for stride s: padded column c at dst[row * s * run + (c % s) *
+// run + c / s], the rest of each run zeros. Straight from the image (stride 2: in vectors,
+// by a de-interleaving load), with no padded copy in between. Writes up to a vector past
+// the last row.
+void PadSplit(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left, int64_t rows,
+              int64_t s, int64_t run, float* dst) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t r = 0; r < rows; ++r, dst += s * run) {
+    const int64_t ih = r - top;
+    if (ih < 0 || ih >= IH) {
+      std::fill(dst, dst + s * run, 0.0f);
+      continue;
+    }
+    const float* src = x + ih * IW;
+    if (s == 2) {
+      // The row's zeros, in whole vectors (past the row's end: into the next row, written
+      // after, or the slack), then image columns 2j to run left % 2 and 2j + 1 to run
+      // (left + 1) % 2 by de-interleaving loads, the last partial pair of vectors through
+      // a zero-padded copy and masked stores (the loads may not run past the image).
+      for (int64_t k = 0; k < 2 * run; k += lanes) hn::StoreU(hn::Zero(d), d, dst + k);
+      float* even = dst + left % 2 * run + left / 2;
+      float* odd = dst + (left + 1) % 2 * run + (left + 1) / 2;
+      int64_t done = 0;
+      V e, o;
+      for (; done + 2 * lanes <= IW; done += 2 * lanes) {
+        hn::LoadInterleaved2(d, src + done, e, o);
+        hn::StoreU(e, d, even + done / 2);
+        hn::StoreU(o, d, odd + done / 2);
+      }
+      const int64_t rest = IW - done;
+      if (rest == 0) continue;
+      HWY_ALIGN float tail[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+      std::copy(src + done, src + IW, tail);
+      hn::LoadInterleaved2(d, tail, e, o);
+      hn::BlendedStore(e, hn::FirstN(d, static_cast<size_t>((rest + 1) / 2)), d, even + done / 2);
+      hn::BlendedStore(o, hn::FirstN(d, static_cast<size_t>(rest / 2)), d, odd + done / 2);
+      continue;
+    }
+    // Other strides: image column i goes to padded column i + left, that is run
+    // (i + left) % s at (i + left) / s; run by run, the zeros around the image's columns,
+    // then those columns.
+    for (int64_t p = 0; p < s; ++p) {
+      const int64_t first = ((p - left) % s + s) % s;  // the run's first image column
+      const int64_t begin = (first + left) / s;
+      const int64_t count = first < IW ? (IW - first + s - 1) / s : 0;
+      float* out = dst + p * run;
+      std::fill(out, out + begin, 0.0f);
+      std::fill(out + begin + count, out + run, 0.0f);
+      for (int64_t i = first, j = begin; i < IW; i += s, ++j) out[j] = src[i];
+    }
+  }
+}
+}  // namespace bough::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bough::kernels {
+
+HWY_EXPORT(DepthwiseStep);
+HWY_EXPORT(Plane);
+HWY_EXPORT(PadSplit);
+
+bool conv_depthwise_pays(const Window& win, int64_t C, int64_t groups) {
+  return win.rank() == 2 && groups == C;
+}
+
+void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& win, int64_t C,
+                        int64_t M, const float* bias, const ConvEpilogue& epilogue,
+                        util::ThreadPool& pool) {
+  const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
+  const int64_t KH = win.kernel[0], KW = win.kernel[1], taps = KH * KW;
+  const int64_t sh = win.stride[0], sw = win.stride[1];
+  const int64_t dh = win.dilation[0], dw = win.dilation[1];
+  const int64_t pt = win.pad_begin[0], pl = win.pad_begin[1];
+  // The zero-padded plane (every row and column any tap reads), then its columns by phase:
+  // a row of `sw` runs of `run` floats, column c at run c % sw, position c / sw. Output
+  // column ow's tap kw reads column ow * sw + kw * dw: run (kw * dw) % sw, position
+  // ow + (kw * dw) / sw, so a block of consecutive outputs reads consecutive floats.
+  const int64_t rows = std::max(pt + IH + win.pad_end[0], (OH - 1) * sh + (KH - 1) * dh + 1);
+  const int64_t width = std::max(pl + IW + win.pad_end[1], (OW - 1) * sw + (KW - 1) * dw + 1);
+  const int64_t run = (width + sw - 1) / sw, pitch = sw * run;
+  std::vector<int64_t> offsets;
+  for (int64_t kh = 0; kh < KH; ++kh)
+    for (int64_t kw = 0; kw < KW; ++kw)
+      offsets.push_back(kh * dh * pitch + (kw * dw) % sw * run + kw * dw / sw);
+  // A row's last step reads up to a step past the row's last output (never stored lanes).
+  const int64_t slack = HWY_DYNAMIC_DISPATCH(DepthwiseStep)();
+  const int64_t mult = M / C, P = OH * OW;
+  pool.parallel_for(C, util::grain_for(mult * P * taps), [&](int64_t s, int64_t e) {
+    thread_local std::vector<float> padded;
+    float* plane = grow_only(padded, static_cast<size_t>(rows * pitch + slack));
+    for (int64_t c = s; c < e; ++c) {
+      const float* image = x + c * IH * IW;
+      if (sw == 1) {
+        pad_planes(image, 1, IH, IW, pt, pl, 0, rows, width, plane);
+      } else {
+        HWY_DYNAMIC_DISPATCH(PadSplit)(image, IH, IW, pt, pl, rows, sw, run, plane);
+      }
+      for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
+        const PlaneArgs a{
+            plane,    offsets.data(), taps, sh * pitch, w + m * taps, bias ? bias[m] : 0.0f,
+            epilogue, y + m * P,      OH,   OW};
+        HWY_DYNAMIC_DISPATCH(Plane)(a);
+      }
+    }
+  });
+}
+
+}  // namespace bough::kernels
+#endif  // HWY_ONCE
