@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "bough/session.h"
+#include "passes/conv_reference.h"
 #include "passes/pass_test_util.h"
 #include "reference.h"
 
@@ -85,11 +86,7 @@ TEST(Fusions, LcnetBlockFoldsAndFusesWithTheSameOutput) {
   const Tensor x = test::random_floats(Dims{1, 8, 12, 16}, rng, -3, 3);
   const std::vector<float> want = floats_of(test::run_plain(path, {{"x", x}})[0]);
   for (int threads : {1, 2}) {
-    SessionOptions options;
-    options.optimization = Optimization::all;
-    options.threads = threads;
-    Session session(Model::load(path), options);
-    const std::vector<float> got = floats_of(session.run({{"x", Value(x)}})[0].second.tensor());
+    const std::vector<float> got = test::run_conv_model(path, x, Optimization::all, threads);
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 1e-5 * (1 + std::abs(want[i])))

@@ -214,11 +214,7 @@ TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
         cg * static_cast<int64_t>(floats_of(w).size() / static_cast<size_t>(M * cg));
     for (Optimization level : {Optimization::basic, Optimization::all})
       for (int threads : {1, 2}) {
-        SessionOptions options;
-        options.optimization = level;
-        options.threads = threads;
-        Session session(Model::load(path), options);
-        const std::vector<float> got = floats_of(session.run({{"x", Value(x)}})[0].second.tensor());
+        const std::vector<float> got = test::run_conv_model(path, x, level, threads);
         ASSERT_EQ(got.size(), sums.size());
         for (size_t i = 0; i < got.size(); ++i)
           ASSERT_NEAR(got[i], activate(sums[i], act, p0, p1), 1e-5 * (1 + taps))

@@ -229,11 +229,7 @@ TEST(Fusions, ConvAffineMatchesUnfoldedOnRandomChains) {
     }
     for (Optimization level : {Optimization::basic, Optimization::all})
       for (int threads : {1, 2}) {
-        SessionOptions options;
-        options.optimization = level;
-        options.threads = threads;
-        Session session(Model::load(path), options);
-        const std::vector<float> got = floats_of(session.run({{"x", Value(x)}})[0].second.tensor());
+        const std::vector<float> got = test::run_conv_model(path, x, level, threads);
         ASSERT_EQ(got.size(), want.size());
         for (size_t i = 0; i < got.size(); ++i)
           ASSERT_NEAR(got[i], want[i], 1e-5 * bound)

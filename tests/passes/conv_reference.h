@@ -1,9 +1,12 @@
-// The reference convolution loop the pass tests check fused and folded convolutions against.
+// The reference convolution loop the pass tests check fused and folded convolutions against,
+// and the run of a model whose output they compare with it.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "bough/session.h"
 #include "model_builder.h"
 
 namespace bough::test {
@@ -50,6 +53,17 @@ inline std::vector<double> reference_conv(const std::vector<float>& x, const std
             y.push_back(acc);
           }
   return y;
+}
+
+// The first output of the model at `path` run on `x` (its input "x") at one optimization level
+// and thread count, as floats: what the tests compare with the reference loop at each level.
+inline std::vector<float> run_conv_model(const std::string& path, const Tensor& x,
+                                         Optimization level, int threads) {
+  SessionOptions options;
+  options.optimization = level;
+  options.threads = threads;
+  Session session(Model::load(path), options);
+  return floats_of(session.run({{"x", Value(x)}})[0].second.tensor());
 }
 
 }  // namespace bough::test
