@@ -225,7 +225,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     for (const ir::Edge* v : node->outputs) refs_.push_back(slot(v, where));
     step.n_out = static_cast<uint32_t>(node->outputs.size());
     steps_.push_back(step);
-    thread_choices_.emplace_back();
+    thread_choices_.emplace_back(steps_.size() % 2 == 0);
     step_where_.push_back(std::move(where));
     step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
     step_own_inputs_.push_back(static_cast<uint32_t>(node->inputs.size()));
@@ -338,7 +338,7 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
   const Step* st = steps_.data();
   const Step* const end = st + steps_.size();
   const ThreadChoice* choices =
-      ctx.pool && ctx.pool->threads() > 1 ? thread_choices_.data() : nullptr;
+      ctx.pool && ctx.pool->threads() > 1 && !ctx.alone ? thread_choices_.data() : nullptr;
   const bool limited = ctx.limited();
   // Checked at entry too: a body whose outputs are its inputs has no steps, and a Loop over
   // it must still stop (the error then takes the place of the node running the body).

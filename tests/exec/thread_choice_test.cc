@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "util/thread_pool.h"
 
@@ -85,7 +87,7 @@ TEST(ThreadChoice, NestedRunsKeepTheirPoliciesApart) {
 // the policies it asked for.
 std::vector<bool> measure(ThreadChoice& choice, int64_t size, int64_t serial_ns, int64_t split_ns) {
   std::vector<bool> serial;
-  for (int run = 0; run < 6; ++run) {
+  for (int run = 0; run < 9; ++run) {
     bool timed = false;
     const auto policy = choice.policy_for(size, timed);
     EXPECT_TRUE(timed);
@@ -103,55 +105,70 @@ void probe(ThreadChoice& choice, int64_t size, bool wanted_split) {
 }
 
 TEST(ThreadChoice, ANodeThatWouldNotSplitIsSettledAtOnce) {
-  ThreadChoice choice;
+  ThreadChoice choice(false);
   EXPECT_FALSE(choice.settled_free());
   probe(choice, 100, false);
   EXPECT_TRUE(choice.settled_free());
 }
 
-TEST(ThreadChoice, KeepsTheSplitWhenItIsFaster) {
-  ThreadChoice choice;
-  probe(choice, 100, true);
-  EXPECT_EQ(measure(choice, 100, 1000, 600),
-            (std::vector<bool>{true, false, true, false, true, false}));
-  bool timed = true;
-  EXPECT_FALSE(choice.policy_for(100, timed).serial);
-  EXPECT_FALSE(timed);
-  EXPECT_FALSE(choice.settled_free());
+// All split first; then even nodes alone while odd ones split, then the other way round.
+TEST(ThreadChoice, NeighboursRunAloneInTurnAndTheSplitIsKeptWhenFaster) {
+  for (bool odd : {false, true}) {
+    ThreadChoice choice(odd);
+    probe(choice, 100, true);
+    const std::vector<bool> even_alone{false, false, false, true, true, true, false, false, false};
+    const std::vector<bool> odd_alone{false, false, false, false, false, false, true, true, true};
+    EXPECT_EQ(measure(choice, 100, 1000, 600), odd ? odd_alone : even_alone);
+    bool timed = true;
+    EXPECT_FALSE(choice.policy_for(100, timed).serial);
+    EXPECT_FALSE(timed);
+    EXPECT_FALSE(choice.settled_free());
+  }
 }
 
 TEST(ThreadChoice, RunsAloneWhenSplittingIsNotFivePercentFaster) {
   for (int64_t split_ns : {1200, 1000, 951}) {
-    ThreadChoice choice;
+    ThreadChoice choice(false);
     probe(choice, 100, true);
     measure(choice, 100, 1000, split_ns);
     bool timed = true;
     EXPECT_TRUE(choice.policy_for(100, timed).serial) << split_ns;
     EXPECT_FALSE(timed);
   }
-  ThreadChoice choice;
+  ThreadChoice choice(true);
   probe(choice, 100, true);
   measure(choice, 100, 1000, 949);
   bool timed = true;
   EXPECT_FALSE(choice.policy_for(100, timed).serial);
 }
 
-// The fastest run of each way counts: one slow outlier does not decide.
-TEST(ThreadChoice, ComparesTheFastestRunOfEachWay) {
-  ThreadChoice choice;
+// The median run of each way counts: neither one slow run nor one lucky one decides. An even
+// node's runs: three split, three alone, three split beside its neighbours' alone ones (whose
+// times do not count: 1 ns here).
+void expect_choice(const std::vector<int64_t>& split_then_serial_ns, bool serial) {
+  ThreadChoice choice(false);
   probe(choice, 100, true);
-  const int64_t times[] = {1000, 5000, 9000, 600, 1000, 5000};  // serial, split, ...
-  for (int64_t t : times) {
+  std::vector<int64_t> runs = split_then_serial_ns;
+  runs.insert(runs.end(), {1, 1, 1});
+  for (int64_t t : runs) {
     bool timed = false;
     choice.policy_for(100, timed);
     choice.record(t, true);
   }
   bool timed = true;
-  EXPECT_FALSE(choice.policy_for(100, timed).serial);
+  EXPECT_EQ(choice.policy_for(100, timed).serial, serial);
+  EXPECT_FALSE(timed);
+}
+
+TEST(ThreadChoice, ComparesTheMedianRunOfEachWay) {
+  expect_choice({600, 9000, 700, 1000, 5000, 1000}, false);  // 700 against 1000
+  expect_choice({500, 2000, 2000, 1000, 1000, 1000}, true);  // 2000 against 1000
+  expect_choice({900, 900, 900, 100, 1000, 5000}, false);    // 900 against 1000
+  expect_choice({900, 900, 900, 100, 940, 5000}, true);      // 900 against 940: under 5 %
 }
 
 TEST(ThreadChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
-  ThreadChoice choice;
+  ThreadChoice choice(false);
   probe(choice, 100, true);
   measure(choice, 100, 1000, 2000);  // serial
   bool timed = true;
@@ -168,6 +185,46 @@ TEST(ThreadChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   EXPECT_FALSE(timed);
   // Smaller than half: again.
   EXPECT_FALSE(choice.policy_for(100, timed).serial);
+  EXPECT_TRUE(timed);
+}
+
+// A session's runs: ten while its nodes choose (by their choices), three timed by their
+// choices, three timed all alone; then the faster way, alone unless the choices win by 3 %.
+// Returns whether each of those 16 runs went alone.
+std::vector<bool> choose_runs(RunChoice& choice, int64_t size, int64_t chosen_ns,
+                              int64_t alone_ns) {
+  std::vector<bool> alone;
+  for (int run = 0; run < 16; ++run) {
+    bool timed = false;
+    alone.push_back(choice.alone_for(size, timed));
+    EXPECT_TRUE(timed);
+    choice.record(alone.back() ? alone_ns : chosen_ns);
+  }
+  return alone;
+}
+
+TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosen) {
+  std::vector<bool> expected(16, false);
+  for (int run = 13; run < 16; ++run) expected[static_cast<size_t>(run)] = true;
+  for (auto [chosen_ns, alone_ns, alone] :
+       {std::tuple{900, 1000, false}, {980, 1000, true}, {1200, 1000, true}}) {
+    RunChoice choice;
+    EXPECT_EQ(choose_runs(choice, 10, chosen_ns, alone_ns), expected);
+    for (int run = 0; run < 3; ++run) {
+      bool timed = true;
+      EXPECT_EQ(choice.alone_for(10, timed), alone) << chosen_ns;
+      EXPECT_FALSE(timed);
+    }
+  }
+}
+
+TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
+  RunChoice choice;
+  choose_runs(choice, 10, 2000, 1000);
+  bool timed = true;
+  EXPECT_TRUE(choice.alone_for(20, timed));
+  EXPECT_FALSE(timed);
+  EXPECT_FALSE(choice.alone_for(21, timed));  // by the nodes' choices again, counted
   EXPECT_TRUE(timed);
 }
 
