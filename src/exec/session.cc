@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 #include "bough/error.h"
 #include "exec/operators.h"
@@ -359,7 +360,8 @@ NamedValues Session::run(const NamedValues& inputs) {
   ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
-    const exec::ChosenRun policy({.serial = ctx.alone});
+    std::optional<exec::ChosenRun> alone;
+    if (ctx.alone) alone.emplace(util::ThreadPool::NodePolicy{.serial = true});
     const int64_t start = timed ? exec::Profiler::now_ns() : 0;
     s.plan->run(ctx);
     if (timed) s.run_choice.record(exec::Profiler::now_ns() - start);
