@@ -85,7 +85,10 @@ void RunChoice::record(int64_t ns) {
   static_assert(kRunsEach == 3, "median_of_3");
   const int i = runs_ - kSettleRuns;
   if (i >= 0) (i < kRunsEach ? chosen_ns_[i] : alone_ns_[i - kRunsEach]) = saturated(ns);
-  if (++runs_ == kSettleRuns + 2 * kRunsEach)
+  ++runs_;
+  if (runs_ == kSettleRuns + kRunsEach && median_of_3(chosen_ns_) >= kLongRunNs)
+    mode_ = Mode::Chosen;
+  else if (runs_ == kSettleRuns + 2 * kRunsEach)
     mode_ = uint64_t{median_of_3(chosen_ns_)} * 100 < uint64_t{median_of_3(alone_ns_)} * 97
                 ? Mode::Chosen
                 : Mode::Alone;

@@ -56,7 +56,9 @@ class ThreadChoice {
 // the node can still cost its neighbours more (small CNNs: each convolution split, the whole
 // run slower than on one thread), so the session compares whole runs once its nodes have
 // chosen: three by their choices, then three all alone, medians, and runs alone unless the
-// choices win by 3 %. Measured anew when the inputs change size twofold, as for a node.
+// choices win by 3 %. Not for runs of 2 ms or more by the choices: what a split costs around
+// a node is microseconds, and a long run would pay three runs on one thread to find it. Measured
+// anew when the inputs change size twofold, as for a node.
 class RunChoice {
  public:
   // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
@@ -68,6 +70,7 @@ class RunChoice {
   static constexpr int kRunsEach = 3;
   // Runs the nodes take to choose: a probe and ThreadChoice's three blocks.
   static constexpr int kSettleRuns = 1 + 3 * kRunsEach;
+  static constexpr uint32_t kLongRunNs = 2'000'000;
   enum class Mode : uint8_t { Measure, Chosen, Alone };
 
   Mode mode_ = Mode::Measure;

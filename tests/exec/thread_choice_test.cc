@@ -218,6 +218,19 @@ TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosen) {
   }
 }
 
+TEST(RunChoice, LongRunsKeepTheChoicesWithoutRunningAlone) {
+  RunChoice choice;
+  for (int run = 0; run < 13; ++run) {
+    bool timed = false;
+    EXPECT_FALSE(choice.alone_for(10, timed));
+    EXPECT_TRUE(timed);
+    choice.record(2'000'000);
+  }
+  bool timed = true;
+  EXPECT_FALSE(choice.alone_for(10, timed));
+  EXPECT_FALSE(timed);
+}
+
 TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   RunChoice choice;
   choose_runs(choice, 10, 2000, 1000);
