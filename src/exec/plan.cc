@@ -225,6 +225,7 @@ void Plan::compile_graph(const ir::Graph& graph, const CompileEnv& outer_env) {
     for (const ir::Edge* v : node->outputs) refs_.push_back(slot(v, where));
     step.n_out = static_cast<uint32_t>(node->outputs.size());
     steps_.push_back(step);
+    thread_choices_.emplace_back(steps_.size() % 2 == 0);
     step_where_.push_back(std::move(where));
     step_op_.push_back(node->domain.empty() ? node->op_type : node->domain + "." + node->op_type);
     step_own_inputs_.push_back(static_cast<uint32_t>(node->inputs.size()));
@@ -336,6 +337,8 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
   // would otherwise reload steps_ after every call.
   const Step* st = steps_.data();
   const Step* const end = st + steps_.size();
+  const ThreadChoice* choices =
+      ctx.pool && ctx.pool->threads() > 1 && !ctx.alone ? thread_choices_.data() : nullptr;
   const bool limited = ctx.limited();
   // Checked at entry too: a body whose outputs are its inputs has no steps, and a Loop over
   // it must still stop (the error then takes the place of the node running the body).
@@ -344,21 +347,11 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
     for (; st != end; ++st) {
       if (limited) check_limits(ctx);
       ops::KernelIO io(ctx, frame, {refs + st->in, st->n_in}, {refs + st->out, st->n_out});
-      if constexpr (kProfiled) {
-        const auto i = static_cast<size_t>(st - steps_.data());
-        const int64_t start = Profiler::now_ns();
-        profiler->begin();
-        try {
-          st->kernel->run(io);
-        } catch (...) {
-          profiler->abandon();
-          throw;
-        }
-        profiler->end(step_where_[i], step_op_[i], start);
-        record_tensors(*profiler, i);
-      } else {
-        st->kernel->run(io);
-      }
+      const auto i = static_cast<size_t>(st - steps_.data());
+      if (choices && !choices[i].settled_free())
+        run_chosen<kProfiled>(i, io, profiler);
+      else
+        run_step<kProfiled>(i, io, profiler);
       for (const int32_t* f = refs + st->free; f != refs + st->free + st->n_free; ++f)
         ir::release_after_use(*frame[*f]);
     }
@@ -366,6 +359,46 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
     clear_all();
     rethrow_at(step_where_[static_cast<size_t>(st - steps_.data())]);
   }
+}
+
+template <bool kProfiled>
+void Plan::run_step(size_t i, ops::KernelIO& io, Profiler* profiler) {
+  ops::Kernel* kernel = steps_[i].kernel;
+  if constexpr (kProfiled) {
+    const int64_t start = Profiler::now_ns();
+    profiler->begin();
+    try {
+      kernel->run(io);
+    } catch (...) {
+      profiler->abandon();
+      throw;
+    }
+    profiler->end(step_where_[i], step_op_[i], start);
+    record_tensors(*profiler, i);
+  } else {
+    kernel->run(io);
+  }
+}
+
+template <bool kProfiled>
+void Plan::run_chosen(size_t i, ops::KernelIO& io, Profiler* profiler) {
+  ThreadChoice& choice = thread_choices_[i];
+  bool timed = false;
+  const ChosenRun chosen(choice.policy_for(input_elements(i), timed));
+  if (!timed) return run_step<kProfiled>(i, io, profiler);
+  const int64_t start = Profiler::now_ns();
+  run_step<kProfiled>(i, io, profiler);
+  choice.record(Profiler::now_ns() - start, chosen.wanted_split());
+}
+
+int64_t Plan::input_elements(size_t i) const {
+  const Step& st = steps_[i];
+  int64_t n = 0;
+  const int32_t* in = refs_.data() + st.in;
+  for (const int32_t* s = in; s != in + st.n_in; ++s)
+    if (*s >= 0 && slots_[static_cast<size_t>(*s)]->is_tensor())
+      n += slots_[static_cast<size_t>(*s)]->tensor().numel();
+  return n;
 }
 
 void Plan::record_tensors(Profiler& profiler, size_t i) const {

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "exec/thread_choice.h"
 #include "ir/graph.h"
 #include "ir/storage.h"
 #include "ops/kernel.h"
@@ -144,6 +145,13 @@ class Plan {
   // The steps, each timed into `profiler` when kProfiled (see exec/profiler.h).
   template <bool kProfiled>
   void run_steps(ops::RunContext& ctx, Profiler* profiler);
+  template <bool kProfiled>
+  void run_step(size_t i, ops::KernelIO& io, Profiler* profiler);
+  // Step i under its ThreadChoice (a pool with workers only).
+  template <bool kProfiled>
+  void run_chosen(size_t i, ops::KernelIO& io, Profiler* profiler);
+  // The elements of step i's tensor inputs and captures, as they are now.
+  int64_t input_elements(size_t i) const;
   // Hands `profiler` the tensors step i read and wrote, after it ran.
   void record_tensors(Profiler& profiler, size_t i) const;
   // Drops each constant owned here that no reader needs (`needed`: per slot) once its last
@@ -171,6 +179,7 @@ class Plan {
   void unbind();
 
   std::vector<Step> steps_;
+  std::vector<ThreadChoice> thread_choices_;  // per step
   std::vector<std::string> step_where_;
   std::vector<std::string> step_op_;       // the operator of each step, for profiles
   std::vector<uint32_t> step_own_inputs_;  // per step: its node's inputs, before its captures

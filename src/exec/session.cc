@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 #include "bough/error.h"
 #include "exec/operators.h"
@@ -195,6 +196,14 @@ int thread_count(int threads) {
   return threads == 0 ? util::physical_cores() : threads;
 }
 
+// The elements of the tensors among `inputs`.
+int64_t input_elements(const NamedValues& inputs) {
+  int64_t n = 0;
+  for (const auto& named : inputs)
+    if (named.second.is_tensor()) n += named.second.tensor().numel();
+  return n;
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -210,6 +219,7 @@ struct Session::Impl {
   std::atomic<bool> cancelled{false};
   exec::ProfileRecords profiled;  // run_profiled's buffers
   ops::Variables variables;       // a stateful model's variables, kept from run to run
+  exec::RunChoice run_choice;     // with workers: whether runs go better all on one thread
 
   // `m` is released once its copy is optimized: when it was the caller's last reference
   // (Session(Model&&)), the plan then owns the weights alone and frees each one its readers
@@ -343,12 +353,18 @@ NamedValues Session::run(const NamedValues& inputs) {
                           std::chrono::steady_clock::now().time_since_epoch() + limit)
                           .count();
   }
+  bool timed = false;
+  ctx.alone = s.pool.threads() > 1 && s.run_choice.alone_for(input_elements(inputs), timed);
   NamedValues out;
   ir::MemoryLimitScope memory_limit(s.memory_limit_bytes);
   ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
+    std::optional<exec::ChosenRun> alone;
+    if (ctx.alone) alone.emplace(util::ThreadPool::NodePolicy{.serial = true});
+    const int64_t start = timed ? exec::Profiler::now_ns() : 0;
     s.plan->run(ctx);
+    if (timed) s.run_choice.record(exec::Profiler::now_ns() - start);
     for (size_t i = 0; i < s.outputs.size(); ++i)
       out.emplace_back(s.outputs[i], s.plan->take_output(i));
   } catch (...) {

@@ -23,6 +23,8 @@ struct RunContext {
   const std::atomic<bool>* cancel = nullptr;
   // steady_clock time (ns since its epoch) by which the run must end; 0 for no limit.
   int64_t deadline_ns = 0;
+  // Every node runs on the calling thread, its own choice aside (exec/thread_choice.h).
+  bool alone = false;
   // Whether either limit applies: the plan then checks them before every step.
   bool limited() const { return cancel || deadline_ns; }
 };

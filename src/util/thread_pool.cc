@@ -9,6 +9,7 @@
 namespace bough::util {
 
 thread_local bool ThreadPool::in_parallel_region_ = false;
+thread_local ThreadPool::NodePolicy ThreadPool::policy_;
 
 namespace {
 

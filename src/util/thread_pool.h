@@ -32,6 +32,18 @@ inline int64_t grain_for(int64_t item_work) {
 
 class ThreadPool {
  public:
+  // How the calling thread's regions are run, set around each node by the plan that measured
+  // which of its nodes gain from more threads (exec/thread_choice.h). `serial`: every region
+  // runs inline whatever its work. `wanted_split`: set by each region that the cost rule
+  // would split (whether or not it was), so that a node that never would need no measuring.
+  struct NodePolicy {
+    bool serial = false;
+    bool wanted_split = false;
+  };
+  // Replaces this thread's policy, and returns the one it had.
+  static NodePolicy exchange_policy(NodePolicy p) { return std::exchange(policy_, p); }
+  static const NodePolicy& policy() { return policy_; }
+
   // Called on the calling thread just before it runs its own chunk beside the workers
   // (entering = true) and just after (false): the place to make thread-local state safe
   // for sharing, such as how reference counts are kept.
@@ -47,19 +59,24 @@ class ThreadPool {
 
   // How many threads `work` (bytes or multiply-adds, see kMinWorkPerThread) keeps busy.
   int threads_for(int64_t work) const {
-    return static_cast<int>(std::clamp<int64_t>(work / kMinWorkPerThread, 1, threads()));
+    const auto n = static_cast<int>(std::clamp<int64_t>(work / kMinWorkPerThread, 1, threads()));
+    if (n == 1 || in_parallel_region_) return n;
+    policy_.wanted_split = true;
+    return policy_.serial ? 1 : n;
   }
 
   // Calls fn(begin, end) over a partition of [0, n) into at most threads() chunks of at
   // least `grain` items, and returns when all are done, rethrowing a chunk's exception then.
   // Runs inline (no allocation, no locking) when `n` is below two grains, there are no
-  // workers, it is called from inside a chunk (nesting), or another thread is using the
-  // pool at the moment.
+  // workers, it is called from inside a chunk (nesting), this thread's policy is serial, or
+  // another thread is using the pool at the moment.
   template <typename F>
   void parallel_for(int64_t n, int64_t grain, F&& fn) {
     grain = std::max<int64_t>(grain, 1);
     // Tested before dividing: most calls are small, and a division costs more than they do.
-    if (n < 2 * grain || workers_.empty() || in_parallel_region_ || !try_acquire()) {
+    const bool split = n >= 2 * grain && !workers_.empty() && !in_parallel_region_;
+    if (split) policy_.wanted_split = true;
+    if (!split || policy_.serial || !try_acquire()) {
       if (n > 0) fn(int64_t{0}, n);
       return;
     }
@@ -88,6 +105,7 @@ class ThreadPool {
   static std::exception_ptr run_chunk(void* fn, Trampoline call, int64_t begin, int64_t end);
 
   static thread_local bool in_parallel_region_;  // this thread is running a chunk
+  static thread_local NodePolicy policy_;
   RegionHook hook_;
   std::vector<std::thread> workers_;
   std::atomic<bool> busy_{false};  // a thread is running a region on the pool

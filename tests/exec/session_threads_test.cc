@@ -56,6 +56,14 @@ TEST(SessionThreads, ACountIsThatMany) {
   }
 }
 
+// The first runs of a node alternate between the calling thread alone and split
+// (exec/thread_choice.h), and so do its runs after a twofold change of size: every one of them
+// gives the same sums.
+TEST(SessionThreads, EveryRunWhileChoosingGivesTheSameSums) {
+  Session session(Model::load(add_model()), SessionOptions{2});
+  for (int run = 0; run < 12; ++run) expect_sums(session);
+}
+
 TEST(SessionThreads, NegativeIsRefused) {
   const std::string path = add_model();
   try {

@@ -1,0 +1,97 @@
+#include "exec/thread_choice.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace bough::exec {
+
+namespace {
+uint32_t saturated(int64_t ns) {
+  return static_cast<uint32_t>(std::min<int64_t>(ns, std::numeric_limits<uint32_t>::max()));
+}
+// Whether `size` is within a factor of two of `measured`.
+bool near(int64_t size, int64_t measured) { return size <= 2 * measured && 2 * size >= measured; }
+uint32_t median_of_3(const uint32_t* t) {
+  return std::max(std::min(t[0], t[1]), std::min(std::max(t[0], t[1]), t[2]));
+}
+// A split is kept only when its median run beats the calling thread's alone by 5 %: below
+// that the gain is within the noise of a few runs, and the time a split costs the nodes
+// around it is not all inside the node's own.
+bool split_pays(uint32_t split_ns, uint32_t serial_ns) {
+  return uint64_t{split_ns} * 20 < uint64_t{serial_ns} * 19;
+}
+}  // namespace
+
+void ThreadChoice::restart(int64_t size) {
+  mode_ = Mode::Probe;
+  size_ = size;
+}
+
+util::ThreadPool::NodePolicy ThreadChoice::policy_for(int64_t size, bool& timed) {
+  // A decision holds while the inputs stay within a factor of two of the size it was
+  // measured at; past that, work of another size is measured anew (a Loop whose tensors
+  // grow does so a logarithmic number of times).
+  if (mode_ != Mode::Probe && !near(size, size_)) restart(size);
+  switch (mode_) {
+    case Mode::Probe:
+      size_ = size;
+      timed = true;
+      return {};
+    case Mode::Measure:
+      timed = true;
+      return {.serial = alone_block()};
+    case Mode::Serial:
+      timed = false;
+      return {.serial = true};
+    case Mode::Split:
+    case Mode::Free:
+      break;
+  }
+  timed = false;
+  return {};
+}
+
+void ThreadChoice::record(int64_t ns, bool wanted_split) {
+  if (mode_ == Mode::Probe) {
+    // The first run is not timed against anything: it pays for first touches of memory.
+    mode_ = wanted_split ? Mode::Measure : Mode::Free;
+    runs_ = 0;
+    return;
+  }
+  if (mode_ != Mode::Measure) return;
+  static_assert(kRunsEach == 3, "median_of_3");
+  const uint32_t t = saturated(ns);
+  if (runs_ < kRunsEach)
+    split_ns_[runs_] = t;
+  else if (alone_block())
+    alone_ns_[runs_ % kRunsEach] = t;
+  if (++runs_ == kMeasureRuns)
+    mode_ = split_pays(median_of_3(split_ns_), median_of_3(alone_ns_)) ? Mode::Split : Mode::Serial;
+}
+
+bool RunChoice::alone_for(int64_t size, bool& timed) {
+  if (runs_ > 0 && !near(size, size_)) {
+    mode_ = Mode::Measure;
+    runs_ = 0;
+  }
+  if (runs_ == 0) size_ = size;
+  timed = mode_ == Mode::Measure;  // the nodes' runs are counted too
+  if (mode_ != Mode::Measure) return mode_ == Mode::Alone;
+  return runs_ >= kSettleRuns + kRunsEach;
+}
+
+void RunChoice::record(int64_t ns) {
+  if (mode_ != Mode::Measure) return;
+  static_assert(kRunsEach == 3, "median_of_3");
+  const int i = runs_ - kSettleRuns;
+  if (i >= 0) (i < kRunsEach ? chosen_ns_[i] : alone_ns_[i - kRunsEach]) = saturated(ns);
+  ++runs_;
+  if (runs_ == kSettleRuns + kRunsEach && median_of_3(chosen_ns_) >= kLongRunNs)
+    mode_ = Mode::Chosen;
+  else if (runs_ == kSettleRuns + 2 * kRunsEach)
+    mode_ = uint64_t{median_of_3(chosen_ns_)} * 100 < uint64_t{median_of_3(alone_ns_)} * 97
+                ? Mode::Chosen
+                : Mode::Alone;
+}
+
+}  // namespace bough::exec

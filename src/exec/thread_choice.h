@@ -1,0 +1,99 @@
+// Whether a node's parallel regions are worth the pool's other threads, measured on the
+// node's own first runs. The cost rule (util/thread_pool.h) splits each region by its work
+// alone; it cannot see what a split costs around it: the cache lines of the node's inputs and
+// outputs that move between cores, a worker woken for a few microseconds. So a plan times
+// each node that would split, alternately on the calling thread alone and split, and keeps
+// what was faster (docs/threads.md). Nothing is measured, and nothing changes, at 1 thread.
+#pragma once
+
+#include <cstdint>
+
+#include "util/thread_pool.h"
+
+namespace bough::exec {
+
+class ThreadChoice {
+ public:
+  // `odd`: the node's place in its plan is odd. Neighbours measure their serial runs apart
+  // (below), so that each node's are taken beside split ones.
+  explicit ThreadChoice(bool odd) : odd_(odd) {}
+
+  // Nothing to decide: the node never wanted to split when it was probed; it runs under the
+  // cost rule alone, at no cost per run.
+  bool settled_free() const { return mode_ == Mode::Free; }
+
+  // The policy for the node's next run, whose inputs hold `size` elements; whether that run
+  // is to be timed (then report its time to record()).
+  util::ThreadPool::NodePolicy policy_for(int64_t size, bool& timed);
+  // A timed run took `ns`; `wanted_split`: whether a region of it would have split.
+  void record(int64_t ns, bool wanted_split);
+
+ private:
+  enum class Mode : uint8_t { Probe, Measure, Serial, Split, Free };
+  // The measure is three blocks of kRunsEach runs. First every node splits (timed). Then the
+  // even nodes run alone (timed) while the odd ones split, then the other way round. So a
+  // node runs alone beside neighbours that split, as they will unless they too are found to
+  // pay: alone after a split producer, a node reads half its input from the other core's
+  // cache, which measuring all nodes alone at once would hide (a Relu after a split MatMul:
+  // 6.6 µs split, 22 µs alone; 256x256 floats). And in blocks, not alternating, so that a
+  // worker asleep after a long serial run does not bill its wake-up to the next split one.
+  // Each way's median counts.
+  static constexpr int kRunsEach = 3;
+  static constexpr int kMeasureRuns = 3 * kRunsEach;
+  void restart(int64_t size);
+  bool alone_block() const { return runs_ / kRunsEach == (odd_ ? 2 : 1); }
+
+  Mode mode_ = Mode::Probe;
+  bool odd_;
+  uint8_t runs_ = 0;                   // runs since the measure began
+  int64_t size_ = -1;                  // the inputs' elements when it was measured
+  uint32_t split_ns_[kRunsEach] = {};  // the timed runs of each way (saturated)
+  uint32_t alone_ns_[kRunsEach] = {};
+};
+
+// The same question for a whole run: whether the nodes' choices together beat running every
+// node on the calling thread. A node's choice sees its own time, and a split that pays for
+// the node can still cost its neighbours more (small CNNs: each convolution split, the whole
+// run slower than on one thread), so the session compares whole runs once its nodes have
+// chosen: three by their choices, then three all alone, medians, and runs alone unless the
+// choices win by 3 %. Not for runs of 2 ms or more by the choices: what a split costs around
+// a node is microseconds, and a long run would pay three runs on one thread to find it. Measured
+// anew when the inputs change size twofold, as for a node.
+class RunChoice {
+ public:
+  // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
+  // timed (then report its time to record()).
+  bool alone_for(int64_t size, bool& timed);
+  void record(int64_t ns);
+
+ private:
+  static constexpr int kRunsEach = 3;
+  // Runs the nodes take to choose: a probe and ThreadChoice's three blocks.
+  static constexpr int kSettleRuns = 1 + 3 * kRunsEach;
+  static constexpr uint32_t kLongRunNs = 2'000'000;
+  enum class Mode : uint8_t { Measure, Chosen, Alone };
+
+  Mode mode_ = Mode::Measure;
+  uint8_t runs_ = 0;
+  int64_t size_ = -1;
+  uint32_t chosen_ns_[kRunsEach] = {};
+  uint32_t alone_ns_[kRunsEach] = {};
+};
+
+// Runs a node under its ThreadChoice: the thread's policy for the node's time, restored after
+// (also when the node throws), so that the nodes of a nested plan each run under their own
+// and the enclosing node's measure sees only its own regions.
+class ChosenRun {
+ public:
+  explicit ChosenRun(util::ThreadPool::NodePolicy policy)
+      : saved_(util::ThreadPool::exchange_policy(policy)) {}
+  ~ChosenRun() { util::ThreadPool::exchange_policy(saved_); }
+  ChosenRun(const ChosenRun&) = delete;
+  ChosenRun& operator=(const ChosenRun&) = delete;
+  bool wanted_split() const { return util::ThreadPool::policy().wanted_split; }
+
+ private:
+  util::ThreadPool::NodePolicy saved_;
+};
+
+}  // namespace bough::exec
