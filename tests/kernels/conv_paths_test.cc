@@ -517,7 +517,9 @@ TEST(ConvPaths, DepthwiseOnEveryRunnableTarget) {
 }
 
 // PP-LCNet's depthwise layers: 3x3 and 5x5, stride 1 and 2, pads (k - 1) / 2, on OCR-sized
-// planes, and auto_pad SAME_UPPER / SAME_LOWER (asymmetric pads on even sizes).
+// planes (the recognizer's last stages: 2 and 3 rows of 40, fewer than a block of rows; 7
+// rows of 130: blocks of rows, a remainder, steps of four vectors and a partial one), and
+// auto_pad SAME_UPPER / SAME_LOWER (asymmetric pads on even sizes).
 TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
   Rng rng(143);
   for (int threads : {1, 2}) {
@@ -526,6 +528,9 @@ TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
                                              std::tuple{32, 3, 2, 40, 60, AutoPad::NotSet},
                                              std::tuple{24, 5, 1, 12, 80, AutoPad::NotSet},
                                              std::tuple{48, 5, 2, 24, 160, AutoPad::NotSet},
+                                             std::tuple{64, 5, 1, 2, 40, AutoPad::NotSet},
+                                             std::tuple{32, 5, 1, 3, 40, AutoPad::NotSet},
+                                             std::tuple{16, 3, 1, 7, 130, AutoPad::NotSet},
                                              std::tuple{8, 3, 2, 16, 33, AutoPad::SameUpper},
                                              std::tuple{8, 5, 2, 16, 34, AutoPad::SameLower}}) {
       ConvCase c;
