@@ -25,7 +25,7 @@ struct RowArgs {
   const float* w;  // the block's weights, tap-major: channel m's tap t at w[t * stride + m]
   int64_t stride;
   const float* bias;      // the block's first output channel's bias, or null
-  ConvEpilogue epilogue;  // applied in registers, except a Sigmoid (see conv_direct_f32)
+  ConvEpilogue epilogue;  // applied in registers when in_registers() (see conv_direct_f32)
   float* y;               // the block's first output channel's row; channel m at y + m * P
   int64_t P, OW;
 };
@@ -85,7 +85,7 @@ void RowBlock(const RowArgs& a) {
           case Activation::Clip:
             r = ClipKeepingNaN(d, r, alpha, beta);
             break;
-          default:  // None; a Sigmoid comes after
+          default:  // None; the others come after (conv_direct_f32)
             break;
         }
         StoreCols(d, r, a.y + m * a.P + ow + v * lanes, a.OW - ow - v * lanes);
@@ -264,8 +264,8 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
                       P,
                       OW};
       HWY_DYNAMIC_DISPATCH(Row)(a, channels);
-      if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
-        for (int64_t m = 0; m < channels; ++m) epilogue.apply(a.y + m * P, OW, 0.0f);
+      if (!epilogue.in_registers())
+        for (int64_t m = 0; m < channels; ++m) epilogue.activate(a.y + m * P, OW);
     }
   });
 }

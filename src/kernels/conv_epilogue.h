@@ -37,6 +37,14 @@ struct ConvEpilogue {
     each(y, n, [b](T v) { return v + b; });
   }
 
+  // Whether the direct and Winograd kernels activate in registers (Relu, LeakyRelu, Clip,
+  // or none); they apply the others (Sigmoid, HardSigmoid, the HardSwishes) with activate
+  // over each output row right after it is stored, while it is in cache.
+  bool in_registers() const {
+    return activation == Activation::None || activation == Activation::Relu ||
+           activation == Activation::LeakyRelu || activation == Activation::Clip;
+  }
+
   // The n values at y activated, with no bias (not even a zero one: -0 stays -0).
   template <typename T>
   void activate(T* y, int64_t n) const {

@@ -55,7 +55,8 @@ int64_t WinogradLanes(bool narrow) {
   return narrow ? static_cast<int64_t>(hn::Lanes(D4())) : static_cast<int64_t>(hn::Lanes(D8()));
 }
 
-// v + bias, activated as the epilogue says (a Sigmoid is left to the caller).
+// v + bias, activated as the epilogue says when it activates in registers (the others
+// are left to the caller).
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V BiasActivate(D d, V v, V bias, const ConvEpilogue& e) {
   v = hn::Add(v, bias);
@@ -319,9 +320,9 @@ void convolve_band(const float* x, const float* filter, float* y, const Winograd
     float* plane = y + m * g.OH * g.OW;
     HWY_DYNAMIC_DISPATCH(OutputTransform)
     (p + (m - m0) * band.n, plane, bias ? bias[m] : 0.0f, epilogue, g, band);
-    if (epilogue.activation == Activation::Sigmoid)  // the others were applied in registers
+    if (!epilogue.in_registers())
       for (int64_t oh = g.tile * i0; oh < std::min(g.tile * i1, g.OH); ++oh)
-        epilogue.apply(plane + oh * g.OW, g.OW, 0.0f);
+        epilogue.activate(plane + oh * g.OW, g.OW);
   }
 }
 

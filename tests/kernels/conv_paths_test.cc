@@ -38,6 +38,20 @@ std::vector<float> random_vector(int64_t size, Rng& rng) {
   return v;
 }
 
+// Any activation: those the direct and Winograd kernels apply in registers and those they
+// apply over each row after it (ConvEpilogue::in_registers).
+ConvEpilogue random_epilogue(Rng& rng) {
+  const Activation acts[] = {Activation::None,      Activation::Relu,
+                             Activation::LeakyRelu, Activation::Clip,
+                             Activation::Sigmoid,   Activation::HardSigmoid,
+                             Activation::HardSwish, Activation::ClipHardSwish};
+  ConvEpilogue e;
+  e.activation = acts[rng.uniform(0, 7)];
+  e.alpha = e.activation == Activation::Clip ? -0.5f : 0.1f;
+  e.beta = 0.5f;
+  return e;
+}
+
 // A case whose output has the sizes `out` (one per spatial dimension), with random kernel
 // sizes up to max_kernel, strides, dilations and pads; the input size follows from them.
 ConvCase random_case(Rng& rng, const std::vector<int64_t>& out, int64_t max_kernel, int64_t C,
@@ -72,11 +86,7 @@ ConvCase random_case(Rng& rng, const std::vector<int64_t>& out, int64_t max_kern
   c.x = random_vector(C * c.win.in_numel(), rng);
   c.w = random_vector(M * (C / groups) * c.win.kernel_numel(), rng);
   if (rng.chance(0.7)) c.bias = random_vector(M, rng);
-  const Activation acts[] = {Activation::None, Activation::Relu, Activation::LeakyRelu,
-                             Activation::Clip, Activation::Sigmoid};
-  c.epilogue.activation = acts[rng.uniform(0, 4)];
-  c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
-  c.epilogue.beta = 0.5f;
+  c.epilogue = random_epilogue(rng);
   return c;
 }
 
@@ -129,6 +139,18 @@ void expect_conv(const ConvCase& c, const std::vector<float>& y) {
           // Its slope is at most 1/4; fast_sigmoid adds at most 3 ulp (kernels/fast_math.h).
           sum = 1 / (1 + std::exp(-sum));
           bound = bound / 4 + 4 * FLT_EPSILON * sum;
+          break;
+        case Activation::HardSigmoid:
+          // max(0, min(1, alpha * x + beta)): slope alpha, and a rounding of its own.
+          sum = std::clamp(double{e.alpha} * sum + e.beta, 0.0, 1.0);
+          bound = bound * std::abs(e.alpha) + 2 * FLT_EPSILON;
+          break;
+        case Activation::HardSwish:
+        case Activation::ClipHardSwish:
+          // x * max(0, min(1, x / 6 + 1/2)): slope at most 3/2 (at x = 3), and three
+          // roundings of its own.
+          sum = sum * std::clamp(sum / 6 + 0.5, 0.0, 1.0);
+          bound = bound * 1.5 + 4 * FLT_EPSILON * std::abs(sum);
           break;
         default:
           break;
@@ -346,11 +368,7 @@ void expect_winograd_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool
     c.x = random_vector(c.C * c.win.in_numel(), rng);
     c.w = random_vector(c.M * c.C * 9, rng);
     if (rng.chance(0.7)) c.bias = random_vector(c.M, rng);
-    const Activation acts[] = {Activation::None, Activation::Relu, Activation::LeakyRelu,
-                               Activation::Clip, Activation::Sigmoid};
-    c.epilogue.activation = acts[rng.uniform(0, 4)];
-    c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
-    c.epilogue.beta = 0.5f;
+    c.epilogue = random_epilogue(rng);
     for (int64_t tile : {2, 4}) {
       SCOPED_TRACE(testing::Message() << "case " << i << ", tile " << tile);
       expect_conv(c, run_winograd(c, tile, pool));
@@ -517,7 +535,9 @@ TEST(ConvPaths, DepthwiseOnEveryRunnableTarget) {
 }
 
 // PP-LCNet's depthwise layers: 3x3 and 5x5, stride 1 and 2, pads (k - 1) / 2, on OCR-sized
-// planes, and auto_pad SAME_UPPER / SAME_LOWER (asymmetric pads on even sizes).
+// planes (the recognizer's last stages: 2 and 3 rows of 40, fewer than a block of rows; 7
+// rows of 130: blocks of rows, a remainder, steps of four vectors and a partial one), and
+// auto_pad SAME_UPPER / SAME_LOWER (asymmetric pads on even sizes).
 TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
   Rng rng(143);
   for (int threads : {1, 2}) {
@@ -526,6 +546,9 @@ TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
                                              std::tuple{32, 3, 2, 40, 60, AutoPad::NotSet},
                                              std::tuple{24, 5, 1, 12, 80, AutoPad::NotSet},
                                              std::tuple{48, 5, 2, 24, 160, AutoPad::NotSet},
+                                             std::tuple{64, 5, 1, 2, 40, AutoPad::NotSet},
+                                             std::tuple{32, 5, 1, 3, 40, AutoPad::NotSet},
+                                             std::tuple{16, 3, 1, 7, 130, AutoPad::NotSet},
                                              std::tuple{8, 3, 2, 16, 33, AutoPad::SameUpper},
                                              std::tuple{8, 5, 2, 16, 34, AutoPad::SameLower}}) {
       ConvCase c;

@@ -4,15 +4,10 @@
 // HardSigmoid (alpha, beta), as ONNX Runtime has them, and two of bough's own that ONNX Runtime
 // does not run: HardSwish (the operator) and ClipHardSwish (x * Clip(x + 3, 0, 6) / 6, as
 // exporters write HardSwish before opset 14); without the optional sum input Z. Other
-// activations are refused as unsupported. The Conv kernels activate Relu, LeakyRelu, Clip and
-// Sigmoid in their tiles; HardSigmoid and the HardSwishes are applied here, over each output
-// channel's plane once the convolution is done (moving them into the tiles is left to the
-// kernels that activate in registers).
-#include <algorithm>
-
-#include "kernels/elementwise_loops.h"
+// activations are refused as unsupported. The Conv kernels activate each block of output
+// while it is in cache: in registers (Relu, LeakyRelu, Clip) or over its rows right after
+// they are stored (kernels::ConvEpilogue::in_registers).
 #include "ops/onnx/conv.h"
-#include "util/thread_pool.h"
 
 namespace bough::ops {
 
@@ -59,40 +54,8 @@ kernels::ConvEpilogue read_activation(const BuildContext& ctx) {
   return e;
 }
 
-// The Conv with no activation, then the activation over its output.
-class ActivatedAfter : public Kernel {
- public:
-  ActivatedAfter(std::unique_ptr<Kernel> conv, const kernels::ConvEpilogue& activation)
-      : conv_(std::move(conv)), activation_(activation) {}
-
-  void run(KernelIO& io) override {
-    conv_->run(io);
-    if (!io.has_output(0)) return;
-    Tensor& y = io.output(0).tensor();
-    const int64_t n = y.numel();
-    if (n == 0) return;
-    const int64_t planes = y.dim(0) * y.dim(1), plane = n / planes;  // Conv's Y is N x M x ...
-    float* p = y.data<float>();
-    io.pool().parallel_for(
-        planes, util::grain_for(plane * kernels::kElementWork),
-        [&](int64_t s, int64_t e) { activation_.activate(p + s * plane, (e - s) * plane); });
-  }
-
- private:
-  std::unique_ptr<Kernel> conv_;
-  kernels::ConvEpilogue activation_;
-};
-
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const kernels::ConvEpilogue e = read_activation(ctx);
-  switch (e.activation) {
-    case kernels::Activation::HardSigmoid:
-    case kernels::Activation::HardSwish:
-    case kernels::Activation::ClipHardSwish:
-      return std::make_unique<ActivatedAfter>(make_conv(ctx, kernels::ConvEpilogue{}), e);
-    default:
-      return make_conv(ctx, e);
-  }
+  return make_conv(ctx, read_activation(ctx));
 }
 
 }  // namespace fused_conv_op
