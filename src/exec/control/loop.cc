@@ -122,7 +122,7 @@ const OpDef& def_Loop() {
       {1, 11, 13, 16, 19, 21, 23, 24, 25},
       2,
       kVariadic,
-      0,
+      1,
       kVariadic,
       make,
       infer,

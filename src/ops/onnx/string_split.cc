@@ -108,7 +108,7 @@ const OpDef& def_StringSplit() {
                          {20},
                          1,
                          1,
-                         1,
+                         2,
                          2,
                          make,
                          infer,
