@@ -49,4 +49,22 @@ ValueCounts counts_from_rows(std::span<const SignatureText> rows) {
   return c;
 }
 
+OpDef def_from_rows(std::string_view domain, std::string_view name, KernelFactory make,
+                    InferFn infer, std::vector<SignatureText> rows, OpOptions options) {
+  const ValueCounts c = options.counts ? *options.counts : counts_from_rows(rows);
+  std::vector<int> versions;
+  for (const SignatureText& row : rows) versions.push_back(row.since);
+  return OpDef{domain,
+               name,
+               std::move(versions),
+               c.min_inputs,
+               c.max_inputs,
+               c.min_outputs,
+               c.max_outputs,
+               make,
+               infer,
+               std::move(rows),
+               options.nondeterministic};
+}
+
 }  // namespace bough::ops

@@ -39,6 +39,33 @@ TEST(OpDefRows, CountsAreTheUnionOverRows) {
             (ValueCounts{1, 3, 1, 2}));
 }
 
+// def_from_rows takes the versions and counts from the rows, and the options over them.
+TEST(OpDefRows, DefinitionTakesVersionsAndCountsFromItsRows) {
+  const OpDef def = def_from_rows(
+      "com.example", "Op", nullptr, nullptr,
+      {{1, "X: T -> Y: T; T = floats"}, {7, "X: T, S?: tensor(int64) -> Y: T, I?: T; T = floats"}});
+  EXPECT_EQ(def.domain, "com.example");
+  EXPECT_EQ(def.name, "Op");
+  EXPECT_EQ(def.versions, (std::vector<int>{1, 7}));
+  EXPECT_EQ((ValueCounts{def.min_inputs, def.max_inputs, def.min_outputs, def.max_outputs}),
+            (ValueCounts{1, 2, 1, 2}));
+  ASSERT_EQ(def.signatures.size(), 2u);
+  EXPECT_EQ(def.signatures[1].since, 7);
+  EXPECT_FALSE(def.nondeterministic);
+
+  const OpDef random = def_from_rows("", "Draw", nullptr, nullptr, {{1, "-> Y: T; T = floats"}},
+                                     {.nondeterministic = true});
+  EXPECT_TRUE(random.nondeterministic);
+  EXPECT_EQ(random.min_inputs, 0);
+
+  const OpDef grouped = def_from_rows("", "Groups", nullptr, nullptr,
+                                      {{1, "R: T, X**: V -> Y**: V; T = float; V = all"}},
+                                      {.counts = ValueCounts{4, kVariadic, 2, kVariadic}});
+  EXPECT_EQ(grouped.min_inputs, 4);
+  EXPECT_EQ(grouped.min_outputs, 2);
+  EXPECT_EQ(grouped.versions, (std::vector<int>{1}));
+}
+
 TEST(OpDefRows, NoRowsIsAnError) { EXPECT_THROW(counts_from_rows({}), std::invalid_argument); }
 
 std::string name_of(const OpDef& def) {
@@ -53,7 +80,8 @@ const std::set<std::string> kCountsOverridden = {
     "ai.onnx.preview.training.Momentum"};
 
 // Every registered operator's versions are its rows' sinces, and its counts what the rows
-// imply, but for the few above, whose counts differ.
+// imply, but for the few above, which give their own (OpOptions::counts): an override is
+// listed here, and one that says what the rows already say is refused.
 TEST(OpDefRows, EveryOperatorAgreesWithItsRows) {
   size_t overridden = 0;
   for (const OpDef* def : all_ops()) {

@@ -5,6 +5,7 @@
 
 #include "check/control_flow_rules.h"
 #include "exec/control/subgraph.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -105,16 +106,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_If() {
   using namespace if_op;
-  static const OpDef def{
-      "",
-      "If",
-      {1, 11, 13, 16, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      kVariadic,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "If", make, infer,
       {{1, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
        {11, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
        {13,
@@ -137,7 +130,7 @@ const OpDef& def_If() {
         "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
        {25,
         "cond: B -> outputs**: V; B = bool; V = all_ir13 seq(all_ir13) optional(all_ir13) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"}}};
+        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"}});
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -116,16 +117,9 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Loop() {
   using namespace loop_op;
-  static const OpDef def{
-      "",
-      "Loop",
-      {1, 11, 13, 16, 19, 21, 23, 24, 25},
-      2,
-      kVariadic,
-      1,
-      kVariadic,
-      make,
-      infer,
+  // v_initial may be empty (ONNX gives it min_arity 0): M and cond are the only inputs.
+  static const OpDef def = def_from_rows(
+      "", "Loop", make, infer,
       {{1,
         "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
         "= all; body: graph"},
@@ -152,7 +146,8 @@ const OpDef& def_Loop() {
         "= all_ir12 seq(all_ir12) optional(all_ir12) optional(seq(all_ir4)); body: graph"},
        {25,
         "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir13 seq(all_ir13) optional(all_ir13) optional(seq(all_ir4)); body: graph"}}};
+        "= all_ir13 seq(all_ir13) optional(all_ir13) optional(seq(all_ir4)); body: graph"}},
+      {.counts = ValueCounts{2, kVariadic, 1, kVariadic}});
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -131,21 +132,13 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_MsEmbedLayerNormalization() {
   using namespace embed_layer_normalization_op;
-  static const OpDef def{
-      "com.microsoft",
-      "EmbedLayerNormalization",
-      {1},
-      7,
-      9,
-      1,
-      3,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "com.microsoft", "EmbedLayerNormalization", make, infer,
       {{1,
         "input_ids: T1, segment_ids?: T1, word_embedding: T, position_embedding: T, "
         "segment_embedding?: T, gamma: T, beta: T, mask?: T1, position_ids?: T1 -> output: T, "
         "mask_index?: T1, embedding_sum?: T; T1 = int32, T = float float16; epsilon: float?, "
-        "mask_index_type: int?"}}};
+        "mask_index_type: int?"}});
   return def;
 }
 

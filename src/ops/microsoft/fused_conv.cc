@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "kernels/elementwise_loops.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/conv.h"
 #include "util/thread_pool.h"
 
@@ -100,20 +101,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_FusedConv() {
   using namespace fused_conv_op;
-  static const OpDef def{
-      "com.microsoft",
-      "FusedConv",
-      {1},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer_conv,
+  static const OpDef def = def_from_rows(
+      "com.microsoft", "FusedConv", make, infer_conv,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
         "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
-        "pads: ints?, strides: ints?"}}};
+        "pads: ints?, strides: ints?"}});
   return def;
 }
 

@@ -22,6 +22,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/attention_core.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -262,16 +263,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_MsGroupQueryAttention() {
   using namespace group_query_attention_op;
-  static const OpDef def{
-      "com.microsoft",
-      "GroupQueryAttention",
-      {1},
-      7,
-      16,
-      1,
-      4,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "com.microsoft", "GroupQueryAttention", make, infer,
       {{1,
         "query: T, key?: T, value?: T, past_key?: T_CACHE, past_value?: T_CACHE, seqlens_k: M, "
         "total_sequence_length: M, cos_cache?: T, sin_cache?: T, position_ids?: tensor(int64), "
@@ -283,7 +276,7 @@ const OpDef& def_MsGroupQueryAttention() {
         "kv_num_heads: int, local_window_size: int = -1, num_heads: int, qk_norm_epsilon: float "
         "= 1e-6, qk_output: int = 0, rotary_interleaved: int = 0, scale: float?, "
         "sliding_window_cache: int = 0, smooth_softmax: int = 0, softcap: float = 0.0, "
-        "v_quant_type: string = NONE"}}};
+        "v_quant_type: string = NONE"}});
   return def;
 }
 

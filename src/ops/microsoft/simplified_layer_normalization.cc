@@ -5,6 +5,7 @@
 #include "kernels/convert.h"
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/shape_infer.h"
@@ -46,20 +47,12 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_MsSimplifiedLayerNormalization() {
   using namespace simplified_layer_normalization_op;
-  static const OpDef def{
-      "",
-      "SimplifiedLayerNormalization",
-      {1},
-      2,
-      2,
-      1,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "SimplifiedLayerNormalization", make, infer,
       {{1,
         "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
         "double; axis: int = -1, epsilon: float = "
-        "9.999999747378752e-06, stash_type: int = 1"}}};
+        "9.999999747378752e-06, stash_type: int = 1"}});
   return def;
 }
 

@@ -9,6 +9,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -169,16 +170,8 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlLabelEncoder() {
-  static const OpDef def{
-      "ai.onnx.ml",
-      "LabelEncoder",
-      {1, 2, 4},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "ai.onnx.ml", "LabelEncoder", make, infer,
       {{1,
         "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
         "default_int64: int = -1, default_string: string = _Unused"},
@@ -192,7 +185,7 @@ const OpDef& def_MlLabelEncoder() {
         "int16 double; default_float: float = -0.0, default_int64: int = -1, default_string: "
         "string = _Unused, default_tensor: tensor?, keys_floats: floats?, keys_int64s: ints?, "
         "keys_strings: strings?, keys_tensor: tensor?, values_floats: floats?, values_int64s: "
-        "ints?, values_strings: strings?, values_tensor: tensor?"}}};
+        "ints?, values_strings: strings?, values_tensor: tensor?"}});
   return def;
 }
 

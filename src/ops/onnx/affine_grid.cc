@@ -5,6 +5,7 @@
 // float16/bfloat16 go through float.
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -123,18 +124,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_AffineGrid() {
   using namespace affine_grid_op;
-  static const OpDef def{"",
-                         "AffineGrid",
-                         {20},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{20,
-                           "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
-                           "align_corners: int = 0"}}};
+  static const OpDef def =
+      def_from_rows("", "AffineGrid", make, infer,
+                    {{20,
+                      "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
+                      "align_corners: int = 0"}});
   return def;
 }
 

@@ -2,6 +2,7 @@
 // value conversion). Strings are refused; a bool result is normalized to 0/1.
 #include <cstring>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -61,20 +62,12 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_BitCast() {
   using namespace bit_cast_op;
-  static const OpDef def{
-      "",
-      "BitCast",
-      {26},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "BitCast", make, infer,
       {{26,
         "input: T1 -> output: T2; T1 = numeric bfloat16 bool complex64 complex128 float8s int4 "
         "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool complex64 complex128 "
-        "float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; to: int"}}};
+        "float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; to: int"}});
   return def;
 }
 

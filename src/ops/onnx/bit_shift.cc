@@ -2,6 +2,7 @@
 // multidirectional broadcasting. Shifting by the type's width or more gives 0.
 #include <type_traits>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/bitwise.h"
 #include "ops/shape_infer.h"
 
@@ -35,16 +36,9 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_BitShift() {
   using namespace bit_shift_op;
-  static const OpDef def{"",
-                         "BitShift",
-                         {11},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_broadcast,
-                         {{11, "X: T, Y: T -> Z: T; T = uints; direction: string"}}};
+  static const OpDef def =
+      def_from_rows("", "BitShift", make, infer_broadcast,
+                    {{11, "X: T, Y: T -> Z: T; T = uints; direction: string"}});
   return def;
 }
 

@@ -1,6 +1,8 @@
 // Bitwise operators (BitwiseAnd/Or/Xor/Not, BitShift): integer element types only.
 #pragma once
 
+#include <iterator>
+
 #include "ops/elementwise_defs.h"
 
 namespace bough::ops {
@@ -24,7 +26,8 @@ Tensor bitwise_op(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 }
 template <typename Fn>
 OpDef bitwise_def() {
-  return def_from_rows(Fn::kName, 2, make_binary<bitwise_op<Fn>>, infer_broadcast, kBitwiseRows);
+  return def_from_rows("", Fn::kName, make_binary<bitwise_op<Fn>>, infer_broadcast,
+                       {std::begin(kBitwiseRows), std::end(kBitwiseRows)});
 }
 
 }  // namespace bough::ops

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -126,19 +127,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_CausalConvWithState() {
   using namespace causal_conv_with_state_op;
-  static const OpDef def{
-      "",
-      "CausalConvWithState",
-      {27},
-      2,
-      4,
-      2,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "CausalConvWithState", make, infer,
       {{27,
         "input: T, weight: T, bias?: T, past_state?: T -> output: T, present_state: T; T = float "
-        "float16 bfloat16; activation: string = none"}}};
+        "float16 bfloat16; activation: string = none"}});
   return def;
 }
 

@@ -3,6 +3,7 @@
 // floor((s - n) / 2) zeros in front and the rest behind.
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -90,18 +91,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_CenterCropPad() {
   using namespace center_crop_pad_op;
-  static const OpDef def{"",
-                         "CenterCropPad",
-                         {18},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{18,
-                           "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
-                           "int32 int64; axes: ints?"}}};
+  static const OpDef def =
+      def_from_rows("", "CenterCropPad", make, infer,
+                    {{18,
+                      "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
+                      "int32 int64; axes: ints?"}});
   return def;
 }
 

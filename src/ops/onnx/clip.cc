@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -64,23 +65,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_Clip() {
   using namespace clip_op;
-  static const OpDef def{
-      "",
-      "Clip",
-      {1, 6, 11, 12, 13},
-      1,
-      3,
-      1,
-      1,
-      make,
-      infer_same_as_first,
+  static const OpDef def = def_from_rows(
+      "", "Clip", make, infer_same_as_first,
       {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?, max: float?, min: float?"},
        {6,
         "input: T -> output: T; T = floats; max: float = 3.4028234663852886e+38, min: float = "
         "-3.4028234663852886e+38"},
        {11, "input: T, min?: T, max?: T -> output: T; T = floats"},
        {12, "input: T, min?: T, max?: T -> output: T; T = numeric"},
-       {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}}};
+       {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}});
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 #include "ops/shape_infer.h"
@@ -126,19 +127,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Col2Im() {
   using namespace col2im_op;
-  static const OpDef def{
-      "",
-      "Col2Im",
-      {18},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Col2Im", make, infer,
       {{18,
         "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
-        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}}};
+        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}});
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -95,18 +96,10 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Compress() {
   using namespace compress_op;
-  static const OpDef def{
-      "",
-      "Compress",
-      {9, 11},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
-       {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}}};
+  static const OpDef def =
+      def_from_rows("", "Compress", make, infer,
+                    {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
+                     {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}});
   return def;
 }
 

@@ -25,6 +25,7 @@
 #include "kernels/finite.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/prepared_filter.h"
@@ -387,16 +388,8 @@ void infer_conv(InferContext& ctx) {
 
 const OpDef& def_Conv() {
   using namespace conv_op;
-  static const OpDef def{
-      "",
-      "Conv",
-      {1, 11, 22},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer_conv,
+  static const OpDef def = def_from_rows(
+      "", "Conv", make, infer_conv,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
@@ -405,7 +398,7 @@ const OpDef& def_Conv() {
         "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
        {22,
         "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}});
   return def;
 }
 

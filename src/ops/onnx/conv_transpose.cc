@@ -11,6 +11,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/prepared_filter.h"
@@ -257,16 +258,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_ConvTranspose() {
   using namespace conv_transpose_op;
-  static const OpDef def{
-      "",
-      "ConvTranspose",
-      {1, 11, 22},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "ConvTranspose", make, infer,
       {{1,
         "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
         "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
@@ -278,7 +271,7 @@ const OpDef& def_ConvTranspose() {
        {22,
         "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
         "ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, "
-        "pads: ints?, strides: ints?"}}};
+        "pads: ints?, strides: ints?"}});
   return def;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/deform_im2col.h"
 #include "kernels/dispatch.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -159,16 +160,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_DeformConv() {
   using namespace deform_conv_op;
-  static const OpDef def{
-      "",
-      "DeformConv",
-      {19, 22},
-      3,
-      5,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "DeformConv", make, infer,
       {{19,
         "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats; dilations: ints?, "
         "group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
@@ -176,7 +169,7 @@ const OpDef& def_DeformConv() {
        {22,
         "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats bfloat16; dilations: "
         "ints?, group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
-        "strides: ints?"}}};
+        "strides: ints?"}});
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -84,12 +85,9 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Det() {
   using namespace det_op;
-  static const OpDef def{
-      "",       "Det",
-      {11, 22}, 1,
-      1,        1,
-      1,        make,
-      infer,    {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Det", make, infer,
+                    {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}});
   return def;
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -175,22 +176,14 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_DFT() {
   using namespace dft_op;
-  static const OpDef def{
-      "",
-      "DFT",
-      {17, 20},
-      1,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "DFT", make, infer,
       {{17,
         "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
         "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
        {20,
         "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
-        "= int32 int64; inverse: int = 0, onesided: int = 0"}}};
+        "= int32 int64; inverse: int = 0, onesided: int = 0"}});
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -104,16 +105,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Dropout() {
   using namespace dropout_op;
-  static const OpDef def{
-      "",
-      "Dropout",
-      {1, 6, 7, 10, 12, 13, 22},
-      1,
-      3,
-      1,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Dropout", make, infer,
       {{1,
         "data: T -> output: T, mask?: T; T = floats; consumed_inputs: ints?, is_test: int = 0, "
         "ratio: float = 0.5"},
@@ -128,7 +121,7 @@ const OpDef& def_Dropout() {
         "= floats, T2 = bool; seed: int?"},
        {22,
         "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
-        "float8s, T1 = floats bfloat16 float8s, T2 = bool; seed: int?"}}};
+        "float8s, T1 = floats bfloat16 float8s, T2 = bool; seed: int?"}});
   return def;
 }
 

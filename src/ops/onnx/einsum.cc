@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -321,9 +322,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Einsum() {
   using namespace einsum_op;
-  static const OpDef def{
-      "", "Einsum", {12}, 1,     kVariadic,
-      1,  1,        make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
+  static const OpDef def = def_from_rows(
+      "", "Einsum", make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}});
   return def;
 }
 

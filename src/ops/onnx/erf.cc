@@ -1,5 +1,6 @@
 // Erf: the error function, elementwise.
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -23,17 +24,9 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 
 const OpDef& def_Erf() {
   using namespace erf_op;
-  static const OpDef def{"",
-                         "Erf",
-                         {9, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{9, "input: T -> output: T; T = numeric"},
-                          {13, "input: T -> output: T; T = numeric bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first,
+                                         {{9, "input: T -> output: T; T = numeric"},
+                                          {13, "input: T -> output: T; T = numeric bfloat16"}});
   return def;
 }
 

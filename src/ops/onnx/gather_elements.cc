@@ -4,6 +4,7 @@
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -74,19 +75,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_GatherElements() {
   using namespace gather_elements_op;
-  static const OpDef def{
-      "",
-      "GatherElements",
-      {11, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "GatherElements", make, infer,
       {{11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
        {13,
-        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};
+        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}});
   return def;
 }
 

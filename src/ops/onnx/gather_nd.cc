@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nd_index.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -92,19 +93,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_GatherND() {
   using namespace gather_nd_op;
-  static const OpDef def{
-      "",
-      "GatherND",
-      {11, 12, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "GatherND", make, infer,
       {{11, "data: T, indices: tensor(int64) -> output: T; T = all"},
        {12, "data: T, indices: tensor(int64) -> output: T; T = all; batch_dims: int = 0"},
-       {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}}};
+       {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}});
   return def;
 }
 

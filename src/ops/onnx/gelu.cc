@@ -3,6 +3,7 @@
 #include <string>
 
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -43,16 +44,9 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_Gelu() {
   using namespace gelu_op;
-  static const OpDef def{"",
-                         "Gelu",
-                         {20},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}}};
+  static const OpDef def =
+      def_from_rows("", "Gelu", make, infer_same_as_first,
+                    {{20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}});
   return def;
 }
 

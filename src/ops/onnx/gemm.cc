@@ -9,6 +9,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "util/from_double.h"
@@ -135,16 +136,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Gemm() {
   using namespace gemm_op;
-  static const OpDef def{
-      "",
-      "Gemm",
-      {1, 6, 7, 9, 11, 13},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Gemm", make, infer,
       {{1,
         "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
         "int = 0, transA: int = 0, transB: int = 0"},
@@ -162,7 +155,7 @@ const OpDef& def_Gemm() {
         "beta: float = 1.0, transA: int = 0, transB: int = 0"},
        {13,
         "A: T, B: T, C?: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64; alpha: float = "
-        "1.0, beta: float = 1.0, transA: int = 0, transB: int = 0"}}};
+        "1.0, beta: float = 1.0, transA: int = 0, transB: int = 0"}});
   return def;
 }
 

@@ -4,6 +4,7 @@
 
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -36,17 +37,9 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 
 const OpDef& def_GlobalAveragePool() {
   using namespace global_average_pool_op;
-  static const OpDef def{
-      "",
-      "GlobalAveragePool",
-      {1, 22},
-      1,
-      1,
-      1,
-      1,
-      make_unary<compute>,
-      infer_global_pool,
-      {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool,
+                    {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}});
   return def;
 }
 

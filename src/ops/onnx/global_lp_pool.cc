@@ -5,6 +5,7 @@
 
 #include "kernels/pool_global.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -51,18 +52,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_GlobalLpPool() {
   using namespace global_lp_pool_op;
-  static const OpDef def{"",
-                         "GlobalLpPool",
-                         {1, 2, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_global_pool,
-                         {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
-                          {2, "X: T -> Y: T; T = floats; p: int = 2"},
-                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}}};
+  static const OpDef def = def_from_rows("", "GlobalLpPool", make, infer_global_pool,
+                                         {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
+                                          {2, "X: T -> Y: T; T = floats; p: int = 2"},
+                                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}});
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -235,16 +236,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_GridSample() {
   using namespace grid_sample_op;
-  static const OpDef def{
-      "",
-      "GridSample",
-      {16, 20, 22},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "GridSample", make, infer,
       {{16,
         "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
         "0, mode: string = bilinear, padding_mode: string = zeros"},
@@ -253,7 +246,7 @@ const OpDef& def_GridSample() {
         "linear, padding_mode: string = zeros"},
        {22,
         "X: T1, grid: T2 -> Y: T1; T1 = all_ir4, T2 = floats bfloat16; align_corners: int = 0, "
-        "mode: string = linear, padding_mode: string = zeros"}}};
+        "mode: string = linear, padding_mode: string = zeros"}});
   return def;
 }
 

@@ -4,6 +4,7 @@
 //   ht = g(Xt·Whᵀ + rt ⊙ (Ht-1·Rhᵀ + Rbh) + Wbh)        (linear_before_reset = 1)
 //   Ht = (1 - zt) ⊙ ht + zt ⊙ Ht-1.
 // Directions, sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -94,16 +95,8 @@ void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
 
 const OpDef& def_GRU() {
   using namespace gru_op;
-  static const OpDef def{
-      "",
-      "GRU",
-      {1, 3, 7, 14, 22},
-      3,
-      6,
-      0,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "GRU", make, infer,
       {{1,
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
@@ -127,7 +120,7 @@ const OpDef& def_GRU() {
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
         "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
         "strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
-        "linear_before_reset: int = 0"}}};
+        "linear_before_reset: int = 0"}});
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/image/decode.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -87,18 +88,10 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_ImageDecoder() {
   using namespace image_decoder_op;
-  static const OpDef def{
-      "",
-      "ImageDecoder",
-      {20},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "ImageDecoder", make, infer,
       {{20,
-        "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}}};
+        "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}});
   return def;
 }
 

@@ -1,6 +1,7 @@
 // IsNaN: true where the element is NaN.
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/float_test.h"
 #include "ops/shape_infer.h"
 
@@ -16,18 +17,11 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
 
 const OpDef& def_IsNaN() {
   using namespace is_nan_op;
-  static const OpDef def{"",
-                         "IsNaN",
-                         {9, 13, 20},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_float_test,
-                         {{9, "X: T1 -> Y: T2; T1 = floats, T2 = bool"},
-                          {13, "X: T1 -> Y: T2; T1 = floats bfloat16, T2 = bool"},
-                          {20, "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool"}}};
+  static const OpDef def =
+      def_from_rows("", "IsNaN", make_unary<compute>, infer_float_test,
+                    {{9, "X: T1 -> Y: T2; T1 = floats, T2 = bool"},
+                     {13, "X: T1 -> Y: T2; T1 = floats bfloat16, T2 = bool"},
+                     {20, "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool"}});
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -121,19 +122,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_LayerNormalization() {
   using namespace layer_normalization_op;
-  static const OpDef def{
-      "",
-      "LayerNormalization",
-      {17},
-      2,
-      3,
-      1,
-      3,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "LayerNormalization", make, infer,
       {{17,
         "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
-        "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
+        "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}});
   return def;
 }
 

@@ -1,4 +1,5 @@
 // LeakyRelu: y = x for x >= 0, alpha * x otherwise (alpha defaults to 0.01).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -15,19 +16,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_LeakyRelu() {
   using namespace leaky_relu_op;
-  static const OpDef def{
-      "",
-      "LeakyRelu",
-      {1, 6, 16},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
+  static const OpDef def = def_from_rows(
+      "", "LeakyRelu", make, infer_same_as_first,
       {{1, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582, consumed_inputs: ints?"},
        {6, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582"},
-       {16, "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.009999999776482582"}}};
+       {16, "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.009999999776482582"}});
   return def;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -245,21 +246,13 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_LinearAttention() {
   using namespace linear_attention_op;
-  static const OpDef def{
-      "",
-      "LinearAttention",
-      {27},
-      3,
-      6,
-      2,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "LinearAttention", make, infer,
       {{27,
         "query: T, key: T, value: T, past_state?: S, decay?: T, beta?: T -> output: T, "
         "present_state: S; T = float float16 bfloat16, S = float float16 bfloat16; chunk_size: "
         "int = 64, kv_num_heads: int, q_num_heads: int, scale: float = 0.0, update_rule: string "
-        "= gated_delta"}}};
+        "= gated_delta"}});
   return def;
 }
 

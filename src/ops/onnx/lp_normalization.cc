@@ -4,6 +4,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -71,18 +72,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_LpNormalization() {
   using namespace lp_normalization_op;
-  static const OpDef def{
-      "",
-      "LpNormalization",
-      {1, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
+  static const OpDef def = def_from_rows(
+      "", "LpNormalization", make, infer_same_as_first,
       {{1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"},
-       {22, "input: T -> output: T; T = floats bfloat16; axis: int = -1, p: int = 2"}}};
+       {22, "input: T -> output: T; T = floats bfloat16; axis: int = -1, p: int = 2"}});
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -50,19 +51,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_MatMul() {
   using namespace matmul_op;
-  static const OpDef def{
-      "",
-      "MatMul",
-      {1, 9, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "A: T, B: T -> Y: T; T = floats"},
-       {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
-       {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}}};
+  static const OpDef def =
+      def_from_rows("", "MatMul", make, infer,
+                    {{1, "A: T, B: T -> Y: T; T = floats"},
+                     {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
+                     {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}});
   return def;
 }
 

@@ -4,6 +4,7 @@
 // around in 32 bits, as the spec allows.
 #include "kernels/matmul.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
@@ -79,18 +80,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_MatMulInteger() {
   using namespace matmul_integer_op;
-  static const OpDef def{"",
-                         "MatMulInteger",
-                         {10},
-                         2,
-                         4,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{10,
-                           "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
-                           "uint8, T2 = int8 uint8, T3 = int32"}}};
+  static const OpDef def =
+      def_from_rows("", "MatMulInteger", make, infer,
+                    {{10,
+                      "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
+                      "uint8, T2 = int8 uint8, T3 = int32"}});
   return def;
 }
 

@@ -8,6 +8,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 
@@ -124,16 +125,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_NonMaxSuppression() {
   using namespace non_max_suppression_op;
-  static const OpDef def{
-      "",
-      "NonMaxSuppression",
-      {10, 11},
-      2,
-      5,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "NonMaxSuppression", make, infer,
       {{10,
         "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
         "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
@@ -141,7 +134,7 @@ const OpDef& def_NonMaxSuppression() {
        {11,
         "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
         "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
-        "tensor(int64); center_point_box: int = 0"}}};
+        "tensor(int64); center_point_box: int = 0"}});
   return def;
 }
 

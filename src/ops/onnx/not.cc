@@ -1,4 +1,5 @@
 // Not: logical negation of a bool tensor.
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -15,16 +16,8 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 
 const OpDef& def_Not() {
   using namespace not_op;
-  static const OpDef def{"",
-                         "Not",
-                         {1},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = bool"}}};
+  static const OpDef def = def_from_rows("", "Not", make_unary<compute>, infer_same_as_first,
+                                         {{1, "X: T -> Y: T; T = bool"}});
   return def;
 }
 

@@ -1,5 +1,6 @@
 // OptionalHasElement: true when the input is present and not the empty optional. From
 // opset 18 the input may be omitted (false) or be a plain tensor or sequence (true).
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -29,21 +30,13 @@ void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ir::Sha
 
 const OpDef& def_OptionalHasElement() {
   using namespace optional_has_element_op;
-  static const OpDef def{
-      "",
-      "OptionalHasElement",
-      {15, 18, 28},
-      0,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "OptionalHasElement", make, infer,
       {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
        {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
        {28,
         "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
-        "seq(all_ir13), B = bool"}}};
+        "seq(all_ir13), B = bool"}});
   return def;
 }
 

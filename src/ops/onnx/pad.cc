@@ -11,6 +11,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "kernels/sub_byte.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
@@ -286,16 +287,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Pad() {
   using namespace pad_op;
-  static const OpDef def{
-      "",
-      "Pad",
-      {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
-      1,
-      4,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Pad", make, infer,
       {{1,
         "data: T -> output: T; T = floats; mode: string = constant, paddings: "
         "ints, value: float = 0.0"},
@@ -325,7 +318,7 @@ const OpDef& def_Pad() {
         "Tind = int32 int64; mode: string = constant"},
        {25,
         "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
-        "Tind = int32 int64; mode: string = constant"}}};
+        "Tind = int32 int64; mode: string = constant"}});
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -113,20 +114,12 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Range() {
   using namespace range_op;
-  static const OpDef def{
-      "",
-      "Range",
-      {11, 27},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Range", make, infer,
       {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"},
        {27,
         "start: T, limit: T, delta: T -> output: T; T = floats bfloat16 int16 int32 int64; "
-        "stash_type: int = 1"}}};
+        "stash_type: int = 1"}});
   return def;
 }
 

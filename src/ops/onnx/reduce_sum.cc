@@ -1,4 +1,5 @@
 // ReduceSum: the sum over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/reduce_op.h"
 
 namespace bough::ops {
@@ -14,16 +15,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, 
 
 const OpDef& def_ReduceSum() {
   using namespace reduce_sum_op;
-  static const OpDef def{
-      "",
-      "ReduceSum",
-      {1, 11, 13},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer_reduce<13>,
+  static const OpDef def = def_from_rows(
+      "", "ReduceSum", make, infer_reduce<13>,
       {{1,
         "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
         "1"},
@@ -32,7 +25,7 @@ const OpDef& def_ReduceSum() {
         "1"},
        {13,
         "data: T, axes?: tensor(int64) -> reduced: T; T = floats bfloat16 int32 int64 uint32 "
-        "uint64; keepdims: int = 1, noop_with_empty_axes: int = 0"}}};
+        "uint64; keepdims: int = 1, noop_with_empty_axes: int = 0"}});
   return def;
 }
 

@@ -4,6 +4,7 @@
 // recursed per nesting level and per character).
 #include <re2/re2.h>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -53,11 +54,9 @@ void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.inp
 
 const OpDef& def_RegexFullMatch() {
   using namespace regex_full_match_op;
-  static const OpDef def{"",    "RegexFullMatch",
-                         {20},  1,
-                         1,     1,
-                         1,     make,
-                         infer, {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}}};
+  static const OpDef def =
+      def_from_rows("", "RegexFullMatch", make, infer,
+                    {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}});
   return def;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/layout.h"
 #include "kernels/resample_repeat.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -262,16 +263,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Resize() {
   using namespace resize_op;
-  static const OpDef def{
-      "",
-      "Resize",
-      {10, 11, 13, 18, 19},
-      1,
-      4,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Resize", make, infer,
       {{10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
        {11,
         "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
@@ -294,7 +287,7 @@ const OpDef& def_Resize() {
         "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
         "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
         "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
-        "nearest_mode: string = round_prefer_floor"}}};
+        "nearest_mode: string = round_prefer_floor"}});
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -70,18 +71,11 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 const OpDef& def_ReverseSequence() {
   using namespace reverse_sequence_op;
-  static const OpDef def{"",
-                         "ReverseSequence",
-                         {10},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{10,
-                           "input: T, sequence_lens: tensor(int64) -> Y: T; T = all; batch_axis: "
-                           "int = 1, time_axis: int = 0"}}};
+  static const OpDef def =
+      def_from_rows("", "ReverseSequence", make, infer_same_as_first,
+                    {{10,
+                      "input: T, sequence_lens: tensor(int64) -> Y: T; T = all; batch_axis: "
+                      "int = 1, time_axis: int = 0"}});
   return def;
 }
 

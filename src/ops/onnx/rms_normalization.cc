@@ -4,6 +4,7 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -100,19 +101,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_RMSNormalization() {
   using namespace rms_normalization_op;
-  static const OpDef def{
-      "",
-      "RMSNormalization",
-      {23},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "RMSNormalization", make, infer,
       {{23,
         "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
-        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
+        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}});
   return def;
 }
 

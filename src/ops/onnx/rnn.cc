@@ -1,6 +1,7 @@
 // RNN: the simple recurrence Ht = f(Xt·Wᵀ + Ht-1·Rᵀ + Wb + Rb), forward, reverse or both
 // ways; sequence_lens ends each batch entry early (its Y rows stay zero, Y_h keeps its last
 // state). Shared parts in ops/onnx/recurrent.h.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -56,16 +57,8 @@ void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
 
 const OpDef& def_RNN() {
   using namespace rnn_op;
-  static const OpDef def{
-      "",
-      "RNN",
-      {1, 7, 14, 22},
-      3,
-      6,
-      0,
-      2,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "RNN", make, infer,
       {{1,
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
         "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
@@ -84,7 +77,7 @@ const OpDef& def_RNN() {
         "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
         "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
         "strings = Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, "
-        "layout: int = 0"}}};
+        "layout: int = 0"}});
   return def;
 }
 

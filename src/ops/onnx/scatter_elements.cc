@@ -4,6 +4,7 @@
 // inside data off the axis.
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/scatter_update.h"
 #include "ops/shape_infer.h"
 
@@ -57,27 +58,20 @@ void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
 const OpDef& def_ScatterElements() {
   using namespace scatter_elements_op;
-  static const OpDef def{"",
-                         "ScatterElements",
-                         {11, 13, 16, 18},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{11,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
-                           "int64; axis: int = 0"},
-                          {13,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0"},
-                          {16,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0, reduction: string = none"},
-                          {18,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0, reduction: string = none"}}};
+  static const OpDef def =
+      def_from_rows("", "ScatterElements", make, infer,
+                    {{11,
+                      "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+                      "int64; axis: int = 0"},
+                     {13,
+                      "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                      "int32 int64; axis: int = 0"},
+                     {16,
+                      "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                      "int32 int64; axis: int = 0, reduction: string = none"},
+                     {18,
+                      "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+                      "int32 int64; axis: int = 0, reduction: string = none"}});
   return def;
 }
 

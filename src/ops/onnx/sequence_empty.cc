@@ -1,5 +1,6 @@
 // SequenceEmpty: an empty sequence whose element type is the `dtype` attribute (float when
 // absent), kept so later operators know it.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 
@@ -40,11 +41,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_SequenceEmpty() {
   using namespace sequence_empty_op;
-  static const OpDef def{"",    "SequenceEmpty",
-                         {11},  0,
-                         0,     1,
-                         1,     make,
-                         infer, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
+  static const OpDef def = def_from_rows("", "SequenceEmpty", make, infer,
+                                         {{11, " -> output: S; S = seq(all); dtype: int?"}});
   return def;
 }
 

@@ -1,5 +1,6 @@
 // SequenceErase: the sequence without the tensor at `position` (the last one when the
 // position is omitted). Positions run from -n to n-1; negative ones count from the back.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 #include "ops/shape_infer.h"
@@ -33,18 +34,10 @@ void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
 const OpDef& def_SequenceErase() {
   using namespace sequence_erase_op;
-  static const OpDef def{
-      "",
-      "SequenceErase",
-      {11},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "SequenceErase", make, infer,
       {{11,
-        "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}}};
+        "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}});
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -64,16 +65,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Shape() {
   using namespace shape_op;
-  static const OpDef def{
-      "",
-      "Shape",
-      {1, 13, 15, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Shape", make, infer,
       {{1, "data: T -> shape: T1; T = all, T1 = int64"},
        {13, "data: T -> shape: T1; T = all_ir4, T1 = int64"},
        {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"},
@@ -81,7 +74,7 @@ const OpDef& def_Shape() {
        {21, "data: T -> shape: T1; T = all_ir10, T1 = int64; end: int?, start: int = 0"},
        {23, "data: T -> shape: T1; T = all_ir11, T1 = int64; end: int?, start: int = 0"},
        {24, "data: T -> shape: T1; T = all_ir12, T1 = int64; end: int?, start: int = 0"},
-       {25, "data: T -> shape: T1; T = all_ir13, T1 = int64; end: int?, start: int = 0"}}};
+       {25, "data: T -> shape: T1; T = all_ir13, T1 = int64; end: int?, start: int = 0"}});
   return def;
 }
 

@@ -9,6 +9,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -182,16 +183,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Slice() {
   using namespace slice_op;
-  static const OpDef def{
-      "",
-      "Slice",
-      {1, 10, 11, 13},
-      1,
-      5,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Slice", make, infer,
       {{1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
        {10,
         "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
@@ -201,7 +194,7 @@ const OpDef& def_Slice() {
         "= int32 int64"},
        {13,
         "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64"}}};
+        "Tind = int32 int64"}});
   return def;
 }
 

@@ -3,6 +3,7 @@
 // over all of the trailing part. float16/bfloat16 go through float.
 #pragma once
 
+#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -55,8 +56,8 @@ inline constexpr SignatureText kSoftmaxLikeRows[] = {
     {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}};
 template <typename Block>
 OpDef softmax_like_def() {
-  return def_from_rows(Block::name, 1, make_softmax_like<Block>, infer_same_as_first,
-                       kSoftmaxLikeRows);
+  return def_from_rows("", Block::name, make_softmax_like<Block>, infer_same_as_first,
+                       {std::begin(kSoftmaxLikeRows), std::end(kSoftmaxLikeRows)});
 }
 
 }  // namespace bough::ops

@@ -9,6 +9,7 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
@@ -131,18 +132,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_STFT() {
   using namespace stft_op;
-  static const OpDef def{"",
-                         "STFT",
-                         {17},
-                         2,
-                         4,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{17,
-                           "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
-                           "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}}};
+  static const OpDef def =
+      def_from_rows("", "STFT", make, infer,
+                    {{17,
+                      "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
+                      "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}});
   return def;
 }
 

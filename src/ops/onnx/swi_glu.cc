@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -72,12 +73,9 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_SwiGLU() {
   using namespace swi_glu_op;
-  static const OpDef def{
-      "",    "SwiGLU",
-      {28},  2,
-      2,     1,
-      1,     make,
-      infer, {{28, "A: T, B: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def =
+      def_from_rows("", "SwiGLU", make, infer,
+                    {{28, "A: T, B: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}});
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
 #include "kernels/sub_byte.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -114,19 +115,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_TensorScatter() {
   using namespace tensor_scatter_op;
-  static const OpDef def{
-      "",
-      "TensorScatter",
-      {24},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "TensorScatter", make, infer,
       {{24,
         "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
-        "all_ir12; axis: int = -2, mode: string = linear"}}};
+        "all_ir12; axis: int = -2, mode: string = linear"}});
   return def;
 }
 

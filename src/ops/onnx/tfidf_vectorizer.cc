@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -287,20 +288,12 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_TfIdfVectorizer() {
   using namespace tfidf_vectorizer_op;
-  static const OpDef def{
-      "",
-      "TfIdfVectorizer",
-      {9},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "TfIdfVectorizer", make, infer,
       {{9,
         "X: T -> Y: T1; T = string int32 int64, T1 = float; max_gram_length: int, "
         "max_skip_count: int, min_gram_length: int, mode: string, ngram_counts: ints, "
-        "ngram_indexes: ints, pool_int64s: ints?, pool_strings: strings?, weights: floats?"}}};
+        "ngram_indexes: ints, pool_int64s: ints?, pool_strings: strings?, weights: floats?"}});
   return def;
 }
 

@@ -3,6 +3,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -92,18 +93,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Tile() {
   using namespace tile_op;
-  static const OpDef def{"",
-                         "Tile",
-                         {1, 6, 13},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
-                          {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
-                          {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}}};
+  static const OpDef def =
+      def_from_rows("", "Tile", make, infer,
+                    {{1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
+                     {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
+                     {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}});
   return def;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/onnx/math_map.h"
 
@@ -166,19 +167,11 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Unique() {
   using namespace unique_op;
-  static const OpDef def{
-      "",
-      "Unique",
-      {11},
-      1,
-      1,
-      1,
-      4,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Unique", make, infer,
       {{11,
         "X: T -> Y: T, indices?: tensor(int64), inverse_indices?: tensor(int64), counts?: "
-        "tensor(int64); T = all; axis: int?, sorted: int = 1"}}};
+        "tensor(int64); T = all; axis: int?, sorted: int = 1"}});
   return def;
 }
 

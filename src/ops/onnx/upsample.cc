@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/resample_repeat.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -102,22 +103,14 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_Upsample() {
   using namespace upsample_op;
-  static const OpDef def{
-      "",
-      "Upsample",
-      {1, 7, 9, 10},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "", "Upsample", make, infer,
       {{1,
         "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
         "width_scale: float"},
        {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
        {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
-       {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}}};
+       {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}});
   return def;
 }
 

@@ -19,6 +19,7 @@
 
 #include "bough/error.h"
 #include "kernels/convert.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -389,16 +390,8 @@ void infer(InferContext& ctx) {
 
 const OpDef& def_OvDetectionOutput() {
   using namespace detection_output_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "DetectionOutput",
-      {1},
-      3,
-      5,
-      1,
-      1,
-      make,
-      infer,
+  static const OpDef def = def_from_rows(
+      "org.openvinotoolkit", "DetectionOutput", make, infer,
       {{1,
         "box_logits: T, class_preds: T, proposals: T, aux_class_preds?: T, aux_box_preds?: T "
         "-> detections: T; T = float float16 double bfloat16; background_label_id: int = 0, "
@@ -406,7 +399,7 @@ const OpDef& def_OvDetectionOutput() {
         "code_type: string?, share_location: int = 1, nms_threshold: float, "
         "confidence_threshold: float = 0.0, clip_after_nms: int = 0, clip_before_nms: int = 0, "
         "decrease_label_id: int = 0, normalized: int = 1, input_width: int = 1, "
-        "input_height: int = 1, objectness_score: float = 0.0"}}};
+        "input_height: int = 1, objectness_score: float = 0.0"}});
   return def;
 }
 
