@@ -61,19 +61,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* ranked = ranked_first_input(ctx);
+  if (!ranked) return;
+  const ir::Shape& s = *ranked;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto rank = static_cast<int64_t>(s.dims.size());
-  std::vector<int64_t> axes;
-  if (ctx.has_attr("axes")) {
-    axes = layout_infer::normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
-  } else {
-    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
-  }
+  const std::vector<int64_t> axes = layout_infer::axes_or_all(ctx, ctx.has_attr("axes"), rank);
   std::vector<ir::Dim> out = s.dims;
   const auto sizes = int_values(ctx, 1);
   if (sizes && sizes->size() != axes.size())

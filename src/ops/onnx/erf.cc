@@ -8,14 +8,7 @@ namespace bough::ops {
 
 namespace {
 namespace erf_op {
-struct ErfFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Erf;
-  static constexpr int64_t kWork = kernels::kErfWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_erf(v);
-  }
-};
+using ErfFn = FastMapFn<kernels::FastFn::Erf, kernels::kErfWork>;
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ErfFn>(x, out, pool, "Erf");
 }

@@ -11,22 +11,8 @@ namespace bough::ops {
 
 namespace {
 namespace gelu_op {
-struct GeluFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Gelu;
-  static constexpr int64_t kWork = kernels::kGeluWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_gelu(v);
-  }
-};
-struct GeluTanhFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::GeluTanh;
-  static constexpr int64_t kWork = kernels::kGeluTanhWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_gelu_tanh(v);
-  }
-};
+using GeluFn = FastMapFn<kernels::FastFn::Gelu, kernels::kGeluWork>;
+using GeluTanhFn = FastMapFn<kernels::FastFn::GeluTanh, kernels::kGeluTanhWork>;
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<GeluFn>(x, out, pool, "Gelu");
 }

@@ -2,9 +2,9 @@
 // (N x C x D1..Dn). p is a float attribute in opset 1 and an int from opset 2 (default 2).
 // float16/bfloat16 go through float.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/pool_global.h"
-#include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -23,18 +23,12 @@ class GlobalLpPool : public Kernel {
  private:
   Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     const double p = p_;
-    return kernels::through_float(
-        [&](const Tensor& x) {
-          return kernels::visit_float(x.type(), "GlobalLpPool", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            return kernels::global_pool<T>(x, pool, "GlobalLpPool", [p](const T* v, int64_t n) {
-              T sum = 0;
-              for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
-              return static_cast<T>(std::pow(sum, 1.0 / p));
-            });
-          });
-        },
-        x);
+    return kernels::global_pool_float(x, pool, "GlobalLpPool", [p](const auto* v, int64_t n) {
+      using T = std::remove_cvref_t<decltype(*v)>;
+      T sum = 0;
+      for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
+      return static_cast<T>(std::pow(sum, 1.0 / p));
+    });
   }
 
   double p_;

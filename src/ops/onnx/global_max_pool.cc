@@ -1,9 +1,9 @@
 // GlobalMaxPool: the maximum of each (batch, channel) plane of X (N x C x D1..Dn).
 // float16/bfloat16 go through float.
 #include <limits>
+#include <type_traits>
 
 #include "kernels/pool_global.h"
-#include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -14,18 +14,12 @@ namespace {
 namespace global_max_pool_op {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  return kernels::through_float(
-      [&](const Tensor& x) {
-        return kernels::visit_float(x.type(), "GlobalMaxPool", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          return kernels::global_pool<T>(x, pool, "GlobalMaxPool", [](const T* p, int64_t n) {
-            T best = -std::numeric_limits<T>::infinity();
-            for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
-            return best;
-          });
-        });
-      },
-      x);
+  return kernels::global_pool_float(x, pool, "GlobalMaxPool", [](const auto* p, int64_t n) {
+    using T = std::remove_cvref_t<decltype(*p)>;
+    T best = -std::numeric_limits<T>::infinity();
+    for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
+    return best;
+  });
 }
 
 }  // namespace global_max_pool_op

@@ -241,12 +241,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* ranked = ranked_first_input(ctx);
+  if (!ranked) return;
+  const ir::Shape& s = *ranked;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto rank = static_cast<int64_t>(s.dims.size());
   std::optional<std::vector<int64_t>> pads =
       ctx.since >= 11 ? int_values(ctx, 1)

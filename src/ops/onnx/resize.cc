@@ -205,19 +205,13 @@ void infer(InferContext& ctx) {
         missing_mode(ctx.attr_string("coordinate_transformation_mode", "half_pixel"), ctx.since);
     if (!why.empty()) ctx.invalid(why);
   }
+  const ir::Shape* ranked = ranked_first_input(ctx);
+  if (!ranked) return;
+  const ir::Shape& s = *ranked;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto rank = static_cast<int64_t>(s.dims.size());
-  std::vector<int64_t> axes;
-  if (ctx.since >= 18 && ctx.has_attr("axes")) {
-    axes = layout_infer::normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
-  } else {
-    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
-  }
+  const std::vector<int64_t> axes =
+      layout_infer::axes_or_all(ctx, ctx.since >= 18 && ctx.has_attr("axes"), rank);
   const size_t scales_input = ctx.since >= 11 ? 2 : 1;
   const auto sizes = ctx.since >= 11 && ctx.has_input(3) ? int_values(ctx, 3) : std::nullopt;
   const auto scales =

@@ -138,12 +138,10 @@ int64_t slice_length(int64_t n, int64_t start, int64_t end, int64_t step) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* ranked = ranked_first_input(ctx);
+  if (!ranked) return;
+  const ir::Shape& s = *ranked;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto rank = static_cast<int64_t>(s.dims.size());
   const auto starts = layout_infer::ints_arg(ctx, "starts", 10, 1);
   const auto ends = layout_infer::ints_arg(ctx, "ends", 10, 2);

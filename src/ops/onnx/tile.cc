@@ -66,12 +66,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Tile>(legacy);
 }
 void infer(InferContext& ctx) {
+  const ir::Shape* ranked = ranked_first_input(ctx);
+  if (!ranked) return;
+  const ir::Shape& s = *ranked;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto repeats = ctx.since >= 6 ? int_values(ctx, 1) : std::nullopt;
   if (!repeats) {
     ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
