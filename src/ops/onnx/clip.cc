@@ -5,6 +5,7 @@
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
+#include "ops/optional_input.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
@@ -22,7 +23,7 @@ auto clamp_to(T lo, T hi) {
 
 // Bound input i: a one-element tensor of x's type, or null when omitted.
 const Tensor* bound_input(const KernelIO& io, size_t i) {
-  if (!io.has_input(i) || io.value(i).is_none()) return nullptr;
+  if (!given_input(io, i)) return nullptr;
   const Tensor& b = io.input(i);
   if (b.type() != io.input(0).type()) type_mismatch(io.input(0), b);
   if (b.numel() != 1)

@@ -12,6 +12,7 @@
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
 #include "ops/def_from_rows.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -22,8 +23,6 @@ namespace {
 namespace dft_op {
 
 using cd = std::complex<double>;
-
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 class Dft : public Kernel {
  public:
@@ -41,7 +40,7 @@ class Dft : public Kernel {
            "DFT input must end in a dimension of 1 (real) or 2 (complex), got shape " +
                shape_string(x.shape()));
     int64_t axis = axis_;
-    if (axis_input_ && present(io, 2)) axis = kernels::read_int(io.input(2), "axis");
+    if (axis_input_ && given_input(io, 2)) axis = kernels::read_int(io.input(2), "axis");
     if (axis < 0) axis += rank;
     if (axis < 0 || axis > rank - 2)
       fail(ErrorKind::BadInput, "",
@@ -49,7 +48,7 @@ class Dft : public Kernel {
     const bool irfft = inverse_ && onesided_;
     const int64_t n_in = x.dim(static_cast<size_t>(axis));
     int64_t n = irfft ? 2 * (n_in - 1) : n_in;
-    if (present(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
+    if (given_input(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
     if (n < 1)
       fail(ErrorKind::BadInput, "", "dft_length must be positive, got " + std::to_string(n));
 

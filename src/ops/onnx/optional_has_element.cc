@@ -1,6 +1,7 @@
 // OptionalHasElement: true when the input is present and not the empty optional. From
 // opset 18 the input may be omitted (false) or be a plain tensor or sequence (true).
 #include "ops/def_from_rows.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -11,9 +12,7 @@ namespace optional_has_element_op {
 
 class OptionalHasElement : public Kernel {
  public:
-  void run(KernelIO& io) override {
-    io.set_output(0, Tensor::scalar_bool(io.has_input(0) && !io.value(0).is_none()));
-  }
+  void run(KernelIO& io) override { io.set_output(0, Tensor::scalar_bool(given_input(io, 0))); }
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {

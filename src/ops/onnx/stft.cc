@@ -11,6 +11,7 @@
 #include "kernels/shape_args.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -20,8 +21,6 @@ namespace {
 namespace stft_op {
 
 using cd = std::complex<double>;
-
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 class Stft : public Kernel {
  public:
@@ -38,14 +37,14 @@ class Stft : public Kernel {
     const int64_t batch = x.dim(0), length = x.dim(1), c_in = x.dim(2);
     const int64_t step = kernels::read_int(io.input(1), "frame_step");
     Tensor window;
-    if (present(io, 2)) {
+    if (given_input(io, 2)) {
       window = kernels::cast(io.input(2), ElemType::Double);
       if (window.rank() != 1)
         fail(ErrorKind::BadInput, "",
              "STFT window must be 1-D, got shape " + shape_string(window.shape()));
     }
     int64_t frame = window.defined() ? window.dim(0) : length;
-    if (present(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");
+    if (given_input(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");
     if (window.defined() && window.dim(0) != frame)
       fail(ErrorKind::BadInput, "",
            "STFT window of length " + std::to_string(window.dim(0)) +

@@ -9,6 +9,7 @@
 #include "kernels/sub_byte.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -37,7 +38,7 @@ class TensorScatter : public Kernel {
                " does not fit past_cache of shape " + shape_string(past.shape()));
     const int64_t batch = past.dim(0), max_len = past.dim(axis), len = update.dim(axis);
     std::vector<int64_t> write(static_cast<size_t>(batch), 0);
-    if (io.has_input(2) && !io.value(2).is_none()) {
+    if (given_input(io, 2)) {
       const Tensor& wi = io.input(2);
       if (wi.numel() != batch || (wi.type() != ElemType::Int64 && wi.type() != ElemType::Int32))
         fail(ErrorKind::BadInput, "", "write_indices must hold one integer per batch entry");
