@@ -50,7 +50,7 @@ ValueCounts counts_from_rows(std::span<const SignatureText> rows) {
 }
 
 OpDef def_from_rows(std::string_view domain, std::string_view name, KernelFactory make,
-                    InferFn infer, std::vector<SignatureText> rows, OpOptions options) {
+                    InferFn infer, std::span<const SignatureText> rows, OpOptions options) {
   const ValueCounts c = options.counts ? *options.counts : counts_from_rows(rows);
   std::vector<int> versions;
   for (const SignatureText& row : rows) versions.push_back(row.since);
@@ -63,7 +63,7 @@ OpDef def_from_rows(std::string_view domain, std::string_view name, KernelFactor
                c.max_outputs,
                make,
                infer,
-               std::move(rows),
+               std::vector<SignatureText>(rows.begin(), rows.end()),
                options.nondeterministic};
 }
 

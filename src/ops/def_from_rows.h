@@ -35,8 +35,9 @@ struct OpOptions {
 };
 
 // The OpDef of operator `name` of `domain` ("" for ai.onnx): a version per row (its
-// `since`; rows ascending) and the counts the rows imply, unless `options` gives them.
+// `since`; rows ascending, kept as OpDef::signatures) and the counts the rows imply, unless
+// `options` gives them. An operator file names its rows kRows, beside its kernel.
 OpDef def_from_rows(std::string_view domain, std::string_view name, KernelFactory make,
-                    InferFn infer, std::vector<SignatureText> rows, OpOptions options = {});
+                    InferFn infer, std::span<const SignatureText> rows, OpOptions options = {});
 
 }  // namespace bough::ops

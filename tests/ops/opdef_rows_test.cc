@@ -41,9 +41,9 @@ TEST(OpDefRows, CountsAreTheUnionOverRows) {
 
 // def_from_rows takes the versions and counts from the rows, and the options over them.
 TEST(OpDefRows, DefinitionTakesVersionsAndCountsFromItsRows) {
-  const OpDef def = def_from_rows(
-      "com.example", "Op", nullptr, nullptr,
-      {{1, "X: T -> Y: T; T = floats"}, {7, "X: T, S?: tensor(int64) -> Y: T, I?: T; T = floats"}});
+  const SignatureText rows[] = {{1, "X: T -> Y: T; T = floats"},
+                                {7, "X: T, S?: tensor(int64) -> Y: T, I?: T; T = floats"}};
+  const OpDef def = def_from_rows("com.example", "Op", nullptr, nullptr, rows);
   EXPECT_EQ(def.domain, "com.example");
   EXPECT_EQ(def.name, "Op");
   EXPECT_EQ(def.versions, (std::vector<int>{1, 7}));
@@ -53,13 +53,14 @@ TEST(OpDefRows, DefinitionTakesVersionsAndCountsFromItsRows) {
   EXPECT_EQ(def.signatures[1].since, 7);
   EXPECT_FALSE(def.nondeterministic);
 
-  const OpDef random = def_from_rows("", "Draw", nullptr, nullptr, {{1, "-> Y: T; T = floats"}},
-                                     {.nondeterministic = true});
+  const SignatureText draw_rows[] = {{1, "-> Y: T; T = floats"}};
+  const OpDef random =
+      def_from_rows("", "Draw", nullptr, nullptr, draw_rows, {.nondeterministic = true});
   EXPECT_TRUE(random.nondeterministic);
   EXPECT_EQ(random.min_inputs, 0);
 
-  const OpDef grouped = def_from_rows("", "Groups", nullptr, nullptr,
-                                      {{1, "R: T, X**: V -> Y**: V; T = float; V = all"}},
+  const SignatureText group_rows[] = {{1, "R: T, X**: V -> Y**: V; T = float; V = all"}};
+  const OpDef grouped = def_from_rows("", "Groups", nullptr, nullptr, group_rows,
                                       {.counts = ValueCounts{4, kVariadic, 2, kVariadic}});
   EXPECT_EQ(grouped.min_inputs, 4);
   EXPECT_EQ(grouped.min_outputs, 2);

@@ -106,18 +106,19 @@ void infer(InferContext& ctx) {
     ctx.set_output(o, ir::Type::wrap(ir::Type::Kind::Sequence, outs[o]));
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
+     "seq(all), V = all seq(all), O = seq(all); body: graph"}};
+
 }  // namespace sequence_map_op
 }  // namespace
 
 const OpDef& def_SequenceMap() {
   using namespace sequence_map_op;
   // additional_inputs may be empty (ONNX gives it min_arity 0).
-  static const OpDef def =
-      def_from_rows("", "SequenceMap", make, infer,
-                    {{17,
-                      "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
-                      "seq(all), V = all seq(all), O = seq(all); body: graph"}},
-                    {.counts = ValueCounts{1, kVariadic, 1, kVariadic}});
+  static const OpDef def = def_from_rows("", "SequenceMap", make, infer, kRows,
+                                         {.counts = ValueCounts{1, kVariadic, 1, kVariadic}});
   return def;
 }
 

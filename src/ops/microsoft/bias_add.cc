@@ -18,14 +18,15 @@ class BiasAdd : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasAdd>(); }
+constexpr SignatureText kRows[] = {{1, "X: T, bias: T, skip: T -> Y: T; T = float float16"}};
+
 }  // namespace bias_add_op
 }  // namespace
 
 const OpDef& def_MsBiasAdd() {
   using namespace bias_add_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "BiasAdd", make, infer_same_as_first,
-                    {{1, "X: T, bias: T, skip: T -> Y: T; T = float float16"}});
+      def_from_rows("com.microsoft", "BiasAdd", make, infer_same_as_first, kRows);
   return def;
 }
 

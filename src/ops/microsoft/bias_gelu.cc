@@ -16,14 +16,15 @@ class BiasGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }
+constexpr SignatureText kRows[] = {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}};
+
 }  // namespace bias_gelu_op
 }  // namespace
 
 const OpDef& def_MsBiasGelu() {
   using namespace bias_gelu_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "BiasGelu", make, infer_same_as_first,
-                    {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}});
+      def_from_rows("com.microsoft", "BiasGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

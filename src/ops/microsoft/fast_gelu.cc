@@ -17,14 +17,16 @@ class FastGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }
+constexpr SignatureText kRows[] = {
+    {1, "X: T, bias?: T -> Y: T; T = float float16 double bfloat16"}};
+
 }  // namespace fast_gelu_op
 }  // namespace
 
 const OpDef& def_MsFastGelu() {
   using namespace fast_gelu_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "FastGelu", make, infer_same_as_first,
-                    {{1, "X: T, bias?: T -> Y: T; T = float float16 double bfloat16"}});
+      def_from_rows("com.microsoft", "FastGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

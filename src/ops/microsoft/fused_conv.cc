@@ -96,17 +96,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
+     "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
+     "pads: ints?, strides: ints?"}};
+
 }  // namespace fused_conv_op
 }  // namespace
 
 const OpDef& def_FusedConv() {
   using namespace fused_conv_op;
-  static const OpDef def = def_from_rows(
-      "com.microsoft", "FusedConv", make, infer_conv,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
-        "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
-        "pads: ints?, strides: ints?"}});
+  static const OpDef def = def_from_rows("com.microsoft", "FusedConv", make, infer_conv, kRows);
   return def;
 }
 

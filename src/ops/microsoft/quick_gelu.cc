@@ -28,14 +28,16 @@ class QuickGelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<QuickGelu>(ctx.attr_float("alpha", 1.702f));
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.702"}};
+
 }  // namespace quick_gelu_op
 }  // namespace
 
 const OpDef& def_MsQuickGelu() {
   using namespace quick_gelu_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "QuickGelu", make, infer_same_as_first,
-                    {{1, "X: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.702"}});
+      def_from_rows("com.microsoft", "QuickGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

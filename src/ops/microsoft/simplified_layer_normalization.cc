@@ -42,17 +42,18 @@ void infer(InferContext& ctx) {
   microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, float_type_attr(ctx, "stash_type"),
                              0);
 }
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
+     "double; axis: int = -1, epsilon: float = "
+     "9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace simplified_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSimplifiedLayerNormalization() {
   using namespace simplified_layer_normalization_op;
-  static const OpDef def = def_from_rows(
-      "", "SimplifiedLayerNormalization", make, infer,
-      {{1,
-        "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
-        "double; axis: int = -1, epsilon: float = "
-        "9.999999747378752e-06, stash_type: int = 1"}});
+  static const OpDef def = def_from_rows("", "SimplifiedLayerNormalization", make, infer, kRows);
   return def;
 }
 

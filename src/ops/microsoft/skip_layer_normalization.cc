@@ -13,17 +13,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return microsoft::make_skip_norm(ctx, false);
 }
 void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T, skip: T, gamma: T, beta?: T, bias?: T -> output: T, mean?: U, "
+     "inv_std_var?: U, input_skip_bias_sum?: T; T = float float16 bfloat16, U = float; "
+     "epsilon: float?"}};
+
 }  // namespace skip_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSkipLayerNormalization() {
   using namespace skip_layer_normalization_op;
-  static const OpDef def = def_from_rows(
-      "com.microsoft", "SkipLayerNormalization", make, infer,
-      {{1,
-        "input: T, skip: T, gamma: T, beta?: T, bias?: T -> output: T, mean?: U, "
-        "inv_std_var?: U, input_skip_bias_sum?: T; T = float float16 bfloat16, U = float; "
-        "epsilon: float?"}});
+  static const OpDef def =
+      def_from_rows("com.microsoft", "SkipLayerNormalization", make, infer, kRows);
   return def;
 }
 

@@ -24,15 +24,17 @@ struct AbsFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<AbsFn>(x, out, pool, "Abs");
 }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "X: T -> Y: T; T = numeric"},
+                                   {13, "X: T -> Y: T; T = numeric bfloat16"}};
+
 }  // namespace abs_op
 }  // namespace
 
 const OpDef& def_Abs() {
   using namespace abs_op;
-  static const OpDef def = def_from_rows("", "Abs", make_unary<compute>, infer_same_as_first,
-                                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
-                                          {6, "X: T -> Y: T; T = numeric"},
-                                          {13, "X: T -> Y: T; T = numeric bfloat16"}});
+  static const OpDef def =
+      def_from_rows("", "Abs", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

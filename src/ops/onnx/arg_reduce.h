@@ -2,7 +2,6 @@
 // axis as 1; select_last_index, from opset 12, picks the last of equal best elements).
 #pragma once
 
-#include <iterator>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -109,8 +108,7 @@ inline constexpr SignatureText kArgReduceRows[] = {
      "select_last_index: int = 0"}};
 template <bool IsMax>
 OpDef arg_reduce_def(std::string_view name) {
-  return def_from_rows("", name, make_arg_reduce<IsMax>, infer_arg_reduce,
-                       {std::begin(kArgReduceRows), std::end(kArgReduceRows)});
+  return def_from_rows("", name, make_arg_reduce<IsMax>, infer_arg_reduce, kArgReduceRows);
 }
 
 }  // namespace bough::ops

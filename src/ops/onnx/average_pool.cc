@@ -62,33 +62,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                        ctx.attr_int("count_include_pad", 0) != 0);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
+     "strides: ints?"},
+    {7,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, count_include_pad: int = 0, "
+     "kernel_shape: ints, pads: ints?, strides: ints?"},
+    {10,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+    {11,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+    {19,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+     "ints?"},
+    {22,
+     "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+     "ints?"}};
+
 }  // namespace average_pool_op
 }  // namespace
 
 const OpDef& def_AveragePool() {
   using namespace average_pool_op;
-  static const OpDef def = def_from_rows(
-      "", "AveragePool", make, infer_pool,
-      {{1,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
-        "strides: ints?"},
-       {7,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, count_include_pad: int = 0, "
-        "kernel_shape: ints, pads: ints?, strides: ints?"},
-       {10,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
-       {11,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
-       {19,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
-        "ints?"},
-       {22,
-        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
-        "ints?"}});
+  static const OpDef def = def_from_rows("", "AveragePool", make, infer_pool, kRows);
   return def;
 }
 

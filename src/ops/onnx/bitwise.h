@@ -1,8 +1,6 @@
 // Bitwise operators (BitwiseAnd/Or/Xor/Not, BitShift): integer element types only.
 #pragma once
 
-#include <iterator>
-
 #include "ops/elementwise_defs.h"
 
 namespace bough::ops {
@@ -26,8 +24,7 @@ Tensor bitwise_op(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 }
 template <typename Fn>
 OpDef bitwise_def() {
-  return def_from_rows("", Fn::kName, make_binary<bitwise_op<Fn>>, infer_broadcast,
-                       {std::begin(kBitwiseRows), std::end(kBitwiseRows)});
+  return def_from_rows("", Fn::kName, make_binary<bitwise_op<Fn>>, infer_broadcast, kBitwiseRows);
 }
 
 }  // namespace bough::ops

@@ -79,16 +79,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
+     "int32 int64; axes: ints?"}};
+
 }  // namespace center_crop_pad_op
 }  // namespace
 
 const OpDef& def_CenterCropPad() {
   using namespace center_crop_pad_op;
-  static const OpDef def =
-      def_from_rows("", "CenterCropPad", make, infer,
-                    {{18,
-                      "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
-                      "int32 int64; axes: ints?"}});
+  static const OpDef def = def_from_rows("", "CenterCropPad", make, infer, kRows);
   return def;
 }
 

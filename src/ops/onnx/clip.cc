@@ -61,20 +61,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   });
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = floats; consumed_inputs: ints?, max: float?, min: float?"},
+    {6,
+     "input: T -> output: T; T = floats; max: float = 3.4028234663852886e+38, min: float = "
+     "-3.4028234663852886e+38"},
+    {11, "input: T, min?: T, max?: T -> output: T; T = floats"},
+    {12, "input: T, min?: T, max?: T -> output: T; T = numeric"},
+    {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace clip_op
 }  // namespace
 
 const OpDef& def_Clip() {
   using namespace clip_op;
-  static const OpDef def = def_from_rows(
-      "", "Clip", make, infer_same_as_first,
-      {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?, max: float?, min: float?"},
-       {6,
-        "input: T -> output: T; T = floats; max: float = 3.4028234663852886e+38, min: float = "
-        "-3.4028234663852886e+38"},
-       {11, "input: T, min?: T, max?: T -> output: T; T = floats"},
-       {12, "input: T, min?: T, max?: T -> output: T; T = numeric"},
-       {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}});
+  static const OpDef def = def_from_rows("", "Clip", make, infer_same_as_first, kRows);
   return def;
 }
 

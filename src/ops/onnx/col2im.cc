@@ -122,16 +122,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
+     "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace col2im_op
 }  // namespace
 
 const OpDef& def_Col2Im() {
   using namespace col2im_op;
-  static const OpDef def = def_from_rows(
-      "", "Col2Im", make, infer,
-      {{18,
-        "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
-        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}});
+  static const OpDef def = def_from_rows("", "Col2Im", make, infer, kRows);
   return def;
 }
 

@@ -91,15 +91,16 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
+    {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}};
+
 }  // namespace compress_op
 }  // namespace
 
 const OpDef& def_Compress() {
   using namespace compress_op;
-  static const OpDef def =
-      def_from_rows("", "Compress", make, infer,
-                    {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
-                     {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}});
+  static const OpDef def = def_from_rows("", "Compress", make, infer, kRows);
   return def;
 }
 

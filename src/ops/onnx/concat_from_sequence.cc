@@ -101,16 +101,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
+     "int, new_axis: int = 0"}};
+
 }  // namespace concat_from_sequence_op
 }  // namespace
 
 const OpDef& def_ConcatFromSequence() {
   using namespace concat_from_sequence_op;
-  static const OpDef def =
-      def_from_rows("", "ConcatFromSequence", make, infer,
-                    {{11,
-                      "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
-                      "int, new_axis: int = 0"}});
+  static const OpDef def = def_from_rows("", "ConcatFromSequence", make, infer, kRows);
   return def;
 }
 

@@ -373,6 +373,17 @@ class Conv : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+    {11,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+    {22,
+     "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+     "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace conv_op
 }  // namespace
 
@@ -388,17 +399,7 @@ void infer_conv(InferContext& ctx) {
 
 const OpDef& def_Conv() {
   using namespace conv_op;
-  static const OpDef def = def_from_rows(
-      "", "Conv", make, infer_conv,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
-       {11,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
-       {22,
-        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}});
+  static const OpDef def = def_from_rows("", "Conv", make, infer_conv, kRows);
   return def;
 }
 

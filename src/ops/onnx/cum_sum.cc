@@ -6,14 +6,15 @@
 namespace bough::ops {
 
 const OpDef& def_CumSum() {
+  static constexpr SignatureText kRows[] = {
+      {11,
+       "x: T, axis: T2 -> y: T; T = float double int32 int64 uint32 uint64, T2 "
+       "= int32 int64; exclusive: int = 0, reverse: int = 0"},
+      {14,
+       "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
+       "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}};
   static const OpDef def =
-      def_from_rows("", "CumSum", make_cumulative<Total::Sum>, infer_same_as_first,
-                    {{11,
-                      "x: T, axis: T2 -> y: T; T = float double int32 int64 uint32 uint64, T2 "
-                      "= int32 int64; exclusive: int = 0, reverse: int = 0"},
-                     {14,
-                      "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
-                      "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}});
+      def_from_rows("", "CumSum", make_cumulative<Total::Sum>, infer_same_as_first, kRows);
   return def;
 }
 

@@ -155,21 +155,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+constexpr SignatureText kRows[] = {
+    {19,
+     "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats; dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
+     "strides: ints?"},
+    {22,
+     "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats bfloat16; dilations: "
+     "ints?, group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
+     "strides: ints?"}};
+
 }  // namespace deform_conv_op
 }  // namespace
 
 const OpDef& def_DeformConv() {
   using namespace deform_conv_op;
-  static const OpDef def = def_from_rows(
-      "", "DeformConv", make, infer,
-      {{19,
-        "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats; dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
-        "strides: ints?"},
-       {22,
-        "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats bfloat16; dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
-        "strides: ints?"}});
+  static const OpDef def = def_from_rows("", "DeformConv", make, infer, kRows);
   return def;
 }
 

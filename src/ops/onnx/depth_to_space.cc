@@ -53,16 +53,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, true); }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = all; blocksize: int"},
+    {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
+    {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}};
+
 }  // namespace depth_to_space_op
 }  // namespace
 
 const OpDef& def_DepthToSpace() {
   using namespace depth_to_space_op;
-  static const OpDef def = def_from_rows(
-      "", "DepthToSpace", make, infer,
-      {{1, "input: T -> output: T; T = all; blocksize: int"},
-       {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
-       {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}});
+  static const OpDef def = def_from_rows("", "DepthToSpace", make, infer, kRows);
   return def;
 }
 

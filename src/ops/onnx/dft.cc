@@ -170,19 +170,20 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
+     "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
+    {20,
+     "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
+     "= int32 int64; inverse: int = 0, onesided: int = 0"}};
+
 }  // namespace dft_op
 }  // namespace
 
 const OpDef& def_DFT() {
   using namespace dft_op;
-  static const OpDef def = def_from_rows(
-      "", "DFT", make, infer,
-      {{17,
-        "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
-        "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
-       {20,
-        "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
-        "= int32 int64; inverse: int = 0, onesided: int = 0"}});
+  static const OpDef def = def_from_rows("", "DFT", make, infer, kRows);
   return def;
 }
 

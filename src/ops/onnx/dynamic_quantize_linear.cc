@@ -38,14 +38,15 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ElemType::Float, known_shape({}));
   ctx.set_output_tensor(2, ElemType::UInt8, known_shape({}));
 }
+constexpr SignatureText kRows[] = {
+    {11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}};
+
 }  // namespace dynamic_quantize_linear_op
 }  // namespace
 
 const OpDef& def_DynamicQuantizeLinear() {
   using namespace dynamic_quantize_linear_op;
-  static const OpDef def = def_from_rows(
-      "", "DynamicQuantizeLinear", make, infer,
-      {{11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}});
+  static const OpDef def = def_from_rows("", "DynamicQuantizeLinear", make, infer, kRows);
   return def;
 }
 

@@ -317,13 +317,14 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}};
+
 }  // namespace einsum_op
 }  // namespace
 
 const OpDef& def_Einsum() {
   using namespace einsum_op;
-  static const OpDef def = def_from_rows(
-      "", "Einsum", make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}});
+  static const OpDef def = def_from_rows("", "Einsum", make, infer, kRows);
   return def;
 }
 

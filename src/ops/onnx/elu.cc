@@ -16,16 +16,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v < 0 ? static_cast<T>(alpha) * std::expm1(v) : v;
   });
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
+    {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
+    {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace elu_op
 }  // namespace
 
 const OpDef& def_Elu() {
   using namespace elu_op;
-  static const OpDef def =
-      def_from_rows("", "Elu", make, infer_same_as_first,
-                    {{1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
-                     {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
-                     {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}});
+  static const OpDef def = def_from_rows("", "Elu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -12,14 +12,16 @@ using ErfFn = FastMapFn<kernels::FastFn::Erf, kernels::kErfWork>;
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ErfFn>(x, out, pool, "Erf");
 }
+constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
+                                   {13, "input: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace erf_op
 }  // namespace
 
 const OpDef& def_Erf() {
   using namespace erf_op;
-  static const OpDef def = def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first,
-                                         {{9, "input: T -> output: T; T = numeric"},
-                                          {13, "input: T -> output: T; T = numeric bfloat16"}});
+  static const OpDef def =
+      def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

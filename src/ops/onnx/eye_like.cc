@@ -56,18 +56,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, s.rank_known ? s : unknown_dims(2));
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
+    {22,
+     "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
+     "int?, k: int = 0"}};
+
 }  // namespace eye_like_op
 }  // namespace
 
 const OpDef& def_EyeLike() {
   using namespace eye_like_op;
-  static const OpDef def = def_from_rows(
-      "", "EyeLike", make, infer,
-      {{9,
-        "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
-       {22,
-        "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
-        "int?, k: int = 0"}});
+  static const OpDef def = def_from_rows("", "EyeLike", make, infer, kRows);
   return def;
 }
 

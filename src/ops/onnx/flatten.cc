@@ -49,21 +49,21 @@ void infer(InferContext& ctx) {
                                        layout_infer::dim_product(s.dims, a, s.dims.size())}));
 }
 
+constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                                   {9, "input: T -> output: T; T = all; axis: int = 1"},
+                                   {11, "input: T -> output: T; T = all; axis: int = 1"},
+                                   {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
+                                   {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
+                                   {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
+                                   {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
+                                   {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}};
+
 }  // namespace flatten_op
 }  // namespace
 
 const OpDef& def_Flatten() {
   using namespace flatten_op;
-  static const OpDef def =
-      def_from_rows("", "Flatten", make, infer,
-                    {{1, "input: T -> output: T; T = floats; axis: int = 1"},
-                     {9, "input: T -> output: T; T = all; axis: int = 1"},
-                     {11, "input: T -> output: T; T = all; axis: int = 1"},
-                     {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
-                     {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
-                     {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
-                     {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
-                     {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}});
+  static const OpDef def = def_from_rows("", "Flatten", make, infer, kRows);
   return def;
 }
 

@@ -25,14 +25,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (approximate != "none") ctx.invalid("Gelu approximate must be \"none\" or \"tanh\"");
   return make_unary<compute>(ctx);
 }
+constexpr SignatureText kRows[] = {
+    {20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}};
+
 }  // namespace gelu_op
 }  // namespace
 
 const OpDef& def_Gelu() {
   using namespace gelu_op;
-  static const OpDef def =
-      def_from_rows("", "Gelu", make, infer_same_as_first,
-                    {{20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}});
+  static const OpDef def = def_from_rows("", "Gelu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -25,14 +25,16 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   });
 }
 
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
+
 }  // namespace global_average_pool_op
 }  // namespace
 
 const OpDef& def_GlobalAveragePool() {
   using namespace global_average_pool_op;
   static const OpDef def =
-      def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool,
-                    {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}});
+      def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool, kRows);
   return def;
 }
 

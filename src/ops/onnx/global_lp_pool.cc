@@ -41,15 +41,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GlobalLpPool>(p);
 }
 
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
+                                   {2, "X: T -> Y: T; T = floats; p: int = 2"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}};
+
 }  // namespace global_lp_pool_op
 }  // namespace
 
 const OpDef& def_GlobalLpPool() {
   using namespace global_lp_pool_op;
-  static const OpDef def = def_from_rows("", "GlobalLpPool", make, infer_global_pool,
-                                         {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
-                                          {2, "X: T -> Y: T; T = floats; p: int = 2"},
-                                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}});
+  static const OpDef def = def_from_rows("", "GlobalLpPool", make, infer_global_pool, kRows);
   return def;
 }
 

@@ -22,14 +22,16 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
   });
 }
 
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
+
 }  // namespace global_max_pool_op
 }  // namespace
 
 const OpDef& def_GlobalMaxPool() {
   using namespace global_max_pool_op;
   static const OpDef def =
-      def_from_rows("", "GlobalMaxPool", make_unary<compute>, infer_global_pool,
-                    {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}});
+      def_from_rows("", "GlobalMaxPool", make_unary<compute>, infer_global_pool, kRows);
   return def;
 }
 

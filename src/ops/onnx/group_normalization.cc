@@ -49,19 +49,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                               ctx.since >= 21);
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+     "9.999999747378752e-06, num_groups: int"},
+    {21,
+     "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+     "9.999999747378752e-06, num_groups: int, stash_type: int = 1"}};
+
 }  // namespace group_normalization_op
 }  // namespace
 
 const OpDef& def_GroupNormalization() {
   using namespace group_normalization_op;
   static const OpDef def =
-      def_from_rows("", "GroupNormalization", make, infer_same_as_first,
-                    {{18,
-                      "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
-                      "9.999999747378752e-06, num_groups: int"},
-                     {21,
-                      "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
-                      "9.999999747378752e-06, num_groups: int, stash_type: int = 1"}});
+      def_from_rows("", "GroupNormalization", make, infer_same_as_first, kRows);
   return def;
 }
 

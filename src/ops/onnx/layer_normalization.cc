@@ -117,16 +117,17 @@ void infer(InferContext& ctx) {
   for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
+     "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace layer_normalization_op
 }  // namespace
 
 const OpDef& def_LayerNormalization() {
   using namespace layer_normalization_op;
-  static const OpDef def = def_from_rows(
-      "", "LayerNormalization", make, infer,
-      {{17,
-        "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
-        "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}});
+  static const OpDef def = def_from_rows("", "LayerNormalization", make, infer, kRows);
   return def;
 }
 

@@ -8,18 +8,18 @@ namespace bough::ops {
 namespace {
 namespace max_op {
 Tensor compute(KernelIO& io) { return fold_numeric<MaxFn>(io, "Max"); }
+constexpr SignatureText kRows[] = {{1, "data_0*: T -> max: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "data_0*: T -> max: T; T = floats"},
+                                   {8, "data_0*: T -> max: T; T = floats"},
+                                   {12, "data_0*: T -> max: T; T = numeric"},
+                                   {13, "data_0*: T -> max: T; T = numeric bfloat16"}};
+
 }  // namespace max_op
 }  // namespace
 
 const OpDef& def_Max() {
   using namespace max_op;
-  static const OpDef def =
-      def_from_rows("", "Max", make_variadic<compute>, infer_broadcast,
-                    {{1, "data_0*: T -> max: T; T = floats; consumed_inputs: ints?"},
-                     {6, "data_0*: T -> max: T; T = floats"},
-                     {8, "data_0*: T -> max: T; T = floats"},
-                     {12, "data_0*: T -> max: T; T = numeric"},
-                     {13, "data_0*: T -> max: T; T = numeric bfloat16"}});
+  static const OpDef def = def_from_rows("", "Max", make_variadic<compute>, infer_broadcast, kRows);
   return def;
 }
 

@@ -122,22 +122,23 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+     "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+    {11,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+     "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+    {22,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
+     "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}};
+
 }  // namespace max_unpool_op
 }  // namespace
 
 const OpDef& def_MaxUnpool() {
   using namespace max_unpool_op;
-  static const OpDef def =
-      def_from_rows("", "MaxUnpool", make, infer,
-                    {{9,
-                      "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
-                      "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
-                     {11,
-                      "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
-                      "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
-                     {22,
-                      "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
-                      "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}});
+  static const OpDef def = def_from_rows("", "MaxUnpool", make, infer, kRows);
   return def;
 }
 

@@ -8,18 +8,18 @@ namespace bough::ops {
 namespace {
 namespace min_op {
 Tensor compute(KernelIO& io) { return fold_numeric<MinFn>(io, "Min"); }
+constexpr SignatureText kRows[] = {{1, "data_0*: T -> min: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "data_0*: T -> min: T; T = floats"},
+                                   {8, "data_0*: T -> min: T; T = floats"},
+                                   {12, "data_0*: T -> min: T; T = numeric"},
+                                   {13, "data_0*: T -> min: T; T = numeric bfloat16"}};
+
 }  // namespace min_op
 }  // namespace
 
 const OpDef& def_Min() {
   using namespace min_op;
-  static const OpDef def =
-      def_from_rows("", "Min", make_variadic<compute>, infer_broadcast,
-                    {{1, "data_0*: T -> min: T; T = floats; consumed_inputs: ints?"},
-                     {6, "data_0*: T -> min: T; T = floats"},
-                     {8, "data_0*: T -> min: T; T = floats"},
-                     {12, "data_0*: T -> min: T; T = numeric"},
-                     {13, "data_0*: T -> min: T; T = numeric bfloat16"}});
+  static const OpDef def = def_from_rows("", "Min", make_variadic<compute>, infer_broadcast, kRows);
   return def;
 }
 

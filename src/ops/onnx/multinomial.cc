@@ -92,20 +92,21 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, ir::Dim::known(sample_size(ctx))}));
 }
 
+constexpr SignatureText kRows[] = {
+    {7,
+     "input: T1 -> output: T2; T1 = floats, T2 = int32 int64; dtype: int = 6, sample_size: int "
+     "= 1, seed: float?"},
+    {22,
+     "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
+     "sample_size: int = 1, seed: float?"}};
+
 }  // namespace multinomial_op
 }  // namespace
 
 const OpDef& def_Multinomial() {
   using namespace multinomial_op;
-  static const OpDef def = def_from_rows(
-      "", "Multinomial", make, infer,
-      {{7,
-        "input: T1 -> output: T2; T1 = floats, T2 = int32 int64; dtype: int = 6, sample_size: int "
-        "= 1, seed: float?"},
-       {22,
-        "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
-        "sample_size: int = 1, seed: float?"}},
-      {.nondeterministic = true});
+  static const OpDef def =
+      def_from_rows("", "Multinomial", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

@@ -119,21 +119,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({ir::Dim::unknown(), ir::Dim::known(3)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+     "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+     "tensor(int64); center_point_box: int = 0"},
+    {11,
+     "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+     "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+     "tensor(int64); center_point_box: int = 0"}};
+
 }  // namespace non_max_suppression_op
 }  // namespace
 
 const OpDef& def_NonMaxSuppression() {
   using namespace non_max_suppression_op;
-  static const OpDef def = def_from_rows(
-      "", "NonMaxSuppression", make, infer,
-      {{10,
-        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
-        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
-        "tensor(int64); center_point_box: int = 0"},
-       {11,
-        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
-        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
-        "tensor(int64); center_point_box: int = 0"}});
+  static const OpDef def = def_from_rows("", "NonMaxSuppression", make, infer, kRows);
   return def;
 }
 

@@ -63,19 +63,20 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {15,
+     "input?: V -> output: O; V = all seq(all), O = optional(all) "
+     "optional(seq(all)); type: type_proto?"},
+    {28,
+     "input?: V -> output: O; V = all_ir13 seq(all_ir13), O = optional(all_ir13) "
+     "optional(seq(all_ir13)); type: type_proto?"}};
+
 }  // namespace optional_op
 }  // namespace
 
 const OpDef& def_Optional() {
   using namespace optional_op;
-  static const OpDef def =
-      def_from_rows("", "Optional", make, infer,
-                    {{15,
-                      "input?: V -> output: O; V = all seq(all), O = optional(all) "
-                      "optional(seq(all)); type: type_proto?"},
-                     {28,
-                      "input?: V -> output: O; V = all_ir13 seq(all_ir13), O = optional(all_ir13) "
-                      "optional(seq(all_ir13)); type: type_proto?"}});
+  static const OpDef def = def_from_rows("", "Optional", make, infer, kRows);
   return def;
 }
 

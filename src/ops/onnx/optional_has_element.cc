@@ -24,18 +24,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ir::Shape::of({})); }
 
+constexpr SignatureText kRows[] = {
+    {15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
+    {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
+    {28,
+     "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
+     "seq(all_ir13), B = bool"}};
+
 }  // namespace optional_has_element_op
 }  // namespace
 
 const OpDef& def_OptionalHasElement() {
   using namespace optional_has_element_op;
-  static const OpDef def = def_from_rows(
-      "", "OptionalHasElement", make, infer,
-      {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
-       {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
-       {28,
-        "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
-        "seq(all_ir13), B = bool"}});
+  static const OpDef def = def_from_rows("", "OptionalHasElement", make, infer, kRows);
   return def;
 }
 

@@ -280,43 +280,44 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "data: T -> output: T; T = floats; mode: string = constant, paddings: "
+     "ints, value: float = 0.0"},
+    {2,
+     "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
+     "value: float = 0.0"},
+    {11,
+     "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+     "numeric; mode: string = constant"},
+    {13,
+     "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+     "all_ir4; mode: string = constant"},
+    {18,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64; mode: string = constant"},
+    {19,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64; mode: string = constant"},
+    {21,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
+     "Tind = int32 int64; mode: string = constant"},
+    {23,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
+     "Tind = int32 int64; mode: string = constant"},
+    {24,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
+     "Tind = int32 int64; mode: string = constant"},
+    {25,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
+     "Tind = int32 int64; mode: string = constant"}};
+
 }  // namespace pad_op
 }  // namespace
 
 const OpDef& def_Pad() {
   using namespace pad_op;
-  static const OpDef def = def_from_rows(
-      "", "Pad", make, infer,
-      {{1,
-        "data: T -> output: T; T = floats; mode: string = constant, paddings: "
-        "ints, value: float = 0.0"},
-       {2,
-        "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
-        "value: float = 0.0"},
-       {11,
-        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-        "numeric; mode: string = constant"},
-       {13,
-        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-        "all_ir4; mode: string = constant"},
-       {18,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64; mode: string = constant"},
-       {19,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64; mode: string = constant"},
-       {21,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
-        "Tind = int32 int64; mode: string = constant"},
-       {23,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
-        "Tind = int32 int64; mode: string = constant"},
-       {24,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
-        "Tind = int32 int64; mode: string = constant"},
-       {25,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
-        "Tind = int32 int64; mode: string = constant"}});
+  static const OpDef def = def_from_rows("", "Pad", make, infer, kRows);
   return def;
 }
 

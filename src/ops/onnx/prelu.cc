@@ -43,18 +43,19 @@ class PRelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<PRelu>(ctx.since < 7);
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T, slope: T -> Y: T; T = floats; consumed_inputs: ints?"},
+    {6, "X: T, slope: T -> Y: T; T = floats"},
+    {7, "X: T, slope: T -> Y: T; T = floats"},
+    {9, "X: T, slope: T -> Y: T; T = floats int32 int64 uint32 uint64"},
+    {16, "X: T, slope: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}};
+
 }  // namespace prelu_op
 }  // namespace
 
 const OpDef& def_PRelu() {
   using namespace prelu_op;
-  static const OpDef def = def_from_rows(
-      "", "PRelu", make, infer_same_as_first,
-      {{1, "X: T, slope: T -> Y: T; T = floats; consumed_inputs: ints?"},
-       {6, "X: T, slope: T -> Y: T; T = floats"},
-       {7, "X: T, slope: T -> Y: T; T = floats"},
-       {9, "X: T, slope: T -> Y: T; T = floats int32 int64 uint32 uint64"},
-       {16, "X: T, slope: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}});
+  static const OpDef def = def_from_rows("", "PRelu", make, infer_same_as_first, kRows);
   return def;
 }
 

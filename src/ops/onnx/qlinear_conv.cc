@@ -101,18 +101,19 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(kYZero), conv_output_shape(ctx, kW));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "x: T1, x_scale: tensor(float), x_zero_point: T1, w: T2, w_scale: tensor(float), "
+     "w_zero_point: T2, y_scale: tensor(float), y_zero_point: T3, B?: T4 -> y: T3; T1 = int8 "
+     "uint8, T2 = int8 uint8, T3 = int8 uint8, T4 = int32; auto_pad: string = NOTSET, "
+     "dilations: ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace qlinear_conv_op
 }  // namespace
 
 const OpDef& def_QLinearConv() {
   using namespace qlinear_conv_op;
-  static const OpDef def = def_from_rows(
-      "", "QLinearConv", make, infer,
-      {{10,
-        "x: T1, x_scale: tensor(float), x_zero_point: T1, w: T2, w_scale: tensor(float), "
-        "w_zero_point: T2, y_scale: tensor(float), y_zero_point: T3, B?: T4 -> y: T3; T1 = int8 "
-        "uint8, T2 = int8 uint8, T3 = int8 uint8, T4 = int32; auto_pad: string = NOTSET, "
-        "dilations: ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}});
+  static const OpDef def = def_from_rows("", "QLinearConv", make, infer, kRows);
   return def;
 }
 

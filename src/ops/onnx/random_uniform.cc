@@ -15,20 +15,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "-> output: T; T = floats; dtype: int = 1, high: float = 1.0, low: "
+     "float = 0.0, seed: float?, shape: ints"},
+    {22,
+     "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
+     "low: float = 0.0, seed: float?, shape: ints"}};
+
 }  // namespace random_uniform_op
 }  // namespace
 
 const OpDef& def_RandomUniform() {
   using namespace random_uniform_op;
   static const OpDef def =
-      def_from_rows("", "RandomUniform", make, infer,
-                    {{1,
-                      "-> output: T; T = floats; dtype: int = 1, high: float = 1.0, low: "
-                      "float = 0.0, seed: float?, shape: ints"},
-                     {22,
-                      "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
-                      "low: float = 0.0, seed: float?, shape: ints"}},
-                    {.nondeterministic = true});
+      def_from_rows("", "RandomUniform", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

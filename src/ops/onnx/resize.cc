@@ -252,36 +252,37 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+    {11,
+     "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
+     "floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+     "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+     "nearest, nearest_mode: string = round_prefer_floor"},
+    {13,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+     "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+     "nearest, nearest_mode: string = round_prefer_floor"},
+    {18,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+     "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+     "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+     "nearest_mode: string = round_prefer_floor"},
+    {19,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+     "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+     "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+     "nearest_mode: string = round_prefer_floor"}};
+
 }  // namespace resize_op
 }  // namespace
 
 const OpDef& def_Resize() {
   using namespace resize_op;
-  static const OpDef def = def_from_rows(
-      "", "Resize", make, infer,
-      {{10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
-       {11,
-        "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
-        "floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
-        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
-        "nearest, nearest_mode: string = round_prefer_floor"},
-       {13,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
-        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
-        "nearest, nearest_mode: string = round_prefer_floor"},
-       {18,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
-        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
-        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
-        "nearest_mode: string = round_prefer_floor"},
-       {19,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
-        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
-        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
-        "nearest_mode: string = round_prefer_floor"}});
+  static const OpDef def = def_from_rows("", "Resize", make, infer, kRows);
   return def;
 }
 

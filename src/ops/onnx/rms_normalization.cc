@@ -96,16 +96,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(1), x);
 }
 
+constexpr SignatureText kRows[] = {
+    {23,
+     "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
+     "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace rms_normalization_op
 }  // namespace
 
 const OpDef& def_RMSNormalization() {
   using namespace rms_normalization_op;
-  static const OpDef def = def_from_rows(
-      "", "RMSNormalization", make, infer,
-      {{23,
-        "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
-        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}});
+  static const OpDef def = def_from_rows("", "RMSNormalization", make, infer, kRows);
   return def;
 }
 

@@ -43,21 +43,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+constexpr SignatureText kRows[] = {
+    {11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
+    {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
+    {16,
+     "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+     "= none"},
+    {18,
+     "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+     "= none"}};
+
 }  // namespace scatter_nd_op
 }  // namespace
 
 const OpDef& def_ScatterND() {
   using namespace scatter_nd_op;
-  static const OpDef def = def_from_rows(
-      "", "ScatterND", make, infer,
-      {{11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
-       {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
-       {16,
-        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
-        "= none"},
-       {18,
-        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
-        "= none"}});
+  static const OpDef def = def_from_rows("", "ScatterND", make, infer, kRows);
   return def;
 }
 

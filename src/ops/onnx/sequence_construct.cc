@@ -34,14 +34,14 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(std::move(element)));
 }
 
+constexpr SignatureText kRows[] = {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}};
+
 }  // namespace sequence_construct_op
 }  // namespace
 
 const OpDef& def_SequenceConstruct() {
   using namespace sequence_construct_op;
-  static const OpDef def =
-      def_from_rows("", "SequenceConstruct", make, infer,
-                    {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}});
+  static const OpDef def = def_from_rows("", "SequenceConstruct", make, infer, kRows);
   return def;
 }
 

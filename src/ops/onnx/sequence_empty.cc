@@ -36,13 +36,14 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
 }
 
+constexpr SignatureText kRows[] = {{11, " -> output: S; S = seq(all); dtype: int?"}};
+
 }  // namespace sequence_empty_op
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
   using namespace sequence_empty_op;
-  static const OpDef def = def_from_rows("", "SequenceEmpty", make, infer,
-                                         {{11, " -> output: S; S = seq(all); dtype: int?"}});
+  static const OpDef def = def_from_rows("", "SequenceEmpty", make, infer, kRows);
   return def;
 }
 

@@ -39,16 +39,17 @@ void infer(InferContext& ctx) {
                         sequence_infer::cover(sequence_infer::element_of(seq), ctx.input_type(1))));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
+     "all, S = seq(all), I = int32 int64"}};
+
 }  // namespace sequence_insert_op
 }  // namespace
 
 const OpDef& def_SequenceInsert() {
   using namespace sequence_insert_op;
-  static const OpDef def =
-      def_from_rows("", "SequenceInsert", make, infer,
-                    {{11,
-                      "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
-                      "all, S = seq(all), I = int32 int64"}});
+  static const OpDef def = def_from_rows("", "SequenceInsert", make, infer, kRows);
   return def;
 }
 

@@ -18,14 +18,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return util::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
   });
 }
+constexpr SignatureText kRows[] = {
+    {9, "input: T -> output: T; T = numeric; bias: float = 0.0, lambd: float = 0.5"}};
+
 }  // namespace shrink_op
 }  // namespace
 
 const OpDef& def_Shrink() {
   using namespace shrink_op;
-  static const OpDef def = def_from_rows(
-      "", "Shrink", make, infer_same_as_first,
-      {{9, "input: T -> output: T; T = numeric; bias: float = 0.0, lambd: float = 0.5"}});
+  static const OpDef def = def_from_rows("", "Shrink", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -17,14 +17,16 @@ struct SignFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<SignFn>(x, out, pool, "Sign");
 }
+constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
+                                   {13, "input: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace sign_op
 }  // namespace
 
 const OpDef& def_Sign() {
   using namespace sign_op;
-  static const OpDef def = def_from_rows("", "Sign", make_unary<compute>, infer_same_as_first,
-                                         {{9, "input: T -> output: T; T = numeric"},
-                                          {13, "input: T -> output: T; T = numeric bfloat16"}});
+  static const OpDef def =
+      def_from_rows("", "Sign", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

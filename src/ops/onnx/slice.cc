@@ -176,23 +176,24 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
+    {10,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+     "= int32 int64"},
+    {11,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+     "= int32 int64"},
+    {13,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64"}};
+
 }  // namespace slice_op
 }  // namespace
 
 const OpDef& def_Slice() {
   using namespace slice_op;
-  static const OpDef def = def_from_rows(
-      "", "Slice", make, infer,
-      {{1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
-       {10,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
-        "= int32 int64"},
-       {11,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
-        "= int32 int64"},
-       {13,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64"}});
+  static const OpDef def = def_from_rows("", "Slice", make, infer, kRows);
   return def;
 }
 

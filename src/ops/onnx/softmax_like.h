@@ -3,7 +3,6 @@
 // over all of the trailing part. float16/bfloat16 go through float.
 #pragma once
 
-#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -57,7 +56,7 @@ inline constexpr SignatureText kSoftmaxLikeRows[] = {
 template <typename Block>
 OpDef softmax_like_def() {
   return def_from_rows("", Block::name, make_softmax_like<Block>, infer_same_as_first,
-                       {std::begin(kSoftmaxLikeRows), std::end(kSoftmaxLikeRows)});
+                       kSoftmaxLikeRows);
 }
 
 }  // namespace bough::ops

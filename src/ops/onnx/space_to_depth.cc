@@ -42,15 +42,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, false); }
 
+constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = all; blocksize: int"},
+                                   {13, "input: T -> output: T; T = all_ir4; blocksize: int"}};
+
 }  // namespace space_to_depth_op
 }  // namespace
 
 const OpDef& def_SpaceToDepth() {
   using namespace space_to_depth_op;
-  static const OpDef def =
-      def_from_rows("", "SpaceToDepth", make, infer,
-                    {{1, "input: T -> output: T; T = all; blocksize: int"},
-                     {13, "input: T -> output: T; T = all_ir4; blocksize: int"}});
+  static const OpDef def = def_from_rows("", "SpaceToDepth", make, infer, kRows);
   return def;
 }
 

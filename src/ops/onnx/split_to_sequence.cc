@@ -127,19 +127,20 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem, ir::Shape::of(std::move(dims)))));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
+     "= seq(all); axis: int = 0, keepdims: int = 1"},
+    {24,
+     "input: T, split?: I -> output_sequence: S; T = all_ir4, I = int32 "
+     "int64, S = seq(all_ir4); axis: int = 0, keepdims: int = 1"}};
+
 }  // namespace split_to_sequence_op
 }  // namespace
 
 const OpDef& def_SplitToSequence() {
   using namespace split_to_sequence_op;
-  static const OpDef def =
-      def_from_rows("", "SplitToSequence", make, infer,
-                    {{11,
-                      "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
-                      "= seq(all); axis: int = 0, keepdims: int = 1"},
-                     {24,
-                      "input: T, split?: I -> output_sequence: S; T = all_ir4, I = int32 "
-                      "int64, S = seq(all_ir4); axis: int = 0, keepdims: int = 1"}});
+  static const OpDef def = def_from_rows("", "SplitToSequence", make, infer, kRows);
   return def;
 }
 

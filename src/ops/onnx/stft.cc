@@ -126,16 +126,17 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, frames, bins, ir::Dim::known(2)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
+     "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}};
+
 }  // namespace stft_op
 }  // namespace
 
 const OpDef& def_STFT() {
   using namespace stft_op;
-  static const OpDef def =
-      def_from_rows("", "STFT", make, infer,
-                    {{17,
-                      "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
-                      "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}});
+  static const OpDef def = def_from_rows("", "STFT", make, infer, kRows);
   return def;
 }
 

@@ -29,13 +29,14 @@ void infer(InferContext& ctx) {
                         broadcast_shapes(ctx, ctx.input_shape(0), ctx.input_shape(1)));
 }
 
+constexpr SignatureText kRows[] = {{20, "X: T, Y: T -> Z: T; T = string"}};
+
 }  // namespace string_concat_op
 }  // namespace
 
 const OpDef& def_StringConcat() {
   using namespace string_concat_op;
-  static const OpDef def =
-      def_from_rows("", "StringConcat", make, infer, {{20, "X: T, Y: T -> Z: T; T = string"}});
+  static const OpDef def = def_from_rows("", "StringConcat", make, infer, kRows);
   return def;
 }
 

@@ -111,16 +111,17 @@ void infer(InferContext& ctx) {
   infer_same_as_first(ctx);
 }
 
+constexpr SignatureText kRows[] = {
+    {24,
+     "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
+     "all_ir12; axis: int = -2, mode: string = linear"}};
+
 }  // namespace tensor_scatter_op
 }  // namespace
 
 const OpDef& def_TensorScatter() {
   using namespace tensor_scatter_op;
-  static const OpDef def = def_from_rows(
-      "", "TensorScatter", make, infer,
-      {{24,
-        "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
-        "all_ir12; axis: int = -2, mode: string = linear"}});
+  static const OpDef def = def_from_rows("", "TensorScatter", make, infer, kRows);
   return def;
 }
 

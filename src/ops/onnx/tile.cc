@@ -86,16 +86,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
+    {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
+    {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}};
+
 }  // namespace tile_op
 }  // namespace
 
 const OpDef& def_Tile() {
   using namespace tile_op;
-  static const OpDef def =
-      def_from_rows("", "Tile", make, infer,
-                    {{1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
-                     {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
-                     {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}});
+  static const OpDef def = def_from_rows("", "Tile", make, infer, kRows);
   return def;
 }
 

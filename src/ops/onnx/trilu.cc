@@ -49,14 +49,15 @@ class Trilu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Trilu>(ctx.attr_int("upper", 1) != 0);
 }
+constexpr SignatureText kRows[] = {
+    {14, "input: T, k?: tensor(int64) -> output: T; T = all_ir4; upper: int = 1"}};
+
 }  // namespace trilu_op
 }  // namespace
 
 const OpDef& def_Trilu() {
   using namespace trilu_op;
-  static const OpDef def = def_from_rows(
-      "", "Trilu", make, infer_same_as_first,
-      {{14, "input: T, k?: tensor(int64) -> output: T; T = all_ir4; upper: int = 1"}});
+  static const OpDef def = def_from_rows("", "Trilu", make, infer_same_as_first, kRows);
   return def;
 }
 

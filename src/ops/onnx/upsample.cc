@@ -96,19 +96,20 @@ void infer(InferContext& ctx) {
                         ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
+     "width_scale: float"},
+    {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
+    {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+    {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}};
+
 }  // namespace upsample_op
 }  // namespace
 
 const OpDef& def_Upsample() {
   using namespace upsample_op;
-  static const OpDef def = def_from_rows(
-      "", "Upsample", make, infer,
-      {{1,
-        "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
-        "width_scale: float"},
-       {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
-       {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
-       {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}});
+  static const OpDef def = def_from_rows("", "Upsample", make, infer, kRows);
   return def;
 }
 

@@ -59,16 +59,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Assign>(std::move(id), borrowed);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
+     "variable_id: string"}};
+
 }  // namespace assign_op
 }  // namespace
 
 const OpDef& def_OvAssign() {
   using namespace assign_op;
-  static const OpDef def =
-      def_from_rows("org.openvinotoolkit", "Assign", make, infer,
-                    {{1,
-                      "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
-                      "variable_id: string"}});
+  static const OpDef def = def_from_rows("org.openvinotoolkit", "Assign", make, infer, kRows);
   return def;
 }
 

@@ -48,14 +48,15 @@ struct Adam {
 
 const OpDef& def_TrainingAdam() {
   // One group of X, G, V and H at least, after R and T; an X', a V' and an H' for each.
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
+       "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
+       "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
+       "float = 0.0"}};
   static const OpDef def = def_from_rows(
       "ai.onnx.preview.training", "Adam", training::make_optimizer<Adam>, training::infer<Adam>,
-      {{1,
-        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
-        "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
-        "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
-        "float = 0.0"}},
-      {.counts = ValueCounts{6, kVariadic, 3, kVariadic}});
+      kRows, {.counts = ValueCounts{6, kVariadic, 3, kVariadic}});
   return def;
 }
 

@@ -44,14 +44,14 @@ struct Momentum {
 
 const OpDef& def_TrainingMomentum() {
   // One group of X, G and V at least, after R and T; an X' and a V' for each.
-  static const OpDef def =
-      def_from_rows("ai.onnx.preview.training", "Momentum", training::make_optimizer<Momentum>,
-                    training::infer<Momentum>,
-                    {{1,
-                      "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
-                      "int64, T3 = float double; alpha: float, beta: float, mode: string, "
-                      "norm_coefficient: float"}},
-                    {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
+       "int64, T3 = float double; alpha: float, beta: float, mode: string, "
+       "norm_coefficient: float"}};
+  static const OpDef def = def_from_rows(
+      "ai.onnx.preview.training", "Momentum", training::make_optimizer<Momentum>,
+      training::infer<Momentum>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
   return def;
 }
 
