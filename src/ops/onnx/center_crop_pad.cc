@@ -61,13 +61,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   const std::vector<int64_t> axes = layout_infer::axes_or_all(ctx, ctx.has_attr("axes"), rank);
-  std::vector<ir::Dim> out = s.dims;
+  std::vector<ir::Dim> out = s->dims;
   const auto sizes = int_values(ctx, 1);
   if (sizes && sizes->size() != axes.size())
     ctx.invalid("shape has " + std::to_string(sizes->size()) + " entries for " +

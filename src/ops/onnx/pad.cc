@@ -241,11 +241,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   std::optional<std::vector<int64_t>> pads =
       ctx.since >= 11 ? int_values(ctx, 1)
                       : std::optional(ctx.attr_ints(ctx.since < 2 ? "paddings" : "pads"));
@@ -257,14 +256,14 @@ void infer(InferContext& ctx) {
     for (int64_t d = 0; d < rank; ++d) axes->push_back(d);
   }
   if (!pads || !axes) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   if (pads->size() != 2 * axes->size())
     ctx.invalid("pads has " + std::to_string(pads->size()) + " entries for " +
                 std::to_string(axes->size()) + " axes");
   const std::vector<int64_t> normalized = layout_infer::normalize_axes(ctx, *axes, rank, "axis");
-  std::vector<ir::Dim> out = s.dims;
+  std::vector<ir::Dim> out = s->dims;
   for (size_t k = 0; k < normalized.size(); ++k) {
     const int64_t added = (*pads)[k] + (*pads)[k + normalized.size()];
     ir::Dim& d = out[static_cast<size_t>(normalized[k])];

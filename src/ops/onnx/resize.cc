@@ -205,11 +205,10 @@ void infer(InferContext& ctx) {
         missing_mode(ctx.attr_string("coordinate_transformation_mode", "half_pixel"), ctx.since);
     if (!why.empty()) ctx.invalid(why);
   }
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   const std::vector<int64_t> axes =
       layout_infer::axes_or_all(ctx, ctx.since >= 18 && ctx.has_attr("axes"), rank);
   const size_t scales_input = ctx.since >= 11 ? 2 : 1;
@@ -218,12 +217,12 @@ void infer(InferContext& ctx) {
       ctx.has_input(scales_input) ? layout_infer::number_values(ctx, scales_input) : std::nullopt;
   const std::string policy =
       ctx.since >= 18 ? ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
-  std::vector<ir::Dim> out = unknown_dims(s.dims.size()).dims;
+  std::vector<ir::Dim> out = unknown_dims(s->dims.size()).dims;
   if (sizes && !sizes->empty()) {
     if (sizes->size() != axes.size())
       ctx.invalid("sizes has " + std::to_string(sizes->size()) + " entries for " +
                   std::to_string(axes.size()) + " axes");
-    out = s.dims;
+    out = s->dims;
     if (policy == "stretch") {
       for (size_t k = 0; k < axes.size(); ++k)
         out[static_cast<size_t>(axes[k])] = ir::Dim::known((*sizes)[k]);
@@ -231,9 +230,9 @@ void infer(InferContext& ctx) {
       // One scale for every axis: the smallest (not_larger) or largest (not_smaller) ratio.
       double scale = policy == "not_larger" ? 1e300 : 0;
       for (size_t k = 0; k < axes.size(); ++k) {
-        const ir::Dim& d = s.dims[static_cast<size_t>(axes[k])];
+        const ir::Dim& d = s->dims[static_cast<size_t>(axes[k])];
         if (!d.is_known() || d.value == 0) {
-          ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+          ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
           return;
         }
         const double r = static_cast<double>((*sizes)[k]) / static_cast<double>(d.value);
@@ -247,7 +246,7 @@ void infer(InferContext& ctx) {
   } else if (scales && !scales->empty() &&
              ctx.attr_string("coordinate_transformation_mode", "half_pixel") !=
                  "tf_crop_and_resize") {
-    out = layout_infer::scaled_dims(ctx, s.dims, *scales, axes);
+    out = layout_infer::scaled_dims(ctx, s->dims, *scales, axes);
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }

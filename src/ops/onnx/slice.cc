@@ -138,11 +138,10 @@ int64_t slice_length(int64_t n, int64_t start, int64_t end, int64_t step) {
 }
 
 void infer(InferContext& ctx) {
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   const auto starts = layout_infer::ints_arg(ctx, "starts", 10, 1);
   const auto ends = layout_infer::ints_arg(ctx, "ends", 10, 2);
   const bool axes_given = ctx.since < 10 ? ctx.has_attr("axes") : ctx.has_input(3);
@@ -150,7 +149,7 @@ void infer(InferContext& ctx) {
   const bool steps_given = ctx.since >= 10 && ctx.has_input(4);
   const auto steps_arg = steps_given ? int_values(ctx, 4) : std::nullopt;
   if (!starts || !ends || (axes_given && !axes_arg) || (steps_given && !steps_arg)) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   const size_t n = starts->size();
@@ -163,7 +162,7 @@ void infer(InferContext& ctx) {
   if (ends->size() != n || axes.size() != n || steps.size() != n)
     ctx.invalid("starts, ends, axes and steps differ in length");
   axes = layout_infer::normalize_axes(ctx, axes, rank, "axis");
-  std::vector<ir::Dim> out = s.dims;
+  std::vector<ir::Dim> out = s->dims;
   for (size_t k = 0; k < n; ++k) {
     if (steps[k] == 0) ctx.invalid("a step is 0");
     ir::Dim& d = out[static_cast<size_t>(axes[k])];

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/dispatch.h"
+#include "kernels/softmax_rows.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
@@ -40,6 +41,17 @@ class SoftmaxLike : public Kernel {
  private:
   int64_t axis_;
   bool coerce_2d_;
+};
+
+// The Block of Softmax (Log false) and LogSoftmax (Log true): kernels::softmax_blocks.
+template <bool Log>
+struct SoftmaxBlock {
+  static constexpr const char* name = Log ? "LogSoftmax" : "Softmax";
+  static constexpr int64_t kWork = kernels::kSoftmaxWork;
+  template <typename T>
+  void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
+    kernels::softmax_blocks<Log>(x, y, o0, o1, s.n, s.inner);
+  }
 };
 
 template <typename Block>

@@ -66,22 +66,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Tile>(legacy);
 }
 void infer(InferContext& ctx) {
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
   const auto repeats = ctx.since >= 6 ? int_values(ctx, 1) : std::nullopt;
   if (!repeats) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
-  if (repeats->size() != s.dims.size())
+  if (repeats->size() != s->dims.size())
     ctx.invalid("repeats has " + std::to_string(repeats->size()) +
-                " entries for an input of rank " + std::to_string(s.dims.size()));
+                " entries for an input of rank " + std::to_string(s->dims.size()));
   std::vector<ir::Dim> out;
-  for (size_t k = 0; k < s.dims.size(); ++k) {
+  for (size_t k = 0; k < s->dims.size(); ++k) {
     if ((*repeats)[k] < 0) ctx.invalid("repeats holds a negative count");
-    out.push_back(layout_infer::dim_times(s.dims[k], (*repeats)[k]));
+    out.push_back(layout_infer::dim_times(s->dims[k], (*repeats)[k]));
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }

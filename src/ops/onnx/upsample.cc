@@ -71,13 +71,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
-  const ir::Shape* ranked = ranked_first_input(ctx);
-  if (!ranked) return;
-  const ir::Shape& s = *ranked;
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
   std::optional<std::vector<double>> scales;
   if (ctx.since < 7) {
-    if (s.dims.size() != 4) ctx.invalid("Upsample-1 takes an input of rank 4");
+    if (s->dims.size() != 4) ctx.invalid("Upsample-1 takes an input of rank 4");
     scales = std::vector<double>{1.0, 1.0, ctx.attr_float("height_scale", 1.0f),
                                  ctx.attr_float("width_scale", 1.0f)};
   } else if (ctx.since < 9) {
@@ -87,13 +86,13 @@ void infer(InferContext& ctx) {
     scales = layout_infer::number_values(ctx, 1);
   }
   if (!scales) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   std::vector<int64_t> axes;
-  for (size_t d = 0; d < s.dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
+  for (size_t d = 0; d < s->dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
   ctx.set_output_tensor(0, elem,
-                        ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
+                        ir::Shape::of(layout_infer::scaled_dims(ctx, s->dims, *scales, axes)));
 }
 
 constexpr SignatureText kRows[] = {
