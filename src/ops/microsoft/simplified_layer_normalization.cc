@@ -6,7 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
-#include "ops/float_type_attr.h"
+#include "ops/layer_norm_attrs.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/shape_infer.h"
 
@@ -16,27 +16,22 @@ namespace {
 namespace simplified_layer_normalization_op {
 class SimplifiedLayerNormalization : public Kernel {
  public:
-  SimplifiedLayerNormalization(int64_t axis, double epsilon, ElemType stash)
-      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+  explicit SimplifiedLayerNormalization(LayerNormAttrs attrs) : attrs_(attrs) {}
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
-    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
+    const int64_t axis = kernels::normalize_axis(attrs_.axis, static_cast<int64_t>(x.rank()));
     microsoft::NormInputs in{&x, nullptr, &io.input(1), nullptr, nullptr};
-    microsoft::NormOutputs r = microsoft::skip_normalize(in, axis, true, epsilon_, false, io.pool(),
-                                                         "SimplifiedLayerNormalization");
+    microsoft::NormOutputs r = microsoft::skip_normalize(in, axis, true, attrs_.epsilon, false,
+                                                         io.pool(), "SimplifiedLayerNormalization");
     io.set_output(0, std::move(r.y));
-    if (io.has_output(1)) io.set_output(1, kernels::cast(r.inv_std, stash_));
+    if (io.has_output(1)) io.set_output(1, kernels::cast(r.inv_std, attrs_.stash));
   }
 
  private:
-  int64_t axis_;
-  double epsilon_;
-  ElemType stash_;
+  LayerNormAttrs attrs_;
 };
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const ElemType stash = float_type_attr(ctx, "stash_type");
-  return std::make_unique<SimplifiedLayerNormalization>(ctx.attr_int("axis", -1),
-                                                        ctx.attr_float("epsilon", 1e-5f), stash);
+  return std::make_unique<SimplifiedLayerNormalization>(LayerNormAttrs::read(ctx));
 }
 void infer(InferContext& ctx) {
   microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, float_type_attr(ctx, "stash_type"),
