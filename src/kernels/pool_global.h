@@ -8,7 +8,9 @@
 
 #include "bough/error.h"
 #include "bough/tensor.h"
+#include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/through_float.h"
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
@@ -35,6 +37,20 @@ Tensor global_pool(const Tensor& x, util::ThreadPool& pool, const char* name, Re
     for (int64_t p = b; p < e; ++p) dst[p] = reduce(src + p * n, n);
   });
   return y;
+}
+
+// global_pool for a float X of any width: float16 and bfloat16 through float, so
+// reduce(p, n) is called with `const T* p` for T float or double.
+template <typename Reduce>
+Tensor global_pool_float(const Tensor& x, util::ThreadPool& pool, const char* name, Reduce reduce) {
+  return through_float(
+      [&](const Tensor& x) {
+        return visit_float(x.type(), name, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return global_pool<T>(x, pool, name, [&](const T* p, int64_t n) { return reduce(p, n); });
+        });
+      },
+      x);
 }
 
 }  // namespace bough::kernels

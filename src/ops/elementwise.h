@@ -150,6 +150,19 @@ void float_map_into(const Tensor& x, Tensor& y, util::ThreadPool& pool) {
   }
 }
 
+// The Fn of a map through function F of kernels/fast_math.h, costing `Work` per element
+// (kernels::kExpWork and the like): fast_map's vector loop for float, fast_apply for one
+// value of another float type.
+template <kernels::FastFn F, int64_t Work>
+struct FastMapFn {
+  static constexpr kernels::FastFn kFast = F;
+  static constexpr int64_t kWork = Work;
+  template <typename T>
+  T operator()(T v) const {
+    return kernels::fast_apply(F, v);
+  }
+};
+
 // Unary operator Fn on the element types K names (float16/bfloat16 through float, as in
 // arith), into `out`.
 template <typename Fn, kernels::Types K>

@@ -34,7 +34,7 @@ void float_map_op(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
 }
 template <typename Fn>
 OpDef float_map_def(std::span<const SignatureText> rows) {
-  return def_from_rows(Fn::kName, 1, make_unary<float_map_op<Fn>>, infer_same_as_first, rows);
+  return def_from_rows("", Fn::kName, make_unary<float_map_op<Fn>>, infer_same_as_first, rows);
 }
 
 // The comparisons: a bool C = Fn(A, B) with multidirectional broadcasting (legacy
@@ -54,7 +54,7 @@ void compare_op(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool&
 }
 template <typename Fn>
 OpDef compare_def(std::span<const SignatureText> rows) {
-  return def_from_rows(Fn::kName, 2, make_binary<compare_op<Fn>>, infer_broadcast_bool, rows);
+  return def_from_rows("", Fn::kName, make_binary<compare_op<Fn>>, infer_broadcast_bool, rows);
 }
 
 // And, Or, Xor: C = Fn(A, B) on bool tensors, broadcast as the comparisons are.
@@ -70,7 +70,7 @@ void logical_op(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool&
 }
 template <typename Fn>
 OpDef logical_def() {
-  return def_from_rows(Fn::kName, 2, make_binary<logical_op<Fn>>, infer_broadcast_bool,
+  return def_from_rows("", Fn::kName, make_binary<logical_op<Fn>>, infer_broadcast_bool,
                        kLogicalRows);
 }
 

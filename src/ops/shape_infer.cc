@@ -103,6 +103,13 @@ void infer_shape_of_first(InferContext& ctx, ElemType elem) {
   ctx.set_output_tensor(0, elem, ctx.input_shape(0));
 }
 
+const ir::Shape* ranked_first_input(InferContext& ctx) {
+  const ir::Shape& s = ctx.input_shape(0);
+  if (s.rank_known) return &s;
+  ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::unknown_rank());
+  return nullptr;
+}
+
 bool is_empty(const ir::Shape& shape) {
   return shape.rank_known &&
          std::any_of(shape.dims.begin(), shape.dims.end(),

@@ -44,6 +44,11 @@ namespace bough::ops {
 // Output 0 has input 0's shape and element type `elem` (IsNaN, QuantizeLinear, BitCast, ...).
 void infer_shape_of_first(InferContext& ctx, ElemType elem);
 
+// Input 0's shape when its rank is known. Else null, with output 0 set to a tensor of input
+// 0's element type and unknown rank: all an operator whose output keeps its input's type and
+// takes a shape from its input's can say then (Pad, Slice, Tile, Resize, ...).
+const ir::Shape* ranked_first_input(InferContext& ctx);
+
 // Whether a tensor of this shape surely has no elements (a known dim of 0).
 bool is_empty(const ir::Shape& shape);
 

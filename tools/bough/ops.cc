@@ -72,9 +72,16 @@ std::string json_op(const ops::OpDef& def) {
     if (const ops::Signature* sig = ops::signature_at(def, v))
       rows += (rows.empty() ? "" : ", ") + json_signature(*sig);
   }
+  // How many values it takes and gives, [fewest, most]; null for no limit.
+  auto count_range = [](int min, int max) {
+    return "[" + std::to_string(min) + ", " +
+           (max >= ops::kVariadic ? std::string("null") : std::to_string(max)) + "]";
+  };
   return "{\"domain\": " + util::json_string(std::string(def.domain)) +
          ", \"name\": " + util::json_string(std::string(def.name)) + ", \"versions\": [" +
-         versions + "], \"signatures\": [" + rows + "]}";
+         versions + "], \"inputs\": " + count_range(def.min_inputs, def.max_inputs) +
+         ", \"outputs\": " + count_range(def.min_outputs, def.max_outputs) + ", \"signatures\": [" +
+         rows + "]}";
 }
 
 void print_op(const ops::OpDef& def) {

@@ -25,6 +25,7 @@
 #include "exec/control/gpt_decoder.h"
 #include "exec/control/t5_layout.h"
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -358,29 +359,22 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input_ids: I, max_length: I, min_length?: I, num_beams: I, num_return_sequences: I, "
+     "length_penalty?: T, repetition_penalty?: T, vocab_mask?: I, prefix_vocab_mask?: I, "
+     "attention_mask?: I, decoder_input_ids?: I, logits_processor?: I -> sequences: I, "
+     "sequences_scores?: T, scores?: T; T = float, I = int32; decoder: graph, "
+     "decoder_start_token_id: int = -1, early_stopping: int = 0, encoder: graph?, "
+     "eos_token_id: int, init_decoder: graph?, model_type: int = 0, "
+     "no_repeat_ngram_size: int = 0, pad_token_id: int, vocab_size: int = -1"}};
+
 }  // namespace beam_search_op
 }  // namespace
 
 const OpDef& def_MsBeamSearch() {
   using namespace beam_search_op;
-  static const OpDef def{
-      "com.microsoft",
-      "BeamSearch",
-      {1},
-      5,
-      12,
-      1,
-      3,
-      make,
-      infer,
-      {{1,
-        "input_ids: I, max_length: I, min_length?: I, num_beams: I, num_return_sequences: I, "
-        "length_penalty?: T, repetition_penalty?: T, vocab_mask?: I, prefix_vocab_mask?: I, "
-        "attention_mask?: I, decoder_input_ids?: I, logits_processor?: I -> sequences: I, "
-        "sequences_scores?: T, scores?: T; T = float, I = int32; decoder: graph, "
-        "decoder_start_token_id: int = -1, early_stopping: int = 0, encoder: graph?, "
-        "eos_token_id: int, init_decoder: graph?, model_type: int = 0, "
-        "no_repeat_ngram_size: int = 0, pad_token_id: int, vocab_size: int = -1"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "BeamSearch", make, infer, kRows);
   return def;
 }
 

@@ -26,6 +26,7 @@
 #include "kernels/matmul.h"
 #include "kernels/softmax_rows.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 
 namespace bough::ops {
@@ -273,24 +274,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of({batch, qs.dims[1], qs.dims[2], vs.dims[3]}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "Q: T1, K: T1, V: T1 -> Y: T1; T1 = floats bfloat16; prob_mod: graph?, scale: float?, "
+     "score_mod: graph?, softmax_precision: int?"}};
+
 }  // namespace flex_attention_op
 }  // namespace
 
 const OpDef& def_FlexAttention() {
   using namespace flex_attention_op;
-  static const OpDef def{
-      "ai.onnx.preview",
-      "FlexAttention",
-      {1},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "Q: T1, K: T1, V: T1 -> Y: T1; T1 = floats bfloat16; prob_mod: graph?, scale: float?, "
-        "score_mod: graph?, softmax_precision: int?"}}};
+  static const OpDef def = def_from_rows("ai.onnx.preview", "FlexAttention", make, infer, kRows);
   return def;
 }
 

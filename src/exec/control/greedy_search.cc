@@ -11,6 +11,7 @@
 #include "exec/control/generation_scores.h"
 #include "exec/control/gpt_decoder.h"
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -132,27 +133,20 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int32, ir::Shape::of({batch, length}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input_ids: I, max_length: I, min_length?: I, repetition_penalty?: T, vocab_mask?: I, "
+     "prefix_vocab_mask?: I, attention_mask?: I -> sequences: I; T = float, I = int32; "
+     "decoder: graph, decoder_start_token_id: int = -1, encoder: graph?, eos_token_id: int, "
+     "init_decoder: graph?, model_type: int = 0, no_repeat_ngram_size: int = 0, "
+     "pad_token_id: int, vocab_size: int = -1"}};
+
 }  // namespace greedy_search_op
 }  // namespace
 
 const OpDef& def_MsGreedySearch() {
   using namespace greedy_search_op;
-  static const OpDef def{
-      "com.microsoft",
-      "GreedySearch",
-      {1},
-      2,
-      7,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "input_ids: I, max_length: I, min_length?: I, repetition_penalty?: T, vocab_mask?: I, "
-        "prefix_vocab_mask?: I, attention_mask?: I -> sequences: I; T = float, I = int32; "
-        "decoder: graph, decoder_start_token_id: int = -1, encoder: graph?, eos_token_id: int, "
-        "init_decoder: graph?, model_type: int = 0, no_repeat_ngram_size: int = 0, "
-        "pad_token_id: int, vocab_size: int = -1"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "GreedySearch", make, infer, kRows);
   return def;
 }
 

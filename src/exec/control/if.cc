@@ -5,6 +5,7 @@
 
 #include "check/control_flow_rules.h"
 #include "exec/control/subgraph.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -100,44 +101,37 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
+    {11, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
+    {13,
+     "cond: B -> outputs**: V; B = bool; V = all seq(all); then_branch: graph, "
+     "else_branch: graph"},
+    {16,
+     "cond: B -> outputs**: V; B = bool; V = all_ir4 seq(all_ir4) optional(all_ir4) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+    {19,
+     "cond: B -> outputs**: V; B = bool; V = all_ir9 seq(all_ir9) optional(all_ir9) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+    {21,
+     "cond: B -> outputs**: V; B = bool; V = all_ir10 seq(all_ir10) optional(all_ir10) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+    {23,
+     "cond: B -> outputs**: V; B = bool; V = all_ir11 seq(all_ir11) optional(all_ir11) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+    {24,
+     "cond: B -> outputs**: V; B = bool; V = all_ir12 seq(all_ir12) optional(all_ir12) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
+    {25,
+     "cond: B -> outputs**: V; B = bool; V = all_ir13 seq(all_ir13) optional(all_ir13) "
+     "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"}};
+
 }  // namespace if_op
 }  // namespace
 
 const OpDef& def_If() {
   using namespace if_op;
-  static const OpDef def{
-      "",
-      "If",
-      {1, 11, 13, 16, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      kVariadic,
-      make,
-      infer,
-      {{1, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
-       {11, "cond: B -> outputs**: V; B = bool; V = all; then_branch: graph, else_branch: graph"},
-       {13,
-        "cond: B -> outputs**: V; B = bool; V = all seq(all); then_branch: graph, "
-        "else_branch: graph"},
-       {16,
-        "cond: B -> outputs**: V; B = bool; V = all_ir4 seq(all_ir4) optional(all_ir4) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
-       {19,
-        "cond: B -> outputs**: V; B = bool; V = all_ir9 seq(all_ir9) optional(all_ir9) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
-       {21,
-        "cond: B -> outputs**: V; B = bool; V = all_ir10 seq(all_ir10) optional(all_ir10) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
-       {23,
-        "cond: B -> outputs**: V; B = bool; V = all_ir11 seq(all_ir11) optional(all_ir11) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
-       {24,
-        "cond: B -> outputs**: V; B = bool; V = all_ir12 seq(all_ir12) optional(all_ir12) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"},
-       {25,
-        "cond: B -> outputs**: V; B = bool; V = all_ir13 seq(all_ir13) optional(all_ir13) "
-        "optional(seq(all_ir4)); then_branch: graph, else_branch: graph"}}};
+  static const OpDef def = def_from_rows("", "If", make, infer, kRows);
   return def;
 }
 

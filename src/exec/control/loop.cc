@@ -7,6 +7,7 @@
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 
 namespace bough::ops {
 
@@ -111,48 +112,43 @@ void infer(InferContext& ctx) {
                                   : stacked_type(body[1 + o], 0, ir::Dim::unknown()));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all; body: graph"},
+    {11,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all; body: graph"},
+    {13,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all seq(all); body: graph"},
+    {16,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir4 seq(all_ir4) optional(all_ir4) optional(seq(all_ir4)); body: graph"},
+    {19,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir9 seq(all_ir9) optional(all_ir9) optional(seq(all_ir4)); body: graph"},
+    {21,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir10 seq(all_ir10) optional(all_ir10) optional(seq(all_ir4)); body: graph"},
+    {23,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir11 seq(all_ir11) optional(all_ir11) optional(seq(all_ir4)); body: graph"},
+    {24,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir12 seq(all_ir12) optional(all_ir12) optional(seq(all_ir4)); body: graph"},
+    {25,
+     "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
+     "= all_ir13 seq(all_ir13) optional(all_ir13) optional(seq(all_ir4)); body: graph"}};
+
 }  // namespace loop_op
 }  // namespace
 
 const OpDef& def_Loop() {
   using namespace loop_op;
-  static const OpDef def{
-      "",
-      "Loop",
-      {1, 11, 13, 16, 19, 21, 23, 24, 25},
-      2,
-      kVariadic,
-      0,
-      kVariadic,
-      make,
-      infer,
-      {{1,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all; body: graph"},
-       {11,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all; body: graph"},
-       {13,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all seq(all); body: graph"},
-       {16,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir4 seq(all_ir4) optional(all_ir4) optional(seq(all_ir4)); body: graph"},
-       {19,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir9 seq(all_ir9) optional(all_ir9) optional(seq(all_ir4)); body: graph"},
-       {21,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir10 seq(all_ir10) optional(all_ir10) optional(seq(all_ir4)); body: graph"},
-       {23,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir11 seq(all_ir11) optional(all_ir11) optional(seq(all_ir4)); body: graph"},
-       {24,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir12 seq(all_ir12) optional(all_ir12) optional(seq(all_ir4)); body: graph"},
-       {25,
-        "M?: I, cond?: B, v_initial**: V -> v_final_and_scan_outputs**: V; I = int64; B = bool; V "
-        "= all_ir13 seq(all_ir13) optional(all_ir13) optional(seq(all_ir4)); body: graph"}}};
+  // v_initial may be empty (ONNX gives it min_arity 0): M and cond are the only inputs.
+  static const OpDef def = def_from_rows("", "Loop", make, infer, kRows,
+                                         {.counts = ValueCounts{2, kVariadic, 1, kVariadic}});
   return def;
 }
 

@@ -11,6 +11,7 @@
 #include "exec/control/body_types.h"
 #include "exec/control/subgraph.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
@@ -272,56 +273,49 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {8,
+     "sequence_lens?: I, initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: "
+     "V; I = int64; V = all; body: graph, num_scan_inputs: int, directions: ints?"},
+    {9,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
+     "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {11,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
+     "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {16,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir4; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {19,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir9; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {21,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir10; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {23,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir11; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {24,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir12; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"},
+    {25,
+     "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir13; "
+     "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
+     "scan_output_axes: ints?, scan_output_directions: ints?"}};
+
 }  // namespace scan_op
 }  // namespace
 
 const OpDef& def_Scan() {
   using namespace scan_op;
-  static const OpDef def{
-      "",
-      "Scan",
-      {8, 9, 11, 16, 19, 21, 23, 24, 25},
-      1,
-      kVariadic,
-      1,
-      kVariadic,
-      make,
-      infer,
-      {{8,
-        "sequence_lens?: I, initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: "
-        "V; I = int64; V = all; body: graph, num_scan_inputs: int, directions: ints?"},
-       {9,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
-        "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {11,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all; body: "
-        "graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {16,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir4; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {19,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir9; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {21,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir10; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {23,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir11; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {24,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir12; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"},
-       {25,
-        "initial_state_and_scan_inputs**: V -> final_state_and_scan_outputs**: V; V = all_ir13; "
-        "body: graph, num_scan_inputs: int, scan_input_axes: ints?, scan_input_directions: ints?, "
-        "scan_output_axes: ints?, scan_output_directions: ints?"}}};
+  static const OpDef def = def_from_rows("", "Scan", make, infer, kRows);
   return def;
 }
 

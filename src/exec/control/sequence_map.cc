@@ -2,6 +2,7 @@
 // give the body their item at that position (all must be as long as the first); tensor
 // inputs are passed unchanged to every run. Each body output is collected into a sequence.
 #include "exec/control/subgraph.h"
+#include "ops/def_from_rows.h"
 #include "ops/sequence_util.h"
 
 namespace bough::ops {
@@ -105,23 +106,19 @@ void infer(InferContext& ctx) {
     ctx.set_output(o, ir::Type::wrap(ir::Type::Kind::Sequence, outs[o]));
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
+     "seq(all), V = all seq(all), O = seq(all); body: graph"}};
+
 }  // namespace sequence_map_op
 }  // namespace
 
 const OpDef& def_SequenceMap() {
   using namespace sequence_map_op;
-  static const OpDef def{"",
-                         "SequenceMap",
-                         {17},
-                         1,
-                         kVariadic,
-                         1,
-                         kVariadic,
-                         make,
-                         infer,
-                         {{17,
-                           "input_sequence: S, additional_inputs**: V -> out_sequence**: O; S = "
-                           "seq(all), V = all seq(all), O = seq(all); body: graph"}}};
+  // additional_inputs may be empty (ONNX gives it min_arity 0).
+  static const OpDef def = def_from_rows("", "SequenceMap", make, infer, kRows,
+                                         {.counts = ValueCounts{1, kVariadic, 1, kVariadic}});
   return def;
 }
 

@@ -17,6 +17,7 @@
 
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/attention_core.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -200,27 +201,20 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T, weights: T, bias?: T, mask_index?: M, past?: T, attention_bias?: T, "
+     "past_sequence_length?: M -> output: T, present?: T; T = float float16 bfloat16, M = "
+     "int32; do_rotary: int = 0, mask_filter_value: float = -10000.0, num_heads: int, "
+     "past_present_share_buffer: int = 0, qkv_hidden_sizes: ints?, rotary_embedding_dim: int "
+     "= 0, scale: float?, unidirectional: int = 0"}};
+
 }  // namespace attention_op
 }  // namespace
 
 const OpDef& def_MsAttention() {
   using namespace attention_op;
-  static const OpDef def{
-      "com.microsoft",
-      "Attention",
-      {1},
-      2,
-      7,
-      1,
-      2,
-      make,
-      infer,
-      {{1,
-        "input: T, weights: T, bias?: T, mask_index?: M, past?: T, attention_bias?: T, "
-        "past_sequence_length?: M -> output: T, present?: T; T = float float16 bfloat16, M = "
-        "int32; do_rotary: int = 0, mask_filter_value: float = -10000.0, num_heads: int, "
-        "past_present_share_buffer: int = 0, qkv_hidden_sizes: ints?, rotary_embedding_dim: int "
-        "= 0, scale: float?, unidirectional: int = 0"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "Attention", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // com.microsoft BiasAdd-1: Y = X + bias + skip, X and skip of shape (N, S, C), bias (C).
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -17,21 +18,15 @@ class BiasAdd : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasAdd>(); }
+constexpr SignatureText kRows[] = {{1, "X: T, bias: T, skip: T -> Y: T; T = float float16"}};
+
 }  // namespace bias_add_op
 }  // namespace
 
 const OpDef& def_MsBiasAdd() {
   using namespace bias_add_op;
-  static const OpDef def{"com.microsoft",
-                         "BiasAdd",
-                         {1},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1, "X: T, bias: T, skip: T -> Y: T; T = float float16"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "BiasAdd", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // com.microsoft BiasGelu-1: C = Gelu(A + B), the exact (erf) Gelu, with the 1-D bias B along
 // A's last dimension.
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -15,21 +16,15 @@ class BiasGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }
+constexpr SignatureText kRows[] = {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}};
+
 }  // namespace bias_gelu_op
 }  // namespace
 
 const OpDef& def_MsBiasGelu() {
   using namespace bias_gelu_op;
-  static const OpDef def{"com.microsoft",
-                         "BiasGelu",
-                         {1},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "BiasGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/matmul.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/dynamic_quantize.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
@@ -75,23 +76,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Float, matmul_shape(ctx, 0, 1));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "A: T1, B: T2, b_scale: T1, b_zero_point?: T2, bias?: T1 -> Y: T1; T1 = "
+     "float, T2 = int8 uint8"}};
+
 }  // namespace dynamic_quantize_matmul_op
 }  // namespace
 
 const OpDef& def_MsDynamicQuantizeMatMul() {
   using namespace dynamic_quantize_matmul_op;
-  static const OpDef def{"com.microsoft",
-                         "DynamicQuantizeMatMul",
-                         {1},
-                         3,
-                         5,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "A: T1, B: T2, b_scale: T1, b_zero_point?: T2, bias?: T1 -> Y: T1; T1 = "
-                           "float, T2 = int8 uint8"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "DynamicQuantizeMatMul", make, infer, kRows);
   return def;
 }
 

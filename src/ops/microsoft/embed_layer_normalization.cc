@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -126,26 +127,20 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 2) ctx.set_output_tensor(2, elem, y);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input_ids: T1, segment_ids?: T1, word_embedding: T, position_embedding: T, "
+     "segment_embedding?: T, gamma: T, beta: T, mask?: T1, position_ids?: T1 -> output: T, "
+     "mask_index?: T1, embedding_sum?: T; T1 = int32, T = float float16; epsilon: float?, "
+     "mask_index_type: int?"}};
+
 }  // namespace embed_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsEmbedLayerNormalization() {
   using namespace embed_layer_normalization_op;
-  static const OpDef def{
-      "com.microsoft",
-      "EmbedLayerNormalization",
-      {1},
-      7,
-      9,
-      1,
-      3,
-      make,
-      infer,
-      {{1,
-        "input_ids: T1, segment_ids?: T1, word_embedding: T, position_embedding: T, "
-        "segment_embedding?: T, gamma: T, beta: T, mask?: T1, position_ids?: T1 -> output: T, "
-        "mask_index?: T1, embedding_sum?: T; T1 = int32, T = float float16; epsilon: float?, "
-        "mask_index_type: int?"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "EmbedLayerNormalization", make, infer, kRows);
   return def;
 }
 

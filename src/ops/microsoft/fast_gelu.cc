@@ -1,5 +1,6 @@
 // com.microsoft FastGelu-1: Gelu's tanh approximation of x + bias (bias optional, 1-D along
 // x's last dimension): y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -16,21 +17,16 @@ class FastGelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }
+constexpr SignatureText kRows[] = {
+    {1, "X: T, bias?: T -> Y: T; T = float float16 double bfloat16"}};
+
 }  // namespace fast_gelu_op
 }  // namespace
 
 const OpDef& def_MsFastGelu() {
   using namespace fast_gelu_op;
-  static const OpDef def{"com.microsoft",
-                         "FastGelu",
-                         {1},
-                         1,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1, "X: T, bias?: T -> Y: T; T = float float16 double bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "FastGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 // activations are refused as unsupported. The Conv kernels activate each block of output
 // while it is in cache: in registers (Relu, LeakyRelu, Clip) or over its rows right after
 // they are stored (kernels::ConvEpilogue::in_registers).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/conv.h"
 
 namespace bough::ops {
@@ -58,25 +59,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return make_conv(ctx, read_activation(ctx));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
+     "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
+     "pads: ints?, strides: ints?"}};
+
 }  // namespace fused_conv_op
 }  // namespace
 
 const OpDef& def_FusedConv() {
   using namespace fused_conv_op;
-  static const OpDef def{
-      "com.microsoft",
-      "FusedConv",
-      {1},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer_conv,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
-        "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
-        "pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "FusedConv", make, infer_conv, kRows);
   return def;
 }
 

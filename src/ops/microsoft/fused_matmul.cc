@@ -15,6 +15,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 
@@ -126,24 +127,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, a, b));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "A: T, B: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.0, transA: int = "
+     "0, transB: int = 0, transBatchA: int = 0, transBatchB: int = 0"}};
+
 }  // namespace fused_matmul_op
 }  // namespace
 
 const OpDef& def_MsFusedMatMul() {
   using namespace fused_matmul_op;
-  static const OpDef def{
-      "com.microsoft",
-      "FusedMatMul",
-      {1},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "A: T, B: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.0, transA: int = "
-        "0, transB: int = 0, transBatchA: int = 0, transBatchB: int = 0"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "FusedMatMul", make, infer, kRows);
   return def;
 }
 

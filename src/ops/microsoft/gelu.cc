@@ -1,5 +1,6 @@
 // com.microsoft Gelu-1: y = 0.5 * x * (1 + erf(x / sqrt(2))), the exact Gelu (ai.onnx Gelu-20
 // with approximate="none", which it predates).
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -15,21 +16,14 @@ class Gelu : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = float float16 double bfloat16"}};
+
 }  // namespace gelu_op
 }  // namespace
 
 const OpDef& def_MsGelu() {
   using namespace gelu_op;
-  static const OpDef def{"com.microsoft",
-                         "Gelu",
-                         {1},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = float float16 double bfloat16"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "Gelu", make, infer_same_as_first, kRows);
   return def;
 }
 

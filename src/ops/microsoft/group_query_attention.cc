@@ -22,6 +22,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/attention_core.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -257,33 +258,27 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(i, elem, ir::Shape::of({q.dims[0], ir::Dim::known(kvn), length, size}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "query: T, key?: T, value?: T, past_key?: T_CACHE, past_value?: T_CACHE, seqlens_k: M, "
+     "total_sequence_length: M, cos_cache?: T, sin_cache?: T, position_ids?: tensor(int64), "
+     "attention_bias?: T, head_sink?: T, k_scale?: T_KV_SCALE, v_scale?: T_KV_SCALE, "
+     "q_norm_weight?: T, k_norm_weight?: T -> output: T, present_key?: T_CACHE, "
+     "present_value?: T_CACHE, output_qk?: T; T = float float16 bfloat16, T_CACHE = float "
+     "float16 bfloat16 uint8 int8 float8e4m3fn, T_KV_SCALE = float, M = int32; causal: int = "
+     "1, do_rotary: int = 0, k_quant_type: string = NONE, kv_cache_bit_width: int = 0, "
+     "kv_num_heads: int, local_window_size: int = -1, num_heads: int, qk_norm_epsilon: float "
+     "= 1e-6, qk_output: int = 0, rotary_interleaved: int = 0, scale: float?, "
+     "sliding_window_cache: int = 0, smooth_softmax: int = 0, softcap: float = 0.0, "
+     "v_quant_type: string = NONE"}};
+
 }  // namespace group_query_attention_op
 }  // namespace
 
 const OpDef& def_MsGroupQueryAttention() {
   using namespace group_query_attention_op;
-  static const OpDef def{
-      "com.microsoft",
-      "GroupQueryAttention",
-      {1},
-      7,
-      16,
-      1,
-      4,
-      make,
-      infer,
-      {{1,
-        "query: T, key?: T, value?: T, past_key?: T_CACHE, past_value?: T_CACHE, seqlens_k: M, "
-        "total_sequence_length: M, cos_cache?: T, sin_cache?: T, position_ids?: tensor(int64), "
-        "attention_bias?: T, head_sink?: T, k_scale?: T_KV_SCALE, v_scale?: T_KV_SCALE, "
-        "q_norm_weight?: T, k_norm_weight?: T -> output: T, present_key?: T_CACHE, "
-        "present_value?: T_CACHE, output_qk?: T; T = float float16 bfloat16, T_CACHE = float "
-        "float16 bfloat16 uint8 int8 float8e4m3fn, T_KV_SCALE = float, M = int32; causal: int = "
-        "1, do_rotary: int = 0, k_quant_type: string = NONE, kv_cache_bit_width: int = 0, "
-        "kv_num_heads: int, local_window_size: int = -1, num_heads: int, qk_norm_epsilon: float "
-        "= 1e-6, qk_output: int = 0, rotary_interleaved: int = 0, scale: float?, "
-        "sliding_window_cache: int = 0, smooth_softmax: int = 0, softcap: float = 0.0, "
-        "v_quant_type: string = NONE"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "GroupQueryAttention", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // accumulation does. Y is uint32 when both inputs are uint16, else int32.
 #include "kernels/convert.h"
 #include "kernels/matmul.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
 
@@ -32,22 +33,15 @@ void infer(InferContext& ctx) {
                         matmul_shape(ctx, 0, 1));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "A: T1, B: T2 -> Y: T3; T1 = int16 uint16, T2 = int16 uint16, T3 = int32 uint32"}};
+
 }  // namespace mat_mul_integer16_op
 }  // namespace
 
 const OpDef& def_MsMatMulInteger16() {
   using namespace mat_mul_integer16_op;
-  static const OpDef def{
-      "com.microsoft",
-      "MatMulInteger16",
-      {1},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "A: T1, B: T2 -> Y: T3; T1 = int16 uint16, T2 = int16 uint16, T3 = int32 uint32"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "MatMulInteger16", make, infer, kRows);
   return def;
 }
 

@@ -15,6 +15,7 @@
 #include "kernels/matmul_nbits.h"
 #include "kernels/through_float.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -120,25 +121,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "A: T1, B: T2, scales: T1, zero_points?: T3, g_idx?: T4, bias?: T1 -> Y: T1; T1 = float "
+     "float16 bfloat16, T2 = uint8 int32, T3 = uint8 int32 float16 float bfloat16, T4 = int32; "
+     "K: int, N: int, accuracy_level: int = 0, bits: int = 4, block_size: int"}};
+
 }  // namespace mat_mul_n_bits_op
 }  // namespace
 
 const OpDef& def_MsMatMulNBits() {
   using namespace mat_mul_n_bits_op;
-  static const OpDef def{
-      "com.microsoft",
-      "MatMulNBits",
-      {1},
-      3,
-      6,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "A: T1, B: T2, scales: T1, zero_points?: T3, g_idx?: T4, bias?: T1 -> Y: T1; T1 = float "
-        "float16 bfloat16, T2 = uint8 int32, T3 = uint8 int32 float16 float bfloat16, T4 = int32; "
-        "K: int, N: int, accuracy_level: int = 0, bits: int = 4, block_size: int"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "MatMulNBits", make, infer, kRows);
   return def;
 }
 

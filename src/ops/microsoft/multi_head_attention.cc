@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/attention_core.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -186,27 +187,20 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(2, elem, ir::Shape::of({q.dims[0], heads, total, v_size}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "query: T, key?: T, value?: T, bias?: T, key_padding_mask?: M, attention_bias?: T, "
+     "past_key?: T, past_value?: T, past_sequence_length?: M, cache_indirection?: M -> "
+     "output: T, present_key?: T, present_value?: T, qk?: QK; T = float float16 bfloat16, "
+     "QK = float float16 bfloat16, M = int32; mask_filter_value: float = -10000.0, "
+     "num_heads: int, scale: float?, unidirectional: int = 0"}};
+
 }  // namespace multi_head_attention_op
 }  // namespace
 
 const OpDef& def_MsMultiHeadAttention() {
   using namespace multi_head_attention_op;
-  static const OpDef def{
-      "com.microsoft",
-      "MultiHeadAttention",
-      {1},
-      1,
-      10,
-      1,
-      4,
-      make,
-      infer,
-      {{1,
-        "query: T, key?: T, value?: T, bias?: T, key_padding_mask?: M, attention_bias?: T, "
-        "past_key?: T, past_value?: T, past_sequence_length?: M, cache_indirection?: M -> "
-        "output: T, present_key?: T, present_value?: T, qk?: QK; T = float float16 bfloat16, "
-        "QK = float float16 bfloat16, M = int32; mask_filter_value: float = -10000.0, "
-        "num_heads: int, scale: float?, unidirectional: int = 0"}}};
+  static const OpDef def = def_from_rows("com.microsoft", "MultiHeadAttention", make, infer, kRows);
   return def;
 }
 

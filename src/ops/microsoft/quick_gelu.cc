@@ -1,6 +1,7 @@
 // com.microsoft QuickGelu-1: y = x * sigmoid(alpha * x), alpha 1.702 by default (the
 // sigmoid approximation of Gelu CLIP models use).
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/bias_activation.h"
 #include "ops/shape_infer.h"
 
@@ -27,22 +28,16 @@ class QuickGelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<QuickGelu>(ctx.attr_float("alpha", 1.702f));
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.702"}};
+
 }  // namespace quick_gelu_op
 }  // namespace
 
 const OpDef& def_MsQuickGelu() {
   using namespace quick_gelu_op;
-  static const OpDef def{
-      "com.microsoft",
-      "QuickGelu",
-      {1},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "X: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.702"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "QuickGelu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -10,6 +10,7 @@
 
 #include "kernels/elementwise_loops.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -125,25 +126,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<RotaryEmbedding>(ctx.attr_int("interleaved", 0) != 0, heads, rotary);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T, position_ids: M, cos_cache: T, sin_cache: T -> output: T; T = float float16 "
+     "bfloat16, M = int64; interleaved: int = 0, is_packed_batching: int = 0, num_heads: int = "
+     "0, rotary_embedding_dim: int = 0, scale: float = 1.0"}};
+
 }  // namespace rotary_embedding_op
 }  // namespace
 
 const OpDef& def_MsRotaryEmbedding() {
   using namespace rotary_embedding_op;
-  static const OpDef def{
-      "com.microsoft",
-      "RotaryEmbedding",
-      {1},
-      4,
-      4,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1,
-        "input: T, position_ids: M, cos_cache: T, sin_cache: T -> output: T; T = float float16 "
-        "bfloat16, M = int64; interleaved: int = 0, is_packed_batching: int = 0, num_heads: int = "
-        "0, rotary_embedding_dim: int = 0, scale: float = 1.0"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "RotaryEmbedding", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -5,7 +5,8 @@
 #include "kernels/convert.h"
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
-#include "ops/float_type_attr.h"
+#include "ops/def_from_rows.h"
+#include "ops/layer_norm_attrs.h"
 #include "ops/microsoft/skip_norm.h"
 #include "ops/shape_infer.h"
 
@@ -15,51 +16,39 @@ namespace {
 namespace simplified_layer_normalization_op {
 class SimplifiedLayerNormalization : public Kernel {
  public:
-  SimplifiedLayerNormalization(int64_t axis, double epsilon, ElemType stash)
-      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+  explicit SimplifiedLayerNormalization(LayerNormAttrs attrs) : attrs_(attrs) {}
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
-    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(x.rank()));
+    const int64_t axis = kernels::normalize_axis(attrs_.axis, static_cast<int64_t>(x.rank()));
     microsoft::NormInputs in{&x, nullptr, &io.input(1), nullptr, nullptr};
-    microsoft::NormOutputs r = microsoft::skip_normalize(in, axis, true, epsilon_, false, io.pool(),
-                                                         "SimplifiedLayerNormalization");
+    microsoft::NormOutputs r = microsoft::skip_normalize(in, axis, true, attrs_.epsilon, false,
+                                                         io.pool(), "SimplifiedLayerNormalization");
     io.set_output(0, std::move(r.y));
-    if (io.has_output(1)) io.set_output(1, kernels::cast(r.inv_std, stash_));
+    if (io.has_output(1)) io.set_output(1, kernels::cast(r.inv_std, attrs_.stash));
   }
 
  private:
-  int64_t axis_;
-  double epsilon_;
-  ElemType stash_;
+  LayerNormAttrs attrs_;
 };
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const ElemType stash = float_type_attr(ctx, "stash_type");
-  return std::make_unique<SimplifiedLayerNormalization>(ctx.attr_int("axis", -1),
-                                                        ctx.attr_float("epsilon", 1e-5f), stash);
+  return std::make_unique<SimplifiedLayerNormalization>(LayerNormAttrs::read(ctx));
 }
 void infer(InferContext& ctx) {
   microsoft::infer_skip_norm(ctx, ctx.attr_int("axis", -1), {1}, float_type_attr(ctx, "stash_type"),
                              0);
 }
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
+     "double; axis: int = -1, epsilon: float = "
+     "9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace simplified_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSimplifiedLayerNormalization() {
   using namespace simplified_layer_normalization_op;
-  static const OpDef def{
-      "",
-      "SimplifiedLayerNormalization",
-      {1},
-      2,
-      2,
-      1,
-      2,
-      make,
-      infer,
-      {{1,
-        "X: T, scale: T -> Y: T, inv_std_var?: U; T = float float16 double bfloat16, U = float "
-        "double; axis: int = -1, epsilon: float = "
-        "9.999999747378752e-06, stash_type: int = 1"}}};
+  static const OpDef def = def_from_rows("", "SimplifiedLayerNormalization", make, infer, kRows);
   return def;
 }
 

@@ -2,6 +2,7 @@
 // s = input + skip + bias, output = (s - mean) * inv_std * gamma + beta (beta and bias
 // optional). The optional outputs give mean and inv_std_var (float, the input's dims with a
 // last dim of 1) and input_skip_bias_sum (s itself, the residual the next block adds).
+#include "ops/def_from_rows.h"
 #include "ops/microsoft/skip_norm.h"
 
 namespace bough::ops {
@@ -12,25 +13,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return microsoft::make_skip_norm(ctx, false);
 }
 void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T, skip: T, gamma: T, beta?: T, bias?: T -> output: T, mean?: U, "
+     "inv_std_var?: U, input_skip_bias_sum?: T; T = float float16 bfloat16, U = float; "
+     "epsilon: float?"}};
+
 }  // namespace skip_layer_normalization_op
 }  // namespace
 
 const OpDef& def_MsSkipLayerNormalization() {
   using namespace skip_layer_normalization_op;
-  static const OpDef def{
-      "com.microsoft",
-      "SkipLayerNormalization",
-      {1},
-      3,
-      5,
-      1,
-      4,
-      make,
-      infer,
-      {{1,
-        "input: T, skip: T, gamma: T, beta?: T, bias?: T -> output: T, mean?: U, "
-        "inv_std_var?: U, input_skip_bias_sum?: T; T = float float16 bfloat16, U = float; "
-        "epsilon: float?"}}};
+  static const OpDef def =
+      def_from_rows("com.microsoft", "SkipLayerNormalization", make, infer, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -66,17 +67,9 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlArrayFeatureExtractor() {
-  static const OpDef def{
-      "ai.onnx.ml",
-      "ArrayFeatureExtractor",
-      {1},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "X: T, Y: tensor(int64) -> Z: T; T = float double int32 int64 string"}}};
+  static constexpr SignatureText kRows[] = {
+      {1, "X: T, Y: tensor(int64) -> Z: T; T = float double int32 int64 string"}};
+  static const OpDef def = def_from_rows("ai.onnx.ml", "ArrayFeatureExtractor", make, infer, kRows);
   return def;
 }
 

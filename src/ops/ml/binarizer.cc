@@ -1,4 +1,5 @@
 // ai.onnx.ml Binarizer: 1 where x > threshold, else 0, in x's type.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -14,17 +15,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlBinarizer() {
-  static const OpDef def{
-      "ai.onnx.ml",
-      "Binarizer",
-      {1},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "X: T -> Y: T; T = float double int32 int64; threshold: float = 0.0"}}};
+  static constexpr SignatureText kRows[] = {
+      {1, "X: T -> Y: T; T = float double int32 int64; threshold: float = 0.0"}};
+  static const OpDef def =
+      def_from_rows("ai.onnx.ml", "Binarizer", make, infer_same_as_first, kRows);
   return def;
 }
 

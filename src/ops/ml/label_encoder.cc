@@ -9,6 +9,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -169,30 +170,22 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlLabelEncoder() {
-  static const OpDef def{
-      "ai.onnx.ml",
-      "LabelEncoder",
-      {1, 2, 4},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
-        "default_int64: int = -1, default_string: string = _Unused"},
-       {2,
-        "X: T1 -> Y: T2; T1 = float int64 string, T2 = float int64 string; default_float: float = "
-        "-0.0, default_int64: int = -1, default_string: string = _Unused, keys_floats: floats?, "
-        "keys_int64s: ints?, keys_strings: strings?, values_floats: floats?, values_int64s: ints?, "
-        "values_strings: strings?"},
-       {4,
-        "X: T1 -> Y: T2; T1 = string int64 float int32 int16 double, T2 = string int64 float int32 "
-        "int16 double; default_float: float = -0.0, default_int64: int = -1, default_string: "
-        "string = _Unused, default_tensor: tensor?, keys_floats: floats?, keys_int64s: ints?, "
-        "keys_strings: strings?, keys_tensor: tensor?, values_floats: floats?, values_int64s: "
-        "ints?, values_strings: strings?, values_tensor: tensor?"}}};
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
+       "default_int64: int = -1, default_string: string = _Unused"},
+      {2,
+       "X: T1 -> Y: T2; T1 = float int64 string, T2 = float int64 string; default_float: float = "
+       "-0.0, default_int64: int = -1, default_string: string = _Unused, keys_floats: floats?, "
+       "keys_int64s: ints?, keys_strings: strings?, values_floats: floats?, values_int64s: ints?, "
+       "values_strings: strings?"},
+      {4,
+       "X: T1 -> Y: T2; T1 = string int64 float int32 int16 double, T2 = string int64 float int32 "
+       "int16 double; default_float: float = -0.0, default_int64: int = -1, default_string: "
+       "string = _Unused, default_tensor: tensor?, keys_floats: floats?, keys_int64s: ints?, "
+       "keys_strings: strings?, keys_tensor: tensor?, values_floats: floats?, values_int64s: "
+       "ints?, values_strings: strings?, values_tensor: tensor?"}};
+  static const OpDef def = def_from_rows("ai.onnx.ml", "LabelEncoder", make, infer, kRows);
   return def;
 }
 

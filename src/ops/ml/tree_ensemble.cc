@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "kernels/convert.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -296,23 +297,15 @@ void infer(InferContext& ctx) {
 }  // namespace
 
 const OpDef& def_MlTreeEnsemble() {
-  static const OpDef def{
-      "ai.onnx.ml",
-      "TreeEnsemble",
-      {5},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{5,
-        "X: T -> Y: T; T = float double float16; aggregate_function: int = 1, leaf_targetids: "
-        "ints, leaf_weights: tensor, membership_values: tensor?, n_targets: int?, "
-        "nodes_falseleafs: ints, nodes_falsenodeids: ints, nodes_featureids: ints, nodes_hitrates: "
-        "tensor?, nodes_missing_value_tracks_true: ints?, nodes_modes: tensor, nodes_splits: "
-        "tensor, nodes_trueleafs: ints, nodes_truenodeids: ints, post_transform: int = 0, "
-        "tree_roots: ints"}}};
+  static constexpr SignatureText kRows[] = {
+      {5,
+       "X: T -> Y: T; T = float double float16; aggregate_function: int = 1, leaf_targetids: "
+       "ints, leaf_weights: tensor, membership_values: tensor?, n_targets: int?, "
+       "nodes_falseleafs: ints, nodes_falsenodeids: ints, nodes_featureids: ints, nodes_hitrates: "
+       "tensor?, nodes_missing_value_tracks_true: ints?, nodes_modes: tensor, nodes_splits: "
+       "tensor, nodes_trueleafs: ints, nodes_truenodeids: ints, post_transform: int = 0, "
+       "tree_roots: ints"}};
+  static const OpDef def = def_from_rows("ai.onnx.ml", "TreeEnsemble", make, infer, kRows);
   return def;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -23,23 +24,17 @@ struct AbsFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<AbsFn>(x, out, pool, "Abs");
 }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "X: T -> Y: T; T = numeric"},
+                                   {13, "X: T -> Y: T; T = numeric bfloat16"}};
+
 }  // namespace abs_op
 }  // namespace
 
 const OpDef& def_Abs() {
   using namespace abs_op;
-  static const OpDef def{"",
-                         "Abs",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
-                          {6, "X: T -> Y: T; T = numeric"},
-                          {13, "X: T -> Y: T; T = numeric bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Abs", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

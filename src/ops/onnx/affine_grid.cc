@@ -5,6 +5,7 @@
 // float16/bfloat16 go through float.
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -118,23 +119,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {20,
+     "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
+     "align_corners: int = 0"}};
+
 }  // namespace affine_grid_op
 }  // namespace
 
 const OpDef& def_AffineGrid() {
   using namespace affine_grid_op;
-  static const OpDef def{"",
-                         "AffineGrid",
-                         {20},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{20,
-                           "theta: T1, size: T2 -> grid: T1; T1 = floats bfloat16, T2 = int64; "
-                           "align_corners: int = 0"}}};
+  static const OpDef def = def_from_rows("", "AffineGrid", make, infer, kRows);
   return def;
 }
 

@@ -108,7 +108,7 @@ inline constexpr SignatureText kArgReduceRows[] = {
      "select_last_index: int = 0"}};
 template <bool IsMax>
 OpDef arg_reduce_def(std::string_view name) {
-  return def_from_rows(name, 1, make_arg_reduce<IsMax>, infer_arg_reduce, kArgReduceRows);
+  return def_from_rows("", name, make_arg_reduce<IsMax>, infer_arg_reduce, kArgReduceRows);
 }
 
 }  // namespace bough::ops

@@ -25,6 +25,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -390,33 +391,26 @@ void infer(InferContext& ctx) {
         q.known ? ir::Shape::of({q.batch, q.heads, q.seq, total}) : ir::Shape::unknown_rank());
 }
 
+constexpr SignatureText kRows[] = {
+    {23,
+     "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2 -> Y: T1, "
+     "present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = "
+     "floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, "
+     "q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, "
+     "softmax_precision: int?"},
+    {24,
+     "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2, nonpad_kv_seqlen?: "
+     "tensor(int64) -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = "
+     "floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, "
+     "kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, "
+     "softcap: float = 0.0, softmax_precision: int?"}};
+
 }  // namespace attention_op
 }  // namespace
 
 const OpDef& def_Attention() {
   using namespace attention_op;
-  static const OpDef def{
-      "",
-      "Attention",
-      {23, 24},
-      3,
-      7,
-      1,
-      4,
-      make,
-      infer,
-      {{23,
-        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2 -> Y: T1, "
-        "present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = floats bfloat16, T2 = "
-        "floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, kv_num_heads: int?, "
-        "q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, softcap: float = 0.0, "
-        "softmax_precision: int?"},
-       {24,
-        "Q: T1, K: T1, V: T2, attn_mask?: U, past_key?: T1, past_value?: T2, nonpad_kv_seqlen?: "
-        "tensor(int64) -> Y: T1, present_key?: T1, present_value?: T2, qk_matmul_output?: T1; T1 = "
-        "floats bfloat16, T2 = floats bfloat16, U = numeric bfloat16 bool; is_causal: int = 0, "
-        "kv_num_heads: int?, q_num_heads: int?, qk_matmul_output_mode: int = 0, scale: float?, "
-        "softcap: float = 0.0, softmax_precision: int?"}}};
+  static const OpDef def = def_from_rows("", "Attention", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -61,41 +62,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                        ctx.attr_int("count_include_pad", 0) != 0);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
+     "strides: ints?"},
+    {7,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, count_include_pad: int = 0, "
+     "kernel_shape: ints, pads: ints?, strides: ints?"},
+    {10,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+    {11,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
+    {19,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+     "ints?"},
+    {22,
+     "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
+     "ints?"}};
+
 }  // namespace average_pool_op
 }  // namespace
 
 const OpDef& def_AveragePool() {
   using namespace average_pool_op;
-  static const OpDef def{
-      "",
-      "AveragePool",
-      {1, 7, 10, 11, 19, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_pool,
-      {{1,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
-        "strides: ints?"},
-       {7,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, count_include_pad: int = 0, "
-        "kernel_shape: ints, pads: ints?, strides: ints?"},
-       {10,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
-       {11,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, kernel_shape: ints, pads: ints?, strides: ints?"},
-       {19,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
-        "ints?"},
-       {22,
-        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "count_include_pad: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, strides: "
-        "ints?"}}};
+  static const OpDef def = def_from_rows("", "AveragePool", make, infer_pool, kRows);
   return def;
 }
 

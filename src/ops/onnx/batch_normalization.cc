@@ -7,6 +7,7 @@
 // (channel, position) instead of per channel. float16/bfloat16 go through float.
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -180,46 +181,39 @@ void infer(InferContext& ctx) {
     ctx.set_output(o, ctx.input_type(o == 2 || o == 4 ? 4 : 3));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+     "saved_var?: T; T = floats; consumed_inputs: ints, epsilon: float = 9.999999747378752e-06, "
+     "is_test: int = 0, momentum: float = 0.8999999761581421, spatial: int = 1"},
+    {6,
+     "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+     "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, is_test: int = 0, "
+     "momentum: float = 0.8999999761581421, spatial: int = 1"},
+    {7,
+     "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+     "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
+     "0.8999999761581421, spatial: int = 1"},
+    {9,
+     "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
+     "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
+     "0.8999999761581421"},
+    {14,
+     "X: T, scale: T, B: T, input_mean: U, input_var: U -> Y: T, running_mean?: U, "
+     "running_var?: U; T = floats bfloat16, U = floats bfloat16; epsilon: float = "
+     "9.999999747378752e-06, momentum: float = 0.8999999761581421, training_mode: int = 0"},
+    {15,
+     "X: T, scale: T1, B: T1, input_mean: T2, input_var: T2 -> Y: T, running_mean?: T2, "
+     "running_var?: T2; T = floats bfloat16, T1 = floats bfloat16, T2 = floats bfloat16; "
+     "epsilon: float = 9.999999747378752e-06, momentum: float = 0.8999999761581421, "
+     "training_mode: int = 0"}};
+
 }  // namespace batch_normalization_op
 }  // namespace
 
 const OpDef& def_BatchNormalization() {
   using namespace batch_normalization_op;
-  static const OpDef def{
-      "",
-      "BatchNormalization",
-      {1, 6, 7, 9, 14, 15},
-      5,
-      5,
-      1,
-      5,
-      make,
-      infer,
-      {{1,
-        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
-        "saved_var?: T; T = floats; consumed_inputs: ints, epsilon: float = 9.999999747378752e-06, "
-        "is_test: int = 0, momentum: float = 0.8999999761581421, spatial: int = 1"},
-       {6,
-        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
-        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, is_test: int = 0, "
-        "momentum: float = 0.8999999761581421, spatial: int = 1"},
-       {7,
-        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
-        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
-        "0.8999999761581421, spatial: int = 1"},
-       {9,
-        "X: T, scale: T, B: T, mean: T, var: T -> Y: T, mean?: T, var?: T, saved_mean?: T, "
-        "saved_var?: T; T = floats; epsilon: float = 9.999999747378752e-06, momentum: float = "
-        "0.8999999761581421"},
-       {14,
-        "X: T, scale: T, B: T, input_mean: U, input_var: U -> Y: T, running_mean?: U, "
-        "running_var?: U; T = floats bfloat16, U = floats bfloat16; epsilon: float = "
-        "9.999999747378752e-06, momentum: float = 0.8999999761581421, training_mode: int = 0"},
-       {15,
-        "X: T, scale: T1, B: T1, input_mean: T2, input_var: T2 -> Y: T, running_mean?: T2, "
-        "running_var?: T2; T = floats bfloat16, T1 = floats bfloat16, T2 = floats bfloat16; "
-        "epsilon: float = 9.999999747378752e-06, momentum: float = 0.8999999761581421, "
-        "training_mode: int = 0"}}};
+  static const OpDef def = def_from_rows("", "BatchNormalization", make, infer, kRows);
   return def;
 }
 

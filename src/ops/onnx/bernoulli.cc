@@ -6,6 +6,7 @@
 // 100,000 draws at p = 0.3).
 #include "kernels/convert.h"
 #include "kernels/random.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
@@ -61,28 +62,21 @@ void infer(InferContext& ctx) {
                         ctx.input_shape(0));
 }
 
+constexpr SignatureText kRows[] = {
+    {15,
+     "input: T1 -> output: T2; T1 = floats, T2 = floats bfloat16 ints uints bool; dtype: int?, "
+     "seed: float?"},
+    {22,
+     "input: T1 -> output: T2; T1 = floats bfloat16, T2 = floats bfloat16 ints uints bool; "
+     "dtype: int?, seed: float?"}};
+
 }  // namespace bernoulli_op
 }  // namespace
 
 const OpDef& def_Bernoulli() {
   using namespace bernoulli_op;
-  static const OpDef def{
-      "",
-      "Bernoulli",
-      {15, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{15,
-        "input: T1 -> output: T2; T1 = floats, T2 = floats bfloat16 ints uints bool; dtype: int?, "
-        "seed: float?"},
-       {22,
-        "input: T1 -> output: T2; T1 = floats bfloat16, T2 = floats bfloat16 ints uints bool; "
-        "dtype: int?, seed: float?"}},
-      /*nondeterministic=*/true};
+  static const OpDef def =
+      def_from_rows("", "Bernoulli", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

@@ -2,6 +2,7 @@
 // value conversion). Strings are refused; a bool result is normalized to 0/1.
 #include <cstring>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -56,25 +57,18 @@ void infer(InferContext& ctx) {
                 " changes the element width");
   infer_shape_of_first(ctx, t);
 }
+constexpr SignatureText kRows[] = {
+    {26,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool complex64 complex128 float8s int4 "
+     "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool complex64 complex128 "
+     "float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; to: int"}};
+
 }  // namespace bit_cast_op
 }  // namespace
 
 const OpDef& def_BitCast() {
   using namespace bit_cast_op;
-  static const OpDef def{
-      "",
-      "BitCast",
-      {26},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{26,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool complex64 complex128 float8s int4 "
-        "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool complex64 complex128 "
-        "float8s int4 uint4 float4e2m1 float8e8m0 int2 uint2; to: int"}}};
+  static const OpDef def = def_from_rows("", "BitCast", make, infer, kRows);
   return def;
 }
 

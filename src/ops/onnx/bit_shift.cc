@@ -2,6 +2,7 @@
 // multidirectional broadcasting. Shifting by the type's width or more gives 0.
 #include <type_traits>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/bitwise.h"
 #include "ops/shape_infer.h"
 
@@ -30,21 +31,14 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (direction == "RIGHT") return make_binary<compute<false>>(ctx);
   ctx.invalid("BitShift direction must be \"LEFT\" or \"RIGHT\"");
 }
+constexpr SignatureText kRows[] = {{11, "X: T, Y: T -> Z: T; T = uints; direction: string"}};
+
 }  // namespace bit_shift_op
 }  // namespace
 
 const OpDef& def_BitShift() {
   using namespace bit_shift_op;
-  static const OpDef def{"",
-                         "BitShift",
-                         {11},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_broadcast,
-                         {{11, "X: T, Y: T -> Z: T; T = uints; direction: string"}}};
+  static const OpDef def = def_from_rows("", "BitShift", make, infer_broadcast, kRows);
   return def;
 }
 

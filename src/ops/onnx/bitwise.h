@@ -24,7 +24,7 @@ Tensor bitwise_op(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {
 }
 template <typename Fn>
 OpDef bitwise_def() {
-  return def_from_rows(Fn::kName, 2, make_binary<bitwise_op<Fn>>, infer_broadcast, kBitwiseRows);
+  return def_from_rows("", Fn::kName, make_binary<bitwise_op<Fn>>, infer_broadcast, kBitwiseRows);
 }
 
 }  // namespace bough::ops

@@ -1,4 +1,5 @@
 // BitwiseNot: ~X on integers.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/bitwise.h"
 #include "ops/shape_infer.h"
 
@@ -12,21 +13,15 @@ Tensor compute(const Tensor& x, util::ThreadPool& pool) {
     return kernels::unary_map<T, T>(x, x.type(), pool, [](T v) { return static_cast<T>(~v); });
   });
 }
+constexpr SignatureText kRows[] = {{18, "X: T -> Y: T; T = ints uints"}};
+
 }  // namespace bitwise_not_op
 }  // namespace
 
 const OpDef& def_BitwiseNot() {
   using namespace bitwise_not_op;
-  static const OpDef def{"",
-                         "BitwiseNot",
-                         {18},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{18, "X: T -> Y: T; T = ints uints"}}};
+  static const OpDef def =
+      def_from_rows("", "BitwiseNot", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

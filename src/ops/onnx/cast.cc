@@ -2,6 +2,7 @@
 // In opset 1 `to` is a string naming a TensorProto.DataType ("FLOAT"), later its number.
 #include <cctype>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/cast_options.h"
 
 namespace bough::ops {
@@ -42,45 +43,38 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, read_to(ctx), ctx.input_shape(0)); }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: string"},
+    {6, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: int"},
+    {9, "input: T1 -> output: T2; T1 = numeric bool string, T2 = numeric bool string; to: int"},
+    {13,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string, T2 = numeric bfloat16 bool "
+     "string; to: int"},
+    {19,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = numeric bfloat16 "
+     "bool string float8s; saturate: int = 1, to: int"},
+    {21,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4, T2 = "
+     "numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1, to: int"},
+    {23,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1, "
+     "T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; saturate: int = 1, to: "
+     "int"},
+    {24,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+     "float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0; "
+     "round_mode: string = up, saturate: int = 1, to: int"},
+    {25,
+     "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+     "float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
+     "float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1, to: int"}};
+
 }  // namespace cast_op
 }  // namespace
 
 const OpDef& def_Cast() {
   using namespace cast_op;
-  static const OpDef def{
-      "",
-      "Cast",
-      {1, 6, 9, 13, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: string"},
-       {6, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; to: int"},
-       {9, "input: T1 -> output: T2; T1 = numeric bool string, T2 = numeric bool string; to: int"},
-       {13,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string, T2 = numeric bfloat16 bool "
-        "string; to: int"},
-       {19,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = numeric bfloat16 "
-        "bool string float8s; saturate: int = 1, to: int"},
-       {21,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4, T2 = "
-        "numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1, to: int"},
-       {23,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1, "
-        "T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; saturate: int = 1, to: "
-        "int"},
-       {24,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
-        "float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 float8e8m0; "
-        "round_mode: string = up, saturate: int = 1, to: int"},
-       {25,
-        "input: T1 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
-        "float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1 "
-        "float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1, to: int"}}};
+  static const OpDef def = def_from_rows("", "Cast", make, infer, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // CastLike: converts the first input to the element type of the second (only its type is
 // read), as Cast does.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/cast_options.h"
 
 namespace bough::ops {
@@ -24,42 +25,35 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ctx.input_elem(1), ctx.input_shape(0)); }
 
+constexpr SignatureText kRows[] = {
+    {15,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool "
+     "string, T2 = numeric bfloat16 bool string"},
+    {19,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = "
+     "numeric bfloat16 bool string float8s; saturate: int = 1"},
+    {21,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
+     "uint4, T2 = numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1"},
+    {23,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
+     "uint4 float4e2m1, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; "
+     "saturate: int = 1"},
+    {24,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
+     "uint4 float4e2m1 float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 "
+     "float4e2m1 float8e8m0; round_mode: string = up, saturate: int = 1"},
+    {25,
+     "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
+     "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 "
+     "uint4 float4e2m1 float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1"}};
+
 }  // namespace cast_like_op
 }  // namespace
 
 const OpDef& def_CastLike() {
   using namespace cast_like_op;
-  static const OpDef def{
-      "",
-      "CastLike",
-      {15, 19, 21, 23, 24, 25},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{15,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool "
-        "string, T2 = numeric bfloat16 bool string"},
-       {19,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s, T2 = "
-        "numeric bfloat16 bool string float8s; saturate: int = 1"},
-       {21,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
-        "uint4, T2 = numeric bfloat16 bool string float8s int4 uint4; saturate: int = 1"},
-       {23,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
-        "uint4 float4e2m1, T2 = numeric bfloat16 bool string float8s int4 uint4 float4e2m1; "
-        "saturate: int = 1"},
-       {24,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
-        "uint4 float4e2m1 float8e8m0, T2 = numeric bfloat16 bool string float8s int4 uint4 "
-        "float4e2m1 float8e8m0; round_mode: string = up, saturate: int = 1"},
-       {25,
-        "input: T1, target_type: T2 -> output: T2; T1 = numeric bfloat16 bool string float8s int4 "
-        "uint4 float4e2m1 float8e8m0 int2 uint2, T2 = numeric bfloat16 bool string float8s int4 "
-        "uint4 float4e2m1 float8e8m0 int2 uint2; round_mode: string = up, saturate: int = 1"}}};
+  static const OpDef def = def_from_rows("", "CastLike", make, infer, kRows);
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -121,24 +122,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ctx.input_elem(0), ir::Shape::of({batch, channels, carry}));
 }
 
+constexpr SignatureText kRows[] = {
+    {27,
+     "input: T, weight: T, bias?: T, past_state?: T -> output: T, present_state: T; T = float "
+     "float16 bfloat16; activation: string = none"}};
+
 }  // namespace causal_conv_with_state_op
 }  // namespace
 
 const OpDef& def_CausalConvWithState() {
   using namespace causal_conv_with_state_op;
-  static const OpDef def{
-      "",
-      "CausalConvWithState",
-      {27},
-      2,
-      4,
-      2,
-      2,
-      make,
-      infer,
-      {{27,
-        "input: T, weight: T, bias?: T, past_state?: T -> output: T, present_state: T; T = float "
-        "float16 bfloat16; activation: string = none"}}};
+  static const OpDef def = def_from_rows("", "CausalConvWithState", make, infer, kRows);
   return def;
 }
 

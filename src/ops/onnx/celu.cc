@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -18,22 +19,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return std::max(T(0), v) + std::min(T(0), a * std::expm1(v / a));
   });
 }
+constexpr SignatureText kRows[] = {{12, "X: T -> Y: T; T = float; alpha: float = 1.0"},
+                                   {28, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace celu_op
 }  // namespace
 
 const OpDef& def_Celu() {
   using namespace celu_op;
-  static const OpDef def{"",
-                         "Celu",
-                         {12, 28},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{12, "X: T -> Y: T; T = float; alpha: float = 1.0"},
-                          {28, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "Celu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // floor((s - n) / 2) zeros in front and the rest behind.
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -60,20 +61,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
-  const auto rank = static_cast<int64_t>(s.dims.size());
-  std::vector<int64_t> axes;
-  if (ctx.has_attr("axes")) {
-    axes = layout_infer::normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
-  } else {
-    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
-  }
-  std::vector<ir::Dim> out = s.dims;
+  const auto rank = static_cast<int64_t>(s->dims.size());
+  const std::vector<int64_t> axes = layout_infer::axes_or_all(ctx, ctx.has_attr("axes"), rank);
+  std::vector<ir::Dim> out = s->dims;
   const auto sizes = int_values(ctx, 1);
   if (sizes && sizes->size() != axes.size())
     ctx.invalid("shape has " + std::to_string(sizes->size()) + " entries for " +
@@ -85,23 +78,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
+     "int32 int64; axes: ints?"}};
+
 }  // namespace center_crop_pad_op
 }  // namespace
 
 const OpDef& def_CenterCropPad() {
   using namespace center_crop_pad_op;
-  static const OpDef def{"",
-                         "CenterCropPad",
-                         {18},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{18,
-                           "input_data: T, shape: Tind -> output_data: T; T = all_ir4, Tind = "
-                           "int32 int64; axes: ints?"}}};
+  static const OpDef def = def_from_rows("", "CenterCropPad", make, infer, kRows);
   return def;
 }
 

@@ -3,7 +3,9 @@
 #include <limits>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
+#include "ops/optional_input.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
@@ -21,7 +23,7 @@ auto clamp_to(T lo, T hi) {
 
 // Bound input i: a one-element tensor of x's type, or null when omitted.
 const Tensor* bound_input(const KernelIO& io, size_t i) {
-  if (!io.has_input(i) || io.value(i).is_none()) return nullptr;
+  if (!given_input(io, i)) return nullptr;
   const Tensor& b = io.input(i);
   if (b.type() != io.input(0).type()) type_mismatch(io.input(0), b);
   if (b.numel() != 1)
@@ -59,28 +61,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   });
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = floats; consumed_inputs: ints?, max: float?, min: float?"},
+    {6,
+     "input: T -> output: T; T = floats; max: float = 3.4028234663852886e+38, min: float = "
+     "-3.4028234663852886e+38"},
+    {11, "input: T, min?: T, max?: T -> output: T; T = floats"},
+    {12, "input: T, min?: T, max?: T -> output: T; T = numeric"},
+    {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace clip_op
 }  // namespace
 
 const OpDef& def_Clip() {
   using namespace clip_op;
-  static const OpDef def{
-      "",
-      "Clip",
-      {1, 6, 11, 12, 13},
-      1,
-      3,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "input: T -> output: T; T = floats; consumed_inputs: ints?, max: float?, min: float?"},
-       {6,
-        "input: T -> output: T; T = floats; max: float = 3.4028234663852886e+38, min: float = "
-        "-3.4028234663852886e+38"},
-       {11, "input: T, min?: T, max?: T -> output: T; T = floats"},
-       {12, "input: T, min?: T, max?: T -> output: T; T = numeric"},
-       {13, "input: T, min?: T, max?: T -> output: T; T = numeric bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Clip", make, infer_same_as_first, kRows);
   return def;
 }
 

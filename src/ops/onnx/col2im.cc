@@ -6,6 +6,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/window_attrs.h"
 #include "ops/shape_infer.h"
@@ -121,24 +122,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
+     "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace col2im_op
 }  // namespace
 
 const OpDef& def_Col2Im() {
   using namespace col2im_op;
-  static const OpDef def{
-      "",
-      "Col2Im",
-      {18},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{18,
-        "input: T, image_shape: tensor(int64), block_shape: tensor(int64) -> output: T; T = "
-        "all_ir4; dilations: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "Col2Im", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -90,23 +91,16 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
+    {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}};
+
 }  // namespace compress_op
 }  // namespace
 
 const OpDef& def_Compress() {
   using namespace compress_op;
-  static const OpDef def{
-      "",
-      "Compress",
-      {9, 11},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{9, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"},
-       {11, "input: T, condition: T1 -> output: T; T = all, T1 = bool; axis: int?"}}};
+  static const OpDef def = def_from_rows("", "Compress", make, infer, kRows);
   return def;
 }
 

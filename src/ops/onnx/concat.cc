@@ -3,6 +3,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -91,24 +92,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, std::move(*merged));
 }
 
+constexpr SignatureText kRows[] = {{1, "inputs*: T -> concat_result: T; T = floats; axis: int?"},
+                                   {4, "inputs*: T -> concat_result: T; T = all; axis: int"},
+                                   {11, "inputs*: T -> concat_result: T; T = all; axis: int"},
+                                   {13, "inputs*: T -> concat_result: T; T = all_ir4; axis: int"}};
+
 }  // namespace concat_op
 }  // namespace
 
 const OpDef& def_Concat() {
   using namespace concat_op;
-  static const OpDef def{"",
-                         "Concat",
-                         {1, 4, 11, 13},
-                         1,
-                         kVariadic,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "inputs*: T -> concat_result: T; T = floats; axis: int?"},
-                          {4, "inputs*: T -> concat_result: T; T = all; axis: int"},
-                          {11, "inputs*: T -> concat_result: T; T = all; axis: int"},
-                          {13, "inputs*: T -> concat_result: T; T = all_ir4; axis: int"}}};
+  static const OpDef def = def_from_rows("", "Concat", make, infer, kRows);
   return def;
 }
 

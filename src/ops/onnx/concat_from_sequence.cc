@@ -2,6 +2,7 @@
 // are stacked along a new axis inserted at `axis` instead (which may then be rank, i.e. last).
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
@@ -100,23 +101,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
+     "int, new_axis: int = 0"}};
+
 }  // namespace concat_from_sequence_op
 }  // namespace
 
 const OpDef& def_ConcatFromSequence() {
   using namespace concat_from_sequence_op;
-  static const OpDef def{"",
-                         "ConcatFromSequence",
-                         {11},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{11,
-                           "input_sequence: S -> concat_result: T; S = seq(all), T = all; axis: "
-                           "int, new_axis: int = 0"}}};
+  static const OpDef def = def_from_rows("", "ConcatFromSequence", make, infer, kRows);
   return def;
 }
 

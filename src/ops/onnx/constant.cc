@@ -1,5 +1,6 @@
 // Constant: a tensor from exactly one of the attributes value, value_float(s),
 // value_int(s), value_string(s) (sparse_value arrives as a dense tensor).
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -94,52 +95,45 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1, " -> output: T; T = floats; value: tensor"},
+    {9, " -> output: T; T = all; value: tensor"},
+    {11, " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?"},
+    {12,
+     " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {13,
+     " -> output: T; T = all_ir4; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {19,
+     " -> output: T; T = all_ir9; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {21,
+     " -> output: T; T = all_ir10; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {23,
+     " -> output: T; T = all_ir11; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {24,
+     " -> output: T; T = all_ir12; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"},
+    {25,
+     " -> output: T; T = all_ir13; sparse_value: sparse_tensor?, value: tensor?, value_float: "
+     "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
+     "value_strings: strings?"}};
+
 }  // namespace constant_op
 }  // namespace
 
 const OpDef& def_Constant() {
   using namespace constant_op;
-  static const OpDef def{
-      "",
-      "Constant",
-      {1, 9, 11, 12, 13, 19, 21, 23, 24, 25},
-      0,
-      0,
-      1,
-      1,
-      make,
-      infer,
-      {{1, " -> output: T; T = floats; value: tensor"},
-       {9, " -> output: T; T = all; value: tensor"},
-       {11, " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?"},
-       {12,
-        " -> output: T; T = all; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {13,
-        " -> output: T; T = all_ir4; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {19,
-        " -> output: T; T = all_ir9; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {21,
-        " -> output: T; T = all_ir10; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {23,
-        " -> output: T; T = all_ir11; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {24,
-        " -> output: T; T = all_ir12; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"},
-       {25,
-        " -> output: T; T = all_ir13; sparse_value: sparse_tensor?, value: tensor?, value_float: "
-        "float?, value_floats: floats?, value_int: int?, value_ints: ints?, value_string: string?, "
-        "value_strings: strings?"}}};
+  static const OpDef def = def_from_rows("", "Constant", make, infer, kRows);
   return def;
 }
 

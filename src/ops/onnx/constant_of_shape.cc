@@ -5,6 +5,7 @@
 
 #include "ir/float_formats.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -78,36 +79,28 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"},
+    {20, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s; value: tensor?"},
+    {21,
+     "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4; "
+     "value: tensor?"},
+    {23,
+     "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+     "float4e2m1; value: tensor?"},
+    {24,
+     "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+     "float4e2m1 float8e8m0; value: tensor?"},
+    {25,
+     "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
+     "float4e2m1 float8e8m0 int2 uint2; value: tensor?"}};
+
 }  // namespace constant_of_shape_op
 }  // namespace
 
 const OpDef& def_ConstantOfShape() {
   using namespace constant_of_shape_op;
-  static const OpDef def{
-      "",
-      "ConstantOfShape",
-      {9, 20, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{9, "input: T1 -> output: T2; T1 = int64, T2 = numeric bool; value: tensor?"},
-       {20,
-        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s; value: tensor?"},
-       {21,
-        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4; "
-        "value: tensor?"},
-       {23,
-        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
-        "float4e2m1; value: tensor?"},
-       {24,
-        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
-        "float4e2m1 float8e8m0; value: tensor?"},
-       {25,
-        "input: T1 -> output: T2; T1 = int64, T2 = numeric bool bfloat16 float8s int4 uint4 "
-        "float4e2m1 float8e8m0 int2 uint2; value: tensor?"}}};
+  static const OpDef def = def_from_rows("", "ConstantOfShape", make, infer, kRows);
   return def;
 }
 

@@ -25,6 +25,7 @@
 #include "kernels/finite.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/prepared_filter.h"
@@ -372,6 +373,17 @@ class Conv : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+    {11,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
+    {22,
+     "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+     "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace conv_op
 }  // namespace
 
@@ -387,25 +399,7 @@ void infer_conv(InferContext& ctx) {
 
 const OpDef& def_Conv() {
   using namespace conv_op;
-  static const OpDef def{
-      "",
-      "Conv",
-      {1, 11, 22},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer_conv,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
-       {11,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"},
-       {22,
-        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "Conv", make, infer_conv, kRows);
   return def;
 }
 

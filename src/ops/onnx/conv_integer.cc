@@ -1,5 +1,6 @@
 // ConvInteger: Conv of (x - x_zero_point) with (w - w_zero_point) for 8-bit x and w, giving
 // int32 (integer_conv.h). The exact sums wrap to 32 bits, as the spec allows.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/integer_conv.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/registry.h"
@@ -41,25 +42,18 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int32, conv_output_shape(ctx)); }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "x: T1, w: T2, x_zero_point?: T1, w_zero_point?: T2 -> y: T3; T1 = int8 uint8, T2 = int8 "
+     "uint8, T3 = int32; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, "
+     "kernel_shape: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace conv_integer_op
 }  // namespace
 
 const OpDef& def_ConvInteger() {
   using namespace conv_integer_op;
-  static const OpDef def{
-      "",
-      "ConvInteger",
-      {10},
-      2,
-      4,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "x: T1, w: T2, x_zero_point?: T1, w_zero_point?: T2 -> y: T3; T1 = int8 uint8, T2 = int8 "
-        "uint8, T3 = int32; auto_pad: string = NOTSET, dilations: ints?, group: int = 1, "
-        "kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "ConvInteger", make, infer, kRows);
   return def;
 }
 

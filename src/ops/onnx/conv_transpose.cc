@@ -11,6 +11,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/prepared_filter.h"
@@ -252,33 +253,26 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+     "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+     "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+    {11,
+     "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
+     "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
+     "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
+    {22,
+     "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
+     "ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, "
+     "pads: ints?, strides: ints?"}};
+
 }  // namespace conv_transpose_op
 }  // namespace
 
 const OpDef& def_ConvTranspose() {
   using namespace conv_transpose_op;
-  static const OpDef def{
-      "",
-      "ConvTranspose",
-      {1, 11, 22},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
-       {11,
-        "X: T, W: T, B?: T -> Y: T; T = floats; auto_pad: string = NOTSET, "
-        "dilations: ints?, group: int = 1, kernel_shape: ints?, output_padding: "
-        "ints?, output_shape: ints?, pads: ints?, strides: ints?"},
-       {22,
-        "X: T, W: T, B?: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, output_padding: ints?, output_shape: ints?, "
-        "pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "ConvTranspose", make, infer, kRows);
   return def;
 }
 

@@ -1,22 +1,17 @@
 // CumProd: running products along the axis given by input 1 (see cumulative.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/cumulative.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
 
 const OpDef& def_CumProd() {
-  static const OpDef def{"",
-                         "CumProd",
-                         {26},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make_cumulative<Total::Product>,
-                         infer_same_as_first,
-                         {{26,
-                           "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
-                           "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}}};
+  static constexpr SignatureText kRows[] = {
+      {26,
+       "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
+       "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}};
+  static const OpDef def =
+      def_from_rows("", "CumProd", make_cumulative<Total::Product>, infer_same_as_first, kRows);
   return def;
 }
 

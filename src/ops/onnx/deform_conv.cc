@@ -12,6 +12,7 @@
 #include "kernels/deform_im2col.h"
 #include "kernels/dispatch.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
 
@@ -154,29 +155,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+constexpr SignatureText kRows[] = {
+    {19,
+     "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats; dilations: ints?, "
+     "group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
+     "strides: ints?"},
+    {22,
+     "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats bfloat16; dilations: "
+     "ints?, group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
+     "strides: ints?"}};
+
 }  // namespace deform_conv_op
 }  // namespace
 
 const OpDef& def_DeformConv() {
   using namespace deform_conv_op;
-  static const OpDef def{
-      "",
-      "DeformConv",
-      {19, 22},
-      3,
-      5,
-      1,
-      1,
-      make,
-      infer,
-      {{19,
-        "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats; dilations: ints?, "
-        "group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
-        "strides: ints?"},
-       {22,
-        "X: T, W: T, offset: T, B?: T, mask?: T -> Y: T; T = floats bfloat16; dilations: "
-        "ints?, group: int = 1, kernel_shape: ints?, offset_group: int = 1, pads: ints?, "
-        "strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "DeformConv", make, infer, kRows);
   return def;
 }
 

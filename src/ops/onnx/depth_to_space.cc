@@ -2,6 +2,7 @@
 // b x b spatial blocks. mode "DCR" (default) takes the block offset from the channel's high
 // part, "CRD" (opset 11+) from its low part.
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -52,24 +53,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, true); }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = all; blocksize: int"},
+    {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
+    {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}};
+
 }  // namespace depth_to_space_op
 }  // namespace
 
 const OpDef& def_DepthToSpace() {
   using namespace depth_to_space_op;
-  static const OpDef def{
-      "",
-      "DepthToSpace",
-      {1, 11, 13},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "input: T -> output: T; T = all; blocksize: int"},
-       {11, "input: T -> output: T; T = all; blocksize: int, mode: string = DCR"},
-       {13, "input: T -> output: T; T = all_ir4; blocksize: int, mode: string = DCR"}}};
+  static const OpDef def = def_from_rows("", "DepthToSpace", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // also the precision of the product: x - x_zero_point and x_scale are rounded to it first.
 // From version 24 the scale may be float8e8m0 (a power of two, as MX formats keep per
 // block); the output cannot be float8e8m0, so such a scale needs output_dtype.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -135,44 +136,37 @@ void infer(InferContext& ctx) {
   }
   infer_shape_of_first(ctx, out);
 }
+constexpr SignatureText kRows[] = {
+    {10,
+     "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8"},
+    {13,
+     "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8; "
+     "axis: int = 1"},
+    {19,
+     "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int32 float8s, T2 = float "
+     "float16 bfloat16; axis: int = 1"},
+    {21,
+     "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int16 uint16 int32 "
+     "float8s uint4 int4, T2 = float float16 bfloat16; axis: int = 1, block_size: int = 0"},
+    {23,
+     "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+     "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16, T3 = float float16 bfloat16; "
+     "axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
+    {24,
+     "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+     "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16 float8e8m0, T3 = float float16 "
+     "bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
+    {25,
+     "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
+     "float8s uint4 int4 float4e2m1 uint2 int2, T2 = float float16 bfloat16 float8e8m0, T3 = "
+     "float float16 bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"}};
+
 }  // namespace dequantize_linear_op
 }  // namespace
 
 const OpDef& def_DequantizeLinear() {
   using namespace dequantize_linear_op;
-  static const OpDef def{
-      "",
-      "DequantizeLinear",
-      {10, 13, 19, 21, 23, 24, 25},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8"},
-       {13,
-        "x: T, x_scale: tensor(float), x_zero_point?: T -> y: tensor(float); T = int8 int32 uint8; "
-        "axis: int = 1"},
-       {19,
-        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int32 float8s, T2 = float "
-        "float16 bfloat16; axis: int = 1"},
-       {21,
-        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T2; T1 = int8 uint8 int16 uint16 int32 "
-        "float8s uint4 int4, T2 = float float16 bfloat16; axis: int = 1, block_size: int = 0"},
-       {23,
-        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
-        "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16, T3 = float float16 bfloat16; "
-        "axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
-       {24,
-        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
-        "float8s uint4 int4 float4e2m1, T2 = float float16 bfloat16 float8e8m0, T3 = float float16 "
-        "bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"},
-       {25,
-        "x: T1, x_scale: T2, x_zero_point?: T1 -> y: T3; T1 = int8 uint8 int16 uint16 int32 "
-        "float8s uint4 int4 float4e2m1 uint2 int2, T2 = float float16 bfloat16 float8e8m0, T3 = "
-        "float float16 bfloat16; axis: int = 1, block_size: int = 0, output_dtype: int = 0"}}};
+  static const OpDef def = def_from_rows("", "DequantizeLinear", make, infer, kRows);
   return def;
 }
 

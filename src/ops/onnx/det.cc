@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -79,17 +80,15 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0),
                         ir::Shape::of(std::vector<ir::Dim>(in.dims.begin(), in.dims.end() - 2)));
 }
+constexpr SignatureText kRows[] = {{11, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
+
 }  // namespace det_op
 }  // namespace
 
 const OpDef& def_Det() {
   using namespace det_op;
-  static const OpDef def{
-      "",       "Det",
-      {11, 22}, 1,
-      1,        1,
-      1,        make,
-      infer,    {{11, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Det", make, infer, kRows);
   return def;
 }
 

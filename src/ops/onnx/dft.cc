@@ -11,6 +11,8 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -21,8 +23,6 @@ namespace {
 namespace dft_op {
 
 using cd = std::complex<double>;
-
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 class Dft : public Kernel {
  public:
@@ -40,7 +40,7 @@ class Dft : public Kernel {
            "DFT input must end in a dimension of 1 (real) or 2 (complex), got shape " +
                shape_string(x.shape()));
     int64_t axis = axis_;
-    if (axis_input_ && present(io, 2)) axis = kernels::read_int(io.input(2), "axis");
+    if (axis_input_ && given_input(io, 2)) axis = kernels::read_int(io.input(2), "axis");
     if (axis < 0) axis += rank;
     if (axis < 0 || axis > rank - 2)
       fail(ErrorKind::BadInput, "",
@@ -48,7 +48,7 @@ class Dft : public Kernel {
     const bool irfft = inverse_ && onesided_;
     const int64_t n_in = x.dim(static_cast<size_t>(axis));
     int64_t n = irfft ? 2 * (n_in - 1) : n_in;
-    if (present(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
+    if (given_input(io, 1)) n = kernels::read_int(io.input(1), "dft_length");
     if (n < 1)
       fail(ErrorKind::BadInput, "", "dft_length must be positive, got " + std::to_string(n));
 
@@ -170,27 +170,20 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), y);
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
+     "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
+    {20,
+     "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
+     "= int32 int64; inverse: int = 0, onesided: int = 0"}};
+
 }  // namespace dft_op
 }  // namespace
 
 const OpDef& def_DFT() {
   using namespace dft_op;
-  static const OpDef def{
-      "",
-      "DFT",
-      {17, 20},
-      1,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{17,
-        "input: T1, dft_length?: T2 -> output: T1; T1 = floats bfloat16, T2 = "
-        "int32 int64; axis: int = 1, inverse: int = 0, onesided: int = 0"},
-       {20,
-        "input: T1, dft_length?: T2, axis?: tensor(int64) -> output: T1; T1 = floats bfloat16, T2 "
-        "= int32 int64; inverse: int = 0, onesided: int = 0"}}};
+  static const OpDef def = def_from_rows("", "DFT", make, infer, kRows);
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -99,36 +100,29 @@ void infer(InferContext& ctx) {
                           ctx.input_shape(0));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "data: T -> output: T, mask?: T; T = floats; consumed_inputs: ints?, is_test: int = 0, "
+     "ratio: float = 0.5"},
+    {6, "data: T -> output: T, mask?: T; T = floats; is_test: int = 0, ratio: float = 0.5"},
+    {7, "data: T -> output: T, mask?: T; T = floats; ratio: float = 0.5"},
+    {10, "data: T -> output: T, mask?: T1; T = floats, T1 = bool; ratio: float = 0.5"},
+    {12,
+     "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats, T1 = floats, "
+     "T2 = bool; seed: int?"},
+    {13,
+     "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16, T1 "
+     "= floats, T2 = bool; seed: int?"},
+    {22,
+     "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
+     "float8s, T1 = floats bfloat16 float8s, T2 = bool; seed: int?"}};
+
 }  // namespace dropout_op
 }  // namespace
 
 const OpDef& def_Dropout() {
   using namespace dropout_op;
-  static const OpDef def{
-      "",
-      "Dropout",
-      {1, 6, 7, 10, 12, 13, 22},
-      1,
-      3,
-      1,
-      2,
-      make,
-      infer,
-      {{1,
-        "data: T -> output: T, mask?: T; T = floats; consumed_inputs: ints?, is_test: int = 0, "
-        "ratio: float = 0.5"},
-       {6, "data: T -> output: T, mask?: T; T = floats; is_test: int = 0, ratio: float = 0.5"},
-       {7, "data: T -> output: T, mask?: T; T = floats; ratio: float = 0.5"},
-       {10, "data: T -> output: T, mask?: T1; T = floats, T1 = bool; ratio: float = 0.5"},
-       {12,
-        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats, T1 = floats, "
-        "T2 = bool; seed: int?"},
-       {13,
-        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16, T1 "
-        "= floats, T2 = bool; seed: int?"},
-       {22,
-        "data: T, ratio?: T1, training_mode?: T2 -> output: T, mask?: T2; T = floats bfloat16 "
-        "float8s, T1 = floats bfloat16 float8s, T2 = bool; seed: int?"}}};
+  static const OpDef def = def_from_rows("", "Dropout", make, infer, kRows);
   return def;
 }
 

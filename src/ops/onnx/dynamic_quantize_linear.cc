@@ -1,5 +1,6 @@
 // DynamicQuantizeLinear: quantizes float x to uint8 with a scale and zero point computed from
 // x's range (ops/onnx/dynamic_quantize.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/dynamic_quantize.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
@@ -37,22 +38,15 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ElemType::Float, known_shape({}));
   ctx.set_output_tensor(2, ElemType::UInt8, known_shape({}));
 }
+constexpr SignatureText kRows[] = {
+    {11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}};
+
 }  // namespace dynamic_quantize_linear_op
 }  // namespace
 
 const OpDef& def_DynamicQuantizeLinear() {
   using namespace dynamic_quantize_linear_op;
-  static const OpDef def{
-      "",
-      "DynamicQuantizeLinear",
-      {11},
-      1,
-      1,
-      3,
-      3,
-      make,
-      infer,
-      {{11, "x: T1 -> y: T2, y_scale: tensor(float), y_zero_point: T2; T1 = float, T2 = uint8"}}};
+  static const OpDef def = def_from_rows("", "DynamicQuantizeLinear", make, infer, kRows);
   return def;
 }
 

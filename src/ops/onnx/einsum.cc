@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/einsum_matmul.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -316,14 +317,14 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}};
+
 }  // namespace einsum_op
 }  // namespace
 
 const OpDef& def_Einsum() {
   using namespace einsum_op;
-  static const OpDef def{
-      "", "Einsum", {12}, 1,     kVariadic,
-      1,  1,        make, infer, {{12, "Inputs*: T -> Output: T; T = numeric; equation: string"}}};
+  static const OpDef def = def_from_rows("", "Einsum", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // Elu: y = x for x >= 0, alpha * (exp(x) - 1) otherwise (alpha defaults to 1).
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -15,24 +16,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v < 0 ? static_cast<T>(alpha) * std::expm1(v) : v;
   });
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
+    {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
+    {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace elu_op
 }  // namespace
 
 const OpDef& def_Elu() {
   using namespace elu_op;
-  static const OpDef def{
-      "",
-      "Elu",
-      {1, 6, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "X: T -> Y: T; T = floats; alpha: float = 1.0, consumed_inputs: ints?"},
-       {6, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
-       {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "Elu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Equal: A == B elementwise with a bool result, multidirectional broadcasting (legacy
 // broadcast/axis before opset 7).
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -16,26 +17,20 @@ struct EqualFn {
 void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& pool) {
   compare<EqualFn>(a, b, out, pool, "Equal");
 }
+constexpr SignatureText kRows[] = {
+    {1, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool; axis: int?, broadcast: int = 0"},
+    {7, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool"},
+    {11, "A: T, B: T -> C: T1; T = numeric bool, T1 = bool"},
+    {13, "A: T, B: T -> C: T1; T = numeric bfloat16 bool, T1 = bool"},
+    {19, "A: T, B: T -> C: T1; T = numeric bfloat16 bool string, T1 = bool"}};
+
 }  // namespace equal_op
 }  // namespace
 
 const OpDef& def_Equal() {
   using namespace equal_op;
-  static const OpDef def{
-      "",
-      "Equal",
-      {1, 7, 11, 13, 19},
-      2,
-      2,
-      1,
-      1,
-      make_binary<compute>,
-      infer_broadcast_bool,
-      {{1, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool; axis: int?, broadcast: int = 0"},
-       {7, "A: T, B: T -> C: T1; T = int32 int64 bool, T1 = bool"},
-       {11, "A: T, B: T -> C: T1; T = numeric bool, T1 = bool"},
-       {13, "A: T, B: T -> C: T1; T = numeric bfloat16 bool, T1 = bool"},
-       {19, "A: T, B: T -> C: T1; T = numeric bfloat16 bool string, T1 = bool"}}};
+  static const OpDef def =
+      def_from_rows("", "Equal", make_binary<compute>, infer_broadcast_bool, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Erf: the error function, elementwise.
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -7,33 +8,20 @@ namespace bough::ops {
 
 namespace {
 namespace erf_op {
-struct ErfFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Erf;
-  static constexpr int64_t kWork = kernels::kErfWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_erf(v);
-  }
-};
+using ErfFn = FastMapFn<kernels::FastFn::Erf, kernels::kErfWork>;
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<ErfFn>(x, out, pool, "Erf");
 }
+constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
+                                   {13, "input: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace erf_op
 }  // namespace
 
 const OpDef& def_Erf() {
   using namespace erf_op;
-  static const OpDef def{"",
-                         "Erf",
-                         {9, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{9, "input: T -> output: T; T = numeric"},
-                          {13, "input: T -> output: T; T = numeric bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

@@ -6,14 +6,8 @@ namespace bough::ops {
 
 namespace {
 namespace exp_op {
-struct ExpFn {
+struct ExpFn : FastMapFn<kernels::FastFn::Exp, kernels::kExpWork> {
   static constexpr char kName[] = "Exp";
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Exp;
-  static constexpr int64_t kWork = kernels::kExpWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_exp(v);
-  }
 };
 }  // namespace exp_op
 }  // namespace

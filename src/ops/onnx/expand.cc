@@ -5,6 +5,7 @@
 #include "kernels/broadcast.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -61,22 +62,16 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
 }
 
+constexpr SignatureText kRows[] = {
+    {8, "input: T, shape: tensor(int64) -> output: T; T = all"},
+    {13, "input: T, shape: tensor(int64) -> output: T; T = all_ir4"}};
+
 }  // namespace expand_op
 }  // namespace
 
 const OpDef& def_Expand() {
   using namespace expand_op;
-  static const OpDef def{"",
-                         "Expand",
-                         {8, 13},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{8, "input: T, shape: tensor(int64) -> output: T; T = all"},
-                          {13, "input: T, shape: tensor(int64) -> output: T; T = all_ir4"}}};
+  static const OpDef def = def_from_rows("", "Expand", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // EyeLike: a 2-D tensor shaped like the input with ones on the diagonal shifted by k
 // (column - row == k) and zeros elsewhere; element type `dtype`, else the input's.
 #include "kernels/convert.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -55,26 +56,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, s.rank_known ? s : unknown_dims(2));
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
+    {22,
+     "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
+     "int?, k: int = 0"}};
+
 }  // namespace eye_like_op
 }  // namespace
 
 const OpDef& def_EyeLike() {
   using namespace eye_like_op;
-  static const OpDef def{
-      "",
-      "EyeLike",
-      {9, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{9,
-        "input: T1 -> output: T2; T1 = numeric bool, T2 = numeric bool; dtype: int?, k: int = 0"},
-       {22,
-        "input: T1 -> output: T2; T1 = numeric bool bfloat16, T2 = numeric bool bfloat16; dtype: "
-        "int?, k: int = 0"}}};
+  static const OpDef def = def_from_rows("", "EyeLike", make, infer, kRows);
   return def;
 }
 

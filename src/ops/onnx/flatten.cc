@@ -1,5 +1,6 @@
 // Flatten: a 2-D view [d0*...*d(axis-1), d(axis)*...*d(n-1)] of the input; axis is in
 // [-r, r] (negative from opset 11). The buffer is shared.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -48,28 +49,21 @@ void infer(InferContext& ctx) {
                                        layout_infer::dim_product(s.dims, a, s.dims.size())}));
 }
 
+constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = floats; axis: int = 1"},
+                                   {9, "input: T -> output: T; T = all; axis: int = 1"},
+                                   {11, "input: T -> output: T; T = all; axis: int = 1"},
+                                   {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
+                                   {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
+                                   {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
+                                   {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
+                                   {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}};
+
 }  // namespace flatten_op
 }  // namespace
 
 const OpDef& def_Flatten() {
   using namespace flatten_op;
-  static const OpDef def{"",
-                         "Flatten",
-                         {1, 9, 11, 13, 21, 23, 24, 25},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "input: T -> output: T; T = floats; axis: int = 1"},
-                          {9, "input: T -> output: T; T = all; axis: int = 1"},
-                          {11, "input: T -> output: T; T = all; axis: int = 1"},
-                          {13, "input: T -> output: T; T = all_ir4; axis: int = 1"},
-                          {21, "input: T -> output: T; T = all_ir10; axis: int = 1"},
-                          {23, "input: T -> output: T; T = all_ir11; axis: int = 1"},
-                          {24, "input: T -> output: T; T = all_ir12; axis: int = 1"},
-                          {25, "input: T -> output: T; T = all_ir13; axis: int = 1"}}};
+  static const OpDef def = def_from_rows("", "Flatten", make, infer, kRows);
   return def;
 }
 

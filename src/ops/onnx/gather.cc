@@ -6,6 +6,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -112,25 +113,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+    {11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+    {13, "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}};
+
 }  // namespace gather_op
 }  // namespace
 
 const OpDef& def_Gather() {
   using namespace gather_op;
-  static const OpDef def{
-      "",
-      "Gather",
-      {1, 11, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
-       {11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
-       {13,
-        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Gather", make, infer, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -69,24 +70,16 @@ void infer(InferContext& ctx) {
       indices.rank_known || !data.rank_known ? indices : unknown_dims(data.dims.size()));
 }
 
+constexpr SignatureText kRows[] = {
+    {11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
+    {13, "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}};
+
 }  // namespace gather_elements_op
 }  // namespace
 
 const OpDef& def_GatherElements() {
   using namespace gather_elements_op;
-  static const OpDef def{
-      "",
-      "GatherElements",
-      {11, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{11, "data: T, indices: Tind -> output: T; T = all, Tind = int32 int64; axis: int = 0"},
-       {13,
-        "data: T, indices: Tind -> output: T; T = all_ir4, Tind = int32 int64; axis: int = 0"}}};
+  static const OpDef def = def_from_rows("", "GatherElements", make, infer, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nd_index.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -87,24 +88,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {11, "data: T, indices: tensor(int64) -> output: T; T = all"},
+    {12, "data: T, indices: tensor(int64) -> output: T; T = all; batch_dims: int = 0"},
+    {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}};
+
 }  // namespace gather_nd_op
 }  // namespace
 
 const OpDef& def_GatherND() {
   using namespace gather_nd_op;
-  static const OpDef def{
-      "",
-      "GatherND",
-      {11, 12, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{11, "data: T, indices: tensor(int64) -> output: T; T = all"},
-       {12, "data: T, indices: tensor(int64) -> output: T; T = all; batch_dims: int = 0"},
-       {13, "data: T, indices: tensor(int64) -> output: T; T = all_ir4; batch_dims: int = 0"}}};
+  static const OpDef def = def_from_rows("", "GatherND", make, infer, kRows);
   return def;
 }
 

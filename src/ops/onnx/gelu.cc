@@ -3,6 +3,7 @@
 #include <string>
 
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,22 +11,8 @@ namespace bough::ops {
 
 namespace {
 namespace gelu_op {
-struct GeluFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Gelu;
-  static constexpr int64_t kWork = kernels::kGeluWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_gelu(v);
-  }
-};
-struct GeluTanhFn {
-  static constexpr kernels::FastFn kFast = kernels::FastFn::GeluTanh;
-  static constexpr int64_t kWork = kernels::kGeluTanhWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_gelu_tanh(v);
-  }
-};
+using GeluFn = FastMapFn<kernels::FastFn::Gelu, kernels::kGeluWork>;
+using GeluTanhFn = FastMapFn<kernels::FastFn::GeluTanh, kernels::kGeluTanhWork>;
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   float_unary<GeluFn>(x, out, pool, "Gelu");
 }
@@ -38,21 +25,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   if (approximate != "none") ctx.invalid("Gelu approximate must be \"none\" or \"tanh\"");
   return make_unary<compute>(ctx);
 }
+constexpr SignatureText kRows[] = {
+    {20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}};
+
 }  // namespace gelu_op
 }  // namespace
 
 const OpDef& def_Gelu() {
   using namespace gelu_op;
-  static const OpDef def{"",
-                         "Gelu",
-                         {20},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{20, "X: T -> Y: T; T = floats bfloat16; approximate: string = none"}}};
+  static const OpDef def = def_from_rows("", "Gelu", make, infer_same_as_first, kRows);
   return def;
 }
 

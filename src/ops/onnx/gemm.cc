@@ -9,6 +9,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "util/from_double.h"
@@ -130,39 +131,32 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of({m, n}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
+     "int = 0, transA: int = 0, transB: int = 0"},
+    {6,
+     "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
+     "int = 0, transA: int = 0, transB: int = 0"},
+    {7,
+     "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, transA: int "
+     "= 0, transB: int = 0"},
+    {9,
+     "A: T, B: T, C: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, beta: "
+     "float = 1.0, transA: int = 0, transB: int = 0"},
+    {11,
+     "A: T, B: T, C?: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, "
+     "beta: float = 1.0, transA: int = 0, transB: int = 0"},
+    {13,
+     "A: T, B: T, C?: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64; alpha: float = "
+     "1.0, beta: float = 1.0, transA: int = 0, transB: int = 0"}};
+
 }  // namespace gemm_op
 }  // namespace
 
 const OpDef& def_Gemm() {
   using namespace gemm_op;
-  static const OpDef def{
-      "",
-      "Gemm",
-      {1, 6, 7, 9, 11, 13},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
-        "int = 0, transA: int = 0, transB: int = 0"},
-       {6,
-        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, broadcast: "
-        "int = 0, transA: int = 0, transB: int = 0"},
-       {7,
-        "A: T, B: T, C: T -> Y: T; T = floats; alpha: float = 1.0, beta: float = 1.0, transA: int "
-        "= 0, transB: int = 0"},
-       {9,
-        "A: T, B: T, C: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, beta: "
-        "float = 1.0, transA: int = 0, transB: int = 0"},
-       {11,
-        "A: T, B: T, C?: T -> Y: T; T = floats int32 int64 uint32 uint64; alpha: float = 1.0, "
-        "beta: float = 1.0, transA: int = 0, transB: int = 0"},
-       {13,
-        "A: T, B: T, C?: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64; alpha: float = "
-        "1.0, beta: float = 1.0, transA: int = 0, transB: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Gemm", make, infer, kRows);
   return def;
 }
 

@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "kernels/pool_global.h"
-#include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -13,40 +13,28 @@ namespace {
 namespace global_average_pool_op {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  return kernels::through_float(
-      [&](const Tensor& x) {
-        return kernels::visit_float(x.type(), "GlobalAveragePool", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          return kernels::global_pool<T>(x, pool, "GlobalAveragePool", [](const T* p, int64_t n) {
-            T sum = 0;
-            if constexpr (std::is_same_v<T, float>) {
-              sum = kernels::sum_f32(p, n);
-            } else {
-              for (int64_t i = 0; i < n; ++i) sum += p[i];
-            }
-            return n > 0 ? sum / static_cast<T>(n) : T(0);
-          });
-        });
-      },
-      x);
+  return kernels::global_pool_float(x, pool, "GlobalAveragePool", [](const auto* p, int64_t n) {
+    using T = std::remove_cvref_t<decltype(*p)>;
+    T sum = 0;
+    if constexpr (std::is_same_v<T, float>) {
+      sum = kernels::sum_f32(p, n);
+    } else {
+      for (int64_t i = 0; i < n; ++i) sum += p[i];
+    }
+    return n > 0 ? sum / static_cast<T>(n) : T(0);
+  });
 }
+
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 
 }  // namespace global_average_pool_op
 }  // namespace
 
 const OpDef& def_GlobalAveragePool() {
   using namespace global_average_pool_op;
-  static const OpDef def{
-      "",
-      "GlobalAveragePool",
-      {1, 22},
-      1,
-      1,
-      1,
-      1,
-      make_unary<compute>,
-      infer_global_pool,
-      {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool, kRows);
   return def;
 }
 

@@ -2,9 +2,10 @@
 // (N x C x D1..Dn). p is a float attribute in opset 1 and an int from opset 2 (default 2).
 // float16/bfloat16 go through float.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/pool_global.h"
-#include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -22,18 +23,12 @@ class GlobalLpPool : public Kernel {
  private:
   Tensor compute(const Tensor& x, util::ThreadPool& pool) const {
     const double p = p_;
-    return kernels::through_float(
-        [&](const Tensor& x) {
-          return kernels::visit_float(x.type(), "GlobalLpPool", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            return kernels::global_pool<T>(x, pool, "GlobalLpPool", [p](const T* v, int64_t n) {
-              T sum = 0;
-              for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
-              return static_cast<T>(std::pow(sum, 1.0 / p));
-            });
-          });
-        },
-        x);
+    return kernels::global_pool_float(x, pool, "GlobalLpPool", [p](const auto* v, int64_t n) {
+      using T = std::remove_cvref_t<decltype(*v)>;
+      T sum = 0;
+      for (int64_t i = 0; i < n; ++i) sum += static_cast<T>(std::pow(std::abs(v[i]), p));
+      return static_cast<T>(std::pow(sum, 1.0 / p));
+    });
   }
 
   double p_;
@@ -46,23 +41,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<GlobalLpPool>(p);
 }
 
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
+                                   {2, "X: T -> Y: T; T = floats; p: int = 2"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}};
+
 }  // namespace global_lp_pool_op
 }  // namespace
 
 const OpDef& def_GlobalLpPool() {
   using namespace global_lp_pool_op;
-  static const OpDef def{"",
-                         "GlobalLpPool",
-                         {1, 2, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_global_pool,
-                         {{1, "X: T -> Y: T; T = floats; p: float = 2.0"},
-                          {2, "X: T -> Y: T; T = floats; p: int = 2"},
-                          {22, "X: T -> Y: T; T = floats bfloat16; p: int = 2"}}};
+  static const OpDef def = def_from_rows("", "GlobalLpPool", make, infer_global_pool, kRows);
   return def;
 }
 

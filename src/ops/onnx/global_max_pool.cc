@@ -1,9 +1,10 @@
 // GlobalMaxPool: the maximum of each (batch, channel) plane of X (N x C x D1..Dn).
 // float16/bfloat16 go through float.
 #include <limits>
+#include <type_traits>
 
 #include "kernels/pool_global.h"
-#include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -13,36 +14,24 @@ namespace {
 namespace global_max_pool_op {
 
 Tensor compute(const Tensor& x, util::ThreadPool& pool) {
-  return kernels::through_float(
-      [&](const Tensor& x) {
-        return kernels::visit_float(x.type(), "GlobalMaxPool", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          return kernels::global_pool<T>(x, pool, "GlobalMaxPool", [](const T* p, int64_t n) {
-            T best = -std::numeric_limits<T>::infinity();
-            for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
-            return best;
-          });
-        });
-      },
-      x);
+  return kernels::global_pool_float(x, pool, "GlobalMaxPool", [](const auto* p, int64_t n) {
+    using T = std::remove_cvref_t<decltype(*p)>;
+    T best = -std::numeric_limits<T>::infinity();
+    for (int64_t i = 0; i < n; ++i) best = i == 0 || p[i] > best ? p[i] : best;
+    return best;
+  });
 }
+
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 
 }  // namespace global_max_pool_op
 }  // namespace
 
 const OpDef& def_GlobalMaxPool() {
   using namespace global_max_pool_op;
-  static const OpDef def{
-      "",
-      "GlobalMaxPool",
-      {1, 22},
-      1,
-      1,
-      1,
-      1,
-      make_unary<compute>,
-      infer_global_pool,
-      {{1, "X: T -> Y: T; T = floats"}, {22, "X: T -> Y: T; T = floats bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "GlobalMaxPool", make_unary<compute>, infer_global_pool, kRows);
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -230,30 +231,23 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {16,
+     "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
+     "0, mode: string = bilinear, padding_mode: string = zeros"},
+    {20,
+     "X: T1, grid: T2 -> Y: T1; T1 = all, T2 = floats; align_corners: int = 0, mode: string = "
+     "linear, padding_mode: string = zeros"},
+    {22,
+     "X: T1, grid: T2 -> Y: T1; T1 = all_ir4, T2 = floats bfloat16; align_corners: int = 0, "
+     "mode: string = linear, padding_mode: string = zeros"}};
+
 }  // namespace grid_sample_op
 }  // namespace
 
 const OpDef& def_GridSample() {
   using namespace grid_sample_op;
-  static const OpDef def{
-      "",
-      "GridSample",
-      {16, 20, 22},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{16,
-        "X: T1, grid: T1 -> Y: T2; T1 = all, T2 = floats; align_corners: int = "
-        "0, mode: string = bilinear, padding_mode: string = zeros"},
-       {20,
-        "X: T1, grid: T2 -> Y: T1; T1 = all, T2 = floats; align_corners: int = 0, mode: string = "
-        "linear, padding_mode: string = zeros"},
-       {22,
-        "X: T1, grid: T2 -> Y: T1; T1 = all_ir4, T2 = floats bfloat16; align_corners: int = 0, "
-        "mode: string = linear, padding_mode: string = zeros"}}};
+  static const OpDef def = def_from_rows("", "GridSample", make, infer, kRows);
   return def;
 }
 

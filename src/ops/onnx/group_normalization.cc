@@ -2,6 +2,7 @@
 // (batch, group) is normalized by its own mean and (biased) variance, then scaled and
 // shifted: y = scale * (x - mean) / sqrt(var + epsilon) + bias. scale and bias hold one value
 // per group in opset 18 and one per channel from opset 21 (see group_norm.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/group_norm.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -48,26 +49,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                               ctx.since >= 21);
 }
 
+constexpr SignatureText kRows[] = {
+    {18,
+     "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+     "9.999999747378752e-06, num_groups: int"},
+    {21,
+     "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
+     "9.999999747378752e-06, num_groups: int, stash_type: int = 1"}};
+
 }  // namespace group_normalization_op
 }  // namespace
 
 const OpDef& def_GroupNormalization() {
   using namespace group_normalization_op;
-  static const OpDef def{"",
-                         "GroupNormalization",
-                         {18, 21},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{18,
-                           "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
-                           "9.999999747378752e-06, num_groups: int"},
-                          {21,
-                           "X: T, scale: T, bias: T -> Y: T; T = floats bfloat16; epsilon: float = "
-                           "9.999999747378752e-06, num_groups: int, stash_type: int = 1"}}};
+  static const OpDef def =
+      def_from_rows("", "GroupNormalization", make, infer_same_as_first, kRows);
   return def;
 }
 

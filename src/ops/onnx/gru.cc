@@ -4,6 +4,7 @@
 //   ht = g(Xt·Whᵀ + rt ⊙ (Ht-1·Rhᵀ + Rbh) + Wbh)        (linear_before_reset = 1)
 //   Ht = (1 - zt) ⊙ ht + zt ⊙ Ht-1.
 // Directions, sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -89,45 +90,38 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+     "clip: float?, direction: string = foward, hidden_size: int?, output_sequence: int = 0"},
+    {3,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+     "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
+     "0, output_sequence: int = 0"},
+    {7,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+     "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
+     "0"},
+    {14,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
+     "clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
+     "linear_before_reset: int = 0"},
+    {22,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
+     "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
+     "strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
+     "linear_before_reset: int = 0"}};
+
 }  // namespace gru_op
 }  // namespace
 
 const OpDef& def_GRU() {
   using namespace gru_op;
-  static const OpDef def{
-      "",
-      "GRU",
-      {1, 3, 7, 14, 22},
-      3,
-      6,
-      0,
-      2,
-      make,
-      infer,
-      {{1,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
-        "clip: float?, direction: string = foward, hidden_size: int?, output_sequence: int = 0"},
-       {3,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
-        "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
-        "0, output_sequence: int = 0"},
-       {7,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
-        "clip: float?, direction: string = forward, hidden_size: int?, linear_before_reset: int = "
-        "0"},
-       {14,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings?, "
-        "clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
-        "linear_before_reset: int = 0"},
-       {22,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
-        "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
-        "strings?, clip: float?, direction: string = forward, hidden_size: int?, layout: int = 0, "
-        "linear_before_reset: int = 0"}}};
+  static const OpDef def = def_from_rows("", "GRU", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // HardSigmoid: y = max(0, min(1, alpha * x + beta)) (alpha 0.2, beta 0.5 by default).
 #include <algorithm>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -16,28 +17,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return std::clamp(static_cast<T>(alpha) * v + static_cast<T>(beta), T(0), T(1));
   });
 }
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5, "
+     "consumed_inputs: ints?"},
+    {6, "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5"},
+    {22,
+     "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.20000000298023224, beta: float = "
+     "0.5"}};
+
 }  // namespace hard_sigmoid_op
 }  // namespace
 
 const OpDef& def_HardSigmoid() {
   using namespace hard_sigmoid_op;
-  static const OpDef def{
-      "",
-      "HardSigmoid",
-      {1, 6, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1,
-        "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5, "
-        "consumed_inputs: ints?"},
-       {6, "X: T -> Y: T; T = floats; alpha: float = 0.20000000298023224, beta: float = 0.5"},
-       {22,
-        "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.20000000298023224, beta: float = "
-        "0.5"}}};
+  static const OpDef def = def_from_rows("", "HardSigmoid", make, infer_same_as_first, kRows);
   return def;
 }
 

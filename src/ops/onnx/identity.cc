@@ -1,4 +1,5 @@
 // Identity: the input, shared (tensors, sequences and optionals alike).
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -13,30 +14,23 @@ class Identity : public Kernel {
   }
 };
 std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Identity>(); }
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = all"},
+    {13, "input: T -> output: T; T = all_ir4"},
+    {14, "input: V -> output: V; V = all_ir4 seq(all)"},
+    {16, "input: V -> output: V; V = all_ir4 seq(all) optional(all) optional(seq(all))"},
+    {19, "input: V -> output: V; V = all_ir9 seq(all) optional(all) optional(seq(all))"},
+    {21, "input: V -> output: V; V = all_ir10 seq(all) optional(all) optional(seq(all))"},
+    {23, "input: V -> output: V; V = all_ir11 seq(all) optional(all) optional(seq(all))"},
+    {24, "input: V -> output: V; V = all_ir12 seq(all) optional(all) optional(seq(all))"},
+    {25, "input: V -> output: V; V = all_ir13 seq(all) optional(all) optional(seq(all))"}};
+
 }  // namespace identity_op
 }  // namespace
 
 const OpDef& def_Identity() {
   using namespace identity_op;
-  static const OpDef def{
-      "",
-      "Identity",
-      {1, 13, 14, 16, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "input: T -> output: T; T = all"},
-       {13, "input: T -> output: T; T = all_ir4"},
-       {14, "input: V -> output: V; V = all_ir4 seq(all)"},
-       {16, "input: V -> output: V; V = all_ir4 seq(all) optional(all) optional(seq(all))"},
-       {19, "input: V -> output: V; V = all_ir9 seq(all) optional(all) optional(seq(all))"},
-       {21, "input: V -> output: V; V = all_ir10 seq(all) optional(all) optional(seq(all))"},
-       {23, "input: V -> output: V; V = all_ir11 seq(all) optional(all) optional(seq(all))"},
-       {24, "input: V -> output: V; V = all_ir12 seq(all) optional(all) optional(seq(all))"},
-       {25, "input: V -> output: V; V = all_ir13 seq(all) optional(all) optional(seq(all))"}}};
+  static const OpDef def = def_from_rows("", "Identity", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/image/decode.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -82,23 +83,15 @@ void infer(InferContext& ctx) {
       ir::Shape::of({ir::Dim::unknown(), ir::Dim::unknown(), ir::Dim::known(channels)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {20, "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}};
+
 }  // namespace image_decoder_op
 }  // namespace
 
 const OpDef& def_ImageDecoder() {
   using namespace image_decoder_op;
-  static const OpDef def{
-      "",
-      "ImageDecoder",
-      {20},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{20,
-        "encoded_stream: T1 -> image: T2; T1 = uint8, T2 = uint8; pixel_format: string = RGB"}}};
+  static const OpDef def = def_from_rows("", "ImageDecoder", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // InstanceNormalization: y = scale[c] * (x - mean) / sqrt(var + epsilon) + B[c], with mean
 // and (biased) variance taken over the spatial elements of each (batch, channel) plane of X
 // (N x C x D1..Dn): GroupNormalization with one group per channel (see group_norm.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/group_norm.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -37,29 +38,24 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<InstanceNormalization>(ctx.attr_float("epsilon", 1e-5f));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T, scale: T, B: T -> output: T; T = floats; consumed_inputs: "
+     "ints?, epsilon: float = 9.999999747378752e-06"},
+    {6,
+     "input: T, scale: T, B: T -> output: T; T = floats; epsilon: float = "
+     "9.999999747378752e-06"},
+    {22,
+     "input: T, scale: T, B: T -> output: T; T = floats bfloat16; epsilon: "
+     "float = 9.999999747378752e-06"}};
+
 }  // namespace instance_normalization_op
 }  // namespace
 
 const OpDef& def_InstanceNormalization() {
   using namespace instance_normalization_op;
-  static const OpDef def{"",
-                         "InstanceNormalization",
-                         {1, 6, 22},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1,
-                           "input: T, scale: T, B: T -> output: T; T = floats; consumed_inputs: "
-                           "ints?, epsilon: float = 9.999999747378752e-06"},
-                          {6,
-                           "input: T, scale: T, B: T -> output: T; T = floats; epsilon: float = "
-                           "9.999999747378752e-06"},
-                          {22,
-                           "input: T, scale: T, B: T -> output: T; T = floats bfloat16; epsilon: "
-                           "float = 9.999999747378752e-06"}}};
+  static const OpDef def =
+      def_from_rows("", "InstanceNormalization", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -2,6 +2,7 @@
 // (detect_negative, default 1).
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/float_test.h"
 #include "ops/shape_infer.h"
 
@@ -28,26 +29,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<IsInf>(ctx.attr_int("detect_positive", 1) != 0,
                                  ctx.attr_int("detect_negative", 1) != 0);
 }
+constexpr SignatureText kRows[] = {
+    {10,
+     "X: T1 -> Y: T2; T1 = float double, T2 = bool; detect_negative: int = "
+     "1, detect_positive: int = 1"},
+    {20,
+     "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool; "
+     "detect_negative: int = 1, detect_positive: int = 1"}};
+
 }  // namespace is_inf_op
 }  // namespace
 
 const OpDef& def_IsInf() {
   using namespace is_inf_op;
-  static const OpDef def{"",
-                         "IsInf",
-                         {10, 20},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_float_test,
-                         {{10,
-                           "X: T1 -> Y: T2; T1 = float double, T2 = bool; detect_negative: int = "
-                           "1, detect_positive: int = 1"},
-                          {20,
-                           "X: T1 -> Y: T2; T1 = floats bfloat16 float8s, T2 = bool; "
-                           "detect_negative: int = 1, detect_positive: int = 1"}}};
+  static const OpDef def = def_from_rows("", "IsInf", make, infer_float_test, kRows);
   return def;
 }
 

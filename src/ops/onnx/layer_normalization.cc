@@ -6,7 +6,9 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
+#include "ops/layer_norm_attrs.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -66,38 +68,33 @@ Result layer_norm(const Tensor& x, const Tensor& scale, const Tensor* bias, int6
 
 class LayerNormalization : public Kernel {
  public:
-  LayerNormalization(int64_t axis, double epsilon, ElemType stash)
-      : axis_(axis), epsilon_(epsilon), stash_(stash) {}
+  explicit LayerNormalization(LayerNormAttrs attrs) : attrs_(attrs) {}
 
   void run(KernelIO& io) override {
     const Tensor& in = io.input(0);
     const Tensor* bias = io.has_input(2) ? &io.input(2) : nullptr;
     if (io.input(1).type() != in.type() || (bias && bias->type() != in.type()))
       bad("LayerNormalization inputs have different element types");
-    const int64_t axis = kernels::normalize_axis(axis_, static_cast<int64_t>(in.rank()));
+    const int64_t axis = kernels::normalize_axis(attrs_.axis, static_cast<int64_t>(in.rank()));
     Result r;
     auto normalize = [&](const Tensor& x, const Tensor& scale, const Tensor* bias) {
       r = kernels::visit_float(x.type(), "LayerNormalization", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return layer_norm<T>(x, scale, bias, axis, epsilon_, io.pool());
+        return layer_norm<T>(x, scale, bias, axis, attrs_.epsilon, io.pool());
       });
       return r.y;
     };
     io.set_output(0, kernels::through_float(normalize, in, io.input(1), bias));
-    io.set_output(1, kernels::cast(r.mean, stash_));
-    io.set_output(2, kernels::cast(r.inv_std, stash_));
+    io.set_output(1, kernels::cast(r.mean, attrs_.stash));
+    io.set_output(2, kernels::cast(r.inv_std, attrs_.stash));
   }
 
  private:
-  int64_t axis_;
-  double epsilon_;
-  ElemType stash_;
+  LayerNormAttrs attrs_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const ElemType stash = float_type_attr(ctx, "stash_type");
-  return std::make_unique<LayerNormalization>(ctx.attr_int("axis", -1),
-                                              ctx.attr_float("epsilon", 1e-5f), stash);
+  return std::make_unique<LayerNormalization>(LayerNormAttrs::read(ctx));
 }
 
 // Y has X's type; Mean and InvStdDev keep X's dims before `axis` and 1 from there, in the
@@ -116,24 +113,17 @@ void infer(InferContext& ctx) {
   for (size_t o = 1; o < ctx.num_outputs(); ++o) ctx.set_output_tensor(o, stash, stats);
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
+     "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace layer_normalization_op
 }  // namespace
 
 const OpDef& def_LayerNormalization() {
   using namespace layer_normalization_op;
-  static const OpDef def{
-      "",
-      "LayerNormalization",
-      {17},
-      2,
-      3,
-      1,
-      3,
-      make,
-      infer,
-      {{17,
-        "X: T, Scale: T, B?: T -> Y: T, Mean?: U, InvStdDev?: U; T = floats bfloat16, U = float "
-        "bfloat16; axis: int = -1, epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
+  static const OpDef def = def_from_rows("", "LayerNormalization", make, infer, kRows);
   return def;
 }
 

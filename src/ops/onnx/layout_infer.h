@@ -58,6 +58,14 @@ inline std::vector<int64_t> normalize_axes(const InferContext& ctx, std::vector<
   return axes;
 }
 
+// The `axes` attribute normalized against `rank` when `given`, else every axis in order.
+inline std::vector<int64_t> axes_or_all(const InferContext& ctx, bool given, int64_t rank) {
+  if (given) return normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
+  std::vector<int64_t> all;
+  for (int64_t d = 0; d < rank; ++d) all.push_back(d);
+  return all;
+}
+
 // An integer list given as attribute `name` before opset `input_since` and as input `input`
 // from then on: nullopt when absent or not known before running.
 inline std::optional<std::vector<int64_t>> ints_arg(const InferContext& ctx, const char* name,

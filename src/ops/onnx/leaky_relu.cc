@@ -1,4 +1,5 @@
 // LeakyRelu: y = x for x >= 0, alpha * x otherwise (alpha defaults to 0.01).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -10,24 +11,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const float alpha = ctx.attr_float("alpha", 0.01f);
   return make_float_map("LeakyRelu", [alpha](auto v) { return v < 0 ? v * alpha : v; });
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582, consumed_inputs: ints?"},
+    {6, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582"},
+    {16, "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.009999999776482582"}};
+
 }  // namespace leaky_relu_op
 }  // namespace
 
 const OpDef& def_LeakyRelu() {
   using namespace leaky_relu_op;
-  static const OpDef def{
-      "",
-      "LeakyRelu",
-      {1, 6, 16},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582, consumed_inputs: ints?"},
-       {6, "X: T -> Y: T; T = floats; alpha: float = 0.009999999776482582"},
-       {16, "X: T -> Y: T; T = floats bfloat16; alpha: float = 0.009999999776482582"}}};
+  static const OpDef def = def_from_rows("", "LeakyRelu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -240,26 +241,19 @@ void infer(InferContext& ctx) {
       ir::Shape::of({batch, ir::Dim::known(kvh), k.known ? k.size : ir::Dim::unknown(), dv}));
 }
 
+constexpr SignatureText kRows[] = {
+    {27,
+     "query: T, key: T, value: T, past_state?: S, decay?: T, beta?: T -> output: T, "
+     "present_state: S; T = float float16 bfloat16, S = float float16 bfloat16; chunk_size: "
+     "int = 64, kv_num_heads: int, q_num_heads: int, scale: float = 0.0, update_rule: string "
+     "= gated_delta"}};
+
 }  // namespace linear_attention_op
 }  // namespace
 
 const OpDef& def_LinearAttention() {
   using namespace linear_attention_op;
-  static const OpDef def{
-      "",
-      "LinearAttention",
-      {27},
-      3,
-      6,
-      2,
-      2,
-      make,
-      infer,
-      {{27,
-        "query: T, key: T, value: T, past_state?: S, decay?: T, beta?: T -> output: T, "
-        "present_state: S; T = float float16 bfloat16, S = float float16 bfloat16; chunk_size: "
-        "int = 64, kv_num_heads: int, q_num_heads: int, scale: float = 0.0, update_rule: string "
-        "= gated_delta"}}};
+  static const OpDef def = def_from_rows("", "LinearAttention", make, infer, kRows);
   return def;
 }
 

@@ -6,14 +6,8 @@ namespace bough::ops {
 
 namespace {
 namespace log_op {
-struct LogFn {
+struct LogFn : FastMapFn<kernels::FastFn::Log, kernels::kLogWork> {
   static constexpr char kName[] = "Log";
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Log;
-  static constexpr int64_t kWork = kernels::kLogWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_log(v);
-  }
 };
 }  // namespace log_op
 }  // namespace

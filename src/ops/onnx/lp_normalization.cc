@@ -4,6 +4,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -66,23 +67,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LpNormalization>(ctx.attr_int("axis", -1), p);
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"},
+    {22, "input: T -> output: T; T = floats bfloat16; axis: int = -1, p: int = 2"}};
+
 }  // namespace lp_normalization_op
 }  // namespace
 
 const OpDef& def_LpNormalization() {
   using namespace lp_normalization_op;
-  static const OpDef def{
-      "",
-      "LpNormalization",
-      {1, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "input: T -> output: T; T = floats; axis: int = -1, p: int = 2"},
-       {22, "input: T -> output: T; T = floats bfloat16; axis: int = -1, p: int = 2"}}};
+  static const OpDef def = def_from_rows("", "LpNormalization", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -68,36 +69,29 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LpPool>(std::move(attrs), p);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+     "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
+    {2,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+     "ints, p: int = 2, pads: ints?, strides: ints?"},
+    {11,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
+     "ints, p: int = 2, pads: ints?, strides: ints?"},
+    {18,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: "
+     "ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"},
+    {22,
+     "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
+     "dilations: ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"}};
+
 }  // namespace lp_pool_op
 }  // namespace
 
 const OpDef& def_LpPool() {
   using namespace lp_pool_op;
-  static const OpDef def{
-      "",
-      "LpPool",
-      {1, 2, 11, 18, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_pool,
-      {{1,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-        "ints?, p: float = 2.0, pads: ints?, strides: ints?"},
-       {2,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-        "ints, p: int = 2, pads: ints?, strides: ints?"},
-       {11,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: "
-        "ints, p: int = 2, pads: ints?, strides: ints?"},
-       {18,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, ceil_mode: int = 0, dilations: "
-        "ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"},
-       {22,
-        "X: T -> Y: T; T = floats bfloat16; auto_pad: string = NOTSET, ceil_mode: int = 0, "
-        "dilations: ints?, kernel_shape: ints, p: int = 2, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "LpPool", make, infer_pool, kRows);
   return def;
 }
 

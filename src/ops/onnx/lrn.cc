@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -74,27 +75,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<LRN>(a);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; alpha: float = 9.999999747378752e-05, beta: float = 0.75, bias: "
+     "float = 1.0, size: int"},
+    {13,
+     "X: T -> Y: T; T = floats bfloat16; alpha: float = 9.999999747378752e-05, beta: float = "
+     "0.75, bias: float = 1.0, size: int"}};
+
 }  // namespace lrn_op
 }  // namespace
 
 const OpDef& def_LRN() {
   using namespace lrn_op;
-  static const OpDef def{
-      "",
-      "LRN",
-      {1, 13},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1,
-        "X: T -> Y: T; T = floats; alpha: float = 9.999999747378752e-05, beta: float = 0.75, bias: "
-        "float = 1.0, size: int"},
-       {13,
-        "X: T -> Y: T; T = floats bfloat16; alpha: float = 9.999999747378752e-05, beta: float = "
-        "0.75, bias: float = 1.0, size: int"}}};
+  static const OpDef def = def_from_rows("", "LRN", make, infer_same_as_first, kRows);
   return def;
 }
 

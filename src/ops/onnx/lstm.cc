@@ -5,6 +5,7 @@
 //   ot = f(Xt·Woᵀ + Ht-1·Roᵀ + Po ⊙ Ct + Wbo + Rbo),  Ht = ot ⊙ h(Ct).
 // input_forget=1 couples the input gate to the forget gate: it = 1 - ft. Directions,
 // sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -99,41 +100,34 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 4); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+     "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+     "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+     "int?, input_forget: int = 0, output_sequence: int = 0"},
+    {7,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+     "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+     "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+     "int?, input_forget: int = 0"},
+    {14,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+     "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
+     "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
+     "int?, input_forget: int = 0, layout: int = 0"},
+    {22,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
+     "T, Y_h?: T, Y_c?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, "
+     "activation_beta: floats?, activations: strings?, clip: float?, direction: string = "
+     "forward, hidden_size: int?, input_forget: int = 0, layout: int = 0"}};
+
 }  // namespace lstm_op
 }  // namespace
 
 const OpDef& def_LSTM() {
   using namespace lstm_op;
-  static const OpDef def{
-      "",
-      "LSTM",
-      {1, 7, 14, 22},
-      3,
-      8,
-      0,
-      3,
-      make,
-      infer,
-      {{1,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
-        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
-        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
-        "int?, input_forget: int = 0, output_sequence: int = 0"},
-       {7,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
-        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
-        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
-        "int?, input_forget: int = 0"},
-       {14,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
-        "T, Y_h?: T, Y_c?: T; T = floats, T1 = int32; activation_alpha: floats?, activation_beta: "
-        "floats?, activations: strings?, clip: float?, direction: string = forward, hidden_size: "
-        "int?, input_forget: int = 0, layout: int = 0"},
-       {22,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T, initial_c?: T, P?: T -> Y?: "
-        "T, Y_h?: T, Y_c?: T; T = floats bfloat16, T1 = int32; activation_alpha: floats?, "
-        "activation_beta: floats?, activations: strings?, clip: float?, direction: string = "
-        "forward, hidden_size: int?, input_forget: int = 0, layout: int = 0"}}};
+  static const OpDef def = def_from_rows("", "LSTM", make, infer, kRows);
   return def;
 }
 

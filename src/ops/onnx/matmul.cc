@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -45,24 +46,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), matmul_shape(ctx, 0, 1));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "A: T, B: T -> Y: T; T = floats"},
+    {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
+    {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}};
+
 }  // namespace matmul_op
 }  // namespace
 
 const OpDef& def_MatMul() {
   using namespace matmul_op;
-  static const OpDef def{
-      "",
-      "MatMul",
-      {1, 9, 13},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "A: T, B: T -> Y: T; T = floats"},
-       {9, "A: T, B: T -> Y: T; T = floats int32 int64 uint32 uint64"},
-       {13, "A: T, B: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}}};
+  static const OpDef def = def_from_rows("", "MatMul", make, infer, kRows);
   return def;
 }
 

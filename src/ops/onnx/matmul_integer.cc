@@ -4,6 +4,7 @@
 // around in 32 bits, as the spec allows.
 #include "kernels/matmul.h"
 #include "ops/constant_use.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
@@ -74,23 +75,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int32, matmul_shape(ctx, 0, 1));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
+     "uint8, T2 = int8 uint8, T3 = int32"}};
+
 }  // namespace matmul_integer_op
 }  // namespace
 
 const OpDef& def_MatMulInteger() {
   using namespace matmul_integer_op;
-  static const OpDef def{"",
-                         "MatMulInteger",
-                         {10},
-                         2,
-                         4,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{10,
-                           "A: T1, B: T2, a_zero_point?: T1, b_zero_point?: T2 -> Y: T3; T1 = int8 "
-                           "uint8, T2 = int8 uint8, T3 = int32"}}};
+  static const OpDef def = def_from_rows("", "MatMulInteger", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -129,43 +130,36 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<MaxPool>(std::move(attrs), order == 1);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
+     "strides: ints?"},
+    {8,
+     "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, "
+     "kernel_shape: ints, pads: ints?, storage_order: int = 0, strides: ints?"},
+    {10,
+     "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
+     "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
+     "strides: ints?"},
+    {11,
+     "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
+     "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
+     "strides: ints?"},
+    {12,
+     "X: T -> Y: T, Indices?: I; T = floats int8 uint8, I = int64; auto_pad: string = NOTSET, "
+     "ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int "
+     "= 0, strides: ints?"},
+    {22,
+     "X: T -> Y: T, Indices?: I; T = floats bfloat16 int8 uint8, I = int64; auto_pad: string = "
+     "NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, "
+     "storage_order: int = 0, strides: ints?"}};
+
 }  // namespace max_pool_op
 }  // namespace
 
 const OpDef& def_MaxPool() {
   using namespace max_pool_op;
-  static const OpDef def{
-      "",
-      "MaxPool",
-      {1, 8, 10, 11, 12, 22},
-      1,
-      1,
-      1,
-      2,
-      make,
-      infer_pool,
-      {{1,
-        "X: T -> Y: T; T = floats; auto_pad: string = NOTSET, kernel_shape: ints, pads: ints?, "
-        "strides: ints?"},
-       {8,
-        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, "
-        "kernel_shape: ints, pads: ints?, storage_order: int = 0, strides: ints?"},
-       {10,
-        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
-        "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
-        "strides: ints?"},
-       {11,
-        "X: T -> Y: T, Indices?: I; T = floats, I = int64; auto_pad: string = NOTSET, ceil_mode: "
-        "int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int = 0, "
-        "strides: ints?"},
-       {12,
-        "X: T -> Y: T, Indices?: I; T = floats int8 uint8, I = int64; auto_pad: string = NOTSET, "
-        "ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, storage_order: int "
-        "= 0, strides: ints?"},
-       {22,
-        "X: T -> Y: T, Indices?: I; T = floats bfloat16 int8 uint8, I = int64; auto_pad: string = "
-        "NOTSET, ceil_mode: int = 0, dilations: ints?, kernel_shape: ints, pads: ints?, "
-        "storage_order: int = 0, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "MaxPool", make, infer_pool, kRows);
   return def;
 }
 

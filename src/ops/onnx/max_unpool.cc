@@ -4,6 +4,7 @@
 // pads that unpooled tensor with zeros at the end of each dimension.
 #include "kernels/conv_window.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -121,29 +122,23 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+     "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+    {11,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
+     "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
+    {22,
+     "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
+     "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}};
+
 }  // namespace max_unpool_op
 }  // namespace
 
 const OpDef& def_MaxUnpool() {
   using namespace max_unpool_op;
-  static const OpDef def{"",
-                         "MaxUnpool",
-                         {9, 11, 22},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{9,
-                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
-                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
-                          {11,
-                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats, T2 = "
-                           "int64; kernel_shape: ints, pads: ints?, strides: ints?"},
-                          {22,
-                           "X: T1, I: T2, output_shape?: T2 -> output: T1; T1 = floats bfloat16, "
-                           "T2 = int64; kernel_shape: ints, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "MaxUnpool", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Mean: the elementwise mean of one or more inputs, multidirectional broadcasting.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_variadic.h"
 #include "ops/shape_infer.h"
 
@@ -12,24 +13,18 @@ Tensor compute(KernelIO& io) {
   const double n = static_cast<double>(io.num_inputs());
   return float_map(sum, io.pool(), "Mean", [n](auto v) { return v / static_cast<decltype(v)>(n); });
 }
+constexpr SignatureText kRows[] = {{1, "data_0*: T -> mean: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "data_0*: T -> mean: T; T = floats"},
+                                   {8, "data_0*: T -> mean: T; T = floats"},
+                                   {13, "data_0*: T -> mean: T; T = floats bfloat16"}};
+
 }  // namespace mean_op
 }  // namespace
 
 const OpDef& def_Mean() {
   using namespace mean_op;
-  static const OpDef def{"",
-                         "Mean",
-                         {1, 6, 8, 13},
-                         1,
-                         kVariadic,
-                         1,
-                         1,
-                         make_variadic<compute>,
-                         infer_broadcast,
-                         {{1, "data_0*: T -> mean: T; T = floats; consumed_inputs: ints?"},
-                          {6, "data_0*: T -> mean: T; T = floats"},
-                          {8, "data_0*: T -> mean: T; T = floats"},
-                          {13, "data_0*: T -> mean: T; T = floats bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Mean", make_variadic<compute>, infer_broadcast, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/reduce_loop.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -59,22 +60,16 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
       ctx.has_attr("axes") ? ctx.attr_ints("axes") : std::vector<int64_t>{0, 2, 3};
   return std::make_unique<MeanVarianceNormalization>(std::move(axes));
 }
+constexpr SignatureText kRows[] = {{9, "X: T -> Y: T; T = floats; axes: ints = 0 2 3"},
+                                   {13, "X: T -> Y: T; T = floats bfloat16; axes: ints = 0 2 3"}};
+
 }  // namespace mean_variance_normalization_op
 }  // namespace
 
 const OpDef& def_MeanVarianceNormalization() {
   using namespace mean_variance_normalization_op;
-  static const OpDef def{"",
-                         "MeanVarianceNormalization",
-                         {9, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{9, "X: T -> Y: T; T = floats; axes: ints = 0 2 3"},
-                          {13, "X: T -> Y: T; T = floats bfloat16; axes: ints = 0 2 3"}}};
+  static const OpDef def =
+      def_from_rows("", "MeanVarianceNormalization", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -8,6 +8,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -96,24 +97,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, static_cast<ElemType>(code), ir::Shape::of({rows, cols}));
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "num_mel_bins: T1, dft_length: T1, sample_rate: T1, lower_edge_hertz: "
+     "T2, upper_edge_hertz: T2 -> output: T3; T1 = int32 int64, T2 = floats "
+     "bfloat16, T3 = numeric bfloat16; output_datatype: int = 1"}};
+
 }  // namespace mel_weight_matrix_op
 }  // namespace
 
 const OpDef& def_MelWeightMatrix() {
   using namespace mel_weight_matrix_op;
-  static const OpDef def{"",
-                         "MelWeightMatrix",
-                         {17},
-                         5,
-                         5,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{17,
-                           "num_mel_bins: T1, dft_length: T1, sample_rate: T1, lower_edge_hertz: "
-                           "T2, upper_edge_hertz: T2 -> output: T3; T1 = int32 int64, T2 = floats "
-                           "bfloat16, T3 = numeric bfloat16; output_datatype: int = 1"}}};
+  static const OpDef def = def_from_rows("", "MelWeightMatrix", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Min: the elementwise minimum of one or more inputs, multidirectional broadcasting.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_variadic.h"
 #include "ops/shape_infer.h"
 
@@ -7,25 +8,18 @@ namespace bough::ops {
 namespace {
 namespace min_op {
 Tensor compute(KernelIO& io) { return fold_numeric<MinFn>(io, "Min"); }
+constexpr SignatureText kRows[] = {{1, "data_0*: T -> min: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "data_0*: T -> min: T; T = floats"},
+                                   {8, "data_0*: T -> min: T; T = floats"},
+                                   {12, "data_0*: T -> min: T; T = numeric"},
+                                   {13, "data_0*: T -> min: T; T = numeric bfloat16"}};
+
 }  // namespace min_op
 }  // namespace
 
 const OpDef& def_Min() {
   using namespace min_op;
-  static const OpDef def{"",
-                         "Min",
-                         {1, 6, 8, 12, 13},
-                         1,
-                         kVariadic,
-                         1,
-                         1,
-                         make_variadic<compute>,
-                         infer_broadcast,
-                         {{1, "data_0*: T -> min: T; T = floats; consumed_inputs: ints?"},
-                          {6, "data_0*: T -> min: T; T = floats"},
-                          {8, "data_0*: T -> min: T; T = floats"},
-                          {12, "data_0*: T -> min: T; T = numeric"},
-                          {13, "data_0*: T -> min: T; T = numeric bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Min", make_variadic<compute>, infer_broadcast, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -60,22 +61,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return fmod ? make_binary<compute_fmod>(ctx) : make_binary<compute_mod>(ctx);
 }
 
+constexpr SignatureText kRows[] = {{10, "A: T, B: T -> C: T; T = numeric; fmod: int = 0"},
+                                   {13, "A: T, B: T -> C: T; T = numeric bfloat16; fmod: int = 0"}};
+
 }  // namespace mod_op
 }  // namespace
 
 const OpDef& def_Mod() {
   using namespace mod_op;
-  static const OpDef def{"",
-                         "Mod",
-                         {10, 13},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_broadcast,
-                         {{10, "A: T, B: T -> C: T; T = numeric; fmod: int = 0"},
-                          {13, "A: T, B: T -> C: T; T = numeric bfloat16; fmod: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Mod", make, infer_broadcast, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/random.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
@@ -91,28 +92,21 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, ir::Dim::known(sample_size(ctx))}));
 }
 
+constexpr SignatureText kRows[] = {
+    {7,
+     "input: T1 -> output: T2; T1 = floats, T2 = int32 int64; dtype: int = 6, sample_size: int "
+     "= 1, seed: float?"},
+    {22,
+     "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
+     "sample_size: int = 1, seed: float?"}};
+
 }  // namespace multinomial_op
 }  // namespace
 
 const OpDef& def_Multinomial() {
   using namespace multinomial_op;
-  static const OpDef def{
-      "",
-      "Multinomial",
-      {7, 22},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{7,
-        "input: T1 -> output: T2; T1 = floats, T2 = int32 int64; dtype: int = 6, sample_size: int "
-        "= 1, seed: float?"},
-       {22,
-        "input: T1 -> output: T2; T1 = floats bfloat16, T2 = int32 int64; dtype: int = 6, "
-        "sample_size: int = 1, seed: float?"}},
-      /*nondeterministic=*/true};
+  static const OpDef def =
+      def_from_rows("", "Multinomial", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Neg: y = -x, elementwise.
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -15,23 +16,17 @@ struct NegFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<NegFn>(x, out, pool, "Neg");
 }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "X: T -> Y: T; T = floats ints"},
+                                   {13, "X: T -> Y: T; T = floats ints bfloat16"}};
+
 }  // namespace neg_op
 }  // namespace
 
 const OpDef& def_Neg() {
   using namespace neg_op;
-  static const OpDef def{"",
-                         "Neg",
-                         {1, 6, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
-                          {6, "X: T -> Y: T; T = floats ints"},
-                          {13, "X: T -> Y: T; T = floats ints bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Neg", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

@@ -2,6 +2,7 @@
 // reduced by `reduction` (none, sum, or mean: divided by the sum of the applied weights).
 // Targets equal to ignore_index are left out. float16/bfloat16 go through float.
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nll_loss.h"
 
@@ -40,29 +41,23 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<NegativeLogLikelihoodLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 
+constexpr SignatureText kRows[] = {
+    {12,
+     "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
+     "int32 int64; ignore_index: int?, reduction: string = mean"},
+    {13,
+     "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
+     "int32 int64; ignore_index: int?, reduction: string = mean"},
+    {22,
+     "input: T, target: Tind, weight?: T -> loss: T; T = floats bfloat16, "
+     "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}};
+
 }  // namespace negative_log_likelihood_loss_op
 }  // namespace
 
 const OpDef& def_NegativeLogLikelihoodLoss() {
   using namespace negative_log_likelihood_loss_op;
-  static const OpDef def{"",
-                         "NegativeLogLikelihoodLoss",
-                         {12, 13, 22},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer_loss,
-                         {{12,
-                           "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
-                           "int32 int64; ignore_index: int?, reduction: string = mean"},
-                          {13,
-                           "input: T, target: Tind, weight?: T -> loss: T; T = floats, Tind = "
-                           "int32 int64; ignore_index: int?, reduction: string = mean"},
-                          {22,
-                           "input: T, target: Tind, weight?: T -> loss: T; T = floats bfloat16, "
-                           "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}}};
+  static const OpDef def = def_from_rows("", "NegativeLogLikelihoodLoss", make, infer_loss, kRows);
   return def;
 }
 

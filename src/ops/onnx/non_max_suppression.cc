@@ -8,7 +8,9 @@
 
 #include "kernels/convert.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -29,10 +31,8 @@ float iou(const Box& a, const Box& b) {
   return uni > 0 ? inter / uni : 0;
 }
 
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
-
 float float_arg(const KernelIO& io, size_t i, float fallback, const char* what) {
-  if (!present(io, i)) return fallback;
+  if (!given_input(io, i)) return fallback;
   const Tensor& t = io.input(i);
   if (t.numel() != 1 || !is_float_type(t.type()))
     fail(ErrorKind::BadInput, "", std::string(what) + " must be a single float");
@@ -56,9 +56,9 @@ class NonMaxSuppression : public Kernel {
     if (!is_float_type(boxes.type()) || !is_float_type(scores.type()))
       fail(ErrorKind::BadInput, "", "boxes and scores must be float tensors");
     const int64_t max_out =
-        present(io, 2) ? kernels::read_int(io.input(2), "max_output_boxes_per_class") : 0;
+        given_input(io, 2) ? kernels::read_int(io.input(2), "max_output_boxes_per_class") : 0;
     const float iou_threshold = float_arg(io, 3, 0.0f, "iou_threshold");
-    const bool has_score_threshold = present(io, 4);
+    const bool has_score_threshold = given_input(io, 4);
     const float score_threshold = float_arg(io, 4, 0.0f, "score_threshold");
     if (iou_threshold < 0 || iou_threshold > 1)
       fail(ErrorKind::BadInput, "", "iou_threshold must be in [0, 1]");
@@ -119,29 +119,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({ir::Dim::unknown(), ir::Dim::known(3)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+     "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+     "tensor(int64); center_point_box: int = 0"},
+    {11,
+     "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
+     "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
+     "tensor(int64); center_point_box: int = 0"}};
+
 }  // namespace non_max_suppression_op
 }  // namespace
 
 const OpDef& def_NonMaxSuppression() {
   using namespace non_max_suppression_op;
-  static const OpDef def{
-      "",
-      "NonMaxSuppression",
-      {10, 11},
-      2,
-      5,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
-        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
-        "tensor(int64); center_point_box: int = 0"},
-       {11,
-        "boxes: tensor(float), scores: tensor(float), max_output_boxes_per_class?: tensor(int64), "
-        "iou_threshold?: tensor(float), score_threshold?: tensor(float) -> selected_indices: "
-        "tensor(int64); center_point_box: int = 0"}}};
+  static const OpDef def = def_from_rows("", "NonMaxSuppression", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // non-zero when it is not empty.
 #include <vector>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -59,22 +60,15 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({rank, ir::Dim::unknown()}));
 }
 
+constexpr SignatureText kRows[] = {{9, "X: T -> Y: tensor(int64); T = all"},
+                                   {13, "X: T -> Y: tensor(int64); T = all_ir4"}};
+
 }  // namespace non_zero_op
 }  // namespace
 
 const OpDef& def_NonZero() {
   using namespace non_zero_op;
-  static const OpDef def{
-      "",
-      "NonZero",
-      {9, 13},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{9, "X: T -> Y: tensor(int64); T = all"}, {13, "X: T -> Y: tensor(int64); T = all_ir4"}}};
+  static const OpDef def = def_from_rows("", "NonZero", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Not: logical negation of a bool tensor.
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -10,21 +11,15 @@ void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   if (x.type() != ElemType::Bool) kernels::unsupported_type(x.type(), "Not");
   kernels::unary_map_into<bool, bool>(x, out, ElemType::Bool, pool, [](bool v) { return !v; });
 }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = bool"}};
+
 }  // namespace not_op
 }  // namespace
 
 const OpDef& def_Not() {
   using namespace not_op;
-  static const OpDef def{"",
-                         "Not",
-                         {1},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = bool"}}};
+  static const OpDef def =
+      def_from_rows("", "Not", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

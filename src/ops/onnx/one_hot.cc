@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -105,26 +106,20 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9,
+     "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
+     "numeric, T3 = all; axis: int = -1"},
+    {11,
+     "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
+     "numeric, T3 = all; axis: int = -1"}};
+
 }  // namespace one_hot_op
 }  // namespace
 
 const OpDef& def_OneHot() {
   using namespace one_hot_op;
-  static const OpDef def{"",
-                         "OneHot",
-                         {9, 11},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{9,
-                           "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
-                           "numeric, T3 = all; axis: int = -1"},
-                          {11,
-                           "indices: T1, depth: T2, values: T3 -> output: T3; T1 = numeric, T2 = "
-                           "numeric, T3 = all; axis: int = -1"}}};
+  static const OpDef def = def_from_rows("", "OneHot", make, infer, kRows);
   return def;
 }
 

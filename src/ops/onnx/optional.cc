@@ -1,6 +1,7 @@
 // Optional: an optional holding the input, or the empty optional when there is no input.
 // An optional with an element is the element itself at run time; the `type` attribute
 // (the element's type) is what an empty one has, and must match the input when both exist.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -62,27 +63,20 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {15,
+     "input?: V -> output: O; V = all seq(all), O = optional(all) "
+     "optional(seq(all)); type: type_proto?"},
+    {28,
+     "input?: V -> output: O; V = all_ir13 seq(all_ir13), O = optional(all_ir13) "
+     "optional(seq(all_ir13)); type: type_proto?"}};
+
 }  // namespace optional_op
 }  // namespace
 
 const OpDef& def_Optional() {
   using namespace optional_op;
-  static const OpDef def{
-      "",
-      "Optional",
-      {15, 28},
-      0,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{15,
-        "input?: V -> output: O; V = all seq(all), O = optional(all) "
-        "optional(seq(all)); type: type_proto?"},
-       {28,
-        "input?: V -> output: O; V = all_ir13 seq(all_ir13), O = optional(all_ir13) "
-        "optional(seq(all_ir13)); type: type_proto?"}}};
+  static const OpDef def = def_from_rows("", "Optional", make, infer, kRows);
   return def;
 }
 

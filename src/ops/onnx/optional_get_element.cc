@@ -1,5 +1,6 @@
 // OptionalGetElement: the element of an optional input (an error when it is empty). From
 // opset 18 a plain tensor or sequence input is returned as is.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -27,28 +28,21 @@ void infer(InferContext& ctx) {
     ctx.set_output(0, t);
 }
 
+constexpr SignatureText kRows[] = {
+    {15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"},
+    {18,
+     "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all "
+     "seq(all)"},
+    {28,
+     "input: O -> output: V; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
+     "seq(all_ir13), V = all_ir13 seq(all_ir13)"}};
+
 }  // namespace optional_get_element_op
 }  // namespace
 
 const OpDef& def_OptionalGetElement() {
   using namespace optional_get_element_op;
-  static const OpDef def{
-      "",
-      "OptionalGetElement",
-      {15, 18, 28},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{15, "input: O -> output: V; O = optional(all) optional(seq(all)), V = all seq(all)"},
-       {18,
-        "input: O -> output: V; O = optional(all) optional(seq(all)) all seq(all), V = all "
-        "seq(all)"},
-       {28,
-        "input: O -> output: V; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
-        "seq(all_ir13), V = all_ir13 seq(all_ir13)"}}};
+  static const OpDef def = def_from_rows("", "OptionalGetElement", make, infer, kRows);
   return def;
 }
 

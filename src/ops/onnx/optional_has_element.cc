@@ -1,5 +1,7 @@
 // OptionalHasElement: true when the input is present and not the empty optional. From
 // opset 18 the input may be omitted (false) or be a plain tensor or sequence (true).
+#include "ops/def_from_rows.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -10,9 +12,7 @@ namespace optional_has_element_op {
 
 class OptionalHasElement : public Kernel {
  public:
-  void run(KernelIO& io) override {
-    io.set_output(0, Tensor::scalar_bool(io.has_input(0) && !io.value(0).is_none()));
-  }
+  void run(KernelIO& io) override { io.set_output(0, Tensor::scalar_bool(given_input(io, 0))); }
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
@@ -24,26 +24,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ir::Shape::of({})); }
 
+constexpr SignatureText kRows[] = {
+    {15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
+    {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
+    {28,
+     "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
+     "seq(all_ir13), B = bool"}};
+
 }  // namespace optional_has_element_op
 }  // namespace
 
 const OpDef& def_OptionalHasElement() {
   using namespace optional_has_element_op;
-  static const OpDef def{
-      "",
-      "OptionalHasElement",
-      {15, 18, 28},
-      0,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{15, "input: O -> output: B; O = optional(all) optional(seq(all)), B = bool"},
-       {18, "input?: O -> output: B; O = optional(all) optional(seq(all)) all seq(all), B = bool"},
-       {28,
-        "input?: O -> output: B; O = optional(all_ir13) optional(seq(all_ir13)) all_ir13 "
-        "seq(all_ir13), B = bool"}}};
+  static const OpDef def = def_from_rows("", "OptionalHasElement", make, infer, kRows);
   return def;
 }
 

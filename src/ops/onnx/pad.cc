@@ -11,6 +11,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "kernels/sub_byte.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
@@ -240,13 +241,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   std::optional<std::vector<int64_t>> pads =
       ctx.since >= 11 ? int_values(ctx, 1)
                       : std::optional(ctx.attr_ints(ctx.since < 2 ? "paddings" : "pads"));
@@ -258,14 +256,14 @@ void infer(InferContext& ctx) {
     for (int64_t d = 0; d < rank; ++d) axes->push_back(d);
   }
   if (!pads || !axes) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   if (pads->size() != 2 * axes->size())
     ctx.invalid("pads has " + std::to_string(pads->size()) + " entries for " +
                 std::to_string(axes->size()) + " axes");
   const std::vector<int64_t> normalized = layout_infer::normalize_axes(ctx, *axes, rank, "axis");
-  std::vector<ir::Dim> out = s.dims;
+  std::vector<ir::Dim> out = s->dims;
   for (size_t k = 0; k < normalized.size(); ++k) {
     const int64_t added = (*pads)[k] + (*pads)[k + normalized.size()];
     ir::Dim& d = out[static_cast<size_t>(normalized[k])];
@@ -281,51 +279,44 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "data: T -> output: T; T = floats; mode: string = constant, paddings: "
+     "ints, value: float = 0.0"},
+    {2,
+     "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
+     "value: float = 0.0"},
+    {11,
+     "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+     "numeric; mode: string = constant"},
+    {13,
+     "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
+     "all_ir4; mode: string = constant"},
+    {18,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64; mode: string = constant"},
+    {19,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64; mode: string = constant"},
+    {21,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
+     "Tind = int32 int64; mode: string = constant"},
+    {23,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
+     "Tind = int32 int64; mode: string = constant"},
+    {24,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
+     "Tind = int32 int64; mode: string = constant"},
+    {25,
+     "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
+     "Tind = int32 int64; mode: string = constant"}};
+
 }  // namespace pad_op
 }  // namespace
 
 const OpDef& def_Pad() {
   using namespace pad_op;
-  static const OpDef def{
-      "",
-      "Pad",
-      {1, 2, 11, 13, 18, 19, 21, 23, 24, 25},
-      1,
-      4,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "data: T -> output: T; T = floats; mode: string = constant, paddings: "
-        "ints, value: float = 0.0"},
-       {2,
-        "data: T -> output: T; T = floats; mode: string = constant, pads: ints, "
-        "value: float = 0.0"},
-       {11,
-        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-        "numeric; mode: string = constant"},
-       {13,
-        "data: T, pads: tensor(int64), constant_value?: T -> output: T; T = "
-        "all_ir4; mode: string = constant"},
-       {18,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64; mode: string = constant"},
-       {19,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64; mode: string = constant"},
-       {21,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir10, "
-        "Tind = int32 int64; mode: string = constant"},
-       {23,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir11, "
-        "Tind = int32 int64; mode: string = constant"},
-       {24,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir12, "
-        "Tind = int32 int64; mode: string = constant"},
-       {25,
-        "data: T, pads: tensor(int64), constant_value?: T, axes?: Tind -> output: T; T = all_ir13, "
-        "Tind = int32 int64; mode: string = constant"}}};
+  static const OpDef def = def_from_rows("", "Pad", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 #include "util/from_double.h"
@@ -179,26 +180,19 @@ Tensor compute(const Tensor& x, const Tensor& y, util::ThreadPool& pool) {
       x);
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "X: T, Y: T -> Z: T; T = floats; axis: int?, broadcast: int = 0"},
+    {7, "X: T, Y: T -> Z: T; T = floats"},
+    {12, "X: T, Y: T1 -> Z: T; T = floats int32 int64, T1 = numeric"},
+    {13, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric"},
+    {15, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric bfloat16"}};
+
 }  // namespace pow_op
 }  // namespace
 
 const OpDef& def_Pow() {
   using namespace pow_op;
-  static const OpDef def{
-      "",
-      "Pow",
-      {1, 7, 12, 13, 15},
-      2,
-      2,
-      1,
-      1,
-      make_binary<compute>,
-      infer_broadcast,
-      {{1, "X: T, Y: T -> Z: T; T = floats; axis: int?, broadcast: int = 0"},
-       {7, "X: T, Y: T -> Z: T; T = floats"},
-       {12, "X: T, Y: T1 -> Z: T; T = floats int32 int64, T1 = numeric"},
-       {13, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric"},
-       {15, "X: T, Y: T1 -> Z: T; T = floats bfloat16 int32 int64, T1 = numeric bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Pow", make_binary<compute>, infer_broadcast, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // PRelu: y = x for x >= 0, slope * x otherwise. The slope broadcasts unidirectionally to X
 // (from opset 7); before that a 1-D slope of X's channel count applies per channel (axis 1).
 #include "kernels/broadcast.h"
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -42,26 +43,19 @@ class PRelu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<PRelu>(ctx.since < 7);
 }
+constexpr SignatureText kRows[] = {
+    {1, "X: T, slope: T -> Y: T; T = floats; consumed_inputs: ints?"},
+    {6, "X: T, slope: T -> Y: T; T = floats"},
+    {7, "X: T, slope: T -> Y: T; T = floats"},
+    {9, "X: T, slope: T -> Y: T; T = floats int32 int64 uint32 uint64"},
+    {16, "X: T, slope: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}};
+
 }  // namespace prelu_op
 }  // namespace
 
 const OpDef& def_PRelu() {
   using namespace prelu_op;
-  static const OpDef def{
-      "",
-      "PRelu",
-      {1, 6, 7, 9, 16},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{1, "X: T, slope: T -> Y: T; T = floats; consumed_inputs: ints?"},
-       {6, "X: T, slope: T -> Y: T; T = floats"},
-       {7, "X: T, slope: T -> Y: T; T = floats"},
-       {9, "X: T, slope: T -> Y: T; T = floats int32 int64 uint32 uint64"},
-       {16, "X: T, slope: T -> Y: T; T = floats bfloat16 int32 int64 uint32 uint64"}}};
+  static const OpDef def = def_from_rows("", "PRelu", make, infer_same_as_first, kRows);
   return def;
 }
 

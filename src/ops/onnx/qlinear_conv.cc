@@ -5,6 +5,7 @@
 // B (optional) is int32, one per output channel. The sums are exact (integer_conv.h); the
 // scale factor is computed in float as ONNX Runtime does, the rest in double; rounding is to
 // nearest even and the result saturates to y's type (y_zero_point's, int8 or uint8).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/integer_conv.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
@@ -100,26 +101,19 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(kYZero), conv_output_shape(ctx, kW));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "x: T1, x_scale: tensor(float), x_zero_point: T1, w: T2, w_scale: tensor(float), "
+     "w_zero_point: T2, y_scale: tensor(float), y_zero_point: T3, B?: T4 -> y: T3; T1 = int8 "
+     "uint8, T2 = int8 uint8, T3 = int8 uint8, T4 = int32; auto_pad: string = NOTSET, "
+     "dilations: ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}};
+
 }  // namespace qlinear_conv_op
 }  // namespace
 
 const OpDef& def_QLinearConv() {
   using namespace qlinear_conv_op;
-  static const OpDef def{
-      "",
-      "QLinearConv",
-      {10},
-      8,
-      9,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "x: T1, x_scale: tensor(float), x_zero_point: T1, w: T2, w_scale: tensor(float), "
-        "w_zero_point: T2, y_scale: tensor(float), y_zero_point: T3, B?: T4 -> y: T3; T1 = int8 "
-        "uint8, T2 = int8 uint8, T3 = int8 uint8, T4 = int32; auto_pad: string = NOTSET, "
-        "dilations: ints?, group: int = 1, kernel_shape: ints?, pads: ints?, strides: ints?"}}};
+  static const OpDef def = def_from_rows("", "QLinearConv", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 // the scales' type (when they share one), the rest in double. 8-bit integer operands multiply
 // exactly in int32 (accumulation wraps, as the spec allows); float8 operands (21+) in double.
 #include "kernels/matmul.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
@@ -133,29 +134,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(7), matmul_shape(ctx, 0, 3));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "a: T1, a_scale: tensor(float), a_zero_point: T1, b: T2, b_scale: "
+     "tensor(float), b_zero_point: T2, y_scale: tensor(float), y_zero_point: "
+     "T3 -> y: T3; T1 = int8 uint8, T2 = int8 uint8, T3 = int8 uint8"},
+    {21,
+     "a: T1, a_scale: TS, a_zero_point: T1, b: T2, b_scale: TS, b_zero_point: T2, y_scale: TS, "
+     "y_zero_point: T3 -> y: T3; TS = float float16 bfloat16, T1 = int8 uint8 float8s, T2 = "
+     "int8 uint8 float8s, T3 = int8 uint8 float8s"}};
+
 }  // namespace qlinear_matmul_op
 }  // namespace
 
 const OpDef& def_QLinearMatMul() {
   using namespace qlinear_matmul_op;
-  static const OpDef def{
-      "",
-      "QLinearMatMul",
-      {10, 21},
-      8,
-      8,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "a: T1, a_scale: tensor(float), a_zero_point: T1, b: T2, b_scale: "
-        "tensor(float), b_zero_point: T2, y_scale: tensor(float), y_zero_point: "
-        "T3 -> y: T3; T1 = int8 uint8, T2 = int8 uint8, T3 = int8 uint8"},
-       {21,
-        "a: T1, a_scale: TS, a_zero_point: T1, b: T2, b_scale: TS, b_zero_point: T2, y_scale: TS, "
-        "y_zero_point: T3 -> y: T3; TS = float float16 bfloat16, T1 = int8 uint8 float8s, T2 = "
-        "int8 uint8 float8s, T3 = int8 uint8 float8s"}}};
+  static const OpDef def = def_from_rows("", "QLinearMatMul", make, infer, kRows);
   return def;
 }
 

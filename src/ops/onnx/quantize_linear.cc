@@ -7,6 +7,7 @@
 // Integer outputs round to nearest even and saturate; float8 outputs follow Cast with
 // `saturate` (19+); float4e2m1 always saturates.
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/quantize_common.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -144,49 +145,42 @@ void infer(InferContext& ctx) {
   }
   infer_shape_of_first(ctx, out);
 }
+constexpr SignatureText kRows[] = {
+    {10,
+     "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+     "int32, T2 = int8 uint8"},
+    {13,
+     "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
+     "int32, T2 = int8 uint8; axis: int = 1"},
+    {19,
+     "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
+     "int8 uint8 float8s; axis: int = 1, saturate: int = 1"},
+    {21,
+     "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
+     "int8 uint8 int16 uint16 float8s uint4 int4; axis: int = 1, block_size: int = 0, "
+     "output_dtype: int = 0, saturate: int = 1"},
+    {23,
+     "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+     "float float16 bfloat16 int32, T3 = int8 uint8 int16 uint16 float8s uint4 int4 float4e2m1; "
+     "axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = 0, saturate: "
+     "int = 1"},
+    {24,
+     "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+     "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
+     "float4e2m1; axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = "
+     "0, saturate: int = 1"},
+    {25,
+     "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
+     "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
+     "float4e2m1 uint2 int2; axis: int = 1, block_size: int = 0, output_dtype: int = 0, "
+     "precision: int = 0, saturate: int = 1"}};
+
 }  // namespace quantize_linear_op
 }  // namespace
 
 const OpDef& def_QuantizeLinear() {
   using namespace quantize_linear_op;
-  static const OpDef def{
-      "",
-      "QuantizeLinear",
-      {10, 13, 19, 21, 23, 24, 25},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
-        "int32, T2 = int8 uint8"},
-       {13,
-        "x: T1, y_scale: tensor(float), y_zero_point?: T2 -> y: T2; T1 = float "
-        "int32, T2 = int8 uint8; axis: int = 1"},
-       {19,
-        "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
-        "int8 uint8 float8s; axis: int = 1, saturate: int = 1"},
-       {21,
-        "x: T1, y_scale: T1, y_zero_point?: T2 -> y: T2; T1 = float float16 bfloat16 int32, T2 = "
-        "int8 uint8 int16 uint16 float8s uint4 int4; axis: int = 1, block_size: int = 0, "
-        "output_dtype: int = 0, saturate: int = 1"},
-       {23,
-        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
-        "float float16 bfloat16 int32, T3 = int8 uint8 int16 uint16 float8s uint4 int4 float4e2m1; "
-        "axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = 0, saturate: "
-        "int = 1"},
-       {24,
-        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
-        "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
-        "float4e2m1; axis: int = 1, block_size: int = 0, output_dtype: int = 0, precision: int = "
-        "0, saturate: int = 1"},
-       {25,
-        "x: T1, y_scale: T2, y_zero_point?: T3 -> y: T3; T1 = float float16 bfloat16 int32, T2 = "
-        "float float16 bfloat16 int32 float8e8m0, T3 = int8 uint8 int16 uint16 float8s uint4 int4 "
-        "float4e2m1 uint2 int2; axis: int = 1, block_size: int = 0, output_dtype: int = 0, "
-        "precision: int = 0, saturate: int = 1"}}};
+  static const OpDef def = def_from_rows("", "QuantizeLinear", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // RandomNormal: a tensor of the `shape` attribute, each element drawn from the
 // normal distribution of `mean` and standard deviation `scale`; element type `dtype`
 // (float by default). Seeded by `seed` when given (random_common.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
@@ -14,27 +15,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "-> output: T; T = floats; dtype: int = 1, mean: float = 0.0, scale: "
+     "float = 1.0, seed: float?, shape: ints"},
+    {22,
+     "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
+     "scale: float = 1.0, seed: float?, shape: ints"}};
+
 }  // namespace random_normal_op
 }  // namespace
 
 const OpDef& def_RandomNormal() {
   using namespace random_normal_op;
-  static const OpDef def{"",
-                         "RandomNormal",
-                         {1, 22},
-                         0,
-                         0,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "-> output: T; T = floats; dtype: int = 1, mean: float = 0.0, scale: "
-                           "float = 1.0, seed: float?, shape: ints"},
-                          {22,
-                           "-> output: T; T = floats bfloat16; dtype: int = 1, mean: float = 0.0, "
-                           "scale: float = 1.0, seed: float?, shape: ints"}},
-                         /*nondeterministic=*/true};
+  static const OpDef def =
+      def_from_rows("", "RandomNormal", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

@@ -1,6 +1,7 @@
 // RandomNormalLike: RandomNormal shaped like the input, with the input's element
 // type unless `dtype` is given (an input that is not float16/float/double, or bfloat16
 // from 22, needs one).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
@@ -14,27 +15,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, true); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "input: T1 -> output: T2; T1 = all, T2 = floats; dtype: int?, mean: "
+     "float = 0.0, scale: float = 1.0, seed: float?"},
+    {22,
+     "input: T1 -> output: T2; T1 = all_ir4, T2 = floats bfloat16; dtype: "
+     "int?, mean: float = 0.0, scale: float = 1.0, seed: float?"}};
+
 }  // namespace random_normal_like_op
 }  // namespace
 
 const OpDef& def_RandomNormalLike() {
   using namespace random_normal_like_op;
-  static const OpDef def{"",
-                         "RandomNormalLike",
-                         {1, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "input: T1 -> output: T2; T1 = all, T2 = floats; dtype: int?, mean: "
-                           "float = 0.0, scale: float = 1.0, seed: float?"},
-                          {22,
-                           "input: T1 -> output: T2; T1 = all_ir4, T2 = floats bfloat16; dtype: "
-                           "int?, mean: float = 0.0, scale: float = 1.0, seed: float?"}},
-                         /*nondeterministic=*/true};
+  static const OpDef def =
+      def_from_rows("", "RandomNormalLike", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

@@ -1,6 +1,7 @@
 // RandomUniform: a tensor of the `shape` attribute, each element drawn uniformly
 // from [low, high) (after rounding to the element type `dtype`, float by default). Seeded
 // by `seed` when given (random_common.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
@@ -14,27 +15,21 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "-> output: T; T = floats; dtype: int = 1, high: float = 1.0, low: "
+     "float = 0.0, seed: float?, shape: ints"},
+    {22,
+     "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
+     "low: float = 0.0, seed: float?, shape: ints"}};
+
 }  // namespace random_uniform_op
 }  // namespace
 
 const OpDef& def_RandomUniform() {
   using namespace random_uniform_op;
-  static const OpDef def{"",
-                         "RandomUniform",
-                         {1, 22},
-                         0,
-                         0,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1,
-                           "-> output: T; T = floats; dtype: int = 1, high: float = 1.0, low: "
-                           "float = 0.0, seed: float?, shape: ints"},
-                          {22,
-                           "-> output: T; T = floats bfloat16; dtype: int = 1, high: float = 1.0, "
-                           "low: float = 0.0, seed: float?, shape: ints"}},
-                         /*nondeterministic=*/true};
+  static const OpDef def =
+      def_from_rows("", "RandomUniform", make, infer, kRows, {.nondeterministic = true});
   return def;
 }
 

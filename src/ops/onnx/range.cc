@@ -5,6 +5,7 @@
 
 #include "kernels/convert.h"
 #include "kernels/dispatch.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -108,25 +109,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, unknown_dims(1));
 }
 
+constexpr SignatureText kRows[] = {
+    {11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"},
+    {27,
+     "start: T, limit: T, delta: T -> output: T; T = floats bfloat16 int16 int32 int64; "
+     "stash_type: int = 1"}};
+
 }  // namespace range_op
 }  // namespace
 
 const OpDef& def_Range() {
   using namespace range_op;
-  static const OpDef def{
-      "",
-      "Range",
-      {11, 27},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{11, "start: T, limit: T, delta: T -> output: T; T = float double int16 int32 int64"},
-       {27,
-        "start: T, limit: T, delta: T -> output: T; T = floats bfloat16 int16 int32 int64; "
-        "stash_type: int = 1"}}};
+  static const OpDef def = def_from_rows("", "Range", make, infer, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
 #include "ops/constant_use.h"
+#include "ops/optional_input.h"
 
 namespace bough::ops::recurrent {
 
@@ -38,8 +39,6 @@ constexpr std::array<KindInfo, 11> kKinds{{
     {"softsign", Activation::Kind::Softsign, false, false, 0, 0},
     {"softplus", Activation::Kind::Softplus, false, false, 0, 0},
 }};
-
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 // Input i in the compute type, checked to have the element type of X and `dims`.
 Tensor operand(const KernelIO& io, size_t i, ElemType type, std::initializer_list<int64_t> dims,
@@ -161,12 +160,12 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name,
     const int64_t gh = gates * in.hidden;
     in.w = operand(io, 1, in.type, {dirs, gh, in.input}, "W");
     in.r = operand(io, 2, in.type, {dirs, gh, in.hidden}, "R");
-    if (present(io, 3)) in.b = operand(io, 3, in.type, {dirs, 2 * gh}, "B");
+    if (given_input(io, 3)) in.b = operand(io, 3, in.type, {dirs, 2 * gh}, "B");
   }
   const int64_t h = in.hidden;
 
   in.lens.assign(static_cast<size_t>(in.batch), in.seq);
-  if (present(io, 4)) {
+  if (given_input(io, 4)) {
     const Tensor& sl = io.input(4);
     if (sl.type() != ElemType::Int32 && sl.type() != ElemType::Int64)
       fail(ErrorKind::BadInput, "", "sequence_lens must be int32");
@@ -184,14 +183,14 @@ Inputs read_inputs(KernelIO& io, const Config& cfg, int gates, const char* name,
     }
   }
   auto state = [&](size_t i, const char* what) {
-    if (!present(io, i)) return Tensor();
+    if (!given_input(io, i)) return Tensor();
     if (!cfg.batch_first) return operand(io, i, in.type, {dirs, in.batch, h}, what);
     return swap_leading(operand(io, i, in.type, {in.batch, dirs, h}, what));
   };
   in.h0 = state(5, "initial_h");
   if (gates == 4) {
     in.c0 = state(6, "initial_c");
-    if (present(io, 7)) in.p = operand(io, 7, in.type, {dirs, 3 * h}, "P");
+    if (given_input(io, 7)) in.p = operand(io, 7, in.type, {dirs, 3 * h}, "P");
   }
   return in;
 }

@@ -14,6 +14,7 @@
 #include "kernels/reduce_loop.h"
 #include "kernels/through_float.h"
 #include "ops/onnx/math_map.h"
+#include "ops/optional_input.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
@@ -115,7 +116,7 @@ class ReduceKernel : public Kernel {
 
  private:
   static std::vector<int64_t> input_axes(const KernelIO& io) {
-    if (!io.has_input(1) || io.value(1).is_none()) return {};
+    if (!given_input(io, 1)) return {};
     const Tensor& t = io.input(1);
     if (t.type() != ElemType::Int64) fail(ErrorKind::BadInput, "", "axes must be an int64 tensor");
     if (t.rank() > 1)

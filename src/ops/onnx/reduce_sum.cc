@@ -1,4 +1,5 @@
 // ReduceSum: the sum over the given axes (see ops/onnx/reduce_op.h).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/reduce_op.h"
 
 namespace bough::ops {
@@ -9,30 +10,23 @@ Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
   return reduce_tensor<SumReducer>(x, plan, "ReduceSum");
 }
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 13); }
+constexpr SignatureText kRows[] = {
+    {1,
+     "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
+     "1"},
+    {11,
+     "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
+     "1"},
+    {13,
+     "data: T, axes?: tensor(int64) -> reduced: T; T = floats bfloat16 int32 int64 uint32 "
+     "uint64; keepdims: int = 1, noop_with_empty_axes: int = 0"}};
+
 }  // namespace reduce_sum_op
 }  // namespace
 
 const OpDef& def_ReduceSum() {
   using namespace reduce_sum_op;
-  static const OpDef def{
-      "",
-      "ReduceSum",
-      {1, 11, 13},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer_reduce<13>,
-      {{1,
-        "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
-        "1"},
-       {11,
-        "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
-        "1"},
-       {13,
-        "data: T, axes?: tensor(int64) -> reduced: T; T = floats bfloat16 int32 int64 uint32 "
-        "uint64; keepdims: int = 1, noop_with_empty_axes: int = 0"}}};
+  static const OpDef def = def_from_rows("", "ReduceSum", make, infer_reduce<13>, kRows);
   return def;
 }
 

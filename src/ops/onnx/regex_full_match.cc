@@ -4,6 +4,7 @@
 // recursed per nesting level and per character).
 #include <re2/re2.h>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -48,16 +49,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Bool, ctx.input_shape(0)); }
 
+constexpr SignatureText kRows[] = {
+    {20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}};
+
 }  // namespace regex_full_match_op
 }  // namespace
 
 const OpDef& def_RegexFullMatch() {
   using namespace regex_full_match_op;
-  static const OpDef def{"",    "RegexFullMatch",
-                         {20},  1,
-                         1,     1,
-                         1,     make,
-                         infer, {{20, "X: T1 -> Y: T2; T1 = string, T2 = bool; pattern: string?"}}};
+  static const OpDef def = def_from_rows("", "RegexFullMatch", make, infer, kRows);
   return def;
 }
 

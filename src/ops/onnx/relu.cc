@@ -1,4 +1,5 @@
 // Relu: y = max(0, x), elementwise; NaN stays NaN. Signed integers from opset 14.
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -15,24 +16,18 @@ struct ReluFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<ReluFn>(x, out, pool, "Relu");
 }
+constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "X: T -> Y: T; T = floats"},
+                                   {13, "X: T -> Y: T; T = floats bfloat16"},
+                                   {14, "X: T -> Y: T; T = floats ints bfloat16"}};
+
 }  // namespace relu_op
 }  // namespace
 
 const OpDef& def_Relu() {
   using namespace relu_op;
-  static const OpDef def{"",
-                         "Relu",
-                         {1, 6, 13, 14},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
-                          {6, "X: T -> Y: T; T = floats"},
-                          {13, "X: T -> Y: T; T = floats bfloat16"},
-                          {14, "X: T -> Y: T; T = floats ints bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Relu", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

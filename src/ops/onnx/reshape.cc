@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -154,30 +155,23 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T -> reshaped: T; T = floats; consumed_inputs: ints?, shape: ints?"},
+    {5, "data: T, shape: tensor(int64) -> reshaped: T; T = all"},
+    {13, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4"},
+    {14, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4; allowzero: int = 0"},
+    {19, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir9; allowzero: int = 0"},
+    {21, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir10; allowzero: int = 0"},
+    {23, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir11; allowzero: int = 0"},
+    {24, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir12; allowzero: int = 0"},
+    {25, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir13; allowzero: int = 0"}};
+
 }  // namespace reshape_op
 }  // namespace
 
 const OpDef& def_Reshape() {
   using namespace reshape_op;
-  static const OpDef def{
-      "",
-      "Reshape",
-      {1, 5, 13, 14, 19, 21, 23, 24, 25},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "data: T -> reshaped: T; T = floats; consumed_inputs: ints?, shape: ints?"},
-       {5, "data: T, shape: tensor(int64) -> reshaped: T; T = all"},
-       {13, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4"},
-       {14, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir4; allowzero: int = 0"},
-       {19, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir9; allowzero: int = 0"},
-       {21, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir10; allowzero: int = 0"},
-       {23, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir11; allowzero: int = 0"},
-       {24, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir12; allowzero: int = 0"},
-       {25, "data: T, shape: tensor(int64) -> reshaped: T; T = all_ir13; allowzero: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Reshape", make, infer, kRows);
   return def;
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/layout.h"
 #include "kernels/resample_repeat.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -204,31 +205,24 @@ void infer(InferContext& ctx) {
         missing_mode(ctx.attr_string("coordinate_transformation_mode", "half_pixel"), ctx.since);
     if (!why.empty()) ctx.invalid(why);
   }
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
-  const auto rank = static_cast<int64_t>(s.dims.size());
-  std::vector<int64_t> axes;
-  if (ctx.since >= 18 && ctx.has_attr("axes")) {
-    axes = layout_infer::normalize_axes(ctx, ctx.attr_ints("axes"), rank, "axis");
-  } else {
-    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
-  }
+  const auto rank = static_cast<int64_t>(s->dims.size());
+  const std::vector<int64_t> axes =
+      layout_infer::axes_or_all(ctx, ctx.since >= 18 && ctx.has_attr("axes"), rank);
   const size_t scales_input = ctx.since >= 11 ? 2 : 1;
   const auto sizes = ctx.since >= 11 && ctx.has_input(3) ? int_values(ctx, 3) : std::nullopt;
   const auto scales =
       ctx.has_input(scales_input) ? layout_infer::number_values(ctx, scales_input) : std::nullopt;
   const std::string policy =
       ctx.since >= 18 ? ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
-  std::vector<ir::Dim> out = unknown_dims(s.dims.size()).dims;
+  std::vector<ir::Dim> out = unknown_dims(s->dims.size()).dims;
   if (sizes && !sizes->empty()) {
     if (sizes->size() != axes.size())
       ctx.invalid("sizes has " + std::to_string(sizes->size()) + " entries for " +
                   std::to_string(axes.size()) + " axes");
-    out = s.dims;
+    out = s->dims;
     if (policy == "stretch") {
       for (size_t k = 0; k < axes.size(); ++k)
         out[static_cast<size_t>(axes[k])] = ir::Dim::known((*sizes)[k]);
@@ -236,9 +230,9 @@ void infer(InferContext& ctx) {
       // One scale for every axis: the smallest (not_larger) or largest (not_smaller) ratio.
       double scale = policy == "not_larger" ? 1e300 : 0;
       for (size_t k = 0; k < axes.size(); ++k) {
-        const ir::Dim& d = s.dims[static_cast<size_t>(axes[k])];
+        const ir::Dim& d = s->dims[static_cast<size_t>(axes[k])];
         if (!d.is_known() || d.value == 0) {
-          ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+          ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
           return;
         }
         const double r = static_cast<double>((*sizes)[k]) / static_cast<double>(d.value);
@@ -252,49 +246,42 @@ void infer(InferContext& ctx) {
   } else if (scales && !scales->empty() &&
              ctx.attr_string("coordinate_transformation_mode", "half_pixel") !=
                  "tf_crop_and_resize") {
-    out = layout_infer::scaled_dims(ctx, s.dims, *scales, axes);
+    out = layout_infer::scaled_dims(ctx, s->dims, *scales, axes);
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
+
+constexpr SignatureText kRows[] = {
+    {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+    {11,
+     "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
+     "floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+     "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+     "nearest, nearest_mode: string = round_prefer_floor"},
+    {13,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
+     "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
+     "nearest, nearest_mode: string = round_prefer_floor"},
+    {18,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+     "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+     "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+     "nearest_mode: string = round_prefer_floor"},
+    {19,
+     "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
+     "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
+     "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
+     "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
+     "nearest_mode: string = round_prefer_floor"}};
 
 }  // namespace resize_op
 }  // namespace
 
 const OpDef& def_Resize() {
   using namespace resize_op;
-  static const OpDef def{
-      "",
-      "Resize",
-      {10, 11, 13, 18, 19},
-      1,
-      4,
-      1,
-      1,
-      make,
-      infer,
-      {{10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
-       {11,
-        "X: T1, roi: T2, scales: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all, T2 = "
-        "floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
-        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
-        "nearest, nearest_mode: string = round_prefer_floor"},
-       {13,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; coordinate_transformation_mode: string = half_pixel, cubic_coeff_a: float = "
-        "-0.75, exclude_outside: int = 0, extrapolation_value: float = 0.0, mode: string = "
-        "nearest, nearest_mode: string = round_prefer_floor"},
-       {18,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
-        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
-        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
-        "nearest_mode: string = round_prefer_floor"},
-       {19,
-        "X: T1, roi?: T2, scales?: tensor(float), sizes?: tensor(int64) -> Y: T1; T1 = all_ir4, T2 "
-        "= floats; antialias: int = 0, axes: ints?, coordinate_transformation_mode: string = "
-        "half_pixel, cubic_coeff_a: float = -0.75, exclude_outside: int = 0, extrapolation_value: "
-        "float = 0.0, keep_aspect_ratio_policy: string = stretch, mode: string = nearest, "
-        "nearest_mode: string = round_prefer_floor"}}};
+  static const OpDef def = def_from_rows("", "Resize", make, infer, kRows);
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -65,23 +66,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     ctx.invalid("time_axis and batch_axis must be 0 and 1, in either order");
   return std::make_unique<ReverseSequence>(time_axis, batch_axis);
 }
+constexpr SignatureText kRows[] = {
+    {10,
+     "input: T, sequence_lens: tensor(int64) -> Y: T; T = all; batch_axis: "
+     "int = 1, time_axis: int = 0"}};
+
 }  // namespace reverse_sequence_op
 }  // namespace
 
 const OpDef& def_ReverseSequence() {
   using namespace reverse_sequence_op;
-  static const OpDef def{"",
-                         "ReverseSequence",
-                         {10},
-                         2,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{10,
-                           "input: T, sequence_lens: tensor(int64) -> Y: T; T = all; batch_axis: "
-                           "int = 1, time_axis: int = 0"}}};
+  static const OpDef def = def_from_rows("", "ReverseSequence", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include "kernels/layout.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/float_type_attr.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -95,24 +96,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(1), x);
 }
 
+constexpr SignatureText kRows[] = {
+    {23,
+     "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
+     "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}};
+
 }  // namespace rms_normalization_op
 }  // namespace
 
 const OpDef& def_RMSNormalization() {
   using namespace rms_normalization_op;
-  static const OpDef def{
-      "",
-      "RMSNormalization",
-      {23},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{23,
-        "X: T, scale: V -> Y: V; T = floats bfloat16, V = floats bfloat16; axis: int = -1, "
-        "epsilon: float = 9.999999747378752e-06, stash_type: int = 1"}}};
+  static const OpDef def = def_from_rows("", "RMSNormalization", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // RNN: the simple recurrence Ht = f(Xt·Wᵀ + Ht-1·Rᵀ + Wb + Rb), forward, reverse or both
 // ways; sequence_lens ends each batch entry early (its Y rows stay zero, Y_h keeps its last
 // state). Shared parts in ops/onnx/recurrent.h.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
@@ -51,40 +52,33 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<
 
 void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+     "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, output_sequence: "
+     "int = 0"},
+    {7,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+     "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?"},
+    {14,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
+     "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
+     "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, layout: int = "
+     "0"},
+    {22,
+     "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
+     "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
+     "strings = Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, "
+     "layout: int = 0"}};
+
 }  // namespace rnn_op
 }  // namespace
 
 const OpDef& def_RNN() {
   using namespace rnn_op;
-  static const OpDef def{
-      "",
-      "RNN",
-      {1, 7, 14, 22},
-      3,
-      6,
-      0,
-      2,
-      make,
-      infer,
-      {{1,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
-        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, output_sequence: "
-        "int = 0"},
-       {7,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
-        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?"},
-       {14,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats, "
-        "T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: strings = "
-        "Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, layout: int = "
-        "0"},
-       {22,
-        "X: T, W: T, R: T, B?: T, sequence_lens?: T1, initial_h?: T -> Y?: T, Y_h?: T; T = floats "
-        "bfloat16, T1 = int32; activation_alpha: floats?, activation_beta: floats?, activations: "
-        "strings = Tanh Tanh, clip: float?, direction: string = forward, hidden_size: int?, "
-        "layout: int = 0"}}};
+  static const OpDef def = def_from_rows("", "RNN", make, infer, kRows);
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -202,33 +203,26 @@ void infer(InferContext& ctx) {
                                        ir::Dim::known(ctx.attr_int("output_width", 1))}));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; mode: string = avg, "
+     "output_height: int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: "
+     "float = 1.0"},
+    {16,
+     "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; "
+     "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
+     "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"},
+    {22,
+     "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats bfloat16, T2 = int64; "
+     "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
+     "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}};
+
 }  // namespace roi_align_op
 }  // namespace
 
 const OpDef& def_RoiAlign() {
   using namespace roi_align_op;
-  static const OpDef def{
-      "",
-      "RoiAlign",
-      {10, 16, 22},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; mode: string = avg, "
-        "output_height: int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: "
-        "float = 1.0"},
-       {16,
-        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats, T2 = int64; "
-        "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
-        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"},
-       {22,
-        "X: T1, rois: T1, batch_indices: T2 -> Y: T1; T1 = floats bfloat16, T2 = int64; "
-        "coordinate_transformation_mode: string = half_pixel, mode: string = avg, output_height: "
-        "int = 1, output_width: int = 1, sampling_ratio: int = 0, spatial_scale: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "RoiAlign", make, infer, kRows);
   return def;
 }
 

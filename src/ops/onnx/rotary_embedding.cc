@@ -9,6 +9,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
 
@@ -136,24 +137,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<RotaryEmbedding>(ctx.attr_int("interleaved", 0) != 0, dim, heads);
 }
 
+constexpr SignatureText kRows[] = {
+    {23,
+     "X: T, cos_cache: T, sin_cache: T, position_ids?: M -> Y: T; T = float float16 bfloat16, M "
+     "= int64; interleaved: int = 0, num_heads: int?, rotary_embedding_dim: int = 0"}};
+
 }  // namespace rotary_embedding_op
 }  // namespace
 
 const OpDef& def_RotaryEmbedding() {
   using namespace rotary_embedding_op;
-  static const OpDef def{
-      "",
-      "RotaryEmbedding",
-      {23},
-      3,
-      4,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{23,
-        "X: T, cos_cache: T, sin_cache: T, position_ids?: M -> Y: T; T = float float16 bfloat16, M "
-        "= int64; interleaved: int = 0, num_heads: int?, rotary_embedding_dim: int = 0"}}};
+  static const OpDef def = def_from_rows("", "RotaryEmbedding", make, infer_same_as_first, kRows);
   return def;
 }
 

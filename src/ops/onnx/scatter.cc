@@ -1,5 +1,6 @@
 // Scatter (deprecated from opset 11): ScatterElements under its old name, without
 // reduction.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -14,26 +15,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+constexpr SignatureText kRows[] = {
+    {9,
+     "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+     "int64; axis: int = 0"},
+    {11,
+     "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+     "int64; axis: int = 0"}};
+
 }  // namespace scatter_op
 }  // namespace
 
 const OpDef& def_Scatter() {
   using namespace scatter_op;
-  static const OpDef def{"",
-                         "Scatter",
-                         {9, 11},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{9,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
-                           "int64; axis: int = 0"},
-                          {11,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
-                           "int64; axis: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Scatter", make, infer, kRows);
   return def;
 }
 

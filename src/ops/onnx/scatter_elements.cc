@@ -4,6 +4,7 @@
 // inside data off the axis.
 #include "kernels/gather_indices.h"
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/scatter_update.h"
 #include "ops/shape_infer.h"
 
@@ -52,32 +53,26 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
+     "int64; axis: int = 0"},
+    {13,
+     "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+     "int32 int64; axis: int = 0"},
+    {16,
+     "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+     "int32 int64; axis: int = 0, reduction: string = none"},
+    {18,
+     "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
+     "int32 int64; axis: int = 0, reduction: string = none"}};
+
 }  // namespace scatter_elements_op
 }  // namespace
 
 const OpDef& def_ScatterElements() {
   using namespace scatter_elements_op;
-  static const OpDef def{"",
-                         "ScatterElements",
-                         {11, 13, 16, 18},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{11,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all, Tind = int32 "
-                           "int64; axis: int = 0"},
-                          {13,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0"},
-                          {16,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0, reduction: string = none"},
-                          {18,
-                           "data: T, indices: Tind, updates: T -> output: T; T = all_ir4, Tind = "
-                           "int32 int64; axis: int = 0, reduction: string = none"}}};
+  static const OpDef def = def_from_rows("", "ScatterElements", make, infer, kRows);
   return def;
 }
 

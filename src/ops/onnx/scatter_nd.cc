@@ -1,6 +1,7 @@
 // ScatterND: a copy of data where each index tuple of indices (last dimension k) names a
 // slice data[i_0, ..., i_{k-1}] that takes (or combines with, see ops/onnx/scatter_update.h)
 // the matching slice of updates, whose shape is indices.shape[:-1] + data.shape[k:].
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nd_index.h"
 #include "ops/onnx/scatter_update.h"
 #include "ops/shape_infer.h"
@@ -42,29 +43,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+constexpr SignatureText kRows[] = {
+    {11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
+    {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
+    {16,
+     "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+     "= none"},
+    {18,
+     "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
+     "= none"}};
+
 }  // namespace scatter_nd_op
 }  // namespace
 
 const OpDef& def_ScatterND() {
   using namespace scatter_nd_op;
-  static const OpDef def{
-      "",
-      "ScatterND",
-      {11, 13, 16, 18},
-      3,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{11, "data: T, indices: tensor(int64), updates: T -> output: T; T = all"},
-       {13, "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4"},
-       {16,
-        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
-        "= none"},
-       {18,
-        "data: T, indices: tensor(int64), updates: T -> output: T; T = all_ir4; reduction: string "
-        "= none"}}};
+  static const OpDef def = def_from_rows("", "ScatterND", make, infer, kRows);
   return def;
 }
 

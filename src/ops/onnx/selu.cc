@@ -1,6 +1,7 @@
 // Selu: y = gamma * x for x > 0, gamma * alpha * (exp(x) - 1) otherwise.
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -16,29 +17,23 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return static_cast<T>(gamma) * (v > 0 ? v : static_cast<T>(alpha) * std::expm1(v));
   });
 }
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats; alpha: float = 1.673200011253357, "
+     "consumed_inputs: ints?, gamma: float = 1.0506999492645264"},
+    {6,
+     "X: T -> Y: T; T = floats; alpha: float = 1.6732631921768188, gamma: "
+     "float = 1.0507010221481323"},
+    {22,
+     "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.6732631921768188, "
+     "gamma: float = 1.0507010221481323"}};
+
 }  // namespace selu_op
 }  // namespace
 
 const OpDef& def_Selu() {
   using namespace selu_op;
-  static const OpDef def{"",
-                         "Selu",
-                         {1, 6, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{1,
-                           "X: T -> Y: T; T = floats; alpha: float = 1.673200011253357, "
-                           "consumed_inputs: ints?, gamma: float = 1.0506999492645264"},
-                          {6,
-                           "X: T -> Y: T; T = floats; alpha: float = 1.6732631921768188, gamma: "
-                           "float = 1.0507010221481323"},
-                          {22,
-                           "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.6732631921768188, "
-                           "gamma: float = 1.0507010221481323"}}};
+  static const OpDef def = def_from_rows("", "Selu", make, infer_same_as_first, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // SequenceAt: the tensor at `position` (from -n to n-1; negative counts from the back).
 // The tensor shares its buffer with the sequence's.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
@@ -21,23 +22,15 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { ctx.set_output(0, sequence_infer::element_of(ctx.input_type(0))); }
 
+constexpr SignatureText kRows[] = {
+    {11, "input_sequence: S, position: I -> tensor: T; S = seq(all), T = all, I = int32 int64"}};
+
 }  // namespace sequence_at_op
 }  // namespace
 
 const OpDef& def_SequenceAt() {
   using namespace sequence_at_op;
-  static const OpDef def{
-      "",
-      "SequenceAt",
-      {11},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{11,
-        "input_sequence: S, position: I -> tensor: T; S = seq(all), T = all, I = int32 int64"}}};
+  static const OpDef def = def_from_rows("", "SequenceAt", make, infer, kRows);
   return def;
 }
 

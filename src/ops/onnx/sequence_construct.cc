@@ -1,4 +1,5 @@
 // SequenceConstruct: a sequence of the input tensors, which share one element type.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
@@ -33,17 +34,14 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(std::move(element)));
 }
 
+constexpr SignatureText kRows[] = {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}};
+
 }  // namespace sequence_construct_op
 }  // namespace
 
 const OpDef& def_SequenceConstruct() {
   using namespace sequence_construct_op;
-  static const OpDef def{
-      "",        "SequenceConstruct",
-      {11},      1,
-      kVariadic, 1,
-      1,         make,
-      infer,     {{11, "inputs*: T -> output_sequence: S; T = all, S = seq(all)"}}};
+  static const OpDef def = def_from_rows("", "SequenceConstruct", make, infer, kRows);
   return def;
 }
 

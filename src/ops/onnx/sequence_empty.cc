@@ -1,5 +1,6 @@
 // SequenceEmpty: an empty sequence whose element type is the `dtype` attribute (float when
 // absent), kept so later operators know it.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 
@@ -35,16 +36,14 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem)));
 }
 
+constexpr SignatureText kRows[] = {{11, " -> output: S; S = seq(all); dtype: int?"}};
+
 }  // namespace sequence_empty_op
 }  // namespace
 
 const OpDef& def_SequenceEmpty() {
   using namespace sequence_empty_op;
-  static const OpDef def{"",    "SequenceEmpty",
-                         {11},  0,
-                         0,     1,
-                         1,     make,
-                         infer, {{11, " -> output: S; S = seq(all); dtype: int?"}}};
+  static const OpDef def = def_from_rows("", "SequenceEmpty", make, infer, kRows);
   return def;
 }
 

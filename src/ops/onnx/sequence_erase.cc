@@ -1,5 +1,6 @@
 // SequenceErase: the sequence without the tensor at `position` (the last one when the
 // position is omitted). Positions run from -n to n-1; negative ones count from the back.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 #include "ops/shape_infer.h"
@@ -28,23 +29,15 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
+constexpr SignatureText kRows[] = {
+    {11, "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}};
+
 }  // namespace sequence_erase_op
 }  // namespace
 
 const OpDef& def_SequenceErase() {
   using namespace sequence_erase_op;
-  static const OpDef def{
-      "",
-      "SequenceErase",
-      {11},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{11,
-        "input_sequence: S, position?: I -> output_sequence: S; S = seq(all), I = int32 int64"}}};
+  static const OpDef def = def_from_rows("", "SequenceErase", make, infer, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // SequenceInsert: the sequence with `tensor` inserted before `position` (at the back when
 // the position is omitted). Positions run from -n to n; negative ones count from the back.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
@@ -38,23 +39,17 @@ void infer(InferContext& ctx) {
                         sequence_infer::cover(sequence_infer::element_of(seq), ctx.input_type(1))));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
+     "all, S = seq(all), I = int32 int64"}};
+
 }  // namespace sequence_insert_op
 }  // namespace
 
 const OpDef& def_SequenceInsert() {
   using namespace sequence_insert_op;
-  static const OpDef def{"",
-                         "SequenceInsert",
-                         {11},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{11,
-                           "input_sequence: S, tensor: T, position?: I -> output_sequence: S; T = "
-                           "all, S = seq(all), I = int32 int64"}}};
+  static const OpDef def = def_from_rows("", "SequenceInsert", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // SequenceLength: the number of tensors in the sequence, as an int64 scalar.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
 #include "ops/shape_infer.h"
@@ -20,16 +21,14 @@ std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Sequ
 
 void infer(InferContext& ctx) { ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({})); }
 
+constexpr SignatureText kRows[] = {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}};
+
 }  // namespace sequence_length_op
 }  // namespace
 
 const OpDef& def_SequenceLength() {
   using namespace sequence_length_op;
-  static const OpDef def{"",    "SequenceLength",
-                         {11},  1,
-                         1,     1,
-                         1,     make,
-                         infer, {{11, "input_sequence: S -> length: I; S = seq(all), I = int64"}}};
+  static const OpDef def = def_from_rows("", "SequenceLength", make, infer, kRows);
   return def;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -59,29 +60,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_value(0, Tensor::from_vector(ElemType::Int64, Dims{n}, dims));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T -> shape: T1; T = all, T1 = int64"},
+    {13, "data: T -> shape: T1; T = all_ir4, T1 = int64"},
+    {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"},
+    {19, "data: T -> shape: T1; T = all_ir9, T1 = int64; end: int?, start: int = 0"},
+    {21, "data: T -> shape: T1; T = all_ir10, T1 = int64; end: int?, start: int = 0"},
+    {23, "data: T -> shape: T1; T = all_ir11, T1 = int64; end: int?, start: int = 0"},
+    {24, "data: T -> shape: T1; T = all_ir12, T1 = int64; end: int?, start: int = 0"},
+    {25, "data: T -> shape: T1; T = all_ir13, T1 = int64; end: int?, start: int = 0"}};
+
 }  // namespace shape_op
 }  // namespace
 
 const OpDef& def_Shape() {
   using namespace shape_op;
-  static const OpDef def{
-      "",
-      "Shape",
-      {1, 13, 15, 19, 21, 23, 24, 25},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "data: T -> shape: T1; T = all, T1 = int64"},
-       {13, "data: T -> shape: T1; T = all_ir4, T1 = int64"},
-       {15, "data: T -> shape: T1; T = all_ir4, T1 = int64; end: int?, start: int = 0"},
-       {19, "data: T -> shape: T1; T = all_ir9, T1 = int64; end: int?, start: int = 0"},
-       {21, "data: T -> shape: T1; T = all_ir10, T1 = int64; end: int?, start: int = 0"},
-       {23, "data: T -> shape: T1; T = all_ir11, T1 = int64; end: int?, start: int = 0"},
-       {24, "data: T -> shape: T1; T = all_ir12, T1 = int64; end: int?, start: int = 0"},
-       {25, "data: T -> shape: T1; T = all_ir13, T1 = int64; end: int?, start: int = 0"}}};
+  static const OpDef def = def_from_rows("", "Shape", make, infer, kRows);
   return def;
 }
 

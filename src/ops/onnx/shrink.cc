@@ -1,6 +1,7 @@
 // Shrink: y = x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise (bias 0,
 // lambd 0.5 by default). Any numeric type; integer results are the float result converted,
 // saturating.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 #include "util/from_double.h"
@@ -17,22 +18,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return util::from_double<decltype(v)>(x < -lambd ? x + bias : (x > lambd ? x - bias : 0.0));
   });
 }
+constexpr SignatureText kRows[] = {
+    {9, "input: T -> output: T; T = numeric; bias: float = 0.0, lambd: float = 0.5"}};
+
 }  // namespace shrink_op
 }  // namespace
 
 const OpDef& def_Shrink() {
   using namespace shrink_op;
-  static const OpDef def{
-      "",
-      "Shrink",
-      {9},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{9, "input: T -> output: T; T = numeric; bias: float = 0.0, lambd: float = 0.5"}}};
+  static const OpDef def = def_from_rows("", "Shrink", make, infer_same_as_first, kRows);
   return def;
 }
 

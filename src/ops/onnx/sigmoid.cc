@@ -6,14 +6,8 @@ namespace bough::ops {
 
 namespace {
 namespace sigmoid_op {
-struct SigmoidFn {
+struct SigmoidFn : FastMapFn<kernels::FastFn::Sigmoid, kernels::kSigmoidWork> {
   static constexpr char kName[] = "Sigmoid";
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Sigmoid;
-  static constexpr int64_t kWork = kernels::kSigmoidWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_sigmoid(v);
-  }
 };
 }  // namespace sigmoid_op
 }  // namespace

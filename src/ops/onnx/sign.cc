@@ -1,4 +1,5 @@
 // Sign: -1, 0 or 1 by the sign of x, elementwise; NaN stays NaN.
+#include "ops/def_from_rows.h"
 #include "ops/elementwise.h"
 #include "ops/shape_infer.h"
 
@@ -16,22 +17,16 @@ struct SignFn {
 void compute(const Tensor& x, Tensor& out, util::ThreadPool& pool) {
   numeric_unary<SignFn>(x, out, pool, "Sign");
 }
+constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
+                                   {13, "input: T -> output: T; T = numeric bfloat16"}};
+
 }  // namespace sign_op
 }  // namespace
 
 const OpDef& def_Sign() {
   using namespace sign_op;
-  static const OpDef def{"",
-                         "Sign",
-                         {9, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make_unary<compute>,
-                         infer_same_as_first,
-                         {{9, "input: T -> output: T; T = numeric"},
-                          {13, "input: T -> output: T; T = numeric bfloat16"}}};
+  static const OpDef def =
+      def_from_rows("", "Sign", make_unary<compute>, infer_same_as_first, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Size: the input's element count as an int64 scalar.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -25,27 +26,20 @@ void infer(InferContext& ctx) {
     ctx.set_output_tensor(0, ElemType::Int64, ir::Shape::of({}));
 }
 
+constexpr SignatureText kRows[] = {{1, "data: T -> size: T1; T = all, T1 = int64"},
+                                   {13, "data: T -> size: T1; T = all_ir4, T1 = int64"},
+                                   {19, "data: T -> size: T1; T = all_ir9, T1 = int64"},
+                                   {21, "data: T -> size: T1; T = all_ir10, T1 = int64"},
+                                   {23, "data: T -> size: T1; T = all_ir11, T1 = int64"},
+                                   {24, "data: T -> size: T1; T = all_ir12, T1 = int64"},
+                                   {25, "data: T -> size: T1; T = all_ir13, T1 = int64"}};
+
 }  // namespace size_op
 }  // namespace
 
 const OpDef& def_Size() {
   using namespace size_op;
-  static const OpDef def{"",
-                         "Size",
-                         {1, 13, 19, 21, 23, 24, 25},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "data: T -> size: T1; T = all, T1 = int64"},
-                          {13, "data: T -> size: T1; T = all_ir4, T1 = int64"},
-                          {19, "data: T -> size: T1; T = all_ir9, T1 = int64"},
-                          {21, "data: T -> size: T1; T = all_ir10, T1 = int64"},
-                          {23, "data: T -> size: T1; T = all_ir11, T1 = int64"},
-                          {24, "data: T -> size: T1; T = all_ir12, T1 = int64"},
-                          {25, "data: T -> size: T1; T = all_ir13, T1 = int64"}}};
+  static const OpDef def = def_from_rows("", "Size", make, infer, kRows);
   return def;
 }
 

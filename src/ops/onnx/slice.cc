@@ -9,6 +9,7 @@
 
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -137,13 +138,10 @@ int64_t slice_length(int64_t n, int64_t start, int64_t end, int64_t step) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
-  const auto rank = static_cast<int64_t>(s.dims.size());
+  const auto rank = static_cast<int64_t>(s->dims.size());
   const auto starts = layout_infer::ints_arg(ctx, "starts", 10, 1);
   const auto ends = layout_infer::ints_arg(ctx, "ends", 10, 2);
   const bool axes_given = ctx.since < 10 ? ctx.has_attr("axes") : ctx.has_input(3);
@@ -151,7 +149,7 @@ void infer(InferContext& ctx) {
   const bool steps_given = ctx.since >= 10 && ctx.has_input(4);
   const auto steps_arg = steps_given ? int_values(ctx, 4) : std::nullopt;
   if (!starts || !ends || (axes_given && !axes_arg) || (steps_given && !steps_arg)) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   const size_t n = starts->size();
@@ -164,7 +162,7 @@ void infer(InferContext& ctx) {
   if (ends->size() != n || axes.size() != n || steps.size() != n)
     ctx.invalid("starts, ends, axes and steps differ in length");
   axes = layout_infer::normalize_axes(ctx, axes, rank, "axis");
-  std::vector<ir::Dim> out = s.dims;
+  std::vector<ir::Dim> out = s->dims;
   for (size_t k = 0; k < n; ++k) {
     if (steps[k] == 0) ctx.invalid("a step is 0");
     ir::Dim& d = out[static_cast<size_t>(axes[k])];
@@ -177,31 +175,24 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
+    {10,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+     "= int32 int64"},
+    {11,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
+     "= int32 int64"},
+    {13,
+     "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
+     "Tind = int32 int64"}};
+
 }  // namespace slice_op
 }  // namespace
 
 const OpDef& def_Slice() {
   using namespace slice_op;
-  static const OpDef def{
-      "",
-      "Slice",
-      {1, 10, 11, 13},
-      1,
-      5,
-      1,
-      1,
-      make,
-      infer,
-      {{1, "data: T -> output: T; T = all; axes: ints?, ends: ints, starts: ints"},
-       {10,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
-        "= int32 int64"},
-       {11,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all, Tind "
-        "= int32 int64"},
-       {13,
-        "data: T, starts: Tind, ends: Tind, axes?: Tind, steps?: Tind -> output: T; T = all_ir4, "
-        "Tind = int32 int64"}}};
+  static const OpDef def = def_from_rows("", "Slice", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nll_loss.h"
 
@@ -70,27 +71,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<SoftmaxCrossEntropyLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
 }
 
+constexpr SignatureText kRows[] = {
+    {12,
+     "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats, Tind = int32 "
+     "int64; ignore_index: int?, reduction: string = mean"},
+    {13,
+     "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats bfloat16, "
+     "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}};
+
 }  // namespace softmax_cross_entropy_loss_op
 }  // namespace
 
 const OpDef& def_SoftmaxCrossEntropyLoss() {
   using namespace softmax_cross_entropy_loss_op;
-  static const OpDef def{
-      "",
-      "SoftmaxCrossEntropyLoss",
-      {12, 13},
-      2,
-      3,
-      1,
-      2,
-      make,
-      infer_loss,
-      {{12,
-        "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats, Tind = int32 "
-        "int64; ignore_index: int?, reduction: string = mean"},
-       {13,
-        "scores: T, labels: Tind, weights?: T -> output: T, log_prob?: T; T = floats bfloat16, "
-        "Tind = int32 int64; ignore_index: int?, reduction: string = mean"}}};
+  static const OpDef def = def_from_rows("", "SoftmaxCrossEntropyLoss", make, infer_loss, kRows);
   return def;
 }
 

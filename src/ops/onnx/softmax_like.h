@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/dispatch.h"
+#include "kernels/softmax_rows.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
@@ -42,6 +43,17 @@ class SoftmaxLike : public Kernel {
   bool coerce_2d_;
 };
 
+// The Block of Softmax (Log false) and LogSoftmax (Log true): kernels::softmax_blocks.
+template <bool Log>
+struct SoftmaxBlock {
+  static constexpr const char* name = Log ? "LogSoftmax" : "Softmax";
+  static constexpr int64_t kWork = kernels::kSoftmaxWork;
+  template <typename T>
+  void operator()(const T* x, T* y, int64_t o0, int64_t o1, const AxisSplit& s) const {
+    kernels::softmax_blocks<Log>(x, y, o0, o1, s.n, s.inner);
+  }
+};
+
 template <typename Block>
 std::unique_ptr<Kernel> make_softmax_like(const BuildContext& ctx) {
   const bool coerce = ctx.since < 13;
@@ -55,7 +67,7 @@ inline constexpr SignatureText kSoftmaxLikeRows[] = {
     {13, "input: T -> output: T; T = floats bfloat16; axis: int = -1"}};
 template <typename Block>
 OpDef softmax_like_def() {
-  return def_from_rows(Block::name, 1, make_softmax_like<Block>, infer_same_as_first,
+  return def_from_rows("", Block::name, make_softmax_like<Block>, infer_same_as_first,
                        kSoftmaxLikeRows);
 }
 

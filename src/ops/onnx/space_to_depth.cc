@@ -1,6 +1,7 @@
 // SpaceToDepth: [N, C, H, W] -> [N, C * b * b, H / b, W / b], moving each b x b spatial
 // block into channels (block offset in the channel's high part).
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -41,22 +42,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, false); }
 
+constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = all; blocksize: int"},
+                                   {13, "input: T -> output: T; T = all_ir4; blocksize: int"}};
+
 }  // namespace space_to_depth_op
 }  // namespace
 
 const OpDef& def_SpaceToDepth() {
   using namespace space_to_depth_op;
-  static const OpDef def{"",
-                         "SpaceToDepth",
-                         {1, 13},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "input: T -> output: T; T = all; blocksize: int"},
-                          {13, "input: T -> output: T; T = all_ir4; blocksize: int"}}};
+  static const OpDef def = def_from_rows("", "SpaceToDepth", make, infer, kRows);
   return def;
 }
 

@@ -10,6 +10,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -166,28 +167,21 @@ void infer(InferContext& ctx) {
   }
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "input: T, split?: T -> outputs...*: T; T = floats; axis: int?, split: ints?"},
+    {2, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
+    {11, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
+    {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"},
+    {18,
+     "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0, num_outputs: "
+     "int?"}};
+
 }  // namespace split_op
 }  // namespace
 
 const OpDef& def_Split() {
   using namespace split_op;
-  static const OpDef def{
-      "",
-      "Split",
-      {1, 2, 11, 13, 18},
-      1,
-      2,
-      1,
-      kVariadic,
-      make,
-      infer,
-      {{1, "input: T, split?: T -> outputs...*: T; T = floats; axis: int?, split: ints?"},
-       {2, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
-       {11, "input: T -> outputs*: T; T = all; axis: int = 0, split: ints?"},
-       {13, "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0"},
-       {18,
-        "input: T, split?: tensor(int64) -> outputs*: T; T = all_ir4; axis: int = 0, num_outputs: "
-        "int?"}}};
+  static const OpDef def = def_from_rows("", "Split", make, infer, kRows);
   return def;
 }
 

@@ -5,6 +5,7 @@
 
 #include "kernels/layout.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/sequence_infer.h"
 #include "ops/registry.h"
 #include "ops/sequence_util.h"
@@ -126,26 +127,20 @@ void infer(InferContext& ctx) {
   ctx.set_output(0, sequence_infer::seq_of(ir::Type::tensor(elem, ir::Shape::of(std::move(dims)))));
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
+     "= seq(all); axis: int = 0, keepdims: int = 1"},
+    {24,
+     "input: T, split?: I -> output_sequence: S; T = all_ir4, I = int32 "
+     "int64, S = seq(all_ir4); axis: int = 0, keepdims: int = 1"}};
+
 }  // namespace split_to_sequence_op
 }  // namespace
 
 const OpDef& def_SplitToSequence() {
   using namespace split_to_sequence_op;
-  static const OpDef def{"",
-                         "SplitToSequence",
-                         {11, 24},
-                         1,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{11,
-                           "input: T, split?: I -> output_sequence: S; T = all, I = int32 int64, S "
-                           "= seq(all); axis: int = 0, keepdims: int = 1"},
-                          {24,
-                           "input: T, split?: I -> output_sequence: S; T = all_ir4, I = int32 "
-                           "int64, S = seq(all_ir4); axis: int = 0, keepdims: int = 1"}}};
+  static const OpDef def = def_from_rows("", "SplitToSequence", make, infer, kRows);
   return def;
 }
 

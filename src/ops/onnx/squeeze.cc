@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -79,27 +80,21 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "data: T -> squeezed: T; T = all; axes: ints?"},
+    {11, "data: T -> squeezed: T; T = all; axes: ints?"},
+    {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"},
+    {21, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir10"},
+    {23, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir11"},
+    {24, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir12"},
+    {25, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir13"}};
+
 }  // namespace squeeze_op
 }  // namespace
 
 const OpDef& def_Squeeze() {
   using namespace squeeze_op;
-  static const OpDef def{"",
-                         "Squeeze",
-                         {1, 11, 13, 21, 23, 24, 25},
-                         1,
-                         2,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "data: T -> squeezed: T; T = all; axes: ints?"},
-                          {11, "data: T -> squeezed: T; T = all; axes: ints?"},
-                          {13, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir4"},
-                          {21, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir10"},
-                          {23, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir11"},
-                          {24, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir12"},
-                          {25, "data: T, axes?: tensor(int64) -> squeezed: T; T = all_ir13"}}};
+  static const OpDef def = def_from_rows("", "Squeeze", make, infer, kRows);
   return def;
 }
 

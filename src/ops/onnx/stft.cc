@@ -9,7 +9,9 @@
 #include "kernels/convert.h"
 #include "kernels/fft.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/nn_infer.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -19,8 +21,6 @@ namespace {
 namespace stft_op {
 
 using cd = std::complex<double>;
-
-bool present(const KernelIO& io, size_t i) { return io.has_input(i) && !io.value(i).is_none(); }
 
 class Stft : public Kernel {
  public:
@@ -37,14 +37,14 @@ class Stft : public Kernel {
     const int64_t batch = x.dim(0), length = x.dim(1), c_in = x.dim(2);
     const int64_t step = kernels::read_int(io.input(1), "frame_step");
     Tensor window;
-    if (present(io, 2)) {
+    if (given_input(io, 2)) {
       window = kernels::cast(io.input(2), ElemType::Double);
       if (window.rank() != 1)
         fail(ErrorKind::BadInput, "",
              "STFT window must be 1-D, got shape " + shape_string(window.shape()));
     }
     int64_t frame = window.defined() ? window.dim(0) : length;
-    if (present(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");
+    if (given_input(io, 3)) frame = kernels::read_int(io.input(3), "frame_length");
     if (window.defined() && window.dim(0) != frame)
       fail(ErrorKind::BadInput, "",
            "STFT window of length " + std::to_string(window.dim(0)) +
@@ -126,23 +126,17 @@ void infer(InferContext& ctx) {
                         ir::Shape::of({batch, frames, bins, ir::Dim::known(2)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {17,
+     "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
+     "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}};
+
 }  // namespace stft_op
 }  // namespace
 
 const OpDef& def_STFT() {
   using namespace stft_op;
-  static const OpDef def{"",
-                         "STFT",
-                         {17},
-                         2,
-                         4,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{17,
-                           "signal: T1, frame_step: T2, window?: T1, frame_length?: T2 -> output: "
-                           "T1; T1 = floats bfloat16, T2 = int32 int64; onesided: int = 1"}}};
+  static const OpDef def = def_from_rows("", "STFT", make, infer, kRows);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // StringConcat: X + Y elementwise on string tensors, with multidirectional broadcasting.
 #include "kernels/elementwise_loops.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -28,13 +29,14 @@ void infer(InferContext& ctx) {
                         broadcast_shapes(ctx, ctx.input_shape(0), ctx.input_shape(1)));
 }
 
+constexpr SignatureText kRows[] = {{20, "X: T, Y: T -> Z: T; T = string"}};
+
 }  // namespace string_concat_op
 }  // namespace
 
 const OpDef& def_StringConcat() {
   using namespace string_concat_op;
-  static const OpDef def{
-      "", "StringConcat", {20}, 2, 2, 1, 1, make, infer, {{20, "X: T, Y: T -> Z: T; T = string"}}};
+  static const OpDef def = def_from_rows("", "StringConcat", make, infer, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -90,24 +91,17 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::String, ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {10,
+     "X: tensor(string) -> Y: tensor(string); case_change_action: string = NONE, "
+     "is_case_sensitive: int = 0, locale: string?, stopwords: strings?"}};
+
 }  // namespace string_normalizer_op
 }  // namespace
 
 const OpDef& def_StringNormalizer() {
   using namespace string_normalizer_op;
-  static const OpDef def{
-      "",
-      "StringNormalizer",
-      {10},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{10,
-        "X: tensor(string) -> Y: tensor(string); case_change_action: string = NONE, "
-        "is_case_sensitive: int = 0, locale: string?, stopwords: strings?"}}};
+  static const OpDef def = def_from_rows("", "StringNormalizer", make, infer, kRows);
   return def;
 }
 

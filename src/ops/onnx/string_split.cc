@@ -5,6 +5,7 @@
 // (padded with empty strings), and the number of pieces of each string (int64).
 #include <algorithm>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -98,23 +99,16 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 1) ctx.set_output_tensor(1, ElemType::Int64, s);
 }
 
+constexpr SignatureText kRows[] = {{20,
+                                    "X: T1 -> Y: T2, Z: T3; T1 = string, T2 = string, T3 = int64; "
+                                    "delimiter: string?, maxsplit: int?"}};
+
 }  // namespace string_split_op
 }  // namespace
 
 const OpDef& def_StringSplit() {
   using namespace string_split_op;
-  static const OpDef def{"",
-                         "StringSplit",
-                         {20},
-                         1,
-                         1,
-                         1,
-                         2,
-                         make,
-                         infer,
-                         {{20,
-                           "X: T1 -> Y: T2, Z: T3; T1 = string, T2 = string, T3 = int64; "
-                           "delimiter: string?, maxsplit: int?"}}};
+  static const OpDef def = def_from_rows("", "StringSplit", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // Sum: the elementwise sum of one or more inputs, multidirectional broadcasting.
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_variadic.h"
 #include "ops/shape_infer.h"
 
@@ -7,24 +8,17 @@ namespace bough::ops {
 namespace {
 namespace sum_op {
 Tensor compute(KernelIO& io) { return fold_float<SumFn>(io, "Sum"); }
+constexpr SignatureText kRows[] = {{1, "data_0*: T -> sum: T; T = floats; consumed_inputs: ints?"},
+                                   {6, "data_0*: T -> sum: T; T = floats"},
+                                   {8, "data_0*: T -> sum: T; T = floats"},
+                                   {13, "data_0*: T -> sum: T; T = floats bfloat16"}};
+
 }  // namespace sum_op
 }  // namespace
 
 const OpDef& def_Sum() {
   using namespace sum_op;
-  static const OpDef def{"",
-                         "Sum",
-                         {1, 6, 8, 13},
-                         1,
-                         kVariadic,
-                         1,
-                         1,
-                         make_variadic<compute>,
-                         infer_broadcast,
-                         {{1, "data_0*: T -> sum: T; T = floats; consumed_inputs: ints?"},
-                          {6, "data_0*: T -> sum: T; T = floats"},
-                          {8, "data_0*: T -> sum: T; T = floats"},
-                          {13, "data_0*: T -> sum: T; T = floats bfloat16"}}};
+  static const OpDef def = def_from_rows("", "Sum", make_variadic<compute>, infer_broadcast, kRows);
   return def;
 }
 

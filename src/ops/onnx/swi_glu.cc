@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 
@@ -67,17 +68,15 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), std::move(y));
 }
 
+constexpr SignatureText kRows[] = {
+    {28, "A: T, B: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace swi_glu_op
 }  // namespace
 
 const OpDef& def_SwiGLU() {
   using namespace swi_glu_op;
-  static const OpDef def{
-      "",    "SwiGLU",
-      {28},  2,
-      2,     1,
-      1,     make,
-      infer, {{28, "A: T, B: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "SwiGLU", make, infer, kRows);
   return def;
 }
 

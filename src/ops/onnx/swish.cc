@@ -1,5 +1,6 @@
 // Swish: y = x * sigmoid(alpha * x), alpha defaulting to 1. float16/bfloat16 go through float.
 #include "kernels/fast_math.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -14,21 +15,14 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v * kernels::fast_sigmoid(static_cast<T>(alpha) * v);
   });
 }
+constexpr SignatureText kRows[] = {{24, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace swish_op
 }  // namespace
 
 const OpDef& def_Swish() {
   using namespace swish_op;
-  static const OpDef def{"",
-                         "Swish",
-                         {24},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{24, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "Swish", make, infer_same_as_first, kRows);
   return def;
 }
 

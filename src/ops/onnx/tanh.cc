@@ -6,14 +6,8 @@ namespace bough::ops {
 
 namespace {
 namespace tanh_op {
-struct TanhFn {
+struct TanhFn : FastMapFn<kernels::FastFn::Tanh, kernels::kTanhWork> {
   static constexpr char kName[] = "Tanh";
-  static constexpr kernels::FastFn kFast = kernels::FastFn::Tanh;
-  static constexpr int64_t kWork = kernels::kTanhWork;
-  template <typename T>
-  T operator()(T v) const {
-    return kernels::fast_tanh(v);
-  }
 };
 }  // namespace tanh_op
 }  // namespace

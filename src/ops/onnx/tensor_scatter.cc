@@ -7,7 +7,9 @@
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
 #include "kernels/sub_byte.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
+#include "ops/optional_input.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -36,7 +38,7 @@ class TensorScatter : public Kernel {
                " does not fit past_cache of shape " + shape_string(past.shape()));
     const int64_t batch = past.dim(0), max_len = past.dim(axis), len = update.dim(axis);
     std::vector<int64_t> write(static_cast<size_t>(batch), 0);
-    if (io.has_input(2) && !io.value(2).is_none()) {
+    if (given_input(io, 2)) {
       const Tensor& wi = io.input(2);
       if (wi.numel() != batch || (wi.type() != ElemType::Int64 && wi.type() != ElemType::Int32))
         fail(ErrorKind::BadInput, "", "write_indices must hold one integer per batch entry");
@@ -109,24 +111,17 @@ void infer(InferContext& ctx) {
   infer_same_as_first(ctx);
 }
 
+constexpr SignatureText kRows[] = {
+    {24,
+     "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
+     "all_ir12; axis: int = -2, mode: string = linear"}};
+
 }  // namespace tensor_scatter_op
 }  // namespace
 
 const OpDef& def_TensorScatter() {
   using namespace tensor_scatter_op;
-  static const OpDef def{
-      "",
-      "TensorScatter",
-      {24},
-      2,
-      3,
-      1,
-      1,
-      make,
-      infer,
-      {{24,
-        "past_cache: T, update: T, write_indices?: tensor(int64) -> present_cache: T; T = "
-        "all_ir12; axis: int = -2, mode: string = linear"}}};
+  static const OpDef def = def_from_rows("", "TensorScatter", make, infer, kRows);
   return def;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
 
@@ -282,25 +283,18 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ElemType::Float, ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {9,
+     "X: T -> Y: T1; T = string int32 int64, T1 = float; max_gram_length: int, "
+     "max_skip_count: int, min_gram_length: int, mode: string, ngram_counts: ints, "
+     "ngram_indexes: ints, pool_int64s: ints?, pool_strings: strings?, weights: floats?"}};
+
 }  // namespace tfidf_vectorizer_op
 }  // namespace
 
 const OpDef& def_TfIdfVectorizer() {
   using namespace tfidf_vectorizer_op;
-  static const OpDef def{
-      "",
-      "TfIdfVectorizer",
-      {9},
-      1,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{9,
-        "X: T -> Y: T1; T = string int32 int64, T1 = float; max_gram_length: int, "
-        "max_skip_count: int, min_gram_length: int, mode: string, ngram_counts: ints, "
-        "ngram_indexes: ints, pool_int64s: ints?, pool_strings: strings?, weights: floats?"}}};
+  static const OpDef def = def_from_rows("", "TfIdfVectorizer", make, infer, kRows);
   return def;
 }
 

@@ -1,4 +1,5 @@
 // ThresholdedRelu: y = x for x > alpha, 0 otherwise (alpha defaults to 1).
+#include "ops/def_from_rows.h"
 #include "ops/onnx/activation.h"
 #include "ops/shape_infer.h"
 
@@ -13,22 +14,15 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
     return v > static_cast<T>(alpha) ? v : T(0);
   });
 }
+constexpr SignatureText kRows[] = {{10, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
+                                   {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}};
+
 }  // namespace thresholded_relu_op
 }  // namespace
 
 const OpDef& def_ThresholdedRelu() {
   using namespace thresholded_relu_op;
-  static const OpDef def{"",
-                         "ThresholdedRelu",
-                         {10, 22},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer_same_as_first,
-                         {{10, "X: T -> Y: T; T = floats; alpha: float = 1.0"},
-                          {22, "X: T -> Y: T; T = floats bfloat16; alpha: float = 1.0"}}};
+  static const OpDef def = def_from_rows("", "ThresholdedRelu", make, infer_same_as_first, kRows);
   return def;
 }
 

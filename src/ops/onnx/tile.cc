@@ -3,6 +3,7 @@
 #include "kernels/layout.h"
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -65,45 +66,36 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Tile>(legacy);
 }
 void infer(InferContext& ctx) {
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   const auto repeats = ctx.since >= 6 ? int_values(ctx, 1) : std::nullopt;
   if (!repeats) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
-  if (repeats->size() != s.dims.size())
+  if (repeats->size() != s->dims.size())
     ctx.invalid("repeats has " + std::to_string(repeats->size()) +
-                " entries for an input of rank " + std::to_string(s.dims.size()));
+                " entries for an input of rank " + std::to_string(s->dims.size()));
   std::vector<ir::Dim> out;
-  for (size_t k = 0; k < s.dims.size(); ++k) {
+  for (size_t k = 0; k < s->dims.size(); ++k) {
     if ((*repeats)[k] < 0) ctx.invalid("repeats holds a negative count");
-    out.push_back(layout_infer::dim_times(s.dims[k], (*repeats)[k]));
+    out.push_back(layout_infer::dim_times(s->dims[k], (*repeats)[k]));
   }
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
+
+constexpr SignatureText kRows[] = {
+    {1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
+    {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
+    {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}};
 
 }  // namespace tile_op
 }  // namespace
 
 const OpDef& def_Tile() {
   using namespace tile_op;
-  static const OpDef def{"",
-                         "Tile",
-                         {1, 6, 13},
-                         2,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "input: T, tiles: T, axis: T -> output: T; T = floats, T1 = int64"},
-                          {6, "input: T, repeats: T1 -> output: T; T = all, T1 = int64"},
-                          {13, "input: T, repeats: T1 -> output: T; T = all_ir4, T1 = int64"}}};
+  static const OpDef def = def_from_rows("", "Tile", make, infer, kRows);
   return def;
 }
 

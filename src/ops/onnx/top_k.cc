@@ -10,6 +10,7 @@
 #include "kernels/find_beyond.h"
 #include "kernels/shape_args.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/axis_split.h"
 #include "ops/onnx/math_map.h"
 #include "ops/shape_infer.h"
@@ -195,30 +196,22 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(1, ElemType::Int64, ir::Shape::of(std::move(dims)));
 }
 
+constexpr SignatureText kRows[] = {
+    {1, "X: T -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1, k: int"},
+    {10, "X: T, K: tensor(int64) -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1"},
+    {11,
+     "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric, I = int64; axis: int = -1, "
+     "largest: int = 1, sorted: int = 1"},
+    {24,
+     "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric bfloat16, I = int64; axis: "
+     "int = -1, largest: int = 1, sorted: int = 1"}};
+
 }  // namespace top_k_op
 }  // namespace
 
 const OpDef& def_TopK() {
   using namespace top_k_op;
-  static const OpDef def{
-      "",
-      "TopK",
-      {1, 10, 11, 24},
-      1,
-      2,
-      2,
-      2,
-      make,
-      infer,
-      {{1, "X: T -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1, k: int"},
-       {10,
-        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = floats, I = int64; axis: int = -1"},
-       {11,
-        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric, I = int64; axis: int = -1, "
-        "largest: int = 1, sorted: int = 1"},
-       {24,
-        "X: T, K: tensor(int64) -> Values: T, Indices: I; T = numeric bfloat16, I = int64; axis: "
-        "int = -1, largest: int = 1, sorted: int = 1"}}};
+  static const OpDef def = def_from_rows("", "TopK", make, infer, kRows);
   return def;
 }
 

@@ -1,6 +1,7 @@
 // Transpose: out.shape[i] = in.shape[perm[i]]; perm defaults to reversing the axes.
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -78,26 +79,19 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, elem, ir::Shape::of(std::move(out)));
 }
 
+constexpr SignatureText kRows[] = {{1, "data: T -> transposed: T; T = all; perm: ints?"},
+                                   {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"},
+                                   {21, "data: T -> transposed: T; T = all_ir10; perm: ints?"},
+                                   {23, "data: T -> transposed: T; T = all_ir11; perm: ints?"},
+                                   {24, "data: T -> transposed: T; T = all_ir12; perm: ints?"},
+                                   {25, "data: T -> transposed: T; T = all_ir13; perm: ints?"}};
+
 }  // namespace transpose_op
 }  // namespace
 
 const OpDef& def_Transpose() {
   using namespace transpose_op;
-  static const OpDef def{"",
-                         "Transpose",
-                         {1, 13, 21, 23, 24, 25},
-                         1,
-                         1,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{1, "data: T -> transposed: T; T = all; perm: ints?"},
-                          {13, "data: T -> transposed: T; T = all_ir4; perm: ints?"},
-                          {21, "data: T -> transposed: T; T = all_ir10; perm: ints?"},
-                          {23, "data: T -> transposed: T; T = all_ir11; perm: ints?"},
-                          {24, "data: T -> transposed: T; T = all_ir12; perm: ints?"},
-                          {25, "data: T -> transposed: T; T = all_ir13; perm: ints?"}}};
+  static const OpDef def = def_from_rows("", "Transpose", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 // column - row >= k, lower keeps column - row <= k.
 #include "kernels/dispatch.h"
 #include "kernels/shape_args.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 
@@ -48,22 +49,15 @@ class Trilu : public Kernel {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Trilu>(ctx.attr_int("upper", 1) != 0);
 }
+constexpr SignatureText kRows[] = {
+    {14, "input: T, k?: tensor(int64) -> output: T; T = all_ir4; upper: int = 1"}};
+
 }  // namespace trilu_op
 }  // namespace
 
 const OpDef& def_Trilu() {
   using namespace trilu_op;
-  static const OpDef def{
-      "",
-      "Trilu",
-      {14},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer_same_as_first,
-      {{14, "input: T, k?: tensor(int64) -> output: T; T = all_ir4; upper: int = 1"}}};
+  static const OpDef def = def_from_rows("", "Trilu", make, infer_same_as_first, kRows);
   return def;
 }
 

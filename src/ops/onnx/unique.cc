@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/layout.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/onnx/math_map.h"
 
@@ -161,24 +162,17 @@ void infer(InferContext& ctx) {
   if (ctx.num_outputs() > 3) ctx.set_output_tensor(3, ElemType::Int64, unknown_count);
 }
 
+constexpr SignatureText kRows[] = {
+    {11,
+     "X: T -> Y: T, indices?: tensor(int64), inverse_indices?: tensor(int64), counts?: "
+     "tensor(int64); T = all; axis: int?, sorted: int = 1"}};
+
 }  // namespace unique_op
 }  // namespace
 
 const OpDef& def_Unique() {
   using namespace unique_op;
-  static const OpDef def{
-      "",
-      "Unique",
-      {11},
-      1,
-      1,
-      1,
-      4,
-      make,
-      infer,
-      {{11,
-        "X: T -> Y: T, indices?: tensor(int64), inverse_indices?: tensor(int64), counts?: "
-        "tensor(int64); T = all; axis: int?, sorted: int = 1"}}};
+  static const OpDef def = def_from_rows("", "Unique", make, infer, kRows);
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/resample_repeat.h"
+#include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
 
@@ -70,15 +71,12 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 
 void infer(InferContext& ctx) {
+  const ir::Shape* s = ranked_first_input(ctx);
+  if (!s) return;
   const ElemType elem = ctx.input_elem(0);
-  const ir::Shape& s = ctx.input_shape(0);
-  if (!s.rank_known) {
-    ctx.set_output_tensor(0, elem, ir::Shape::unknown_rank());
-    return;
-  }
   std::optional<std::vector<double>> scales;
   if (ctx.since < 7) {
-    if (s.dims.size() != 4) ctx.invalid("Upsample-1 takes an input of rank 4");
+    if (s->dims.size() != 4) ctx.invalid("Upsample-1 takes an input of rank 4");
     scales = std::vector<double>{1.0, 1.0, ctx.attr_float("height_scale", 1.0f),
                                  ctx.attr_float("width_scale", 1.0f)};
   } else if (ctx.since < 9) {
@@ -88,36 +86,29 @@ void infer(InferContext& ctx) {
     scales = layout_infer::number_values(ctx, 1);
   }
   if (!scales) {
-    ctx.set_output_tensor(0, elem, unknown_dims(s.dims.size()));
+    ctx.set_output_tensor(0, elem, unknown_dims(s->dims.size()));
     return;
   }
   std::vector<int64_t> axes;
-  for (size_t d = 0; d < s.dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
+  for (size_t d = 0; d < s->dims.size(); ++d) axes.push_back(static_cast<int64_t>(d));
   ctx.set_output_tensor(0, elem,
-                        ir::Shape::of(layout_infer::scaled_dims(ctx, s.dims, *scales, axes)));
+                        ir::Shape::of(layout_infer::scaled_dims(ctx, s->dims, *scales, axes)));
 }
+
+constexpr SignatureText kRows[] = {
+    {1,
+     "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
+     "width_scale: float"},
+    {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
+    {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
+    {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}};
 
 }  // namespace upsample_op
 }  // namespace
 
 const OpDef& def_Upsample() {
   using namespace upsample_op;
-  static const OpDef def{
-      "",
-      "Upsample",
-      {1, 7, 9, 10},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "X: T -> Y: T; T = floats int32 int64 bool; height_scale: float, mode: string = nearest, "
-        "width_scale: float"},
-       {7, "X: T -> Y: T; T = all; mode: string = nearest, scales: floats"},
-       {9, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"},
-       {10, "X: T, scales: tensor(float) -> Y: T; T = all; mode: string = nearest"}}};
+  static const OpDef def = def_from_rows("", "Upsample", make, infer, kRows);
   return def;
 }
 

@@ -5,6 +5,7 @@
 #include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
 #include "util/thread_pool.h"
@@ -79,22 +80,16 @@ void infer(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(1), std::move(shape));
 }
 
+constexpr SignatureText kRows[] = {
+    {9, "condition: B, X: T, Y: T -> output: T; B = bool, T = all"},
+    {16, "condition: B, X: T, Y: T -> output: T; B = bool, T = all_ir4"}};
+
 }  // namespace where_op
 }  // namespace
 
 const OpDef& def_Where() {
   using namespace where_op;
-  static const OpDef def{"",
-                         "Where",
-                         {9, 16},
-                         3,
-                         3,
-                         1,
-                         1,
-                         make,
-                         infer,
-                         {{9, "condition: B, X: T, Y: T -> output: T; B = bool, T = all"},
-                          {16, "condition: B, X: T, Y: T -> output: T; B = bool, T = all_ir4"}}};
+  static const OpDef def = def_from_rows("", "Where", make, infer, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 // the graph allows (the plan's, a pass's) runs the ReadValue first. The check (src/check/
 // variable_rules.cc) makes sure it is that ReadValue (it is optional in the signature only
 // so that a missing one gets the check's message); the OpenVINO writer drops it.
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/variables.h"
 
@@ -58,25 +59,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<Assign>(std::move(id), borrowed);
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
+     "variable_id: string"}};
+
 }  // namespace assign_op
 }  // namespace
 
 const OpDef& def_OvAssign() {
   using namespace assign_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "Assign",
-      {1},
-      1,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "new_value: T, read?: R -> output: T; T = all_ir13; R = all_ir13; "
-        "variable_id: string"}},
-  };
+  static const OpDef def = def_from_rows("org.openvinotoolkit", "Assign", make, infer, kRows);
   return def;
 }
 

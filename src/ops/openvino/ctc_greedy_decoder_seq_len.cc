@@ -11,6 +11,7 @@
 
 #include "ir/storage.h"
 #include "kernels/convert.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -130,25 +131,19 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
                                                   index_type(ctx, "sequence_length_type"));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "data: T, sequence_length: I, blank_index?: I -> decoded: C, decoded_length: L; "
+     "T = float16 float double bfloat16; I = int32 int64; C = int32 int64; L = int32 int64; "
+     "merge_repeated: int = 1, classes_index_type: int = 6, sequence_length_type: int = 6"}};
+
 }  // namespace ctc_greedy_decoder_seq_len_op
 }  // namespace
 
 const OpDef& def_OvCTCGreedyDecoderSeqLen() {
   using namespace ctc_greedy_decoder_seq_len_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "CTCGreedyDecoderSeqLen",
-      {1},
-      2,
-      3,
-      2,
-      2,
-      make,
-      infer,
-      {{1,
-        "data: T, sequence_length: I, blank_index?: I -> decoded: C, decoded_length: L; "
-        "T = float16 float double bfloat16; I = int32 int64; C = int32 int64; L = int32 int64; "
-        "merge_repeated: int = 1, classes_index_type: int = 6, sequence_length_type: int = 6"}}};
+  static const OpDef def =
+      def_from_rows("org.openvinotoolkit", "CTCGreedyDecoderSeqLen", make, infer, kRows);
   return def;
 }
 

@@ -19,6 +19,7 @@
 
 #include "bough/error.h"
 #include "kernels/convert.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -384,29 +385,23 @@ void infer(InferContext& ctx) {
       ir::Shape::of({ir::Dim::known(1), ir::Dim::known(1), rows, ir::Dim::known(7)}));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "box_logits: T, class_preds: T, proposals: T, aux_class_preds?: T, aux_box_preds?: T "
+     "-> detections: T; T = float float16 double bfloat16; background_label_id: int = 0, "
+     "top_k: int = -1, variance_encoded_in_target: int = 0, keep_top_k: int = 1, "
+     "code_type: string?, share_location: int = 1, nms_threshold: float, "
+     "confidence_threshold: float = 0.0, clip_after_nms: int = 0, clip_before_nms: int = 0, "
+     "decrease_label_id: int = 0, normalized: int = 1, input_width: int = 1, "
+     "input_height: int = 1, objectness_score: float = 0.0"}};
+
 }  // namespace detection_output_op
 }  // namespace
 
 const OpDef& def_OvDetectionOutput() {
   using namespace detection_output_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "DetectionOutput",
-      {1},
-      3,
-      5,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "box_logits: T, class_preds: T, proposals: T, aux_class_preds?: T, aux_box_preds?: T "
-        "-> detections: T; T = float float16 double bfloat16; background_label_id: int = 0, "
-        "top_k: int = -1, variance_encoded_in_target: int = 0, keep_top_k: int = 1, "
-        "code_type: string?, share_location: int = 1, nms_threshold: float, "
-        "confidence_threshold: float = 0.0, clip_after_nms: int = 0, clip_before_nms: int = 0, "
-        "decrease_label_id: int = 0, normalized: int = 1, input_width: int = 1, "
-        "input_height: int = 1, objectness_score: float = 0.0"}}};
+  static const OpDef def =
+      def_from_rows("org.openvinotoolkit", "DetectionOutput", make, infer, kRows);
   return def;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/openvino/prior_grid.h"
 #include "ops/registry.h"
 
@@ -225,27 +226,20 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 
 void infer(InferContext& ctx) { openvino::infer_priors(ctx, checked_priors(ctx, read_attrs(ctx))); }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "feature_map: T1, image: T2 -> priors: tensor(float); T1 = all_ir13, T2 = all_ir13; "
+     "min_size: floats?, max_size: floats?, aspect_ratio: floats?, flip: int = 0, "
+     "clip: int = 0, step: float = 0.0, offset: float = 0.0, variance: floats?, "
+     "scale_all_sizes: int = 1, fixed_ratio: floats?, fixed_size: floats?, density: floats?, "
+     "min_max_aspect_ratios_order: int = 1"}};
+
 }  // namespace prior_box_op
 }  // namespace
 
 const OpDef& def_OvPriorBox() {
   using namespace prior_box_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "PriorBox",
-      {1},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "feature_map: T1, image: T2 -> priors: tensor(float); T1 = all_ir13, T2 = all_ir13; "
-        "min_size: floats?, max_size: floats?, aspect_ratio: floats?, flip: int = 0, "
-        "clip: int = 0, step: float = 0.0, offset: float = 0.0, variance: floats?, "
-        "scale_all_sizes: int = 1, fixed_ratio: floats?, fixed_size: floats?, density: floats?, "
-        "min_max_aspect_ratios_order: int = 1"}}};
+  static const OpDef def = def_from_rows("org.openvinotoolkit", "PriorBox", make, infer, kRows);
   return def;
 }
 

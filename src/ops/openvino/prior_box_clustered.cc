@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/storage.h"
+#include "ops/def_from_rows.h"
 #include "ops/openvino/prior_grid.h"
 #include "ops/registry.h"
 
@@ -85,25 +86,19 @@ void infer(InferContext& ctx) {
   openvino::infer_priors(ctx, static_cast<int64_t>(read_attrs(ctx).widths.size()));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "feature_map: T1, image: T2 -> priors: tensor(float); T1 = all_ir13, T2 = all_ir13; "
+     "width: floats, height: floats, clip: int = 0, variance: floats?, step: float = 0.0, "
+     "step_w: float = 0.0, step_h: float = 0.0, offset: float = 0.0"}};
+
 }  // namespace prior_box_clustered_op
 }  // namespace
 
 const OpDef& def_OvPriorBoxClustered() {
   using namespace prior_box_clustered_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "PriorBoxClustered",
-      {1},
-      2,
-      2,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "feature_map: T1, image: T2 -> priors: tensor(float); T1 = all_ir13, T2 = all_ir13; "
-        "width: floats, height: floats, clip: int = 0, variance: floats?, step: float = 0.0, "
-        "step_w: float = 0.0, step_h: float = 0.0, offset: float = 0.0"}}};
+  static const OpDef def =
+      def_from_rows("org.openvinotoolkit", "PriorBoxClustered", make, infer, kRows);
   return def;
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/variables.h"
 
@@ -130,25 +131,17 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   return std::make_unique<ReadValue>(std::move(id), std::move(zeros));
 }
 
+constexpr SignatureText kRows[] = {
+    {1,
+     "init_value?: T -> value: T; T = all_ir13; variable_id: string, variable_type: int?, "
+     "variable_shape: ints?"}};
+
 }  // namespace read_value_op
 }  // namespace
 
 const OpDef& def_OvReadValue() {
   using namespace read_value_op;
-  static const OpDef def{
-      "org.openvinotoolkit",
-      "ReadValue",
-      {1},
-      0,
-      1,
-      1,
-      1,
-      make,
-      infer,
-      {{1,
-        "init_value?: T -> value: T; T = all_ir13; variable_id: string, variable_type: int?, "
-        "variable_shape: ints?"}},
-  };
+  static const OpDef def = def_from_rows("org.openvinotoolkit", "ReadValue", make, infer, kRows);
   return def;
 }
 

@@ -3,6 +3,7 @@
 //   g = norm_coefficient * X + G;  H' = H + g * g;  X' = X - r * g / (sqrt(H') + epsilon)
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -35,20 +36,15 @@ struct Adagrad {
 }  // namespace
 
 const OpDef& def_TrainingAdagrad() {
-  static const OpDef def{
-      "ai.onnx.preview.training",
-      "Adagrad",
-      {1},
-      5,
-      kVariadic,
-      2,
-      kVariadic,
-      training::make_optimizer<Adagrad>,
-      training::infer<Adagrad>,
-      {{1,
-        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
-        "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "
-        "norm_coefficient: float = 0.0"}}};
+  // One group of X, G and H at least, after R and T; an X' and an H' for each.
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
+       "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "
+       "norm_coefficient: float = 0.0"}};
+  static const OpDef def = def_from_rows(
+      "ai.onnx.preview.training", "Adagrad", training::make_optimizer<Adagrad>,
+      training::infer<Adagrad>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
   return def;
 }
 

@@ -6,6 +6,7 @@
 //   X' = (1 - norm_coefficient_post) * (X - r * V' / (sqrt(H') + epsilon))
 #include <cmath>
 
+#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -46,21 +47,16 @@ struct Adam {
 }  // namespace
 
 const OpDef& def_TrainingAdam() {
-  static const OpDef def{
-      "ai.onnx.preview.training",
-      "Adam",
-      {1},
-      6,
-      kVariadic,
-      3,
-      kVariadic,
-      training::make_optimizer<Adam>,
-      training::infer<Adam>,
-      {{1,
-        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
-        "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
-        "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
-        "float = 0.0"}}};
+  // One group of X, G, V and H at least, after R and T; an X', a V' and an H' for each.
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
+       "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
+       "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
+       "float = 0.0"}};
+  static const OpDef def = def_from_rows(
+      "ai.onnx.preview.training", "Adam", training::make_optimizer<Adam>, training::infer<Adam>,
+      kRows, {.counts = ValueCounts{6, kVariadic, 3, kVariadic}});
   return def;
 }
 

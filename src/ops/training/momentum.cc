@@ -3,6 +3,7 @@
 //   g = norm_coefficient * X + G;  V' = alpha * V + b * g
 //   mode "standard": X' = X - R * V'
 //   mode "nesterov": X' = X - R * (g + alpha * V')
+#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -42,19 +43,15 @@ struct Momentum {
 }  // namespace
 
 const OpDef& def_TrainingMomentum() {
-  static const OpDef def{"ai.onnx.preview.training",
-                         "Momentum",
-                         {1},
-                         5,
-                         kVariadic,
-                         2,
-                         kVariadic,
-                         training::make_optimizer<Momentum>,
-                         training::infer<Momentum>,
-                         {{1,
-                           "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
-                           "int64, T3 = float double; alpha: float, beta: float, mode: string, "
-                           "norm_coefficient: float"}}};
+  // One group of X, G and V at least, after R and T; an X' and a V' for each.
+  static constexpr SignatureText kRows[] = {
+      {1,
+       "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
+       "int64, T3 = float double; alpha: float, beta: float, mode: string, "
+       "norm_coefficient: float"}};
+  static const OpDef def = def_from_rows(
+      "ai.onnx.preview.training", "Momentum", training::make_optimizer<Momentum>,
+      training::infer<Momentum>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
   return def;
 }
 
