@@ -89,9 +89,9 @@ void RunChoice::record(int64_t ns) {
   if (runs_ == kSettleRuns + kRunsEach && median_of_3(chosen_ns_) >= kLongRunNs)
     mode_ = Mode::Chosen;
   else if (runs_ == kSettleRuns + 2 * kRunsEach)
-    mode_ = uint64_t{median_of_3(chosen_ns_)} * 100 < uint64_t{median_of_3(alone_ns_)} * 97
-                ? Mode::Chosen
-                : Mode::Alone;
+    mode_ = uint64_t{median_of_3(alone_ns_)} * 100 < uint64_t{median_of_3(chosen_ns_)} * 98
+                ? Mode::Alone
+                : Mode::Chosen;
 }
 
 }  // namespace bough::exec

@@ -55,10 +55,12 @@ class ThreadChoice {
 // node on the calling thread. A node's choice sees its own time, and a split that pays for
 // the node can still cost its neighbours more (small CNNs: each convolution split, the whole
 // run slower than on one thread), so the session compares whole runs once its nodes have
-// chosen: three by their choices, then three all alone, medians, and runs alone unless the
-// choices win by 3 %. Not for runs of 2 ms or more by the choices: what a split costs around
-// a node is microseconds, and a long run would pay three runs on one thread to find it. Measured
-// anew when the inputs change size twofold, as for a node.
+// chosen: three by their choices, then three all alone, medians, and runs alone when that
+// wins by 2 % (on a tie the choices stay: a run alone sets the thread's policy around it,
+// which costs a sub-microsecond run 2-4 %, and its nodes cost nothing once settled). Not for runs
+// of 2 ms or more by the choices: what a split costs around a node is microseconds, and a long run
+// would pay three runs on one thread to find it. Measured anew when the inputs change size twofold,
+// as for a node.
 class RunChoice {
  public:
   // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
