@@ -16,10 +16,12 @@ namespace bough::serve {
 
 class GrpcServer {
  public:
-  // Listens on host:port (port 0: any free one) and serves about `threads` RPCs at once
-  // (gRPC's thread quota: `threads` plus the threads that wait for calls; a call past it gets
-  // RESOURCE_EXHAUSTED) and messages of at most `max_request_bytes` (larger ones get
-  // RESOURCE_EXHAUSTED). Throws Error(IO) when it cannot listen there.
+  // Listens on host:port (port 0: any free one) with gRPC's callback API: the calls that
+  // answer from memory are answered on gRPC's own event threads; at most `threads` ModelInfer,
+  // load and unload calls are in progress at once (one more gets RESOURCE_EXHAUSTED), each run
+  // on an event thread when that cannot block it, otherwise on one of up to `threads` worker
+  // threads. Messages of at most `max_request_bytes` (larger ones get RESOURCE_EXHAUSTED).
+  // Throws Error(IO) when it cannot listen there.
   GrpcServer(const ApiState& state, ModelControl& control, const std::string& host, int port,
              size_t max_request_bytes, int threads);
   // Closes the port, refuses new RPCs, and waits for the RPCs in flight.

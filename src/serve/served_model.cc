@@ -26,16 +26,26 @@ ServedModel::ServedModel(const ModelSource& source, const SessionOptions& option
                                         source.config.instances, max_waiting, name_);
   BatchSettings batching{source.config.max_batch_size, source.config.batch_delay_us};
   if (!open_dim0(inputs()) || !open_dim0(outputs())) batching.max_batch_size = 0;
-  // Counts each run as it starts on a session, a batch once.
+  batches_ = batching.max_batch_size > 1;
   batcher_ = std::make_unique<Batcher>(
       batching, [this](const std::function<const NamedValues&()>& inputs, RequestTimes& times) {
         return pool_->run(
             [&]() -> const NamedValues& {
-              metrics_.executions.fetch_add(1, std::memory_order_relaxed);
+              count_run();
               return inputs();
             },
             times);
       });
+}
+
+std::optional<NamedValues> ServedModel::try_run(const NamedValues& inputs, RequestTimes& times) {
+  if (batches_) return std::nullopt;
+  return pool_->try_run(
+      [&]() -> const NamedValues& {
+        count_run();
+        return inputs;
+      },
+      times);
 }
 
 }  // namespace bough::serve

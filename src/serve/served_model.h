@@ -2,6 +2,7 @@
 // when the model's config asks for dynamic batching, and its metrics.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ class ServedModel {
   NamedValues run(const NamedValues& inputs, RequestTimes& times) {
     return batcher_->run(inputs, times);
   }
+  // Runs one request now, as run(), when the model does not batch and a session is free;
+  // none, without waiting, otherwise.
+  std::optional<NamedValues> try_run(const NamedValues& inputs, RequestTimes& times);
   ModelMetrics& metrics() { return metrics_; }
   const ModelMetrics& metrics() const { return metrics_; }
 
@@ -36,8 +40,12 @@ class ServedModel {
   std::string name_;
   std::string version_;
   ModelMetrics metrics_;
+  bool batches_ = false;
   std::unique_ptr<SessionPool> pool_;
   std::unique_ptr<Batcher> batcher_;
+
+  // Counts a run as it starts on a session, a batch once.
+  void count_run() { metrics_.executions.fetch_add(1, std::memory_order_relaxed); }
 };
 
 }  // namespace bough::serve

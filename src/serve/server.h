@@ -16,7 +16,7 @@ struct ServerOptions {
   int http_port = 8000;     // 0: any free port (the "listening on" line names it)
   int http_threads = 32;    // connections served at once
   int grpc_port = 8001;     // 0: any free port; -1: no gRPC
-  int grpc_threads = 32;    // RPCs served at once
+  int grpc_threads = 32;    // ModelInfer, load and unload calls in progress at once
   int metrics_port = 8002;  // GET /metrics; 0: any free port; -1: no metrics
   size_t max_request_bytes = size_t{64} << 20;  // larger bodies get 413 (gRPC: RESOURCE_EXHAUSTED)
   int max_waiting = 16;    // requests per model that may wait for a session; more get 503

@@ -1,7 +1,5 @@
 #include "serve/session_pool.h"
 
-#include <chrono>
-
 #include "serve/protocol_error.h"
 
 namespace bough::serve {
@@ -33,6 +31,26 @@ NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs,
     session = free_.back();
     free_.pop_back();
   }
+  return run_on(session, queued, inputs, times);
+}
+
+std::optional<NamedValues> SessionPool::try_run(const std::function<const NamedValues&()>& inputs,
+                                                RequestTimes& times) {
+  const auto queued = std::chrono::steady_clock::now();
+  Session* session = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    // Not ahead of the runs that wait: a session freed for them is theirs.
+    if (free_.empty() || waiting_ > 0) return std::nullopt;
+    session = free_.back();
+    free_.pop_back();
+  }
+  return run_on(session, queued, inputs, times);
+}
+
+NamedValues SessionPool::run_on(Session* session, std::chrono::steady_clock::time_point queued,
+                                const std::function<const NamedValues&()>& inputs,
+                                RequestTimes& times) {
   // Gives the session back however the run ends.
   struct Return {
     SessionPool* pool;

@@ -4,10 +4,12 @@
 // model cannot hold every HTTP thread and block the other models.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,16 @@ class SessionPool {
   // is held, so a caller may still gather inputs while it waits); records in `times` how long
   // it waited and ran. ProtocolError(503) when `max_waiting` runs wait already.
   NamedValues run(const std::function<const NamedValues&()>& inputs, RequestTimes& times);
+  // Runs as run() when a session is free now and no run waits for one; none, without
+  // waiting, otherwise.
+  std::optional<NamedValues> try_run(const std::function<const NamedValues&()>& inputs,
+                                     RequestTimes& times);
 
  private:
+  // Runs `session`, taken from free_ at `queued`, and gives it back however the run ends.
+  NamedValues run_on(Session* session, std::chrono::steady_clock::time_point queued,
+                     const std::function<const NamedValues&()>& inputs, RequestTimes& times);
+
   std::string name_;
   int max_waiting_;
   std::vector<std::unique_ptr<Session>> sessions_;

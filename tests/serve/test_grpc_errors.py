@@ -187,15 +187,19 @@ def slow_call(stub, n, results, timeout=120):
 
 
 def test_slow_model_does_not_block_another(stub):
+    # Four slow calls: two run on the slow model's two sessions and two wait for one. None of
+    # them holds gRPC's event threads (two on this machine), so calls to another model and
+    # ServerLive are answered meanwhile.
     results = []
-    threads = [slow_call(stub, SLOW_N, results) for _ in range(2)]
+    threads = [slow_call(stub, SLOW_N, results) for _ in range(4)]
     time.sleep(0.15)
     assert stub.ModelInfer(add_typed(), timeout=60).outputs
+    assert stub.ServerLive(pb.ServerLiveRequest(), timeout=30).live
     still_running = [t.is_alive() for t in threads]
     for t in threads:
         t.join(120)
-    assert still_running == [True, True]
-    assert results == [(grpc.StatusCode.OK, float(SLOW_N))] * 2
+    assert still_running == [True] * 4
+    assert results == [(grpc.StatusCode.OK, float(SLOW_N))] * 4
 
 
 def test_busy_model_is_unavailable(repository):
@@ -261,29 +265,24 @@ def test_grpc_off_and_port_in_use(repository, server):
 
 
 def test_calls_past_grpc_threads_are_resource_exhausted(repository):
-    # gRPC's thread quota is --grpc-threads plus the threads waiting for calls: with 1, two
-    # slow calls fill it, and a call while both run is refused, not queued.
-    s = Server("--model-repository", repository, "--grpc-threads", "1")
+    # --grpc-threads 2: two slow calls in progress fill it, and a third ModelInfer while they
+    # run is refused, not queued; calls that answer at once (ServerLive) never are.
+    s = Server("--model-repository", repository, "--grpc-threads", "2")
     try:
         stub, channel = connect(s)
         assert stub.ServerLive(pb.ServerLiveRequest(), timeout=30).live  # connected
-        time.sleep(0.1)
         results = []
-        threads = [slow_call(stub, SLOW_N, results)]
-        time.sleep(0.05)
-        threads.append(slow_call(stub, SLOW_N, results))
-        codes = []
-        while any(t.is_alive() for t in threads):
-            try:
-                stub.ServerLive(pb.ServerLiveRequest(), timeout=30)
-                codes.append(grpc.StatusCode.OK)
-            except grpc.RpcError as e:
-                codes.append(e.code())
-            time.sleep(0.01)
-        assert results == [(grpc.StatusCode.OK, float(SLOW_N))] * 2
-        assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, codes
-        assert set(codes) <= {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}
+        threads = [slow_call(stub, SLOW_N, results) for _ in range(2)]
+        time.sleep(0.15)
+        refused(stub.ModelInfer, add_typed(), grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "the server has 2 calls in progress (--grpc-threads)")
         assert stub.ServerLive(pb.ServerLiveRequest(), timeout=30).live
+        still_running = [t.is_alive() for t in threads]
+        for t in threads:
+            t.join(120)
+        assert still_running == [True, True]
+        assert results == [(grpc.StatusCode.OK, float(SLOW_N))] * 2
+        assert stub.ModelInfer(add_typed(), timeout=60).outputs  # room again
         channel.close()
     finally:
         s.stop()

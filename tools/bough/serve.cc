@@ -73,7 +73,9 @@ Command add_serve(CLI::App& root) {
                   "metrics)")
       ->check(CLI::Range(-1, 65535))
       ->capture_default_str();
-  app->add_option("--grpc-threads", opt->server.grpc_threads, "gRPC calls served at once")
+  app->add_option(
+         "--grpc-threads", opt->server.grpc_threads,
+         "gRPC calls that run a model (or load one) at once; one more gets RESOURCE_EXHAUSTED")
       ->check(at_least(1))
       ->capture_default_str();
   app->add_option("--instances", opt->defaults.instances,
