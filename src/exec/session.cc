@@ -360,11 +360,18 @@ NamedValues Session::run(const NamedValues& inputs) {
   ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
-    std::optional<exec::ChosenRun> alone;
-    if (ctx.alone) alone.emplace(util::ThreadPool::NodePolicy{.serial = true});
+    // Alone: every region inline. Timed: the run's own regions (of nodes that settled as
+    // never splitting) noted like its nodes', so that the run choice sees every wish.
+    std::optional<exec::ChosenRun> policy;
+    if (ctx.alone || timed) policy.emplace(util::ThreadPool::NodePolicy{.serial = ctx.alone});
+    if (timed) exec::take_wanted_split();
     const int64_t start = timed ? exec::Profiler::now_ns() : 0;
     s.plan->run(ctx);
-    if (timed) s.run_choice.record(exec::Profiler::now_ns() - start);
+    if (timed) {
+      const int64_t ns = exec::Profiler::now_ns() - start;
+      policy.reset();
+      s.run_choice.record(ns, exec::take_wanted_split());
+    }
     for (size_t i = 0; i < s.outputs.size(); ++i)
       out.emplace_back(s.outputs[i], s.plan->take_output(i));
   } catch (...) {

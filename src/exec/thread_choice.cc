@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace bough::exec {
 
@@ -11,9 +12,15 @@ uint32_t saturated(int64_t ns) {
 }
 // Whether `size` is within a factor of two of `measured`.
 bool near(int64_t size, int64_t measured) { return size <= 2 * measured && 2 * size >= measured; }
-uint32_t median_of_3(const uint32_t* t) {
-  return std::max(std::min(t[0], t[1]), std::min(std::max(t[0], t[1]), t[2]));
+template <size_t N>
+uint32_t median(const uint32_t (&t)[N]) {
+  uint32_t sorted[N];
+  std::copy(t, t + N, sorted);
+  std::nth_element(sorted, sorted + N / 2, sorted + N);
+  return sorted[N / 2];
 }
+
+thread_local bool wanted_split_on_thread = false;
 // A split is kept only when its median run beats the calling thread's alone by 5 %: below
 // that the gain is within the noise of a few runs, and the time a split costs the nodes
 // around it is not all inside the node's own.
@@ -59,14 +66,13 @@ void ThreadChoice::record(int64_t ns, bool wanted_split) {
     return;
   }
   if (mode_ != Mode::Measure) return;
-  static_assert(kRunsEach == 3, "median_of_3");
   const uint32_t t = saturated(ns);
   if (runs_ < kRunsEach)
     split_ns_[runs_] = t;
   else if (alone_block())
     alone_ns_[runs_ % kRunsEach] = t;
   if (++runs_ == kMeasureRuns)
-    mode_ = split_pays(median_of_3(split_ns_), median_of_3(alone_ns_)) ? Mode::Split : Mode::Serial;
+    mode_ = split_pays(median(split_ns_), median(alone_ns_)) ? Mode::Split : Mode::Serial;
 }
 
 bool RunChoice::alone_for(int64_t size, bool& timed) {
@@ -80,18 +86,20 @@ bool RunChoice::alone_for(int64_t size, bool& timed) {
   return runs_ >= kSettleRuns + kRunsEach;
 }
 
-void RunChoice::record(int64_t ns) {
+void RunChoice::record(int64_t ns, bool wanted_split) {
   if (mode_ != Mode::Measure) return;
-  static_assert(kRunsEach == 3, "median_of_3");
+  wanted_split_ = wanted_split_ || wanted_split;
   const int i = runs_ - kSettleRuns;
   if (i >= 0) (i < kRunsEach ? chosen_ns_[i] : alone_ns_[i - kRunsEach]) = saturated(ns);
   ++runs_;
-  if (runs_ == kSettleRuns + kRunsEach && median_of_3(chosen_ns_) >= kLongRunNs)
+  if (runs_ == kSettleRuns + kRunsEach && (!wanted_split_ || median(chosen_ns_) >= kLongRunNs))
     mode_ = Mode::Chosen;
   else if (runs_ == kSettleRuns + 2 * kRunsEach)
-    mode_ = uint64_t{median_of_3(alone_ns_)} * 100 < uint64_t{median_of_3(chosen_ns_)} * 98
-                ? Mode::Alone
-                : Mode::Chosen;
+    mode_ = uint64_t{median(chosen_ns_)} * 100 < uint64_t{median(alone_ns_)} * 97 ? Mode::Chosen
+                                                                                  : Mode::Alone;
 }
+
+bool take_wanted_split() { return std::exchange(wanted_split_on_thread, false); }
+void note_wanted_split() { wanted_split_on_thread = true; }
 
 }  // namespace bough::exec

@@ -55,32 +55,38 @@ class ThreadChoice {
 // node on the calling thread. A node's choice sees its own time, and a split that pays for
 // the node can still cost its neighbours more (small CNNs: each convolution split, the whole
 // run slower than on one thread), so the session compares whole runs once its nodes have
-// chosen: three by their choices, then three all alone, medians, and runs alone when that
-// wins by 2 % (on a tie the choices stay: a run alone sets the thread's policy around it,
-// which costs a sub-microsecond run 2-4 %, and its nodes cost nothing once settled). Not for runs
-// of 2 ms or more by the choices: what a split costs around a node is microseconds, and a long run
-// would pay three runs on one thread to find it. Measured anew when the inputs change size twofold,
-// as for a node.
+// chosen: five by their choices, then five all alone, medians, and runs alone unless the
+// choices win by 3 %. Two cases skip the runs alone and keep the choices: no node of the
+// runs so far wanted to split (nothing to choose, and a run alone would pay for setting the
+// thread's policy around it), and runs of 2 ms or more (what a split costs around a node is
+// microseconds, and a long run would pay five runs on one thread to find it). Measured anew
+// when the inputs change size twofold, as for a node.
 class RunChoice {
  public:
   // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
   // timed (then report its time to record()).
   bool alone_for(int64_t size, bool& timed);
-  void record(int64_t ns);
+  // A timed run took `ns`; `wanted_split`: whether any of its nodes wanted to split.
+  void record(int64_t ns, bool wanted_split);
 
  private:
-  static constexpr int kRunsEach = 3;
-  // Runs the nodes take to choose: a probe and ThreadChoice's three blocks.
-  static constexpr int kSettleRuns = 1 + 3 * kRunsEach;
+  static constexpr int kRunsEach = 5;
+  // Runs the nodes take to choose: a probe and ThreadChoice's three blocks of three.
+  static constexpr int kSettleRuns = 1 + 3 * 3;
   static constexpr uint32_t kLongRunNs = 2'000'000;
   enum class Mode : uint8_t { Measure, Chosen, Alone };
 
   Mode mode_ = Mode::Measure;
+  bool wanted_split_ = false;  // by a node of a run since the measure began
   uint8_t runs_ = 0;
   int64_t size_ = -1;
   uint32_t chosen_ns_[kRunsEach] = {};
   uint32_t alone_ns_[kRunsEach] = {};
 };
+
+// Whether a node on this thread wanted to split, under a ChosenRun, since the last call.
+bool take_wanted_split();
+void note_wanted_split();
 
 // Runs a node under its ThreadChoice: the thread's policy for the node's time, restored after
 // (also when the node throws), so that the nodes of a nested plan each run under their own
@@ -89,7 +95,9 @@ class ChosenRun {
  public:
   explicit ChosenRun(util::ThreadPool::NodePolicy policy)
       : saved_(util::ThreadPool::exchange_policy(policy)) {}
-  ~ChosenRun() { util::ThreadPool::exchange_policy(saved_); }
+  ~ChosenRun() {
+    if (util::ThreadPool::exchange_policy(saved_).wanted_split) note_wanted_split();
+  }
   ChosenRun(const ChosenRun&) = delete;
   ChosenRun& operator=(const ChosenRun&) = delete;
   bool wanted_split() const { return util::ThreadPool::policy().wanted_split; }

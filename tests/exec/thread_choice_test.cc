@@ -10,6 +10,7 @@
 #include <atomic>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "util/thread_pool.h"
@@ -188,28 +189,28 @@ TEST(ThreadChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   EXPECT_TRUE(timed);
 }
 
-// A session's runs: ten while its nodes choose (by their choices), three timed by their
-// choices, three timed all alone; then alone if that wins by 2 %, else by the choices.
-// Returns whether each of those 16 runs went alone.
+// A session's runs: ten while its nodes choose (by their choices), five timed by their
+// choices, five timed all alone; then alone unless the choices win by 3 %. Returns whether
+// each of those 20 runs went alone.
 std::vector<bool> choose_runs(RunChoice& choice, int64_t size, int64_t chosen_ns,
                               int64_t alone_ns) {
   std::vector<bool> alone;
-  for (int run = 0; run < 16; ++run) {
+  for (int run = 0; run < 20; ++run) {
     bool timed = false;
     alone.push_back(choice.alone_for(size, timed));
     EXPECT_TRUE(timed);
-    choice.record(alone.back() ? alone_ns : chosen_ns);
+    choice.record(alone.back() ? alone_ns : chosen_ns, true);
   }
   return alone;
 }
 
 TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosen) {
-  std::vector<bool> expected(16, false);
-  for (int run = 13; run < 16; ++run) expected[static_cast<size_t>(run)] = true;
+  std::vector<bool> expected(20, false);
+  for (int run = 15; run < 20; ++run) expected[static_cast<size_t>(run)] = true;
   for (auto [chosen_ns, alone_ns, alone] : {std::tuple{900, 1000, false},
-                                            {1000, 1000, false},
-                                            {1020, 1000, false},
-                                            {1021, 1000, true},
+                                            {969, 1000, false},
+                                            {970, 1000, true},
+                                            {1000, 1000, true},
                                             {1200, 1000, true}}) {
     RunChoice choice;
     EXPECT_EQ(choose_runs(choice, 10, chosen_ns, alone_ns), expected);
@@ -221,17 +222,36 @@ TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosen) {
   }
 }
 
-TEST(RunChoice, LongRunsKeepTheChoicesWithoutRunningAlone) {
+// The median of each way's five runs counts.
+TEST(RunChoice, ComparesMedians) {
   RunChoice choice;
-  for (int run = 0; run < 13; ++run) {
+  const int64_t times[] = {0,   0,    0,    0,    0,   0, 0, 0, 0, 0,  // choosing
+                           500, 9000, 900,  9000, 900,                 // by the choices: median 900
+                           100, 1000, 1000, 1000, 5000};               // alone: median 1000
+  for (int64_t t : times) {
     bool timed = false;
-    EXPECT_FALSE(choice.alone_for(10, timed));
-    EXPECT_TRUE(timed);
-    choice.record(2'000'000);
+    choice.alone_for(10, timed);
+    choice.record(t, true);
   }
   bool timed = true;
   EXPECT_FALSE(choice.alone_for(10, timed));
-  EXPECT_FALSE(timed);
+}
+
+// Runs none of whose nodes wanted to split, and runs of 2 ms or more, keep the choices
+// without running alone.
+TEST(RunChoice, RunsThatDoNotSplitOrTakeLongKeepTheChoices) {
+  for (auto [ns, wanted_split] : {std::pair{1000, false}, {2'000'000, true}}) {
+    RunChoice choice;
+    for (int run = 0; run < 15; ++run) {
+      bool timed = false;
+      EXPECT_FALSE(choice.alone_for(10, timed));
+      EXPECT_TRUE(timed);
+      choice.record(ns, wanted_split);
+    }
+    bool timed = true;
+    EXPECT_FALSE(choice.alone_for(10, timed)) << ns;
+    EXPECT_FALSE(timed);
+  }
 }
 
 TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
@@ -242,6 +262,20 @@ TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   EXPECT_FALSE(timed);
   EXPECT_FALSE(choice.alone_for(21, timed));  // by the nodes' choices again, counted
   EXPECT_TRUE(timed);
+}
+
+// A node's wish to split, under a ChosenRun, reaches the run's choice once.
+TEST(RunChoice, NodesWishesAreTakenOnce) {
+  util::ThreadPool pool(2);
+  take_wanted_split();
+  {
+    const ChosenRun node({.serial = true});
+    pool.threads_for(util::kMinWorkPerThread * 8);
+  }
+  EXPECT_TRUE(take_wanted_split());
+  EXPECT_FALSE(take_wanted_split());
+  { const ChosenRun node({}); }
+  EXPECT_FALSE(take_wanted_split());
 }
 
 }  // namespace
