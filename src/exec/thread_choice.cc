@@ -20,7 +20,9 @@ uint32_t median(const uint32_t (&t)[N]) {
   return sorted[N / 2];
 }
 
+// Set when a node run under a ChosenRun wanted to split; taken by the session's RunChoice.
 thread_local bool wanted_split_on_thread = false;
+
 // A split is kept only when its median run beats the calling thread's alone by 5 %: below
 // that the gain is within the noise of a few runs, and the time a split costs the nodes
 // around it is not all inside the node's own.
