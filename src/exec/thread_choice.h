@@ -18,6 +18,9 @@ class ThreadChoice {
   // (below), so that each node's are taken beside split ones.
   explicit ThreadChoice(bool odd) : odd_(odd) {}
 
+  // Runs a node takes to choose: its probe and the measure below.
+  static constexpr int kChoosingRuns = 1 + 3 * 3;
+
   // Nothing to decide: the node never wanted to split when it was probed; it runs under the
   // cost rule alone, at no cost per run.
   bool settled_free() const { return mode_ == Mode::Free; }
@@ -40,6 +43,7 @@ class ThreadChoice {
   // Each way's median counts.
   static constexpr int kRunsEach = 3;
   static constexpr int kMeasureRuns = 3 * kRunsEach;
+  static_assert(kChoosingRuns == 1 + kMeasureRuns);
   void restart(int64_t size);
   bool alone_block() const { return runs_ / kRunsEach == (odd_ ? 2 : 1); }
 
@@ -71,8 +75,7 @@ class RunChoice {
 
  private:
   static constexpr int kRunsEach = 5;
-  // Runs the nodes take to choose: a probe and ThreadChoice's three blocks of three.
-  static constexpr int kSettleRuns = 1 + 3 * 3;
+  static constexpr int kSettleRuns = ThreadChoice::kChoosingRuns;
   static constexpr uint32_t kLongRunNs = 2'000'000;
   enum class Mode : uint8_t { Measure, Chosen, Alone };
 
