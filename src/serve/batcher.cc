@@ -106,8 +106,8 @@ struct Batcher::Batch {
 
 Batcher::Batcher(BatchSettings settings, Run run) : settings_(settings), run_(std::move(run)) {}
 
-NamedValues Batcher::run_alone(const NamedValues& inputs, RequestTimes& times) {
-  return run_([&inputs]() -> const NamedValues& { return inputs; }, times);
+NamedValues Batcher::run_alone(const NamedValues& inputs, RequestTimes& times, RunCancel* cancel) {
+  return run_([&inputs]() -> const NamedValues& { return inputs; }, times, cancel);
 }
 
 void Batcher::close(Batch& batch) {
@@ -116,11 +116,11 @@ void Batcher::close(Batch& batch) {
   open_.remove_if([&batch](const std::shared_ptr<Batch>& b) { return b.get() == &batch; });
 }
 
-NamedValues Batcher::run(const NamedValues& inputs, RequestTimes& times) {
+NamedValues Batcher::run(const NamedValues& inputs, RequestTimes& times, RunCancel* cancel) {
   if (settings_.max_batch_size <= 1 || !splits_.load(std::memory_order_relaxed))
-    return run_alone(inputs, times);
+    return run_alone(inputs, times, cancel);
   const Signature sig = signature(inputs);
-  if (sig.rows == 0 || sig.rows > settings_.max_batch_size) return run_alone(inputs, times);
+  if (sig.rows == 0 || sig.rows > settings_.max_batch_size) return run_alone(inputs, times, cancel);
   Batch::Request request{&inputs, sig.rows, Clock::now(), {}, {}, {}};
   std::unique_lock lock(mutex_);
   const auto joinable = std::find_if(open_.begin(), open_.end(), [&](const auto& b) {
@@ -183,7 +183,7 @@ void Batcher::run_batch(const std::shared_ptr<Batch>& batch) {
   NamedValues outputs;
   std::exception_ptr error;
   try {
-    outputs = run_(gather, run_times);
+    outputs = run_(gather, run_times, nullptr);
   } catch (...) {
     error = std::current_exception();
   }
@@ -198,7 +198,7 @@ void Batcher::run_batch(const std::shared_ptr<Batch>& batch) {
     splits_.store(false, std::memory_order_relaxed);
     for (Batch::Request* r : requests) {
       try {
-        r->outputs = run_alone(*r->inputs, r->times);
+        r->outputs = run_alone(*r->inputs, r->times, nullptr);
       } catch (...) {
         r->error = std::current_exception();
       }

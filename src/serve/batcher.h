@@ -16,6 +16,7 @@
 
 #include "bough/session.h"
 #include "serve/metrics.h"
+#include "serve/run_cancel.h"
 
 namespace bough::serve {
 
@@ -27,20 +28,22 @@ struct BatchSettings {
 class Batcher {
  public:
   // Runs inputs on a session, as SessionPool::run: `inputs` is called once the session is
-  // held, and `times` gets the wait for it and the run.
-  using Run =
-      std::function<NamedValues(const std::function<const NamedValues&()>& inputs, RequestTimes&)>;
+  // held, `times` gets the wait for it and the run, and the run registers with the RunCancel
+  // if one is given.
+  using Run = std::function<NamedValues(const std::function<const NamedValues&()>& inputs,
+                                        RequestTimes&, RunCancel*)>;
 
   Batcher(BatchSettings settings, Run run);
 
   // Runs one request, in a batch when it can be, and gives its own outputs; `times` gets its
   // wait (from its arrival to its batch's run) and the batch's run time. A batch's failure is
-  // thrown to every request of it.
-  NamedValues run(const NamedValues& inputs, RequestTimes& times);
+  // thrown to every request of it. `cancel` stops a request that runs alone; a batch, which
+  // others share, runs to its end.
+  NamedValues run(const NamedValues& inputs, RequestTimes& times, RunCancel* cancel = nullptr);
 
  private:
   struct Batch;
-  NamedValues run_alone(const NamedValues& inputs, RequestTimes& times);
+  NamedValues run_alone(const NamedValues& inputs, RequestTimes& times, RunCancel* cancel);
   // Runs the batch led by the calling request, and hands every request its outputs or error.
   void run_batch(const std::shared_ptr<Batch>& batch);
   // Closes `batch` to new requests.

@@ -20,6 +20,8 @@
 #include "serve/grpc_infer.h"
 #include "serve/model_control.h"
 #include "serve/protocol_error.h"
+#include "serve/run_cancel.h"
+#include "serve/served_model.h"
 #include "serve/workers.h"
 
 namespace bough::serve {
@@ -70,6 +72,17 @@ void check_parameters(const Request& request) {
   for (const auto& parameter : request.parameters()) check_control_parameter(parameter.first);
 }
 
+// A ModelInfer call's reactor: when gRPC cancels the call (its client went away, or its
+// deadline passed), the run the call started stops.
+class InferReactor final : public grpc::ServerUnaryReactor {
+ public:
+  RunCancel cancel;
+
+ private:
+  void OnCancel() override { cancel.cancel(); }
+  void OnDone() override { delete this; }
+};
+
 // One ModelInfer call from its model's lookup to its answer.
 struct InferCall {
   explicit InferCall(std::shared_ptr<ServedModel> lease)
@@ -91,12 +104,23 @@ void answer_infer(InferCall& call, const NamedValues& outputs,
 // one is always left to take new calls and answer the others.
 int inline_runs() { return std::clamp(gpr_cpu_num_cores() / 2, 2u, 16u) - 1; }
 
+// Whether the model's runs have taken 1 ms or less on average. Only those run on gRPC's event
+// threads: a long run there would hold one, and could not be cancelled (gRPC tells a reactor
+// of a cancelled call only once its handler has returned it). A model's first run goes to a
+// worker.
+bool runs_briefly(const ServedModel& model) {
+  constexpr uint64_t kBriefRunUs = 1000;
+  const ModelMetrics& metrics = model.metrics();
+  const uint64_t runs = metrics.success.load(std::memory_order_relaxed);
+  return runs > 0 && metrics.compute_us.load(std::memory_order_relaxed) <= kBriefRunUs * runs;
+}
+
 // The callback API: every handler runs on one of gRPC's event threads, where the call was
 // read, with no handoff to another thread. The calls that answer from memory answer there. A
-// call that may block (a load, an unload, a run that would wait for a session, or a run when
-// inline_runs() run already) goes to a Workers thread, so that a slow model never holds the
-// event threads; at most `max_calls` of those calls and the runs are in progress at once, and
-// another is answered RESOURCE_EXHAUSTED.
+// call that may block or take long (a load, an unload, a run that would wait for a session, a
+// run of a model whose runs are not brief, or a run when inline_runs() run already) goes to a
+// Workers thread, so that a slow model never holds the event threads; at most `max_calls` of those
+// calls and the runs are in progress at once, and another is answered RESOURCE_EXHAUSTED.
 class Service final : public inference::GRPCInferenceService::CallbackService {
  public:
   Service(const ApiState& state, ModelControl& control, int max_calls)
@@ -151,22 +175,22 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
     });
   }
 
-  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext* context,
+  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext*,
                                        const inference::ModelInferRequest* request,
                                        inference::ModelInferResponse* response) override {
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    auto* reactor = new InferReactor;  // deletes itself when the call is done
     if (!enter()) {
       reactor->Finish(busy());
       return reactor;
     }
-    // Reads the request here; runs it here too when that cannot block, and otherwise leaves
-    // the call for a worker.
+    // Reads the request here; runs it here too when that is brief and cannot block, and
+    // otherwise leaves the call for a worker.
     std::shared_ptr<InferCall> waits;
     grpc::Status status = answer([&] {
       auto call = std::make_shared<InferCall>(
           find_model(state_, request->model_name(), request->model_version()));
       call->request = read_grpc_request(*request, *call->model);
-      if (const std::optional<NamedValues> outputs = run_inline(*call))
+      if (const std::optional<NamedValues> outputs = run_inline(*call, reactor->cancel))
         answer_infer(*call, *outputs, *response);
       else
         waits = std::move(call);
@@ -178,7 +202,8 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
     }
     workers_.post([this, call = std::move(waits), response, reactor]() mutable {
       const grpc::Status status = answer([&] {
-        const NamedValues outputs = call->model->run(call->request.inputs, call->timer.times);
+        const NamedValues outputs =
+            call->model->run(call->request.inputs, call->timer.times, &reactor->cancel);
         answer_infer(*call, outputs, *response);
       });
       call.reset();  // counted before it is answered
@@ -246,9 +271,10 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
     return reactor;
   }
 
-  // Runs `call` on this thread if inline_runs() allow one more here and its model has a
-  // session free; none otherwise.
-  std::optional<NamedValues> run_inline(InferCall& call) {
+  // Runs `call` on this thread if its model runs briefly, inline_runs() allow one more here
+  // and the model has a session free; none otherwise.
+  std::optional<NamedValues> run_inline(InferCall& call, RunCancel& cancel) {
+    if (!runs_briefly(*call.model)) return std::nullopt;
     if (inline_.fetch_add(1, std::memory_order_acquire) >= max_inline_) {
       inline_.fetch_sub(1, std::memory_order_release);
       return std::nullopt;
@@ -257,7 +283,7 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
       std::atomic<int>& count;
       ~Leave() { count.fetch_sub(1, std::memory_order_release); }
     } leave{inline_};
-    return call.model->try_run(call.request.inputs, call.timer.times);
+    return call.model->try_run(call.request.inputs, call.timer.times, &cancel);
   }
 
   // Counts a call that may run a model or block; false when `max_calls_` are in progress.

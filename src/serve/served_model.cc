@@ -27,25 +27,27 @@ ServedModel::ServedModel(const ModelSource& source, const SessionOptions& option
   BatchSettings batching{source.config.max_batch_size, source.config.batch_delay_us};
   if (!open_dim0(inputs()) || !open_dim0(outputs())) batching.max_batch_size = 0;
   batches_ = batching.max_batch_size > 1;
-  batcher_ = std::make_unique<Batcher>(
-      batching, [this](const std::function<const NamedValues&()>& inputs, RequestTimes& times) {
+  batcher_ =
+      std::make_unique<Batcher>(batching, [this](const std::function<const NamedValues&()>& inputs,
+                                                 RequestTimes& times, RunCancel* cancel) {
         return pool_->run(
             [&]() -> const NamedValues& {
               count_run();
               return inputs();
             },
-            times);
+            times, cancel);
       });
 }
 
-std::optional<NamedValues> ServedModel::try_run(const NamedValues& inputs, RequestTimes& times) {
+std::optional<NamedValues> ServedModel::try_run(const NamedValues& inputs, RequestTimes& times,
+                                                RunCancel* cancel) {
   if (batches_) return std::nullopt;
   return pool_->try_run(
       [&]() -> const NamedValues& {
         count_run();
         return inputs;
       },
-      times);
+      times, cancel);
 }
 
 }  // namespace bough::serve

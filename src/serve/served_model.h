@@ -26,13 +26,14 @@ class ServedModel {
   const std::vector<ValueInfo>& outputs() const { return pool_->front().outputs(); }
   // Runs one request, batched with others when the model batches, on a free session
   // (waiting for one); records in `times` how long it waited and ran. ProtocolError(503)
-  // when too many runs wait already.
-  NamedValues run(const NamedValues& inputs, RequestTimes& times) {
-    return batcher_->run(inputs, times);
+  // when too many runs wait already. `cancel` can stop it unless it runs in a batch.
+  NamedValues run(const NamedValues& inputs, RequestTimes& times, RunCancel* cancel = nullptr) {
+    return batcher_->run(inputs, times, cancel);
   }
   // Runs one request now, as run(), when the model does not batch and a session is free;
   // none, without waiting, otherwise.
-  std::optional<NamedValues> try_run(const NamedValues& inputs, RequestTimes& times);
+  std::optional<NamedValues> try_run(const NamedValues& inputs, RequestTimes& times,
+                                     RunCancel* cancel = nullptr);
   ModelMetrics& metrics() { return metrics_; }
   const ModelMetrics& metrics() const { return metrics_; }
 

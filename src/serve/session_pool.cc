@@ -1,5 +1,6 @@
 #include "serve/session_pool.h"
 
+#include "bough/error.h"
 #include "serve/protocol_error.h"
 
 namespace bough::serve {
@@ -13,8 +14,8 @@ SessionPool::SessionPool(const Model& model, const SessionOptions& options, int 
   }
 }
 
-NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs,
-                             RequestTimes& times) {
+NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs, RequestTimes& times,
+                             RunCancel* cancel) {
   const auto queued = std::chrono::steady_clock::now();
   Session* session = nullptr;
   {
@@ -31,11 +32,11 @@ NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs,
     session = free_.back();
     free_.pop_back();
   }
-  return run_on(session, queued, inputs, times);
+  return run_on(session, queued, inputs, times, cancel);
 }
 
 std::optional<NamedValues> SessionPool::try_run(const std::function<const NamedValues&()>& inputs,
-                                                RequestTimes& times) {
+                                                RequestTimes& times, RunCancel* cancel) {
   const auto queued = std::chrono::steady_clock::now();
   Session* session = nullptr;
   {
@@ -45,12 +46,12 @@ std::optional<NamedValues> SessionPool::try_run(const std::function<const NamedV
     session = free_.back();
     free_.pop_back();
   }
-  return run_on(session, queued, inputs, times);
+  return run_on(session, queued, inputs, times, cancel);
 }
 
 NamedValues SessionPool::run_on(Session* session, std::chrono::steady_clock::time_point queued,
                                 const std::function<const NamedValues&()>& inputs,
-                                RequestTimes& times) {
+                                RequestTimes& times, RunCancel* cancel) {
   // Gives the session back however the run ends.
   struct Return {
     SessionPool* pool;
@@ -66,6 +67,14 @@ NamedValues SessionPool::run_on(Session* session, std::chrono::steady_clock::tim
   const auto started = std::chrono::steady_clock::now();
   times.queue_us = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(started - queued).count());
+  if (cancel && !cancel->begin(*session))
+    fail(ErrorKind::Stopped, "model '" + name_ + "'", "the request was cancelled before its run");
+  struct End {
+    RunCancel* cancel;
+    ~End() {
+      if (cancel) cancel->end();
+    }
+  } end{cancel};
   NamedValues outputs = session->run(inputs());
   times.compute_us = micros_since(started);
   return outputs;

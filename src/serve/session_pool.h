@@ -16,6 +16,7 @@
 #include "bough/model.h"
 #include "bough/session.h"
 #include "serve/metrics.h"
+#include "serve/run_cancel.h"
 
 namespace bough::serve {
 
@@ -30,17 +31,21 @@ class SessionPool {
 
   // Waits for a free session, then runs it on what `inputs` gives (called once the session
   // is held, so a caller may still gather inputs while it waits); records in `times` how long
-  // it waited and ran. ProtocolError(503) when `max_waiting` runs wait already.
-  NamedValues run(const std::function<const NamedValues&()>& inputs, RequestTimes& times);
+  // it waited and ran. ProtocolError(503) when `max_waiting` runs wait already. With a
+  // `cancel`, the run registers there (RunCancel); one cancelled before it begins fails with
+  // ErrorKind::Stopped.
+  NamedValues run(const std::function<const NamedValues&()>& inputs, RequestTimes& times,
+                  RunCancel* cancel = nullptr);
   // Runs as run() when a session is free now and no run waits for one; none, without
   // waiting, otherwise.
   std::optional<NamedValues> try_run(const std::function<const NamedValues&()>& inputs,
-                                     RequestTimes& times);
+                                     RequestTimes& times, RunCancel* cancel = nullptr);
 
  private:
   // Runs `session`, taken from free_ at `queued`, and gives it back however the run ends.
   NamedValues run_on(Session* session, std::chrono::steady_clock::time_point queued,
-                     const std::function<const NamedValues&()>& inputs, RequestTimes& times);
+                     const std::function<const NamedValues&()>& inputs, RequestTimes& times,
+                     RunCancel* cancel);
 
   std::string name_;
   int max_waiting_;

@@ -8,6 +8,7 @@
 
 #include "bough/error.h"
 #include "bough/session.h"
+#include "counting_loop.h"
 #include "ir/memory_limit.h"
 #include "model_builder.h"
 #include "test_paths.h"
@@ -15,40 +16,15 @@
 namespace bough {
 namespace {
 
-using test::f32;
 using test::floats_of;
 using test::GraphBuilder;
 
-// Loop M times adding 1 to x; with an empty body when `empty_body` (x passes through, so
-// the body has no steps at all).
-Model counting_loop(bool empty_body) {
-  GraphBuilder body("body");
-  body.input("i", ElemType::Int64)
-      .input("cond_in", ElemType::Bool)
-      .input("x", ElemType::Float, {1});
-  if (empty_body) {
-    body.output_untyped("cond_in").output_untyped("x");
-  } else {
-    body.node("Add", {"x", "one"}, {"x_next"});
-    body.node("Identity", {"cond_in"}, {"cond_out"});
-    body.output_untyped("cond_out").output_untyped("x_next");
-  }
-  GraphBuilder g;
-  g.input("M", ElemType::Int64).input("x0", ElemType::Float, {1});
-  g.initializer("one", f32({1}, {1}));
-  g.output("x_final", ElemType::Float, {1});
-  test::set_graph(g.node("Loop", {"M", "", "x0"}, {"x_final"}), "body", body);
-  return Model::load(test::save_model(test::make_model(g), test::scratch_dir("limits"),
-                                      empty_body ? "empty.onnx" : "count.onnx"));
-}
-
-NamedValues loop_inputs(int64_t trips) {
-  return {{"M", Tensor::scalar_i64(trips)}, {"x0", f32({1}, {0})}};
-}
+using test::counting_loop;
+using test::counting_loop_inputs;
 
 // The session runs on after a stopped run: 3 iterations add 3 (nothing with the empty body).
 void expect_runs_on(Session& session, bool empty_body) {
-  EXPECT_EQ(floats_of(session.run(loop_inputs(3))[0].second.tensor()),
+  EXPECT_EQ(floats_of(session.run(counting_loop_inputs(3))[0].second.tensor()),
             std::vector<float>{empty_body ? 0.0f : 3.0f});
 }
 
@@ -56,7 +32,7 @@ void expect_runs_on(Session& session, bool empty_body) {
 // and a message saying `why`.
 void expect_huge_loop_stopped(Session& session, const std::string& why) {
   try {
-    session.run(loop_inputs(int64_t{1} << 50));
+    session.run(counting_loop_inputs(int64_t{1} << 50));
     ADD_FAILURE() << "the run was not stopped";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Stopped) << e.what();

@@ -33,20 +33,23 @@ std::vector<float> values_of(const Value& v) {
 }
 
 // A stand-in for SessionPool::run: counts the runs and records the dim 0 of each run's first
-// input; `model` computes the outputs.
+// input and the RunCancel it was given; `model` computes the outputs.
 struct FakePool {
   explicit FakePool(std::function<NamedValues(const NamedValues&)> m) : model(std::move(m)) {}
 
   std::function<NamedValues(const NamedValues&)> model;
   std::mutex mutex;
-  std::vector<int64_t> rows;  // per run
+  std::vector<int64_t> rows;        // per run
+  std::vector<RunCancel*> cancels;  // per run
 
   Batcher::Run runner() {
-    return [this](const std::function<const NamedValues&()>& inputs, RequestTimes& times) {
+    return [this](const std::function<const NamedValues&()>& inputs, RequestTimes& times,
+                  RunCancel* cancel) {
       const NamedValues& in = inputs();
       {
         std::lock_guard lock(mutex);
         rows.push_back(in.front().second.tensor().dim(0));
+        cancels.push_back(cancel);
       }
       times.compute_us = 7;
       return model(in);
@@ -128,6 +131,19 @@ TEST(Batcher, ARequestThatWouldOverflowTheBatchStartsAnother) {
   EXPECT_EQ(values_of(got[2].outputs.at(0).second), (std::vector<float>{10}));
 }
 
+TEST(Batcher, ARequestRunAloneKeepsItsCancelABatchHasNone) {
+  FakePool pool{doubled};
+  RunCancel cancel;
+  RequestTimes times;
+  Batcher unbatched({0, 0}, pool.runner());
+  unbatched.run(x_of({1, 1}, {1}), times, &cancel);
+  // A batch of two, full at once: its run is shared, so no request's cancel may stop it.
+  Batcher batcher({2, 60'000'000}, pool.runner());
+  const std::vector<Outcome> got = run_together(batcher, {x_of({1, 1}, {1}), x_of({1, 1}, {2})});
+  EXPECT_EQ(pool.rows, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(pool.cancels, (std::vector<RunCancel*>{&cancel, nullptr}));
+}
+
 TEST(Batcher, ALoneRequestRunsOnceItsDelayPasses) {
   FakePool pool{doubled};
   Batcher batcher({8, 50'000}, pool.runner());
@@ -146,10 +162,11 @@ TEST(Batcher, ALoneRequestWithNoDelayRunsAtOnceOnItsOwnThread) {
   // With no delay and no other request, a request runs as it comes, on the thread that made
   // it (no hand-off to another thread), as without batching.
   std::vector<std::thread::id> ran_on;
-  Batcher batcher({8, 0}, [&](const std::function<const NamedValues&()>& inputs, RequestTimes&) {
-    ran_on.push_back(std::this_thread::get_id());
-    return doubled(inputs());
-  });
+  Batcher batcher(
+      {8, 0}, [&](const std::function<const NamedValues&()>& inputs, RequestTimes&, RunCancel*) {
+        ran_on.push_back(std::this_thread::get_id());
+        return doubled(inputs());
+      });
   RequestTimes times;
   const auto start = Clock::now();
   for (int i = 0; i < 3; ++i)
@@ -221,13 +238,13 @@ TEST(Batcher, ABatchStoppedByItsTimeLimitStopsEveryRequest) {
 TEST(Batcher, NoSessionForABatchFailsItsRequestsAndClosesIt) {
   std::atomic<bool> busy{true};
   std::atomic<int> runs{0};
-  Batcher batcher({2, 60'000'000},
-                  [&](const std::function<const NamedValues&()>& inputs, RequestTimes&) {
-                    // Busy: refused before a session was taken, so inputs() is never called.
-                    if (busy) fail(ErrorKind::Stopped, "", "busy");
-                    ++runs;
-                    return doubled(inputs());
-                  });
+  Batcher batcher({2, 60'000'000}, [&](const std::function<const NamedValues&()>& inputs,
+                                       RequestTimes&, RunCancel*) {
+    // Busy: refused before a session was taken, so inputs() is never called.
+    if (busy) fail(ErrorKind::Stopped, "", "busy");
+    ++runs;
+    return doubled(inputs());
+  });
   const std::vector<Outcome> got = run_together(batcher, {x_of({1, 1}, {1}), x_of({1, 1}, {2})});
   for (const Outcome& o : got) EXPECT_EQ(o.error, "busy");
   busy = false;

@@ -1,15 +1,20 @@
 // SessionPool::try_run, which the gRPC server uses to run a request on the thread that read it
 // only when that cannot block: it runs when a session is free, and gives none, without
-// waiting, while every session is held. A real Add model; sums worked out by hand.
+// waiting, while every session is held. A real Add model; sums worked out by hand. And a
+// RunCancel (a gRPC call cancelled by its client) stopping a request's run, or its start.
 #include "serve/session_pool.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "bough/error.h"
+#include "counting_loop.h"
 #include "model_builder.h"
 
 namespace bough::serve {
@@ -81,6 +86,68 @@ TEST(SessionPool, TryRunRunsOnAFreeSessionAndGivesNoneWhileAllAreHeld) {
       pool.try_run([&]() -> const NamedValues& { return in; }, times);
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(sum_of(*again), (std::vector<float>{11, 22, 33}));
+}
+
+// The pool runs `trips` of the counting loop on its one session with `cancel`; ErrorKind::Stopped
+// is expected, and then the session serves again (3 trips: x_final 3).
+void expect_stopped_then_serves(SessionPool& pool, int64_t trips, RunCancel& cancel,
+                                bool& inputs_asked) {
+  const NamedValues stopped = test::counting_loop_inputs(trips);
+  RequestTimes times;
+  try {
+    pool.run(
+        [&]() -> const NamedValues& {
+          inputs_asked = true;
+          return stopped;
+        },
+        times, &cancel);
+    ADD_FAILURE() << "the run was not stopped";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Stopped) << e.what();
+  }
+  const NamedValues three = test::counting_loop_inputs(3);
+  const NamedValues out = pool.run([&]() -> const NamedValues& { return three; }, times);
+  EXPECT_EQ(out.at(0).second.tensor().data<float>()[0], 3.0f);
+}
+
+TEST(RunCancel, ARequestCancelledBeforeItsRunDoesNotRun) {
+  SessionPool pool(test::counting_loop(), SessionOptions{}, 1, 4, "loop");
+  RunCancel cancel;
+  cancel.cancel();
+  bool asked = false;
+  expect_stopped_then_serves(pool, 3, cancel, asked);
+  EXPECT_FALSE(asked);  // refused before its inputs were gathered
+}
+
+TEST(RunCancel, CancelStopsTheRunInProgress) {
+  SessionPool pool(test::counting_loop(), SessionOptions{}, 1, 4, "loop");
+  RunCancel cancel;
+  std::atomic<bool> done{false};
+  // A cancel() that comes as the run starts may be lost (run_cancel.h): keep cancelling until
+  // the run has ended. 2^50 trips end only by a stop.
+  std::thread canceller([&] {
+    while (!done) {
+      cancel.cancel();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  bool asked = false;
+  expect_stopped_then_serves(pool, int64_t{1} << 50, cancel, asked);
+  done = true;
+  canceller.join();
+  EXPECT_TRUE(asked);
+}
+
+TEST(RunCancel, CancelAfterTheRunEndedStopsNothing) {
+  SessionPool pool(test::counting_loop(), SessionOptions{}, 1, 4, "loop");
+  RunCancel first;
+  const NamedValues five = test::counting_loop_inputs(5);
+  RequestTimes times;
+  const NamedValues out = pool.run([&]() -> const NamedValues& { return five; }, times, &first);
+  EXPECT_EQ(out.at(0).second.tensor().data<float>()[0], 5.0f);
+  first.cancel();  // its run has ended: the session's next run, another request's, goes on
+  const NamedValues again = pool.run([&]() -> const NamedValues& { return five; }, times);
+  EXPECT_EQ(again.at(0).second.tensor().data<float>()[0], 5.0f);
 }
 
 }  // namespace

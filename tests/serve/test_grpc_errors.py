@@ -11,9 +11,11 @@ import grpc
 import numpy as np
 import pytest
 
-from conftest import BOUGH, Server
+import prometheus_text
+from conftest import BOUGH, Server, wait_for
 from grpc_client import connect, infer_request, pb, raw_bytes, raw_input, typed_input
 from test_grpc import add_raw, add_typed, typed_request
+from test_metrics import scrape
 from test_rest import A, B
 
 # Trips of the slow model that keep a session busy for half a second or more on the 2-core
@@ -158,19 +160,59 @@ def slow(n):
     return infer_request("slow", [typed_input("n", "INT64", [n], shape=[])])
 
 
-def test_client_deadline_and_cancel_leave_the_server_up(stub, server):
+# Trips of the slow model that take minutes: a run the server did not stop would hold its
+# session, and SIGTERM's wait, far past the seconds the tests below allow.
+ENDLESS_N = 1 << 34
+
+
+@pytest.fixture
+def fresh(repository):
+    """A server of its own, stopped by the test: its slow model has run nothing yet, so its runs
+    go to workers (docs/serve.md, Concurrency), where a cancelled call's run is stopped."""
+    s = Server("--model-repository", repository)
+    yield s
+    s.stop()
+
+
+def slow_failures(server):
+    return prometheus_text.value(scrape(server.metrics_port), "bough_inference_request_failure",
+                                 model="slow", version="1")
+
+
+def assert_runs_stopped(server, stub, stopped):
+    # A stopped run counts its request as failed at once; one left going would count only at
+    # its end, minutes later. Then both sessions serve again, and SIGTERM, which waits for the
+    # runs in progress, finds none.
+    assert wait_for(lambda: slow_failures(server) == stopped)
+    calls = [stub.ModelInfer.future(slow(1), timeout=10) for _ in range(2)]
+    assert [c.result().outputs[0].contents.fp32_contents[0] for c in calls] == [1.0, 1.0]
+    server.stop()
+    assert server.proc.returncode == 0
+
+
+def test_client_deadline_and_cancel_stop_their_runs(fresh):
+    stub, channel = connect(fresh)
     with pytest.raises(grpc.RpcError) as error:
-        stub.ModelInfer(slow(SLOW_N), timeout=0.2)
+        stub.ModelInfer(slow(ENDLESS_N), timeout=0.2)
     assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    future = stub.ModelInfer.future(slow(SLOW_N), timeout=60)
-    time.sleep(0.1)
+    future = stub.ModelInfer.future(slow(ENDLESS_N), timeout=60)
+    time.sleep(0.2)
     future.cancel()
     assert stub.ModelInfer(add_typed(), timeout=60).outputs
-    # The two abandoned runs hold both sessions of the slow model until they end; two more
-    # calls, each waiting for a session, return once both have ended.
-    calls = [stub.ModelInfer.future(slow(1), timeout=120) for _ in range(2)]
-    assert [c.result().outputs[0].contents.fp32_contents[0] for c in calls] == [1.0, 1.0]
-    assert server.proc.poll() is None
+    assert_runs_stopped(fresh, stub, 2)
+    channel.close()
+
+
+def test_client_that_disconnects_stops_its_runs(fresh):
+    gone, gone_channel = connect(fresh)
+    futures = [gone.ModelInfer.future(slow(ENDLESS_N), timeout=120) for _ in range(2)]
+    time.sleep(0.3)
+    gone_channel.close()  # the connection closes with both runs going
+    for f in futures:
+        assert f.exception() is not None
+    stub, channel = connect(fresh)
+    assert_runs_stopped(fresh, stub, 2)
+    channel.close()
 
 
 def slow_call(stub, n, results, timeout=120):
