@@ -72,8 +72,8 @@ void check_parameters(const Request& request) {
   for (const auto& parameter : request.parameters()) check_control_parameter(parameter.first);
 }
 
-// A ModelInfer call's reactor: when gRPC cancels the call (its client went away, or its
-// deadline passed), the run the call started stops.
+// The reactor of a ModelInfer call handed to a worker: when gRPC cancels the call (its client
+// went away, or its deadline passed), the call's run stops, or does not start.
 class InferReactor final : public grpc::ServerUnaryReactor {
  public:
   RunCancel cancel;
@@ -175,11 +175,11 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
     });
   }
 
-  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext*,
+  grpc::ServerUnaryReactor* ModelInfer(grpc::CallbackServerContext* context,
                                        const inference::ModelInferRequest* request,
                                        inference::ModelInferResponse* response) override {
-    auto* reactor = new InferReactor;  // deletes itself when the call is done
     if (!enter()) {
+      grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
       reactor->Finish(busy());
       return reactor;
     }
@@ -190,16 +190,20 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
       auto call = std::make_shared<InferCall>(
           find_model(state_, request->model_name(), request->model_version()));
       call->request = read_grpc_request(*request, *call->model);
-      if (const std::optional<NamedValues> outputs = run_inline(*call, reactor->cancel))
+      if (const std::optional<NamedValues> outputs = run_inline(*call))
         answer_infer(*call, *outputs, *response);
       else
         waits = std::move(call);
     });
     if (!waits) {
+      // gRPC's own reactor: a call answered here needs no word of a cancel (its run, brief, is
+      // over), and a reactor of ours costs a handoff to another thread for its OnDone.
       leave();
+      grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
       reactor->Finish(status);
       return reactor;
     }
+    auto* reactor = new InferReactor;  // deletes itself when the call is done
     workers_.post([this, call = std::move(waits), response, reactor]() mutable {
       const grpc::Status status = answer([&] {
         const NamedValues outputs =
@@ -273,7 +277,7 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
 
   // Runs `call` on this thread if its model runs briefly, inline_runs() allow one more here
   // and the model has a session free; none otherwise.
-  std::optional<NamedValues> run_inline(InferCall& call, RunCancel& cancel) {
+  std::optional<NamedValues> run_inline(InferCall& call) {
     if (!runs_briefly(*call.model)) return std::nullopt;
     if (inline_.fetch_add(1, std::memory_order_acquire) >= max_inline_) {
       inline_.fetch_sub(1, std::memory_order_release);
@@ -283,7 +287,7 @@ class Service final : public inference::GRPCInferenceService::CallbackService {
       std::atomic<int>& count;
       ~Leave() { count.fetch_sub(1, std::memory_order_release); }
     } leave{inline_};
-    return call.model->try_run(call.request.inputs, call.timer.times, &cancel);
+    return call.model->try_run(call.request.inputs, call.timer.times);
   }
 
   // Counts a call that may run a model or block; false when `max_calls_` are in progress.

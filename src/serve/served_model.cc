@@ -39,15 +39,14 @@ ServedModel::ServedModel(const ModelSource& source, const SessionOptions& option
       });
 }
 
-std::optional<NamedValues> ServedModel::try_run(const NamedValues& inputs, RequestTimes& times,
-                                                RunCancel* cancel) {
+std::optional<NamedValues> ServedModel::try_run(const NamedValues& inputs, RequestTimes& times) {
   if (batches_) return std::nullopt;
   return pool_->try_run(
       [&]() -> const NamedValues& {
         count_run();
         return inputs;
       },
-      times, cancel);
+      times);
 }
 
 }  // namespace bough::serve

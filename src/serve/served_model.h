@@ -32,8 +32,7 @@ class ServedModel {
   }
   // Runs one request now, as run(), when the model does not batch and a session is free;
   // none, without waiting, otherwise.
-  std::optional<NamedValues> try_run(const NamedValues& inputs, RequestTimes& times,
-                                     RunCancel* cancel = nullptr);
+  std::optional<NamedValues> try_run(const NamedValues& inputs, RequestTimes& times);
   ModelMetrics& metrics() { return metrics_; }
   const ModelMetrics& metrics() const { return metrics_; }
 

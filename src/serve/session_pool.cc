@@ -36,7 +36,7 @@ NamedValues SessionPool::run(const std::function<const NamedValues&()>& inputs, 
 }
 
 std::optional<NamedValues> SessionPool::try_run(const std::function<const NamedValues&()>& inputs,
-                                                RequestTimes& times, RunCancel* cancel) {
+                                                RequestTimes& times) {
   const auto queued = std::chrono::steady_clock::now();
   Session* session = nullptr;
   {
@@ -46,7 +46,7 @@ std::optional<NamedValues> SessionPool::try_run(const std::function<const NamedV
     session = free_.back();
     free_.pop_back();
   }
-  return run_on(session, queued, inputs, times, cancel);
+  return run_on(session, queued, inputs, times, nullptr);
 }
 
 NamedValues SessionPool::run_on(Session* session, std::chrono::steady_clock::time_point queued,

@@ -39,7 +39,7 @@ class SessionPool {
   // Runs as run() when a session is free now and no run waits for one; none, without
   // waiting, otherwise.
   std::optional<NamedValues> try_run(const std::function<const NamedValues&()>& inputs,
-                                     RequestTimes& times, RunCancel* cancel = nullptr);
+                                     RequestTimes& times);
 
  private:
   // Runs `session`, taken from free_ at `queued`, and gives it back however the run ends.
