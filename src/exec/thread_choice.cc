@@ -12,12 +12,13 @@ uint32_t saturated(int64_t ns) {
 }
 // Whether `size` is within a factor of two of `measured`.
 bool near(int64_t size, int64_t measured) { return size <= 2 * measured && 2 * size >= measured; }
+// The median of the first `n` of `t`, n at most N.
 template <size_t N>
-uint32_t median(const uint32_t (&t)[N]) {
+uint32_t median(const uint32_t (&t)[N], size_t n = N) {
   uint32_t sorted[N];
-  std::copy(t, t + N, sorted);
-  std::nth_element(sorted, sorted + N / 2, sorted + N);
-  return sorted[N / 2];
+  std::copy(t, t + n, sorted);
+  std::nth_element(sorted, sorted + n / 2, sorted + n);
+  return sorted[n / 2];
 }
 
 // Set when a node run under a ChosenRun wanted to split; taken by the session's RunChoice.
@@ -78,27 +79,47 @@ void ThreadChoice::record(int64_t ns, bool wanted_split) {
 }
 
 bool RunChoice::alone_for(int64_t size, bool& timed) {
-  if (runs_ > 0 && !near(size, size_)) {
+  if (size_ >= 0 && !near(size, size_)) *this = RunChoice();
+  if (size_ < 0) size_ = size;
+  switch (mode_) {
+    case Mode::Measure:
+      timed = true;  // the nodes' choosing runs are counted too
+      return runs_ >= first_timed() + kRunsEach;
+    case Mode::Kept:
+      timed = false;
+      return false;
+    case Mode::Chosen:
+    case Mode::Alone:
+      break;
+  }
+  // The next check after 40, 80, ... runs: twice the runs to the one before.
+  if (checks_ < kChecks && ++runs_ > (kSettleRuns + 2 * kRunsEach) << checks_) {
     mode_ = Mode::Measure;
     runs_ = 0;
+    timed = true;
+    return false;
   }
-  if (runs_ == 0) size_ = size;
-  timed = mode_ == Mode::Measure;  // the nodes' runs are counted too
-  if (mode_ != Mode::Measure) return mode_ == Mode::Alone;
-  return runs_ >= kSettleRuns + kRunsEach;
+  timed = false;
+  return mode_ == Mode::Alone;
 }
 
 void RunChoice::record(int64_t ns, bool wanted_split) {
   if (mode_ != Mode::Measure) return;
   wanted_split_ = wanted_split_ || wanted_split;
-  const int i = runs_ - kSettleRuns;
-  if (i >= 0) (i < kRunsEach ? chosen_ns_[i] : alone_ns_[i - kRunsEach]) = saturated(ns);
-  ++runs_;
-  if (runs_ == kSettleRuns + kRunsEach && (!wanted_split_ || median(chosen_ns_) >= kLongRunNs))
-    mode_ = Mode::Chosen;
-  else if (runs_ == kSettleRuns + 2 * kRunsEach)
-    mode_ = uint64_t{median(chosen_ns_)} * 100 < uint64_t{median(alone_ns_)} * 97 ? Mode::Chosen
-                                                                                  : Mode::Alone;
+  const int i = runs_++ - first_timed();
+  if (i < 0) return;
+  const int at = checks_ * kRunsEach;
+  (i < kRunsEach ? chosen_ns_[at + i] : alone_ns_[at + i - kRunsEach]) = saturated(ns);
+  if (checks_ == 0 && i == kRunsEach - 1 &&
+      (!wanted_split_ || median(chosen_ns_, kRunsEach) >= kLongRunNs)) {
+    mode_ = Mode::Kept;
+  } else if (i == 2 * kRunsEach - 1) {
+    const size_t n = static_cast<size_t>(++checks_) * kRunsEach;
+    mode_ = uint64_t{median(chosen_ns_, n)} * 100 < uint64_t{median(alone_ns_, n)} * 97
+                ? Mode::Chosen
+                : Mode::Alone;
+    runs_ = 0;
+  }
 }
 
 bool take_wanted_split() { return std::exchange(wanted_split_on_thread, false); }

@@ -60,13 +60,17 @@ class ThreadChoice {
 // the node can still cost its neighbours more (small CNNs: each convolution split, the whole
 // run slower than on one thread), so the session compares whole runs once its nodes have
 // chosen: five by their choices, then five all alone, medians, and runs alone unless the
-// choices win by 3 %. Two cases skip the runs alone and keep the choices: no node of the
-// runs so far wanted to split (nothing to choose, and a run alone would pay for setting the
-// thread's policy around it), and runs of a second or more (five runs alone would cost
-// seconds once; and a split that pays for each node of so long a run pays for the run). Not
-// 2 ms, as first: the classifier of the CNN suite (3.5 ms a run) was 7-9 % slower by its
-// nodes' choices than on one thread. Measured anew when the inputs change size twofold, as for
-// a node.
+// choices win by 3 %. Five runs a side decide wrongly when the machine stalls on a few of
+// them, and a wrong decision would stand for the session's life, so the session checks again
+// after 40, 80, ... 640 more runs, five runs a side each time, and decides by the medians of
+// all the checks' runs (at most 30 a side): a first decision the noise made is undone, and
+// the checks cost a few runs in a thousand. Two cases skip the runs alone and keep the
+// choices: no node of the first runs wanted to split (nothing to choose, and a run alone
+// would pay for setting the thread's policy around it), and runs of a second or more (five
+// runs alone would cost seconds; and a split that pays for each node of so long a run pays
+// for the run). Not 2 ms, as first: the classifier of the CNN suite (3.5 ms a run) was 7-9 %
+// slower by its nodes' choices than on one thread. Measured anew, from the start, when the
+// inputs change size twofold, as for a node.
 class RunChoice {
  public:
   // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
@@ -78,15 +82,22 @@ class RunChoice {
  private:
   static constexpr int kRunsEach = 5;
   static constexpr int kSettleRuns = ThreadChoice::kChoosingRuns;
+  static constexpr int kChecks = 6;  // the first decision and five checks
   static constexpr uint32_t kLongRunNs = 1'000'000'000;
-  enum class Mode : uint8_t { Measure, Chosen, Alone };
+  // Measure: timing runs (after the settling runs, the first time); Chosen or Alone: decided,
+  // until the next check; Kept: the choices, for good (see above).
+  enum class Mode : uint8_t { Measure, Chosen, Alone, Kept };
+
+  // The timed runs of a measure begin after the settling runs the first time, at once after.
+  int first_timed() const { return checks_ == 0 ? kSettleRuns : 0; }
 
   Mode mode_ = Mode::Measure;
-  bool wanted_split_ = false;  // by a node of a run since the measure began
-  uint8_t runs_ = 0;
+  bool wanted_split_ = false;  // by a node of a run since the first measure began
+  uint8_t checks_ = 0;         // decisions made at this size
+  int runs_ = 0;               // since the measure began, or since the decision
   int64_t size_ = -1;
-  uint32_t chosen_ns_[kRunsEach] = {};
-  uint32_t alone_ns_[kRunsEach] = {};
+  uint32_t chosen_ns_[kChecks * kRunsEach] = {};  // every check's runs, in turn
+  uint32_t alone_ns_[kChecks * kRunsEach] = {};
 };
 
 // Whether a node on this thread wanted to split, under a ChosenRun, since the last call.

@@ -264,6 +264,47 @@ TEST(RunChoice, RunsOfMillisecondsAreMeasuredAlone) {
   EXPECT_FALSE(timed);
 }
 
+// Runs `count` more runs of a session whose runs take `chosen_ns` by the nodes' choices and
+// `alone_ns` alone; returns how many were timed and whether the last went alone.
+std::pair<int, bool> run_on(RunChoice& choice, int count, int64_t chosen_ns, int64_t alone_ns) {
+  int timed_runs = 0;
+  bool alone = false;
+  for (int run = 0; run < count; ++run) {
+    bool timed = false;
+    alone = choice.alone_for(10, timed);
+    if (timed) {
+      ++timed_runs;
+      choice.record(alone ? alone_ns : chosen_ns, true);
+    }
+  }
+  return {timed_runs, alone};
+}
+
+// The first five runs a side said the choices win (the machine stalled on the runs alone);
+// every check after says they lose by 20 %. Once the checks' runs outnumber the first ones,
+// the medians of all of them send the runs alone.
+TEST(RunChoice, LaterChecksUndoAFirstDecisionTheNoiseMade) {
+  RunChoice choice;
+  choose_runs(choice, 10, 900, 1000);
+  bool timed = true;
+  EXPECT_FALSE(choice.alone_for(10, timed));  // by the choices, until the next check
+  EXPECT_FALSE(timed);
+  // The check after 40 runs: five runs by the choices, five alone.
+  auto [timed_runs, alone] = run_on(choice, 39 + 10, 1200, 1000);
+  EXPECT_EQ(timed_runs, 10);
+  EXPECT_TRUE(alone);                        // the check's last run is one of its five alone
+  EXPECT_TRUE(choice.alone_for(10, timed));  // medians of ten a side: 1200 against 1000
+  EXPECT_FALSE(timed);
+}
+
+// Six decisions at the most: after the last check (640 runs after the one before it) nothing
+// is timed any more. 10 settling runs and six checks of ten: 70 timed runs.
+TEST(RunChoice, ChecksEndAfterSixDecisions) {
+  RunChoice choice;
+  EXPECT_EQ(run_on(choice, 5000, 1000, 900).first, 70);
+  EXPECT_EQ(run_on(choice, 5000, 1000, 900), std::make_pair(0, true));
+}
+
 TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   RunChoice choice;
   choose_runs(choice, 10, 2000, 1000);
