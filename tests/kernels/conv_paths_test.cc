@@ -638,6 +638,31 @@ TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
   }
 }
 
+// The kernels the recognizer's depthwise layers become once the taps that read only the
+// padding are cropped (kernels/conv_crop.h), with their weights in registers: 5x5 pads 2 on
+// 2 rows -> 3x5 pads (1, 2); 3x3 pads 1 on 1 row -> 1x3 pads (0, 1); and 5x5 on 1 row -> 1x5.
+TEST(ConvPaths, DepthwiseOfCroppedKernels) {
+  Rng rng(147);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, kh, kw, ph, pw, h, w] :
+         {std::tuple{64, 3, 5, 1, 2, 2, 40}, std::tuple{32, 1, 3, 0, 1, 1, 20},
+          std::tuple{16, 1, 5, 0, 2, 1, 70}}) {
+      ConvCase c;
+      c.C = c.M = c.groups = C;
+      WindowAttrs attrs;
+      attrs.pads = {ph, pw, ph, pw};
+      c.win = resolve_window(attrs, std::vector<int64_t>{h, w}, std::vector<int64_t>{kh, kw});
+      c.x = random_vector(C * h * w, rng);
+      c.w = random_vector(C * kh * kw, rng);
+      c.bias = random_vector(C, rng);
+      c.epilogue = random_epilogue(rng);
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << kh << "x" << kw);
+      expect_conv(c, run_depthwise(c, pool));
+    }
+  }
+}
+
 // A NaN or infinity in the image reaches exactly the outputs whose window holds it, through
 // every activation (a Relu or Clip spelled as max/min would drop it): 3x3, pads 1, stride 1
 // and 2, on a 5x6 image of ones with NaN at (1, 1) and +inf at (3, 4), weights 1/2. The
