@@ -139,10 +139,14 @@ void PlaneOf(const PlaneArgs& a) {
   }
 }
 
-// The plane for its number of taps: 3x3 and 5x5 with their weights in registers.
+// The plane for its number of taps: 3x3 and 5x5 with their weights in registers, and 3x5
+// and 1x3, which 5x5 and 3x3 kernels become over maps of 2 rows and 1 row once the taps that
+// read only the padding are cropped (kernels/conv_crop.h).
 void Plane(const PlaneArgs& a) {
   if (a.taps == 9) return PlaneOf<9>(a);
   if (a.taps == 25) return PlaneOf<25>(a);
+  if (a.taps == 15) return PlaneOf<15>(a);
+  if (a.taps == 3) return PlaneOf<3>(a);
   PlaneOf<0>(a);
 }
 

@@ -162,11 +162,51 @@ bool window_tiles_image(const Window& w) {
   return true;
 }
 
+namespace {
+
+// One run of n positions from o0 along the last axis of a tiling window (stride == kernel
+// == kw there): position o's taps 0..kw-1 fill image columns o*kw .. o*kw + kw - 1, each
+// from its own row of the column matrix (src[t], at the run's first position), in order.
+// KW: kw known when compiled (2: a 2x2 stride-2 upsampling), so that the loop interleaves
+// whole vectors; 0: kw at run time.
+template <int KW, typename T>
+void tiled_run(const T* const* src, int64_t kw, int64_t n, T b, T* line) {
+  const int64_t k = KW ? KW : kw;
+  for (int64_t o = 0; o < n; ++o)
+    for (int64_t t = 0; t < k; ++t) line[o * k + t] = src[t][o] + b;
+}
+
+}  // namespace
+
 template <typename T>
 void col2im_tiled(const T* col, int64_t channels, const Window& w, int64_t p0, int64_t p1,
                   const T* bias, T* image, util::ThreadPool& pool) {
-  col2im(col, channels, w, p0, p1, image, pool,
-         [bias](T& at, T v, int64_t c) { at = bias ? v + bias[c] : v; });
+  // Each image row is written in order: the taps of the last axis taken together (kw of
+  // them) for every run of positions, the outer taps (ko) one at a time.
+  const size_t r = w.rank();
+  const int64_t K = w.kernel_numel(), P = p1 - p0, in_numel = w.in_numel();
+  const int64_t kw = w.kernel[r - 1], in_last = w.in[r - 1];
+  const int64_t grain = util::grain_for(K * P * 2 * static_cast<int64_t>(sizeof(T)));
+  pool.parallel_for(channels, grain, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> kc(r), oc(r);
+    std::vector<const T*> src(static_cast<size_t>(kw));
+    for (int64_t c = b; c < e; ++c) {
+      T* dst = image + c * in_numel;
+      const T add = bias ? bias[c] : T(0);
+      for (int64_t ko = 0; ko < K / kw; ++ko) {
+        tap_coords(w, ko * kw, kc);
+        for_each_run(w, kc, oc, p0, p1, [&](int64_t irow, int64_t first, int64_t o0, int64_t n) {
+          for (int64_t t = 0; t < kw; ++t)
+            src[static_cast<size_t>(t)] = col + (c * K + ko * kw + t) * P + first;
+          T* line = dst + irow * in_last + o0 * kw;
+          if (kw == 2)
+            tiled_run<2>(src.data(), kw, n, add, line);
+          else
+            tiled_run<0>(src.data(), kw, n, add, line);
+        });
+      }
+    }
+  });
 }
 
 template void im2col<float>(const float*, int64_t, const Window&, int64_t, int64_t, float*,

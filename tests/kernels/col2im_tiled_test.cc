@@ -1,7 +1,7 @@
 // col2im_tiled (kernels/conv_im2col.h: ConvTranspose with stride == kernel writes each
 // output once, with its bias) against col2im_add into zeros plus the bias, on random 1-D to
-// 3-D tilings (kernels 1..3 per dimension, some tiles of positions), and by hand; and which
-// windows tile an image.
+// 3-D tilings (kernels 1..3 per dimension, rows of up to 70 positions, some tiles of
+// positions), and by hand; and which windows tile an image.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,7 +30,8 @@ TEST(Col2imTiled, MatchesAddingIntoZerosPlusTheBias) {
       const size_t rank = static_cast<size_t>(rng.uniform(1, 3));
       std::vector<int64_t> positions, kernel;
       for (size_t d = 0; d < rank; ++d) {
-        positions.push_back(rng.uniform(1, 9));
+        // The last axis up to 70 positions: rows of whole vectors and a partial one.
+        positions.push_back(rng.uniform(1, d + 1 == rank ? 70 : 9));
         kernel.push_back(rng.uniform(1, 3));
       }
       const Window w = tiling(positions, kernel);

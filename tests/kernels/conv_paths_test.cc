@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/conv_crop.h"
 #include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
@@ -267,6 +268,72 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
       expect_conv(c, run_few_positions(c, pool));
     }
   }
+}
+
+// A convolution over a map of 1-3 positions per axis with pads up to the kernel's reach (3x3
+// pads 1 over one row, 5x5 pads 2 over two: the taps of kernels/conv_crop.h that read only
+// the padding), computed on each path that takes it with those taps cropped, against the
+// reference loop over the whole kernel.
+ConvCase small_map_case(Rng& rng) {
+  ConvCase c;
+  const size_t rank = static_cast<size_t>(rng.uniform(1, 2));
+  WindowAttrs attrs;
+  std::vector<int64_t> in, kernel, pe;
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t k = rng.uniform(1, 5), dil = k > 1 ? rng.uniform(1, 2) : 1;
+    const int64_t reach = (k - 1) * dil;
+    int64_t size = rng.uniform(1, 3), pb = rng.uniform(0, reach), pad_end = rng.uniform(0, reach);
+    if (size + pb + pad_end < reach + 1) pad_end = reach + 1 - size - pb;  // at least one output
+    in.push_back(size);
+    kernel.push_back(k);
+    attrs.strides.push_back(rng.uniform(1, 3));
+    attrs.dilations.push_back(dil);
+    attrs.pads.push_back(pb);
+    pe.push_back(pad_end);
+  }
+  attrs.pads.insert(attrs.pads.end(), pe.begin(), pe.end());
+  c.win = resolve_window(attrs, in, kernel);
+  return c;
+}
+
+// The case with its filter cropped to the taps of `crop` (its weights finite).
+ConvCase cropped(const ConvCase& c, const TapCrop& crop) {
+  ConvCase cut = c;
+  cut.win = cropped_window(c.win, crop);
+  cut.w.resize(static_cast<size_t>(c.M * (c.C / c.groups) * cut.win.kernel_numel()));
+  EXPECT_TRUE(crop_filter(c.w.data(), c.M * (c.C / c.groups), c.win, crop, cut.w.data()));
+  return cut;
+}
+
+TEST(ConvPaths, CroppedTapsGiveTheWholeKernelsOutputs) {
+  Rng rng(144);
+  int crops = 0;
+  for (int threads : {1, 2, 4}) {
+    util::ThreadPool pool(threads);
+    for (int i = 0; i < 120 && !HasFatalFailure(); ++i) {
+      ConvCase c = small_map_case(rng);
+      const bool depthwise = c.win.rank() == 2 && rng.chance(0.3);
+      c.groups = depthwise ? rng.uniform(1, 6) : rng.uniform(1, 3);
+      c.C = depthwise ? c.groups : c.groups * rng.uniform(1, 6);
+      c.M = c.groups * (depthwise ? rng.uniform(1, 2) : rng.uniform(1, 20));
+      c.x = random_vector(c.C * c.win.in_numel(), rng);
+      c.w = random_vector(c.M * (c.C / c.groups) * c.win.kernel_numel(), rng);
+      if (rng.chance(0.7)) c.bias = random_vector(c.M, rng);
+      c.epilogue = random_epilogue(rng);
+      const TapCrop crop = dead_tap_crop(c.win);
+      if (!crop.crops(c.win)) continue;
+      ++crops;
+      const ConvCase cut = cropped(c, crop);
+      SCOPED_TRACE(testing::Message() << threads << " threads, case " << i << ", kernel "
+                                      << c.win.kernel[0] << " -> " << cut.win.kernel[0]);
+      if (c.M / c.groups > 1) expect_conv(c, run_tiles(cut, pool));
+      if (c.groups == 1 && c.M >= kFewPositionsMinFilters)
+        expect_conv(c, run_few_positions(cut, pool));
+      if (conv_direct_pays(cut.win, c.C, c.groups)) expect_conv(c, run_direct(cut, pool));
+      if (conv_depthwise_pays(cut.win, c.C, c.groups)) expect_conv(c, run_depthwise(cut, pool));
+    }
+  }
+  EXPECT_GT(crops, 150);
 }
 
 // pad_planes writes every element of its window of the padded image, the image's values
@@ -566,6 +633,31 @@ TEST(ConvPaths, DepthwiseOfImageNetworkLayers) {
       c.epilogue.beta = 0.5f;
       SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " channels, " << k << "x"
                                       << k << " stride " << s << " on " << h << "x" << w);
+      expect_conv(c, run_depthwise(c, pool));
+    }
+  }
+}
+
+// The kernels the recognizer's depthwise layers become once the taps that read only the
+// padding are cropped (kernels/conv_crop.h), with their weights in registers: 5x5 pads 2 on
+// 2 rows -> 3x5 pads (1, 2); 3x3 pads 1 on 1 row -> 1x3 pads (0, 1); and 5x5 on 1 row -> 1x5.
+TEST(ConvPaths, DepthwiseOfCroppedKernels) {
+  Rng rng(147);
+  for (int threads : {1, 2}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, kh, kw, ph, pw, h, w] :
+         {std::tuple{64, 3, 5, 1, 2, 2, 40}, std::tuple{32, 1, 3, 0, 1, 1, 20},
+          std::tuple{16, 1, 5, 0, 2, 1, 70}}) {
+      ConvCase c;
+      c.C = c.M = c.groups = C;
+      WindowAttrs attrs;
+      attrs.pads = {ph, pw, ph, pw};
+      c.win = resolve_window(attrs, std::vector<int64_t>{h, w}, std::vector<int64_t>{kh, kw});
+      c.x = random_vector(C * h * w, rng);
+      c.w = random_vector(C * kh * kw, rng);
+      c.bias = random_vector(C, rng);
+      c.epilogue = random_epilogue(rng);
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << kh << "x" << kw);
       expect_conv(c, run_depthwise(c, pool));
     }
   }

@@ -38,6 +38,15 @@ const Shape kShapes[] = {
     {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
     {"depthwise_5x5_stride_2", 3, 6, 9, 11, 5, 2, 2, 3},
     {"pointwise_groups", 4, 6, 5, 5, 1, 1, 0, 2},
+    // Maps smaller than the kernel's reach: the taps that read only the padding are cropped
+    // (kernels/conv_crop.h) when their weights are finite. The planted weight, tap (0, 0),
+    // is in a cropped row (or column), so it must keep the whole kernel.
+    {"cropped_rows_winograd", 16, 4, 1, 10, 3, 1, 1, 1},
+    {"cropped_columns_winograd", 16, 4, 9, 1, 3, 1, 1, 1},
+    {"cropped_rows_few_positions", 3, 16, 1, 8, 3, 1, 1, 1},
+    {"cropped_rows_direct", 2, 3, 1, 7, 3, 1, 1, 1},
+    {"cropped_rows_tiles_stride_2", 3, 4, 2, 7, 3, 2, 1, 1},
+    {"cropped_depthwise_5x5", 4, 4, 2, 9, 5, 1, 2, 4},
 };
 
 enum class Act { none, relu, clip };

@@ -6,8 +6,10 @@
 // stride 1 ones with up to a few hundred taps per output, 2-D depthwise ones and 3x3 ones
 // with many channels have their own paths (pick_path: kernels/conv_few_positions.h,
 // conv_direct.h, conv_depthwise.h, conv_winograd.h). float16/bfloat16 are computed in
-// float. The kernel also runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an
-// activation.
+// float. Kernel taps that read only the padding on a map smaller than the window's reach (a
+// 3x3 kernel over one row) are dropped first when their weights are finite
+// (kernels/conv_crop.h): with a prepared W, cropped once per crop and kept. The kernel also
+// runs com.microsoft FusedConv (ops/microsoft/fused_conv.cc), with an activation.
 #include "ops/onnx/conv.h"
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <optional>
 
 #include "kernels/conv_columns.h"
+#include "kernels/conv_crop.h"
 #include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
 #include "kernels/conv_few_positions.h"
@@ -261,6 +264,21 @@ bool is_finite(const Tensor& t) {
   return true;
 }
 
+// W with only the taps of `crop` (kernels/conv_crop.h), or nothing when a dropped weight is
+// not finite (the dropped taps then change the outputs: 0 times inf or NaN is NaN).
+std::optional<Tensor> cropped_filter(const Tensor& w, const kernels::Window& win,
+                                     const kernels::TapCrop& crop) {
+  Dims shape{w.dim(0), w.dim(1)};
+  for (size_t d = 0; d < win.rank(); ++d) shape.push_back(crop.end[d] - crop.begin[d]);
+  Tensor cropped(w.type(), shape);
+  const bool exact = kernels::visit_float(w.type(), "Conv", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return kernels::crop_filter(w.data<T>(), w.dim(0) * w.dim(1), win, crop, cropped.data<T>());
+  });
+  if (!exact) return std::nullopt;
+  return cropped;
+}
+
 class Conv : public Kernel {
  public:
   Conv(const BuildContext& ctx, const kernels::ConvEpilogue& activation)
@@ -269,23 +287,27 @@ class Conv : public Kernel {
         epilogue_(activation),
         // W [M, C/group, k...] is already the row-major (M/group x C/group*K) left operand
         // of each group's product: preparing only widens it (and B) to the compute type.
-        prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })),
-        w_finite_(prepared_ ? std::optional<bool>(is_finite(prepared_->w)) : std::nullopt) {
+        prepared_(prepare_filter(ctx, [](const Tensor& w) { return w; })) {
     if (groups_ < 1) ctx.invalid("group must be positive");
+    if (prepared_) filters_.emplace_back(kernels::TapCrop{}, prepared_->w);
   }
 
   void run(KernelIO& io) override {
     const Tensor& x = io.input(0);
     if (prepared_) {
-      const kernels::Window win = check(x, filter_info(*prepared_));
-      const kernels::PackedB* filter_t = transposed_filter(win);
-      const float* direct_w = filter_t ? nullptr : direct_filter(win, x.dim(1));
-      io.set_output(
-          0, prepared_->apply(
-                 x, "Conv", [&](auto tag, const Tensor& xc, const Tensor& w, const Tensor* b) {
-                   return conv<typename decltype(tag)::type>(
-                       xc, w, b, win, groups_, epilogue_, io.pool(), filter_t, direct_w, w_finite_);
-                 }));
+      const kernels::Window full = check(x, filter_info(*prepared_));
+      Filter& f = filter_for(full);
+      const kernels::Window win =
+          f.taps.begin.empty() ? full : kernels::cropped_window(full, f.taps);
+      const kernels::PackedB* filter_t = f.transposed(win, groups_);
+      const float* direct_w = filter_t ? nullptr : f.direct(win, x.dim(1), groups_);
+      io.set_output(0,
+                    prepared_->apply(
+                        x, "Conv", [&](auto tag, const Tensor& xc, const Tensor&, const Tensor* b) {
+                          return conv<typename decltype(tag)::type>(xc, f.w, b, win, groups_,
+                                                                    epilogue_, io.pool(), filter_t,
+                                                                    direct_w, f.finite);
+                        }));
       return;
     }
     const Tensor& w = io.input(1);
@@ -313,43 +335,83 @@ class Conv : public Kernel {
     return kernels::resolve_window(attrs_, xs.subspan(2), wsp.subspan(2));
   }
 
-  // The prepared float filter packed transposed (Wᵀ) when this run's few output positions
-  // pay for computing the convolution transposed, else null. Packed on the first such run,
-  // once per session: the output positions are not known before a run.
-  const kernels::PackedB* transposed_filter(const kernels::Window& win) {
-    const Tensor& w = prepared_->w;
-    if (w.type() != ElemType::Float ||
-        !kernels::conv_few_positions_pays(win.out_numel(), w.dim(0), groups_))
-      return nullptr;
-    std::call_once(transposed_once_, [&] {
-      transposed_ =
-          kernels::pack_filter_transposed(w.data<float>(), w.dim(0), w.numel() / w.dim(0));
-    });
-    return &transposed_;
-  }
+  // The prepared W, whole or with the taps of a crop, and the forms made from it on demand.
+  struct Filter {
+    Filter(kernels::TapCrop t, Tensor filter)
+        : taps(std::move(t)), w(std::move(filter)), finite(w.defined() && is_finite(w)) {}
 
-  // The prepared float filter transformed for the Winograd path or blocked for the direct
-  // path when this run takes one, else null. Made on the first such run for each form (the
-  // block depends on the output's size), once per session.
-  const float* direct_filter(const kernels::Window& win, int64_t C) {
-    const Tensor& w = prepared_->w;
-    if (w.type() != ElemType::Float) return nullptr;
-    const bool winograd = kernels::conv_winograd_pays(win, C, groups_);
-    if (!winograd && !kernels::conv_direct_pays(win, C, groups_)) return nullptr;
-    const kernels::WinogradForm form = filter_form(win, winograd);
-    std::lock_guard lock(direct_mutex_);
-    for (const auto& f : direct_filters_)
-      if (f.form == form) return f.data.data();
-    direct_filters_.push_back({form, direct_filter_for(w.data<float>(), w.dim(0), C, win, form)});
-    return direct_filters_.back().data.data();
+    // W packed transposed (Wᵀ) when this run's few output positions pay for computing the
+    // convolution transposed, else null. Packed on the first such run, once per session:
+    // the output positions are not known before a run.
+    const kernels::PackedB* transposed(const kernels::Window& win, int64_t groups) {
+      if (w.type() != ElemType::Float ||
+          !kernels::conv_few_positions_pays(win.out_numel(), w.dim(0), groups))
+        return nullptr;
+      std::call_once(transposed_once, [&] {
+        transposed_w =
+            kernels::pack_filter_transposed(w.data<float>(), w.dim(0), w.numel() / w.dim(0));
+      });
+      return &transposed_w;
+    }
+
+    // W transformed for the Winograd path or blocked for the direct path when this run
+    // takes one, else null. Made on the first such run for each form (the block depends on
+    // the output's size), once per session.
+    const float* direct(const kernels::Window& win, int64_t C, int64_t groups) {
+      if (w.type() != ElemType::Float) return nullptr;
+      const bool winograd = kernels::conv_winograd_pays(win, C, groups);
+      if (!winograd && !kernels::conv_direct_pays(win, C, groups)) return nullptr;
+      const kernels::WinogradForm form = filter_form(win, winograd);
+      std::lock_guard lock(direct_mutex);
+      for (const auto& f : direct_forms)
+        if (f.form == form) return f.data.data();
+      direct_forms.push_back({form, direct_filter_for(w.data<float>(), w.dim(0), C, win, form)});
+      return direct_forms.back().data.data();
+    }
+
+    kernels::TapCrop taps;  // the taps kept; empty: all of them
+    Tensor w;               // undefined: a dropped weight is not finite (use the whole W)
+    bool finite;            // whether w is finite
+    std::once_flag transposed_once;
+    kernels::PackedB transposed_w;
+    std::mutex direct_mutex;
+    // W for the Winograd or the direct path, by tile and block size (a deque: they never
+    // move).
+    struct DirectForm {
+      kernels::WinogradForm form;
+      std::vector<float> data;
+    };
+    std::deque<DirectForm> direct_forms;
+  };
+
+  // The filter for a run on `win`: the prepared W with the taps that read only padding
+  // dropped (kernels/conv_crop.h), made on the first run with that crop, when the dropped
+  // weights are finite; else the whole W.
+  Filter& filter_for(const kernels::Window& win) {
+    const kernels::TapCrop crop = kernels::dead_tap_crop(win);
+    if (!crop.crops(win)) return filters_.front();
+    std::lock_guard lock(filters_mutex_);
+    auto found = std::find_if(filters_.begin(), filters_.end(), [&](const Filter& f) {
+      return f.taps.begin == crop.begin && f.taps.end == crop.end;
+    });
+    Filter* f = found == filters_.end() ? nullptr : &*found;
+    if (!f) {
+      std::optional<Tensor> w = cropped_filter(prepared_->w, win, crop);
+      f = &filters_.emplace_back(crop, w ? std::move(*w) : Tensor());
+    }
+    return f->w.defined() ? *f : filters_.front();
   }
 
   Tensor compute(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Window& win,
                  util::ThreadPool& pool) const {
     auto convolve = [&](const Tensor& x, const Tensor& w, const Tensor* b) {
+      const kernels::TapCrop crop = kernels::dead_tap_crop(win);
+      std::optional<Tensor> cropped;
+      if (crop.crops(win)) cropped = cropped_filter(w, win, crop);
+      const kernels::Window used = cropped ? kernels::cropped_window(win, crop) : win;
       return kernels::visit_float(x.type(), "Conv", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return conv<T>(x, w, b, win, groups_, epilogue_, pool);
+        return conv<T>(x, cropped ? *cropped : w, b, used, groups_, epilogue_, pool);
       });
     };
     return kernels::through_float(convolve, x, w, b);
@@ -359,16 +421,10 @@ class Conv : public Kernel {
   int64_t groups_;
   kernels::ConvEpilogue epilogue_;                  // FusedConv's activation; none for Conv
   std::unique_ptr<const PreparedFilter> prepared_;  // null: W and B read on every run
-  std::optional<bool> w_finite_;                    // whether the prepared W is finite
-  std::once_flag transposed_once_;
-  kernels::PackedB transposed_;  // Wᵀ packed, once a run with few output positions needed it
-  std::mutex direct_mutex_;
-  // W for the Winograd or the direct path, by tile and block size (a deque: they never move).
-  struct DirectFilter {
-    kernels::WinogradForm form;
-    std::vector<float> data;
-  };
-  std::deque<DirectFilter> direct_filters_;
+  std::mutex filters_mutex_;
+  // With a prepared W: the whole W first, then the crops runs needed (a deque: they never
+  // move).
+  std::deque<Filter> filters_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_conv(ctx, {}); }

@@ -10,6 +10,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
+#include "kernels/scratch.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
@@ -80,8 +81,13 @@ kernels::Window transposed_window(const Attrs& a, std::span<const int64_t> in,
   return w;
 }
 
-// Elements of the column matrix built at once; larger inputs are done in column tiles.
-constexpr int64_t kColBudget = int64_t{1} << 23;
+// Elements of the column matrix built at once; larger inputs are done in column tiles. 1 MiB,
+// so that the tile stays in cache from the product that writes it to col2im that reads it
+// (det's ConvTranspose 24 -> 24 2x2/2 onto 160x240: 0.82-0.93 ms with 32 MiB tiles,
+// 0.63-0.69 with these, docs/bench/cnn.md), but at least kMinTileColumns positions wide, so
+// that each product keeps a width worth packing its operands for.
+constexpr int64_t kColBudget = int64_t{1} << 18;
+constexpr int64_t kMinTileColumns = 256;
 
 // W (C x M/group x k...) as the products read it: Wᵀ per group, (M/group*K x C/group), groups
 // back to back. Undefined when W's channels do not split into `groups`.
@@ -98,11 +104,14 @@ Tensor conv_transpose(const Tensor& x, const Tensor& wt, int64_t mg, const Tenso
                       const kernels::Window& win, int64_t groups, util::ThreadPool& pool) {
   const int64_t N = x.dim(0), C = x.dim(1), cg = C / groups, M = mg * groups;
   const int64_t K = win.kernel_numel(), P = win.out_numel(), out_numel = win.in_numel();
-  const int64_t tile =
-      std::clamp<int64_t>(kColBudget / std::max<int64_t>(1, M * K), 1, std::max<int64_t>(P, 1));
+  const int64_t tile = std::min(
+      std::max<int64_t>(P, 1), std::max(kColBudget / std::max<int64_t>(1, M * K), kMinTileColumns));
   std::vector<int64_t> a_off(static_cast<size_t>(groups)), b_off(static_cast<size_t>(groups));
-  std::vector<T> col(static_cast<size_t>(M * K * tile)), xt;
-  if (tile < P) xt.resize(static_cast<size_t>(C * tile));
+  // From the tensor allocator's cache, not initialized (a std::vector would be zeroed, and
+  // past malloc's mmap threshold mapped and faulted in, on every run: kernels/scratch.h).
+  kernels::Scratch<T> col_room, xt_room;
+  T* const col = col_room.get(static_cast<size_t>(M * K * tile));
+  T* const xt = tile < P ? xt_room.get(static_cast<size_t>(C * tile)) : nullptr;
   Dims shape{N, M};
   for (int64_t o : win.in) shape.push_back(o);
   const bool tiled = kernels::window_tiles_image(win);
@@ -115,19 +124,18 @@ Tensor conv_transpose(const Tensor& x, const Tensor& wt, int64_t mg, const Tenso
       const int64_t p1 = std::min(P, p0 + tile), cols = p1 - p0;
       const T* src = xn;
       if (cols != P) {  // the tile's columns of X, contiguous
-        for (int64_t c = 0; c < C; ++c) std::copy_n(xn + c * P + p0, cols, xt.data() + c * cols);
-        src = xt.data();
+        for (int64_t c = 0; c < C; ++c) std::copy_n(xn + c * P + p0, cols, xt + c * cols);
+        src = xt;
       }
       for (int64_t g = 0; g < groups; ++g) {
         a_off[static_cast<size_t>(g)] = g * mg * K * cg;
         b_off[static_cast<size_t>(g)] = g * cg * cols;
       }
-      kernels::batched_matmul<T>(wt.data<T>(), src, col.data(), a_off, b_off, mg * K, cg, cols,
-                                 pool);
+      kernels::batched_matmul<T>(wt.data<T>(), src, col, a_off, b_off, mg * K, cg, cols, pool);
       if (tiled) {
-        kernels::col2im_tiled(col.data(), M, win, p0, p1, bias, yn, pool);
+        kernels::col2im_tiled(col, M, win, p0, p1, bias, yn, pool);
       } else {
-        kernels::col2im_add(col.data(), M, win, p0, p1, yn, pool);
+        kernels::col2im_add(col, M, win, p0, p1, yn, pool);
       }
     }
     if (!bias || tiled) continue;
