@@ -5,7 +5,9 @@
 // Written as plain loops (softmax_detail::ScalarRows), GCC left the maximum scalar (std::max
 // is not commutative for NaN, so it keeps the order) and kept the exp loop's sixteen partial
 // sums on the stack, an add waiting on a store each iteration; with fast_exp's two-factor
-// scaling that made Softmax over 6625 classes 2.4x ONNX Runtime's time.
+// scaling that made Softmax over 6625 classes 2.4x ONNX Runtime's time. The exponentials
+// below are fast_exp's, bit for bit; their sums are added in another order (two vectors of
+// partial sums), so a result may differ from the plain loops' by the sums' rounding.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/softmax_f32.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep

@@ -39,7 +39,8 @@ inline constexpr int64_t kMaxBlocks = 64;
 inline constexpr int64_t kColumns = 256;
 
 // The passes over a run of a row, as plain loops the compiler vectorizes where it can
-// (kernels/softmax_f32.cc has Highway versions for float with the same results).
+// (kernels/softmax_f32.cc has Highway versions for float: the same exponentials, summed in
+// another order).
 struct ScalarRows {
   template <typename T>
   [[gnu::always_inline]] static T max_of(const T* x, int64_t n) {
