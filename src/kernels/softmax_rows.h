@@ -38,38 +38,44 @@ inline constexpr int64_t kMaxBlocks = 64;
 // live on the stack.
 inline constexpr int64_t kColumns = 256;
 
-template <typename T>
-[[gnu::always_inline]] inline T max_of(const T* x, int64_t n) {
-  T lane[kLanes];
-  std::fill(lane, lane + kLanes, -std::numeric_limits<T>::infinity());
-  int64_t r = 0;
-  for (; r + kLanes <= n; r += kLanes)
-    for (int t = 0; t < kLanes; ++t) lane[t] = std::max(lane[t], x[r + t]);
-  T mx = *std::max_element(lane, lane + kLanes);
-  for (; r < n; ++r) mx = std::max(mx, x[r]);
-  return mx;
-}
-
-// The sum of e^(x - shift) over x[0, n), each term also written to y[0, n) when Store.
-template <bool Store, typename T>
-[[gnu::always_inline]] inline T sum_exp(const T* x, T* y, int64_t n, T shift) {
-  T lane[kLanes] = {};
-  int64_t r = 0;
-  for (; r + kLanes <= n; r += kLanes)
-    for (int t = 0; t < kLanes; ++t) {
-      const T e = fast_exp(x[r + t] - shift);
-      if constexpr (Store) y[r + t] = e;
-      lane[t] += e;
-    }
-  T sum = 0;
-  for (int t = 0; t < kLanes; ++t) sum += lane[t];
-  for (; r < n; ++r) {
-    const T e = fast_exp(x[r] - shift);
-    if constexpr (Store) y[r] = e;
-    sum += e;
+// The passes over a run of a row, as plain loops the compiler vectorizes where it can
+// (kernels/softmax_f32.cc has Highway versions for float: the same exponentials, summed in
+// another order).
+struct ScalarRows {
+  template <typename T>
+  [[gnu::always_inline]] static T max_of(const T* x, int64_t n) {
+    T lane[kLanes];
+    std::fill(lane, lane + kLanes, -std::numeric_limits<T>::infinity());
+    int64_t r = 0;
+    for (; r + kLanes <= n; r += kLanes)
+      for (int t = 0; t < kLanes; ++t) lane[t] = std::max(lane[t], x[r + t]);
+    T mx = *std::max_element(lane, lane + kLanes);
+    for (; r < n; ++r) mx = std::max(mx, x[r]);
+    return mx;
   }
-  return sum;
-}
+
+  // The sum of e^(x - shift) over x[0, n), each term also written to y[0, n) when Store.
+  // shift is at least every x but NaN (a block's maximum, or 0 for a block of -inf).
+  template <bool Store, typename T>
+  [[gnu::always_inline]] static T sum_exp(const T* x, T* y, int64_t n, T shift) {
+    T lane[kLanes] = {};
+    int64_t r = 0;
+    for (; r + kLanes <= n; r += kLanes)
+      for (int t = 0; t < kLanes; ++t) {
+        const T e = fast_exp(x[r + t] - shift);
+        if constexpr (Store) y[r + t] = e;
+        lane[t] += e;
+      }
+    T sum = 0;
+    for (int t = 0; t < kLanes; ++t) sum += lane[t];
+    for (; r < n; ++r) {
+      const T e = fast_exp(x[r] - shift);
+      if constexpr (Store) y[r] = e;
+      sum += e;
+    }
+    return sum;
+  }
+};
 
 // e^(from - to), the factor that moves a sum of exponentials taken relative to `from` to
 // one relative to `to` >= from; 1 when they are equal (so -inf to -inf stays 1, not NaN).
@@ -106,8 +112,8 @@ struct MaxSum {
 
 }  // namespace softmax_detail
 
-// y = softmax(x) along a contiguous row of n elements.
-template <typename T>
+// y = softmax(x) along a contiguous row of n elements, the passes over the row from Rows.
+template <typename Rows, typename T>
 [[gnu::always_inline]] inline void softmax_row(const T* x, T* y, int64_t n) {
   using namespace softmax_detail;
   const int64_t block = block_length(n);
@@ -115,9 +121,9 @@ template <typename T>
   MaxSum<T> ms;
   for (int64_t b = 0, i = 0; b < n; b += block, ++i) {
     const int64_t w = std::min(block, n - b);
-    const T bm = max_of(x + b, w);
+    const T bm = Rows::max_of(x + b, w);
     shifts[i] = block_shift(bm);
-    ms.add(bm, shifts[i], sum_exp<true>(x + b, y + b, w, shifts[i]));
+    ms.add(bm, shifts[i], Rows::template sum_exp<true>(x + b, y + b, w, shifts[i]));
   }
   const T inv = T(1) / ms.sum;
   for (int64_t b = 0, i = 0; b < n; b += block, ++i) {
@@ -128,17 +134,17 @@ template <typename T>
   }
 }
 
-// y = log_softmax(x) along a contiguous row of n elements.
-template <typename T>
+// y = log_softmax(x) along a contiguous row of n elements, the passes from Rows.
+template <typename Rows, typename T>
 [[gnu::always_inline]] inline void log_softmax_row(const T* x, T* y, int64_t n) {
   using namespace softmax_detail;
   const int64_t block = block_length(n);
   MaxSum<T> ms;
   for (int64_t b = 0; b < n; b += block) {
     const int64_t w = std::min(block, n - b);
-    const T bm = max_of(x + b, w);
+    const T bm = Rows::max_of(x + b, w);
     const T shift = block_shift(bm);
-    ms.add(bm, shift, sum_exp<false>(x + b, y, w, shift));
+    ms.add(bm, shift, Rows::template sum_exp<false>(x + b, y, w, shift));
   }
   // (x - max) - log(sum), not x - (max + log(sum)): near a large maximum the sum would
   // round away the low bits of the result.
@@ -184,8 +190,8 @@ template <bool Log, typename T>
 }
 
 // y = softmax or log_softmax (Log) of x along the middle axis of the [outer, n, inner]
-// blocks [o0, o1), compiled where it is called.
-template <bool Log, typename T>
+// blocks [o0, o1), compiled where it is called; the passes over contiguous rows from Rows.
+template <bool Log, typename Rows = softmax_detail::ScalarRows, typename T>
 [[gnu::always_inline]] inline void softmax_blocks_here(const T* x, T* y, int64_t o0, int64_t o1,
                                                        int64_t n, int64_t inner) {
   for (int64_t o = o0; o < o1; ++o) {
@@ -194,9 +200,9 @@ template <bool Log, typename T>
     if (inner != 1)
       softmax_columns<Log>(xo, yo, n, inner);
     else if constexpr (Log)
-      log_softmax_row(xo, yo, n);
+      log_softmax_row<Rows>(xo, yo, n);
     else
-      softmax_row(xo, yo, n);
+      softmax_row<Rows>(xo, yo, n);
   }
 }
 

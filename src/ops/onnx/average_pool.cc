@@ -1,6 +1,7 @@
 // AveragePool: the mean over each window of X (N x C x D1..Dn). The divisor counts the taps
 // inside the input, or with count_include_pad (opset 7+) those inside the padded input
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
+#include "kernels/pool_inside.h"
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
@@ -16,6 +17,9 @@ namespace average_pool_op {
 template <typename T>
 void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
                   util::ThreadPool& pool) {
+  // Every window inside the image: each divides by the kernel's size, padding or not.
+  if (const auto g = kernels::inside_window(w))
+    return kernels::pool_inside<false>(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), *g, pool);
   const kernels::PoolWindows win(w);
   const int64_t len = win.row_length();
   kernels::for_each_pool_row<T>(

@@ -2,8 +2,8 @@
 // optional Indices output (opset 8+) gives each maximum's flat index into X, the spatial
 // part row-major (storage_order 0) or column-major (1). float16/bfloat16 go through float.
 #include <algorithm>
-#include <limits>
 
+#include "kernels/pool_inside.h"
 #include "kernels/pool_window.h"
 #include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
@@ -17,51 +17,10 @@ namespace {
 namespace max_pool_op {
 
 template <typename T>
-T lowest() {
-  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
-}
-
-// Whether `w` is the 2 x 2, stride 2 window of a CNN's downsampling, every window inside
-// the image (no padding, no dilation, no partial window from ceil_mode).
-bool is_halving_2x2(const kernels::Window& w) {
-  if (w.rank() != 2) return false;
-  for (size_t d = 0; d < 2; ++d)
-    if (w.kernel[d] != 2 || w.stride[d] != 2 || w.dilation[d] != 1 || w.pad_begin[d] != 0 ||
-        2 * w.out[d] > w.in[d])
-      return false;
-  return true;
-}
-
-// max_pool for is_halving_2x2 windows without indices: the general walk's per-row window
-// bookkeeping costs more than the four comparisons of an output. Same order of
-// comparisons (rows, then columns), so the same result for NaN (dropped) and signed zeros.
-template <typename T>
-void max_pool_2x2(const T* x, T* y, int64_t planes, const kernels::Window& w,
-                  util::ThreadPool& pool) {
-  const int64_t IH = w.in[0], IW = w.in[1], OH = w.out[0], OW = w.out[1];
-  pool.parallel_for(planes * OH, util::grain_for(4 * OW * kernels::kElementWork),
-                    [&](int64_t b, int64_t e) {
-                      for (int64_t item = b; item < e; ++item) {
-                        const int64_t pl = item / OH, oh = item % OH;
-                        const T* r0 = x + (pl * IH + 2 * oh) * IW;
-                        const T* r1 = r0 + IW;
-                        T* out = y + item * OW;
-                        for (int64_t ow = 0; ow < OW; ++ow) {
-                          T m = std::max(lowest<T>(), r0[2 * ow]);
-                          m = std::max(m, r0[2 * ow + 1]);
-                          m = std::max(m, r1[2 * ow]);
-                          out[ow] = std::max(m, r1[2 * ow + 1]);
-                        }
-                      }
-                    });
-}
-
-template <typename T>
 void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Window& w,
               bool column_major, util::ThreadPool& pool) {
-  if (!indices && is_halving_2x2(w))
-    return max_pool_2x2(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), w, pool);
+  if (const auto g = kernels::inside_window(w); g && !indices)
+    return kernels::pool_inside<true>(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), *g, pool);
   const kernels::PoolWindows win(w);
   const int64_t in = w.in_numel(), len = win.row_length(), dil = win.dilation();
   const T* dst = y.data<T>();
@@ -70,13 +29,13 @@ void max_pool(const Tensor& x, Tensor& y, int64_t* indices, const kernels::Windo
       [&w, &win, indices, dst, in, len, dil, column_major](
           const T* plane, T* out, std::span<const int64_t> image_rows, int64_t, int64_t pl) {
         if (!indices) {
-          std::fill(out, out + len, lowest<T>());
+          std::fill(out, out + len, kernels::pool_lowest<T>());
           win.fold_row(plane, image_rows, out, [](T a, T v) { return std::max(a, v); });
           return;
         }
         for (int64_t j = 0; j < len; ++j) {
           const int64_t first = win.first(j), n = win.count(j);
-          T best = lowest<T>();
+          T best = kernels::pool_lowest<T>();
           int64_t at = -1;
           for (int64_t row : image_rows) {
             const T* p = plane + row + first;
