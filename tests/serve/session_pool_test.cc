@@ -91,7 +91,7 @@ TEST(SessionPool, TryRunRunsOnAFreeSessionAndGivesNoneWhileAllAreHeld) {
 // The pool runs `trips` of the counting loop on its one session with `cancel`; ErrorKind::Stopped
 // is expected, and then the session serves again (3 trips: x_final 3).
 void expect_stopped_then_serves(SessionPool& pool, int64_t trips, RunCancel& cancel,
-                                bool& inputs_asked) {
+                                std::atomic<bool>& inputs_asked) {
   const NamedValues stopped = test::counting_loop_inputs(trips);
   RequestTimes times;
   try {
@@ -114,7 +114,7 @@ TEST(RunCancel, ARequestCancelledBeforeItsRunDoesNotRun) {
   SessionPool pool(test::counting_loop(), SessionOptions{}, 1, 4, "loop");
   RunCancel cancel;
   cancel.cancel();
-  bool asked = false;
+  std::atomic<bool> asked{false};
   expect_stopped_then_serves(pool, 3, cancel, asked);
   EXPECT_FALSE(asked);  // refused before its inputs were gathered
 }
@@ -122,16 +122,17 @@ TEST(RunCancel, ARequestCancelledBeforeItsRunDoesNotRun) {
 TEST(RunCancel, CancelStopsTheRunInProgress) {
   SessionPool pool(test::counting_loop(), SessionOptions{}, 1, 4, "loop");
   RunCancel cancel;
-  std::atomic<bool> done{false};
-  // A cancel() that comes as the run starts may be lost (run_cancel.h): keep cancelling until
-  // the run has ended. 2^50 trips end only by a stop.
+  std::atomic<bool> done{false}, asked{false};
+  // Once the run has its session (it asks for its inputs then), and not before: a request
+  // cancelled before does not run at all. A cancel() that comes as the run starts may be
+  // lost (run_cancel.h): keep cancelling until the run has ended. 2^50 trips end only by a
+  // stop.
   std::thread canceller([&] {
     while (!done) {
-      cancel.cancel();
+      if (asked) cancel.cancel();
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   });
-  bool asked = false;
   expect_stopped_then_serves(pool, int64_t{1} << 50, cancel, asked);
   done = true;
   canceller.join();
