@@ -3,7 +3,6 @@
 //   g = norm_coefficient * X + G;  V' = alpha * V + b * g
 //   mode "standard": X' = X - R * V'
 //   mode "nesterov": X' = X - R * (g + alpha * V')
-#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -49,9 +48,7 @@ const OpDef& def_TrainingMomentum() {
        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
        "int64, T3 = float double; alpha: float, beta: float, mode: string, "
        "norm_coefficient: float"}};
-  static const OpDef def = def_from_rows(
-      "ai.onnx.preview.training", "Momentum", training::make_optimizer<Momentum>,
-      training::infer<Momentum>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
+  static const OpDef def = training::optimizer_def<Momentum>(kRows);
   return def;
 }
 
