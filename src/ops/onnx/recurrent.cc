@@ -63,7 +63,7 @@ Tensor swap_leading(const Tensor& t) {
 }  // namespace recurrent_op
 }  // namespace
 
-Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults) {
+Config read_config(const BuildContext& ctx, std::span<const char* const> defaults) {
   using namespace recurrent_op;
   Config cfg;
   const std::string direction = ctx.attr_string("direction", "forward");
