@@ -291,7 +291,7 @@ TEST(OptimizerTest, UnknownMomentumModeIsRefused) {
                         set_string(n, "mode", "heavy_ball");
                       });
       },
-      "mode must be \"standard\" or \"nesterov\", got \"heavy_ball\"");
+      "mode must be 'standard' or 'nesterov', got 'heavy_ball'");
 }
 
 TEST(OptimizerTest, InputsThatDoNotFormGroupsAreInvalid) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/shape_args.h"
+#include "ops/attr_choice.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -16,12 +17,9 @@ namespace bough::ops {
 enum class LossReduction { None, Sum, Mean };
 
 inline LossReduction loss_reduction(const NodeView& ctx) {
-  const std::string r = ctx.attr_string("reduction", "mean");
-  if (r == "none") return LossReduction::None;
-  if (r == "sum") return LossReduction::Sum;
-  if (r != "mean")
-    ctx.invalid("reduction must be \"none\", \"sum\" or \"mean\", got \"" + r + "\"");
-  return LossReduction::Mean;
+  return attr_choice<LossReduction>(
+      ctx, "reduction", "mean",
+      {{"none", LossReduction::None}, {"sum", LossReduction::Sum}, {"mean", LossReduction::Mean}});
 }
 
 inline std::optional<int64_t> loss_ignore_index(const BuildContext& ctx) {

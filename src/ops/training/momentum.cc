@@ -3,6 +3,7 @@
 //   g = norm_coefficient * X + G;  V' = alpha * V + b * g
 //   mode "standard": X' = X - R * V'
 //   mode "nesterov": X' = X - R * (g + alpha * V')
+#include "ops/attr_choice.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -16,12 +17,8 @@ struct Momentum {
   explicit Momentum(const BuildContext& ctx)
       : alpha(ctx.attr_float("alpha", 0.0f)),
         beta(ctx.attr_float("beta", 0.0f)),
-        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)) {
-    const std::string mode = ctx.attr_string("mode", "");
-    if (mode != "standard" && mode != "nesterov")
-      ctx.invalid("mode must be \"standard\" or \"nesterov\", got \"" + mode + "\"");
-    nesterov = mode == "nesterov";
-  }
+        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)),
+        nesterov(attr_choice<bool>(ctx, "mode", "", {{"standard", false}, {"nesterov", true}})) {}
 
   auto rule(const training::Step& step) const {
     const double b = step.count > 0 ? beta : 1.0;
@@ -36,7 +33,7 @@ struct Momentum {
   }
 
   double alpha, beta, norm_coefficient;
-  bool nesterov = false;
+  bool nesterov;
 };
 
 }  // namespace
