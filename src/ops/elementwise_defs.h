@@ -23,10 +23,16 @@ inline constexpr SignatureText kMapRowsSince1XY[] = {
     {1, "X: T -> Y: T; T = floats; consumed_inputs: ints?"},
     {6, "X: T -> Y: T; T = floats"},
     {13, "X: T -> Y: T; T = floats bfloat16"}};
-inline constexpr SignatureText kMapRowsSince7[] = {
-    {7, "input: T -> output: T; T = floats"}, {22, "input: T -> output: T; T = floats bfloat16"}};
-inline constexpr SignatureText kMapRowsSince9[] = {
-    {9, "input: T -> output: T; T = floats"}, {22, "input: T -> output: T; T = floats bfloat16"}};
+// The maps that came later (the trigonometric ones in 7, the hyperbolic ones in 9, Softsign,
+// Softplus, Round, HardSwish, Mish): floats from `Since`, bfloat16 from 22; their formals
+// named input and output, or X and Y.
+template <int Since>
+inline constexpr SignatureText kLaterMapRows[] = {
+    {Since, "input: T -> output: T; T = floats"},
+    {22, "input: T -> output: T; T = floats bfloat16"}};
+template <int Since>
+inline constexpr SignatureText kLaterMapRowsXY[] = {{Since, "X: T -> Y: T; T = floats"},
+                                                    {22, "X: T -> Y: T; T = floats bfloat16"}};
 
 template <typename Fn>
 void float_map_op(const Tensor& x, Tensor& out, util::ThreadPool& pool) {

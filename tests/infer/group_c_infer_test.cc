@@ -269,7 +269,8 @@ TEST(GroupCInfer, RecurrentUnknownDirectionIsInvalid) {
   input(g, "r", F, {"1", "4", "4"});
   auto& n = node(g, "RNN", {"x", "w", "r"}, {"y"});
   test::set_string(n, "direction", "sideways");
-  expect_refused(g, 14, "unknown direction 'sideways'");
+  expect_refused(g, 14,
+                 "direction must be 'forward', 'reverse' or 'bidirectional', got 'sideways'");
 }
 
 TEST(GroupCInfer, LayerNormalizationStatisticsKeepTheDimsBeforeAxis) {

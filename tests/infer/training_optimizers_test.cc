@@ -2,7 +2,8 @@
 // tests: several tensors of different types and shapes in one call, T = 0 against T > 0,
 // Nesterov against standard momentum, attribute defaults, a large update split over threads
 // against an independent reference loop, the errors, and the domain's place in the opset
-// check. Expected values are worked out by hand in the comments.
+// check, and the counts each declares. Expected values are worked out by hand in the
+// comments.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "error_text.h"
 #include "infer/check_util.h"
 #include "model_builder.h"
+#include "ops/registry.h"
 #include "test_paths.h"
 
 namespace bough::test {
@@ -289,7 +291,7 @@ TEST(OptimizerTest, UnknownMomentumModeIsRefused) {
                         set_string(n, "mode", "heavy_ball");
                       });
       },
-      "mode must be \"standard\" or \"nesterov\", got \"heavy_ball\"");
+      "mode must be 'standard' or 'nesterov', got 'heavy_ball'");
 }
 
 TEST(OptimizerTest, InputsThatDoNotFormGroupsAreInvalid) {
@@ -352,6 +354,25 @@ TEST(OptimizerTest, LearningRateMustBeAScalar) {
                       2, nullptr);
       },
       "R must be a scalar");
+}
+
+// The counts each optimizer declares: one tensor optimized at least, and no upper limit.
+// Adagrad takes R, T, X, G, H and gives X', H'; Adam R, T, X, G, V, H and X', V', H';
+// Momentum R, T, X, G, V and X', V'.
+TEST(OptimizerTest, CountsAllowOneTensorAtLeast) {
+  struct Want {
+    const char* op;
+    int inputs, outputs;
+  };
+  for (const Want& w : {Want{"Adagrad", 5, 2}, Want{"Adam", 6, 3}, Want{"Momentum", 5, 2}}) {
+    SCOPED_TRACE(w.op);
+    const ops::OpDef* def = ops::find_op(kDomain, w.op);
+    ASSERT_NE(def, nullptr);
+    EXPECT_EQ(def->min_inputs, w.inputs);
+    EXPECT_EQ(def->min_outputs, w.outputs);
+    EXPECT_EQ(def->max_inputs, ops::kVariadic);
+    EXPECT_EQ(def->max_outputs, ops::kVariadic);
+  }
 }
 
 onnxpb::ModelProto training_model(int64_t domain_version, const std::string& op) {

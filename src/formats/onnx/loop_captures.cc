@@ -1,6 +1,7 @@
 #include "formats/onnx/loop_captures.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_set>
 
 namespace bough::onnx {
@@ -8,6 +9,30 @@ namespace bough::onnx {
 namespace {
 
 void carry(ir::Graph& g, std::unordered_set<std::string>& names, int64_t opset);
+
+// A new output of `node` for the value capture `c` has when the body ends: named c's name
+// and "_final" (then a number, while that name is taken), of c's type.
+ir::Edge* final_value_of(const ir::Node& node, const ir::Edge& c,
+                         std::unordered_set<std::string>& names) {
+  std::string name = c.name + "_final";
+  for (int k = 1; names.count(name); ++k) name = c.name + "_final_" + std::to_string(k);
+  names.insert(name);
+  ir::Edge* final_value = node.graph->new_edge(name, ir::Edge::Origin::NodeOutput);
+  final_value->type = c.type;
+  return final_value;
+}
+
+// Once every capture is carried: the body captures nothing, the node reads no implicit
+// inputs, and each of its outputs knows its new place.
+void end_captures(ir::Node& node, ir::Graph& body) {
+  body.captures.clear();
+  node.implicit_inputs.clear();
+  for (size_t i = 0; i < node.outputs.size(); ++i)
+    if (node.outputs[i]) {
+      node.outputs[i]->producer = &node;
+      node.outputs[i]->producer_index = static_cast<int>(i);
+    }
+}
 
 void carry_in_loop(ir::Node& loop, std::unordered_set<std::string>& names) {
   ir::Attribute* a = nullptr;
@@ -25,21 +50,11 @@ void carry_in_loop(ir::Node& loop, std::unordered_set<std::string>& names) {
     body.inputs.push_back(c);
     body.outputs.insert(body.outputs.begin() + 1 + carried, c);
     loop.inputs.push_back(outer);
-    std::string name = c->name + "_final";
-    for (int k = 1; names.count(name); ++k) name = c->name + "_final_" + std::to_string(k);
-    names.insert(name);
-    ir::Edge* final_value = loop.graph->new_edge(name, ir::Edge::Origin::NodeOutput);
-    final_value->type = c->type;
+    ir::Edge* final_value = final_value_of(loop, *c, names);
     loop.outputs.insert(loop.outputs.begin() + carried, final_value);
     ++carried;
   }
-  body.captures.clear();
-  loop.implicit_inputs.clear();
-  for (size_t i = 0; i < loop.outputs.size(); ++i)
-    if (loop.outputs[i]) {
-      loop.outputs[i]->producer = &loop;
-      loop.outputs[i]->producer_index = static_cast<int>(i);
-    }
+  end_captures(loop, body);
 }
 
 // Scan (opset 9 on): inputs and body inputs are the states then the scanned values, outputs
@@ -66,21 +81,11 @@ void carry_in_scan(ir::Node& scan, std::unordered_set<std::string>& names) {
     body.inputs.insert(body.inputs.begin() + states, c);
     body.outputs.insert(body.outputs.begin() + states, c);
     scan.inputs.insert(scan.inputs.begin() + states, outer);
-    std::string name = c->name + "_final";
-    for (int i = 1; names.count(name); ++i) name = c->name + "_final_" + std::to_string(i);
-    names.insert(name);
-    ir::Edge* final_value = scan.graph->new_edge(name, ir::Edge::Origin::NodeOutput);
-    final_value->type = c->type;
+    ir::Edge* final_value = final_value_of(scan, *c, names);
     scan.outputs.insert(scan.outputs.begin() + states, final_value);
     ++states;
   }
-  body.captures.clear();
-  scan.implicit_inputs.clear();
-  for (size_t i = 0; i < scan.outputs.size(); ++i)
-    if (scan.outputs[i]) {
-      scan.outputs[i]->producer = &scan;
-      scan.outputs[i]->producer_index = static_cast<int>(i);
-    }
+  end_captures(scan, body);
 }
 
 void carry(ir::Graph& g, std::unordered_set<std::string>& names, int64_t opset) {

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
@@ -77,6 +79,25 @@ Tensor bias_map(const Tensor& x, const Tensor* bias, const Tensor* skip, util::T
     });
   };
   return kernels::through_float(compute, x, bias, skip);
+}
+
+// The kernel of Gelu, BiasGelu and FastGelu: y = Fn(x + bias), the bias (input 1) optional,
+// where Fn is a function of kernels/fast_math.h costing `Work` per element.
+template <kernels::FastFn Fn, int64_t Work>
+class FastBiasMap : public Kernel {
+ public:
+  explicit FastBiasMap(std::string name) : name_(std::move(name)) {}
+  void run(KernelIO& io) override {
+    const Tensor* bias = io.has_input(1) ? &io.input(1) : nullptr;
+    io.set_output(0, bias_map(io.input(0), bias, nullptr, io.pool(), name_.c_str(), Fn, Work));
+  }
+
+ private:
+  std::string name_;
+};
+template <kernels::FastFn Fn, int64_t Work>
+std::unique_ptr<Kernel> make_fast_bias_map(const BuildContext& ctx) {
+  return std::make_unique<FastBiasMap<Fn, Work>>(ctx.node.op_type);
 }
 
 }  // namespace bough::ops::microsoft

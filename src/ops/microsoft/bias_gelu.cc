@@ -8,14 +8,6 @@ namespace bough::ops {
 
 namespace {
 namespace bias_gelu_op {
-class BiasGelu : public Kernel {
- public:
-  void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(io.input(0), &io.input(1), nullptr, io.pool(), "BiasGelu",
-                                         kernels::FastFn::Gelu, kernels::kGeluWork));
-  }
-};
-std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<BiasGelu>(); }
 constexpr SignatureText kRows[] = {{1, "A: T, B: T -> C: T; T = float float16 double bfloat16"}};
 
 }  // namespace bias_gelu_op
@@ -24,7 +16,9 @@ constexpr SignatureText kRows[] = {{1, "A: T, B: T -> C: T; T = float float16 do
 const OpDef& def_MsBiasGelu() {
   using namespace bias_gelu_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "BiasGelu", make, infer_same_as_first, kRows);
+      def_from_rows("com.microsoft", "BiasGelu",
+                    microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
+                    infer_same_as_first, kRows);
   return def;
 }
 

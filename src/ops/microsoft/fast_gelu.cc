@@ -8,15 +8,6 @@ namespace bough::ops {
 
 namespace {
 namespace fast_gelu_op {
-class FastGelu : public Kernel {
- public:
-  void run(KernelIO& io) override {
-    const Tensor* bias = io.has_input(1) ? &io.input(1) : nullptr;
-    io.set_output(0, microsoft::bias_map(io.input(0), bias, nullptr, io.pool(), "FastGelu",
-                                         kernels::FastFn::GeluTanh, kernels::kGeluTanhWork));
-  }
-};
-std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<FastGelu>(); }
 constexpr SignatureText kRows[] = {
     {1, "X: T, bias?: T -> Y: T; T = float float16 double bfloat16"}};
 
@@ -25,8 +16,10 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_MsFastGelu() {
   using namespace fast_gelu_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "FastGelu", make, infer_same_as_first, kRows);
+  static const OpDef def = def_from_rows(
+      "com.microsoft", "FastGelu",
+      microsoft::make_fast_bias_map<kernels::FastFn::GeluTanh, kernels::kGeluTanhWork>,
+      infer_same_as_first, kRows);
   return def;
 }
 

@@ -8,14 +8,6 @@ namespace bough::ops {
 
 namespace {
 namespace gelu_op {
-class Gelu : public Kernel {
- public:
-  void run(KernelIO& io) override {
-    io.set_output(0, microsoft::bias_map(io.input(0), nullptr, nullptr, io.pool(), "Gelu",
-                                         kernels::FastFn::Gelu, kernels::kGeluWork));
-  }
-};
-std::unique_ptr<Kernel> make(const BuildContext&) { return std::make_unique<Gelu>(); }
 constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = float float16 double bfloat16"}};
 
 }  // namespace gelu_op
@@ -23,7 +15,10 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = float float16 double b
 
 const OpDef& def_MsGelu() {
   using namespace gelu_op;
-  static const OpDef def = def_from_rows("com.microsoft", "Gelu", make, infer_same_as_first, kRows);
+  static const OpDef def =
+      def_from_rows("com.microsoft", "Gelu",
+                    microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
+                    infer_same_as_first, kRows);
   return def;
 }
 

@@ -2,17 +2,12 @@
 // s = input + skip + bias, output = (s - mean) * inv_std * gamma + beta (beta and bias
 // optional). The optional outputs give mean and inv_std_var (float, the input's dims with a
 // last dim of 1) and input_skip_bias_sum (s itself, the residual the next block adds).
-#include "ops/def_from_rows.h"
 #include "ops/microsoft/skip_norm.h"
 
 namespace bough::ops {
 
 namespace {
 namespace skip_layer_normalization_op {
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return microsoft::make_skip_norm(ctx, false);
-}
-void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
 constexpr SignatureText kRows[] = {
     {1,
      "input: T, skip: T, gamma: T, beta?: T, bias?: T -> output: T, mean?: U, "
@@ -24,8 +19,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_MsSkipLayerNormalization() {
   using namespace skip_layer_normalization_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "SkipLayerNormalization", make, infer, kRows);
+  static const OpDef def = microsoft::skip_norm_def("SkipLayerNormalization", false, kRows);
   return def;
 }
 

@@ -7,6 +7,7 @@
 #include "kernels/elementwise_loops.h"
 #include "kernels/pool_moments.h"
 #include "kernels/through_float.h"
+#include "ops/def_from_rows.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops::microsoft {
@@ -116,12 +117,22 @@ class SkipNorm : public Kernel {
   double epsilon_;
 };
 
+template <bool Simplified>
+std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx) {
+  return std::make_unique<SkipNorm>(Simplified, ctx.attr_float("epsilon", 1e-12f));
+}
+
+// Outputs mean and inv_std_var in float, of the input's dims with a last dim of 1, and
+// input_skip_bias_sum at 3.
+void infer_skip(InferContext& ctx) { infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
+
 }  // namespace skip_norm_op
 }  // namespace
 
-std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx, bool simplified) {
+OpDef skip_norm_def(std::string_view name, bool simplified, std::span<const SignatureText> rows) {
   using namespace skip_norm_op;
-  return std::make_unique<SkipNorm>(simplified, ctx.attr_float("epsilon", 1e-12f));
+  return def_from_rows("com.microsoft", name,
+                       simplified ? make_skip_norm<true> : make_skip_norm<false>, infer_skip, rows);
 }
 
 NormOutputs skip_normalize(const NormInputs& in, int64_t axis, bool simplified, double epsilon,

@@ -7,6 +7,10 @@
 // bfloat16 are computed in float.
 #pragma once
 
+#include <initializer_list>
+#include <span>
+#include <string_view>
+
 #include "ops/registry.h"
 
 namespace bough::ops::microsoft {
@@ -32,11 +36,11 @@ struct NormOutputs {
 NormOutputs skip_normalize(const NormInputs& in, int64_t axis, bool simplified, double epsilon,
                            bool want_sum, util::ThreadPool& pool, const char* op);
 
-// The kernel of SkipLayerNormalization (inputs input, skip, gamma, beta?, bias?) and, when
-// `simplified`, SkipSimplifiedLayerNormalization (input, skip, gamma, bias?): normalized over
-// the last dimension; outputs output, mean?, inv_std_var? (float) and input_skip_bias_sum?.
-// epsilon is the node's (1e-12 by default).
-std::unique_ptr<Kernel> make_skip_norm(const BuildContext& ctx, bool simplified);
+// The definition, given its schema rows, of SkipLayerNormalization (inputs input, skip, gamma,
+// beta?, bias?) or, when `simplified`, SkipSimplifiedLayerNormalization (input, skip, gamma,
+// bias?): normalized over the last dimension; outputs output, mean?, inv_std_var? (float) and
+// input_skip_bias_sum?. epsilon is the node's (1e-12 by default).
+OpDef skip_norm_def(std::string_view name, bool simplified, std::span<const SignatureText> rows);
 
 // Output types for the three operators: output 0 (and the sum output `sum_output`, when
 // > 0) like input 0; outputs `stats` (mean, inv_std) of x's shape with a 1 for every dim from

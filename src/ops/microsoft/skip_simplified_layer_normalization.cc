@@ -3,17 +3,12 @@
 // inv_std = 1 / sqrt(mean(s^2) + epsilon) (no mean subtracted, no beta). The optional outputs
 // give mean (0: none is taken, as ONNX Runtime gives it) and inv_std_var (float, the input's
 // dims with a last dim of 1) and input_skip_bias_sum (s).
-#include "ops/def_from_rows.h"
 #include "ops/microsoft/skip_norm.h"
 
 namespace bough::ops {
 
 namespace {
 namespace skip_simplified_layer_normalization_op {
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return microsoft::make_skip_norm(ctx, true);
-}
-void infer(InferContext& ctx) { microsoft::infer_skip_norm(ctx, -1, {1, 2}, ElemType::Float, 3); }
 constexpr SignatureText kRows[] = {
     {1,
      "input: T, skip: T, gamma: T, bias?: T -> output: T, mean?: U, inv_std_var?: U, "
@@ -25,7 +20,7 @@ constexpr SignatureText kRows[] = {
 const OpDef& def_MsSkipSimplifiedLayerNormalization() {
   using namespace skip_simplified_layer_normalization_op;
   static const OpDef def =
-      def_from_rows("com.microsoft", "SkipSimplifiedLayerNormalization", make, infer, kRows);
+      microsoft::skip_norm_def("SkipSimplifiedLayerNormalization", true, kRows);
   return def;
 }
 

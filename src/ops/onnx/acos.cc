@@ -18,7 +18,7 @@ struct AcosFn {
 }  // namespace
 
 const OpDef& def_Acos() {
-  static const OpDef def = float_map_def<acos_op::AcosFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<acos_op::AcosFn>(kLaterMapRows<7>);
   return def;
 }
 

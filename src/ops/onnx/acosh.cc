@@ -18,7 +18,7 @@ struct AcoshFn {
 }  // namespace
 
 const OpDef& def_Acosh() {
-  static const OpDef def = float_map_def<acosh_op::AcoshFn>(kMapRowsSince9);
+  static const OpDef def = float_map_def<acosh_op::AcoshFn>(kLaterMapRows<9>);
   return def;
 }
 

@@ -18,7 +18,7 @@ struct AsinFn {
 }  // namespace
 
 const OpDef& def_Asin() {
-  static const OpDef def = float_map_def<asin_op::AsinFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<asin_op::AsinFn>(kLaterMapRows<7>);
   return def;
 }
 

@@ -18,7 +18,7 @@ struct AsinhFn {
 }  // namespace
 
 const OpDef& def_Asinh() {
-  static const OpDef def = float_map_def<asinh_op::AsinhFn>(kMapRowsSince9);
+  static const OpDef def = float_map_def<asinh_op::AsinhFn>(kLaterMapRows<9>);
   return def;
 }
 

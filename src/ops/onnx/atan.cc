@@ -18,7 +18,7 @@ struct AtanFn {
 }  // namespace
 
 const OpDef& def_Atan() {
-  static const OpDef def = float_map_def<atan_op::AtanFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<atan_op::AtanFn>(kLaterMapRows<7>);
   return def;
 }
 

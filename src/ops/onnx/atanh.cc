@@ -18,7 +18,7 @@ struct AtanhFn {
 }  // namespace
 
 const OpDef& def_Atanh() {
-  static const OpDef def = float_map_def<atanh_op::AtanhFn>(kMapRowsSince9);
+  static const OpDef def = float_map_def<atanh_op::AtanhFn>(kLaterMapRows<9>);
   return def;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kernels/convert.h"
+#include "ops/attr_choice.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -9,17 +10,11 @@ namespace bough::ops {
 inline kernels::CastOptions read_cast_options(const BuildContext& ctx) {
   kernels::CastOptions o;
   if (ctx.since >= 19) o.saturate = ctx.attr_int("saturate", 1) != 0;
-  if (ctx.since >= 24) {
-    const std::string mode = ctx.attr_string("round_mode", "up");
-    if (mode == "up")
-      o.round = E8M0Rounding::Up;
-    else if (mode == "down")
-      o.round = E8M0Rounding::Down;
-    else if (mode == "nearest")
-      o.round = E8M0Rounding::Nearest;
-    else
-      ctx.invalid("round_mode must be 'up', 'down' or 'nearest', got '" + mode + "'");
-  }
+  if (ctx.since >= 24)
+    o.round = attr_choice<E8M0Rounding>(ctx, "round_mode", "up",
+                                        {{"up", E8M0Rounding::Up},
+                                         {"down", E8M0Rounding::Down},
+                                         {"nearest", E8M0Rounding::Nearest}});
   return o;
 }
 

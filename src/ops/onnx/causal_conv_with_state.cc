@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -94,10 +95,9 @@ class CausalConvWithState : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const std::string act = ctx.attr_string("activation", "none");
-  if (act != "none" && act != "silu" && act != "swish")
-    ctx.invalid("activation must be \"none\", \"silu\" or \"swish\", got \"" + act + "\"");
-  return std::make_unique<CausalConvWithState>(act != "none");
+  // silu and swish name the same function.
+  return std::make_unique<CausalConvWithState>(attr_choice<bool>(
+      ctx, "activation", "none", {{"none", false}, {"silu", true}, {"swish", true}}));
 }
 
 // output has input's type and shape; present_state (batch, channels, k - 1), k the kernel

@@ -18,7 +18,7 @@ struct CosFn {
 }  // namespace
 
 const OpDef& def_Cos() {
-  static const OpDef def = float_map_def<cos_op::CosFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<cos_op::CosFn>(kLaterMapRows<7>);
   return def;
 }
 

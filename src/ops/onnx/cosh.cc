@@ -18,7 +18,7 @@ struct CoshFn {
 }  // namespace
 
 const OpDef& def_Cosh() {
-  static const OpDef def = float_map_def<cosh_op::CoshFn>(kMapRowsSince9);
+  static const OpDef def = float_map_def<cosh_op::CoshFn>(kLaterMapRows<9>);
   return def;
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -179,25 +180,18 @@ class GridSample : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Sampler s{};
+  // Opset 20 renamed bilinear and bicubic.
+  constexpr Choice<Mode> kModes16[] = {
+      {"bilinear", Mode::Linear}, {"nearest", Mode::Nearest}, {"bicubic", Mode::Cubic}};
+  constexpr Choice<Mode> kModes20[] = {
+      {"linear", Mode::Linear}, {"nearest", Mode::Nearest}, {"cubic", Mode::Cubic}};
   const bool v16 = ctx.since < 20;
-  const std::string mode = ctx.attr_string("mode", v16 ? "bilinear" : "linear");
-  if (mode == "nearest")
-    s.mode = Mode::Nearest;
-  else if (mode == (v16 ? "bilinear" : "linear"))
-    s.mode = Mode::Linear;
-  else if (mode == (v16 ? "bicubic" : "cubic"))
-    s.mode = Mode::Cubic;
-  else
-    ctx.invalid("unknown GridSample mode '" + mode + "'");
-  const std::string padding = ctx.attr_string("padding_mode", "zeros");
-  if (padding == "zeros")
-    s.padding = Padding::Zeros;
-  else if (padding == "border")
-    s.padding = Padding::Border;
-  else if (padding == "reflection")
-    s.padding = Padding::Reflection;
-  else
-    ctx.invalid("unknown padding_mode '" + padding + "'");
+  s.mode = attr_choice<Mode>(ctx, "mode", v16 ? "bilinear" : "linear",
+                             v16 ? std::span(kModes16) : std::span(kModes20));
+  s.padding = attr_choice<Padding>(ctx, "padding_mode", "zeros",
+                                   {{"zeros", Padding::Zeros},
+                                    {"border", Padding::Border},
+                                    {"reflection", Padding::Reflection}});
   s.align = ctx.attr_int("align_corners", 0) != 0;
   return std::make_unique<GridSample>(s);
 }

@@ -4,15 +4,14 @@
 //   ht = g(Xt·Whᵀ + rt ⊙ (Ht-1·Rhᵀ + Rbh) + Wbh)        (linear_before_reset = 1)
 //   Ht = (1 - zt) ⊙ ht + zt ⊙ Ht-1.
 // Directions, sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
-#include "ops/def_from_rows.h"
+#include <array>
+
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
 
 namespace {
 namespace gru_op {
-
-using recurrent::Config;
 
 template <typename T>
 void run_direction(const recurrent::Direction<T>& dir, bool linear_before_reset, float clip,
@@ -67,28 +66,20 @@ void run_direction(const recurrent::Direction<T>& dir, bool linear_before_reset,
   }
 }
 
-class Gru : public Kernel {
- public:
-  explicit Gru(const BuildContext& ctx)
-      : cfg_(recurrent::read_config(ctx, {"Sigmoid", "Tanh"})),
-        linear_before_reset_(ctx.attr_int("linear_before_reset", 0) != 0),
-        prepared_(recurrent::prepare(ctx, cfg_, 3)) {}
+struct GruCell {
+  static constexpr const char* kName = "GRU";
+  static constexpr int kGates = 3;
+  static constexpr std::array<const char*, 2> kActivations = {"Sigmoid", "Tanh"};
 
-  void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 3, "GRU", prepared_.get(), [&](const auto& dir) {
-      run_direction(dir, linear_before_reset_, cfg_.clip, io.pool());
-    });
+  explicit GruCell(const BuildContext& ctx)
+      : linear_before_reset(ctx.attr_int("linear_before_reset", 0) != 0) {}
+  template <typename T>
+  void operator()(const recurrent::Direction<T>& dir, float clip, util::ThreadPool& pool) const {
+    run_direction(dir, linear_before_reset, clip, pool);
   }
 
- private:
-  Config cfg_;
-  bool linear_before_reset_;
-  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
+  bool linear_before_reset;
 };
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Gru>(ctx); }
-
-void infer(InferContext& ctx) { recurrent::infer(ctx, 3); }
 
 constexpr SignatureText kRows[] = {
     {1,
@@ -121,7 +112,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_GRU() {
   using namespace gru_op;
-  static const OpDef def = def_from_rows("", "GRU", make, infer, kRows);
+  static const OpDef def = recurrent::recurrent_def<GruCell>(kRows);
   return def;
 }
 

@@ -14,13 +14,11 @@ struct HardSwishFn {
     return v * std::clamp(v / T(6) + T(0.5), T(0), T(1));
   }
 };
-constexpr SignatureText kRows[] = {{14, "X: T -> Y: T; T = floats"},
-                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 }  // namespace hard_swish_op
 }  // namespace
 
 const OpDef& def_HardSwish() {
-  static const OpDef def = float_map_def<hard_swish_op::HardSwishFn>(hard_swish_op::kRows);
+  static const OpDef def = float_map_def<hard_swish_op::HardSwishFn>(kLaterMapRowsXY<14>);
   return def;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/through_float.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -198,18 +199,11 @@ class LinearAttention : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const std::string r = ctx.attr_string("update_rule", "gated_delta");
-  Rule rule;
-  if (r == "linear")
-    rule = Rule::Linear;
-  else if (r == "gated")
-    rule = Rule::Gated;
-  else if (r == "delta")
-    rule = Rule::Delta;
-  else if (r == "gated_delta")
-    rule = Rule::GatedDelta;
-  else
-    ctx.invalid("update_rule must be linear, gated, delta or gated_delta, got \"" + r + "\"");
+  const Rule rule = attr_choice<Rule>(ctx, "update_rule", "gated_delta",
+                                      {{"linear", Rule::Linear},
+                                       {"gated", Rule::Gated},
+                                       {"delta", Rule::Delta},
+                                       {"gated_delta", Rule::GatedDelta}});
   const int64_t q_heads = ctx.attr_int("q_num_heads", 0),
                 kv_heads = ctx.attr_int("kv_num_heads", 0);
   if (q_heads <= 0 || kv_heads <= 0 || q_heads % kv_heads != 0)

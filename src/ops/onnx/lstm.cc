@@ -5,15 +5,14 @@
 //   ot = f(Xt·Woᵀ + Ht-1·Roᵀ + Po ⊙ Ct + Wbo + Rbo),  Ht = ot ⊙ h(Ct).
 // input_forget=1 couples the input gate to the forget gate: it = 1 - ft. Directions,
 // sequence_lens and layout as in RNN (ops/onnx/recurrent.h).
-#include "ops/def_from_rows.h"
+#include <array>
+
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
 
 namespace {
 namespace lstm_op {
-
-using recurrent::Config;
 
 template <typename T>
 void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float clip,
@@ -77,28 +76,19 @@ void run_direction(const recurrent::Direction<T>& dir, bool input_forget, float 
   }
 }
 
-class Lstm : public Kernel {
- public:
-  explicit Lstm(const BuildContext& ctx)
-      : cfg_(recurrent::read_config(ctx, {"Sigmoid", "Tanh", "Tanh"})),
-        input_forget_(ctx.attr_int("input_forget", 0) != 0),
-        prepared_(recurrent::prepare(ctx, cfg_, 4)) {}
+struct LstmCell {
+  static constexpr const char* kName = "LSTM";
+  static constexpr int kGates = 4;
+  static constexpr std::array<const char*, 3> kActivations = {"Sigmoid", "Tanh", "Tanh"};
 
-  void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 4, "LSTM", prepared_.get(), [&](const auto& dir) {
-      run_direction(dir, input_forget_, cfg_.clip, io.pool());
-    });
+  explicit LstmCell(const BuildContext& ctx) : input_forget(ctx.attr_int("input_forget", 0) != 0) {}
+  template <typename T>
+  void operator()(const recurrent::Direction<T>& dir, float clip, util::ThreadPool& pool) const {
+    run_direction(dir, input_forget, clip, pool);
   }
 
- private:
-  Config cfg_;
-  bool input_forget_;
-  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
+  bool input_forget;
 };
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Lstm>(ctx); }
-
-void infer(InferContext& ctx) { recurrent::infer(ctx, 4); }
 
 constexpr SignatureText kRows[] = {
     {1,
@@ -127,7 +117,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_LSTM() {
   using namespace lstm_op;
-  static const OpDef def = def_from_rows("", "LSTM", make, infer, kRows);
+  static const OpDef def = recurrent::recurrent_def<LstmCell>(kRows);
   return def;
 }
 

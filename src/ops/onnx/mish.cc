@@ -15,13 +15,11 @@ struct MishFn {
     return v * std::tanh(softplus);
   }
 };
-constexpr SignatureText kRows[] = {{18, "X: T -> Y: T; T = floats"},
-                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 }  // namespace mish_op
 }  // namespace
 
 const OpDef& def_Mish() {
-  static const OpDef def = float_map_def<mish_op::MishFn>(mish_op::kRows);
+  static const OpDef def = float_map_def<mish_op::MishFn>(kLaterMapRowsXY<18>);
   return def;
 }
 

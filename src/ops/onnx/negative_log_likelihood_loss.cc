@@ -11,34 +11,24 @@ namespace bough::ops {
 namespace {
 namespace negative_log_likelihood_loss_op {
 
-class NegativeLogLikelihoodLoss : public Kernel {
+class NegativeLogLikelihoodLoss : public LossKernel {
  public:
-  NegativeLogLikelihoodLoss(LossReduction reduction, std::optional<int64_t> ignore)
-      : reduction_(reduction), ignore_(ignore) {}
+  using LossKernel::LossKernel;
 
   void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const Tensor& target = io.input(1);
-    const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
-    const LossShape s =
-        check_loss_operands(in, target, weight, ignore_, "NegativeLogLikelihoodLoss");
-    auto loss = [&](const Tensor& x, const Tensor* w) {
+    const Operands o = operands(io, "NegativeLogLikelihoodLoss");
+    auto loss_of = [&](const Tensor& x, const Tensor* w) {
       return kernels::visit_float(x.type(), "NegativeLogLikelihoodLoss", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return nll_from_log_prob<T>(x.data<T>(), w ? w->data<T>() : nullptr, s, ignore_, reduction_,
-                                    x.type(), target.shape());
+        return loss<T>(x.data<T>(), w ? w->data<T>() : nullptr, o, x.type());
       });
     };
-    io.set_output(0, kernels::through_float(loss, in, weight));
+    io.set_output(0, kernels::through_float(loss_of, o.scores, o.weight));
   }
-
- private:
-  LossReduction reduction_;
-  std::optional<int64_t> ignore_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<NegativeLogLikelihoodLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
+  return std::make_unique<NegativeLogLikelihoodLoss>(ctx);
 }
 
 constexpr SignatureText kRows[] = {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/shape_args.h"
+#include "ops/attr_choice.h"
 #include "ops/registry.h"
 
 namespace bough::ops {
@@ -16,12 +17,9 @@ namespace bough::ops {
 enum class LossReduction { None, Sum, Mean };
 
 inline LossReduction loss_reduction(const NodeView& ctx) {
-  const std::string r = ctx.attr_string("reduction", "mean");
-  if (r == "none") return LossReduction::None;
-  if (r == "sum") return LossReduction::Sum;
-  if (r != "mean")
-    ctx.invalid("reduction must be \"none\", \"sum\" or \"mean\", got \"" + r + "\"");
-  return LossReduction::Mean;
+  return attr_choice<LossReduction>(
+      ctx, "reduction", "mean",
+      {{"none", LossReduction::None}, {"sum", LossReduction::Sum}, {"mean", LossReduction::Mean}});
 }
 
 inline std::optional<int64_t> loss_ignore_index(const BuildContext& ctx) {
@@ -93,6 +91,40 @@ Tensor nll_from_log_prob(const T* logp, const T* weight, const LossShape& s,
   if (reduction == LossReduction::Mean) per.data<T>()[0] = static_cast<T>(sum / wsum);
   return per;
 }
+
+// What the kernels of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss share: the
+// node's reduction and ignore_index, their operands checked, and the loss of
+// log-probabilities.
+class LossKernel : public Kernel {
+ public:
+  explicit LossKernel(const BuildContext& ctx)
+      : reduction_(loss_reduction(ctx)), ignore_(loss_ignore_index(ctx)) {}
+
+ protected:
+  struct Operands {
+    const Tensor& scores;
+    const Tensor& target;
+    const Tensor* weight;  // null when not given
+    LossShape shape;
+  };
+  // Inputs 0, 1 and 2 (optional), checked for operator `op`.
+  Operands operands(const KernelIO& io, const char* op) const {
+    const Tensor& scores = io.input(0);
+    const Tensor& target = io.input(1);
+    const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
+    return {scores, target, weight, check_loss_operands(scores, target, weight, ignore_, op)};
+  }
+  // nll_from_log_prob of `logp` (laid out as the scores, in their type `type`) with this
+  // node's reduction and ignore_index.
+  template <typename T>
+  Tensor loss(const T* logp, const T* weight, const Operands& o, ElemType type) const {
+    return nll_from_log_prob<T>(logp, weight, o.shape, ignore_, reduction_, type, o.target.shape());
+  }
+
+ private:
+  LossReduction reduction_;
+  std::optional<int64_t> ignore_;
+};
 
 // Output types of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: the loss in the
 // scores' type, shaped as the targets with reduction "none" and a scalar otherwise;

@@ -11,6 +11,7 @@
 #include "kernels/shape_args.h"
 #include "kernels/shape_copy.h"
 #include "kernels/sub_byte.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
@@ -220,16 +221,13 @@ class Pad : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const std::string name = ctx.attr_string("mode", "constant");
-  Mode mode = Mode::Constant;
-  if (name == "reflect")
-    mode = Mode::Reflect;
-  else if (name == "edge")
-    mode = Mode::Edge;
-  else if (name == "wrap" && ctx.since >= 19)
-    mode = Mode::Wrap;
-  else if (name != "constant")
-    ctx.invalid("unknown Pad mode '" + name + "'");
+  // "wrap" came with opset 19.
+  constexpr Choice<Mode> kModes[] = {{"constant", Mode::Constant},
+                                     {"reflect", Mode::Reflect},
+                                     {"edge", Mode::Edge},
+                                     {"wrap", Mode::Wrap}};
+  const Mode mode =
+      attr_choice<Mode>(ctx, "mode", "constant", std::span(kModes).first(ctx.since >= 19 ? 4 : 3));
   if (ctx.since >= 11) {
     if (ctx.node.inputs.size() < 2 || !ctx.node.inputs[1]) ctx.invalid("Pad needs the pads input");
     return std::make_unique<Pad>(mode, std::nullopt, std::nullopt);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/random.h"
+#include "ops/def_from_rows.h"
 #include "ops/shape_infer.h"
 
 namespace bough::ops {
@@ -90,12 +91,10 @@ class RandomFill : public Kernel {
   std::optional<uint64_t> seed_;
 };
 
-}  // namespace random_common_op
-}  // namespace
-
+// The kernel of the four (`like` false: shape and dtype from the attributes, dtype float by
+// default; true: shape from the input, dtype from the attribute or else the input's).
 std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution distribution,
                                          bool like) {
-  using namespace random_common_op;
   const ElemType dtype = random_dtype(ctx, like ? ElemType::Undefined : ElemType::Float);
   if (dtype != ElemType::Undefined) require_float_output(ctx, dtype, "dtype");
   std::optional<std::vector<int64_t>> shape;
@@ -104,8 +103,8 @@ std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution d
                                       std::move(shape), random_seed(ctx));
 }
 
+// Their output type, by the same rule.
 void infer_random_fill(InferContext& ctx, bool like) {
-  using namespace random_common_op;
   if (!like) {
     const ElemType dtype = random_dtype(ctx, ElemType::Float);
     require_float_output(ctx, dtype, "dtype");
@@ -123,6 +122,31 @@ void infer_random_fill(InferContext& ctx, bool like) {
     if (dtype != ElemType::Undefined) require_float_output(ctx, dtype, "without dtype, input type");
   }
   ctx.set_output_tensor(0, dtype, ctx.input_shape(0));
+}
+
+template <Distribution D, bool Like>
+std::unique_ptr<Kernel> make_fill(const BuildContext& ctx) {
+  return make_random_fill(ctx, D, Like);
+}
+template <bool Like>
+void infer_fill(InferContext& ctx) {
+  infer_random_fill(ctx, Like);
+}
+
+}  // namespace random_common_op
+}  // namespace
+
+OpDef random_fill_def(std::string_view name, Distribution distribution, bool like,
+                      std::span<const SignatureText> rows) {
+  using namespace random_common_op;
+  const bool normal = distribution == Distribution::Normal;
+  const KernelFactory make =
+      normal
+          ? (like ? make_fill<Distribution::Normal, true> : make_fill<Distribution::Normal, false>)
+          : (like ? make_fill<Distribution::Uniform, true>
+                  : make_fill<Distribution::Uniform, false>);
+  return def_from_rows("", name, make, like ? infer_fill<true> : infer_fill<false>, rows,
+                       {.nondeterministic = true});
 }
 
 }  // namespace bough::ops

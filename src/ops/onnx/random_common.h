@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <string_view>
 
 #include "ops/registry.h"
 
@@ -21,12 +23,10 @@ ElemType random_dtype(const NodeView& ctx, ElemType fallback);
 
 enum class Distribution { Normal, Uniform };
 
-// The kernel of RandomNormal / RandomUniform (`like` false: shape and dtype from the
+// The definition of RandomNormal / RandomUniform (`like` false: shape and dtype from the
 // attributes, dtype float by default) or of their -Like forms (shape from the input, dtype
-// from the attribute or else the input's).
-std::unique_ptr<Kernel> make_random_fill(const BuildContext& ctx, Distribution distribution,
-                                         bool like);
-// Their output type, by the same rule.
-void infer_random_fill(InferContext& ctx, bool like);
+// from the attribute or else the input's), given its schema rows; nondeterministic.
+OpDef random_fill_def(std::string_view name, Distribution distribution, bool like,
+                      std::span<const SignatureText> rows);
 
 }  // namespace bough::ops

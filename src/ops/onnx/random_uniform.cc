@@ -1,19 +1,12 @@
 // RandomUniform: a tensor of the `shape` attribute, each element drawn uniformly
 // from [low, high) (after rounding to the element type `dtype`, float by default). Seeded
 // by `seed` when given (random_common.h).
-#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
 
 namespace {
 namespace random_uniform_op {
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_random_fill(ctx, Distribution::Uniform, false);
-}
-
-void infer(InferContext& ctx) { infer_random_fill(ctx, false); }
 
 constexpr SignatureText kRows[] = {
     {1,
@@ -28,8 +21,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_RandomUniform() {
   using namespace random_uniform_op;
-  static const OpDef def =
-      def_from_rows("", "RandomUniform", make, infer, kRows, {.nondeterministic = true});
+  static const OpDef def = random_fill_def("RandomUniform", Distribution::Uniform, false, kRows);
   return def;
 }
 

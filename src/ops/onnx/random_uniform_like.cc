@@ -1,19 +1,12 @@
 // RandomUniformLike: RandomUniform shaped like the input, with the input's element
 // type unless `dtype` is given (an input that is not float16/float/double, or bfloat16
 // from 22, needs one).
-#include "ops/def_from_rows.h"
 #include "ops/onnx/random_common.h"
 
 namespace bough::ops {
 
 namespace {
 namespace random_uniform_like_op {
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return make_random_fill(ctx, Distribution::Uniform, true);
-}
-
-void infer(InferContext& ctx) { infer_random_fill(ctx, true); }
 
 constexpr SignatureText kRows[] = {
     {1,
@@ -28,8 +21,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_RandomUniformLike() {
   using namespace random_uniform_like_op;
-  static const OpDef def =
-      def_from_rows("", "RandomUniformLike", make, infer, kRows, {.nondeterministic = true});
+  static const OpDef def = random_fill_def("RandomUniformLike", Distribution::Uniform, true, kRows);
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 #include "kernels/through_float.h"
+#include "ops/attr_choice.h"
 #include "ops/constant_use.h"
 #include "ops/optional_input.h"
 
@@ -60,19 +61,23 @@ Tensor swap_leading(const Tensor& t) {
   return kernels::transpose(t, perm);
 }
 
+// The `direction` attribute.
+enum class Way { Forward, Reverse, Both };
+Way read_direction(const NodeView& ctx) {
+  return attr_choice<Way>(
+      ctx, "direction", "forward",
+      {{"forward", Way::Forward}, {"reverse", Way::Reverse}, {"bidirectional", Way::Both}});
+}
+
 }  // namespace recurrent_op
 }  // namespace
 
-Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults) {
+Config read_config(const BuildContext& ctx, std::span<const char* const> defaults) {
   using namespace recurrent_op;
   Config cfg;
-  const std::string direction = ctx.attr_string("direction", "forward");
-  if (direction == "bidirectional")
-    cfg.dirs = 2;
-  else if (direction == "reverse")
-    cfg.reverse_only = true;
-  else if (direction != "forward")
-    ctx.invalid("unknown direction \"" + direction + "\"");
+  const Way way = read_direction(ctx);
+  cfg.dirs = way == Way::Both ? 2 : 1;
+  cfg.reverse_only = way == Way::Reverse;
   cfg.hidden = ctx.attr_int("hidden_size", 0);
   if (ctx.has_attr("hidden_size") && cfg.hidden <= 0) ctx.invalid("hidden_size must be positive");
   cfg.clip = ctx.has_attr("clip") ? ctx.attr_float("clip", 0) : 0;
@@ -327,10 +332,7 @@ template void gemm<double>(const double*, const double*, double*, int64_t, int64
 void infer(InferContext& ctx, int gates) {
   const ir::Shape& x = ctx.input_shape(0);
   const ir::Shape& w = ctx.input_shape(1);
-  const std::string direction = ctx.attr_string("direction", "forward");
-  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
-    ctx.invalid("unknown direction '" + direction + "'");
-  const int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  const int64_t dirs = recurrent_op::read_direction(ctx) == recurrent_op::Way::Both ? 2 : 1;
   const bool batch_first = ctx.since >= 14 && ctx.attr_int("layout", 0) != 0;
   if (x.rank_known && x.dims.size() != 3)
     ctx.invalid("X must be 3-D, not rank " + std::to_string(x.dims.size()));
@@ -338,7 +340,7 @@ void infer(InferContext& ctx, int gates) {
     ctx.invalid("W must be 3-D, not rank " + std::to_string(w.dims.size()));
   if (w.rank_known && w.dims[0].is_known() && w.dims[0].value != dirs)
     ctx.invalid("W has " + std::to_string(w.dims[0].value) + " directions, direction '" +
-                direction + "' needs " + std::to_string(dirs));
+                ctx.attr_string("direction", "forward") + "' needs " + std::to_string(dirs));
   ir::Dim seq, batch, hidden;
   if (x.rank_known) {
     seq = x.dims[batch_first ? 1 : 0];

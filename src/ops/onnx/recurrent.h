@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -16,6 +16,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/fast_math.h"
 #include "kernels/fast_math_maps.h"
+#include "ops/def_from_rows.h"
 #include "ops/kernel.h"
 #include "ops/registry.h"
 
@@ -97,7 +98,7 @@ struct Config {
 };
 
 // Reads the shared attributes; `defaults` are the activations of one direction.
-Config read_config(const BuildContext& ctx, std::initializer_list<const char*> defaults);
+Config read_config(const BuildContext& ctx, std::span<const char* const> defaults);
 
 // The inputs in the compute type (float for float16/bfloat16) and time-major layout; absent
 // optional inputs are undefined tensors. `gates` is the number of stacked gate blocks in W.
@@ -260,5 +261,42 @@ T clipped(T x, float clip) {
 // and Y_c (dirs, batch, hidden), batch first with layout 1 ((batch, seq, dirs, hidden) and
 // (batch, dirs, hidden)); hidden from hidden_size or W (dirs, gates * hidden, input).
 void infer(InferContext& ctx, int gates);
+
+// The kernel of RNN, GRU and LSTM. Cell names the operator (kName), its gate blocks (kGates)
+// and the activations of one direction by default (kActivations); constructed from the node,
+// it reads the attributes of its own, and cell(dir, clip, pool) runs one Direction<T>.
+template <typename Cell>
+class RecurrentKernel : public Kernel {
+ public:
+  explicit RecurrentKernel(const BuildContext& ctx)
+      : cfg_(read_config(ctx, Cell::kActivations)),
+        cell_(ctx),
+        prepared_(prepare(ctx, cfg_, Cell::kGates)) {}
+
+  void run(KernelIO& io) override {
+    recurrent::run(io, cfg_, Cell::kGates, Cell::kName, prepared_.get(),
+                   [&](const auto& dir) { cell_(dir, cfg_.clip, io.pool()); });
+  }
+
+ private:
+  Config cfg_;
+  Cell cell_;
+  std::unique_ptr<const PreparedWeights> prepared_;  // null: read on every run
+};
+
+template <typename Cell>
+std::unique_ptr<Kernel> make_recurrent(const BuildContext& ctx) {
+  return std::make_unique<RecurrentKernel<Cell>>(ctx);
+}
+template <typename Cell>
+void infer_recurrent(InferContext& ctx) {
+  infer(ctx, Cell::kGates);
+}
+
+// The definition of RNN, GRU or LSTM from its schema rows.
+template <typename Cell>
+OpDef recurrent_def(std::span<const SignatureText> rows) {
+  return def_from_rows("", Cell::kName, make_recurrent<Cell>, infer_recurrent<Cell>, rows);
+}
 
 }  // namespace bough::ops::recurrent

@@ -14,16 +14,11 @@ struct L1Reducer : SumReducer<T> {
       return static_cast<T>(a + x);
   }
 };
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<L1Reducer>(x, plan, "ReduceL1");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace reduce_l1_op
 }  // namespace
 
 const OpDef& def_ReduceL1() {
-  using namespace reduce_l1_op;
-  static const OpDef def = numeric_reduce_def("ReduceL1", make);
+  static const OpDef def = numeric_reduce_def<reduce_l1_op::L1Reducer>("ReduceL1");
   return def;
 }
 

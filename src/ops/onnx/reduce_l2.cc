@@ -12,16 +12,11 @@ struct L2Reducer : SumReducer<T> {
   T step(T a, T x) const { return static_cast<T>(a + x * x); }
   T finish(T a, int64_t) const { return util::from_double<T>(std::sqrt(static_cast<double>(a))); }
 };
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<L2Reducer>(x, plan, "ReduceL2");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace reduce_l2_op
 }  // namespace
 
 const OpDef& def_ReduceL2() {
-  using namespace reduce_l2_op;
-  static const OpDef def = numeric_reduce_def("ReduceL2", make);
+  static const OpDef def = numeric_reduce_def<reduce_l2_op::L2Reducer>("ReduceL2");
   return def;
 }
 

@@ -11,16 +11,11 @@ template <typename T>
 struct LogSumReducer : SumReducer<T> {
   T finish(T a, int64_t) const { return util::from_double<T>(std::log(static_cast<double>(a))); }
 };
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<LogSumReducer>(x, plan, "ReduceLogSum");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace reduce_log_sum_op
 }  // namespace
 
 const OpDef& def_ReduceLogSum() {
-  using namespace reduce_log_sum_op;
-  static const OpDef def = numeric_reduce_def("ReduceLogSum", make);
+  static const OpDef def = numeric_reduce_def<reduce_log_sum_op::LogSumReducer>("ReduceLogSum");
   return def;
 }
 

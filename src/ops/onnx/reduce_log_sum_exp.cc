@@ -25,16 +25,12 @@ struct LogSumExpReducer {
   }
   T finish(Acc a, int64_t) const { return util::from_double<T>(a.max + std::log(a.sum)); }
 };
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<LogSumExpReducer>(x, plan, "ReduceLogSumExp");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
 }  // namespace reduce_log_sum_exp_op
 }  // namespace
 
 const OpDef& def_ReduceLogSumExp() {
-  using namespace reduce_log_sum_exp_op;
-  static const OpDef def = numeric_reduce_def("ReduceLogSumExp", make);
+  static const OpDef def =
+      numeric_reduce_def<reduce_log_sum_exp_op::LogSumExpReducer>("ReduceLogSumExp");
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -93,13 +94,14 @@ Tensor reduce_tensor(const Tensor& x, const kernels::ReducePlan& plan, const cha
       x);
 }
 
-using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&);
+using ReduceCompute = Tensor (*)(const Tensor&, const kernels::ReducePlan&, const char* name);
 
 class ReduceKernel : public Kernel {
  public:
-  ReduceKernel(ReduceCompute compute, bool axes_input, std::vector<int64_t> axes, bool keepdims,
-               bool noop_with_empty_axes)
+  ReduceKernel(ReduceCompute compute, std::string name, bool axes_input, std::vector<int64_t> axes,
+               bool keepdims, bool noop_with_empty_axes)
       : compute_(compute),
+        name_(std::move(name)),
         axes_input_(axes_input),
         axes_(std::move(axes)),
         keepdims_(keepdims),
@@ -111,7 +113,7 @@ class ReduceKernel : public Kernel {
     if (axes.empty() && noop_) return io.set_output(0, x);
     const int64_t rank = static_cast<int64_t>(x.rank());
     for (int64_t& a : axes) a = kernels::normalize_axis(a, rank);
-    io.set_output(0, compute_(x, kernels::plan_reduce(x.shape(), axes, keepdims_)));
+    io.set_output(0, compute_(x, kernels::plan_reduce(x.shape(), axes, keepdims_), name_.c_str()));
   }
 
  private:
@@ -125,19 +127,23 @@ class ReduceKernel : public Kernel {
   }
 
   ReduceCompute compute_;
+  std::string name_;
   bool axes_input_;
   std::vector<int64_t> axes_;
   bool keepdims_;
   bool noop_;
 };
 
-// `axes_input_since`: the first version taking axes as an input (13 for ReduceSum, else 18).
-inline std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx, ReduceCompute compute,
-                                           int axes_input_since) {
-  const bool axes_input = ctx.since >= axes_input_since;
-  return std::make_unique<ReduceKernel>(
-      compute, axes_input, axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
-      ctx.attr_int("keepdims", 1) != 0, axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
+// The kernel of a reduction by R<T> over the element types K; `AxesInputSince` is the first
+// version taking axes as an input (13 for ReduceSum, else 18).
+template <template <typename> class R, kernels::Types K = kernels::Types::Numeric,
+          int AxesInputSince = 18>
+std::unique_ptr<Kernel> make_reduce(const BuildContext& ctx) {
+  const bool axes_input = ctx.since >= AxesInputSince;
+  return std::make_unique<ReduceKernel>(reduce_tensor<R, K>, ctx.node.op_type, axes_input,
+                                        axes_input ? std::vector<int64_t>{} : ctx.attr_ints("axes"),
+                                        ctx.attr_int("keepdims", 1) != 0,
+                                        axes_input && ctx.attr_int("noop_with_empty_axes", 0) != 0);
 }
 
 // The output type of a reduction: axes from the attribute before `AxesInputSince`, else from
@@ -165,5 +171,15 @@ void infer_reduce(InferContext& ctx) {
 // add int8/uint8 at 12 and bool at 20). Not ReduceSum: its axes became an input at 13.
 OpDef numeric_reduce_def(std::string_view name, KernelFactory make);
 OpDef extreme_reduce_def(std::string_view name, KernelFactory make);
+
+// The same, the kernel reducing with R<T> (an operator file keeps only its reducer).
+template <template <typename> class R>
+OpDef numeric_reduce_def(std::string_view name) {
+  return numeric_reduce_def(name, make_reduce<R>);
+}
+template <template <typename> class R>
+OpDef extreme_reduce_def(std::string_view name) {
+  return extreme_reduce_def(name, make_reduce<R, kernels::Types::NumericBool>);
+}
 
 }  // namespace bough::ops

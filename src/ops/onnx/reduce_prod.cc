@@ -3,18 +3,8 @@
 
 namespace bough::ops {
 
-namespace {
-namespace reduce_prod_op {
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<ProdReducer>(x, plan, "ReduceProd");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 18); }
-}  // namespace reduce_prod_op
-}  // namespace
-
 const OpDef& def_ReduceProd() {
-  using namespace reduce_prod_op;
-  static const OpDef def = numeric_reduce_def("ReduceProd", make);
+  static const OpDef def = numeric_reduce_def<ProdReducer>("ReduceProd");
   return def;
 }
 

@@ -6,10 +6,6 @@ namespace bough::ops {
 
 namespace {
 namespace reduce_sum_op {
-Tensor compute(const Tensor& x, const kernels::ReducePlan& plan) {
-  return reduce_tensor<SumReducer>(x, plan, "ReduceSum");
-}
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return make_reduce(ctx, compute, 13); }
 constexpr SignatureText kRows[] = {
     {1,
      "data: T -> reduced: T; T = floats int32 int64 uint32 uint64; axes: ints?, keepdims: int = "
@@ -26,7 +22,9 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_ReduceSum() {
   using namespace reduce_sum_op;
-  static const OpDef def = def_from_rows("", "ReduceSum", make, infer_reduce<13>, kRows);
+  static const OpDef def =
+      def_from_rows("", "ReduceSum", make_reduce<SumReducer, kernels::Types::Numeric, 13>,
+                    infer_reduce<13>, kRows);
   return def;
 }
 

@@ -1,15 +1,14 @@
 // RNN: the simple recurrence Ht = f(Xt·Wᵀ + Ht-1·Rᵀ + Wb + Rb), forward, reverse or both
 // ways; sequence_lens ends each batch entry early (its Y rows stay zero, Y_h keeps its last
 // state). Shared parts in ops/onnx/recurrent.h.
-#include "ops/def_from_rows.h"
+#include <array>
+
 #include "ops/onnx/recurrent.h"
 
 namespace bough::ops {
 
 namespace {
 namespace rnn_op {
-
-using recurrent::Config;
 
 template <typename T>
 void run_direction(const recurrent::Direction<T>& dir, float clip, util::ThreadPool& pool) {
@@ -33,24 +32,17 @@ void run_direction(const recurrent::Direction<T>& dir, float clip, util::ThreadP
   }
 }
 
-class Rnn : public Kernel {
- public:
-  explicit Rnn(const BuildContext& ctx)
-      : cfg_(recurrent::read_config(ctx, {"Tanh"})), prepared_(recurrent::prepare(ctx, cfg_, 1)) {}
+struct RnnCell {
+  static constexpr const char* kName = "RNN";
+  static constexpr int kGates = 1;
+  static constexpr std::array<const char*, 1> kActivations = {"Tanh"};
 
-  void run(KernelIO& io) override {
-    recurrent::run(io, cfg_, 1, "RNN", prepared_.get(),
-                   [&](const auto& dir) { run_direction(dir, cfg_.clip, io.pool()); });
+  explicit RnnCell(const BuildContext&) {}
+  template <typename T>
+  void operator()(const recurrent::Direction<T>& dir, float clip, util::ThreadPool& pool) const {
+    run_direction(dir, clip, pool);
   }
-
- private:
-  Config cfg_;
-  std::unique_ptr<const recurrent::PreparedWeights> prepared_;  // null: read on every run
 };
-
-std::unique_ptr<Kernel> make(const BuildContext& ctx) { return std::make_unique<Rnn>(ctx); }
-
-void infer(InferContext& ctx) { recurrent::infer(ctx, 1); }
 
 constexpr SignatureText kRows[] = {
     {1,
@@ -78,7 +70,7 @@ constexpr SignatureText kRows[] = {
 
 const OpDef& def_RNN() {
   using namespace rnn_op;
-  static const OpDef def = def_from_rows("", "RNN", make, infer, kRows);
+  static const OpDef def = recurrent::recurrent_def<RnnCell>(kRows);
   return def;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "kernels/through_float.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -167,14 +168,10 @@ class RoiAlign : public Kernel {
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   Params p;
-  const std::string coord = ctx.attr_string("coordinate_transformation_mode",
-                                            ctx.since >= 16 ? "half_pixel" : "output_half_pixel");
-  if (coord != "half_pixel" && coord != "output_half_pixel")
-    ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
-  p.half_pixel = coord == "half_pixel";
-  const std::string mode = ctx.attr_string("mode", "avg");
-  if (mode != "avg" && mode != "max") ctx.invalid("unknown RoiAlign mode '" + mode + "'");
-  p.max_mode = mode == "max";
+  p.half_pixel = attr_choice<bool>(ctx, "coordinate_transformation_mode",
+                                   ctx.since >= 16 ? "half_pixel" : "output_half_pixel",
+                                   {{"half_pixel", true}, {"output_half_pixel", false}});
+  p.max_mode = attr_choice<bool>(ctx, "mode", "avg", {{"avg", false}, {"max", true}});
   p.out_h = ctx.attr_int("output_height", 1);
   p.out_w = ctx.attr_int("output_width", 1);
   p.sampling = ctx.attr_int("sampling_ratio", 0);

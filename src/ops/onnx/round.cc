@@ -14,13 +14,11 @@ struct RoundFn {
     return std::nearbyint(v);
   }
 };
-constexpr SignatureText kRows[] = {{11, "X: T -> Y: T; T = floats"},
-                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 }  // namespace round_op
 }  // namespace
 
 const OpDef& def_Round() {
-  static const OpDef def = float_map_def<round_op::RoundFn>(round_op::kRows);
+  static const OpDef def = float_map_def<round_op::RoundFn>(kLaterMapRowsXY<11>);
   return def;
 }
 

@@ -18,7 +18,7 @@ struct SinFn {
 }  // namespace
 
 const OpDef& def_Sin() {
-  static const OpDef def = float_map_def<sin_op::SinFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<sin_op::SinFn>(kLaterMapRows<7>);
   return def;
 }
 

@@ -18,7 +18,7 @@ struct SinhFn {
 }  // namespace
 
 const OpDef& def_Sinh() {
-  static const OpDef def = float_map_def<sinh_op::SinhFn>(kMapRowsSince9);
+  static const OpDef def = float_map_def<sinh_op::SinhFn>(kLaterMapRows<9>);
   return def;
 }
 

@@ -37,38 +37,29 @@ Tensor log_softmax_axis1(const Tensor& x, const LossShape& s, util::ThreadPool& 
   return out;
 }
 
-class SoftmaxCrossEntropyLoss : public Kernel {
+class SoftmaxCrossEntropyLoss : public LossKernel {
  public:
-  SoftmaxCrossEntropyLoss(LossReduction reduction, std::optional<int64_t> ignore)
-      : reduction_(reduction), ignore_(ignore) {}
+  using LossKernel::LossKernel;
 
   void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const Tensor& target = io.input(1);
-    const Tensor* weight = io.has_input(2) ? &io.input(2) : nullptr;
-    const LossShape s = check_loss_operands(in, target, weight, ignore_, "SoftmaxCrossEntropyLoss");
+    const Operands o = operands(io, "SoftmaxCrossEntropyLoss");
     // The loss, and the log-probabilities when they are wanted.
     auto outputs = [&](const Tensor& x, const Tensor* w) {
       return kernels::visit_float(x.type(), "SoftmaxCrossEntropyLoss", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        Tensor log_prob = log_softmax_axis1<T>(x, s, io.pool());
-        Tensor loss = nll_from_log_prob<T>(log_prob.data<T>(), w ? w->data<T>() : nullptr, s,
-                                           ignore_, reduction_, x.type(), target.shape());
-        return std::array<Tensor, 2>{loss, io.has_output(1) ? log_prob : Tensor()};
+        Tensor log_prob = log_softmax_axis1<T>(x, o.shape, io.pool());
+        Tensor nll = loss<T>(log_prob.data<T>(), w ? w->data<T>() : nullptr, o, x.type());
+        return std::array<Tensor, 2>{nll, io.has_output(1) ? log_prob : Tensor()};
       });
     };
-    auto [loss, log_prob] = kernels::through_float(outputs, in, weight);
-    io.set_output(0, std::move(loss));
+    auto [nll, log_prob] = kernels::through_float(outputs, o.scores, o.weight);
+    io.set_output(0, std::move(nll));
     if (io.has_output(1)) io.set_output(1, std::move(log_prob));
   }
-
- private:
-  LossReduction reduction_;
-  std::optional<int64_t> ignore_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<SoftmaxCrossEntropyLoss>(loss_reduction(ctx), loss_ignore_index(ctx));
+  return std::make_unique<SoftmaxCrossEntropyLoss>(ctx);
 }
 
 constexpr SignatureText kRows[] = {

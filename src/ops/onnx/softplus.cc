@@ -14,13 +14,11 @@ struct SoftplusFn {
     return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
   }
 };
-constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
-                                   {22, "X: T -> Y: T; T = floats bfloat16"}};
 }  // namespace softplus_op
 }  // namespace
 
 const OpDef& def_Softplus() {
-  static const OpDef def = float_map_def<softplus_op::SoftplusFn>(softplus_op::kRows);
+  static const OpDef def = float_map_def<softplus_op::SoftplusFn>(kLaterMapRowsXY<1>);
   return def;
 }
 

@@ -14,13 +14,11 @@ struct SoftsignFn {
     return v / (T(1) + std::abs(v));
   }
 };
-constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = floats"},
-                                   {22, "input: T -> output: T; T = floats bfloat16"}};
 }  // namespace softsign_op
 }  // namespace
 
 const OpDef& def_Softsign() {
-  static const OpDef def = float_map_def<softsign_op::SoftsignFn>(softsign_op::kRows);
+  static const OpDef def = float_map_def<softsign_op::SoftsignFn>(kLaterMapRows<1>);
   return def;
 }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "ops/shape_infer.h"
@@ -64,14 +65,9 @@ class StringNormalizer : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const std::string action = ctx.attr_string("case_change_action", "NONE");
-  CaseChange change = CaseChange::None;
-  if (action == "LOWER")
-    change = CaseChange::Lower;
-  else if (action == "UPPER")
-    change = CaseChange::Upper;
-  else if (action != "NONE")
-    ctx.invalid("unknown case_change_action \"" + action + "\"");
+  const CaseChange change = attr_choice<CaseChange>(
+      ctx, "case_change_action", "NONE",
+      {{"NONE", CaseChange::None}, {"LOWER", CaseChange::Lower}, {"UPPER", CaseChange::Upper}});
   const ir::Attribute* stop = ctx.attr("stopwords");
   return std::make_unique<StringNormalizer>(change, ctx.attr_int("is_case_sensitive", 0) != 0,
                                             stop ? stop->strings : std::vector<std::string>{});

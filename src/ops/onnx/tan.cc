@@ -18,7 +18,7 @@ struct TanFn {
 }  // namespace
 
 const OpDef& def_Tan() {
-  static const OpDef def = float_map_def<tan_op::TanFn>(kMapRowsSince7);
+  static const OpDef def = float_map_def<tan_op::TanFn>(kLaterMapRows<7>);
   return def;
 }
 

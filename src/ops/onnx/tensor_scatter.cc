@@ -7,6 +7,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/layout.h"
 #include "kernels/sub_byte.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/optional_input.h"
@@ -87,9 +88,9 @@ class TensorScatter : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const std::string mode = ctx.attr_string("mode", "linear");
-  if (mode != "linear" && mode != "circular") ctx.invalid("unknown mode \"" + mode + "\"");
-  return std::make_unique<TensorScatter>(ctx.attr_int("axis", -2), mode == "circular");
+  const bool circular =
+      attr_choice<bool>(ctx, "mode", "linear", {{"linear", false}, {"circular", true}});
+  return std::make_unique<TensorScatter>(ctx.attr_int("axis", -2), circular);
 }
 
 void infer(InferContext& ctx) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/storage.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/registry.h"
 #include "util/thread_pool.h"
@@ -41,15 +42,9 @@ const ir::Attribute* required(const NodeView& ctx, const char* name) {
 
 VectorizerAttrs read_attrs(const NodeView& ctx) {
   VectorizerAttrs a;
-  const std::string mode = required(ctx, "mode")->s;
-  if (mode == "TF")
-    a.mode = Weighting::TF;
-  else if (mode == "IDF")
-    a.mode = Weighting::IDF;
-  else if (mode == "TFIDF")
-    a.mode = Weighting::TFIDF;
-  else
-    ctx.invalid("mode must be TF, IDF or TFIDF, not \"" + mode + "\"");
+  constexpr Choice<Weighting> kModes[] = {
+      {"TF", Weighting::TF}, {"IDF", Weighting::IDF}, {"TFIDF", Weighting::TFIDF}};
+  a.mode = choice_of<Weighting>(ctx, "mode", required(ctx, "mode")->s, kModes);
   a.min_n = required(ctx, "min_gram_length")->i;
   a.max_n = required(ctx, "max_gram_length")->i;
   a.max_skip = required(ctx, "max_skip_count")->i;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/resample_repeat.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
@@ -52,11 +53,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   kernels::ResampleSpec spec;
   spec.coord = kernels::CoordMode::Asymmetric;
   spec.nearest = kernels::NearestRound::Floor;
-  const std::string mode = ctx.attr_string("mode", "nearest");
-  if (mode == "linear" || mode == "bilinear")
-    spec.mode = kernels::Interp::Linear;
-  else if (mode != "nearest")
-    ctx.invalid("unknown Upsample mode '" + mode + "'");
+  spec.mode = attr_choice<kernels::Interp>(ctx, "mode", "nearest",
+                                           {{"nearest", kernels::Interp::Nearest},
+                                            {"linear", kernels::Interp::Linear},
+                                            {"bilinear", kernels::Interp::Linear}});
   std::vector<double> scales;
   if (ctx.since < 7) {
     scales = {1.0, 1.0, ctx.attr_float("height_scale", 1.0f), ctx.attr_float("width_scale", 1.0f)};

@@ -3,7 +3,6 @@
 //   g = norm_coefficient * X + G;  H' = H + g * g;  X' = X - r * g / (sqrt(H') + epsilon)
 #include <cmath>
 
-#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -42,9 +41,7 @@ const OpDef& def_TrainingAdagrad() {
        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
        "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "
        "norm_coefficient: float = 0.0"}};
-  static const OpDef def = def_from_rows(
-      "ai.onnx.preview.training", "Adagrad", training::make_optimizer<Adagrad>,
-      training::infer<Adagrad>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
+  static const OpDef def = training::optimizer_def<Adagrad>(kRows);
   return def;
 }
 

@@ -6,7 +6,6 @@
 //   X' = (1 - norm_coefficient_post) * (X - r * V' / (sqrt(H') + epsilon))
 #include <cmath>
 
-#include "ops/def_from_rows.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -54,9 +53,7 @@ const OpDef& def_TrainingAdam() {
        "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
        "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
        "float = 0.0"}};
-  static const OpDef def = def_from_rows(
-      "ai.onnx.preview.training", "Adam", training::make_optimizer<Adam>, training::infer<Adam>,
-      kRows, {.counts = ValueCounts{6, kVariadic, 3, kVariadic}});
+  static const OpDef def = training::optimizer_def<Adam>(kRows);
   return def;
 }
 

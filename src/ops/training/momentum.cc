@@ -3,7 +3,7 @@
 //   g = norm_coefficient * X + G;  V' = alpha * V + b * g
 //   mode "standard": X' = X - R * V'
 //   mode "nesterov": X' = X - R * (g + alpha * V')
-#include "ops/def_from_rows.h"
+#include "ops/attr_choice.h"
 #include "ops/training/optimizer.h"
 
 namespace bough::ops {
@@ -17,12 +17,8 @@ struct Momentum {
   explicit Momentum(const BuildContext& ctx)
       : alpha(ctx.attr_float("alpha", 0.0f)),
         beta(ctx.attr_float("beta", 0.0f)),
-        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)) {
-    const std::string mode = ctx.attr_string("mode", "");
-    if (mode != "standard" && mode != "nesterov")
-      ctx.invalid("mode must be \"standard\" or \"nesterov\", got \"" + mode + "\"");
-    nesterov = mode == "nesterov";
-  }
+        norm_coefficient(ctx.attr_float("norm_coefficient", 0.0f)),
+        nesterov(attr_choice<bool>(ctx, "mode", "", {{"standard", false}, {"nesterov", true}})) {}
 
   auto rule(const training::Step& step) const {
     const double b = step.count > 0 ? beta : 1.0;
@@ -37,7 +33,7 @@ struct Momentum {
   }
 
   double alpha, beta, norm_coefficient;
-  bool nesterov = false;
+  bool nesterov;
 };
 
 }  // namespace
@@ -49,9 +45,7 @@ const OpDef& def_TrainingMomentum() {
        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
        "int64, T3 = float double; alpha: float, beta: float, mode: string, "
        "norm_coefficient: float"}};
-  static const OpDef def = def_from_rows(
-      "ai.onnx.preview.training", "Momentum", training::make_optimizer<Momentum>,
-      training::infer<Momentum>, kRows, {.counts = ValueCounts{5, kVariadic, 2, kVariadic}});
+  static const OpDef def = training::optimizer_def<Momentum>(kRows);
   return def;
 }
 

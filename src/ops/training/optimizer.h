@@ -11,12 +11,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "bough/tensor.h"
 #include "ir/storage.h"
 #include "kernels/elementwise_loops.h"
+#include "ops/def_from_rows.h"
 #include "ops/registry.h"
 
 namespace bough::ops::training {
@@ -113,6 +115,17 @@ std::unique_ptr<Kernel> make_optimizer(const BuildContext& ctx) {
 template <typename Method>
 void infer(InferContext& ctx) {
   infer_optimizer(ctx, Method::kStates);
+}
+
+// The definition of an optimizer from its schema rows: its counts are those of one tensor
+// optimized at least (R, T, X, G and a state of each group in; X' and the new states out),
+// with no upper limit.
+template <typename Method>
+OpDef optimizer_def(std::span<const SignatureText> rows) {
+  constexpr int kGroups = static_cast<int>(Method::kStates.size());
+  return def_from_rows("ai.onnx.preview.training", Method::kName, make_optimizer<Method>,
+                       infer<Method>, rows,
+                       {.counts = ValueCounts{4 + kGroups, kVariadic, 1 + kGroups, kVariadic}});
 }
 
 }  // namespace bough::ops::training
