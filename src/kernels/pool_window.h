@@ -12,7 +12,9 @@
 
 #include "bough/tensor.h"
 #include "kernels/conv_window.h"
+#include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
+#include "kernels/through_float.h"
 #include "util/thread_pool.h"
 
 namespace bough::kernels {
@@ -97,6 +99,21 @@ void for_each_pool_row(const Tensor& x, Tensor& y, const Window& w, const PoolWi
 Window pool_window(const WindowAttrs& attrs, std::span<const int64_t> x_shape);
 // (N, C, out...) for x (N x C x ...).
 std::vector<int64_t> pooled_shape(std::span<const int64_t> x_shape, const Window& w);
+
+// The Y of a float pooling operator (`name`) over X of any float type, float16 and bfloat16
+// through float: Y of X's pooled shape, filled by fill(tag, x, y, w) with x and y in the
+// compute type (`tag` names it: float or double) and w the window of `attrs` over X.
+template <typename Fill>
+Tensor window_pool_float(const Tensor& in, const WindowAttrs& attrs, const char* name,
+                         Fill&& fill) {
+  const Window w = pool_window(attrs, in.shape());
+  auto pool = [&](const Tensor& x) {
+    Tensor y(x.type(), Dims(pooled_shape(x.shape(), w)));
+    visit_float(x.type(), name, [&](auto tag) { fill(tag, x, y, w); });
+    return y;
+  };
+  return through_float(pool, in);
+}
 
 // The column-major (storage_order 1) offset of the row-major plane offset `offset`.
 int64_t column_major_offset(const Window& w, int64_t offset);

@@ -3,7 +3,6 @@
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
 #include "kernels/pool_inside.h"
 #include "kernels/pool_window.h"
-#include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -43,17 +42,12 @@ class AveragePool : public Kernel {
       : attrs_(std::move(attrs)), include_pad_(include_pad) {}
 
   void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const kernels::Window w = kernels::pool_window(attrs_, in.shape());
-    auto pool = [&](const Tensor& x) {
-      Tensor y(x.type(), Dims(kernels::pooled_shape(x.shape(), w)));
-      kernels::visit_float(x.type(), "AveragePool", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        average_pool<T>(x, y, w, include_pad_, io.pool());
-      });
-      return y;
-    };
-    io.set_output(0, kernels::through_float(pool, in));
+    io.set_output(0, kernels::window_pool_float(
+                         io.input(0), attrs_, "AveragePool",
+                         [&](auto tag, const Tensor& x, Tensor& y, const kernels::Window& w) {
+                           using T = typename decltype(tag)::type;
+                           average_pool<T>(x, y, w, include_pad_, io.pool());
+                         }));
   }
 
  private:

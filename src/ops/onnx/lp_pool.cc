@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "kernels/pool_window.h"
-#include "kernels/through_float.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
@@ -43,17 +42,12 @@ class LpPool : public Kernel {
   LpPool(kernels::WindowAttrs attrs, double p) : attrs_(std::move(attrs)), p_(p) {}
 
   void run(KernelIO& io) override {
-    const Tensor& in = io.input(0);
-    const kernels::Window w = kernels::pool_window(attrs_, in.shape());
-    auto pool = [&](const Tensor& x) {
-      Tensor y(x.type(), Dims(kernels::pooled_shape(x.shape(), w)));
-      kernels::visit_float(x.type(), "LpPool", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        lp_pool<T>(x, y, w, p_, io.pool());
-      });
-      return y;
-    };
-    io.set_output(0, kernels::through_float(pool, in));
+    io.set_output(0, kernels::window_pool_float(
+                         io.input(0), attrs_, "LpPool",
+                         [&](auto tag, const Tensor& x, Tensor& y, const kernels::Window& w) {
+                           using T = typename decltype(tag)::type;
+                           lp_pool<T>(x, y, w, p_, io.pool());
+                         }));
   }
 
  private:
