@@ -319,8 +319,7 @@ class Conv : public Kernel {
  private:
   kernels::Window check(const Tensor& x, const FilterInfo& f) const {
     const Dims& ws = f.w_shape;
-    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
-      bad("Conv inputs have different element types");
+    check_filter_types(x, f, "Conv");
     if (x.rank() < 3)
       bad("Conv's X must have at least 3 dimensions, got " + shape_string(x.shape()));
     if (ws.size() != x.rank())

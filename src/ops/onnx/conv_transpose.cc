@@ -174,8 +174,7 @@ class ConvTranspose : public Kernel {
  private:
   kernels::Window check(const Tensor& x, const FilterInfo& f) const {
     const Dims& ws = f.w_shape;
-    if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
-      bad("ConvTranspose inputs have different element types");
+    check_filter_types(x, f, "ConvTranspose");
     if (x.rank() < 3 || ws.size() != x.rank())
       bad("ConvTranspose shapes " + shape_string(x.shape()) + " and " + shape_string(ws) +
           " do not fit");

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "kernels/dispatch.h"
@@ -45,6 +46,12 @@ inline FilterInfo filter_info(const PreparedFilter& p) {
 }
 inline FilterInfo filter_info(const Tensor& w, const Tensor* b) {
   return {w.type(), w.shape(), b ? b->type() : w.type(), b ? &b->shape() : nullptr};
+}
+
+// Throws BadInput unless X, W and B (when given) have one element type.
+inline void check_filter_types(const Tensor& x, const FilterInfo& f, const char* op) {
+  if (x.type() != f.w_type || (f.b_shape && f.b_type != x.type()))
+    fail(ErrorKind::BadInput, "", std::string(op) + " inputs have different element types");
 }
 
 // The prepared weights when W (input 1) and B (input 2, when given) are constant tensors of
