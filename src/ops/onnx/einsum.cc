@@ -87,6 +87,26 @@ std::vector<int> expand(const Term& term, size_t rank, size_t ell) {
   return labels;
 }
 
+bool has_ellipsis(const Term& term) {
+  return std::find(term.begin(), term.end(), kEllipsis) != term.end();
+}
+
+// The labels of the output's dimensions: the explicit output's or, without one, the
+// ellipsis and then the letters used once (uses[l]: the input dimensions labelled l) in
+// alphabetical order.
+std::vector<int> output_labels(const Equation& eq, size_t ell, const std::vector<int>& uses) {
+  if (eq.explicit_output) {
+    const bool out_ell = has_ellipsis(eq.output);
+    const size_t out_letters = eq.output.size() - (out_ell ? 1 : 0);
+    return expand(eq.output, out_letters + (out_ell ? ell : 0), ell);
+  }
+  std::vector<int> labels;
+  for (size_t j = 0; j < ell; ++j) labels.push_back(kLetters + static_cast<int>(j));
+  for (int l = 0; l < kLetters; ++l)
+    if (uses[static_cast<size_t>(l)] == 1) labels.push_back(l);
+  return labels;
+}
+
 // The loop over every label: output labels first (`n_out` of them), then summed ones.
 struct Loop {
   std::vector<int64_t> dims;
@@ -148,7 +168,7 @@ class Einsum : public Kernel {
     size_t ell = 0;
     for (size_t i = 0; i < n; ++i) {
       const Term& term = eq_.inputs[i];
-      const bool has_ell = std::count(term.begin(), term.end(), kEllipsis) > 0;
+      const bool has_ell = has_ellipsis(term);
       const size_t letters = term.size() - (has_ell ? 1 : 0);
       if (xs[i].rank() < letters || (!has_ell && xs[i].rank() != letters))
         fail(ErrorKind::BadInput, "",
@@ -174,16 +194,7 @@ class Einsum : public Kernel {
         }
       }
     }
-    std::vector<int> out_labels;
-    if (eq_.explicit_output) {
-      const bool out_ell = std::count(eq_.output.begin(), eq_.output.end(), kEllipsis) > 0;
-      const size_t out_letters = eq_.output.size() - (out_ell ? 1 : 0);
-      out_labels = expand(eq_.output, out_letters + (out_ell ? ell : 0), ell);
-    } else {
-      for (size_t j = 0; j < ell; ++j) out_labels.push_back(kLetters + static_cast<int>(j));
-      for (int l = 0; l < kLetters; ++l)
-        if (uses[static_cast<size_t>(l)] == 1) out_labels.push_back(l);
-    }
+    const std::vector<int> out_labels = output_labels(eq_, ell, uses);
     std::vector<bool> in_output(kLetters + ell, false);
     for (int l : out_labels) {
       if (size[static_cast<size_t>(l)] == -1 || in_output[static_cast<size_t>(l)])
@@ -255,7 +266,7 @@ void infer(InferContext& ctx) {
   bool ell_known = true;
   for (size_t i = 0; i < n; ++i) {
     const Term& term = eq.inputs[i];
-    const bool has_ell = std::count(term.begin(), term.end(), kEllipsis) > 0;
+    const bool has_ell = has_ellipsis(term);
     const size_t letters = term.size() - (has_ell ? 1 : 0);
     const ir::Shape& s = ctx.input_shape(i);
     if (!s.rank_known) {
@@ -267,9 +278,7 @@ void infer(InferContext& ctx) {
                   " does not fit its term");
     if (has_ell) ell = std::max(ell, s.dims.size() - letters);
   }
-  const bool out_ell =
-      eq.explicit_output && std::count(eq.output.begin(), eq.output.end(), kEllipsis) > 0;
-  if (!ell_known && (out_ell || !eq.explicit_output))
+  if (!ell_known && (!eq.explicit_output || has_ellipsis(eq.output)))
     return ctx.set_output_tensor(0, ctx.input_elem(0), ir::Shape::unknown_rank());
   std::vector<ir::Dim> size(kLetters + ell);
   std::vector<bool> seen(kLetters + ell, false);
@@ -296,18 +305,9 @@ void infer(InferContext& ctx) {
       }
     }
   }
-  std::vector<int> out_labels;
-  if (eq.explicit_output) {
-    const size_t out_letters = eq.output.size() - (out_ell ? 1 : 0);
-    out_labels = expand(eq.output, out_letters + (out_ell ? ell : 0), ell);
-  } else {
-    for (size_t j = 0; j < ell; ++j) out_labels.push_back(kLetters + static_cast<int>(j));
-    for (int l = 0; l < kLetters; ++l)
-      if (uses[static_cast<size_t>(l)] == 1) out_labels.push_back(l);
-  }
   std::vector<bool> in_output(kLetters + ell, false);
   std::vector<ir::Dim> dims;
-  for (int l : out_labels) {
+  for (int l : output_labels(eq, ell, uses)) {
     const auto u = static_cast<size_t>(l);
     if (!seen[u] || in_output[u])
       ctx.invalid("an output label is repeated or missing from the inputs");
