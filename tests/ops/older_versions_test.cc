@@ -67,6 +67,39 @@ TEST(OlderVersions, ResizeTfHalfPixelForNNIsRefusedFromOpset13) {
   }
 }
 
+// The modes each Resize version knows: cubic from 11, half_pixel_symmetric from 19; any other
+// text is refused, naming the attribute.
+TEST(OlderVersions, ResizeModesArriveWithTheirVersions) {
+  auto resize = [](int64_t opset, const char* name, const char* value) {
+    return run_older(
+        "Resize",
+        {{"X", f32({1, 1, 1, 2}, {10, 20})},
+         {"roi", f32({0}, {})},
+         {"scales", f32({4}, {1, 1, 1, 1.7f})}},
+        1,
+        [=](auto& n) {
+          set_string(n, "mode", "linear");
+          set_string(n, name, value);
+        },
+        opset);
+  };
+  expect_error_mentioning([&] { resize(10, "mode", "cubic"); },
+                          "mode must be 'nearest' or 'linear', got 'cubic'",
+                          ErrorKind::InvalidModel);
+  expect_error_mentioning(
+      [&] { resize(18, "coordinate_transformation_mode", "half_pixel_symmetric"); },
+      "coordinate_transformation_mode must be", ErrorKind::InvalidModel);
+  expect_error_mentioning([&] { resize(19, "nearest_mode", "round"); },
+                          "nearest_mode must be", ErrorKind::InvalidModel);
+  expect_error_mentioning([&] { resize(19, "keep_aspect_ratio_policy", "fit"); },
+                          "keep_aspect_ratio_policy must be", ErrorKind::InvalidModel);
+  // half_pixel_symmetric at 19, scale 1.7 over 2 elements (output width 3.4, 3 kept):
+  // offset = 1 * (1 - 3 / 3.4) = 0.1176, x_original = offset + (x + 0.5) / 1.7 - 0.5 =
+  // -0.088, 0.5, 1.088: 10 (clamped), 15, 20 (clamped). half_pixel would read 0.382 at x = 1.
+  expect_tensor(resize(19, "coordinate_transformation_mode", "half_pixel_symmetric")[0],
+                {1, 1, 1, 3}, {10, 15, 20}, 1e-4);
+}
+
 // ---------------------------------------------------------------------------------------
 // Legacy broadcasting (before opset 7): `broadcast` = 1 lets B broadcast to A, aligned at
 // `axis` or else at A's trailing dimensions.

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 
 #include "kernels/layout.h"
 #include "kernels/resample_repeat.h"
 #include "kernels/shape_args.h"
+#include "ops/attr_choice.h"
 #include "ops/def_from_rows.h"
 #include "ops/onnx/layout_infer.h"
 #include "ops/registry.h"
@@ -136,17 +138,29 @@ class Resize : public Kernel {
   double extrapolation_;
 };
 
+// The choices of the mode attributes; each list's last entry comes in later than the rest
+// (cubic in Resize-11, half_pixel_symmetric in Resize-19).
+constexpr Choice<kernels::Interp> kModes[] = {{"nearest", kernels::Interp::Nearest},
+                                              {"linear", kernels::Interp::Linear},
+                                              {"cubic", kernels::Interp::Cubic}};
+constexpr Choice<kernels::CoordMode> kCoordModes[] = {
+    {"half_pixel", kernels::CoordMode::HalfPixel},
+    {"pytorch_half_pixel", kernels::CoordMode::PytorchHalfPixel},
+    {"align_corners", kernels::CoordMode::AlignCorners},
+    {"asymmetric", kernels::CoordMode::Asymmetric},
+    {"tf_crop_and_resize", kernels::CoordMode::TfCropAndResize},
+    {"tf_half_pixel_for_nn", kernels::CoordMode::TfHalfPixelForNN},
+    {"half_pixel_symmetric", kernels::CoordMode::HalfPixelSymmetric}};
+
+// `all`, without its last entry when opset `since` is before `last_since`.
+template <typename E, size_t N>
+std::span<const Choice<E>> choices_at(const Choice<E> (&all)[N], int since, int last_since) {
+  return std::span<const Choice<E>>(all, since >= last_since ? N : N - 1);
+}
+
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   kernels::ResampleSpec spec;
-  const std::string mode = ctx.attr_string("mode", "nearest");
-  if (mode == "nearest")
-    spec.mode = kernels::Interp::Nearest;
-  else if (mode == "linear")
-    spec.mode = kernels::Interp::Linear;
-  else if (mode == "cubic" && ctx.since >= 11)
-    spec.mode = kernels::Interp::Cubic;
-  else
-    ctx.invalid("unknown Resize mode '" + mode + "'");
+  spec.mode = attr_choice(ctx, "mode", "nearest", choices_at(kModes, ctx.since, 11));
   const bool v10 = ctx.since < 11;
   if (v10) {
     spec.coord = kernels::CoordMode::Asymmetric;
@@ -154,47 +168,22 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   } else {
     const std::string coord = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
     if (const std::string why = missing_mode(coord, ctx.since); !why.empty()) ctx.invalid(why);
-    using kernels::CoordMode;
-    if (coord == "half_pixel")
-      spec.coord = CoordMode::HalfPixel;
-    else if (coord == "half_pixel_symmetric" && ctx.since >= 19)
-      spec.coord = CoordMode::HalfPixelSymmetric;
-    else if (coord == "pytorch_half_pixel")
-      spec.coord = CoordMode::PytorchHalfPixel;
-    else if (coord == "align_corners")
-      spec.coord = CoordMode::AlignCorners;
-    else if (coord == "asymmetric")
-      spec.coord = CoordMode::Asymmetric;
-    else if (coord == "tf_crop_and_resize")
-      spec.coord = CoordMode::TfCropAndResize;
-    else if (coord == "tf_half_pixel_for_nn")
-      spec.coord = CoordMode::TfHalfPixelForNN;
-    else
-      ctx.invalid("unknown coordinate_transformation_mode '" + coord + "'");
-    const std::string nearest = ctx.attr_string("nearest_mode", "round_prefer_floor");
-    using kernels::NearestRound;
-    if (nearest == "round_prefer_floor")
-      spec.nearest = NearestRound::PreferFloor;
-    else if (nearest == "round_prefer_ceil")
-      spec.nearest = NearestRound::PreferCeil;
-    else if (nearest == "floor")
-      spec.nearest = NearestRound::Floor;
-    else if (nearest == "ceil")
-      spec.nearest = NearestRound::Ceil;
-    else
-      ctx.invalid("unknown nearest_mode '" + nearest + "'");
+    spec.coord = choice_of(ctx, "coordinate_transformation_mode", coord,
+                           choices_at(kCoordModes, ctx.since, 19));
+    spec.nearest = attr_choice<kernels::NearestRound>(
+        ctx, "nearest_mode", "round_prefer_floor",
+        {{"round_prefer_floor", kernels::NearestRound::PreferFloor},
+         {"round_prefer_ceil", kernels::NearestRound::PreferCeil},
+         {"floor", kernels::NearestRound::Floor},
+         {"ceil", kernels::NearestRound::Ceil}});
     spec.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
     spec.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
     spec.antialias = ctx.attr_int("antialias", 0) != 0;
   }
-  Policy policy = Policy::Stretch;
-  const std::string keep = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
-  if (keep == "not_larger")
-    policy = Policy::NotLarger;
-  else if (keep == "not_smaller")
-    policy = Policy::NotSmaller;
-  else if (keep != "stretch")
-    ctx.invalid("unknown keep_aspect_ratio_policy '" + keep + "'");
+  const Policy policy = attr_choice<Policy>(ctx, "keep_aspect_ratio_policy", "stretch",
+                                            {{"stretch", Policy::Stretch},
+                                             {"not_larger", Policy::NotLarger},
+                                             {"not_smaller", Policy::NotSmaller}});
   return std::make_unique<Resize>(spec, v10, ctx.attr_ints("axes"), policy,
                                   ctx.attr_float("extrapolation_value", 0.0f));
 }
