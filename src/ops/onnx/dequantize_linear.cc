@@ -78,26 +78,13 @@ class DequantizeLinear : public Kernel {
         store(i, quant::round_to(d * scales[q], prec));
       });
     };
-    switch (x.type()) {
-      case ElemType::UInt8:
-        loop([p = x.data<uint8_t>()](int64_t i) { return double(p[i]); });
-        break;
-      case ElemType::Int8:
-        loop([p = x.data<int8_t>()](int64_t i) { return double(p[i]); });
-        break;
-      case ElemType::UInt16:
-        loop([p = x.data<uint16_t>()](int64_t i) { return double(p[i]); });
-        break;
-      case ElemType::Int16:
-        loop([p = x.data<int16_t>()](int64_t i) { return double(p[i]); });
-        break;
-      case ElemType::Int32:
-        loop([p = x.data<int32_t>()](int64_t i) { return double(p[i]); });
-        break;
-      default:
-        loop([&x](int64_t i) { return x.get_double(i); });
-        break;  // narrow types
-    }
+    auto loop_over = [&](auto tag) {
+      loop([p = x.data<typename decltype(tag)::type>()](int64_t i) { return double(p[i]); });
+    };
+    if (x.type() == ElemType::Int32)
+      loop_over(kernels::Tag<int32_t>{});
+    else if (!quant::visit_int8_or_16(x.type(), loop_over))
+      loop([&x](int64_t i) { return x.get_double(i); });  // the narrow types
     io.set_output(0, std::move(y));
   }
 

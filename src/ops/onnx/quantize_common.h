@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include "bough/error.h"
 #include "bough/tensor.h"
 #include "ir/float_formats.h"
+#include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "util/thread_pool.h"
 
@@ -77,6 +79,24 @@ inline bool is_quantized_type(ElemType t) {
   }
 }
 
+// fn(kernels::Tag<T>{}) and true when `t` is an integer type of 8 or 16 bits (T its C++
+// type); false, without calling fn, for any other type.
+template <typename F>
+bool visit_int8_or_16(ElemType t, F&& fn) {
+  switch (t) {
+    case ElemType::UInt8:
+      return fn(kernels::Tag<uint8_t>{}), true;
+    case ElemType::Int8:
+      return fn(kernels::Tag<int8_t>{}), true;
+    case ElemType::UInt16:
+      return fn(kernels::Tag<uint16_t>{}), true;
+    case ElemType::Int16:
+      return fn(kernels::Tag<int16_t>{}), true;
+    default:
+      return false;
+  }
+}
+
 // An output tensor for `type`; sub-byte types start zeroed so packing can OR fields in.
 inline Tensor new_output(ElemType type, const Dims& shape) {
   return is_sub_byte(type) ? Tensor::zeros(type, shape) : Tensor(type, shape);
@@ -89,38 +109,20 @@ inline Tensor new_output(ElemType type, const Dims& shape) {
 class QuantizedWriter {
  public:
   QuantizedWriter(ElemType type, bool saturate) : type_(type), saturate_(saturate) {
-    switch (type) {
-      case ElemType::UInt8:
-        lo_ = 0, hi_ = 255;
-        break;
-      case ElemType::Int8:
-        lo_ = -128, hi_ = 127;
-        break;
-      case ElemType::UInt16:
-        lo_ = 0, hi_ = 65535;
-        break;
-      case ElemType::Int16:
-        lo_ = -32768, hi_ = 32767;
-        break;
-      default:
-        if (!is_quantized_type(type)) bad("cannot quantize to " + type_name(type));
-    }
+    const bool integer = visit_int8_or_16(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      lo_ = std::numeric_limits<T>::min(), hi_ = std::numeric_limits<T>::max();
+    });
+    if (!integer && !is_quantized_type(type)) bad("cannot quantize to " + type_name(type));
   }
 
   void operator()(Tensor& out, int64_t i, double q, double zero_point) const {
+    const bool integer = visit_int8_or_16(type_, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      out.data<T>()[i] = static_cast<T>(to_int(q, zero_point));
+    });
+    if (integer) return;
     switch (type_) {
-      case ElemType::UInt8:
-        out.data<uint8_t>()[i] = static_cast<uint8_t>(to_int(q, zero_point));
-        return;
-      case ElemType::Int8:
-        out.data<int8_t>()[i] = static_cast<int8_t>(to_int(q, zero_point));
-        return;
-      case ElemType::UInt16:
-        out.data<uint16_t>()[i] = static_cast<uint16_t>(to_int(q, zero_point));
-        return;
-      case ElemType::Int16:
-        out.data<int16_t>()[i] = static_cast<int16_t>(to_int(q, zero_point));
-        return;
       case ElemType::UInt4:
       case ElemType::Int4:
         set_packed(out.data<uint8_t>(), i, 4,
@@ -341,22 +343,8 @@ inline Tensor subtract_zero_point(const Tensor& x, const Tensor* zero_point, con
     Odometer od(x.shape(), shapes);
     for (int64_t i = 0; i < n; ++i, od.next()) dst[i] = src[i] - zp[od.offset(0)];
   };
-  switch (x.type()) {
-    case ElemType::UInt8:
-      run(x.data<uint8_t>());
-      break;
-    case ElemType::Int8:
-      run(x.data<int8_t>());
-      break;
-    case ElemType::UInt16:
-      run(x.data<uint16_t>());
-      break;
-    case ElemType::Int16:
-      run(x.data<int16_t>());
-      break;
-    default:
-      bad("expected an 8- or 16-bit integer input, got " + type_name(x.type()));
-  }
+  if (!visit_int8_or_16(x.type(), [&](auto tag) { run(x.data<typename decltype(tag)::type>()); }))
+    bad("expected an 8- or 16-bit integer input, got " + type_name(x.type()));
   return out;
 }
 
