@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,27 @@ bool has_contents(const InferTensorContents& c) {
   return std::any_of(sizes.begin(), sizes.end(), [](const auto& field) { return field.second; });
 }
 
+// Where T's values travel: the index of their field among the number fields of
+// InferTensorContents in the order int, int64, uint, uint64, fp32, fp64 (the integers of 8
+// and 16 bits travel in the 32-bit fields).
+template <typename T>
+constexpr size_t kField = std::is_same_v<T, float> ? 4
+                          : std::is_same_v<T, double>
+                              ? 5
+                              : (std::is_unsigned_v<T> ? 2 : 0) + (sizeof(T) == 8 ? 1 : 0);
+
+template <typename T>
+const auto& values_of(const InferTensorContents& c) {
+  return std::get<kField<T>>(std::tie(c.int_contents(), c.int64_contents(), c.uint_contents(),
+                                      c.uint64_contents(), c.fp32_contents(), c.fp64_contents()));
+}
+template <typename T>
+auto* mutable_values_of(InferTensorContents& c) {
+  return std::get<kField<T>>(std::make_tuple(c.mutable_int_contents(), c.mutable_int64_contents(),
+                                             c.mutable_uint_contents(), c.mutable_uint64_contents(),
+                                             c.mutable_fp32_contents(), c.mutable_fp64_contents()));
+}
+
 // Copies `values` into `t` as T, refusing a value T cannot hold (an int_contents of 300 for
 // INT8) with the message tensor_from_json gives.
 template <typename T, typename Values>
@@ -99,43 +122,17 @@ Tensor tensor_from_contents(const InferTensorContents& c, const DeclaredInput& i
     bad_request(input.what + ": " + std::to_string(count) + " data elements, its shape has " +
                 std::to_string(input.shape.numel()));
   Tensor t(input.type, input.shape);
-  switch (input.type) {
-    case ElemType::Bool:
-      for (int i = 0; i < c.bool_contents_size(); ++i) t.data<uint8_t>()[i] = c.bool_contents(i);
-      break;
-    case ElemType::Int8:
-      copy_values<int8_t>(c.int_contents(), t, name);
-      break;
-    case ElemType::Int16:
-      copy_values<int16_t>(c.int_contents(), t, name);
-      break;
-    case ElemType::Int32:
-      copy_values<int32_t>(c.int_contents(), t, name);
-      break;
-    case ElemType::Int64:
-      copy_values<int64_t>(c.int64_contents(), t, name);
-      break;
-    case ElemType::UInt8:
-      copy_values<uint8_t>(c.uint_contents(), t, name);
-      break;
-    case ElemType::UInt16:
-      copy_values<uint16_t>(c.uint_contents(), t, name);
-      break;
-    case ElemType::UInt32:
-      copy_values<uint32_t>(c.uint_contents(), t, name);
-      break;
-    case ElemType::UInt64:
-      copy_values<uint64_t>(c.uint64_contents(), t, name);
-      break;
-    case ElemType::Float:
-      copy_values<float>(c.fp32_contents(), t, name);
-      break;
-    case ElemType::Double:
-      copy_values<double>(c.fp64_contents(), t, name);
-      break;
-    default:  // BYTES: typed_field above admits nothing else
-      for (int i = 0; i < c.bytes_contents_size(); ++i) t.strings()[i] = c.bytes_contents(i);
+  const bool number = visit_number(input.type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    copy_values<T>(values_of<T>(c), t, name);
+  });
+  if (number) return t;
+  if (input.type == ElemType::Bool) {
+    for (int i = 0; i < c.bool_contents_size(); ++i) t.data<uint8_t>()[i] = c.bool_contents(i);
+    return t;
   }
+  // BYTES: typed_field above admits nothing else.
+  for (int i = 0; i < c.bytes_contents_size(); ++i) t.strings()[i] = c.bytes_contents(i);
   return t;
 }
 
@@ -148,45 +145,18 @@ void add_values(Field* field, const Tensor& t) {
 
 // Writes `t` into typed contents (its type has a field: the caller checked).
 void set_contents(InferTensorContents& c, const Tensor& t) {
-  switch (t.type()) {
-    case ElemType::Bool: {
-      const uint8_t* data = t.data<uint8_t>();
-      for (int64_t i = 0; i < t.numel(); ++i) c.add_bool_contents(data[i] != 0);
-      break;
-    }
-    case ElemType::Int8:
-      add_values<int8_t>(c.mutable_int_contents(), t);
-      break;
-    case ElemType::Int16:
-      add_values<int16_t>(c.mutable_int_contents(), t);
-      break;
-    case ElemType::Int32:
-      add_values<int32_t>(c.mutable_int_contents(), t);
-      break;
-    case ElemType::Int64:
-      add_values<int64_t>(c.mutable_int64_contents(), t);
-      break;
-    case ElemType::UInt8:
-      add_values<uint8_t>(c.mutable_uint_contents(), t);
-      break;
-    case ElemType::UInt16:
-      add_values<uint16_t>(c.mutable_uint_contents(), t);
-      break;
-    case ElemType::UInt32:
-      add_values<uint32_t>(c.mutable_uint_contents(), t);
-      break;
-    case ElemType::UInt64:
-      add_values<uint64_t>(c.mutable_uint64_contents(), t);
-      break;
-    case ElemType::Float:
-      add_values<float>(c.mutable_fp32_contents(), t);
-      break;
-    case ElemType::Double:
-      add_values<double>(c.mutable_fp64_contents(), t);
-      break;
-    default:  // BYTES
-      for (int64_t i = 0; i < t.numel(); ++i) c.add_bytes_contents(t.strings()[i]);
+  const bool number = visit_number(t.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    add_values<T>(mutable_values_of<T>(c), t);
+  });
+  if (number) return;
+  if (t.type() == ElemType::Bool) {
+    const uint8_t* data = t.data<uint8_t>();
+    for (int64_t i = 0; i < t.numel(); ++i) c.add_bool_contents(data[i] != 0);
+    return;
   }
+  // BYTES
+  for (int64_t i = 0; i < t.numel(); ++i) c.add_bytes_contents(t.strings()[i]);
 }
 
 // The request's "binary_data_output" parameter, when it has one.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -93,11 +94,16 @@ void read_leaves(const json& data, Store&& store) {
   for_each_leaf(data, [&](const json& leaf) { store(i++, leaf); });
 }
 
+// A value of number type T (its element type `type`): whole and in range for an integer type,
+// rounded to nearest for float.
 template <typename T>
-void read_integers(const json& data, Tensor& t, const std::string& what) {
-  T* out = t.data<T>();
-  read_leaves(data,
-              [&](int64_t i, const json& v) { out[i] = integer_value<T>(v, t.type(), what); });
+T number_value(const json& v, ElemType type, const std::string& what) {
+  if constexpr (std::is_integral_v<T>)
+    return integer_value<T>(v, type, what);
+  else if constexpr (std::is_same_v<T, float>)
+    return to_float(float_value(v, type, what));
+  else
+    return float_value(v, type, what);
 }
 
 template <typename T>
@@ -118,11 +124,6 @@ void append_numbers(std::string& out, const Tensor& t, Convert convert) {
     if (i) out.push_back(',');
     append_number(out, convert(data[i]));
   }
-}
-
-template <typename T>
-void append_numbers(std::string& out, const Tensor& t) {
-  append_numbers<T>(out, t, [](T v) { return v; });
 }
 
 uint32_t read_u32(const char* p) {
@@ -152,6 +153,12 @@ Tensor tensor_from_json(const json& data, ElemType type, const Dims& shape,
     bad_request("input '" + what + "': " + std::to_string(leaves) +
                 " data elements, its shape has " + std::to_string(shape.numel()));
   Tensor t(type, shape);
+  const bool number = visit_number(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* out = t.data<T>();
+    read_leaves(data, [&](int64_t i, const json& v) { out[i] = number_value<T>(v, type, what); });
+  });
+  if (number) return t;
   switch (type) {
     case ElemType::Bool: {
       uint8_t* out = t.data<uint8_t>();
@@ -159,41 +166,6 @@ Tensor tensor_from_json(const json& data, ElemType type, const Dims& shape,
         if (!v.is_boolean()) wrong_value(what, type, v);
         out[i] = v.get<bool>() ? 1 : 0;
       });
-      break;
-    }
-    case ElemType::UInt8:
-      read_integers<uint8_t>(data, t, what);
-      break;
-    case ElemType::UInt16:
-      read_integers<uint16_t>(data, t, what);
-      break;
-    case ElemType::UInt32:
-      read_integers<uint32_t>(data, t, what);
-      break;
-    case ElemType::UInt64:
-      read_integers<uint64_t>(data, t, what);
-      break;
-    case ElemType::Int8:
-      read_integers<int8_t>(data, t, what);
-      break;
-    case ElemType::Int16:
-      read_integers<int16_t>(data, t, what);
-      break;
-    case ElemType::Int32:
-      read_integers<int32_t>(data, t, what);
-      break;
-    case ElemType::Int64:
-      read_integers<int64_t>(data, t, what);
-      break;
-    case ElemType::Float: {
-      float* out = t.data<float>();
-      read_leaves(data,
-                  [&](int64_t i, const json& v) { out[i] = to_float(float_value(v, type, what)); });
-      break;
-    }
-    case ElemType::Double: {
-      double* out = t.data<double>();
-      read_leaves(data, [&](int64_t i, const json& v) { out[i] = float_value(v, type, what); });
       break;
     }
     case ElemType::Float16:
@@ -262,6 +234,12 @@ Tensor tensor_from_binary(std::string_view bytes, ElemType type, const Dims& sha
 
 void append_json_data(std::string& out, const Tensor& t) {
   out.push_back('[');
+  // Unary plus writes the 8-bit integers as numbers, not characters.
+  const bool number = visit_number(t.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    append_numbers<T>(out, t, [](T v) { return +v; });
+  });
+  if (number) return out.push_back(']');
   switch (t.type()) {
     case ElemType::Bool: {
       const uint8_t* data = t.data<uint8_t>();
@@ -269,36 +247,6 @@ void append_json_data(std::string& out, const Tensor& t) {
         out.append(i ? "," : "").append(data[i] ? "true" : "false");
       break;
     }
-    case ElemType::UInt8:
-      append_numbers<uint8_t>(out, t, [](uint8_t v) { return unsigned{v}; });
-      break;
-    case ElemType::UInt16:
-      append_numbers<uint16_t>(out, t);
-      break;
-    case ElemType::UInt32:
-      append_numbers<uint32_t>(out, t);
-      break;
-    case ElemType::UInt64:
-      append_numbers<uint64_t>(out, t);
-      break;
-    case ElemType::Int8:
-      append_numbers<int8_t>(out, t, [](int8_t v) { return int{v}; });
-      break;
-    case ElemType::Int16:
-      append_numbers<int16_t>(out, t);
-      break;
-    case ElemType::Int32:
-      append_numbers<int32_t>(out, t);
-      break;
-    case ElemType::Int64:
-      append_numbers<int64_t>(out, t);
-      break;
-    case ElemType::Float:
-      append_numbers<float>(out, t);
-      break;
-    case ElemType::Double:
-      append_numbers<double>(out, t);
-      break;
     case ElemType::Float16:
       append_numbers<uint16_t>(out, t, half_to_float);
       break;

@@ -69,6 +69,36 @@ TEST(ServeTensorData, JsonNumbersInTheFewestDigits) {
   EXPECT_EQ(json_text(h), "[1,0.33325195]");
 }
 
+// Each number datatype reads the ends of its range from JSON and writes them back as they
+// came (the 8-bit integers as numbers, not characters), and refuses a value one past them.
+TEST(ServeTensorData, EveryNumberDatatypeKeepsItsRange) {
+  struct Case {
+    ElemType type;
+    const char* range;
+    const char* past;
+  };
+  const Case cases[] = {
+      {ElemType::Int8, "[-128,127]", "[128]"},
+      {ElemType::Int16, "[-32768,32767]", "[-32769]"},
+      {ElemType::Int32, "[-2147483648,2147483647]", "[2147483648]"},
+      {ElemType::Int64, "[-9223372036854775808,9223372036854775807]", "[9223372036854775808]"},
+      {ElemType::UInt8, "[0,255]", "[256]"},
+      {ElemType::UInt16, "[0,65535]", "[65536]"},
+      {ElemType::UInt32, "[0,4294967295]", "[4294967296]"},
+      {ElemType::UInt64, "[0,18446744073709551615]", "[-1]"},
+      {ElemType::Float, "[-3.4028235e+38,1e-45]", "[true]"},
+      {ElemType::Double, "[-1.7976931348623157e+308,5e-324]", "[\"x\"]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(datatype_name(c.type));
+    const Tensor t = tensor_from_json(json::parse(c.range), c.type, Dims{2}, "x");
+    EXPECT_EQ(t.type(), c.type);
+    EXPECT_EQ(json_text(t), c.range);
+    EXPECT_EQ(status_of([&] { tensor_from_json(json::parse(c.past), c.type, Dims{1}, "x"); }),
+              400);
+  }
+}
+
 TEST(ServeTensorData, NestedAndFlatDataReadTheSame) {
   const Tensor nested =
       tensor_from_json(json::parse("[[1,2],[3,4]]"), ElemType::Int32, Dims{2, 2}, "x");
