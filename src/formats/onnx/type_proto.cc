@@ -36,41 +36,48 @@ void shape_to_proto(const ir::Shape& s, onnxpb::TensorShapeProto* p) {
   }
 }
 
+// The element type and shape of a tensor or a sparse tensor type (TypeProto's Tensor and
+// SparseTensor hold the same two fields).
+template <typename TensorLike>
+void read_tensor_like(const TensorLike& p, ir::Type& t, const std::string& where) {
+  t.elem = elem_from_code(p.elem_type(), where);
+  if (p.has_shape()) t.shape = shape_from_proto(p.shape());
+}
+template <typename TensorLike>
+void write_tensor_like(const ir::Type& t, TensorLike* p) {
+  p->set_elem_type(static_cast<int>(t.elem));
+  if (t.shape.rank_known) shape_to_proto(t.shape, p->mutable_shape());
+}
+
 }  // namespace
 
 ir::Type type_from_proto(const onnxpb::TypeProto& p, const std::string& where) {
   ir::Type t;
   t.denotation = p.denotation();
+  auto inner = [&](const onnxpb::TypeProto& e) {
+    return std::make_shared<const ir::Type>(type_from_proto(e, where));
+  };
   switch (p.value_case()) {
     case onnxpb::TypeProto::kTensorType:
       t.kind = ir::Type::Kind::Tensor;
-      t.elem = elem_from_code(p.tensor_type().elem_type(), where);
-      if (p.tensor_type().has_shape()) t.shape = shape_from_proto(p.tensor_type().shape());
+      read_tensor_like(p.tensor_type(), t, where);
       break;
     case onnxpb::TypeProto::kSparseTensorType:
       t.kind = ir::Type::Kind::SparseTensor;
-      t.elem = elem_from_code(p.sparse_tensor_type().elem_type(), where);
-      if (p.sparse_tensor_type().has_shape())
-        t.shape = shape_from_proto(p.sparse_tensor_type().shape());
+      read_tensor_like(p.sparse_tensor_type(), t, where);
       break;
     case onnxpb::TypeProto::kSequenceType:
       t.kind = ir::Type::Kind::Sequence;
-      if (p.sequence_type().has_elem_type())
-        t.inner =
-            std::make_shared<const ir::Type>(type_from_proto(p.sequence_type().elem_type(), where));
+      if (p.sequence_type().has_elem_type()) t.inner = inner(p.sequence_type().elem_type());
       break;
     case onnxpb::TypeProto::kOptionalType:
       t.kind = ir::Type::Kind::Optional;
-      if (p.optional_type().has_elem_type())
-        t.inner =
-            std::make_shared<const ir::Type>(type_from_proto(p.optional_type().elem_type(), where));
+      if (p.optional_type().has_elem_type()) t.inner = inner(p.optional_type().elem_type());
       break;
     case onnxpb::TypeProto::kMapType:
       t.kind = ir::Type::Kind::Map;
       t.elem = elem_from_code(p.map_type().key_type(), where);
-      if (p.map_type().has_value_type())
-        t.inner =
-            std::make_shared<const ir::Type>(type_from_proto(p.map_type().value_type(), where));
+      if (p.map_type().has_value_type()) t.inner = inner(p.map_type().value_type());
       break;
     case onnxpb::TypeProto::kOpaqueType:
       t.kind = ir::Type::Kind::Opaque;
@@ -86,18 +93,12 @@ void type_to_proto(const ir::Type& t, onnxpb::TypeProto* p) {
   switch (t.kind) {
     case ir::Type::Kind::Undefined:
       break;
-    case ir::Type::Kind::Tensor: {
-      auto* tt = p->mutable_tensor_type();
-      tt->set_elem_type(static_cast<int>(t.elem));
-      if (t.shape.rank_known) shape_to_proto(t.shape, tt->mutable_shape());
+    case ir::Type::Kind::Tensor:
+      write_tensor_like(t, p->mutable_tensor_type());
       break;
-    }
-    case ir::Type::Kind::SparseTensor: {
-      auto* tt = p->mutable_sparse_tensor_type();
-      tt->set_elem_type(static_cast<int>(t.elem));
-      if (t.shape.rank_known) shape_to_proto(t.shape, tt->mutable_shape());
+    case ir::Type::Kind::SparseTensor:
+      write_tensor_like(t, p->mutable_sparse_tensor_type());
       break;
-    }
     case ir::Type::Kind::Sequence: {
       auto* st = p->mutable_sequence_type();
       if (t.inner) type_to_proto(*t.inner, st->mutable_elem_type());

@@ -105,6 +105,13 @@ std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t inpu
   return v;
 }
 
+int64_t const_axis(GraphLowering& g, const LayerIO& io, size_t input) {
+  const std::vector<int64_t> axis = const_ints(g, io, input, "the axis input");
+  if (axis.size() != 1)
+    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  return axis[0];
+}
+
 std::vector<double> const_floats(GraphLowering& g, const LayerIO& io, size_t input,
                                  const char* what) {
   const Tensor* t = GraphLowering::constant_value(io.in.at(input));

@@ -26,6 +26,8 @@ std::vector<float> float_list(GraphLowering& g, const XmlLayer& l, const char* k
 // The values of input `input`, which must be an int32/int64 constant.
 std::vector<int64_t> const_ints(GraphLowering& g, const LayerIO& io, size_t input,
                                 const char* what);
+// The axis a layer takes as input `input`: one value, an int32/int64 constant.
+int64_t const_axis(GraphLowering& g, const LayerIO& io, size_t input);
 // `v` as a scalar of type `t` (float, double, float16, bfloat16 or an integer; v must fit
 // an integer type); nullopt for other types.
 std::optional<Tensor> scalar_of(ElemType t, double v);

@@ -69,14 +69,12 @@ void map_batched_gather(GraphLowering& g, const LayerIO& io, int64_t b, int64_t 
 
 void map_gather(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 3, 3);
-  std::vector<int64_t> axis = const_ints(g, io, 2, "the axis input");
-  if (axis.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  const int64_t axis = const_axis(g, io, 2);
   int64_t b = int_data(g, io.layer, "batch_dims", 0);
   if (b < 0) b += input_rank(g, io.layer, 1, "Gather with negative batch_dims: indices");
-  if (b != 0) return map_batched_gather(g, io, b, axis[0]);
+  if (b != 0) return map_batched_gather(g, io, b, axis);
   g.node_to("Gather", {io.in[0], io.in[1]}, {io.out[0]}, io.layer.name)
-      ->attributes.push_back(int_attr("axis", axis[0]));
+      ->attributes.push_back(int_attr("axis", axis));
 }
 
 // GatherND-8 is ONNX's GatherND; GatherND-5 flattens the batch axes of its output into one
@@ -140,9 +138,7 @@ void map_scatter_nd(GraphLowering& g, const LayerIO& io) {
 // use_init_val (ONNX always does); mean has no ONNX form.
 void map_scatter_elements(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 4, 4);
-  std::vector<int64_t> axis = const_ints(g, io, 3, "the axis input");
-  if (axis.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  const int64_t axis = const_axis(g, io, 3);
   std::string reduction = "none";
   if (op_version(io.layer) >= 12) {
     reduction = onnx_reduction(g, io.layer, true);
@@ -152,7 +148,7 @@ void map_scatter_elements(GraphLowering& g, const LayerIO& io) {
   }
   ir::Node* n =
       g.node_to("ScatterElements", {io.in[0], io.in[1], io.in[2]}, {io.out[0]}, io.layer.name);
-  n->attributes.push_back(int_attr("axis", axis[0]));
+  n->attributes.push_back(int_attr("axis", axis));
   n->attributes.push_back(string_attr("reduction", reduction));
 }
 
@@ -160,10 +156,8 @@ void map_scatter_elements(GraphLowering& g, const LayerIO& io) {
 // axis 0 ONNX's ScatterND with each index a 1-tuple.
 void map_scatter_update(GraphLowering& g, const LayerIO& io) {
   check_inputs(g, io, 4, 4);
-  std::vector<int64_t> axis = const_ints(g, io, 3, "the axis input");
-  if (axis.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
-  if (axis[0] != 0 && !(axis[0] < 0 && axis[0] + input_rank(g, io.layer, 0, "data") == 0))
+  const int64_t axis = const_axis(g, io, 3);
+  if (axis != 0 && !(axis < 0 && axis + input_rank(g, io.layer, 0, "data") == 0))
     fail(ErrorKind::Unsupported, g.where(io.layer), "ScatterUpdate along an axis other than 0");
   const std::string& name = io.layer.name;
   ir::Edge* tuples = g.node(

@@ -27,9 +27,7 @@ void map_split(GraphLowering& g, const LayerIO& io) {
   const bool variadic = type == "VariadicSplit";
   if (io.in.size() != (variadic ? 3u : 2u) || io.out.empty())
     fail(ErrorKind::InvalidModel, g.where(io.layer), type + " has the wrong inputs");
-  std::vector<int64_t> axis = const_ints(g, io, 1, "the axis input");
-  if (axis.size() != 1)
-    fail(ErrorKind::InvalidModel, g.where(io.layer), "the axis input holds one value");
+  const int64_t axis = const_axis(g, io, 1);
   std::vector<ir::Edge*> ins{io.in[0]};
   if (variadic) {
     if (GraphLowering::constant_value(io.in[2]))
@@ -38,7 +36,7 @@ void map_split(GraphLowering& g, const LayerIO& io) {
     ins.push_back(g.as_int64(io.in[2], io.layer.name + "/lengths"));
   }
   ir::Node* n = g.node_to("Split", ins, io.out, io.layer.name);
-  n->attributes.push_back(int_attr("axis", axis[0]));
+  n->attributes.push_back(int_attr("axis", axis));
   if (!variadic)
     n->attributes.push_back(int_attr("num_outputs", static_cast<int64_t>(io.out.size())));
 }
