@@ -71,14 +71,15 @@ TEST(OlderVersions, ResizeTfHalfPixelForNNIsRefusedFromOpset13) {
 // text is refused, naming the attribute.
 TEST(OlderVersions, ResizeModesArriveWithTheirVersions) {
   auto resize = [](int64_t opset, const char* name, const char* value) {
+    const Tensor x = f32({1, 1, 1, 2}, {10, 20}), scales = f32({4}, {1, 1, 1, 1.7f});
+    // Resize-10 takes (X, scales); from 11, (X, roi, scales).
     return run_older(
         "Resize",
-        {{"X", f32({1, 1, 1, 2}, {10, 20})},
-         {"roi", f32({0}, {})},
-         {"scales", f32({4}, {1, 1, 1, 1.7f})}},
+        opset < 11 ? NamedTensors{{"X", x}, {"scales", scales}}
+                   : NamedTensors{{"X", x}, {"roi", f32({0}, {})}, {"scales", scales}},
         1,
         [=](auto& n) {
-          set_string(n, "mode", "linear");
+          if (std::string(name) != "mode") set_string(n, "mode", "linear");
           set_string(n, name, value);
         },
         opset);
@@ -89,8 +90,8 @@ TEST(OlderVersions, ResizeModesArriveWithTheirVersions) {
   expect_error_mentioning(
       [&] { resize(18, "coordinate_transformation_mode", "half_pixel_symmetric"); },
       "coordinate_transformation_mode must be", ErrorKind::InvalidModel);
-  expect_error_mentioning([&] { resize(19, "nearest_mode", "round"); },
-                          "nearest_mode must be", ErrorKind::InvalidModel);
+  expect_error_mentioning([&] { resize(19, "nearest_mode", "round"); }, "nearest_mode must be",
+                          ErrorKind::InvalidModel);
   expect_error_mentioning([&] { resize(19, "keep_aspect_ratio_policy", "fit"); },
                           "keep_aspect_ratio_policy must be", ErrorKind::InvalidModel);
   // half_pixel_symmetric at 19, scale 1.7 over 2 elements (output width 3.4, 3 kept):

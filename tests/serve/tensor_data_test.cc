@@ -94,8 +94,7 @@ TEST(ServeTensorData, EveryNumberDatatypeKeepsItsRange) {
     const Tensor t = tensor_from_json(json::parse(c.range), c.type, Dims{2}, "x");
     EXPECT_EQ(t.type(), c.type);
     EXPECT_EQ(json_text(t), c.range);
-    EXPECT_EQ(status_of([&] { tensor_from_json(json::parse(c.past), c.type, Dims{1}, "x"); }),
-              400);
+    EXPECT_EQ(status_of([&] { tensor_from_json(json::parse(c.past), c.type, Dims{1}, "x"); }), 400);
   }
 }
 
