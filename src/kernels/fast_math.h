@@ -31,7 +31,9 @@ namespace bough::kernels {
 // 6-30 times that, so the cost rule splits them by this and not by their bytes. Measured
 // one core, 1M floats, `bough bench` minimum, 2026-11-25 (a Relu map: 85 µs): exp 580 µs,
 // log 828, tanh 474, sigmoid 771, erf 1,800, gelu 2,590, tanh-Gelu 1,162, softmax along
-// rows of 256 1,263, log-softmax 1,157.
+// rows of 256 1,263, log-softmax 1,157. Softmax and LogSoftmax again after their kernels were
+// rewritten (docs/bench/cnn.md), 2026-12-03, 4096 rows of 256 against the Relu map, six and
+// four interleaved pairs: 392-399 and 415-425 µs against 74-93, 5.3 maps' time each.
 inline constexpr int64_t kExpWork = 56;
 inline constexpr int64_t kLogWork = 80;
 inline constexpr int64_t kTanhWork = 48;
@@ -39,7 +41,7 @@ inline constexpr int64_t kSigmoidWork = 72;
 inline constexpr int64_t kErfWork = 168;
 inline constexpr int64_t kGeluWork = 240;
 inline constexpr int64_t kGeluTanhWork = 112;
-inline constexpr int64_t kSoftmaxWork = 120;  // per element of a row, LogSoftmax's too
+inline constexpr int64_t kSoftmaxWork = 40;  // per element of a row, LogSoftmax's too
 
 namespace fast_math_detail {
 

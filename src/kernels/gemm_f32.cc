@@ -43,26 +43,34 @@ const char* KernelSet() {
 #endif
 }
 
-// v (plus what c holds when `add`) into the first `cols` floats of c.
+// v (plus what c holds when `add`) into the first `cols` floats of c, then plus `bias`'s
+// when there is one (the last k block's store): the product's sum rounded, then the bias
+// added and rounded, as a MatMul followed by an Add computes it.
 template <class DT>
-HWY_INLINE void StoreCols(DT d, hn::Vec<DT> v, float* HWY_RESTRICT c, int64_t cols, bool add) {
+HWY_INLINE void StoreCols(DT d, hn::Vec<DT> v, float* HWY_RESTRICT c, int64_t cols, bool add,
+                          const float* HWY_RESTRICT bias) {
   if (cols >= static_cast<int64_t>(hn::Lanes(d))) {
-    hn::StoreU(add ? hn::Add(hn::LoadU(d, c), v) : v, d, c);
+    hn::Vec<DT> sum = add ? hn::Add(hn::LoadU(d, c), v) : v;
+    if (bias) sum = hn::Add(sum, hn::LoadU(d, bias));
+    hn::StoreU(sum, d, c);
     return;
   }
   HWY_ALIGN float tmp[HWY_MAX_BYTES / sizeof(float)];
   hn::Store(v, d, tmp);
-  for (int64_t j = 0; j < cols; ++j) c[j] = add ? c[j] + tmp[j] : tmp[j];
+  for (int64_t j = 0; j < cols; ++j) {
+    const float sum = add ? c[j] + tmp[j] : tmp[j];
+    c[j] = bias ? sum + bias[j] : sum;
+  }
 }
 
 // c[MR rows x cols] (+)= a[MR x kc] · the P consecutive panels at b, each NV vectors wide
-// with its kc rows back to back and the next panel `panel_step` floats further. The
-// accumulators stay in registers over the whole kc loop. DT is the vector type: full width,
-// or narrower for panels of fewer columns.
+// with its kc rows back to back and the next panel `panel_step` floats further, then + the
+// tile's columns of `bias` when not null. The accumulators stay in registers over the whole
+// kc loop. DT is the vector type: full width, or narrower for panels of fewer columns.
 template <class DT, int MR, int NV, int P>
 HWY_INLINE void Tile(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT b,
                      int64_t panel_step, int64_t kc, float* HWY_RESTRICT c, int64_t ldc,
-                     int64_t cols, bool add) {
+                     int64_t cols, bool add, const float* HWY_RESTRICT bias) {
   const DT d;
   using VT = hn::Vec<DT>;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -83,36 +91,40 @@ HWY_INLINE void Tile(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_
   }
   for (int r = 0; r < MR; ++r)
     for (int w = 0; w < W && w * lanes < cols; ++w)
-      StoreCols(d, acc[r][w], c + r * ldc + w * lanes, cols - w * lanes, add);
+      StoreCols(d, acc[r][w], c + r * ldc + w * lanes, cols - w * lanes, add,
+                bias ? bias + w * lanes : nullptr);
 }
 
 // Tile for a run-time row count of 1..MR.
 template <class DT, int NV, int P, int MR>
 HWY_INLINE void TileRows(int64_t rows, const float* a, int64_t lda, const float* b,
                          int64_t panel_step, int64_t kc, float* c, int64_t ldc, int64_t cols,
-                         bool add) {
+                         bool add, const float* bias) {
   if constexpr (MR > 1) {
     if (rows < MR)
-      return TileRows<DT, NV, P, MR - 1>(rows, a, lda, b, panel_step, kc, c, ldc, cols, add);
+      return TileRows<DT, NV, P, MR - 1>(rows, a, lda, b, panel_step, kc, c, ldc, cols, add, bias);
   }
-  Tile<DT, MR, NV, P>(a, lda, b, panel_step, kc, c, ldc, cols, add);
+  Tile<DT, MR, NV, P>(a, lda, b, panel_step, kc, c, ldc, cols, add, bias);
 }
 
 // Panels one vector of DT wide (b has fewer columns than a full vector holds): row tiles
 // twice as high, as there are half as many accumulators per row.
 template <class DT>
 void NarrowRange(const float* HWY_RESTRICT a, int64_t lda, const float* HWY_RESTRICT bp, int64_t kn,
-                 float* HWY_RESTRICT c, int64_t ldc, int64_t i0, int64_t i1, int64_t cols,
-                 bool add) {
+                 float* HWY_RESTRICT c, int64_t ldc, int64_t i0, int64_t i1, int64_t cols, bool add,
+                 const float* HWY_RESTRICT bias) {
   for (int64_t i = i0; i < i1; i += 2 * kRows)
     TileRows<DT, 1, 1, 2 * kRows>(std::min<int64_t>(2 * kRows, i1 - i), a + i * lda, lda, bp, 0, kn,
-                                  c + i * ldc, ldc, cols, add);
+                                  c + i * ldc, ldc, cols, add, bias);
 }
 
-// Rows [i0, i1) and panels [p0, p1) of c = a · packed b. Loops k blocks, then panels, then
-// rows, so a panel's block stays in L1 while every row of the range passes over it.
+// Rows [i0, i1) and panels [p0, p1) of c = a · packed b (+ bias, n floats, when not null).
+// Loops k blocks, then panels, then rows, so a panel's block stays in L1 while every row of
+// the range passes over it. The bias is added in the last k block's store, after the whole
+// sum.
 void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, float* HWY_RESTRICT c,
-               int64_t ldc, int64_t i0, int64_t i1, int64_t p0, int64_t p1) {
+               int64_t ldc, int64_t i0, int64_t i1, int64_t p0, int64_t p1,
+               const float* HWY_RESTRICT bias) {
   const int64_t lanes = VectorLanes();
   const int64_t width = pb.width(), k = pb.k(), n = pb.n(), padded = pb.panels() * width;
   const bool few_rows = i1 - i0 <= 3;  // two panels at once, for more independent sums
@@ -120,13 +132,16 @@ void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, floa
     const int64_t kn = std::min(pb.kc(), k - k0);
     const float* block = pb.data() + k0 * padded;
     const bool add = k0 > 0;
+    const float* last_bias = k0 + kn == k ? bias : nullptr;
     if (width < 2 * lanes) {  // a single panel of at most one vector
       if (width == 4) {
-        NarrowRange<hn::CappedTag<float, 4>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+        NarrowRange<hn::CappedTag<float, 4>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add,
+                                             last_bias);
       } else if (width == 8) {
-        NarrowRange<hn::CappedTag<float, 8>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+        NarrowRange<hn::CappedTag<float, 8>>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add,
+                                             last_bias);
       } else {
-        NarrowRange<D>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add);
+        NarrowRange<D>(a + k0, lda, block, kn, c, ldc, i0, i1, n, add, last_bias);
       }
       continue;
     }
@@ -138,14 +153,15 @@ void GemmRange(const float* HWY_RESTRICT a, int64_t lda, const PackedB& pb, floa
         const float* bp = block + p * kn * width;
         const int64_t j = p * width;
         float* cp = c + j;
+        const float* bj = last_bias ? last_bias + j : nullptr;
         if (few_rows && p + 1 < p1) {
           TileRows<D, 2, 2, 3>(ie - ib, a + ib * lda + k0, lda, bp, kn * width, kn, cp + ib * ldc,
-                               ldc, std::min(2 * width, n - j), add);
+                               ldc, std::min(2 * width, n - j), add, bj);
           p += 2;
         } else {
           for (int64_t i = ib; i < ie; i += kRows)
             TileRows<D, 2, 1, kRows>(std::min<int64_t>(kRows, ie - i), a + i * lda + k0, lda, bp, 0,
-                                     kn, cp + i * ldc, ldc, std::min(width, n - j), add);
+                                     kn, cp + i * ldc, ldc, std::min(width, n - j), add, bj);
           p += 1;
         }
       }
@@ -286,21 +302,22 @@ namespace {
 
 // gemm_f32 on the calling thread.
 void gemm_f32_serial(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-                     int64_t m) {
+                     int64_t m, const float* bias) {
   if (m == 0 || b.n() == 0) return;
-  if (b.k() == 0) {
-    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + b.n(), 0.0f);
+  if (b.k() == 0) {  // an empty sum, 0, then the bias added to it
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < b.n(); ++j) c[i * ldc + j] = bias ? 0.0f + bias[j] : 0.0f;
     return;
   }
-  HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 0, b.panels());
+  HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 0, b.panels(), bias);
 }
 
 }  // namespace
 
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
-              util::ThreadPool& pool) {
+              util::ThreadPool& pool, const float* bias) {
   const int64_t threads = pool.threads_for(gemm_work(m, b.k(), b.n()));
-  if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m);
+  if (threads == 1 || b.k() == 0) return gemm_f32_serial(a, lda, b, c, ldc, m, bias);
   const int64_t panels = b.panels();
   if (m >= b.n()) {  // rows
     // In whole register tiles of this target (8 rows with AVX-512, 6 below): in units of
@@ -308,12 +325,13 @@ void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t l
     const int64_t unit = HWY_DYNAMIC_DISPATCH(TileRowCount)(), units = ceil_div(m, unit);
     pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
       HWY_DYNAMIC_DISPATCH(GemmRange)
-      (a, lda, b, c, ldc, s * unit, std::min(m, e * unit), 0, panels);
+      (a, lda, b, c, ldc, s * unit, std::min(m, e * unit), 0, panels, bias);
     });
   } else {  // panels, in pairs so that few-row products keep theirs together
     const int64_t units = ceil_div(panels, 2);
     pool.parallel_for(units, std::max<int64_t>(1, units / threads), [&](int64_t s, int64_t e) {
-      HWY_DYNAMIC_DISPATCH(GemmRange)(a, lda, b, c, ldc, 0, m, 2 * s, std::min(panels, 2 * e));
+      HWY_DYNAMIC_DISPATCH(GemmRange)
+      (a, lda, b, c, ldc, 0, m, 2 * s, std::min(panels, 2 * e), bias);
     });
   }
 }

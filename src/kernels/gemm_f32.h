@@ -54,10 +54,12 @@ inline int64_t gemm_work(int64_t m, int64_t k, int64_t n) {
   return k * n * std::max<int64_t>(m, sizeof(float));
 }
 
-// c (m x n, row stride ldc) = a (m x k, row stride lda) · B, overwriting c. Splits the work
+// c (m x n, row stride ldc) = a (m x k, row stride lda) · B, overwriting c; then + bias[j]
+// on every row when `bias` (n floats) is given, added to each finished sum in its store:
+// bit for bit the product rounded, then the bias added, as MatMul then Add. Splits the work
 // over `pool` along the larger of m and n once there is enough of it for every thread.
 void gemm_f32(const float* a, int64_t lda, const PackedB& b, float* c, int64_t ldc, int64_t m,
-              util::ThreadPool& pool);
+              util::ThreadPool& pool, const float* bias = nullptr);
 
 // c (m x n) = a (m x k) · b (k x n), all row-major and unpacked, for m of at most
 // kFewRowsF32 rows: streams b once, row by row, without packing it.

@@ -213,7 +213,7 @@ void batched_matmul_f32(const float* a, const float* b, float* c, std::span<cons
 
 }  // namespace
 
-Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool) {
+Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool, const float* bias) {
   if (a.type() != ElemType::Float || a.rank() == 0 || a.shape().back() != b.k())
     fail(ErrorKind::BadInput, "",
          "MatMul's A of type " + std::string(elem_name(a.type())) + " and shape " +
@@ -222,13 +222,25 @@ Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool) 
   Dims out_shape = a.shape();
   out_shape[out_shape.size() - 1] = b.n();
   Tensor out(ElemType::Float, out_shape);
-  const int64_t rows = a.numel() / std::max<int64_t>(1, b.k());
-  if (b.k() == 0) {
+  if (b.k() == 0 && !bias) {
     std::fill(out.data<float>(), out.data<float>() + out.numel(), 0.0f);
     return out;
   }
-  gemm_f32(a.data<float>(), b.k(), b, out.data<float>(), b.n(), rows, pool);
+  // Rows of a: with k = 0 as many as the output has (a holds none of them).
+  const int64_t rows = b.k() == 0 ? out.numel() / std::max<int64_t>(1, b.n()) : a.numel() / b.k();
+  gemm_f32(a.data<float>(), b.k(), b, out.data<float>(), b.n(), rows, pool, bias);
   return out;
+}
+
+const float* row_bias(const Tensor& bias, int64_t n, size_t rank, std::vector<float>& repeated) {
+  if (bias.type() != ElemType::Float || bias.rank() > rank) return nullptr;
+  const Dims& dims = bias.shape();
+  for (size_t i = 0; i + 1 < dims.size(); ++i)
+    if (dims[i] != 1) return nullptr;
+  if (bias.numel() == n) return bias.data<float>();
+  if (bias.numel() != 1) return nullptr;
+  repeated.assign(static_cast<size_t>(n), bias.data<float>()[0]);
+  return repeated.data();
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "bough/tensor.h"
 #include "kernels/gemm_f32.h"
@@ -20,9 +21,17 @@ Tensor matmul(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 Tensor matmul_transposed_b(const Tensor& a, const Tensor& b, util::ThreadPool& pool);
 
 // a · B for a float `a` of rank >= 1 (its last dimension B's k, the others batch and rows)
-// and B packed once (a constant weight): shape a.shape[:-1] + [n]. Throws Error(BadInput)
-// when a is not float or its last dimension is not k.
-Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool);
+// and B packed once (a constant weight): shape a.shape[:-1] + [n]; plus `bias` (n floats,
+// when given) on every row, added in the GEMM's store as gemm_f32 says. Throws
+// Error(BadInput) when a is not float or its last dimension is not k.
+Tensor matmul_packed(const Tensor& a, const PackedB& b, util::ThreadPool& pool,
+                     const float* bias = nullptr);
+
+// The n floats that `bias` adds to every row of a float product of shape (..., n) and rank
+// `rank`, when it is one row broadcast over the others: float, of rank at most `rank`, every
+// dimension 1 but the last, which is n, or 1 (a single value, repeated n times into
+// `repeated`). Null when it is anything else (the caller adds it as a tensor).
+const float* row_bias(const Tensor& bias, int64_t n, size_t rank, std::vector<float>& repeated);
 
 // For each batch entry i: c[i] (m x n) = a[a_off[i]] (m x k) · b[b_off[i]] (k x n).
 // `c` holds the batches back to back; it is overwritten. Defined for the plain numeric

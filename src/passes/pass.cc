@@ -15,11 +15,15 @@ const std::vector<Pass>& all_passes() {
       {"legacy-broadcast", "turn opset < 7 broadcast axis into an explicit Unsqueeze",
        legacy_broadcast},
       // Before fold-constants, which would make a transposed copy of a constant weight that
-      // the GEMMs pack straight from its own layout (the MatMul into Gemm first, so that
-      // the Gemm gets the bias and the Transpose).
+      // the GEMMs pack straight from its own layout (the MatMul into Gemm or FusedMatMul
+      // first, so that it gets the bias and the Transpose).
       {"matmul-add-gemm",
        "fuse a 2-D float MatMul and the Add of a bias on its last axis into a Gemm",
        matmul_add_gemm, Level::all},
+      {"matmul-add-bias",
+       "fuse a float MatMul of an A of rank 3 or more by a 2-D B and the Add of a bias on its "
+       "last axis into a FusedMatMul with bough's own bias input (com.microsoft)",
+       matmul_add_bias, Level::all},
       {"transpose-gemm",
        "fold a 2-D Transpose feeding B of a Gemm, or of a MatMul with a 2-D A, into a Gemm's "
        "transB",

@@ -57,6 +57,7 @@ int loop_invariant(ir::Model& model);
 int legalize_if(ir::Model& model);
 int legacy_broadcast(ir::Model& model);
 int matmul_add_gemm(ir::Model& model);
+int matmul_add_bias(ir::Model& model);
 int transpose_gemm(ir::Model& model);
 int transpose_fused_matmul(ir::Model& model);
 int merge_transposes(ir::Model& model);

@@ -34,10 +34,10 @@ bool is_gemm(const ir::Node& n) {
 // A float MatMul (or com.microsoft FusedMatMul when `fused`) whose B is 2-D and A of known
 // rank.
 bool is_float_matmul_2d_b(const ir::Node& n, const ModelTypes& types, bool fused) {
-  if (fused
-          ? !(n.op_type == "FusedMatMul" && n.domain == kMicrosoftDomain && n.inputs.size() == 2 &&
-              n.inputs[0] && n.inputs[1] && n.outputs.size() == 1 && n.outputs[0])
-          : !is_op(n, "MatMul", 2))
+  if (fused ? !(n.op_type == "FusedMatMul" && n.domain == kMicrosoftDomain &&
+                (n.inputs.size() == 2 || n.inputs.size() == 3) && n.inputs[0] && n.inputs[1] &&
+                n.outputs.size() == 1 && n.outputs[0])
+            : !is_op(n, "MatMul", 2))
     return false;
   const ir::Shape* b = float_shape(types, n.inputs[1]);
   return float_shape(types, n.inputs[0]) && b && b->dims.size() == 2;

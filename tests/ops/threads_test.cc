@@ -142,9 +142,9 @@ const std::vector<Row> kCases = {
   {"GroupNormalization", [] { return Case{"GroupNormalization", {{"x", floats({2, 32, 64, 64}, 38)}, {"s", floats({32}, 39)}, {"b", floats({32}, 40)}}, 1, int_attr("num_groups", 8)}; }},
   // ops/onnx/{softmax,log_softmax,hardmax}.cc: n = 512 rows, g = 2^13 / 512 = 16.
   {"Softmax", [] { return Case{"Softmax", {{"x", floats({512, 512}, 41, -5, 5)}}}; }},
-  // The same by the cost of softmax's math: n = 16 rows of 256, g = 2^17 / (256 * 120) = 5
+  // The same by the cost of softmax's math: n = 32 rows of 256, g = 2^17 / (256 * 40) = 13
   // (by bytes, 32).
-  {"Softmax_math_work", [] { return Case{"Softmax", {{"x", floats({16, 256}, 108, -5, 5)}}}; }},
+  {"Softmax_math_work", [] { return Case{"Softmax", {{"x", floats({32, 256}, 108, -5, 5)}}}; }},
   {"LogSoftmax", [] { return Case{"LogSoftmax", {{"x", floats({512, 512}, 42, -5, 5)}}}; }},
   {"Hardmax", [] { return Case{"Hardmax", {{"x", floats({512, 512}, 43)}}}; }},
   // ops/onnx/batch_normalization.cc: n = 256 planes, g = 2^13 / 1024 = 8.

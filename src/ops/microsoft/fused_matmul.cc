@@ -5,10 +5,15 @@
 // fuses a Transpose and a Mul into (and bough's transpose-gemm pass a Transpose of B). A
 // constant 2-D float B is scaled by alpha and packed for the GEMM once, when the plan is
 // built, straight from its own layout when transB is set.
+// bough's own optional third input `bias` (ONNX Runtime's operator has two inputs) is added
+// to the product, broadcast to Y's shape unidirectionally: Y = alpha * op(A) · op(B) + bias,
+// each rounded as a FusedMatMul then an Add would (the matmul-add-bias pass writes it for a
+// MatMul with a bias Add). A bias of one row goes into the packed GEMM's store.
 #include <numeric>
 #include <optional>
 #include <vector>
 
+#include "kernels/broadcast.h"
 #include "kernels/dispatch.h"
 #include "kernels/elementwise_loops.h"
 #include "kernels/layout.h"
@@ -38,6 +43,23 @@ Tensor arrange(const Tensor& t, bool trans_batch, bool trans) {
   for (size_t i = 0; i < perm.size(); ++i)
     if (perm[i] != static_cast<int64_t>(i)) return kernels::transpose(t, perm);
   return t;
+}
+
+// y + bias, bias broadcast to y's shape (unidirectionally: Y keeps the product's shape).
+Tensor plus(const Tensor& y, const Tensor& bias, KernelIO& io) {
+  if (bias.type() != y.type() || !kernels::broadcasts_to(bias.shape(), y.shape()))
+    fail(ErrorKind::BadInput, "",
+         "FusedMatMul's bias of type " + std::string(elem_name(bias.type())) + " and shape " +
+             shape_string(bias.shape()) + " does not broadcast to its product of shape " +
+             shape_string(y.shape()));
+  auto add = [&](const Tensor& yw, const Tensor& bw) {
+    return kernels::visit_float(yw.type(), "FusedMatMul", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return kernels::binary_map<T, T, T>(yw, bw, yw.type(), io.pool(),
+                                          [](T u, T v) { return static_cast<T>(u + v); });
+    });
+  };
+  return kernels::through_float(add, y, bias);
 }
 
 Tensor scaled(Tensor y, float alpha, util::ThreadPool& pool) {
@@ -71,14 +93,28 @@ class FusedMatMul : public Kernel {
         packed_b_(std::move(packed_b)) {}
 
   void run(KernelIO& io) override {
+    const Tensor* bias = io.has_input(2) && !io.value(2).is_none() ? &io.input(2) : nullptr;
     // B itself is gone once packed (consume_constant_input): matmul_packed reports mismatches.
-    // An A that stays as it is goes straight to it (the MatMuls transpose-gemm rewrites).
-    if (packed_b_ && !batch_a_ && !trans_a_)
-      return io.set_output(0, kernels::matmul_packed(io.input(0), *packed_b_, io.pool()));
+    // An A that stays as it is goes straight to it (the MatMuls transpose-gemm rewrites), and
+    // a bias of one row with it.
+    if (packed_b_ && !batch_a_ && !trans_a_) {
+      const Tensor& a = io.input(0);
+      std::vector<float> repeated;
+      const float* row =
+          bias ? kernels::row_bias(*bias, packed_b_->n(), a.rank(), repeated) : nullptr;
+      if (!bias || row)
+        return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool(), row));
+      return io.set_output(0, plus(kernels::matmul_packed(a, *packed_b_, io.pool()), *bias, io));
+    }
     const Tensor a = arrange(io.input(0), batch_a_, trans_a_);
-    if (packed_b_) return io.set_output(0, kernels::matmul_packed(a, *packed_b_, io.pool()));
-    const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
-    io.set_output(0, scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool()));
+    Tensor y;
+    if (packed_b_) {
+      y = kernels::matmul_packed(a, *packed_b_, io.pool());
+    } else {
+      const Tensor b = arrange(io.input(1), batch_b_, trans_b_);
+      y = scaled(kernels::matmul(a, b, io.pool()), alpha_, io.pool());
+    }
+    io.set_output(0, bias ? plus(y, *bias, io) : std::move(y));
   }
 
  private:
@@ -129,8 +165,8 @@ void infer(InferContext& ctx) {
 
 constexpr SignatureText kRows[] = {
     {1,
-     "A: T, B: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.0, transA: int = "
-     "0, transB: int = 0, transBatchA: int = 0, transBatchB: int = 0"}};
+     "A: T, B: T, bias?: T -> Y: T; T = float float16 double bfloat16; alpha: float = 1.0, "
+     "transA: int = 0, transB: int = 0, transBatchA: int = 0, transBatchB: int = 0"}};
 
 }  // namespace fused_matmul_op
 }  // namespace

@@ -4,6 +4,7 @@
 // plan is built, whatever transB says.
 #include <array>
 #include <optional>
+#include <vector>
 
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
@@ -31,8 +32,14 @@ class Gemm : public Kernel {
 
   void run(KernelIO& io) override {
     const Tensor a = operand(io.input(0), trans_a_, "A");
-    Tensor y = product(a, io);
     const bool has_c = io.has_input(2) && !io.value(2).is_none() && beta_ != 0;
+    // A C of one row (a bias) goes into the GEMM's store: A·B + C, as the second pass adds it.
+    if (has_c && packed_b_ && alpha_ == 1 && beta_ == 1) {
+      std::vector<float> repeated;
+      if (const float* bias = kernels::row_bias(io.input(2), packed_b_->n(), 2, repeated))
+        return io.set_output(0, product(a, io, bias));
+    }
+    Tensor y = product(a, io);
     if (!has_c) {
       if (alpha_ == 1) return io.set_output(0, std::move(y));
       const float alpha = alpha_;
@@ -49,15 +56,15 @@ class Gemm : public Kernel {
   }
 
  private:
-  // A' · B', from the packed B when there is one.
-  Tensor product(const Tensor& a, KernelIO& io) const {
+  // A' · B', from the packed B when there is one (+ `bias`, n floats, only given with it).
+  Tensor product(const Tensor& a, KernelIO& io, const float* bias = nullptr) const {
     if (packed_b_) {  // B itself is gone (consume_constant_input)
       if (a.type() != ElemType::Float || a.dim(1) != packed_b_->k())
         fail(ErrorKind::BadInput, "",
              "Gemm's A of type " + std::string(elem_name(a.type())) + " and shape " +
                  shape_string(io.input(0).shape()) + " does not match its float B of " +
                  std::to_string(packed_b_->k()) + " rows");
-      return kernels::matmul_packed(a, *packed_b_, io.pool());
+      return kernels::matmul_packed(a, *packed_b_, io.pool(), bias);
     }
     const Tensor b = operand(io.input(1), false, "B");  // transB: see matmul_transposed_b
     if (a.type() != b.type()) type_mismatch(a, b);
