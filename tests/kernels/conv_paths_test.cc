@@ -538,6 +538,39 @@ TEST(ConvPaths, WinogradOfImageNetworkLayers) {
   }
 }
 
+// The 1x1 layers of det_32x128's last stages (bench/make-cnn-models): many channels over
+// 1-16 positions, where the transposed column matrix is the image transposed, and its 3x3
+// layers of 96 channels over a 2x8 map; every activation, 1, 2 and 4 threads.
+TEST(ConvPaths, FewPositionsOfManyChannels) {
+  Rng rng(134);
+  struct Layer {
+    int64_t C, M, H, W, k, pad;
+  };
+  const Layer layers[] = {{256, 256, 2, 8, 1, 0}, {128, 256, 2, 8, 1, 0}, {512, 512, 1, 4, 1, 0},
+                          {256, 64, 1, 1, 1, 0},  {64, 256, 1, 1, 1, 0},  {96, 24, 2, 8, 3, 1},
+                          {37, 19, 3, 5, 1, 0},   {96, 24, 1, 4, 3, 1}};
+  for (int threads : {1, 2, 4}) {
+    util::ThreadPool pool(threads);
+    for (const Layer& l : layers) {
+      ConvCase c;
+      c.C = l.C;
+      c.M = l.M;
+      WindowAttrs attrs;
+      attrs.pads = {l.pad, l.pad, l.pad, l.pad};
+      c.win = resolve_window(attrs, std::vector<int64_t>{l.H, l.W}, std::vector<int64_t>{l.k, l.k});
+      ASSERT_TRUE(conv_few_positions_pays(c.win.out_numel(), c.M, 1));
+      ASSERT_EQ(c.win.is_pointwise(), l.k == 1);
+      c.x = random_vector(c.C * c.win.in_numel(), rng);
+      c.w = random_vector(c.M * c.C * c.win.kernel_numel(), rng);
+      if (rng.chance(0.7)) c.bias = random_vector(c.M, rng);
+      c.epilogue = random_epilogue(rng);
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << l.C << " -> " << l.M << " on "
+                                      << l.H << "x" << l.W << ", " << l.k << "x" << l.k);
+      expect_conv(c, run_few_positions(c, pool));
+    }
+  }
+}
+
 // The STFT of bench's vad_lstm (258 filters of 256 taps, stride 64, 5 frames), and more
 // taps than one k block of the packed filter holds.
 TEST(ConvPaths, FewPositionsOfLongFilters) {
@@ -660,6 +693,36 @@ TEST(ConvPaths, DepthwiseOfCroppedKernels) {
       SCOPED_TRACE(testing::Message() << threads << " threads, " << kh << "x" << kw);
       expect_conv(c, run_depthwise(c, pool));
     }
+  }
+}
+
+// The padded plane is cleared once per thread's channels and each channel writes only its
+// image's values (stride 1 and 2): planes of large values, unpadded, fill a thread's scratch
+// first, then smaller padded planes (the pads where those values were) must read zeros
+// there. One thread, so that every call reuses the same scratch.
+TEST(ConvPaths, DepthwisePaddingIsZeroAfterOtherPlanes) {
+  Rng rng(148);
+  util::ThreadPool pool(1);
+  for (const auto& [k, s, h, w, pad] :
+       {std::tuple{5, 1, 2, 8, 2}, std::tuple{3, 2, 8, 32, 1}, std::tuple{3, 1, 4, 16, 1},
+        std::tuple{5, 2, 2, 8, 2}, std::tuple{3, 3, 7, 11, 1}}) {
+    ConvCase big;
+    big.C = big.M = big.groups = 3;
+    big.win =
+        resolve_window(WindowAttrs{}, std::vector<int64_t>{24, 40}, std::vector<int64_t>{3, 3});
+    big.x.assign(static_cast<size_t>(3 * 24 * 40), 1000.0f);
+    big.w = random_vector(3 * 9, rng);
+    run_depthwise(big, pool);
+    ConvCase c;
+    c.C = c.M = c.groups = 6;
+    WindowAttrs attrs;
+    attrs.strides = {s, s};
+    attrs.pads = {pad, pad, pad, pad};
+    c.win = resolve_window(attrs, std::vector<int64_t>{h, w}, std::vector<int64_t>{k, k});
+    c.x = random_vector(6 * h * w, rng);
+    c.w = random_vector(6 * k * k, rng);
+    SCOPED_TRACE(testing::Message() << k << "x" << k << " stride " << s << " on " << h << "x" << w);
+    expect_conv(c, run_depthwise(c, pool));
   }
 }
 

@@ -36,6 +36,8 @@ const Shape kShapes[] = {
     {"pointwise", 3, 4, 5, 5, 1, 1, 0, 1},
     {"depthwise", 4, 4, 6, 5, 3, 1, 1, 4},
     {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
+    {"few_positions_pointwise", 24, 16, 2, 8, 1, 1, 0, 1},
+    {"few_positions_pointwise_one_position", 8, 16, 1, 1, 1, 1, 0, 1},
     {"depthwise_5x5_stride_2", 3, 6, 9, 11, 5, 2, 2, 3},
     {"pointwise_groups", 4, 6, 5, 5, 1, 1, 0, 2},
     // Maps smaller than the kernel's reach: the taps that read only the padding are cropped
