@@ -240,8 +240,8 @@ void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, 
   HWY_DYNAMIC_DISPATCH(PadPlanes)(x, C, IH, IW, top, left, first_row, rows, width, out);
 }
 
-void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top,
-                      int64_t left, int64_t first_row, int64_t rows, int64_t width, float* out) {
+void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                      int64_t first_row, int64_t rows, int64_t width, float* out) {
   thread_local std::vector<float> row;
   HWY_DYNAMIC_DISPATCH(PadPlanesSplit)
   (x, C, IH, IW, top, left, first_row, rows, width, grow_only(row, static_cast<size_t>(width)),
@@ -296,8 +296,7 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
     for (int64_t c = 0; c < C; ++c)
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw)
-          offsets.push_back((c * rows + kh * dh) * row_width + kw * dw % sw * phase +
-                            kw * dw / sw);
+          offsets.push_back((c * rows + kh * dh) * row_width + kw * dw % sw * phase + kw * dw / sw);
     for (int64_t item = s; item < e; ++item) {
       const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
       const int64_t channels = std::min(block, M - m0);

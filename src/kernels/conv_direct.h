@@ -42,8 +42,8 @@ void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, 
 // pad_planes for a column stride of 2: each padded row, `width` wide, is written as its even
 // columns then its odd ones, each half = ceil(width / 2) wide (an odd width's last odd slot
 // is zero), so rows of 2 * half floats.
-void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top,
-                      int64_t left, int64_t first_row, int64_t rows, int64_t width, float* out);
+void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                      int64_t first_row, int64_t rows, int64_t width, float* out);
 
 // y (M x P) = convolution of x (C x win.in) with W given as
 // block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be

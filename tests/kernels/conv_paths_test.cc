@@ -548,9 +548,9 @@ TEST(ConvPaths, DirectOfImageNetworkLayers) {
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
     for (int64_t stride : {1, 2})
-      for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{3, 16, 47},
-                                       std::tuple{16, 32, 32}, std::tuple{32, 64, 16},
-                                       std::tuple{64, 21, 9}}) {
+      for (const auto& [C, M, size] :
+           {std::tuple{3, 16, 64}, std::tuple{3, 16, 47}, std::tuple{16, 32, 32},
+            std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
         SCOPED_TRACE(testing::Message() << C << " -> " << M << " on " << size << ", stride "
                                         << stride << ", " << threads << " threads");
         const ConvCase c = image_layer(C, M, size, rng, stride);
