@@ -169,6 +169,35 @@ void PadPlanes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, i
     Zeros(out + (outside - first_row) * width, (end - outside) * width);
   }
 }
+
+// PadPlanes for a column stride of 2: each padded row (`width` wide) is built in `row`, then
+// split into its even columns, then its odd ones, each `half` = ceil(width / 2) wide (an odd
+// width's last odd slot is zeroed), so that a stride-2 tap reads contiguous positions.
+void PadPlanesSplit(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                    int64_t first_row, int64_t rows, int64_t width, float* HWY_RESTRICT row,
+                    float* out) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), half = (width + 1) / 2;
+  for (int64_t c = 0; c < C; ++c, x += IH * IW) {
+    for (int64_t r = first_row; r < first_row + rows; ++r, out += 2 * half) {
+      if (r < top || r >= top + IH) {
+        Zeros(out, 2 * half);
+        continue;
+      }
+      Zeros(row, width);
+      Copy(x + (r - top) * IW, row + left, IW);
+      int64_t j = 0;
+      for (; j + 2 * lanes <= width; j += 2 * lanes) {
+        V even, odd;
+        hn::LoadInterleaved2(d, row + j, even, odd);
+        hn::StoreU(even, d, out + j / 2);
+        hn::StoreU(odd, d, out + half + j / 2);
+      }
+      for (; j < width; ++j) out[(j % 2) * half + j / 2] = row[j];
+      if (width % 2) out[2 * half - 1] = 0.0f;
+    }
+  }
+}
 }  // namespace bough::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -179,10 +208,13 @@ HWY_EXPORT(BlockChannels);
 HWY_EXPORT(RowStep);
 HWY_EXPORT(Row);
 HWY_EXPORT(PadPlanes);
+HWY_EXPORT(PadPlanesSplit);
 
 bool conv_direct_pays(const Window& win, int64_t C, int64_t groups) {
-  return win.rank() == 2 && groups == 1 && win.stride[0] == 1 && win.stride[1] == 1 &&
-         !win.is_pointwise() && C * win.kernel_numel() <= kDirectMaxTaps;
+  if (win.rank() != 2 || groups != 1 || win.is_pointwise()) return false;
+  for (size_t d = 0; d < 2; ++d)
+    if (win.stride[d] > 2 || (win.stride[d] == 2 && win.kernel[d] == 1)) return false;
+  return C * win.kernel_numel() <= kDirectMaxTaps;
 }
 
 int64_t conv_direct_block(int64_t OW) { return HWY_DYNAMIC_DISPATCH(BlockChannels)(OW); }
@@ -208,6 +240,14 @@ void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, 
   HWY_DYNAMIC_DISPATCH(PadPlanes)(x, C, IH, IW, top, left, first_row, rows, width, out);
 }
 
+void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                      int64_t first_row, int64_t rows, int64_t width, float* out) {
+  thread_local std::vector<float> row;
+  HWY_DYNAMIC_DISPATCH(PadPlanesSplit)
+  (x, C, IH, IW, top, left, first_row, rows, width, grow_only(row, static_cast<size_t>(width)),
+   out);
+}
+
 void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
                         int64_t M, float* y) {
   std::vector<int64_t> offsets(static_cast<size_t>(k));
@@ -224,10 +264,14 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
                      util::ThreadPool& pool) {
   const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
   const int64_t pt = win.pad_begin[0], pl = win.pad_begin[1];
-  const int64_t row_width = IW + pl + win.pad_end[1];
+  const int64_t sh = win.stride[0], sw = win.stride[1];
   const int64_t KH = win.kernel[0], KW = win.kernel[1];
   const int64_t dh = win.dilation[0], dw = win.dilation[1];
   const int64_t taps = C * KH * KW, P = OH * OW;
+  // At column stride 2 a padded row is stored as its even columns, then its odd ones
+  // (pad_planes_split), each `phase` wide, so that every tap reads contiguous positions.
+  const int64_t padded_width = IW + pl + win.pad_end[1];
+  const int64_t phase = (padded_width + sw - 1) / sw, row_width = sw * phase;
   // A row's last step reads up to `slack` positions past the row's last output: into the
   // next row, and past the image's end on its last row.
   const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(OW);
@@ -239,21 +283,24 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
     // padded by the caller and read by a worker moved its cache lines between the cores on
     // every run (perf, small_cnn at 2 threads: the padding took 19 times its 1-thread time).
     const int64_t oh0 = s / blocks, oh1 = (e - 1) / blocks + 1;
-    const int64_t rows = oh1 - oh0 + (KH - 1) * dh;
+    const int64_t rows = (oh1 - 1 - oh0) * sh + (KH - 1) * dh + 1;
     thread_local std::vector<float> padded;
     float* image = grow_only(padded, static_cast<size_t>(C * rows * row_width + slack));
-    pad_planes(x, C, IH, IW, pt, pl, oh0, rows, row_width, image);
+    if (sw == 1)
+      pad_planes(x, C, IH, IW, pt, pl, oh0 * sh, rows, row_width, image);
+    else
+      pad_planes_split(x, C, IH, IW, pt, pl, oh0 * sh, rows, padded_width, image);
     // Where each tap reads, relative to the output position, in those rows.
     thread_local std::vector<int64_t> offsets;
     offsets.clear();
     for (int64_t c = 0; c < C; ++c)
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw)
-          offsets.push_back((c * rows + kh * dh) * row_width + kw * dw);
+          offsets.push_back((c * rows + kh * dh) * row_width + kw * dw % sw * phase + kw * dw / sw);
     for (int64_t item = s; item < e; ++item) {
       const int64_t oh = item / blocks, b = item % blocks, m0 = b * block;
       const int64_t channels = std::min(block, M - m0);
-      const RowArgs a{image + (oh - oh0) * row_width,
+      const RowArgs a{image + (oh - oh0) * sh * row_width,
                       offsets.data(),
                       taps,
                       blocked + b * taps * block,

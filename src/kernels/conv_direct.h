@@ -20,8 +20,9 @@ namespace bough::kernels {
 // and 2304).
 inline constexpr int64_t kDirectMaxTaps = 576;
 
-// 2-D, stride 1, one group, at most kDirectMaxTaps taps, not pointwise (a 1x1 conv reads
-// the image itself as the GEMM's operand, with nothing to save).
+// 2-D, one group, at most kDirectMaxTaps taps, strides of 1 or 2, not pointwise (a 1x1 conv
+// reads the image itself as the GEMM's operand, with nothing to save), and no stride 2 along
+// a kernel dimension of 1 (half of each padded row would be copied and never read).
 bool conv_direct_pays(const Window& win, int64_t C, int64_t groups);
 
 // The output channels per block of conv_direct_f32 for output rows of `OW` positions.
@@ -37,6 +38,12 @@ std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t
 // rows x width), writing each element once. Needs left + IW <= width.
 void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
                 int64_t first_row, int64_t rows, int64_t width, float* out);
+
+// pad_planes for a column stride of 2: each padded row, `width` wide, is written as its even
+// columns then its odd ones, each half = ceil(width / 2) wide (an odd width's last odd slot
+// is zero), so rows of 2 * half floats.
+void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                      int64_t first_row, int64_t rows, int64_t width, float* out);
 
 // y (M x P) = convolution of x (C x win.in) with W given as
 // block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be

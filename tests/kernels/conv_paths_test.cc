@@ -1,6 +1,6 @@
 // The float Conv paths of kernels/ (cache-sized tiles: conv_tiles.h; few output positions
 // computed transposed with Wᵀ packed: conv_few_positions.h; stride-1 2-D computed directly:
-// conv_direct.h; depthwise 2-D: conv_depthwise.h) against a plain loop in double
+// conv_direct.h, stride 1 or 2; depthwise 2-D: conv_depthwise.h) against a plain loop in double
 // over every output, filter tap and channel, on random 1-D and 2-D shapes with strides,
 // dilations, pads, groups, a bias and a fused activation, at 1 and 2 threads. Operands are
 // uniform in [-1, 1]; a float sum of n products differs from the exact one by at most about
@@ -362,6 +362,41 @@ void expect_padded_planes(Rng& rng) {
     ASSERT_TRUE(std::isnan(out[k])) << "wrote past the planes";
 }
 
+// pad_planes_split writes each padded row as its even columns, then its odd ones, over a
+// buffer holding NaNs: odd and even widths, rows above, in and below the image.
+void expect_split_planes(Rng& rng) {
+  const int64_t C = rng.uniform(1, 3), IH = rng.uniform(1, 9), IW = rng.uniform(1, 80);
+  const int64_t top = rng.uniform(0, 3), left = rng.uniform(0, 3);
+  const int64_t height = IH + top + rng.uniform(0, 3), width = IW + left + rng.uniform(0, 3);
+  const int64_t first_row = rng.uniform(0, height - 1);
+  const int64_t rows = rng.uniform(1, height - first_row), half = (width + 1) / 2;
+  const std::vector<float> x = random_vector(C * IH * IW, rng);
+  std::vector<float> out(static_cast<size_t>(C * rows * 2 * half + 5), NAN);
+  pad_planes_split(x.data(), C, IH, IW, top, left, first_row, rows, width, out.data());
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t slot = 0; slot < 2 * half; ++slot) {
+        const int64_t w = slot < half ? 2 * slot : 2 * (slot - half) + 1;  // its column
+        const int64_t ih = first_row + r - top, iw = w - left;
+        const bool inside = w < width && ih >= 0 && ih < IH && iw >= 0 && iw < IW;
+        const float want = inside ? x[static_cast<size_t>((c * IH + ih) * IW + iw)] : 0.0f;
+        ASSERT_EQ(out[static_cast<size_t>((c * rows + r) * 2 * half + slot)], want)
+            << "plane " << c << ", row " << first_row + r << ", column " << w;
+      }
+  for (size_t k = static_cast<size_t>(C * rows * 2 * half); k < out.size(); ++k)
+    ASSERT_TRUE(std::isnan(out[k])) << "wrote past the planes";
+}
+
+TEST(ConvPaths, PadPlanesSplitOnEveryRunnableTarget) {
+  Rng rng(149);
+  test::on_every_target([&] {
+    for (int i = 0; i < 60 && !HasFatalFailure(); ++i) {
+      SCOPED_TRACE(i);
+      expect_split_planes(rng);
+    }
+  });
+}
+
 TEST(ConvPaths, PadPlanesOnEveryRunnableTarget) {
   Rng rng(139);
   test::on_every_target([&] {
@@ -372,23 +407,24 @@ TEST(ConvPaths, PadPlanesOnEveryRunnableTarget) {
   });
 }
 
-// `cases` random stride-1 2-D convolutions through the direct path: rows of 1..70
+// `cases` random 2-D convolutions of strides 1 and 2 through the direct path: rows of 1..70
 // positions (one vector or two, with partial steps, whose loads run past the row's end into
-// the next row and, on the last row, into the padded image's slack) and 1..40 filters
-// (whole and partial blocks of channels).
+// the next row and, on the last row, into the padded image's slack; at column stride 2, past
+// the even columns into the odd ones), odd and even padded widths, and 1..40 filters (whole
+// and partial blocks of channels).
 void expect_direct_on_random_cases(Rng& rng, int cases, util::ThreadPool& pool) {
   for (int i = 0; i < cases; ++i) {
     const int64_t M = rng.uniform(1, 40), C = rng.uniform(1, 4);
     ConvCase c = random_case(rng, {rng.uniform(1, 20), rng.uniform(1, 70)}, 5, C, M, 1);
-    // The direct path is for stride 1: the same case with unit strides.
+    // The direct path takes strides of 1 and 2: the same case with such strides.
     WindowAttrs attrs;
-    attrs.strides = {1, 1};
+    attrs.strides = {rng.uniform(1, 2), rng.uniform(1, 2)};
     attrs.dilations = c.win.dilation;
     attrs.pads = c.win.pad_begin;
     attrs.pads.insert(attrs.pads.end(), c.win.pad_end.begin(), c.win.pad_end.end());
     c.win = resolve_window(attrs, c.win.in, c.win.kernel);
     c.x = random_vector(C * c.win.in_numel(), rng);
-    if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, or pointwise
+    if (!conv_direct_pays(c.win, C, 1)) continue;  // too many taps, pointwise, 1-wide stride 2
     SCOPED_TRACE(i);
     expect_conv(c, run_direct(c, pool));
     if (::testing::Test::HasFatalFailure()) return;
@@ -488,10 +524,11 @@ TEST(ConvPaths, WinogradTakesLargerTilesOnLargerOutputs) {
 }
 
 // A 3x3 Conv + Relu layer with bias and pads 1, C -> M channels on a size x size image of
-// random values.
-ConvCase image_layer(int64_t C, int64_t M, int64_t size, Rng& rng) {
+// random values, at `stride`.
+ConvCase image_layer(int64_t C, int64_t M, int64_t size, Rng& rng, int64_t stride = 1) {
   WindowAttrs attrs;
   attrs.pads = {1, 1, 1, 1};
+  attrs.strides = {stride, stride};
   ConvCase c;
   c.C = C;
   c.M = M;
@@ -504,17 +541,22 @@ ConvCase image_layer(int64_t C, int64_t M, int64_t size, Rng& rng) {
 }
 
 // bench's small_cnn's 3x3 layers (3, 16 and 32 input channels, pads 1), and 576 taps (the
-// most the direct path takes) with a partial block of output channels.
+// most the direct path takes) with a partial block of output channels; each at stride 1 and
+// at stride 2 (a CNN's stem: 3 -> 16 channels, 3x3, stride 2), on odd and even sizes.
 TEST(ConvPaths, DirectOfImageNetworkLayers) {
   Rng rng(135);
   for (int threads : {1, 2}) {
     util::ThreadPool pool(threads);
-    for (const auto& [C, M, size] : {std::tuple{3, 16, 64}, std::tuple{16, 32, 32},
-                                     std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
-      const ConvCase c = image_layer(C, M, size, rng);
-      ASSERT_TRUE(conv_direct_pays(c.win, C, 1));
-      expect_conv(c, run_direct(c, pool));
-    }
+    for (int64_t stride : {1, 2})
+      for (const auto& [C, M, size] :
+           {std::tuple{3, 16, 64}, std::tuple{3, 16, 47}, std::tuple{16, 32, 32},
+            std::tuple{32, 64, 16}, std::tuple{64, 21, 9}}) {
+        SCOPED_TRACE(testing::Message() << C << " -> " << M << " on " << size << ", stride "
+                                        << stride << ", " << threads << " threads");
+        const ConvCase c = image_layer(C, M, size, rng, stride);
+        ASSERT_TRUE(conv_direct_pays(c.win, C, 1));
+        expect_conv(c, run_direct(c, pool));
+      }
   }
 }
 

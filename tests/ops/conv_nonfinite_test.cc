@@ -32,7 +32,8 @@ struct Shape {
 const Shape kShapes[] = {
     {"winograd", 16, 4, 9, 10, 3, 1, 1, 1},
     {"direct", 2, 3, 6, 7, 3, 1, 1, 1},
-    {"tiles", 3, 4, 7, 7, 3, 2, 1, 1},
+    {"direct_stride_2", 2, 3, 7, 8, 3, 2, 1, 1},
+    {"tiles", 3, 4, 7, 7, 3, 3, 1, 1},
     {"pointwise", 3, 4, 5, 5, 1, 1, 0, 1},
     {"depthwise", 4, 4, 6, 5, 3, 1, 1, 4},
     {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
@@ -47,7 +48,8 @@ const Shape kShapes[] = {
     {"cropped_columns_winograd", 16, 4, 9, 1, 3, 1, 1, 1},
     {"cropped_rows_few_positions", 3, 16, 1, 8, 3, 1, 1, 1},
     {"cropped_rows_direct", 2, 3, 1, 7, 3, 1, 1, 1},
-    {"cropped_rows_tiles_stride_2", 3, 4, 2, 7, 3, 2, 1, 1},
+    {"cropped_rows_direct_stride_2", 3, 4, 2, 7, 3, 2, 1, 1},
+    {"cropped_rows_tiles_stride_3", 3, 4, 2, 7, 3, 3, 1, 1},
     {"cropped_depthwise_5x5", 4, 4, 2, 9, 5, 1, 2, 4},
 };
 

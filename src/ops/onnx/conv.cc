@@ -146,7 +146,7 @@ enum class Path {
 // - Few positions (an STFT's frames): one product by Wᵀ beats a product per position.
 // - Winograd: 3x3 stride 1 with many channels, where its 2.25-4x fewer multiplies pay for
 //   the transforms (measured, docs/bench/conv.md).
-// - Direct: one group of up to kDirectMaxTaps taps per output, stride 1 (measured there:
+// - Direct: one group of up to kDirectMaxTaps taps per output, stride 1 or 2 (measured there:
 //   20-35 % less time than the tiles). It comes before Depthwise for a one-channel image
 //   (groups == C == 1), whose blocks of output channels share each image load.
 // - Depthwise: one input channel per group, 2-D: any kernel, stride, dilation and padding.
