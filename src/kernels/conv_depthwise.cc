@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/conv_depthwise.h"
+#include "kernels/conv_direct.h"
 #include "kernels/scratch.h"
 
 // Once, outside the per-target namespaces: the dispatched functions share this signature.
@@ -148,63 +149,6 @@ void Plane(const PlaneArgs& a) {
   if (a.taps == 3) return PlaneOf<3>(a);
   PlaneOf<0>(a);
 }
-
-// The zero-padded plane of x (IH x IW, placed at row `top` and column `left`) in `rows` rows,
-// each split by column phase for stride s: padded column c at dst[row * s * run + (c % s) *
-// run + c / s], the rest of each run zeros. Straight from the image (stride 2: in vectors,
-// by a de-interleaving load), with no padded copy in between. Writes up to a vector past
-// the last row. With `clear` false (stride 2 only), dst already holds the zeros: only the
-// image's values are written.
-void PadSplit(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left, int64_t rows,
-              int64_t s, int64_t run, bool clear, float* dst) {
-  const D d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  for (int64_t r = 0; r < rows; ++r, dst += s * run) {
-    const int64_t ih = r - top;
-    if (ih < 0 || ih >= IH) {
-      if (clear) std::fill(dst, dst + s * run, 0.0f);
-      continue;
-    }
-    const float* src = x + ih * IW;
-    if (s == 2) {
-      // The row's zeros, in whole vectors (past the row's end: into the next row, written
-      // after, or the slack), then image columns 2j to run left % 2 and 2j + 1 to run
-      // (left + 1) % 2 by de-interleaving loads, the last partial pair of vectors through
-      // a zero-padded copy and masked stores (the loads may not run past the image).
-      if (clear)
-        for (int64_t k = 0; k < 2 * run; k += lanes) hn::StoreU(hn::Zero(d), d, dst + k);
-      float* even = dst + left % 2 * run + left / 2;
-      float* odd = dst + (left + 1) % 2 * run + (left + 1) / 2;
-      int64_t done = 0;
-      V e, o;
-      for (; done + 2 * lanes <= IW; done += 2 * lanes) {
-        hn::LoadInterleaved2(d, src + done, e, o);
-        hn::StoreU(e, d, even + done / 2);
-        hn::StoreU(o, d, odd + done / 2);
-      }
-      const int64_t rest = IW - done;
-      if (rest == 0) continue;
-      HWY_ALIGN float tail[2 * HWY_MAX_BYTES / sizeof(float)] = {};
-      std::copy(src + done, src + IW, tail);
-      hn::LoadInterleaved2(d, tail, e, o);
-      hn::BlendedStore(e, hn::FirstN(d, static_cast<size_t>((rest + 1) / 2)), d, even + done / 2);
-      hn::BlendedStore(o, hn::FirstN(d, static_cast<size_t>(rest / 2)), d, odd + done / 2);
-      continue;
-    }
-    // Other strides: image column i goes to padded column i + left, that is run
-    // (i + left) % s at (i + left) / s; run by run, the zeros around the image's columns,
-    // then those columns.
-    for (int64_t p = 0; p < s; ++p) {
-      const int64_t first = ((p - left) % s + s) % s;  // the run's first image column
-      const int64_t begin = (first + left) / s;
-      const int64_t count = first < IW ? (IW - first + s - 1) / s : 0;
-      float* out = dst + p * run;
-      std::fill(out, out + begin, 0.0f);
-      std::fill(out + begin + count, out + run, 0.0f);
-      for (int64_t i = first, j = begin; i < IW; i += s, ++j) out[j] = src[i];
-    }
-  }
-}
 }  // namespace bough::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -213,7 +157,6 @@ namespace bough::kernels {
 
 HWY_EXPORT(DepthwiseStep);
 HWY_EXPORT(Plane);
-HWY_EXPORT(PadSplit);
 
 bool conv_depthwise_pays(const Window& win, int64_t C, int64_t groups) {
   return win.rank() == 2 && groups == C;
@@ -257,7 +200,7 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
         for (int64_t ih = 0; ih < IH; ++ih)
           std::copy(image + ih * IW, image + (ih + 1) * IW, plane + (pt + ih) * pitch + pl);
       } else {
-        HWY_DYNAMIC_DISPATCH(PadSplit)(image, IH, IW, pt, pl, rows, sw, run, !clear_once, plane);
+        pad_plane_split(image, IH, IW, pt, pl, rows, sw, run, !clear_once, plane);
       }
       for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
         const PlaneArgs a{

@@ -170,31 +170,59 @@ void PadPlanes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, i
   }
 }
 
-// PadPlanes for a column stride of 2: each padded row (`width` wide) is built in `row`, then
-// split into its even columns, then its odd ones, each `half` = ceil(width / 2) wide (an odd
-// width's last odd slot is zeroed), so that a stride-2 tap reads contiguous positions.
-void PadPlanesSplit(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-                    int64_t first_row, int64_t rows, int64_t width, float* HWY_RESTRICT row,
-                    float* out) {
+// The zero-padded plane of x (IH x IW, placed at row `top` and column `left`) in `rows` rows,
+// each split by column phase for stride s: padded column c at dst[row * s * run + (c % s) *
+// run + c / s], the rest of each run zeros. Straight from the image (stride 2: in vectors,
+// by a de-interleaving load), with no padded copy in between. Writes up to a vector past
+// the last row. With `clear` false (stride 2 only), dst already holds the zeros: only the
+// image's values are written.
+void PadSplit(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left, int64_t rows,
+              int64_t s, int64_t run, bool clear, float* dst) {
   const D d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), half = (width + 1) / 2;
-  for (int64_t c = 0; c < C; ++c, x += IH * IW) {
-    for (int64_t r = first_row; r < first_row + rows; ++r, out += 2 * half) {
-      if (r < top || r >= top + IH) {
-        Zeros(out, 2 * half);
-        continue;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t r = 0; r < rows; ++r, dst += s * run) {
+    const int64_t ih = r - top;
+    if (ih < 0 || ih >= IH) {
+      if (clear) std::fill(dst, dst + s * run, 0.0f);
+      continue;
+    }
+    const float* src = x + ih * IW;
+    if (s == 2) {
+      // The row's zeros, in whole vectors (past the row's end: into the next row, written
+      // after, or the slack), then image columns 2j to run left % 2 and 2j + 1 to run
+      // (left + 1) % 2 by de-interleaving loads, the last partial pair of vectors through
+      // a zero-padded copy and masked stores (the loads may not run past the image).
+      if (clear)
+        for (int64_t k = 0; k < 2 * run; k += lanes) hn::StoreU(hn::Zero(d), d, dst + k);
+      float* even = dst + left % 2 * run + left / 2;
+      float* odd = dst + (left + 1) % 2 * run + (left + 1) / 2;
+      int64_t done = 0;
+      V e, o;
+      for (; done + 2 * lanes <= IW; done += 2 * lanes) {
+        hn::LoadInterleaved2(d, src + done, e, o);
+        hn::StoreU(e, d, even + done / 2);
+        hn::StoreU(o, d, odd + done / 2);
       }
-      Zeros(row, width);
-      Copy(x + (r - top) * IW, row + left, IW);
-      int64_t j = 0;
-      for (; j + 2 * lanes <= width; j += 2 * lanes) {
-        V even, odd;
-        hn::LoadInterleaved2(d, row + j, even, odd);
-        hn::StoreU(even, d, out + j / 2);
-        hn::StoreU(odd, d, out + half + j / 2);
-      }
-      for (; j < width; ++j) out[(j % 2) * half + j / 2] = row[j];
-      if (width % 2) out[2 * half - 1] = 0.0f;
+      const int64_t rest = IW - done;
+      if (rest == 0) continue;
+      HWY_ALIGN float tail[2 * HWY_MAX_BYTES / sizeof(float)] = {};
+      std::copy(src + done, src + IW, tail);
+      hn::LoadInterleaved2(d, tail, e, o);
+      hn::BlendedStore(e, hn::FirstN(d, static_cast<size_t>((rest + 1) / 2)), d, even + done / 2);
+      hn::BlendedStore(o, hn::FirstN(d, static_cast<size_t>(rest / 2)), d, odd + done / 2);
+      continue;
+    }
+    // Other strides: image column i goes to padded column i + left, that is run
+    // (i + left) % s at (i + left) / s; run by run, the zeros around the image's columns,
+    // then those columns.
+    for (int64_t p = 0; p < s; ++p) {
+      const int64_t first = ((p - left) % s + s) % s;  // the run's first image column
+      const int64_t begin = (first + left) / s;
+      const int64_t count = first < IW ? (IW - first + s - 1) / s : 0;
+      float* out = dst + p * run;
+      std::fill(out, out + begin, 0.0f);
+      std::fill(out + begin + count, out + run, 0.0f);
+      for (int64_t i = first, j = begin; i < IW; i += s, ++j) out[j] = src[i];
     }
   }
 }
@@ -208,7 +236,8 @@ HWY_EXPORT(BlockChannels);
 HWY_EXPORT(RowStep);
 HWY_EXPORT(Row);
 HWY_EXPORT(PadPlanes);
-HWY_EXPORT(PadPlanesSplit);
+HWY_EXPORT(PadSplit);
+HWY_EXPORT(DirectLanes);
 
 bool conv_direct_pays(const Window& win, int64_t C, int64_t groups) {
   if (win.rank() != 2 || groups != 1 || win.is_pointwise()) return false;
@@ -240,12 +269,9 @@ void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, 
   HWY_DYNAMIC_DISPATCH(PadPlanes)(x, C, IH, IW, top, left, first_row, rows, width, out);
 }
 
-void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-                      int64_t first_row, int64_t rows, int64_t width, float* out) {
-  thread_local std::vector<float> row;
-  HWY_DYNAMIC_DISPATCH(PadPlanesSplit)
-  (x, C, IH, IW, top, left, first_row, rows, width, grow_only(row, static_cast<size_t>(width)),
-   out);
+void pad_plane_split(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                     int64_t rows, int64_t s, int64_t run, bool clear, float* dst) {
+  HWY_DYNAMIC_DISPATCH(PadSplit)(x, IH, IW, top, left, rows, s, run, clear, dst);
 }
 
 void direct_product_f32(const float* v, int64_t ld, int64_t k, int64_t n, const float* blocked,
@@ -269,13 +295,15 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
   const int64_t dh = win.dilation[0], dw = win.dilation[1];
   const int64_t taps = C * KH * KW, P = OH * OW;
   // At column stride 2 a padded row is stored as its even columns, then its odd ones
-  // (pad_planes_split), each `phase` wide, so that every tap reads contiguous positions.
+  // (pad_plane_split), each `phase` wide, so that every tap reads contiguous positions.
   const int64_t padded_width = IW + pl + win.pad_end[1];
   const int64_t phase = (padded_width + sw - 1) / sw, row_width = sw * phase;
   // A row's last step reads up to `slack` positions past the row's last output: into the
   // next row, and past the image's end on its last row.
   const int64_t step = HWY_DYNAMIC_DISPATCH(RowStep)(OW);
   const int64_t slack = (OW + step - 1) / step * step - OW;
+  // pad_plane_split writes up to a vector past a plane's last row.
+  const int64_t overrun = sw == 1 ? 0 : HWY_DYNAMIC_DISPATCH(DirectLanes)();
   const int64_t block = conv_direct_block(OW), blocks = (M + block - 1) / block;
   pool.parallel_for(OH * blocks, util::grain_for(OW * block * taps), [&](int64_t s, int64_t e) {
     // The padded image rows that output rows [oh0, oh1) read, with zeros for the padding
@@ -285,11 +313,15 @@ void conv_direct_f32(const float* x, const float* blocked, float* y, const Windo
     const int64_t oh0 = s / blocks, oh1 = (e - 1) / blocks + 1;
     const int64_t rows = (oh1 - 1 - oh0) * sh + (KH - 1) * dh + 1;
     thread_local std::vector<float> padded;
-    float* image = grow_only(padded, static_cast<size_t>(C * rows * row_width + slack));
-    if (sw == 1)
+    float* image =
+        grow_only(padded, static_cast<size_t>(C * rows * row_width + std::max(slack, overrun)));
+    if (sw == 1) {
       pad_planes(x, C, IH, IW, pt, pl, oh0 * sh, rows, row_width, image);
-    else
-      pad_planes_split(x, C, IH, IW, pt, pl, oh0 * sh, rows, padded_width, image);
+    } else {  // plane by plane, in order: each overrun lands in the next plane's first row
+      for (int64_t c = 0; c < C; ++c)
+        pad_plane_split(x + c * IH * IW, IH, IW, pt - oh0 * sh, pl, rows, sw, phase, true,
+                        image + c * rows * row_width);
+    }
     // Where each tap reads, relative to the output position, in those rows.
     thread_local std::vector<int64_t> offsets;
     offsets.clear();

@@ -39,11 +39,14 @@ std::vector<float> block_filter(const float* w, int64_t M, int64_t taps, int64_t
 void pad_planes(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
                 int64_t first_row, int64_t rows, int64_t width, float* out);
 
-// pad_planes for a column stride of 2: each padded row, `width` wide, is written as its even
-// columns then its odd ones, each half = ceil(width / 2) wide (an odd width's last odd slot
-// is zero), so rows of 2 * half floats.
-void pad_planes_split(const float* x, int64_t C, int64_t IH, int64_t IW, int64_t top, int64_t left,
-                      int64_t first_row, int64_t rows, int64_t width, float* out);
+// The zero-padded plane of x (IH x IW, its first row at padded row `top`, which may be
+// negative to start inside the image, and its first column at `left`) in `rows` rows, each
+// split by column phase for stride s: padded column c at dst[row * s * run + (c % s) * run +
+// c / s], the rest of each run zeros (run >= the padded width / s, rounded up). Writes up to
+// a vector past the last row. With `clear` false (stride 2 only), dst already holds the
+// zeros: only the image's values are written.
+void pad_plane_split(const float* x, int64_t IH, int64_t IW, int64_t top, int64_t left,
+                     int64_t rows, int64_t s, int64_t run, bool clear, float* dst);
 
 // y (M x P) = convolution of x (C x win.in) with W given as
 // block_filter(w, M, C * K, conv_direct_block(win.out[1])), plus bias[m] (bias may be

@@ -73,11 +73,10 @@ void conv_few_positions_f32(const float* x, const PackedB& wt, float* y, const W
   float* col = grow_only(col_t, static_cast<size_t>(P * rows));
   float* out = grow_only(out_t, static_cast<size_t>(P * M));
   im2row(x, C, win, col);
-  gemm_f32(col, rows, wt, out, M, P, pool);
-  // The bias and the activation over yᵀ's rows, whole (a row of P outputs per channel holds
-  // 1 to 16 values: the epilogue's vector loops would barely start), then y = (yᵀ)ᵀ.
-  for (int64_t p = 0; p < P; ++p)
-    for (int64_t m = 0; m < M; ++m) out[p * M + m] += bias ? bias[m] : 0.0f;
+  // yᵀ with the bias added in the GEMM's store, then the activation over it whole (a row of
+  // P outputs per channel holds 1 to 16 values: the epilogue's vector loops would barely
+  // start), then y = (yᵀ)ᵀ.
+  gemm_f32(col, rows, wt, out, M, P, pool, bias);
   epilogue.activate(out, P * M);
   transpose(out, P, M, y);
 }
