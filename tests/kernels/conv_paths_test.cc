@@ -255,6 +255,34 @@ TEST(ConvPaths, OneTilePointwiseSplitsItsProduct) {
   }
 }
 
+// A column matrix of at most 2 MiB is cut into one tile per thread, each a whole number of
+// 32-position units (a recognizer's 1x3 conv of 1024 -> 64 channels over 120 positions:
+// 3072 rows); a larger one into tiles of at most 64 KiB. Both at 1 to 3 threads, with a bias
+// and an activation.
+TEST(ConvPaths, TilesCutSmallColumnMatricesByThread) {
+  Rng rng(141);
+  for (int threads : {1, 2, 3}) {
+    util::ThreadPool pool(threads);
+    for (const auto& [C, M, width, kernel] :
+         {std::tuple{1024, 64, 120, 3}, std::tuple{40, 24, 70, 3}, std::tuple{64, 20, 1100, 9}}) {
+      ConvCase c;
+      c.C = C;
+      c.M = M;
+      WindowAttrs attrs;
+      attrs.pads = {0, 1, 0, 1};
+      c.win = resolve_window(attrs, std::vector<int64_t>{1, width},
+                             std::vector<int64_t>{1, kernel});
+      c.x = random_vector(C * width, rng);
+      c.w = random_vector(M * C * kernel, rng);
+      c.bias = random_vector(M, rng);
+      c.epilogue.activation = Activation::HardSwish;
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << C << " -> " << M << " over "
+                                      << width << ", 1x" << kernel);
+      expect_conv(c, run_tiles(c, pool));
+    }
+  }
+}
+
 TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
   Rng rng(132);
   for (int threads : {1, 2}) {
