@@ -270,8 +270,8 @@ TEST(ConvPaths, TilesCutSmallColumnMatricesByThread) {
       c.M = M;
       WindowAttrs attrs;
       attrs.pads = {0, 1, 0, 1};
-      c.win = resolve_window(attrs, std::vector<int64_t>{1, width},
-                             std::vector<int64_t>{1, kernel});
+      c.win =
+          resolve_window(attrs, std::vector<int64_t>{1, width}, std::vector<int64_t>{1, kernel});
       c.x = random_vector(C * width, rng);
       c.w = random_vector(M * C * kernel, rng);
       c.bias = random_vector(M, rng);
