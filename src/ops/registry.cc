@@ -10,9 +10,9 @@
 
 namespace bough::ops {
 
-// Every operator file of ops/ defines one `const OpDef& def_<Name>()`; op_list.inc names them
-// all. Those defined above ops/ register themselves (register_ops).
-#define BOUGH_OP(name) const OpDef& def_##name();
+// Every operator file of ops/ defines one `OpDef def_<Name>()`; op_list.inc names them all.
+// Those defined above ops/ register themselves (register_ops).
+#define BOUGH_OP(name) OpDef def_##name();
 #include "ops/op_list.inc"
 #undef BOUGH_OP
 
@@ -49,12 +49,16 @@ const Table& publish(std::span<const OpDef* const> more) {
   if (old) {
     t = *old;
   } else {
-    t.ops = {
-#define BOUGH_OP(name) &def_##name(),
+    // The registry owns op_list.inc's definitions, made once under the lock.
+    static const OpDef defs[] = {
+#define BOUGH_OP(name) def_##name(),
 #include "ops/op_list.inc"
 #undef BOUGH_OP
     };
-    for (const OpDef* def : t.ops) t.by_key.emplace(OpKey{def->domain, def->name}, def);
+    for (const OpDef& def : defs) {
+      t.ops.push_back(&def);
+      t.by_key.emplace(OpKey{def.domain, def.name}, &def);
+    }
   }
   for (const OpDef* def : more)
     if (t.by_key.emplace(OpKey{def->domain, def->name}, def).second) t.ops.push_back(def);

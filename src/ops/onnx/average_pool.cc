@@ -85,10 +85,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace average_pool_op
 }  // namespace
 
-const OpDef& def_AveragePool() {
+OpDef def_AveragePool() {
   using namespace average_pool_op;
-  static const OpDef def = def_from_rows("", "AveragePool", make, infer_pool, kRows);
-  return def;
+  return def_from_rows("", "AveragePool", make, infer_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -61,10 +61,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace depth_to_space_op
 }  // namespace
 
-const OpDef& def_DepthToSpace() {
+OpDef def_DepthToSpace() {
   using namespace depth_to_space_op;
-  static const OpDef def = def_from_rows("", "DepthToSpace", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DepthToSpace", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -83,10 +83,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace lp_pool_op
 }  // namespace
 
-const OpDef& def_LpPool() {
+OpDef def_LpPool() {
   using namespace lp_pool_op;
-  static const OpDef def = def_from_rows("", "LpPool", make, infer_pool, kRows);
-  return def;
+  return def_from_rows("", "LpPool", make, infer_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -48,10 +48,9 @@ constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = all; blocksiz
 }  // namespace space_to_depth_op
 }  // namespace
 
-const OpDef& def_SpaceToDepth() {
+OpDef def_SpaceToDepth() {
   using namespace space_to_depth_op;
-  static const OpDef def = def_from_rows("", "SpaceToDepth", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SpaceToDepth", make, infer, kRows);
 }
 
 }  // namespace bough::ops
