@@ -15,15 +15,13 @@ namespace bough::exec {
 void register_operators() {
   static std::once_flag once;
   std::call_once(once, [] {
-    // Made once and kept for the process: the registry holds pointers to them.
+    // Made once and kept for the process: the registry refers to them.
     static const ops::OpDef defs[] = {
 #define BOUGH_OP(name) ops::def_##name(),
 #include "exec/control/op_list.inc"
 #undef BOUGH_OP
     };
-    std::vector<const ops::OpDef*> pointers;
-    for (const ops::OpDef& def : defs) pointers.push_back(&def);
-    ops::register_ops(pointers);
+    ops::register_ops(defs);
   });
 }
 
