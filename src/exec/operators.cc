@@ -5,7 +5,7 @@
 #include "ops/registry.h"
 
 namespace bough::ops {
-#define BOUGH_OP(name) const OpDef& def_##name();
+#define BOUGH_OP(name) OpDef def_##name();
 #include "exec/control/op_list.inc"
 #undef BOUGH_OP
 }  // namespace bough::ops
@@ -15,8 +15,9 @@ namespace bough::exec {
 void register_operators() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const ops::OpDef* defs[] = {
-#define BOUGH_OP(name) &ops::def_##name(),
+    // Made once and kept for the process: the registry refers to them.
+    static const ops::OpDef defs[] = {
+#define BOUGH_OP(name) ops::def_##name(),
 #include "exec/control/op_list.inc"
 #undef BOUGH_OP
     };

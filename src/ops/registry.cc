@@ -10,9 +10,9 @@
 
 namespace bough::ops {
 
-// Every operator file of ops/ defines one `const OpDef& def_<Name>()`; op_list.inc names them
-// all. Those defined above ops/ register themselves (register_ops).
-#define BOUGH_OP(name) const OpDef& def_##name();
+// Every operator file of ops/ defines one `OpDef def_<Name>()`; op_list.inc names them all.
+// Those defined above ops/ register themselves (register_ops).
+#define BOUGH_OP(name) OpDef def_##name();
 #include "ops/op_list.inc"
 #undef BOUGH_OP
 
@@ -40,8 +40,14 @@ struct Table {
 std::mutex publishing;
 std::atomic<const Table*> current{nullptr};
 
+// Adds `defs` to t, but for those whose (domain, name) it knows already.
+void add(Table& t, std::span<const OpDef> defs) {
+  for (const OpDef& def : defs)
+    if (t.by_key.emplace(OpKey{def.domain, def.name}, &def).second) t.ops.push_back(&def);
+}
+
 // A table of what the current one holds (op_list.inc's operators on first use) and `more`.
-const Table& publish(std::span<const OpDef* const> more) {
+const Table& publish(std::span<const OpDef> more) {
   static std::deque<Table> tables;
   std::lock_guard lock(publishing);
   const Table* old = current.load(std::memory_order_acquire);
@@ -49,15 +55,15 @@ const Table& publish(std::span<const OpDef* const> more) {
   if (old) {
     t = *old;
   } else {
-    t.ops = {
-#define BOUGH_OP(name) &def_##name(),
+    // The registry owns op_list.inc's definitions, made once under the lock.
+    static const OpDef defs[] = {
+#define BOUGH_OP(name) def_##name(),
 #include "ops/op_list.inc"
 #undef BOUGH_OP
     };
-    for (const OpDef* def : t.ops) t.by_key.emplace(OpKey{def->domain, def->name}, def);
+    add(t, defs);
   }
-  for (const OpDef* def : more)
-    if (t.by_key.emplace(OpKey{def->domain, def->name}, def).second) t.ops.push_back(def);
+  add(t, more);
   current.store(&t, std::memory_order_release);
   return t;
 }
@@ -72,7 +78,7 @@ const Table& table() {
 
 const std::vector<const OpDef*>& all_ops() { return table().ops; }
 
-void register_ops(std::span<const OpDef* const> defs) { publish(defs); }
+void register_ops(std::span<const OpDef> defs) { publish(defs); }
 
 const OpDef* find_op(std::string_view domain, std::string_view name) {
   if (domain == "ai.onnx") domain = "";

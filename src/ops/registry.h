@@ -101,8 +101,9 @@ inline constexpr int kVariadic = 1 << 20;
 const OpDef* find_op(std::string_view domain, std::string_view name);
 // Adds operators defined in a layer above ops/ (the control-flow ones of exec/control, see
 // exec/operators.h) to what find_op and all_ops know; one already known is left as it was.
-// Safe while other threads look operators up.
-void register_ops(std::span<const OpDef* const> defs);
+// The caller keeps `defs` for the life of the process. Safe while other threads look
+// operators up.
+void register_ops(std::span<const OpDef> defs);
 // The version of the node's domain in force: inside a model-local function body the
 // function's own imports come first (`function_opsets`, null outside), as when it runs.
 int64_t node_opset(const ir::Model* model, const std::map<std::string, int64_t>* function_opsets,

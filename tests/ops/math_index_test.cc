@@ -349,6 +349,29 @@ TEST(MathIndexTest, HugeBlocksizeIsAnInvalidModelNotACrash) {
   }
 }
 
+// Inference cannot check blocksize where it gives up on an input of unknown rank; then the
+// kernel refuses it when it is built, with the same message.
+TEST(MathIndexTest, BadBlocksizeOfAnUnrankedInputIsRefusedWhenBuilt) {
+  for (const char* op : {"DepthToSpace", "SpaceToDepth"})
+    for (const int64_t blocksize : {int64_t{0}, int64_t{1} << 32}) {
+      SCOPED_TRACE(std::string(op) + " blocksize " + std::to_string(blocksize));
+      test::GraphBuilder g;
+      g.input("x", ElemType::Float, {}, false).output("y", ElemType::Float, {}, false);
+      test::set_int(g.node(op, {"x"}, {"y"}, "b"), "blocksize", blocksize);
+      const std::string path =
+          test::save_model(test::make_model(g, 13), test::scratch_dir("blocksize"), "m.onnx");
+      try {
+        Session session(Model::load(path));
+        ADD_FAILURE() << "no error";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::InvalidModel);
+        EXPECT_NE(std::string(e.what()).find("blocksize must be from 1 to 2^31 - 1"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+}
+
 // Found by the single-operator fuzzer: a constant float depth of 8e34 was cast to int64
 // during inference (undefined behaviour); it is now refused as not a finite size.
 TEST(MathIndexTest, OneHotDepthBeyondInt64IsAnInvalidModel) {

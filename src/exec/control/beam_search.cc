@@ -372,10 +372,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace beam_search_op
 }  // namespace
 
-const OpDef& def_MsBeamSearch() {
+OpDef def_MsBeamSearch() {
   using namespace beam_search_op;
-  static const OpDef def = def_from_rows("com.microsoft", "BeamSearch", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "BeamSearch", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -282,10 +282,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace flex_attention_op
 }  // namespace
 
-const OpDef& def_FlexAttention() {
+OpDef def_FlexAttention() {
   using namespace flex_attention_op;
-  static const OpDef def = def_from_rows("ai.onnx.preview", "FlexAttention", make, infer, kRows);
-  return def;
+  return def_from_rows("ai.onnx.preview", "FlexAttention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -144,10 +144,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace greedy_search_op
 }  // namespace
 
-const OpDef& def_MsGreedySearch() {
+OpDef def_MsGreedySearch() {
   using namespace greedy_search_op;
-  static const OpDef def = def_from_rows("com.microsoft", "GreedySearch", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "GreedySearch", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -129,10 +129,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace if_op
 }  // namespace
 
-const OpDef& def_If() {
+OpDef def_If() {
   using namespace if_op;
-  static const OpDef def = def_from_rows("", "If", make, infer, kRows);
-  return def;
+  return def_from_rows("", "If", make, infer, kRows);
 }
 
 }  // namespace bough::ops

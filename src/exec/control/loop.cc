@@ -144,12 +144,11 @@ constexpr SignatureText kRows[] = {
 }  // namespace loop_op
 }  // namespace
 
-const OpDef& def_Loop() {
+OpDef def_Loop() {
   using namespace loop_op;
   // v_initial may be empty (ONNX gives it min_arity 0): M and cond are the only inputs.
-  static const OpDef def = def_from_rows("", "Loop", make, infer, kRows,
-                                         {.counts = ValueCounts{2, kVariadic, 1, kVariadic}});
-  return def;
+  return def_from_rows("", "Loop", make, infer, kRows,
+                       {.counts = ValueCounts{2, kVariadic, 1, kVariadic}});
 }
 
 }  // namespace bough::ops

@@ -313,10 +313,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace scan_op
 }  // namespace
 
-const OpDef& def_Scan() {
+OpDef def_Scan() {
   using namespace scan_op;
-  static const OpDef def = def_from_rows("", "Scan", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Scan", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -114,12 +114,11 @@ constexpr SignatureText kRows[] = {
 }  // namespace sequence_map_op
 }  // namespace
 
-const OpDef& def_SequenceMap() {
+OpDef def_SequenceMap() {
   using namespace sequence_map_op;
   // additional_inputs may be empty (ONNX gives it min_arity 0).
-  static const OpDef def = def_from_rows("", "SequenceMap", make, infer, kRows,
-                                         {.counts = ValueCounts{1, kVariadic, 1, kVariadic}});
-  return def;
+  return def_from_rows("", "SequenceMap", make, infer, kRows,
+                       {.counts = ValueCounts{1, kVariadic, 1, kVariadic}});
 }
 
 }  // namespace bough::ops

@@ -212,10 +212,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace attention_op
 }  // namespace
 
-const OpDef& def_MsAttention() {
+OpDef def_MsAttention() {
   using namespace attention_op;
-  static const OpDef def = def_from_rows("com.microsoft", "Attention", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "Attention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -23,11 +23,9 @@ constexpr SignatureText kRows[] = {{1, "X: T, bias: T, skip: T -> Y: T; T = floa
 }  // namespace bias_add_op
 }  // namespace
 
-const OpDef& def_MsBiasAdd() {
+OpDef def_MsBiasAdd() {
   using namespace bias_add_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "BiasAdd", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "BiasAdd", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

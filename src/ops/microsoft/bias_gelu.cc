@@ -13,13 +13,11 @@ constexpr SignatureText kRows[] = {{1, "A: T, B: T -> C: T; T = float float16 do
 }  // namespace bias_gelu_op
 }  // namespace
 
-const OpDef& def_MsBiasGelu() {
+OpDef def_MsBiasGelu() {
   using namespace bias_gelu_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "BiasGelu",
-                    microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
-                    infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "BiasGelu",
+                       microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
+                       infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

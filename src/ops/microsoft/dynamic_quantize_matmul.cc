@@ -84,11 +84,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace dynamic_quantize_matmul_op
 }  // namespace
 
-const OpDef& def_MsDynamicQuantizeMatMul() {
+OpDef def_MsDynamicQuantizeMatMul() {
   using namespace dynamic_quantize_matmul_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "DynamicQuantizeMatMul", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "DynamicQuantizeMatMul", make, infer, kRows);
 }
 
 }  // namespace bough::ops

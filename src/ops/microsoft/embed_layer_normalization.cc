@@ -137,11 +137,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace embed_layer_normalization_op
 }  // namespace
 
-const OpDef& def_MsEmbedLayerNormalization() {
+OpDef def_MsEmbedLayerNormalization() {
   using namespace embed_layer_normalization_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "EmbedLayerNormalization", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "EmbedLayerNormalization", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -14,13 +14,12 @@ constexpr SignatureText kRows[] = {
 }  // namespace fast_gelu_op
 }  // namespace
 
-const OpDef& def_MsFastGelu() {
+OpDef def_MsFastGelu() {
   using namespace fast_gelu_op;
-  static const OpDef def = def_from_rows(
+  return def_from_rows(
       "com.microsoft", "FastGelu",
       microsoft::make_fast_bias_map<kernels::FastFn::GeluTanh, kernels::kGeluTanhWork>,
       infer_same_as_first, kRows);
-  return def;
 }
 
 }  // namespace bough::ops

@@ -68,10 +68,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace fused_conv_op
 }  // namespace
 
-const OpDef& def_FusedConv() {
+OpDef def_FusedConv() {
   using namespace fused_conv_op;
-  static const OpDef def = def_from_rows("com.microsoft", "FusedConv", make, infer_conv, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "FusedConv", make, infer_conv, kRows);
 }
 
 }  // namespace bough::ops

@@ -171,10 +171,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace fused_matmul_op
 }  // namespace
 
-const OpDef& def_MsFusedMatMul() {
+OpDef def_MsFusedMatMul() {
   using namespace fused_matmul_op;
-  static const OpDef def = def_from_rows("com.microsoft", "FusedMatMul", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "FusedMatMul", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -13,13 +13,11 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = float float16 double b
 }  // namespace gelu_op
 }  // namespace
 
-const OpDef& def_MsGelu() {
+OpDef def_MsGelu() {
   using namespace gelu_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "Gelu",
-                    microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
-                    infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "Gelu",
+                       microsoft::make_fast_bias_map<kernels::FastFn::Gelu, kernels::kGeluWork>,
+                       infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -275,11 +275,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace group_query_attention_op
 }  // namespace
 
-const OpDef& def_MsGroupQueryAttention() {
+OpDef def_MsGroupQueryAttention() {
   using namespace group_query_attention_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "GroupQueryAttention", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "GroupQueryAttention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

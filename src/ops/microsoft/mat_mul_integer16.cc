@@ -39,10 +39,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace mat_mul_integer16_op
 }  // namespace
 
-const OpDef& def_MsMatMulInteger16() {
+OpDef def_MsMatMulInteger16() {
   using namespace mat_mul_integer16_op;
-  static const OpDef def = def_from_rows("com.microsoft", "MatMulInteger16", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "MatMulInteger16", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -130,10 +130,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace mat_mul_n_bits_op
 }  // namespace
 
-const OpDef& def_MsMatMulNBits() {
+OpDef def_MsMatMulNBits() {
   using namespace mat_mul_n_bits_op;
-  static const OpDef def = def_from_rows("com.microsoft", "MatMulNBits", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "MatMulNBits", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -198,10 +198,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace multi_head_attention_op
 }  // namespace
 
-const OpDef& def_MsMultiHeadAttention() {
+OpDef def_MsMultiHeadAttention() {
   using namespace multi_head_attention_op;
-  static const OpDef def = def_from_rows("com.microsoft", "MultiHeadAttention", make, infer, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "MultiHeadAttention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

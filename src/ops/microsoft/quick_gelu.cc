@@ -34,11 +34,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace quick_gelu_op
 }  // namespace
 
-const OpDef& def_MsQuickGelu() {
+OpDef def_MsQuickGelu() {
   using namespace quick_gelu_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "QuickGelu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "QuickGelu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -135,11 +135,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace rotary_embedding_op
 }  // namespace
 
-const OpDef& def_MsRotaryEmbedding() {
+OpDef def_MsRotaryEmbedding() {
   using namespace rotary_embedding_op;
-  static const OpDef def =
-      def_from_rows("com.microsoft", "RotaryEmbedding", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("com.microsoft", "RotaryEmbedding", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

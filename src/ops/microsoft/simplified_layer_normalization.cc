@@ -46,10 +46,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace simplified_layer_normalization_op
 }  // namespace
 
-const OpDef& def_MsSimplifiedLayerNormalization() {
+OpDef def_MsSimplifiedLayerNormalization() {
   using namespace simplified_layer_normalization_op;
-  static const OpDef def = def_from_rows("", "SimplifiedLayerNormalization", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SimplifiedLayerNormalization", make, infer, kRows);
 }
 
 }  // namespace bough::ops

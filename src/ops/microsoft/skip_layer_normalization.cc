@@ -17,10 +17,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace skip_layer_normalization_op
 }  // namespace
 
-const OpDef& def_MsSkipLayerNormalization() {
+OpDef def_MsSkipLayerNormalization() {
   using namespace skip_layer_normalization_op;
-  static const OpDef def = microsoft::skip_norm_def("SkipLayerNormalization", false, kRows);
-  return def;
+  return microsoft::skip_norm_def("SkipLayerNormalization", false, kRows);
 }
 
 }  // namespace bough::ops

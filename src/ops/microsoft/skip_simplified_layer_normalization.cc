@@ -17,11 +17,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace skip_simplified_layer_normalization_op
 }  // namespace
 
-const OpDef& def_MsSkipSimplifiedLayerNormalization() {
+OpDef def_MsSkipSimplifiedLayerNormalization() {
   using namespace skip_simplified_layer_normalization_op;
-  static const OpDef def =
-      microsoft::skip_norm_def("SkipSimplifiedLayerNormalization", true, kRows);
-  return def;
+  return microsoft::skip_norm_def("SkipSimplifiedLayerNormalization", true, kRows);
 }
 
 }  // namespace bough::ops

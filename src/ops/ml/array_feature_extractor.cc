@@ -66,11 +66,10 @@ void infer(InferContext& ctx) {
 }
 }  // namespace
 
-const OpDef& def_MlArrayFeatureExtractor() {
+OpDef def_MlArrayFeatureExtractor() {
   static constexpr SignatureText kRows[] = {
       {1, "X: T, Y: tensor(int64) -> Z: T; T = float double int32 int64 string"}};
-  static const OpDef def = def_from_rows("ai.onnx.ml", "ArrayFeatureExtractor", make, infer, kRows);
-  return def;
+  return def_from_rows("ai.onnx.ml", "ArrayFeatureExtractor", make, infer, kRows);
 }
 
 }  // namespace bough::ops

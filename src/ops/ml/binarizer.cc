@@ -14,12 +14,10 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 }
 }  // namespace
 
-const OpDef& def_MlBinarizer() {
+OpDef def_MlBinarizer() {
   static constexpr SignatureText kRows[] = {
       {1, "X: T -> Y: T; T = float double int32 int64; threshold: float = 0.0"}};
-  static const OpDef def =
-      def_from_rows("ai.onnx.ml", "Binarizer", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("ai.onnx.ml", "Binarizer", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

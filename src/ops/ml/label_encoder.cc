@@ -169,7 +169,7 @@ void infer(InferContext& ctx) {
 }
 }  // namespace
 
-const OpDef& def_MlLabelEncoder() {
+OpDef def_MlLabelEncoder() {
   static constexpr SignatureText kRows[] = {
       {1,
        "X: T1 -> Y: T2; T1 = int64 string, T2 = int64 string; classes_strings: strings?, "
@@ -185,8 +185,7 @@ const OpDef& def_MlLabelEncoder() {
        "string = _Unused, default_tensor: tensor?, keys_floats: floats?, keys_int64s: ints?, "
        "keys_strings: strings?, keys_tensor: tensor?, values_floats: floats?, values_int64s: "
        "ints?, values_strings: strings?, values_tensor: tensor?"}};
-  static const OpDef def = def_from_rows("ai.onnx.ml", "LabelEncoder", make, infer, kRows);
-  return def;
+  return def_from_rows("ai.onnx.ml", "LabelEncoder", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -296,7 +296,7 @@ void infer(InferContext& ctx) {
 }
 }  // namespace
 
-const OpDef& def_MlTreeEnsemble() {
+OpDef def_MlTreeEnsemble() {
   static constexpr SignatureText kRows[] = {
       {5,
        "X: T -> Y: T; T = float double float16; aggregate_function: int = 1, leaf_targetids: "
@@ -305,8 +305,7 @@ const OpDef& def_MlTreeEnsemble() {
        "tensor?, nodes_missing_value_tracks_true: ints?, nodes_modes: tensor, nodes_splits: "
        "tensor, nodes_trueleafs: ints, nodes_truenodeids: ints, post_transform: int = 0, "
        "tree_roots: ints"}};
-  static const OpDef def = def_from_rows("ai.onnx.ml", "TreeEnsemble", make, infer, kRows);
-  return def;
+  return def_from_rows("ai.onnx.ml", "TreeEnsemble", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -31,11 +31,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_input
 }  // namespace abs_op
 }  // namespace
 
-const OpDef& def_Abs() {
+OpDef def_Abs() {
   using namespace abs_op;
-  static const OpDef def =
-      def_from_rows("", "Abs", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Abs", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

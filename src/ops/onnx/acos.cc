@@ -17,9 +17,6 @@ struct AcosFn {
 }  // namespace acos_op
 }  // namespace
 
-const OpDef& def_Acos() {
-  static const OpDef def = float_map_def<acos_op::AcosFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Acos() { return float_map_def<acos_op::AcosFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct AcoshFn {
 }  // namespace acosh_op
 }  // namespace
 
-const OpDef& def_Acosh() {
-  static const OpDef def = float_map_def<acosh_op::AcoshFn>(kLaterMapRows<9>);
-  return def;
-}
+OpDef def_Acosh() { return float_map_def<acosh_op::AcoshFn>(kLaterMapRows<9>); }
 
 }  // namespace bough::ops

@@ -18,10 +18,9 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace add_op
 }  // namespace
 
-const OpDef& def_Add() {
+OpDef def_Add() {
   using namespace add_op;
-  static const OpDef def = arith_def("Add", make_binary<compute>);
-  return def;
+  return arith_def("Add", make_binary<compute>);
 }
 
 }  // namespace bough::ops

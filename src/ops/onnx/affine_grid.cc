@@ -127,10 +127,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace affine_grid_op
 }  // namespace
 
-const OpDef& def_AffineGrid() {
+OpDef def_AffineGrid() {
   using namespace affine_grid_op;
-  static const OpDef def = def_from_rows("", "AffineGrid", make, infer, kRows);
-  return def;
+  return def_from_rows("", "AffineGrid", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -13,9 +13,6 @@ struct AndFn {
 }  // namespace and_op
 }  // namespace
 
-const OpDef& def_And() {
-  static const OpDef def = logical_def<and_op::AndFn>();
-  return def;
-}
+OpDef def_And() { return logical_def<and_op::AndFn>(); }
 
 }  // namespace bough::ops

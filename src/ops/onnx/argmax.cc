@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ArgMax() {
-  static const OpDef def = arg_reduce_def<true>("ArgMax");
-  return def;
-}
+OpDef def_ArgMax() { return arg_reduce_def<true>("ArgMax"); }
 
 }  // namespace bough::ops

@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ArgMin() {
-  static const OpDef def = arg_reduce_def<false>("ArgMin");
-  return def;
-}
+OpDef def_ArgMin() { return arg_reduce_def<false>("ArgMin"); }
 
 }  // namespace bough::ops

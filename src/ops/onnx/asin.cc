@@ -17,9 +17,6 @@ struct AsinFn {
 }  // namespace asin_op
 }  // namespace
 
-const OpDef& def_Asin() {
-  static const OpDef def = float_map_def<asin_op::AsinFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Asin() { return float_map_def<asin_op::AsinFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

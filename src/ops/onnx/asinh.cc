@@ -17,9 +17,6 @@ struct AsinhFn {
 }  // namespace asinh_op
 }  // namespace
 
-const OpDef& def_Asinh() {
-  static const OpDef def = float_map_def<asinh_op::AsinhFn>(kLaterMapRows<9>);
-  return def;
-}
+OpDef def_Asinh() { return float_map_def<asinh_op::AsinhFn>(kLaterMapRows<9>); }
 
 }  // namespace bough::ops

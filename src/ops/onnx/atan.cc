@@ -17,9 +17,6 @@ struct AtanFn {
 }  // namespace atan_op
 }  // namespace
 
-const OpDef& def_Atan() {
-  static const OpDef def = float_map_def<atan_op::AtanFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Atan() { return float_map_def<atan_op::AtanFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct AtanhFn {
 }  // namespace atanh_op
 }  // namespace
 
-const OpDef& def_Atanh() {
-  static const OpDef def = float_map_def<atanh_op::AtanhFn>(kLaterMapRows<9>);
-  return def;
-}
+OpDef def_Atanh() { return float_map_def<atanh_op::AtanhFn>(kLaterMapRows<9>); }
 
 }  // namespace bough::ops

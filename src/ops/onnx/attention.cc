@@ -408,10 +408,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace attention_op
 }  // namespace
 
-const OpDef& def_Attention() {
+OpDef def_Attention() {
   using namespace attention_op;
-  static const OpDef def = def_from_rows("", "Attention", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Attention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

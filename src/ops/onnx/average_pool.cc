@@ -2,8 +2,8 @@
 // inside the input, or with count_include_pad (opset 7+) those inside the padded input
 // (taps past the padding that ceil_mode adds never count). float16/bfloat16 go through float.
 #include "kernels/pool_inside.h"
-#include "kernels/pool_window.h"
 #include "ops/def_from_rows.h"
+#include "ops/onnx/float_pool.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -13,51 +13,37 @@ namespace bough::ops {
 namespace {
 namespace average_pool_op {
 
-template <typename T>
-void average_pool(const Tensor& x, Tensor& y, const kernels::Window& w, bool include_pad,
-                  util::ThreadPool& pool) {
-  // Every window inside the image: each divides by the kernel's size, padding or not.
-  if (const auto g = kernels::inside_window(w))
-    return kernels::pool_inside<false>(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), *g, pool);
-  const kernels::PoolWindows win(w);
-  const int64_t len = win.row_length();
-  kernels::for_each_pool_row<T>(
-      x, y, w, win, pool,
-      [&win, len, include_pad](const T* plane, T* out, std::span<const int64_t> image_rows,
-                               int64_t padded, int64_t) {
-        std::fill(out, out + len, T(0));
-        win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v; });
-        for (int64_t j = 0; j < len; ++j) {
-          const int64_t count = include_pad
-                                    ? padded * win.padded(j)
-                                    : static_cast<int64_t>(image_rows.size()) * win.count(j);
-          out[j] = count > 0 ? out[j] / static_cast<T>(count) : T(0);
-        }
-      });
-}
+struct Average {
+  bool include_pad;
 
-class AveragePool : public Kernel {
- public:
-  AveragePool(kernels::WindowAttrs attrs, bool include_pad)
-      : attrs_(std::move(attrs)), include_pad_(include_pad) {}
-
-  void run(KernelIO& io) override {
-    io.set_output(0, kernels::window_pool_float(
-                         io.input(0), attrs_, "AveragePool",
-                         [&](auto tag, const Tensor& x, Tensor& y, const kernels::Window& w) {
-                           using T = typename decltype(tag)::type;
-                           average_pool<T>(x, y, w, include_pad_, io.pool());
-                         }));
+  template <typename Tag>
+  void operator()(Tag, const Tensor& x, Tensor& y, const kernels::Window& w,
+                  util::ThreadPool& pool) const {
+    using T = typename Tag::type;
+    // Every window inside the image: each divides by the kernel's size, padding or not.
+    if (const auto g = kernels::inside_window(w))
+      return kernels::pool_inside<false>(x.data<T>(), y.data<T>(), x.dim(0) * x.dim(1), *g, pool);
+    const kernels::PoolWindows win(w);
+    const int64_t len = win.row_length();
+    kernels::for_each_pool_row<T>(
+        x, y, w, win, pool,
+        [&win, len, include_pad = include_pad](
+            const T* plane, T* out, std::span<const int64_t> image_rows, int64_t padded, int64_t) {
+          std::fill(out, out + len, T(0));
+          win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v; });
+          for (int64_t j = 0; j < len; ++j) {
+            const int64_t count = include_pad
+                                      ? padded * win.padded(j)
+                                      : static_cast<int64_t>(image_rows.size()) * win.count(j);
+            out[j] = count > 0 ? out[j] / static_cast<T>(count) : T(0);
+          }
+        });
   }
-
- private:
-  kernels::WindowAttrs attrs_;
-  bool include_pad_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return std::make_unique<AveragePool>(read_pool_attrs(ctx, "AveragePool"),
-                                       ctx.attr_int("count_include_pad", 0) != 0);
+  return make_float_pool(read_pool_attrs(ctx, "AveragePool"), "AveragePool",
+                         Average{ctx.attr_int("count_include_pad", 0) != 0});
 }
 
 constexpr SignatureText kRows[] = {
@@ -85,10 +71,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace average_pool_op
 }  // namespace
 
-const OpDef& def_AveragePool() {
+OpDef def_AveragePool() {
   using namespace average_pool_op;
-  static const OpDef def = def_from_rows("", "AveragePool", make, infer_pool, kRows);
-  return def;
+  return def_from_rows("", "AveragePool", make, infer_pool, kRows);
 }
 
 }  // namespace bough::ops

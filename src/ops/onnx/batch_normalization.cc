@@ -211,10 +211,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace batch_normalization_op
 }  // namespace
 
-const OpDef& def_BatchNormalization() {
+OpDef def_BatchNormalization() {
   using namespace batch_normalization_op;
-  static const OpDef def = def_from_rows("", "BatchNormalization", make, infer, kRows);
-  return def;
+  return def_from_rows("", "BatchNormalization", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -73,11 +73,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace bernoulli_op
 }  // namespace
 
-const OpDef& def_Bernoulli() {
+OpDef def_Bernoulli() {
   using namespace bernoulli_op;
-  static const OpDef def =
-      def_from_rows("", "Bernoulli", make, infer, kRows, {.nondeterministic = true});
-  return def;
+  return def_from_rows("", "Bernoulli", make, infer, kRows, {.nondeterministic = true});
 }
 
 }  // namespace bough::ops

@@ -66,10 +66,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace bit_cast_op
 }  // namespace
 
-const OpDef& def_BitCast() {
+OpDef def_BitCast() {
   using namespace bit_cast_op;
-  static const OpDef def = def_from_rows("", "BitCast", make, infer, kRows);
-  return def;
+  return def_from_rows("", "BitCast", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -36,10 +36,9 @@ constexpr SignatureText kRows[] = {{11, "X: T, Y: T -> Z: T; T = uints; directio
 }  // namespace bit_shift_op
 }  // namespace
 
-const OpDef& def_BitShift() {
+OpDef def_BitShift() {
   using namespace bit_shift_op;
-  static const OpDef def = def_from_rows("", "BitShift", make, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "BitShift", make, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

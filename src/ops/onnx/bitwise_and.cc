@@ -15,9 +15,6 @@ struct BitwiseAndFn {
 }  // namespace bitwise_and_op
 }  // namespace
 
-const OpDef& def_BitwiseAnd() {
-  static const OpDef def = bitwise_def<bitwise_and_op::BitwiseAndFn>();
-  return def;
-}
+OpDef def_BitwiseAnd() { return bitwise_def<bitwise_and_op::BitwiseAndFn>(); }
 
 }  // namespace bough::ops

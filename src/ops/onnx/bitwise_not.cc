@@ -18,11 +18,9 @@ constexpr SignatureText kRows[] = {{18, "X: T -> Y: T; T = ints uints"}};
 }  // namespace bitwise_not_op
 }  // namespace
 
-const OpDef& def_BitwiseNot() {
+OpDef def_BitwiseNot() {
   using namespace bitwise_not_op;
-  static const OpDef def =
-      def_from_rows("", "BitwiseNot", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "BitwiseNot", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -15,9 +15,6 @@ struct BitwiseOrFn {
 }  // namespace bitwise_or_op
 }  // namespace
 
-const OpDef& def_BitwiseOr() {
-  static const OpDef def = bitwise_def<bitwise_or_op::BitwiseOrFn>();
-  return def;
-}
+OpDef def_BitwiseOr() { return bitwise_def<bitwise_or_op::BitwiseOrFn>(); }
 
 }  // namespace bough::ops

@@ -15,9 +15,6 @@ struct BitwiseXorFn {
 }  // namespace bitwise_xor_op
 }  // namespace
 
-const OpDef& def_BitwiseXor() {
-  static const OpDef def = bitwise_def<bitwise_xor_op::BitwiseXorFn>();
-  return def;
-}
+OpDef def_BitwiseXor() { return bitwise_def<bitwise_xor_op::BitwiseXorFn>(); }
 
 }  // namespace bough::ops

@@ -12,9 +12,6 @@ double blackman(double n, double N) {
 }  // namespace blackman_window_op
 }  // namespace
 
-const OpDef& def_BlackmanWindow() {
-  static const OpDef def = window_def<blackman_window_op::blackman>("BlackmanWindow");
-  return def;
-}
+OpDef def_BlackmanWindow() { return window_def<blackman_window_op::blackman>("BlackmanWindow"); }
 
 }  // namespace bough::ops

@@ -72,10 +72,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace cast_op
 }  // namespace
 
-const OpDef& def_Cast() {
+OpDef def_Cast() {
   using namespace cast_op;
-  static const OpDef def = def_from_rows("", "Cast", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Cast", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -51,10 +51,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace cast_like_op
 }  // namespace
 
-const OpDef& def_CastLike() {
+OpDef def_CastLike() {
   using namespace cast_like_op;
-  static const OpDef def = def_from_rows("", "CastLike", make, infer, kRows);
-  return def;
+  return def_from_rows("", "CastLike", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -130,10 +130,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace causal_conv_with_state_op
 }  // namespace
 
-const OpDef& def_CausalConvWithState() {
+OpDef def_CausalConvWithState() {
   using namespace causal_conv_with_state_op;
-  static const OpDef def = def_from_rows("", "CausalConvWithState", make, infer, kRows);
-  return def;
+  return def_from_rows("", "CausalConvWithState", make, infer, kRows);
 }
 
 }  // namespace bough::ops

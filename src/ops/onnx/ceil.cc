@@ -17,9 +17,6 @@ struct CeilFn {
 }  // namespace ceil_op
 }  // namespace
 
-const OpDef& def_Ceil() {
-  static const OpDef def = float_map_def<ceil_op::CeilFn>(kMapRowsSince1XY);
-  return def;
-}
+OpDef def_Ceil() { return float_map_def<ceil_op::CeilFn>(kMapRowsSince1XY); }
 
 }  // namespace bough::ops

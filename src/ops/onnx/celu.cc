@@ -25,10 +25,9 @@ constexpr SignatureText kRows[] = {{12, "X: T -> Y: T; T = float; alpha: float =
 }  // namespace celu_op
 }  // namespace
 
-const OpDef& def_Celu() {
+OpDef def_Celu() {
   using namespace celu_op;
-  static const OpDef def = def_from_rows("", "Celu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Celu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

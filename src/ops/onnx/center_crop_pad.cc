@@ -86,10 +86,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace center_crop_pad_op
 }  // namespace
 
-const OpDef& def_CenterCropPad() {
+OpDef def_CenterCropPad() {
   using namespace center_crop_pad_op;
-  static const OpDef def = def_from_rows("", "CenterCropPad", make, infer, kRows);
-  return def;
+  return def_from_rows("", "CenterCropPad", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -73,10 +73,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace clip_op
 }  // namespace
 
-const OpDef& def_Clip() {
+OpDef def_Clip() {
   using namespace clip_op;
-  static const OpDef def = def_from_rows("", "Clip", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Clip", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -130,10 +130,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace col2im_op
 }  // namespace
 
-const OpDef& def_Col2Im() {
+OpDef def_Col2Im() {
   using namespace col2im_op;
-  static const OpDef def = def_from_rows("", "Col2Im", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Col2Im", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -98,10 +98,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace compress_op
 }  // namespace
 
-const OpDef& def_Compress() {
+OpDef def_Compress() {
   using namespace compress_op;
-  static const OpDef def = def_from_rows("", "Compress", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Compress", make, infer, kRows);
 }
 
 }  // namespace bough::ops

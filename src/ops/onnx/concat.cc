@@ -100,10 +100,9 @@ constexpr SignatureText kRows[] = {{1, "inputs*: T -> concat_result: T; T = floa
 }  // namespace concat_op
 }  // namespace
 
-const OpDef& def_Concat() {
+OpDef def_Concat() {
   using namespace concat_op;
-  static const OpDef def = def_from_rows("", "Concat", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Concat", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -109,10 +109,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace concat_from_sequence_op
 }  // namespace
 
-const OpDef& def_ConcatFromSequence() {
+OpDef def_ConcatFromSequence() {
   using namespace concat_from_sequence_op;
-  static const OpDef def = def_from_rows("", "ConcatFromSequence", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ConcatFromSequence", make, infer, kRows);
 }
 
 }  // namespace bough::ops

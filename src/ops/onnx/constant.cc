@@ -131,10 +131,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace constant_op
 }  // namespace
 
-const OpDef& def_Constant() {
+OpDef def_Constant() {
   using namespace constant_op;
-  static const OpDef def = def_from_rows("", "Constant", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Constant", make, infer, kRows);
 }
 
 }  // namespace bough::ops

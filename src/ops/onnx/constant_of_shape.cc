@@ -98,10 +98,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace constant_of_shape_op
 }  // namespace
 
-const OpDef& def_ConstantOfShape() {
+OpDef def_ConstantOfShape() {
   using namespace constant_of_shape_op;
-  static const OpDef def = def_from_rows("", "ConstantOfShape", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ConstantOfShape", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -480,10 +480,9 @@ void infer_conv(InferContext& ctx) {
   ctx.set_output_tensor(0, ctx.input_elem(0), conv_output_shape(ctx));
 }
 
-const OpDef& def_Conv() {
+OpDef def_Conv() {
   using namespace conv_op;
-  static const OpDef def = def_from_rows("", "Conv", make, infer_conv, kRows);
-  return def;
+  return def_from_rows("", "Conv", make, infer_conv, kRows);
 }
 
 }  // namespace bough::ops

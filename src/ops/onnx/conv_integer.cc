@@ -51,10 +51,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace conv_integer_op
 }  // namespace
 
-const OpDef& def_ConvInteger() {
+OpDef def_ConvInteger() {
   using namespace conv_integer_op;
-  static const OpDef def = def_from_rows("", "ConvInteger", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ConvInteger", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -277,10 +277,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace conv_transpose_op
 }  // namespace
 
-const OpDef& def_ConvTranspose() {
+OpDef def_ConvTranspose() {
   using namespace conv_transpose_op;
-  static const OpDef def = def_from_rows("", "ConvTranspose", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ConvTranspose", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct CosFn {
 }  // namespace cos_op
 }  // namespace
 
-const OpDef& def_Cos() {
-  static const OpDef def = float_map_def<cos_op::CosFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Cos() { return float_map_def<cos_op::CosFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct CoshFn {
 }  // namespace cosh_op
 }  // namespace
 
-const OpDef& def_Cosh() {
-  static const OpDef def = float_map_def<cosh_op::CoshFn>(kLaterMapRows<9>);
-  return def;
-}
+OpDef def_Cosh() { return float_map_def<cosh_op::CoshFn>(kLaterMapRows<9>); }
 
 }  // namespace bough::ops

@@ -5,14 +5,12 @@
 
 namespace bough::ops {
 
-const OpDef& def_CumProd() {
+OpDef def_CumProd() {
   static constexpr SignatureText kRows[] = {
       {26,
        "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
        "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}};
-  static const OpDef def =
-      def_from_rows("", "CumProd", make_cumulative<Total::Product>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "CumProd", make_cumulative<Total::Product>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

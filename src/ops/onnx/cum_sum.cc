@@ -5,7 +5,7 @@
 
 namespace bough::ops {
 
-const OpDef& def_CumSum() {
+OpDef def_CumSum() {
   static constexpr SignatureText kRows[] = {
       {11,
        "x: T, axis: T2 -> y: T; T = float double int32 int64 uint32 uint64, T2 "
@@ -13,9 +13,7 @@ const OpDef& def_CumSum() {
       {14,
        "x: T, axis: T2 -> y: T; T = floats bfloat16 int32 int64 uint32 uint64, "
        "T2 = int32 int64; exclusive: int = 0, reverse: int = 0"}};
-  static const OpDef def =
-      def_from_rows("", "CumSum", make_cumulative<Total::Sum>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "CumSum", make_cumulative<Total::Sum>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -168,10 +168,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace deform_conv_op
 }  // namespace
 
-const OpDef& def_DeformConv() {
+OpDef def_DeformConv() {
   using namespace deform_conv_op;
-  static const OpDef def = def_from_rows("", "DeformConv", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DeformConv", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -43,10 +43,7 @@ class DepthToSpace : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const int64_t block = ctx.attr_int("blocksize", 0);
-  // Bounded so that blocksize^2 fits in int64 (a huge one wrapped to 0 and divided by it).
-  if (block < 1 || block > layout_infer::kMaxBlocksize)
-    ctx.invalid("DepthToSpace needs a blocksize from 1 to 2^31 - 1");
+  const int64_t block = layout_infer::blocksize(ctx);
   const std::string mode = ctx.since >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
   if (mode != "DCR" && mode != "CRD") ctx.invalid("DepthToSpace mode must be DCR or CRD");
   return std::make_unique<DepthToSpace>(block, mode == "CRD");
@@ -61,10 +58,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace depth_to_space_op
 }  // namespace
 
-const OpDef& def_DepthToSpace() {
+OpDef def_DepthToSpace() {
   using namespace depth_to_space_op;
-  static const OpDef def = def_from_rows("", "DepthToSpace", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DepthToSpace", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -151,10 +151,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace dequantize_linear_op
 }  // namespace
 
-const OpDef& def_DequantizeLinear() {
+OpDef def_DequantizeLinear() {
   using namespace dequantize_linear_op;
-  static const OpDef def = def_from_rows("", "DequantizeLinear", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DequantizeLinear", make, infer, kRows);
 }
 
 }  // namespace bough::ops

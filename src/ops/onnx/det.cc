@@ -86,10 +86,9 @@ constexpr SignatureText kRows[] = {{11, "X: T -> Y: T; T = floats"},
 }  // namespace det_op
 }  // namespace
 
-const OpDef& def_Det() {
+OpDef def_Det() {
   using namespace det_op;
-  static const OpDef def = def_from_rows("", "Det", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Det", make, infer, kRows);
 }
 
 }  // namespace bough::ops

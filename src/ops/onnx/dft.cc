@@ -181,10 +181,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace dft_op
 }  // namespace
 
-const OpDef& def_DFT() {
+OpDef def_DFT() {
   using namespace dft_op;
-  static const OpDef def = def_from_rows("", "DFT", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DFT", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -32,10 +32,9 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace div_op
 }  // namespace
 
-const OpDef& def_Div() {
+OpDef def_Div() {
   using namespace div_op;
-  static const OpDef def = arith_def("Div", make_binary<compute>);
-  return def;
+  return arith_def("Div", make_binary<compute>);
 }
 
 }  // namespace bough::ops

@@ -120,10 +120,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace dropout_op
 }  // namespace
 
-const OpDef& def_Dropout() {
+OpDef def_Dropout() {
   using namespace dropout_op;
-  static const OpDef def = def_from_rows("", "Dropout", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Dropout", make, infer, kRows);
 }
 
 }  // namespace bough::ops

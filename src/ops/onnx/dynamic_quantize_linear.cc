@@ -44,10 +44,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace dynamic_quantize_linear_op
 }  // namespace
 
-const OpDef& def_DynamicQuantizeLinear() {
+OpDef def_DynamicQuantizeLinear() {
   using namespace dynamic_quantize_linear_op;
-  static const OpDef def = def_from_rows("", "DynamicQuantizeLinear", make, infer, kRows);
-  return def;
+  return def_from_rows("", "DynamicQuantizeLinear", make, infer, kRows);
 }
 
 }  // namespace bough::ops

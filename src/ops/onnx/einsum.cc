@@ -322,10 +322,9 @@ constexpr SignatureText kRows[] = {{12, "Inputs*: T -> Output: T; T = numeric; e
 }  // namespace einsum_op
 }  // namespace
 
-const OpDef& def_Einsum() {
+OpDef def_Einsum() {
   using namespace einsum_op;
-  static const OpDef def = def_from_rows("", "Einsum", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Einsum", make, infer, kRows);
 }
 
 }  // namespace bough::ops

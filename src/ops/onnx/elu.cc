@@ -24,10 +24,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace elu_op
 }  // namespace
 
-const OpDef& def_Elu() {
+OpDef def_Elu() {
   using namespace elu_op;
-  static const OpDef def = def_from_rows("", "Elu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Elu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -27,11 +27,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace equal_op
 }  // namespace
 
-const OpDef& def_Equal() {
+OpDef def_Equal() {
   using namespace equal_op;
-  static const OpDef def =
-      def_from_rows("", "Equal", make_binary<compute>, infer_broadcast_bool, kRows);
-  return def;
+  return def_from_rows("", "Equal", make_binary<compute>, infer_broadcast_bool, kRows);
 }
 
 }  // namespace bough::ops

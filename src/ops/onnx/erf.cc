@@ -18,11 +18,9 @@ constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
 }  // namespace erf_op
 }  // namespace
 
-const OpDef& def_Erf() {
+OpDef def_Erf() {
   using namespace erf_op;
-  static const OpDef def =
-      def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Erf", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -12,9 +12,6 @@ struct ExpFn : FastMapFn<kernels::FastFn::Exp, kernels::kExpWork> {
 }  // namespace exp_op
 }  // namespace
 
-const OpDef& def_Exp() {
-  static const OpDef def = float_map_def<exp_op::ExpFn>(kMapRowsSince1);
-  return def;
-}
+OpDef def_Exp() { return float_map_def<exp_op::ExpFn>(kMapRowsSince1); }
 
 }  // namespace bough::ops

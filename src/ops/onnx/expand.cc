@@ -69,10 +69,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace expand_op
 }  // namespace
 
-const OpDef& def_Expand() {
+OpDef def_Expand() {
   using namespace expand_op;
-  static const OpDef def = def_from_rows("", "Expand", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Expand", make, infer, kRows);
 }
 
 }  // namespace bough::ops

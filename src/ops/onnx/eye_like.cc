@@ -65,10 +65,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace eye_like_op
 }  // namespace
 
-const OpDef& def_EyeLike() {
+OpDef def_EyeLike() {
   using namespace eye_like_op;
-  static const OpDef def = def_from_rows("", "EyeLike", make, infer, kRows);
-  return def;
+  return def_from_rows("", "EyeLike", make, infer, kRows);
 }
 
 }  // namespace bough::ops

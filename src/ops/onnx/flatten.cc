@@ -61,10 +61,9 @@ constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = floats; axis:
 }  // namespace flatten_op
 }  // namespace
 
-const OpDef& def_Flatten() {
+OpDef def_Flatten() {
   using namespace flatten_op;
-  static const OpDef def = def_from_rows("", "Flatten", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Flatten", make, infer, kRows);
 }
 
 }  // namespace bough::ops

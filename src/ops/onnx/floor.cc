@@ -17,9 +17,6 @@ struct FloorFn {
 }  // namespace floor_op
 }  // namespace
 
-const OpDef& def_Floor() {
-  static const OpDef def = float_map_def<floor_op::FloorFn>(kMapRowsSince1XY);
-  return def;
-}
+OpDef def_Floor() { return float_map_def<floor_op::FloorFn>(kMapRowsSince1XY); }
 
 }  // namespace bough::ops

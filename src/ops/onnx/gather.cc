@@ -121,10 +121,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gather_op
 }  // namespace
 
-const OpDef& def_Gather() {
+OpDef def_Gather() {
   using namespace gather_op;
-  static const OpDef def = def_from_rows("", "Gather", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Gather", make, infer, kRows);
 }
 
 }  // namespace bough::ops

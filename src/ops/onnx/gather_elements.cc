@@ -77,10 +77,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gather_elements_op
 }  // namespace
 
-const OpDef& def_GatherElements() {
+OpDef def_GatherElements() {
   using namespace gather_elements_op;
-  static const OpDef def = def_from_rows("", "GatherElements", make, infer, kRows);
-  return def;
+  return def_from_rows("", "GatherElements", make, infer, kRows);
 }
 
 }  // namespace bough::ops

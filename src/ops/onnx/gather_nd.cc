@@ -96,10 +96,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gather_nd_op
 }  // namespace
 
-const OpDef& def_GatherND() {
+OpDef def_GatherND() {
   using namespace gather_nd_op;
-  static const OpDef def = def_from_rows("", "GatherND", make, infer, kRows);
-  return def;
+  return def_from_rows("", "GatherND", make, infer, kRows);
 }
 
 }  // namespace bough::ops

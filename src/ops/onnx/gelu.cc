@@ -31,10 +31,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gelu_op
 }  // namespace
 
-const OpDef& def_Gelu() {
+OpDef def_Gelu() {
   using namespace gelu_op;
-  static const OpDef def = def_from_rows("", "Gelu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Gelu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

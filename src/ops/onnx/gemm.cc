@@ -161,10 +161,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gemm_op
 }  // namespace
 
-const OpDef& def_Gemm() {
+OpDef def_Gemm() {
   using namespace gemm_op;
-  static const OpDef def = def_from_rows("", "Gemm", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Gemm", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -31,11 +31,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
 }  // namespace global_average_pool_op
 }  // namespace
 
-const OpDef& def_GlobalAveragePool() {
+OpDef def_GlobalAveragePool() {
   using namespace global_average_pool_op;
-  static const OpDef def =
-      def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool, kRows);
-  return def;
+  return def_from_rows("", "GlobalAveragePool", make_unary<compute>, infer_global_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -48,10 +48,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; p: float = 2.0
 }  // namespace global_lp_pool_op
 }  // namespace
 
-const OpDef& def_GlobalLpPool() {
+OpDef def_GlobalLpPool() {
   using namespace global_lp_pool_op;
-  static const OpDef def = def_from_rows("", "GlobalLpPool", make, infer_global_pool, kRows);
-  return def;
+  return def_from_rows("", "GlobalLpPool", make, infer_global_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -28,11 +28,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats"},
 }  // namespace global_max_pool_op
 }  // namespace
 
-const OpDef& def_GlobalMaxPool() {
+OpDef def_GlobalMaxPool() {
   using namespace global_max_pool_op;
-  static const OpDef def =
-      def_from_rows("", "GlobalMaxPool", make_unary<compute>, infer_global_pool, kRows);
-  return def;
+  return def_from_rows("", "GlobalMaxPool", make_unary<compute>, infer_global_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -16,9 +16,6 @@ struct GreaterFn {
 }  // namespace greater_op
 }  // namespace
 
-const OpDef& def_Greater() {
-  static const OpDef def = compare_def<greater_op::GreaterFn>(kCompareRowsSince1);
-  return def;
-}
+OpDef def_Greater() { return compare_def<greater_op::GreaterFn>(kCompareRowsSince1); }
 
 }  // namespace bough::ops

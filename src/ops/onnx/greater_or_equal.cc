@@ -16,9 +16,8 @@ struct GreaterOrEqualFn {
 }  // namespace greater_or_equal_op
 }  // namespace
 
-const OpDef& def_GreaterOrEqual() {
-  static const OpDef def = compare_def<greater_or_equal_op::GreaterOrEqualFn>(kCompareRowsSince12);
-  return def;
+OpDef def_GreaterOrEqual() {
+  return compare_def<greater_or_equal_op::GreaterOrEqualFn>(kCompareRowsSince12);
 }
 
 }  // namespace bough::ops

@@ -239,10 +239,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace grid_sample_op
 }  // namespace
 
-const OpDef& def_GridSample() {
+OpDef def_GridSample() {
   using namespace grid_sample_op;
-  static const OpDef def = def_from_rows("", "GridSample", make, infer, kRows);
-  return def;
+  return def_from_rows("", "GridSample", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -60,11 +60,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace group_normalization_op
 }  // namespace
 
-const OpDef& def_GroupNormalization() {
+OpDef def_GroupNormalization() {
   using namespace group_normalization_op;
-  static const OpDef def =
-      def_from_rows("", "GroupNormalization", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "GroupNormalization", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -110,10 +110,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace gru_op
 }  // namespace
 
-const OpDef& def_GRU() {
+OpDef def_GRU() {
   using namespace gru_op;
-  static const OpDef def = recurrent::recurrent_def<GruCell>(kRows);
-  return def;
+  return recurrent::recurrent_def<GruCell>(kRows);
 }
 
 }  // namespace bough::ops

@@ -13,9 +13,6 @@ double hamming(double n, double N) {
 }  // namespace hamming_window_op
 }  // namespace
 
-const OpDef& def_HammingWindow() {
-  static const OpDef def = window_def<hamming_window_op::hamming>("HammingWindow");
-  return def;
-}
+OpDef def_HammingWindow() { return window_def<hamming_window_op::hamming>("HammingWindow"); }
 
 }  // namespace bough::ops

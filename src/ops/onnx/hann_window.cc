@@ -9,9 +9,6 @@ double hann(double n, double N) { return 0.5 - 0.5 * window_cos(1, n, N); }
 }  // namespace hann_window_op
 }  // namespace
 
-const OpDef& def_HannWindow() {
-  static const OpDef def = window_def<hann_window_op::hann>("HannWindow");
-  return def;
-}
+OpDef def_HannWindow() { return window_def<hann_window_op::hann>("HannWindow"); }
 
 }  // namespace bough::ops

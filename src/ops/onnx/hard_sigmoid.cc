@@ -29,10 +29,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace hard_sigmoid_op
 }  // namespace
 
-const OpDef& def_HardSigmoid() {
+OpDef def_HardSigmoid() {
   using namespace hard_sigmoid_op;
-  static const OpDef def = def_from_rows("", "HardSigmoid", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "HardSigmoid", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

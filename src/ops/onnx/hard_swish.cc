@@ -17,9 +17,6 @@ struct HardSwishFn {
 }  // namespace hard_swish_op
 }  // namespace
 
-const OpDef& def_HardSwish() {
-  static const OpDef def = float_map_def<hard_swish_op::HardSwishFn>(kLaterMapRowsXY<14>);
-  return def;
-}
+OpDef def_HardSwish() { return float_map_def<hard_swish_op::HardSwishFn>(kLaterMapRowsXY<14>); }
 
 }  // namespace bough::ops

@@ -29,9 +29,6 @@ struct Hardmax {
 }  // namespace hardmax_op
 }  // namespace
 
-const OpDef& def_Hardmax() {
-  static const OpDef def = softmax_like_def<hardmax_op::Hardmax>();
-  return def;
-}
+OpDef def_Hardmax() { return softmax_like_def<hardmax_op::Hardmax>(); }
 
 }  // namespace bough::ops

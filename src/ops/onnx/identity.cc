@@ -28,10 +28,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace identity_op
 }  // namespace
 
-const OpDef& def_Identity() {
+OpDef def_Identity() {
   using namespace identity_op;
-  static const OpDef def = def_from_rows("", "Identity", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Identity", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -89,10 +89,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace image_decoder_op
 }  // namespace
 
-const OpDef& def_ImageDecoder() {
+OpDef def_ImageDecoder() {
   using namespace image_decoder_op;
-  static const OpDef def = def_from_rows("", "ImageDecoder", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ImageDecoder", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -52,11 +52,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace instance_normalization_op
 }  // namespace
 
-const OpDef& def_InstanceNormalization() {
+OpDef def_InstanceNormalization() {
   using namespace instance_normalization_op;
-  static const OpDef def =
-      def_from_rows("", "InstanceNormalization", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "InstanceNormalization", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

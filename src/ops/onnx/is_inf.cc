@@ -40,10 +40,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace is_inf_op
 }  // namespace
 
-const OpDef& def_IsInf() {
+OpDef def_IsInf() {
   using namespace is_inf_op;
-  static const OpDef def = def_from_rows("", "IsInf", make, infer_float_test, kRows);
-  return def;
+  return def_from_rows("", "IsInf", make, infer_float_test, kRows);
 }
 
 }  // namespace bough::ops

@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {{9, "X: T1 -> Y: T2; T1 = floats, T2 = bool"}
 }  // namespace is_nan_op
 }  // namespace
 
-const OpDef& def_IsNaN() {
+OpDef def_IsNaN() {
   using namespace is_nan_op;
-  static const OpDef def = def_from_rows("", "IsNaN", make_unary<compute>, infer_float_test, kRows);
-  return def;
+  return def_from_rows("", "IsNaN", make_unary<compute>, infer_float_test, kRows);
 }
 
 }  // namespace bough::ops

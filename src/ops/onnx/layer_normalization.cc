@@ -121,10 +121,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace layer_normalization_op
 }  // namespace
 
-const OpDef& def_LayerNormalization() {
+OpDef def_LayerNormalization() {
   using namespace layer_normalization_op;
-  static const OpDef def = def_from_rows("", "LayerNormalization", make, infer, kRows);
-  return def;
+  return def_from_rows("", "LayerNormalization", make, infer, kRows);
 }
 
 }  // namespace bough::ops

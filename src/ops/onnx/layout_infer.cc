@@ -17,6 +17,12 @@ std::optional<std::vector<double>> number_values(const InferContext& ctx, size_t
   return std::nullopt;
 }
 
+int64_t blocksize(const NodeView& node) {
+  const int64_t b = node.attr_int("blocksize", 0);
+  if (b < 1 || b > kMaxBlocksize) node.invalid("blocksize must be from 1 to 2^31 - 1");
+  return b;
+}
+
 void infer_block_move(InferContext& ctx, bool to_space) {
   const ElemType elem = ctx.input_elem(0);
   const ir::Shape& s = ctx.input_shape(0);
@@ -25,8 +31,7 @@ void infer_block_move(InferContext& ctx, bool to_space) {
     return;
   }
   if (s.dims.size() != 4) ctx.invalid("the input must have rank 4");
-  const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || b > kMaxBlocksize) ctx.invalid("blocksize must be from 1 to 2^31 - 1");
+  const int64_t b = blocksize(ctx);
   const auto divide = [&](const ir::Dim& d, int64_t by, const char* what) {
     if (!d.is_known()) return by == 1 ? d : ir::Dim::unknown();
     if (d.value % by != 0)

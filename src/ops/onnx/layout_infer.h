@@ -107,6 +107,9 @@ ir::Dim computed_dim(double size);
 // does not divide is invalid. b is bounded to 2^31 - 1 so that b^2 fits in int64.
 inline constexpr int64_t kMaxBlocksize = (int64_t{1} << 31) - 1;
 void infer_block_move(InferContext& ctx, bool to_space);
+// Their blocksize attribute, when their kernel is built or their output inferred; invalid
+// outside 1 to kMaxBlocksize.
+int64_t blocksize(const NodeView& node);
 
 // Resize's and Upsample's output dims: floor(dim * scale) on each of `axes` (scale 1 keeps a
 // dim, known or not); a count of scales other than axes' is invalid.

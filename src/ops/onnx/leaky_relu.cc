@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace leaky_relu_op
 }  // namespace
 
-const OpDef& def_LeakyRelu() {
+OpDef def_LeakyRelu() {
   using namespace leaky_relu_op;
-  static const OpDef def = def_from_rows("", "LeakyRelu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "LeakyRelu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -16,9 +16,6 @@ struct LessFn {
 }  // namespace less_op
 }  // namespace
 
-const OpDef& def_Less() {
-  static const OpDef def = compare_def<less_op::LessFn>(kCompareRowsSince1);
-  return def;
-}
+OpDef def_Less() { return compare_def<less_op::LessFn>(kCompareRowsSince1); }
 
 }  // namespace bough::ops

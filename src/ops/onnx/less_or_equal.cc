@@ -16,9 +16,8 @@ struct LessOrEqualFn {
 }  // namespace less_or_equal_op
 }  // namespace
 
-const OpDef& def_LessOrEqual() {
-  static const OpDef def = compare_def<less_or_equal_op::LessOrEqualFn>(kCompareRowsSince12);
-  return def;
+OpDef def_LessOrEqual() {
+  return compare_def<less_or_equal_op::LessOrEqualFn>(kCompareRowsSince12);
 }
 
 }  // namespace bough::ops

@@ -245,10 +245,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace linear_attention_op
 }  // namespace
 
-const OpDef& def_LinearAttention() {
+OpDef def_LinearAttention() {
   using namespace linear_attention_op;
-  static const OpDef def = def_from_rows("", "LinearAttention", make, infer, kRows);
-  return def;
+  return def_from_rows("", "LinearAttention", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -12,9 +12,6 @@ struct LogFn : FastMapFn<kernels::FastFn::Log, kernels::kLogWork> {
 }  // namespace log_op
 }  // namespace
 
-const OpDef& def_Log() {
-  static const OpDef def = float_map_def<log_op::LogFn>(kMapRowsSince1);
-  return def;
-}
+OpDef def_Log() { return float_map_def<log_op::LogFn>(kMapRowsSince1); }
 
 }  // namespace bough::ops

@@ -4,9 +4,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_LogSoftmax() {
-  static const OpDef def = softmax_like_def<SoftmaxBlock<true>>();
-  return def;
-}
+OpDef def_LogSoftmax() { return softmax_like_def<SoftmaxBlock<true>>(); }
 
 }  // namespace bough::ops

@@ -74,10 +74,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace lp_normalization_op
 }  // namespace
 
-const OpDef& def_LpNormalization() {
+OpDef def_LpNormalization() {
   using namespace lp_normalization_op;
-  static const OpDef def = def_from_rows("", "LpNormalization", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "LpNormalization", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

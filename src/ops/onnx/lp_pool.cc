@@ -3,8 +3,8 @@
 // float16/bfloat16 go through float.
 #include <cmath>
 
-#include "kernels/pool_window.h"
 #include "ops/def_from_rows.h"
+#include "ops/onnx/float_pool.h"
 #include "ops/onnx/math_map.h"
 #include "ops/onnx/nn_infer.h"
 #include "ops/onnx/window_attrs.h"
@@ -14,45 +14,32 @@ namespace bough::ops {
 namespace {
 namespace lp_pool_op {
 
-template <typename T>
-void lp_pool(const Tensor& x, Tensor& y, const kernels::Window& w, double p,
-             util::ThreadPool& pool) {
-  const kernels::PoolWindows win(w);
-  const int64_t len = win.row_length();
-  const T pt = static_cast<T>(p), inv = static_cast<T>(1.0 / p);
-  kernels::for_each_pool_row<T>(
-      x, y, w, win, pool,
-      [&win, len, p, pt, inv](const T* plane, T* out, std::span<const int64_t> image_rows, int64_t,
-                              int64_t) {
-        std::fill(out, out + len, T(0));
-        if (p == 2)
-          win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v * v; });
-        else if (p == 1)
-          win.fold_row(plane, image_rows, out, [](T a, T v) { return a + std::abs(v); });
-        else
-          win.fold_row(plane, image_rows, out,
-                       [pt](T a, T v) { return a + std::pow(std::abs(v), pt); });
-        for (int64_t j = 0; j < len; ++j)
-          out[j] = p == 2 ? std::sqrt(out[j]) : (p == 1 ? out[j] : std::pow(out[j], inv));
-      });
-}
+struct Norm {
+  double p;
 
-class LpPool : public Kernel {
- public:
-  LpPool(kernels::WindowAttrs attrs, double p) : attrs_(std::move(attrs)), p_(p) {}
-
-  void run(KernelIO& io) override {
-    io.set_output(0, kernels::window_pool_float(
-                         io.input(0), attrs_, "LpPool",
-                         [&](auto tag, const Tensor& x, Tensor& y, const kernels::Window& w) {
-                           using T = typename decltype(tag)::type;
-                           lp_pool<T>(x, y, w, p_, io.pool());
-                         }));
+  template <typename Tag>
+  void operator()(Tag, const Tensor& x, Tensor& y, const kernels::Window& w,
+                  util::ThreadPool& pool) const {
+    using T = typename Tag::type;
+    const kernels::PoolWindows win(w);
+    const int64_t len = win.row_length();
+    const T pt = static_cast<T>(p), inv = static_cast<T>(1.0 / p);
+    kernels::for_each_pool_row<T>(
+        x, y, w, win, pool,
+        [&win, len, p = p, pt, inv](const T* plane, T* out, std::span<const int64_t> image_rows,
+                                    int64_t, int64_t) {
+          std::fill(out, out + len, T(0));
+          if (p == 2)
+            win.fold_row(plane, image_rows, out, [](T a, T v) { return a + v * v; });
+          else if (p == 1)
+            win.fold_row(plane, image_rows, out, [](T a, T v) { return a + std::abs(v); });
+          else
+            win.fold_row(plane, image_rows, out,
+                         [pt](T a, T v) { return a + std::pow(std::abs(v), pt); });
+          for (int64_t j = 0; j < len; ++j)
+            out[j] = p == 2 ? std::sqrt(out[j]) : (p == 1 ? out[j] : std::pow(out[j], inv));
+        });
   }
-
- private:
-  kernels::WindowAttrs attrs_;
-  double p_;
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
@@ -60,7 +47,7 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
   const ir::Attribute* a = ctx.attr("p");
   const double p = !a ? 2.0 : (a->kind == ir::Attribute::Kind::Float ? a->f : double(a->i));
   if (!(p > 0)) ctx.invalid("LpPool's p must be positive");
-  return std::make_unique<LpPool>(std::move(attrs), p);
+  return make_float_pool(std::move(attrs), "LpPool", Norm{p});
 }
 
 constexpr SignatureText kRows[] = {
@@ -83,10 +70,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace lp_pool_op
 }  // namespace
 
-const OpDef& def_LpPool() {
+OpDef def_LpPool() {
   using namespace lp_pool_op;
-  static const OpDef def = def_from_rows("", "LpPool", make, infer_pool, kRows);
-  return def;
+  return def_from_rows("", "LpPool", make, infer_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -86,10 +86,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace lrn_op
 }  // namespace
 
-const OpDef& def_LRN() {
+OpDef def_LRN() {
   using namespace lrn_op;
-  static const OpDef def = def_from_rows("", "LRN", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "LRN", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -115,10 +115,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace lstm_op
 }  // namespace
 
-const OpDef& def_LSTM() {
+OpDef def_LSTM() {
   using namespace lstm_op;
-  static const OpDef def = recurrent::recurrent_def<LstmCell>(kRows);
-  return def;
+  return recurrent::recurrent_def<LstmCell>(kRows);
 }
 
 }  // namespace bough::ops

@@ -54,10 +54,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace matmul_op
 }  // namespace
 
-const OpDef& def_MatMul() {
+OpDef def_MatMul() {
   using namespace matmul_op;
-  static const OpDef def = def_from_rows("", "MatMul", make, infer, kRows);
-  return def;
+  return def_from_rows("", "MatMul", make, infer, kRows);
 }
 
 }  // namespace bough::ops

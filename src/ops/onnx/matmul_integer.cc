@@ -83,10 +83,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace matmul_integer_op
 }  // namespace
 
-const OpDef& def_MatMulInteger() {
+OpDef def_MatMulInteger() {
   using namespace matmul_integer_op;
-  static const OpDef def = def_from_rows("", "MatMulInteger", make, infer, kRows);
-  return def;
+  return def_from_rows("", "MatMulInteger", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,10 +17,9 @@ constexpr SignatureText kRows[] = {{1, "data_0*: T -> max: T; T = floats; consum
 }  // namespace max_op
 }  // namespace
 
-const OpDef& def_Max() {
+OpDef def_Max() {
   using namespace max_op;
-  static const OpDef def = def_from_rows("", "Max", make_variadic<compute>, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Max", make_variadic<compute>, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

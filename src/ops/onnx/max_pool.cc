@@ -116,10 +116,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace max_pool_op
 }  // namespace
 
-const OpDef& def_MaxPool() {
+OpDef def_MaxPool() {
   using namespace max_pool_op;
-  static const OpDef def = def_from_rows("", "MaxPool", make, infer_pool, kRows);
-  return def;
+  return def_from_rows("", "MaxPool", make, infer_pool, kRows);
 }
 
 }  // namespace bough::ops

@@ -136,10 +136,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace max_unpool_op
 }  // namespace
 
-const OpDef& def_MaxUnpool() {
+OpDef def_MaxUnpool() {
   using namespace max_unpool_op;
-  static const OpDef def = def_from_rows("", "MaxUnpool", make, infer, kRows);
-  return def;
+  return def_from_rows("", "MaxUnpool", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -21,11 +21,9 @@ constexpr SignatureText kRows[] = {{1, "data_0*: T -> mean: T; T = floats; consu
 }  // namespace mean_op
 }  // namespace
 
-const OpDef& def_Mean() {
+OpDef def_Mean() {
   using namespace mean_op;
-  static const OpDef def =
-      def_from_rows("", "Mean", make_variadic<compute>, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Mean", make_variadic<compute>, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

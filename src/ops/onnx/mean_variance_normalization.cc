@@ -66,11 +66,9 @@ constexpr SignatureText kRows[] = {{9, "X: T -> Y: T; T = floats; axes: ints = 0
 }  // namespace mean_variance_normalization_op
 }  // namespace
 
-const OpDef& def_MeanVarianceNormalization() {
+OpDef def_MeanVarianceNormalization() {
   using namespace mean_variance_normalization_op;
-  static const OpDef def =
-      def_from_rows("", "MeanVarianceNormalization", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "MeanVarianceNormalization", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

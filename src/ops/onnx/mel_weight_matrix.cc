@@ -106,10 +106,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace mel_weight_matrix_op
 }  // namespace
 
-const OpDef& def_MelWeightMatrix() {
+OpDef def_MelWeightMatrix() {
   using namespace mel_weight_matrix_op;
-  static const OpDef def = def_from_rows("", "MelWeightMatrix", make, infer, kRows);
-  return def;
+  return def_from_rows("", "MelWeightMatrix", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,10 +17,9 @@ constexpr SignatureText kRows[] = {{1, "data_0*: T -> min: T; T = floats; consum
 }  // namespace min_op
 }  // namespace
 
-const OpDef& def_Min() {
+OpDef def_Min() {
   using namespace min_op;
-  static const OpDef def = def_from_rows("", "Min", make_variadic<compute>, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Min", make_variadic<compute>, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

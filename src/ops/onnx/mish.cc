@@ -18,9 +18,6 @@ struct MishFn {
 }  // namespace mish_op
 }  // namespace
 
-const OpDef& def_Mish() {
-  static const OpDef def = float_map_def<mish_op::MishFn>(kLaterMapRowsXY<18>);
-  return def;
-}
+OpDef def_Mish() { return float_map_def<mish_op::MishFn>(kLaterMapRowsXY<18>); }
 
 }  // namespace bough::ops

@@ -67,10 +67,9 @@ constexpr SignatureText kRows[] = {{10, "A: T, B: T -> C: T; T = numeric; fmod: 
 }  // namespace mod_op
 }  // namespace
 
-const OpDef& def_Mod() {
+OpDef def_Mod() {
   using namespace mod_op;
-  static const OpDef def = def_from_rows("", "Mod", make, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Mod", make, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

@@ -18,10 +18,9 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace mul_op
 }  // namespace
 
-const OpDef& def_Mul() {
+OpDef def_Mul() {
   using namespace mul_op;
-  static const OpDef def = arith_def("Mul", make_binary<compute>);
-  return def;
+  return arith_def("Mul", make_binary<compute>);
 }
 
 }  // namespace bough::ops

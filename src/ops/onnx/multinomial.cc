@@ -103,11 +103,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace multinomial_op
 }  // namespace
 
-const OpDef& def_Multinomial() {
+OpDef def_Multinomial() {
   using namespace multinomial_op;
-  static const OpDef def =
-      def_from_rows("", "Multinomial", make, infer, kRows, {.nondeterministic = true});
-  return def;
+  return def_from_rows("", "Multinomial", make, infer, kRows, {.nondeterministic = true});
 }
 
 }  // namespace bough::ops

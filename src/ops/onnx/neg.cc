@@ -23,11 +23,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_input
 }  // namespace neg_op
 }  // namespace
 
-const OpDef& def_Neg() {
+OpDef def_Neg() {
   using namespace neg_op;
-  static const OpDef def =
-      def_from_rows("", "Neg", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Neg", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -45,10 +45,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace negative_log_likelihood_loss_op
 }  // namespace
 
-const OpDef& def_NegativeLogLikelihoodLoss() {
+OpDef def_NegativeLogLikelihoodLoss() {
   using namespace negative_log_likelihood_loss_op;
-  static const OpDef def = def_from_rows("", "NegativeLogLikelihoodLoss", make, infer_loss, kRows);
-  return def;
+  return def_from_rows("", "NegativeLogLikelihoodLoss", make, infer_loss, kRows);
 }
 
 }  // namespace bough::ops

@@ -132,10 +132,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace non_max_suppression_op
 }  // namespace
 
-const OpDef& def_NonMaxSuppression() {
+OpDef def_NonMaxSuppression() {
   using namespace non_max_suppression_op;
-  static const OpDef def = def_from_rows("", "NonMaxSuppression", make, infer, kRows);
-  return def;
+  return def_from_rows("", "NonMaxSuppression", make, infer, kRows);
 }
 
 }  // namespace bough::ops

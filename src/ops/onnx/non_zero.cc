@@ -66,10 +66,9 @@ constexpr SignatureText kRows[] = {{9, "X: T -> Y: tensor(int64); T = all"},
 }  // namespace non_zero_op
 }  // namespace
 
-const OpDef& def_NonZero() {
+OpDef def_NonZero() {
   using namespace non_zero_op;
-  static const OpDef def = def_from_rows("", "NonZero", make, infer, kRows);
-  return def;
+  return def_from_rows("", "NonZero", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -16,11 +16,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = bool"}};
 }  // namespace not_op
 }  // namespace
 
-const OpDef& def_Not() {
+OpDef def_Not() {
   using namespace not_op;
-  static const OpDef def =
-      def_from_rows("", "Not", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Not", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -117,10 +117,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace one_hot_op
 }  // namespace
 
-const OpDef& def_OneHot() {
+OpDef def_OneHot() {
   using namespace one_hot_op;
-  static const OpDef def = def_from_rows("", "OneHot", make, infer, kRows);
-  return def;
+  return def_from_rows("", "OneHot", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -74,10 +74,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace optional_op
 }  // namespace
 
-const OpDef& def_Optional() {
+OpDef def_Optional() {
   using namespace optional_op;
-  static const OpDef def = def_from_rows("", "Optional", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Optional", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -40,10 +40,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace optional_get_element_op
 }  // namespace
 
-const OpDef& def_OptionalGetElement() {
+OpDef def_OptionalGetElement() {
   using namespace optional_get_element_op;
-  static const OpDef def = def_from_rows("", "OptionalGetElement", make, infer, kRows);
-  return def;
+  return def_from_rows("", "OptionalGetElement", make, infer, kRows);
 }
 
 }  // namespace bough::ops

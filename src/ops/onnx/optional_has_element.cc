@@ -34,10 +34,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace optional_has_element_op
 }  // namespace
 
-const OpDef& def_OptionalHasElement() {
+OpDef def_OptionalHasElement() {
   using namespace optional_has_element_op;
-  static const OpDef def = def_from_rows("", "OptionalHasElement", make, infer, kRows);
-  return def;
+  return def_from_rows("", "OptionalHasElement", make, infer, kRows);
 }
 
 }  // namespace bough::ops

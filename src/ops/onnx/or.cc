@@ -13,9 +13,6 @@ struct OrFn {
 }  // namespace or_op
 }  // namespace
 
-const OpDef& def_Or() {
-  static const OpDef def = logical_def<or_op::OrFn>();
-  return def;
-}
+OpDef def_Or() { return logical_def<or_op::OrFn>(); }
 
 }  // namespace bough::ops

@@ -312,10 +312,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace pad_op
 }  // namespace
 
-const OpDef& def_Pad() {
+OpDef def_Pad() {
   using namespace pad_op;
-  static const OpDef def = def_from_rows("", "Pad", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Pad", make, infer, kRows);
 }
 
 }  // namespace bough::ops

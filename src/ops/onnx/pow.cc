@@ -190,10 +190,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace pow_op
 }  // namespace
 
-const OpDef& def_Pow() {
+OpDef def_Pow() {
   using namespace pow_op;
-  static const OpDef def = def_from_rows("", "Pow", make_binary<compute>, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Pow", make_binary<compute>, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

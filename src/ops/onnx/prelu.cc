@@ -53,10 +53,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace prelu_op
 }  // namespace
 
-const OpDef& def_PRelu() {
+OpDef def_PRelu() {
   using namespace prelu_op;
-  static const OpDef def = def_from_rows("", "PRelu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "PRelu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

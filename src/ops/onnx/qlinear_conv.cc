@@ -111,10 +111,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace qlinear_conv_op
 }  // namespace
 
-const OpDef& def_QLinearConv() {
+OpDef def_QLinearConv() {
   using namespace qlinear_conv_op;
-  static const OpDef def = def_from_rows("", "QLinearConv", make, infer, kRows);
-  return def;
+  return def_from_rows("", "QLinearConv", make, infer, kRows);
 }
 
 }  // namespace bough::ops

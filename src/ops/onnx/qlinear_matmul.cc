@@ -147,10 +147,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace qlinear_matmul_op
 }  // namespace
 
-const OpDef& def_QLinearMatMul() {
+OpDef def_QLinearMatMul() {
   using namespace qlinear_matmul_op;
-  static const OpDef def = def_from_rows("", "QLinearMatMul", make, infer, kRows);
-  return def;
+  return def_from_rows("", "QLinearMatMul", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -178,10 +178,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace quantize_linear_op
 }  // namespace
 
-const OpDef& def_QuantizeLinear() {
+OpDef def_QuantizeLinear() {
   using namespace quantize_linear_op;
-  static const OpDef def = def_from_rows("", "QuantizeLinear", make, infer, kRows);
-  return def;
+  return def_from_rows("", "QuantizeLinear", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace random_normal_op
 }  // namespace
 
-const OpDef& def_RandomNormal() {
+OpDef def_RandomNormal() {
   using namespace random_normal_op;
-  static const OpDef def = random_fill_def("RandomNormal", Distribution::Normal, false, kRows);
-  return def;
+  return random_fill_def("RandomNormal", Distribution::Normal, false, kRows);
 }
 
 }  // namespace bough::ops

@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace random_normal_like_op
 }  // namespace
 
-const OpDef& def_RandomNormalLike() {
+OpDef def_RandomNormalLike() {
   using namespace random_normal_like_op;
-  static const OpDef def = random_fill_def("RandomNormalLike", Distribution::Normal, true, kRows);
-  return def;
+  return random_fill_def("RandomNormalLike", Distribution::Normal, true, kRows);
 }
 
 }  // namespace bough::ops

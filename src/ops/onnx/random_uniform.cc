@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace random_uniform_op
 }  // namespace
 
-const OpDef& def_RandomUniform() {
+OpDef def_RandomUniform() {
   using namespace random_uniform_op;
-  static const OpDef def = random_fill_def("RandomUniform", Distribution::Uniform, false, kRows);
-  return def;
+  return random_fill_def("RandomUniform", Distribution::Uniform, false, kRows);
 }
 
 }  // namespace bough::ops

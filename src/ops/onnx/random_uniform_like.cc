@@ -19,10 +19,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace random_uniform_like_op
 }  // namespace
 
-const OpDef& def_RandomUniformLike() {
+OpDef def_RandomUniformLike() {
   using namespace random_uniform_like_op;
-  static const OpDef def = random_fill_def("RandomUniformLike", Distribution::Uniform, true, kRows);
-  return def;
+  return random_fill_def("RandomUniformLike", Distribution::Uniform, true, kRows);
 }
 
 }  // namespace bough::ops

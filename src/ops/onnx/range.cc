@@ -118,10 +118,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace range_op
 }  // namespace
 
-const OpDef& def_Range() {
+OpDef def_Range() {
   using namespace range_op;
-  static const OpDef def = def_from_rows("", "Range", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Range", make, infer, kRows);
 }
 
 }  // namespace bough::ops

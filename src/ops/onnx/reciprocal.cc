@@ -15,9 +15,6 @@ struct ReciprocalFn {
 }  // namespace reciprocal_op
 }  // namespace
 
-const OpDef& def_Reciprocal() {
-  static const OpDef def = float_map_def<reciprocal_op::ReciprocalFn>(kMapRowsSince1XY);
-  return def;
-}
+OpDef def_Reciprocal() { return float_map_def<reciprocal_op::ReciprocalFn>(kMapRowsSince1XY); }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct L1Reducer : SumReducer<T> {
 }  // namespace reduce_l1_op
 }  // namespace
 
-const OpDef& def_ReduceL1() {
-  static const OpDef def = numeric_reduce_def<reduce_l1_op::L1Reducer>("ReduceL1");
-  return def;
-}
+OpDef def_ReduceL1() { return numeric_reduce_def<reduce_l1_op::L1Reducer>("ReduceL1"); }
 
 }  // namespace bough::ops

@@ -15,9 +15,6 @@ struct L2Reducer : SumReducer<T> {
 }  // namespace reduce_l2_op
 }  // namespace
 
-const OpDef& def_ReduceL2() {
-  static const OpDef def = numeric_reduce_def<reduce_l2_op::L2Reducer>("ReduceL2");
-  return def;
-}
+OpDef def_ReduceL2() { return numeric_reduce_def<reduce_l2_op::L2Reducer>("ReduceL2"); }
 
 }  // namespace bough::ops

@@ -14,9 +14,8 @@ struct LogSumReducer : SumReducer<T> {
 }  // namespace reduce_log_sum_op
 }  // namespace
 
-const OpDef& def_ReduceLogSum() {
-  static const OpDef def = numeric_reduce_def<reduce_log_sum_op::LogSumReducer>("ReduceLogSum");
-  return def;
+OpDef def_ReduceLogSum() {
+  return numeric_reduce_def<reduce_log_sum_op::LogSumReducer>("ReduceLogSum");
 }
 
 }  // namespace bough::ops

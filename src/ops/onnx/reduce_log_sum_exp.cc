@@ -28,10 +28,8 @@ struct LogSumExpReducer {
 }  // namespace reduce_log_sum_exp_op
 }  // namespace
 
-const OpDef& def_ReduceLogSumExp() {
-  static const OpDef def =
-      numeric_reduce_def<reduce_log_sum_exp_op::LogSumExpReducer>("ReduceLogSumExp");
-  return def;
+OpDef def_ReduceLogSumExp() {
+  return numeric_reduce_def<reduce_log_sum_exp_op::LogSumExpReducer>("ReduceLogSumExp");
 }
 
 }  // namespace bough::ops

@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ReduceMax() {
-  static const OpDef def = extreme_reduce_def<MaxReducer>("ReduceMax");
-  return def;
-}
+OpDef def_ReduceMax() { return extreme_reduce_def<MaxReducer>("ReduceMax"); }
 
 }  // namespace bough::ops

@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ReduceMean() {
-  static const OpDef def = numeric_reduce_def<MeanReducer>("ReduceMean");
-  return def;
-}
+OpDef def_ReduceMean() { return numeric_reduce_def<MeanReducer>("ReduceMean"); }
 
 }  // namespace bough::ops

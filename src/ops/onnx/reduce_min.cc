@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ReduceMin() {
-  static const OpDef def = extreme_reduce_def<MinReducer>("ReduceMin");
-  return def;
-}
+OpDef def_ReduceMin() { return extreme_reduce_def<MinReducer>("ReduceMin"); }
 
 }  // namespace bough::ops

@@ -3,9 +3,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_ReduceProd() {
-  static const OpDef def = numeric_reduce_def<ProdReducer>("ReduceProd");
-  return def;
-}
+OpDef def_ReduceProd() { return numeric_reduce_def<ProdReducer>("ReduceProd"); }
 
 }  // namespace bough::ops

@@ -20,12 +20,10 @@ constexpr SignatureText kRows[] = {
 }  // namespace reduce_sum_op
 }  // namespace
 
-const OpDef& def_ReduceSum() {
+OpDef def_ReduceSum() {
   using namespace reduce_sum_op;
-  static const OpDef def =
-      def_from_rows("", "ReduceSum", make_reduce<SumReducer, kernels::Types::Numeric, 13>,
-                    infer_reduce<13>, kRows);
-  return def;
+  return def_from_rows("", "ReduceSum", make_reduce<SumReducer, kernels::Types::Numeric, 13>,
+                       infer_reduce<13>, kRows);
 }
 
 }  // namespace bough::ops

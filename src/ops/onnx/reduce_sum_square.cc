@@ -12,10 +12,8 @@ struct SumSquareReducer : SumReducer<T> {
 }  // namespace reduce_sum_square_op
 }  // namespace
 
-const OpDef& def_ReduceSumSquare() {
-  static const OpDef def =
-      numeric_reduce_def<reduce_sum_square_op::SumSquareReducer>("ReduceSumSquare");
-  return def;
+OpDef def_ReduceSumSquare() {
+  return numeric_reduce_def<reduce_sum_square_op::SumSquareReducer>("ReduceSumSquare");
 }
 
 }  // namespace bough::ops

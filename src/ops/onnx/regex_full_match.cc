@@ -55,10 +55,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace regex_full_match_op
 }  // namespace
 
-const OpDef& def_RegexFullMatch() {
+OpDef def_RegexFullMatch() {
   using namespace regex_full_match_op;
-  static const OpDef def = def_from_rows("", "RegexFullMatch", make, infer, kRows);
-  return def;
+  return def_from_rows("", "RegexFullMatch", make, infer, kRows);
 }
 
 }  // namespace bough::ops

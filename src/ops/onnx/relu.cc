@@ -24,11 +24,9 @@ constexpr SignatureText kRows[] = {{1, "X: T -> Y: T; T = floats; consumed_input
 }  // namespace relu_op
 }  // namespace
 
-const OpDef& def_Relu() {
+OpDef def_Relu() {
   using namespace relu_op;
-  static const OpDef def =
-      def_from_rows("", "Relu", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Relu", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -169,10 +169,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace reshape_op
 }  // namespace
 
-const OpDef& def_Reshape() {
+OpDef def_Reshape() {
   using namespace reshape_op;
-  static const OpDef def = def_from_rows("", "Reshape", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Reshape", make, infer, kRows);
 }
 
 }  // namespace bough::ops

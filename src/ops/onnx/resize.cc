@@ -268,10 +268,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace resize_op
 }  // namespace
 
-const OpDef& def_Resize() {
+OpDef def_Resize() {
   using namespace resize_op;
-  static const OpDef def = def_from_rows("", "Resize", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Resize", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -74,10 +74,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace reverse_sequence_op
 }  // namespace
 
-const OpDef& def_ReverseSequence() {
+OpDef def_ReverseSequence() {
   using namespace reverse_sequence_op;
-  static const OpDef def = def_from_rows("", "ReverseSequence", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "ReverseSequence", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

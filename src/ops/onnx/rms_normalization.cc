@@ -104,10 +104,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace rms_normalization_op
 }  // namespace
 
-const OpDef& def_RMSNormalization() {
+OpDef def_RMSNormalization() {
   using namespace rms_normalization_op;
-  static const OpDef def = def_from_rows("", "RMSNormalization", make, infer, kRows);
-  return def;
+  return def_from_rows("", "RMSNormalization", make, infer, kRows);
 }
 
 }  // namespace bough::ops

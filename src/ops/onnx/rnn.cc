@@ -68,10 +68,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace rnn_op
 }  // namespace
 
-const OpDef& def_RNN() {
+OpDef def_RNN() {
   using namespace rnn_op;
-  static const OpDef def = recurrent::recurrent_def<RnnCell>(kRows);
-  return def;
+  return recurrent::recurrent_def<RnnCell>(kRows);
 }
 
 }  // namespace bough::ops

@@ -217,10 +217,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace roi_align_op
 }  // namespace
 
-const OpDef& def_RoiAlign() {
+OpDef def_RoiAlign() {
   using namespace roi_align_op;
-  static const OpDef def = def_from_rows("", "RoiAlign", make, infer, kRows);
-  return def;
+  return def_from_rows("", "RoiAlign", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -145,10 +145,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace rotary_embedding_op
 }  // namespace
 
-const OpDef& def_RotaryEmbedding() {
+OpDef def_RotaryEmbedding() {
   using namespace rotary_embedding_op;
-  static const OpDef def = def_from_rows("", "RotaryEmbedding", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "RotaryEmbedding", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct RoundFn {
 }  // namespace round_op
 }  // namespace
 
-const OpDef& def_Round() {
-  static const OpDef def = float_map_def<round_op::RoundFn>(kLaterMapRowsXY<11>);
-  return def;
-}
+OpDef def_Round() { return float_map_def<round_op::RoundFn>(kLaterMapRowsXY<11>); }
 
 }  // namespace bough::ops

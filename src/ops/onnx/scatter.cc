@@ -6,12 +6,11 @@
 
 namespace bough::ops {
 
-const OpDef& def_ScatterElements();
-
 namespace {
 namespace scatter_op {
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  return def_ScatterElements().make(ctx);  // since < 16: no reduction attribute is read
+  // since < 16: no reduction attribute is read
+  return find_op("", "ScatterElements")->make(ctx);
 }
 void infer(InferContext& ctx) { infer_same_as_first(ctx); }
 
@@ -26,10 +25,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace scatter_op
 }  // namespace
 
-const OpDef& def_Scatter() {
+OpDef def_Scatter() {
   using namespace scatter_op;
-  static const OpDef def = def_from_rows("", "Scatter", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Scatter", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -70,10 +70,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace scatter_elements_op
 }  // namespace
 
-const OpDef& def_ScatterElements() {
+OpDef def_ScatterElements() {
   using namespace scatter_elements_op;
-  static const OpDef def = def_from_rows("", "ScatterElements", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ScatterElements", make, infer, kRows);
 }
 
 }  // namespace bough::ops

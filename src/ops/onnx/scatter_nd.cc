@@ -56,10 +56,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace scatter_nd_op
 }  // namespace
 
-const OpDef& def_ScatterND() {
+OpDef def_ScatterND() {
   using namespace scatter_nd_op;
-  static const OpDef def = def_from_rows("", "ScatterND", make, infer, kRows);
-  return def;
+  return def_from_rows("", "ScatterND", make, infer, kRows);
 }
 
 }  // namespace bough::ops

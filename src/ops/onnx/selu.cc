@@ -31,10 +31,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace selu_op
 }  // namespace
 
-const OpDef& def_Selu() {
+OpDef def_Selu() {
   using namespace selu_op;
-  static const OpDef def = def_from_rows("", "Selu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Selu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

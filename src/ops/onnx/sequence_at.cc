@@ -28,10 +28,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace sequence_at_op
 }  // namespace
 
-const OpDef& def_SequenceAt() {
+OpDef def_SequenceAt() {
   using namespace sequence_at_op;
-  static const OpDef def = def_from_rows("", "SequenceAt", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceAt", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -39,10 +39,9 @@ constexpr SignatureText kRows[] = {{11, "inputs*: T -> output_sequence: S; T = a
 }  // namespace sequence_construct_op
 }  // namespace
 
-const OpDef& def_SequenceConstruct() {
+OpDef def_SequenceConstruct() {
   using namespace sequence_construct_op;
-  static const OpDef def = def_from_rows("", "SequenceConstruct", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceConstruct", make, infer, kRows);
 }
 
 }  // namespace bough::ops

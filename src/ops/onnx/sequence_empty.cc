@@ -41,10 +41,9 @@ constexpr SignatureText kRows[] = {{11, " -> output: S; S = seq(all); dtype: int
 }  // namespace sequence_empty_op
 }  // namespace
 
-const OpDef& def_SequenceEmpty() {
+OpDef def_SequenceEmpty() {
   using namespace sequence_empty_op;
-  static const OpDef def = def_from_rows("", "SequenceEmpty", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceEmpty", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -35,10 +35,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace sequence_erase_op
 }  // namespace
 
-const OpDef& def_SequenceErase() {
+OpDef def_SequenceErase() {
   using namespace sequence_erase_op;
-  static const OpDef def = def_from_rows("", "SequenceErase", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceErase", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -47,10 +47,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace sequence_insert_op
 }  // namespace
 
-const OpDef& def_SequenceInsert() {
+OpDef def_SequenceInsert() {
   using namespace sequence_insert_op;
-  static const OpDef def = def_from_rows("", "SequenceInsert", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceInsert", make, infer, kRows);
 }
 
 }  // namespace bough::ops

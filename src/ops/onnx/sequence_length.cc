@@ -26,10 +26,9 @@ constexpr SignatureText kRows[] = {{11, "input_sequence: S -> length: I; S = seq
 }  // namespace sequence_length_op
 }  // namespace
 
-const OpDef& def_SequenceLength() {
+OpDef def_SequenceLength() {
   using namespace sequence_length_op;
-  static const OpDef def = def_from_rows("", "SequenceLength", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SequenceLength", make, infer, kRows);
 }
 
 }  // namespace bough::ops

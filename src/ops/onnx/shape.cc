@@ -73,10 +73,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace shape_op
 }  // namespace
 
-const OpDef& def_Shape() {
+OpDef def_Shape() {
   using namespace shape_op;
-  static const OpDef def = def_from_rows("", "Shape", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Shape", make, infer, kRows);
 }
 
 }  // namespace bough::ops

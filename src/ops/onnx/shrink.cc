@@ -24,10 +24,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace shrink_op
 }  // namespace
 
-const OpDef& def_Shrink() {
+OpDef def_Shrink() {
   using namespace shrink_op;
-  static const OpDef def = def_from_rows("", "Shrink", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Shrink", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -12,9 +12,6 @@ struct SigmoidFn : FastMapFn<kernels::FastFn::Sigmoid, kernels::kSigmoidWork> {
 }  // namespace sigmoid_op
 }  // namespace
 
-const OpDef& def_Sigmoid() {
-  static const OpDef def = float_map_def<sigmoid_op::SigmoidFn>(kMapRowsSince1XY);
-  return def;
-}
+OpDef def_Sigmoid() { return float_map_def<sigmoid_op::SigmoidFn>(kMapRowsSince1XY); }
 
 }  // namespace bough::ops

@@ -23,11 +23,9 @@ constexpr SignatureText kRows[] = {{9, "input: T -> output: T; T = numeric"},
 }  // namespace sign_op
 }  // namespace
 
-const OpDef& def_Sign() {
+OpDef def_Sign() {
   using namespace sign_op;
-  static const OpDef def =
-      def_from_rows("", "Sign", make_unary<compute>, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Sign", make_unary<compute>, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct SinFn {
 }  // namespace sin_op
 }  // namespace
 
-const OpDef& def_Sin() {
-  static const OpDef def = float_map_def<sin_op::SinFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Sin() { return float_map_def<sin_op::SinFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

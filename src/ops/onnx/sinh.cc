@@ -17,9 +17,6 @@ struct SinhFn {
 }  // namespace sinh_op
 }  // namespace
 
-const OpDef& def_Sinh() {
-  static const OpDef def = float_map_def<sinh_op::SinhFn>(kLaterMapRows<9>);
-  return def;
-}
+OpDef def_Sinh() { return float_map_def<sinh_op::SinhFn>(kLaterMapRows<9>); }
 
 }  // namespace bough::ops

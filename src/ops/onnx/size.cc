@@ -37,10 +37,9 @@ constexpr SignatureText kRows[] = {{1, "data: T -> size: T1; T = all, T1 = int64
 }  // namespace size_op
 }  // namespace
 
-const OpDef& def_Size() {
+OpDef def_Size() {
   using namespace size_op;
-  static const OpDef def = def_from_rows("", "Size", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Size", make, infer, kRows);
 }
 
 }  // namespace bough::ops

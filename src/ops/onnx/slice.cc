@@ -190,10 +190,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace slice_op
 }  // namespace
 
-const OpDef& def_Slice() {
+OpDef def_Slice() {
   using namespace slice_op;
-  static const OpDef def = def_from_rows("", "Slice", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Slice", make, infer, kRows);
 }
 
 }  // namespace bough::ops

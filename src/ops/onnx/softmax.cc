@@ -5,9 +5,6 @@
 
 namespace bough::ops {
 
-const OpDef& def_Softmax() {
-  static const OpDef def = softmax_like_def<SoftmaxBlock<false>>();
-  return def;
-}
+OpDef def_Softmax() { return softmax_like_def<SoftmaxBlock<false>>(); }
 
 }  // namespace bough::ops

@@ -73,10 +73,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace softmax_cross_entropy_loss_op
 }  // namespace
 
-const OpDef& def_SoftmaxCrossEntropyLoss() {
+OpDef def_SoftmaxCrossEntropyLoss() {
   using namespace softmax_cross_entropy_loss_op;
-  static const OpDef def = def_from_rows("", "SoftmaxCrossEntropyLoss", make, infer_loss, kRows);
-  return def;
+  return def_from_rows("", "SoftmaxCrossEntropyLoss", make, infer_loss, kRows);
 }
 
 }  // namespace bough::ops

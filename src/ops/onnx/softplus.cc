@@ -17,9 +17,6 @@ struct SoftplusFn {
 }  // namespace softplus_op
 }  // namespace
 
-const OpDef& def_Softplus() {
-  static const OpDef def = float_map_def<softplus_op::SoftplusFn>(kLaterMapRowsXY<1>);
-  return def;
-}
+OpDef def_Softplus() { return float_map_def<softplus_op::SoftplusFn>(kLaterMapRowsXY<1>); }
 
 }  // namespace bough::ops

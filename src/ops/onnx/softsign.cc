@@ -17,9 +17,6 @@ struct SoftsignFn {
 }  // namespace softsign_op
 }  // namespace
 
-const OpDef& def_Softsign() {
-  static const OpDef def = float_map_def<softsign_op::SoftsignFn>(kLaterMapRows<1>);
-  return def;
-}
+OpDef def_Softsign() { return float_map_def<softsign_op::SoftsignFn>(kLaterMapRows<1>); }
 
 }  // namespace bough::ops

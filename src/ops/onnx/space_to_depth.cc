@@ -34,10 +34,7 @@ class SpaceToDepth : public Kernel {
 };
 
 std::unique_ptr<Kernel> make(const BuildContext& ctx) {
-  const int64_t block = ctx.attr_int("blocksize", 0);
-  // Bounded so that blocksize^2 fits in int64 (a huge one wrapped to 0 and divided by it).
-  if (block < 1 || block > layout_infer::kMaxBlocksize)
-    ctx.invalid("SpaceToDepth needs a blocksize from 1 to 2^31 - 1");
+  const int64_t block = layout_infer::blocksize(ctx);
   return std::make_unique<SpaceToDepth>(block);
 }
 void infer(InferContext& ctx) { layout_infer::infer_block_move(ctx, false); }
@@ -48,10 +45,9 @@ constexpr SignatureText kRows[] = {{1, "input: T -> output: T; T = all; blocksiz
 }  // namespace space_to_depth_op
 }  // namespace
 
-const OpDef& def_SpaceToDepth() {
+OpDef def_SpaceToDepth() {
   using namespace space_to_depth_op;
-  static const OpDef def = def_from_rows("", "SpaceToDepth", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SpaceToDepth", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -179,10 +179,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace split_op
 }  // namespace
 
-const OpDef& def_Split() {
+OpDef def_Split() {
   using namespace split_op;
-  static const OpDef def = def_from_rows("", "Split", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Split", make, infer, kRows);
 }
 
 }  // namespace bough::ops

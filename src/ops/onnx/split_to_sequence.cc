@@ -138,10 +138,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace split_to_sequence_op
 }  // namespace
 
-const OpDef& def_SplitToSequence() {
+OpDef def_SplitToSequence() {
   using namespace split_to_sequence_op;
-  static const OpDef def = def_from_rows("", "SplitToSequence", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SplitToSequence", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct SqrtFn {
 }  // namespace sqrt_op
 }  // namespace
 
-const OpDef& def_Sqrt() {
-  static const OpDef def = float_map_def<sqrt_op::SqrtFn>(kMapRowsSince1XY);
-  return def;
-}
+OpDef def_Sqrt() { return float_map_def<sqrt_op::SqrtFn>(kMapRowsSince1XY); }
 
 }  // namespace bough::ops

@@ -92,10 +92,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace squeeze_op
 }  // namespace
 
-const OpDef& def_Squeeze() {
+OpDef def_Squeeze() {
   using namespace squeeze_op;
-  static const OpDef def = def_from_rows("", "Squeeze", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Squeeze", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -134,10 +134,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace stft_op
 }  // namespace
 
-const OpDef& def_STFT() {
+OpDef def_STFT() {
   using namespace stft_op;
-  static const OpDef def = def_from_rows("", "STFT", make, infer, kRows);
-  return def;
+  return def_from_rows("", "STFT", make, infer, kRows);
 }
 
 }  // namespace bough::ops

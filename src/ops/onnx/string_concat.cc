@@ -34,10 +34,9 @@ constexpr SignatureText kRows[] = {{20, "X: T, Y: T -> Z: T; T = string"}};
 }  // namespace string_concat_op
 }  // namespace
 
-const OpDef& def_StringConcat() {
+OpDef def_StringConcat() {
   using namespace string_concat_op;
-  static const OpDef def = def_from_rows("", "StringConcat", make, infer, kRows);
-  return def;
+  return def_from_rows("", "StringConcat", make, infer, kRows);
 }
 
 }  // namespace bough::ops

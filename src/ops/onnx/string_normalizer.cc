@@ -95,10 +95,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace string_normalizer_op
 }  // namespace
 
-const OpDef& def_StringNormalizer() {
+OpDef def_StringNormalizer() {
   using namespace string_normalizer_op;
-  static const OpDef def = def_from_rows("", "StringNormalizer", make, infer, kRows);
-  return def;
+  return def_from_rows("", "StringNormalizer", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -106,10 +106,9 @@ constexpr SignatureText kRows[] = {{20,
 }  // namespace string_split_op
 }  // namespace
 
-const OpDef& def_StringSplit() {
+OpDef def_StringSplit() {
   using namespace string_split_op;
-  static const OpDef def = def_from_rows("", "StringSplit", make, infer, kRows);
-  return def;
+  return def_from_rows("", "StringSplit", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -18,10 +18,9 @@ void compute(const Tensor& a, const Tensor& b, Tensor& out, util::ThreadPool& po
 }  // namespace sub_op
 }  // namespace
 
-const OpDef& def_Sub() {
+OpDef def_Sub() {
   using namespace sub_op;
-  static const OpDef def = arith_def("Sub", make_binary<compute>);
-  return def;
+  return arith_def("Sub", make_binary<compute>);
 }
 
 }  // namespace bough::ops

@@ -16,10 +16,9 @@ constexpr SignatureText kRows[] = {{1, "data_0*: T -> sum: T; T = floats; consum
 }  // namespace sum_op
 }  // namespace
 
-const OpDef& def_Sum() {
+OpDef def_Sum() {
   using namespace sum_op;
-  static const OpDef def = def_from_rows("", "Sum", make_variadic<compute>, infer_broadcast, kRows);
-  return def;
+  return def_from_rows("", "Sum", make_variadic<compute>, infer_broadcast, kRows);
 }
 
 }  // namespace bough::ops

@@ -74,10 +74,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace swi_glu_op
 }  // namespace
 
-const OpDef& def_SwiGLU() {
+OpDef def_SwiGLU() {
   using namespace swi_glu_op;
-  static const OpDef def = def_from_rows("", "SwiGLU", make, infer, kRows);
-  return def;
+  return def_from_rows("", "SwiGLU", make, infer, kRows);
 }
 
 }  // namespace bough::ops

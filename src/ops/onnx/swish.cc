@@ -20,10 +20,9 @@ constexpr SignatureText kRows[] = {{24, "X: T -> Y: T; T = floats bfloat16; alph
 }  // namespace swish_op
 }  // namespace
 
-const OpDef& def_Swish() {
+OpDef def_Swish() {
   using namespace swish_op;
-  static const OpDef def = def_from_rows("", "Swish", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Swish", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -17,9 +17,6 @@ struct TanFn {
 }  // namespace tan_op
 }  // namespace
 
-const OpDef& def_Tan() {
-  static const OpDef def = float_map_def<tan_op::TanFn>(kLaterMapRows<7>);
-  return def;
-}
+OpDef def_Tan() { return float_map_def<tan_op::TanFn>(kLaterMapRows<7>); }
 
 }  // namespace bough::ops

@@ -12,9 +12,6 @@ struct TanhFn : FastMapFn<kernels::FastFn::Tanh, kernels::kTanhWork> {
 }  // namespace tanh_op
 }  // namespace
 
-const OpDef& def_Tanh() {
-  static const OpDef def = float_map_def<tanh_op::TanhFn>(kMapRowsSince1);
-  return def;
-}
+OpDef def_Tanh() { return float_map_def<tanh_op::TanhFn>(kMapRowsSince1); }
 
 }  // namespace bough::ops

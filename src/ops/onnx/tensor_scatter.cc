@@ -120,10 +120,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace tensor_scatter_op
 }  // namespace
 
-const OpDef& def_TensorScatter() {
+OpDef def_TensorScatter() {
   using namespace tensor_scatter_op;
-  static const OpDef def = def_from_rows("", "TensorScatter", make, infer, kRows);
-  return def;
+  return def_from_rows("", "TensorScatter", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -287,10 +287,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace tfidf_vectorizer_op
 }  // namespace
 
-const OpDef& def_TfIdfVectorizer() {
+OpDef def_TfIdfVectorizer() {
   using namespace tfidf_vectorizer_op;
-  static const OpDef def = def_from_rows("", "TfIdfVectorizer", make, infer, kRows);
-  return def;
+  return def_from_rows("", "TfIdfVectorizer", make, infer, kRows);
 }
 
 }  // namespace bough::ops

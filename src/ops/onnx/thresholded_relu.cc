@@ -20,10 +20,9 @@ constexpr SignatureText kRows[] = {{10, "X: T -> Y: T; T = floats; alpha: float 
 }  // namespace thresholded_relu_op
 }  // namespace
 
-const OpDef& def_ThresholdedRelu() {
+OpDef def_ThresholdedRelu() {
   using namespace thresholded_relu_op;
-  static const OpDef def = def_from_rows("", "ThresholdedRelu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "ThresholdedRelu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -93,10 +93,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace tile_op
 }  // namespace
 
-const OpDef& def_Tile() {
+OpDef def_Tile() {
   using namespace tile_op;
-  static const OpDef def = def_from_rows("", "Tile", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Tile", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -209,10 +209,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace top_k_op
 }  // namespace
 
-const OpDef& def_TopK() {
+OpDef def_TopK() {
   using namespace top_k_op;
-  static const OpDef def = def_from_rows("", "TopK", make, infer, kRows);
-  return def;
+  return def_from_rows("", "TopK", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -89,10 +89,9 @@ constexpr SignatureText kRows[] = {{1, "data: T -> transposed: T; T = all; perm:
 }  // namespace transpose_op
 }  // namespace
 
-const OpDef& def_Transpose() {
+OpDef def_Transpose() {
   using namespace transpose_op;
-  static const OpDef def = def_from_rows("", "Transpose", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Transpose", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -55,10 +55,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace trilu_op
 }  // namespace
 
-const OpDef& def_Trilu() {
+OpDef def_Trilu() {
   using namespace trilu_op;
-  static const OpDef def = def_from_rows("", "Trilu", make, infer_same_as_first, kRows);
-  return def;
+  return def_from_rows("", "Trilu", make, infer_same_as_first, kRows);
 }
 
 }  // namespace bough::ops

@@ -170,10 +170,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace unique_op
 }  // namespace
 
-const OpDef& def_Unique() {
+OpDef def_Unique() {
   using namespace unique_op;
-  static const OpDef def = def_from_rows("", "Unique", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Unique", make, infer, kRows);
 }
 
 }  // namespace bough::ops

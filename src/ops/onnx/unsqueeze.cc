@@ -74,10 +74,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace unsqueeze_op
 }  // namespace
 
-const OpDef& def_Unsqueeze() {
+OpDef def_Unsqueeze() {
   using namespace unsqueeze_op;
-  static const OpDef def = def_from_rows("", "Unsqueeze", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Unsqueeze", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -106,10 +106,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace upsample_op
 }  // namespace
 
-const OpDef& def_Upsample() {
+OpDef def_Upsample() {
   using namespace upsample_op;
-  static const OpDef def = def_from_rows("", "Upsample", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Upsample", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -87,10 +87,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace where_op
 }  // namespace
 
-const OpDef& def_Where() {
+OpDef def_Where() {
   using namespace where_op;
-  static const OpDef def = def_from_rows("", "Where", make, infer, kRows);
-  return def;
+  return def_from_rows("", "Where", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -13,9 +13,6 @@ struct XorFn {
 }  // namespace xor_op
 }  // namespace
 
-const OpDef& def_Xor() {
-  static const OpDef def = logical_def<xor_op::XorFn>();
-  return def;
-}
+OpDef def_Xor() { return logical_def<xor_op::XorFn>(); }
 
 }  // namespace bough::ops

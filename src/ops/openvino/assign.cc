@@ -67,10 +67,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace assign_op
 }  // namespace
 
-const OpDef& def_OvAssign() {
+OpDef def_OvAssign() {
   using namespace assign_op;
-  static const OpDef def = def_from_rows("org.openvinotoolkit", "Assign", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "Assign", make, infer, kRows);
 }
 
 }  // namespace bough::ops

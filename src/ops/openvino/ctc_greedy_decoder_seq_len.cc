@@ -140,11 +140,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace ctc_greedy_decoder_seq_len_op
 }  // namespace
 
-const OpDef& def_OvCTCGreedyDecoderSeqLen() {
+OpDef def_OvCTCGreedyDecoderSeqLen() {
   using namespace ctc_greedy_decoder_seq_len_op;
-  static const OpDef def =
-      def_from_rows("org.openvinotoolkit", "CTCGreedyDecoderSeqLen", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "CTCGreedyDecoderSeqLen", make, infer, kRows);
 }
 
 }  // namespace bough::ops

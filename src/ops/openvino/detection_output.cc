@@ -398,11 +398,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace detection_output_op
 }  // namespace
 
-const OpDef& def_OvDetectionOutput() {
+OpDef def_OvDetectionOutput() {
   using namespace detection_output_op;
-  static const OpDef def =
-      def_from_rows("org.openvinotoolkit", "DetectionOutput", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "DetectionOutput", make, infer, kRows);
 }
 
 }  // namespace bough::ops

@@ -237,10 +237,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace prior_box_op
 }  // namespace
 
-const OpDef& def_OvPriorBox() {
+OpDef def_OvPriorBox() {
   using namespace prior_box_op;
-  static const OpDef def = def_from_rows("org.openvinotoolkit", "PriorBox", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "PriorBox", make, infer, kRows);
 }
 
 }  // namespace bough::ops

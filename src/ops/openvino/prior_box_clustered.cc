@@ -95,11 +95,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace prior_box_clustered_op
 }  // namespace
 
-const OpDef& def_OvPriorBoxClustered() {
+OpDef def_OvPriorBoxClustered() {
   using namespace prior_box_clustered_op;
-  static const OpDef def =
-      def_from_rows("org.openvinotoolkit", "PriorBoxClustered", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "PriorBoxClustered", make, infer, kRows);
 }
 
 }  // namespace bough::ops

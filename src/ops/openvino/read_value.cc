@@ -139,10 +139,9 @@ constexpr SignatureText kRows[] = {
 }  // namespace read_value_op
 }  // namespace
 
-const OpDef& def_OvReadValue() {
+OpDef def_OvReadValue() {
   using namespace read_value_op;
-  static const OpDef def = def_from_rows("org.openvinotoolkit", "ReadValue", make, infer, kRows);
-  return def;
+  return def_from_rows("org.openvinotoolkit", "ReadValue", make, infer, kRows);
 }
 
 }  // namespace bough::ops

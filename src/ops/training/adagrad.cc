@@ -34,15 +34,14 @@ struct Adagrad {
 
 }  // namespace
 
-const OpDef& def_TrainingAdagrad() {
+OpDef def_TrainingAdagrad() {
   // One group of X, G and H at least, after R and T; an X' and an H' for each.
   static constexpr SignatureText kRows[] = {
       {1,
        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = int64, T3 = float "
        "double; decay_factor: float = 0.0, epsilon: float = 9.999999974752427e-07, "
        "norm_coefficient: float = 0.0"}};
-  static const OpDef def = training::optimizer_def<Adagrad>(kRows);
-  return def;
+  return training::optimizer_def<Adagrad>(kRows);
 }
 
 }  // namespace bough::ops

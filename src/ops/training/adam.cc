@@ -45,7 +45,7 @@ struct Adam {
 
 }  // namespace
 
-const OpDef& def_TrainingAdam() {
+OpDef def_TrainingAdam() {
   // One group of X, G, V and H at least, after R and T; an X', a V' and an H' for each.
   static constexpr SignatureText kRows[] = {
       {1,
@@ -53,8 +53,7 @@ const OpDef& def_TrainingAdam() {
        "double; alpha: float = 0.8999999761581421, beta: float = 0.9990000128746033, epsilon: "
        "float = 9.999999974752427e-07, norm_coefficient: float = 0.0, norm_coefficient_post: "
        "float = 0.0"}};
-  static const OpDef def = training::optimizer_def<Adam>(kRows);
-  return def;
+  return training::optimizer_def<Adam>(kRows);
 }
 
 }  // namespace bough::ops

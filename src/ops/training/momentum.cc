@@ -38,15 +38,14 @@ struct Momentum {
 
 }  // namespace
 
-const OpDef& def_TrainingMomentum() {
+OpDef def_TrainingMomentum() {
   // One group of X, G and V at least, after R and T; an X' and a V' for each.
   static constexpr SignatureText kRows[] = {
       {1,
        "R: T1, T: T2, inputs**: T3 -> outputs**: T3; T1 = float double, T2 = "
        "int64, T3 = float double; alpha: float, beta: float, mode: string, "
        "norm_coefficient: float"}};
-  static const OpDef def = training::optimizer_def<Momentum>(kRows);
-  return def;
+  return training::optimizer_def<Momentum>(kRows);
 }
 
 }  // namespace bough::ops
