@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "kernels/gemm_f32.h"
+#include "kernels/masked_tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bough::kernels::HWY_NAMESPACE {
@@ -53,6 +54,13 @@ HWY_INLINE void StoreCols(DT d, hn::Vec<DT> v, float* HWY_RESTRICT c, int64_t co
     hn::Vec<DT> sum = add ? hn::Add(hn::LoadU(d, c), v) : v;
     if (bias) sum = hn::Add(sum, hn::LoadU(d, bias));
     hn::StoreU(sum, d, c);
+    return;
+  }
+  if constexpr (kMaskedTail) {  // the same sums, the lanes past `cols` untouched
+    const auto m = hn::FirstN(d, static_cast<size_t>(cols));
+    hn::Vec<DT> sum = add ? hn::Add(hn::MaskedLoad(m, d, c), v) : v;
+    if (bias) sum = hn::Add(sum, hn::MaskedLoad(m, d, bias));
+    hn::BlendedStore(sum, m, d, c);
     return;
   }
   HWY_ALIGN float tmp[HWY_MAX_BYTES / sizeof(float)];
