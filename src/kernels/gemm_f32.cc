@@ -44,9 +44,11 @@ const char* KernelSet() {
 #endif
 }
 
-// StoreCols for fewer columns than a vector holds: masked (kMaskedTail) or through a
-// buffer. Out of line, so that the tiles' stores of whole vectors stay small: inlined, it
-// made the 120x120 by 120x8 product 15 % slower.
+// StoreCols for fewer columns than a vector holds: masked (kMaskedTail; the 120 columns of
+// an attention's Q·Kᵀ end in one, which went through the buffer 8 floats at a time) or
+// through a buffer. Out of line, so that the tiles' stores of whole vectors stay small:
+// inlined into every store of the tiles, the masked path made the 120x120 by 120x8 product
+// (all whole vectors) 15 % slower.
 template <class DT>
 HWY_NOINLINE void StorePartial(DT d, hn::Vec<DT> v, float* HWY_RESTRICT c, int64_t cols, bool add,
                                const float* HWY_RESTRICT bias) {

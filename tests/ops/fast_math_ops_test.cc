@@ -150,9 +150,9 @@ void expect_softmaxes(const Dims64& dims, int64_t axis, int64_t opset, float spr
   const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
   const size_t last = opset < 13 ? rank - 1 : a;  // before 13: all of the trailing part
   for (bool log : {false, true}) {
-    const Tensor y = run1(log ? "LogSoftmax" : "Softmax", {{"x", f32(dims, x)}}, opset,
-                          [axis](onnxpb::NodeProto& n) { test::set_int(n, "axis", axis); },
-                          threads);
+    const Tensor y = run1(
+        log ? "LogSoftmax" : "Softmax", {{"x", f32(dims, x)}}, opset,
+        [axis](onnxpb::NodeProto& n) { test::set_int(n, "axis", axis); }, threads);
     std::string what = std::string(log ? "LogSoftmax" : "Softmax") + " opset " +
                        std::to_string(opset) + " axis " + std::to_string(axis) + " threads " +
                        std::to_string(threads) + " dims";
@@ -193,11 +193,11 @@ TEST(FastMathOps, SoftmaxRowsWithInfinitiesAndNaNInTheirLastPartialVector) {
   test::on_every_target([&] {
     const int64_t n = 123;
     std::vector<float> x = values(5 * n, 8);
-    x[static_cast<size_t>(121)] = kFInf;                                             // row 0
-    x[static_cast<size_t>(n + 122)] = kFNaN;                                         // row 1
-    std::fill(x.begin() + 2 * n, x.begin() + 3 * n, -kFInf);                         // row 2
+    x[static_cast<size_t>(121)] = kFInf;                                                 // row 0
+    x[static_cast<size_t>(n + 122)] = kFNaN;                                             // row 1
+    std::fill(x.begin() + 2 * n, x.begin() + 3 * n, -kFInf);                             // row 2
     for (int64_t i = 4 * n - 11; i < 4 * n; i += 2) x[static_cast<size_t>(i)] = -kFInf;  // row 3
-    x[static_cast<size_t>(5 * n - 2)] = 208.0f;                                      // row 4
+    x[static_cast<size_t>(5 * n - 2)] = 208.0f;                                          // row 4
     for (bool log : {false, true}) {
       const std::vector<float> y =
           floats_of(run1(log ? "LogSoftmax" : "Softmax", {{"x", f32({5, n}, x)}}, 13));
