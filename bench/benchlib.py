@@ -1,9 +1,12 @@
 """Helpers shared by bench/compare's suites: running bough and ONNX Runtime (the peer's
 ort_run.js), feeding bough ORT's dumped inputs, comparing outputs, peak RSS of a child."""
+import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
+import sys
 
 import numpy as np
 
@@ -105,3 +108,65 @@ def peak_rss_mib(cmd, cwd=None):
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr[-500:]}")
     return int(out.stderr.strip().splitlines()[-1]) / 1024.0
+
+
+def one_node_bough_ms(cli, model, iters, threads):
+    """The median ms of `bough bench` on a one-node model (cli: a bough CLI)."""
+    out = sh([cli, "bench", model, "--iters", str(iters), "--warmup", "3", "--threads",
+              str(threads), "--json"])
+    return json.loads(out)["ns"]["median"] / 1e6
+
+
+def one_node_main(doc, cases, write_model, flops, out_dir):
+    """The command line of bench/conv-paths and bench/attn-paths (`doc`, the script's
+    docstring, gives its usage): paired_one_node_table on the arguments."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--baseline", required=True, help="the bough CLI to compare against")
+    ap.add_argument("--bough", default=os.path.join(ROOT, "build", "bough"))
+    ap.add_argument("--threads", default="1")
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--case", action="append", help="only these cases (repeatable)")
+    ap.add_argument("--no-ort", action="store_true")
+    try:
+        paired_one_node_table(ap.parse_args(), cases, write_model, flops, out_dir)
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"{' '.join(e.cmd)} failed:\n{e.stderr}")
+
+
+def paired_one_node_table(args, cases, write_model, flops, out_dir):
+    """Times each of `cases` (dicts with a "name"; write_model(case) -> (model, input spec))
+    on two bough CLIs (args.baseline, args.bough) and ORT unless args.no_ort, in paired,
+    interleaved runs (args.reps reps, at each of args.threads), and prints a markdown table
+    of medians, GFLOP/s (flops(case) / time) and the medians of the per-rep ratios: this
+    shared machine's speed drifts within minutes. Only args.case's cases when given."""
+    os.makedirs(out_dir, exist_ok=True)
+    peer = None if args.no_ort else peer_dir()
+    print("load:", open("/proc/loadavg").read().split()[:3])
+    print("| case | threads | baseline ms | new ms | new/baseline | new GFLOP/s | ORT ms | new/ORT |")
+    print("|---|---|---|---|---|---|---|---|")
+    for case in cases:
+        if args.case and case["name"] not in args.case:
+            continue
+        model, spec = write_model(case)
+        for threads in [int(t) for t in args.threads.split(",")]:
+            # About 0.1 s per engine per rep.
+            iters = max(5, int(0.1 / max(one_node_bough_ms(args.bough, model, 3, threads) / 1e3,
+                                         1e-5)))
+            base, new, ort = [], [], []
+            for _ in range(args.reps):
+                base.append(one_node_bough_ms(args.baseline, model, iters, threads))
+                new.append(one_node_bough_ms(args.bough, model, iters, threads))
+                if peer:  # its profiler's model_run: JS wall time adds copying the tensors
+                    prof = ["--profile", os.path.join(out_dir, "ort-profile")]
+                    r = ort_json(peer, model, spec, iters, 3, threads, prof)
+                    ort.append(r["profile"]["model_run"]["median_ms"])
+            ratio = statistics.median(n / b for n, b in zip(new, base))
+            gflops = flops(case) / statistics.median(new) / 1e6
+            ort_cols = "| - | -"
+            if ort:
+                ort_ratio = statistics.median(n / o for n, o in zip(new, ort))
+                ort_cols = f"| {statistics.median(ort):.3f} | {ort_ratio:.2f}"
+            print(f"| {case['name']} | {threads} | {statistics.median(base):.3f} | "
+                  f"{statistics.median(new):.3f} | {ratio:.2f} | {gflops:.1f} {ort_cols} |",
+                  flush=True)
+    print("load:", open("/proc/loadavg").read().split()[:3])

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "kernels/fast_math.h"
+#include "kernels/masked_tail-inl.h"
 #include "kernels/softmax_rows.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -54,7 +55,10 @@ HWY_INLINE V ScaleByPow2(V p, V n, hn::Vec<hn::RebindToSigned<D>> ni) {
 HWY_INLINE V ExpNonPositive(V x) {
   const D d;
   const hn::RebindToSigned<D> di;
-  const V xc = hn::Max(x, hn::Set(d, -104.0f));  // e^-104 rounds to 0
+  // e^-104 rounds to 0. x86's vector max returns its second operand when either is NaN, so
+  // there a NaN x stays NaN through every step below (scalef, or the product with the two
+  // factors) without a blend at the end.
+  const V xc = hn::Max(hn::Set(d, -104.0f), x);
   const V round = hn::Set(d, 0x1.8p23f);
   const V t = hn::MulAdd(xc, hn::Set(d, 1.44269504088896341f), round);
   const V n = hn::Sub(t, round);
@@ -68,13 +72,18 @@ HWY_INLINE V ExpNonPositive(V x) {
   q = hn::MulAdd(q, r, hn::Set(d, 1.6666665459E-1f));
   q = hn::MulAdd(q, r, hn::Set(d, 5.0000001201E-1f));
   const V p = hn::Add(hn::MulAdd(q, hn::Mul(r, r), r), hn::Set(d, 1.0f));
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  return ScaleByPow2(p, n, ni);
+#else
   // NaN as NaN, whichever operand Max kept.
   return hn::IfThenElse(hn::IsNaN(x), x, ScaleByPow2(p, n, ni));
+#endif
 }
 
 // softmax_rows.h's passes over a run of a row, two vectors a step (two independent chains
-// of maxima and of sums), the last partial vector's elements with the scalar fast_exp (the
-// same results; a masked load below AVX2 reads past the end).
+// of maxima and of sums), the last partial vector masked (kMaskedTail) or element by element
+// with the scalar fast_exp (the same results). Rows of a few vectors (an attention map's 120
+// keys) spent most of their time in those scalar elements.
 struct VectorRows {
   static float max_of(const float* HWY_RESTRICT x, int64_t n) {
     const D d;
@@ -86,6 +95,11 @@ struct VectorRows {
       m1 = hn::Max(m1, hn::LoadU(d, x + i + lanes));
     }
     for (; i + lanes <= n; i += lanes) m0 = hn::Max(m0, hn::LoadU(d, x + i));
+    if (kMaskedTail && i < n) {
+      const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+      m1 = hn::Max(m1, hn::IfThenElse(m, hn::MaskedLoad(m, d, x + i), m1));
+      i = n;
+    }
     float mx = hn::GetLane(hn::MaxOfLanes(d, hn::Max(m0, m1)));
     for (; i < n; ++i) mx = std::max(mx, x[i]);
     return mx;
@@ -113,6 +127,13 @@ struct VectorRows {
       if constexpr (Store) hn::StoreU(e, d, y + i);
       sum0 = hn::Add(sum0, e);
     }
+    if (kMaskedTail && i < n) {  // the lanes past the row add 0, whatever they loaded
+      const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+      const V e = hn::IfThenElseZero(m, ExpNonPositive(hn::Sub(hn::MaskedLoad(m, d, x + i), s)));
+      if constexpr (Store) hn::BlendedStore(e, m, d, y + i);
+      sum1 = hn::Add(sum1, e);
+      i = n;
+    }
     float sum = hn::GetLane(hn::SumOfLanes(d, hn::Add(sum0, sum1)));
     for (; i < n; ++i) {
       const float e = fast_exp(x[i] - shift);
@@ -120,6 +141,20 @@ struct VectorRows {
       sum += e;
     }
     return sum;
+  }
+
+  static void scale(float* HWY_RESTRICT y, int64_t n, float f) {
+    const D d;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+    const V fv = hn::Set(d, f);
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Mul(hn::LoadU(d, y + i), fv), d, y + i);
+    if (kMaskedTail && i < n) {
+      const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+      hn::BlendedStore(hn::Mul(hn::MaskedLoad(m, d, y + i), fv), m, d, y + i);
+      i = n;
+    }
+    for (; i < n; ++i) y[i] *= f;
   }
 };
 

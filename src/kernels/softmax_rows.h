@@ -75,6 +75,12 @@ struct ScalarRows {
     }
     return sum;
   }
+
+  // y[0, n) *= f.
+  template <typename T>
+  [[gnu::always_inline]] static void scale(T* y, int64_t n, T f) {
+    for (int64_t r = 0; r < n; ++r) y[r] *= f;
+  }
 };
 
 // e^(from - to), the factor that moves a sum of exponentials taken relative to `from` to
@@ -98,10 +104,13 @@ struct MaxSum {
   T sum = 0;
   // Adds a block whose maximum is `block_max` and whose sum relative to `shift` is `sum`.
   // A block of -inf adds 0 (block_sum is at least 1 otherwise: e^0 for its maximum), which
-  // also keeps 0 * e^(0 - -inf) out while every block so far was -inf.
+  // also keeps 0 * e^(0 - -inf) out while every block so far was -inf. A sum of 0 stays 0
+  // without its rescale factor (never NaN: max is never NaN), which spares a row of one
+  // block its only scalar exp.
   [[gnu::always_inline]] void add(T block_max, T shift, T block_sum) {
     const T m = std::max(max, block_max);
-    sum = sum * rescale(max, m) + (block_sum == T(0) ? T(0) : block_sum * rescale(shift, m));
+    sum = (sum == T(0) ? T(0) : sum * rescale(max, m)) +
+          (block_sum == T(0) ? T(0) : block_sum * rescale(shift, m));
     max = m;
   }
 };
@@ -128,9 +137,7 @@ template <typename Rows, typename T>
   const T inv = T(1) / ms.sum;
   for (int64_t b = 0, i = 0; b < n; b += block, ++i) {
     const int64_t w = std::min(block, n - b);
-    const T f = rescale(shifts[i], ms.max) * inv;
-    T* yb = y + b;
-    for (int64_t r = 0; r < w; ++r) yb[r] *= f;
+    Rows::scale(y + b, w, rescale(shifts[i], ms.max) * inv);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <set>
@@ -162,6 +163,31 @@ TEST(GemmF32, BatchedAndBroadcastMatMul) {
         if (HasFatalFailure()) return;
       }
     }
+  }
+}
+
+// An attention block's products, batch by batch with a b per batch (each packed per call):
+// Q·Kᵀ (120 x k by k x 120, k of 1..16: 120 columns are a partial last vector on every
+// target) and its scores times V (120 x 120 by 120 x k), 1, 3 and 8 heads, on 1 to 3 threads.
+TEST(GemmF32, AttentionShapedBatches) {
+  Rng rng(36);
+  for (int threads : {1, 2, 3}) {
+    util::ThreadPool pool(threads);
+    for (int64_t k = 1; k <= 16; ++k)
+      for (int64_t heads : {1, 3, 8}) {
+        for (const auto& [m, kk, n] : {std::array<int64_t, 3>{120, k, 120}, {120, 120, k}}) {
+          const Tensor a = test::random_floats(Dims{1, heads, m, kk}, rng);
+          const Tensor b = test::random_floats(Dims{1, heads, kk, n}, rng);
+          const Tensor got = matmul(a, b, pool);
+          SCOPED_TRACE(std::to_string(heads) + " heads of " + std::to_string(m) + "x" +
+                       std::to_string(kk) + "x" + std::to_string(n) + " on " +
+                       std::to_string(threads) + " threads");
+          for (int64_t h = 0; h < heads; ++h)
+            expect_product(a.data<float>() + h * m * kk, b.data<float>() + h * kk * n,
+                           got.data<float>() + h * m * n, m, kk, n);
+          if (HasFatalFailure()) return;
+        }
+      }
   }
 }
 

@@ -143,16 +143,19 @@ int64_t count_of(const Dims64& dims) {
   return c;
 }
 
-void expect_softmaxes(const Dims64& dims, int64_t axis, int64_t opset, float spread = 8) {
+void expect_softmaxes(const Dims64& dims, int64_t axis, int64_t opset, float spread = 8,
+                      int threads = 1) {
   const std::vector<float> x = values(count_of(dims), spread);
   const size_t rank = dims.size();
   const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
   const size_t last = opset < 13 ? rank - 1 : a;  // before 13: all of the trailing part
   for (bool log : {false, true}) {
-    const Tensor y = run1(log ? "LogSoftmax" : "Softmax", {{"x", f32(dims, x)}}, opset,
-                          [axis](onnxpb::NodeProto& n) { test::set_int(n, "axis", axis); });
+    const Tensor y = run1(
+        log ? "LogSoftmax" : "Softmax", {{"x", f32(dims, x)}}, opset,
+        [axis](onnxpb::NodeProto& n) { test::set_int(n, "axis", axis); }, threads);
     std::string what = std::string(log ? "LogSoftmax" : "Softmax") + " opset " +
-                       std::to_string(opset) + " axis " + std::to_string(axis) + " dims";
+                       std::to_string(opset) + " axis " + std::to_string(axis) + " threads " +
+                       std::to_string(threads) + " dims";
     for (int64_t d : dims) what += " " + std::to_string(d);
     // LogSoftmax near 0 is -log(sum) for a sum near 1: the sum's rounding is absolute.
     expect_close(floats_of(y), softmax_reference(x, dims, a, last, log), 2e-5, what,
@@ -166,6 +169,45 @@ TEST(FastMathOps, SoftmaxRowsOfOddLengthsAndLongRows) {
     // enough that the blocks grow (64 blocks at most).
     for (int64_t n : {1, 7, 17, 1001, 1537, 40003}) expect_softmaxes({3, n}, -1, 13);
     expect_softmaxes({2, 2049}, -1, 13, 300);  // a wide spread: the running maximum moves
+  });
+}
+
+TEST(FastMathOps, SoftmaxRowsOfEveryTailLength) {
+  test::on_every_target([&] {
+    // Every length up to four vectors of the widest target and beyond, each partial last
+    // vector (masked on AVX2 and AVX-512) of every length.
+    for (int64_t n = 1; n <= 66; ++n) expect_softmaxes({3, n}, -1, 13);
+    // An attention map's 120 keys (8 heads of 120 queries), a recognizer's 6625 classes
+    // and 7000, the rows split over 1 to 3 threads.
+    for (int threads : {1, 2, 3}) {
+      expect_softmaxes({8, 120, 120}, -1, 13, 8, threads);
+      for (int64_t n : {6625, 7000}) expect_softmaxes({5, n}, -1, 13, 8, threads);
+    }
+  });
+}
+
+TEST(FastMathOps, SoftmaxRowsWithInfinitiesAndNaNInTheirLastPartialVector) {
+  // Rows of 123 (7 vectors and 11 of AVX-512, 15 and 3 of AVX2, 30 and 3 of SSE4): a +inf,
+  // a NaN, all -inf, -inf scattered over the tail, and a maximum 200 above the rest in the
+  // tail (missed by the maximum, its e^200 would be inf and the row NaN).
+  test::on_every_target([&] {
+    const int64_t n = 123;
+    std::vector<float> x = values(5 * n, 8);
+    x[static_cast<size_t>(121)] = kFInf;                                                 // row 0
+    x[static_cast<size_t>(n + 122)] = kFNaN;                                             // row 1
+    std::fill(x.begin() + 2 * n, x.begin() + 3 * n, -kFInf);                             // row 2
+    for (int64_t i = 4 * n - 11; i < 4 * n; i += 2) x[static_cast<size_t>(i)] = -kFInf;  // row 3
+    x[static_cast<size_t>(5 * n - 2)] = 208.0f;                                          // row 4
+    for (bool log : {false, true}) {
+      const std::vector<float> y =
+          floats_of(run1(log ? "LogSoftmax" : "Softmax", {{"x", f32({5, n}, x)}}, 13));
+      for (int64_t i = 0; i < 3 * n; ++i)
+        ASSERT_TRUE(std::isnan(y[static_cast<size_t>(i)])) << log << " [" << i << "]";
+      const std::vector<float> last(x.begin() + 3 * n, x.end());
+      expect_close(std::vector<float>(y.begin() + 3 * n, y.end()),
+                   softmax_reference(last, {2, n}, 1, 1, log), 2e-5, log ? "LogSoftmax" : "Softmax",
+                   1e-6);
+    }
   });
 }
 
