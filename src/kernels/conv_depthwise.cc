@@ -23,6 +23,9 @@ struct PlaneArgs {
   const int64_t* offsets;  // taps: tap t of output (oh, ow) reads plane[oh * row_step + ow +
   int64_t taps;            // offsets[t]]
   int64_t row_step;
+  int64_t KH;        // the kernel's rows (taps / KH columns)
+  bool rows_shared;  // the vertical stride equals the vertical dilation: output row oh's
+                     // tap row kh reads plane row oh + kh (in row_steps)
   const float* w;  // the taps' weights
   float bias;
   ConvEpilogue epilogue;  // applied to each row after its sums (which start at the bias)
@@ -139,10 +142,121 @@ void PlaneOf(const PlaneArgs& a) {
   }
 }
 
+// Accumulators of a shared-rows block: AVX-512 (and the other targets with 32 registers)
+// holds 12 beside a tap row's weights and the loaded vectors; AVX2 and SSE hold 8.
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
+constexpr int kSharedAcc = 8;
+#else
+constexpr int kSharedAcc = 12;
+#endif
+
+// Output rows [oh0, oh0 + ROWS) of a KH x KW kernel whose output rows read consecutive
+// plane rows (a.rows_shared): plane row oh0 + p feeds output rows oh0 + p - kh, so each of
+// its vectors is loaded once per kernel column and summed into every output row of the
+// block it feeds (ROWS + KH - 1 loads for ROWS x KH FMAs, where RowsOf loads once per FMA).
+// On 256 planes of 3x240 with 5x5 taps RowsOf's loads were the bound: a load per FMA,
+// most of them across a cache line. Kernel columns are the outer loop, so only a column's
+// KH weights are live. Reads past a row's end as RowsOf does.
+template <int KH, int KW, int ROWS, int NV>
+void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh0) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const V bias = hn::Set(d, a.bias);
+  const float* row = a.plane + oh0 * a.row_step;
+  float* out = a.y + oh0 * a.OW;
+  for (int64_t ow = 0; ow < a.OW; ow += NV * lanes) {
+    V acc[ROWS][NV];
+    for (int r = 0; r < ROWS; ++r)
+      for (int v = 0; v < NV; ++v) acc[r][v] = bias;
+    for (int kw = 0; kw < KW; ++kw) {
+      // Unrolled whole, so that every accumulator is a register (GCC 12 kept them on the
+      // stack and did 12 FMAs per iteration otherwise).
+#pragma GCC unroll 16
+      for (int p = 0; p < ROWS + KH - 1; ++p) {
+        const float* src = row + p * a.row_step + col[kw] + ow;
+        V x[NV];
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) x[v] = hn::LoadU(d, src + v * lanes);
+#pragma GCC unroll 16
+        for (int kh = 0; kh < KH; ++kh) {
+          const int r = p - kh;  // the output row of the block it feeds, if inside
+          if (r < 0 || r >= ROWS) continue;
+#pragma GCC unroll 16
+          for (int v = 0; v < NV; ++v) acc[r][v] = hn::MulAdd(wv[kh * KW + kw], x[v], acc[r][v]);
+        }
+      }
+    }
+    for (int r = 0; r < ROWS; ++r)
+      for (int v = 0; v < NV; ++v) {
+        const int64_t at = ow + v * lanes, left = a.OW - at;
+        if (left >= lanes) {
+          hn::StoreU(acc[r][v], d, out + r * a.OW + at);
+        } else if (left > 0) {
+          hn::BlendedStore(acc[r][v], hn::FirstN(d, static_cast<size_t>(left)), d,
+                           out + r * a.OW + at);
+        }
+      }
+  }
+  if (a.epilogue.activation != Activation::None) a.epilogue.apply(out, ROWS * a.OW, 0.0f);
+}
+
+// ROWS output rows of a shared-rows plane, as many vectors of each at a time as the
+// accumulators allow (at most NVMAX: the row's vectors, or kVectors).
+template <int KH, int KW, int NVMAX, int ROWS>
+void SharedRowsBy(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh) {
+  constexpr int NV = std::min(NVMAX, std::max(1, kSharedAcc / ROWS));
+  SharedRowsOf<KH, KW, ROWS, NV>(a, wv, col, oh);
+}
+
+// A shared-rows plane in blocks of 4 rows, then the 1-3 left (maps of 2 and 3 rows are one
+// block of their height).
+template <int KH, int KW, int NVMAX>
+void SharedPlaneBy(const PlaneArgs& a, const V* wv, const int64_t* col) {
+  int64_t oh = 0;
+  for (; oh + 4 <= a.OH; oh += 4) SharedRowsBy<KH, KW, NVMAX, 4>(a, wv, col, oh);
+  switch (a.OH - oh) {
+    case 3:
+      return SharedRowsBy<KH, KW, NVMAX, 3>(a, wv, col, oh);
+    case 2:
+      return SharedRowsBy<KH, KW, NVMAX, 2>(a, wv, col, oh);
+    case 1:
+      return SharedRowsBy<KH, KW, NVMAX, 1>(a, wv, col, oh);
+    default:
+      return;
+  }
+}
+
+// A KH x KW plane whose output rows share plane rows: the weights as broadcasts, the
+// columns' offsets (kernel row 0's taps), a step of up to kVectors vectors.
+template <int KH, int KW>
+void SharedPlaneOf(const PlaneArgs& a) {
+  const D d;
+  V wv[KH * KW];
+  for (int t = 0; t < KH * KW; ++t) wv[t] = hn::Set(d, a.w[t]);
+  const int64_t* col = a.offsets;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  switch ((a.OW + lanes - 1) / lanes) {
+    case 1:
+      return SharedPlaneBy<KH, KW, 1>(a, wv, col);
+    case 2:
+      return SharedPlaneBy<KH, KW, 2>(a, wv, col);
+    case 3:
+      return SharedPlaneBy<KH, KW, 3>(a, wv, col);
+    default:
+      return SharedPlaneBy<KH, KW, kVectors>(a, wv, col);
+  }
+}
+
 // The plane for its number of taps: 3x3 and 5x5 with their weights in registers, and 3x5
 // and 1x3, which 5x5 and 3x3 kernels become over maps of 2 rows and 1 row once the taps that
-// read only the padding are cropped (kernels/conv_crop.h).
+// read only the padding are cropped (kernels/conv_crop.h). Kernels of several rows whose
+// output rows share plane rows (stride 1, no dilation) take the shared-rows blocks.
 void Plane(const PlaneArgs& a) {
+  if (a.rows_shared) {
+    if (a.KH == 3 && a.taps == 9) return SharedPlaneOf<3, 3>(a);
+    if (a.KH == 5 && a.taps == 25) return SharedPlaneOf<5, 5>(a);
+    if (a.KH == 3 && a.taps == 15) return SharedPlaneOf<3, 5>(a);
+  }
   if (a.taps == 9) return PlaneOf<9>(a);
   if (a.taps == 25) return PlaneOf<25>(a);
   if (a.taps == 15) return PlaneOf<15>(a);
@@ -203,9 +317,9 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
         pad_plane_split(image, IH, IW, pt, pl, rows, sw, run, !clear_once, plane);
       }
       for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
-        const PlaneArgs a{
-            plane,    offsets.data(), taps, sh * pitch, w + m * taps, bias ? bias[m] : 0.0f,
-            epilogue, y + m * P,      OH,   OW};
+        const PlaneArgs a{plane,        offsets.data(),        taps,     sh * pitch, KH,
+                          sh == dh,     w + m * taps,          bias ? bias[m] : 0.0f,
+                          epilogue,     y + m * P,             OH,       OW};
         HWY_DYNAMIC_DISPATCH(Plane)(a);
       }
     }
