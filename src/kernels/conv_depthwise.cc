@@ -26,7 +26,7 @@ struct PlaneArgs {
   int64_t KH;        // the kernel's rows (taps / KH columns)
   bool rows_shared;  // the vertical stride equals the vertical dilation: output row oh's
                      // tap row kh reads plane row oh + kh (in row_steps)
-  const float* w;  // the taps' weights
+  const float* w;    // the taps' weights
   float bias;
   ConvEpilogue epilogue;  // applied to each row after its sums (which start at the bias)
   float* y;               // OH x OW
@@ -317,9 +317,8 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
         pad_plane_split(image, IH, IW, pt, pl, rows, sw, run, !clear_once, plane);
       }
       for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
-        const PlaneArgs a{plane,        offsets.data(),        taps,     sh * pitch, KH,
-                          sh == dh,     w + m * taps,          bias ? bias[m] : 0.0f,
-                          epilogue,     y + m * P,             OH,       OW};
+        const PlaneArgs a{plane,        offsets.data(),        taps,     sh * pitch, KH, sh == dh,
+                          w + m * taps, bias ? bias[m] : 0.0f, epilogue, y + m * P,  OH, OW};
         HWY_DYNAMIC_DISPATCH(Plane)(a);
       }
     }
