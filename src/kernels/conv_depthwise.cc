@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "kernels/conv_depthwise.h"
@@ -26,7 +27,9 @@ struct PlaneArgs {
   int64_t KH;        // the kernel's rows (taps / KH columns)
   bool rows_shared;  // the vertical stride equals the vertical dilation: output row oh's
                      // tap row kh reads plane row oh + kh (in row_steps)
-  const float* w;    // the taps' weights
+  int64_t image_begin, image_end;  // with rows_shared: the plane rows (in row_steps) that hold
+                                   // the image's values; the others are the padding's zeros
+  const float* w;                  // the taps' weights
   float bias;
   ConvEpilogue epilogue;  // applied to each row after its sums (which start at the bias)
   float* y;               // OH x OW
@@ -156,11 +159,20 @@ constexpr int kSharedAcc = 12;
 // block it feeds (ROWS + KH - 1 loads for ROWS x KH FMAs, where RowsOf loads once per FMA).
 // On 256 planes of 3x240 with 5x5 taps RowsOf's loads were the bound: a load per FMA,
 // most of them across a cache line. Kernel columns are the outer loop, so only a column's
-// KH weights are live. Reads past a row's end as RowsOf does.
-template <int KH, int KW, int ROWS, int NV>
-void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh0) {
+// KH weights are live. Reads past a row's end as RowsOf does. With SKIP, plane rows outside
+// [live0, live1) are skipped: SharedPlaneOf passes the image's rows when every weight is
+// finite (a padding row then adds only zeros), else all rows. Only planes of one block
+// take SKIP (maps of 1-4 rows, where the padding is 2-4 of KH + 3 plane rows): its branch
+// on every plane row cost more than the rows it skipped on taller maps (with it on every
+// block, 40x60 planes with 3x3 taps took 1.45x as long; on the first and last blocks only,
+// 20x30 planes with 5x5 taps 1.2x).
+template <int KH, int KW, int ROWS, int NV, bool SKIP>
+void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh0, int64_t live0,
+                  int64_t live1) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  bool live[ROWS + KH - 1];
+  for (int p = 0; p < ROWS + KH - 1; ++p) live[p] = !SKIP || (oh0 + p >= live0 && oh0 + p < live1);
   const V bias = hn::Set(d, a.bias);
   const float* row = a.plane + oh0 * a.row_step;
   float* out = a.y + oh0 * a.OW;
@@ -173,6 +185,9 @@ void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t o
       // stack and did 12 FMAs per iteration otherwise).
 #pragma GCC unroll 16
       for (int p = 0; p < ROWS + KH - 1; ++p) {
+        if constexpr (SKIP) {
+          if (!live[p]) continue;
+        }
         const float* src = row + p * a.row_step + col[kw] + ow;
         V x[NV];
 #pragma GCC unroll 16
@@ -203,47 +218,62 @@ void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t o
 // ROWS output rows of a shared-rows plane, as many vectors of each at a time as the
 // accumulators allow (at most NVMAX: the row's vectors, or kVectors).
 template <int KH, int KW, int NVMAX, int ROWS>
-void SharedRowsBy(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh) {
+void SharedRowsBy(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t oh, int64_t live0,
+                  int64_t live1) {
   constexpr int NV = std::min(NVMAX, std::max(1, kSharedAcc / ROWS));
-  SharedRowsOf<KH, KW, ROWS, NV>(a, wv, col, oh);
+  if (oh == 0 && ROWS == a.OH) {
+    SharedRowsOf<KH, KW, ROWS, NV, true>(a, wv, col, oh, live0, live1);
+  } else {
+    SharedRowsOf<KH, KW, ROWS, NV, false>(a, wv, col, oh, live0, live1);
+  }
 }
 
 // A shared-rows plane in blocks of 4 rows, then the 1-3 left (maps of 2 and 3 rows are one
 // block of their height).
 template <int KH, int KW, int NVMAX>
-void SharedPlaneBy(const PlaneArgs& a, const V* wv, const int64_t* col) {
+void SharedPlaneBy(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t live0,
+                   int64_t live1) {
   int64_t oh = 0;
-  for (; oh + 4 <= a.OH; oh += 4) SharedRowsBy<KH, KW, NVMAX, 4>(a, wv, col, oh);
+  for (; oh + 4 <= a.OH; oh += 4) SharedRowsBy<KH, KW, NVMAX, 4>(a, wv, col, oh, live0, live1);
   switch (a.OH - oh) {
     case 3:
-      return SharedRowsBy<KH, KW, NVMAX, 3>(a, wv, col, oh);
+      return SharedRowsBy<KH, KW, NVMAX, 3>(a, wv, col, oh, live0, live1);
     case 2:
-      return SharedRowsBy<KH, KW, NVMAX, 2>(a, wv, col, oh);
+      return SharedRowsBy<KH, KW, NVMAX, 2>(a, wv, col, oh, live0, live1);
     case 1:
-      return SharedRowsBy<KH, KW, NVMAX, 1>(a, wv, col, oh);
+      return SharedRowsBy<KH, KW, NVMAX, 1>(a, wv, col, oh, live0, live1);
     default:
       return;
   }
 }
 
 // A KH x KW plane whose output rows share plane rows: the weights as broadcasts, the
-// columns' offsets (kernel row 0's taps), a step of up to kVectors vectors.
+// columns' offsets (kernel row 0's taps), a step of up to kVectors vectors. The padding's
+// rows are skipped when every weight is finite (0 * w adds nothing; a NaN or infinite one
+// makes them NaN, so then they are summed): on a map of 3 rows with 5x5 taps and pads 2,
+// 4 of the 7 plane rows, 30 of the 75 multiply-adds of a column of outputs.
 template <int KH, int KW>
 void SharedPlaneOf(const PlaneArgs& a) {
   const D d;
   V wv[KH * KW];
-  for (int t = 0; t < KH * KW; ++t) wv[t] = hn::Set(d, a.w[t]);
+  bool finite = true;
+  for (int t = 0; t < KH * KW; ++t) {
+    wv[t] = hn::Set(d, a.w[t]);
+    finite = finite && std::isfinite(a.w[t]);
+  }
+  const int64_t live0 = finite ? a.image_begin : 0;
+  const int64_t live1 = finite ? a.image_end : a.OH + KH;
   const int64_t* col = a.offsets;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   switch ((a.OW + lanes - 1) / lanes) {
     case 1:
-      return SharedPlaneBy<KH, KW, 1>(a, wv, col);
+      return SharedPlaneBy<KH, KW, 1>(a, wv, col, live0, live1);
     case 2:
-      return SharedPlaneBy<KH, KW, 2>(a, wv, col);
+      return SharedPlaneBy<KH, KW, 2>(a, wv, col, live0, live1);
     case 3:
-      return SharedPlaneBy<KH, KW, 3>(a, wv, col);
+      return SharedPlaneBy<KH, KW, 3>(a, wv, col, live0, live1);
     default:
-      return SharedPlaneBy<KH, KW, kVectors>(a, wv, col);
+      return SharedPlaneBy<KH, KW, kVectors>(a, wv, col, live0, live1);
   }
 }
 
@@ -298,6 +328,9 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
   // A row's last step reads up to a step past the row's last output (never stored lanes).
   const int64_t slack = HWY_DYNAMIC_DISPATCH(DepthwiseStep)();
   const int64_t mult = M / C, P = OH * OW;
+  // The plane rows, in strides, that hold the image (rows pt .. pt + IH - 1 of the plane):
+  // for the shared-rows blocks, which skip the others when the weights are finite.
+  const int64_t image_begin = (pt + sh - 1) / sh, image_end = (pt + IH + sh - 1) / sh;
   // The padding is the same zeros for every channel: for strides 1 and 2 the plane is
   // cleared once per thread's share of the channels, and each channel then writes only its
   // image's values over the last one's (on det_32x128's 2x8 maps with 5x5 kernels, the
@@ -317,8 +350,13 @@ void conv_depthwise_f32(const float* x, const float* w, float* y, const Window& 
         pad_plane_split(image, IH, IW, pt, pl, rows, sw, run, !clear_once, plane);
       }
       for (int64_t m = c * mult; m < (c + 1) * mult; ++m) {
-        const PlaneArgs a{plane,        offsets.data(),        taps,     sh * pitch, KH, sh == dh,
-                          w + m * taps, bias ? bias[m] : 0.0f, epilogue, y + m * P,  OH, OW};
+        const PlaneArgs a{plane,        offsets.data(),
+                          taps,         sh * pitch,
+                          KH,           sh == dh,
+                          image_begin,  image_end,
+                          w + m * taps, bias ? bias[m] : 0.0f,
+                          epilogue,     y + m * P,
+                          OH,           OW};
         HWY_DYNAMIC_DISPATCH(Plane)(a);
       }
     }
