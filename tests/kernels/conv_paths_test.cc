@@ -768,6 +768,144 @@ TEST(ConvPaths, DepthwiseOfCroppedKernels) {
   }
 }
 
+// Depthwise windows whose output rows share plane rows (vertical stride equal to the
+// vertical dilation: conv_depthwise.cc's SharedRowsOf sums each loaded plane row into every
+// output row of a block it feeds): 3x3, 5x5 and the cropped 3x5 at stride 1, 3x3 at stride
+// and dilation 2, on maps of 1-9 rows (blocks of 4, the 1-3 rows left, maps of 2 and 3 rows
+// as one block) and odd widths (one partial vector, a few vectors, steps of four and a
+// partial one), every activation in turn, 1-3 threads, on every runnable target.
+struct SharedRowsWindow {
+  int64_t kh, kw, stride, dilation;
+};
+const SharedRowsWindow kSharedRowsWindows[] = {
+    {3, 3, 1, 1}, {5, 5, 1, 1}, {3, 5, 1, 1}, {3, 3, 2, 2}};
+
+Window shared_rows_window(const SharedRowsWindow& k, int64_t h, int64_t w) {
+  WindowAttrs attrs;
+  attrs.strides = {k.stride, k.stride};
+  attrs.dilations = {k.dilation, k.dilation};
+  attrs.pads = {k.kh / 2 * k.dilation, k.kw / 2 * k.dilation, k.kh / 2 * k.dilation,
+                k.kw / 2 * k.dilation};
+  return resolve_window(attrs, std::vector<int64_t>{h, w}, std::vector<int64_t>{k.kh, k.kw});
+}
+
+TEST(ConvPaths, DepthwiseSharedRowsMatchAReferenceLoop) {
+  Rng rng(149);
+  const Activation acts[] = {Activation::None,      Activation::Relu,
+                             Activation::LeakyRelu, Activation::Clip,
+                             Activation::Sigmoid,   Activation::HardSigmoid,
+                             Activation::HardSwish, Activation::ClipHardSwish};
+  util::ThreadPool pools[] = {util::ThreadPool(1), util::ThreadPool(2), util::ThreadPool(3)};
+  int64_t turn = 0;
+  test::on_every_target([&] {
+    for (util::ThreadPool& pool : pools)
+      for (const SharedRowsWindow& k : kSharedRowsWindows)
+        for (int64_t h = 1; h <= 9; ++h)
+          for (int64_t w : {1, 15, 17, 47, 241}) {
+            ConvCase c;
+            c.C = c.M = c.groups = 3;
+            c.win = shared_rows_window(k, h, w);
+            c.x = random_vector(c.C * h * w, rng);
+            c.w = random_vector(c.C * k.kh * k.kw, rng);
+            c.bias = random_vector(c.C, rng);
+            c.epilogue.activation = acts[turn++ % 8];
+            c.epilogue.alpha = c.epilogue.activation == Activation::Clip ? -0.5f : 0.1f;
+            c.epilogue.beta = 0.5f;
+            SCOPED_TRACE(testing::Message() << k.kh << "x" << k.kw << " stride " << k.stride
+                                            << " on " << h << "x" << w);
+            expect_conv(c, run_depthwise(c, pool));
+            if (::testing::Test::HasFatalFailure()) return;
+          }
+  });
+}
+
+// The same windows with a NaN, +inf or -inf planted in each channel's image or weights (one
+// per channel, so that no window sums +inf and -inf of two plants): the definition in
+// double over the zero-padded image (a non-finite weight times the padding's zeros is NaN),
+// then the activation, as x * clamp(x / 6 + 1/2, 0, 1) for HardSwish (-inf: NaN). NaN and
+// infinities must come out exactly there, through the block's shared loads.
+std::vector<double> depthwise_definition(const ConvCase& c) {
+  const Window& win = c.win;
+  const int64_t IH = win.in[0], IW = win.in[1], OH = win.out[0], OW = win.out[1];
+  const int64_t KH = win.kernel[0], KW = win.kernel[1];
+  std::vector<double> y;
+  for (int64_t m = 0; m < c.M; ++m)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double sum = c.bias[static_cast<size_t>(m)];
+        for (int64_t i = 0; i < KH; ++i)
+          for (int64_t j = 0; j < KW; ++j) {
+            const int64_t ih = oh * win.stride[0] - win.pad_begin[0] + i * win.dilation[0];
+            const int64_t iw = ow * win.stride[1] - win.pad_begin[1] + j * win.dilation[1];
+            const double xv = ih < 0 || ih >= IH || iw < 0 || iw >= IW
+                                  ? 0.0
+                                  : c.x[static_cast<size_t>((m * IH + ih) * IW + iw)];
+            sum += xv * c.w[static_cast<size_t>((m * KH + i) * KW + j)];
+          }
+        const ConvEpilogue& e = c.epilogue;
+        switch (e.activation) {
+          case Activation::Relu:
+            sum = sum < 0 ? 0.0 : sum;
+            break;
+          case Activation::Clip:
+            sum = sum < e.alpha ? e.alpha : sum > e.beta ? e.beta : sum;
+            break;
+          case Activation::HardSwish:
+            sum = sum * std::clamp(sum / 6 + 0.5, 0.0, 1.0);
+            break;
+          default:
+            break;
+        }
+        y.push_back(sum);
+      }
+  return y;
+}
+
+TEST(ConvPaths, DepthwiseSharedRowsKeepNaNAndInfinity) {
+  Rng rng(150);
+  const float plants[] = {NAN, INFINITY, -INFINITY};
+  util::ThreadPool pools[] = {util::ThreadPool(1), util::ThreadPool(2), util::ThreadPool(3)};
+  for (util::ThreadPool& pool : pools)
+    for (const SharedRowsWindow& k : kSharedRowsWindows)
+      for (int64_t h : {1, 2, 3, 5, 7})
+        for (int64_t w : {9, 17, 241})
+          for (Activation act :
+               {Activation::None, Activation::Relu, Activation::Clip, Activation::HardSwish}) {
+            ConvCase c;
+            c.C = c.M = c.groups = 6;
+            c.win = shared_rows_window(k, h, w);
+            c.x = random_vector(c.C * h * w, rng);
+            c.w = random_vector(c.C * k.kh * k.kw, rng);
+            c.bias = random_vector(c.C, rng);
+            c.epilogue.activation = act;
+            c.epilogue.alpha = -0.5f;
+            c.epilogue.beta = 0.5f;
+            // Channels 0-2 get a NaN, +inf, -inf in the image, 3-5 in a weight.
+            for (int64_t ch = 0; ch < c.C; ++ch) {
+              const float v = plants[ch % 3];
+              if (ch < 3) {
+                c.x[static_cast<size_t>(ch * h * w + rng.uniform(0, h * w - 1))] = v;
+              } else {
+                c.w[static_cast<size_t>(ch * k.kh * k.kw + rng.uniform(0, k.kh * k.kw - 1))] = v;
+              }
+            }
+            const std::vector<float> y = run_depthwise(c, pool);
+            const std::vector<double> want = depthwise_definition(c);
+            SCOPED_TRACE(testing::Message()
+                         << k.kh << "x" << k.kw << " stride " << k.stride << " on " << h << "x" << w
+                         << ", activation " << static_cast<int>(act));
+            for (size_t i = 0; i < want.size(); ++i) {
+              if (std::isnan(want[i])) {
+                ASSERT_TRUE(std::isnan(y[i])) << "output " << i << ": " << y[i];
+              } else if (std::isinf(want[i])) {
+                ASSERT_EQ(y[i], want[i]) << "output " << i;
+              } else {
+                ASSERT_NEAR(y[i], want[i], 1e-4) << "output " << i;
+              }
+            }
+          }
+}
+
 // The padded plane is cleared once per thread's channels and each channel writes only its
 // image's values (stride 1 and 2): planes of large values, unpadded, fill a thread's scratch
 // first, then smaller padded planes (the pads where those values were) must read zeros
