@@ -38,6 +38,10 @@ Tensor floats(const Dims& shape, uint64_t seed, double lo = -1, double hi = 1) {
   Rng rng(seed);
   return test::random_floats(shape, rng, lo, hi);
 }
+Tensor doubles(const Dims& shape, uint64_t seed) {
+  Rng rng(seed);
+  return test::tensor_of<double>(ElemType::Double, shape, [&](int64_t) { return rng.real(-1, 1); });
+}
 Tensor ints(ElemType t, const Dims& shape, uint64_t seed, int64_t lo, int64_t hi) {
   Rng rng(seed);
   Tensor x(t, shape);
@@ -213,6 +217,14 @@ const std::vector<Row> kCases = {
   // ops/onnx/conv.cc one output per group (depthwise): n = 64 groups * 62 rows,
   // g = 2^13 / (62 * 9) = 15.
   {"Conv_depthwise", [] { return Case{"Conv", {{"x", floats({1, 64, 64, 64}, 86)}, {"w", floats({64, 1, 3, 3}, 87)}}, 1, int_attr("group", 64)}; }},
+  // ops/onnx/conv.cc's batches split by image (n = 4 images, g = 1), each path's kernel on
+  // its image's thread: depthwise, pointwise, direct, tiles, Winograd, and double (conv_image).
+  {"Conv_batch_depthwise", [] { return Case{"Conv", {{"x", floats({4, 16, 12, 40}, 160)}, {"w", floats({16, 1, 5, 5}, 161)}, {"b", floats({16}, 162)}}, 1, [](onnxpb::NodeProto& n) { test::set_int(n, "group", 16); test::set_ints(n, "pads", {2, 2, 2, 2}); }}; }},
+  {"Conv_batch_pointwise", [] { return Case{"Conv", {{"x", floats({4, 16, 24, 48}, 163)}, {"w", floats({32, 16, 1, 1}, 164)}, {"b", floats({32}, 165)}}}; }},
+  {"Conv_batch_direct", [] { return Case{"Conv", {{"x", floats({4, 8, 20, 20}, 166)}, {"w", floats({16, 8, 5, 5}, 167)}, {"b", floats({16}, 168)}}, 1, [](onnxpb::NodeProto& n) { test::set_ints(n, "pads", {2, 2, 2, 2}); }}; }},
+  {"Conv_batch_tiles", [] { return Case{"Conv", {{"x", floats({4, 32, 12, 12}, 169)}, {"w", floats({16, 32, 5, 5}, 170)}, {"b", floats({16}, 171)}}}; }},
+  {"Conv_batch_winograd", [] { return Case{"Conv", {{"x", floats({4, 64, 16, 16}, 172)}, {"w", floats({64, 64, 3, 3}, 173)}, {"b", floats({64}, 174)}}, 1, [](onnxpb::NodeProto& n) { test::set_ints(n, "pads", {1, 1, 1, 1}); }}; }},
+  {"Conv_batch_double", [] { return Case{"Conv", {{"x", doubles({4, 8, 16, 16}, 175)}, {"w", doubles({16, 8, 3, 3}, 176)}}}; }},
   // Conv through kernels/conv_im2col.cc (n = 16 * 9 rows, g = 1) and
   // batched_matmul, then the bias loop (n = 32 channels, g = 1).
   {"Conv_im2col_bias", [] { return Case{"Conv", {{"x", floats({1, 16, 130, 130}, 88)}, {"w", floats({32, 16, 3, 3}, 89)}, {"b", floats({32}, 90)}}}; }},
