@@ -103,8 +103,7 @@ struct ConvEpilogue {
 // vector target and picked at run time. Most of their callers are compiled for the x86-64-v3
 // baseline, whose 8-float vectors took about twice AVX-512's time on a HardSwish (its
 // division dominates): a 16 -> 32 channel 1x1 conv with HardSwish on 24 x 480 (a
-// recognizer's) took 0.86 of its time once the epilogue was dispatched, the whole
-// recognizer on 48 x 960 0.95-0.96.
+// recognizer's) took 0.86 of its time once the epilogue was dispatched (docs/bench/cnn.md).
 void epilogue_f32(const ConvEpilogue& epilogue, float* y, int64_t n, const float* bias);
 
 template <typename T>
