@@ -51,6 +51,23 @@ constexpr int kVectors = 4;
 
 int64_t DepthwiseStep() { return kVectors * static_cast<int64_t>(hn::Lanes(D())); }
 
+// A block's sums: output columns [ow, ow + NV vectors) of ROWS rows of OW at out; a row's
+// partial last vector stores only its lanes inside the row.
+template <int ROWS, int NV>
+HWY_INLINE void StoreBlock(const V (&acc)[ROWS][NV], float* out, int64_t OW, int64_t ow) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int r = 0; r < ROWS; ++r)
+    for (int v = 0; v < NV; ++v) {
+      const int64_t at = ow + v * lanes, left = OW - at;
+      if (left >= lanes) {
+        hn::StoreU(acc[r][v], d, out + r * OW + at);
+      } else if (left > 0) {
+        hn::BlendedStore(acc[r][v], hn::FirstN(d, static_cast<size_t>(left)), d, out + r * OW + at);
+      }
+    }
+}
+
 // Output rows [oh0, oh0 + ROWS) of one plane, NV vectors of each at a time, TAPS taps (0:
 // a.taps, weights broadcast at each use): each tap's weight is broadcast once for ROWS x NV
 // accumulators, independent chains of FMAs. (With two vectors of one row at a time, each
@@ -84,16 +101,7 @@ void RowsOf(const PlaneArgs& a, const V* wv, const int64_t* off, int64_t oh0) {
         for (int v = 0; v < NV; ++v)
           acc[r][v] = hn::MulAdd(wt, hn::LoadU(d, src + r * a.row_step + v * lanes), acc[r][v]);
     }
-    for (int r = 0; r < ROWS; ++r)
-      for (int v = 0; v < NV; ++v) {
-        const int64_t at = ow + v * lanes, left = a.OW - at;
-        if (left >= lanes) {
-          hn::StoreU(acc[r][v], d, out + r * a.OW + at);
-        } else if (left > 0) {
-          hn::BlendedStore(acc[r][v], hn::FirstN(d, static_cast<size_t>(left)), d,
-                           out + r * a.OW + at);
-        }
-      }
+    StoreBlock<ROWS, NV>(acc, out, a.OW, ow);
   }
   if (a.epilogue.activation != Activation::None) a.epilogue.apply(out, ROWS * a.OW, 0.0f);
 }
@@ -201,16 +209,7 @@ void SharedRowsOf(const PlaneArgs& a, const V* wv, const int64_t* col, int64_t o
         }
       }
     }
-    for (int r = 0; r < ROWS; ++r)
-      for (int v = 0; v < NV; ++v) {
-        const int64_t at = ow + v * lanes, left = a.OW - at;
-        if (left >= lanes) {
-          hn::StoreU(acc[r][v], d, out + r * a.OW + at);
-        } else if (left > 0) {
-          hn::BlendedStore(acc[r][v], hn::FirstN(d, static_cast<size_t>(left)), d,
-                           out + r * a.OW + at);
-        }
-      }
+    StoreBlock<ROWS, NV>(acc, out, a.OW, ow);
   }
   if (a.epilogue.activation != Activation::None) a.epilogue.apply(out, ROWS * a.OW, 0.0f);
 }
