@@ -257,18 +257,15 @@ Tensor conv(const Tensor& x, const Tensor& w, const Tensor* b, const kernels::Wi
   // small for each thread to have its share of the work inside it; the kernels then run on
   // the thread of their image. (The 6 images of cls_batch6 on 48 x 192 took as long at 2
   // threads as at 1: each of its convolutions was too small to split within an image.)
+  // Otherwise the grain is the whole batch: one chunk on this thread, whose kernels split.
   const int threads = pool.threads();
   const int64_t image_work = M * P * (C / groups) * win.kernel_numel();
-  if (N > 1 && threads > 1 &&
-      (N % threads == 0 || image_work < threads * util::kMinWorkPerThread)) {
-    pool.parallel_for(N, util::grain_for(image_work), [&](int64_t n0, int64_t n1) {
-      kernels::Scratch<T> col, tile_out;
-      for (int64_t n = n0; n < n1; ++n) image(n, col, tile_out);
-    });
-  } else {
+  const bool by_image =
+      N > 1 && threads > 1 && (N % threads == 0 || image_work < threads * util::kMinWorkPerThread);
+  pool.parallel_for(N, by_image ? util::grain_for(image_work) : N, [&](int64_t n0, int64_t n1) {
     kernels::Scratch<T> col, tile_out;
-    for (int64_t n = 0; n < N; ++n) image(n, col, tile_out);
-  }
+    for (int64_t n = n0; n < n1; ++n) image(n, col, tile_out);
+  });
   return y;
 }
 
