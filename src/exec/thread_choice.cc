@@ -12,13 +12,21 @@ uint32_t saturated(int64_t ns) {
 }
 // Whether `size` is within a factor of two of `measured`.
 bool near(int64_t size, int64_t measured) { return size <= 2 * measured && 2 * size >= measured; }
-// The median of the first `n` of `t`, n at most N.
+// The k-th smallest of the first `n` of `t` (k < n <= N).
 template <size_t N>
-uint32_t median(const uint32_t (&t)[N], size_t n = N) {
+uint32_t nth_smallest(const uint32_t (&t)[N], size_t n, size_t k) {
   uint32_t sorted[N];
   std::copy(t, t + n, sorted);
-  std::nth_element(sorted, sorted + n / 2, sorted + n);
-  return sorted[n / 2];
+  std::nth_element(sorted, sorted + k, sorted + n);
+  return sorted[k];
+}
+template <size_t N>
+uint32_t median(const uint32_t (&t)[N], size_t n = N) {
+  return nth_smallest(t, n, n / 2);
+}
+template <size_t N>
+uint32_t lower_quartile(const uint32_t (&t)[N], size_t n) {
+  return nth_smallest(t, n, n / 4);
 }
 
 // Set when a node run under a ChosenRun wanted to split; taken by the session's RunChoice.
@@ -84,7 +92,7 @@ bool RunChoice::alone_for(int64_t size, bool& timed) {
   switch (mode_) {
     case Mode::Measure:
       timed = true;  // the nodes' choosing runs are counted too
-      return runs_ >= first_timed() + kRunsEach;
+      return block_alone_;
     case Mode::Kept:
       timed = false;
       return false;
@@ -95,7 +103,7 @@ bool RunChoice::alone_for(int64_t size, bool& timed) {
   // The next check after 40, 80, ... runs: twice the runs to the one before.
   if (checks_ < kChecks && ++runs_ > (kSettleRuns + 2 * kRunsEach) << checks_) {
     mode_ = Mode::Measure;
-    runs_ = 0;
+    begin_block(false);
     timed = true;
     return false;
   }
@@ -103,23 +111,42 @@ bool RunChoice::alone_for(int64_t size, bool& timed) {
   return mode_ == Mode::Alone;
 }
 
+void RunChoice::begin_block(bool alone) {
+  block_alone_ = alone;
+  warming_ = true;
+  warm_runs_ = 0;
+  warm_ns_ = 0;
+  block_runs_ = 0;
+}
+
 void RunChoice::record(int64_t ns, bool wanted_split) {
   if (mode_ != Mode::Measure) return;
   wanted_split_ = wanted_split_ || wanted_split;
-  const int i = runs_++ - first_timed();
-  if (i < 0) return;
-  const int at = checks_ * kRunsEach;
-  (i < kRunsEach ? chosen_ns_[at + i] : alone_ns_[at + i - kRunsEach]) = saturated(ns);
-  if (checks_ == 0 && i == kRunsEach - 1 &&
-      (!wanted_split_ || median(chosen_ns_, kRunsEach) >= kLongRunNs)) {
-    mode_ = Mode::Kept;
-  } else if (i == 2 * kRunsEach - 1) {
-    const size_t n = static_cast<size_t>(++checks_) * kRunsEach;
-    mode_ = uint64_t{median(chosen_ns_, n)} * 100 < uint64_t{median(alone_ns_, n)} * 97
-                ? Mode::Chosen
-                : Mode::Alone;
-    runs_ = 0;
+  if (checks_ == 0 && runs_ < kSettleRuns) {  // the nodes are still choosing
+    ++runs_;
+    return;
   }
+  if (warming_) {
+    warm_ns_ += ns;
+    warming_ = warm_ns_ < kWarmNs && ++warm_runs_ < kMaxWarmRuns;
+    return;
+  }
+  const int at = checks_ * kRunsEach + block_runs_;
+  (block_alone_ ? alone_ns_ : chosen_ns_)[at] = saturated(ns);
+  if (++block_runs_ < kRunsEach) return;
+  if (block_alone_) return decide();
+  if (checks_ == 0 && (!wanted_split_ || median(chosen_ns_, kRunsEach) >= kLongRunNs))
+    mode_ = Mode::Kept;
+  else
+    begin_block(true);
+}
+
+void RunChoice::decide() {
+  const size_t n = static_cast<size_t>(++checks_) * kRunsEach;
+  const uint64_t chosen = lower_quartile(chosen_ns_, n), alone = lower_quartile(alone_ns_, n);
+  mode_ = chosen * 100 < alone * 97 ? Mode::Chosen : Mode::Alone;
+  block_alone_ = false;
+  runs_ = 0;
 }
 
 bool take_wanted_split() { return std::exchange(wanted_split_on_thread, false); }

@@ -59,18 +59,30 @@ class ThreadChoice {
 // node on the calling thread. A node's choice sees its own time, and a split that pays for
 // the node can still cost its neighbours more (small CNNs: each convolution split, the whole
 // run slower than on one thread), so the session compares whole runs once its nodes have
-// chosen: five by their choices, then five all alone, medians, and runs alone unless the
-// choices win by 3 %. Five runs a side decide wrongly when the machine stalls on a few of
-// them, and a wrong decision would stand for the session's life, so the session checks again
-// after 40, 80, ... 640 more runs, five runs a side each time, and decides by the medians of
-// all the checks' runs (at most 30 a side): a first decision the noise made is undone, and
-// the checks cost a few runs in a thousand. Two cases skip the runs alone and keep the
-// choices: no node of the first runs wanted to split (nothing to choose, and a run alone
-// would pay for setting the thread's policy around it), and runs of a second or more (five
-// runs alone would cost seconds; and a split that pays for each node of so long a run pays
-// for the run). Not 2 ms, as first: the classifier of the CNN suite (3.5 ms a run) was 7-9 %
-// slower by its nodes' choices than on one thread. Measured anew, from the start, when the
-// inputs change size twofold, as for a node.
+// chosen: five by their choices, then five all alone, and runs alone unless the choices win
+// by 3 %.
+// - Each way's five follow warm-up runs that are not compared, at least one and until they
+//   add up to 2 ms: switching ways moves the run's working set between the cores' caches,
+//   and the runs just after a switch pay for it (the decoder: the first three runs alone
+//   after split ones took 300-400 µs, then 180; the first split ones after runs alone 380,
+//   330, 280, then 220).
+// - Each way counts by its lower quartile (the second fastest of five), not its median.
+//   Noise only adds time, and not to both ways alike: on the VMs measured, a third or more
+//   of the decoder's runs alone took 260-300 µs instead of 175-185, while its split runs
+//   stayed within 210-245. Resampling those runs, a median of five runs alone came out above
+//   the split ones' in 11-20 % of first checks; with lower quartiles, in 4-6 %
+//   (docs/threads.md).
+// Five runs a side decide wrongly when the machine stalls on most of them, and a wrong
+// decision would stand for the session's life, so the session checks again after 40, 80, ...
+// 640 more runs, five runs a side each time, and decides by all the checks' runs (at most 30
+// a side): a first decision the noise made is undone, and the checks cost a few runs in a
+// thousand. Two cases skip the runs alone and keep the choices: no node of the first runs
+// wanted to split (nothing to choose, and a run alone would pay for setting the thread's
+// policy around it), and runs of a second or more (five runs alone would cost seconds; and a
+// split that pays for each node of so long a run pays for the run). Not 2 ms, as first: the
+// classifier of the CNN suite (3.5 ms a run) was 7-9 % slower by its nodes' choices than on
+// one thread. Measured anew, from the start, when the inputs change size twofold, as for a
+// node.
 class RunChoice {
  public:
   // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
@@ -81,6 +93,9 @@ class RunChoice {
 
  private:
   static constexpr int kRunsEach = 5;
+  // A way's warm-up: runs until they add up to kWarmNs, kMaxWarmRuns at most.
+  static constexpr int64_t kWarmNs = 2'000'000;
+  static constexpr int kMaxWarmRuns = 32;
   static constexpr int kSettleRuns = ThreadChoice::kChoosingRuns;
   static constexpr int kChecks = 6;  // the first decision and five checks
   static constexpr uint32_t kLongRunNs = 1'000'000'000;
@@ -88,13 +103,19 @@ class RunChoice {
   // until the next check; Kept: the choices, for good (see above).
   enum class Mode : uint8_t { Measure, Chosen, Alone, Kept };
 
-  // The timed runs of a measure begin after the settling runs the first time, at once after.
-  int first_timed() const { return checks_ == 0 ? kSettleRuns : 0; }
+  // Starts a way's block of a check: its warm-up, then its kRunsEach compared runs.
+  void begin_block(bool alone);
+  void decide();
 
   Mode mode_ = Mode::Measure;
   bool wanted_split_ = false;  // by a node of a run since the first measure began
+  bool block_alone_ = false;   // the way of the check's block in progress
+  bool warming_ = true;        // the block's warm-up is in progress
   uint8_t checks_ = 0;         // decisions made at this size
-  int runs_ = 0;               // since the measure began, or since the decision
+  uint8_t warm_runs_ = 0;
+  uint8_t block_runs_ = 0;  // compared runs of the block so far
+  int runs_ = 0;            // settling runs, or runs since the decision
+  int64_t warm_ns_ = 0;
   int64_t size_ = -1;
   uint32_t chosen_ns_[kChecks * kRunsEach] = {};  // every check's runs, in turn
   uint32_t alone_ns_[kChecks * kRunsEach] = {};

@@ -189,79 +189,132 @@ TEST(ThreadChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   EXPECT_TRUE(timed);
 }
 
-// A session's runs: ten while its nodes choose (by their choices), five timed by their
-// choices, five timed all alone; then alone unless the choices win by 3 %. Returns whether
-// each of those 20 runs went alone.
-std::vector<bool> choose_runs(RunChoice& choice, int64_t size, int64_t chosen_ns,
-                              int64_t alone_ns) {
+// Times runs of a session while it measures: each way's runs take the next of its times
+// (the last one repeated once they run out). Returns whether each timed run went alone, up
+// to the first run that is not timed, and leaves that run's way in `then_alone`.
+struct Ways {
+  std::vector<int64_t> chosen_ns, alone_ns;
+};
+std::vector<bool> measure_runs(RunChoice& choice, const Ways& ways, bool& then_alone,
+                               int64_t size = 10) {
   std::vector<bool> alone;
-  for (int run = 0; run < 20; ++run) {
+  size_t taken[2] = {0, 0};
+  while (true) {
     bool timed = false;
-    alone.push_back(choice.alone_for(size, timed));
-    EXPECT_TRUE(timed);
-    choice.record(alone.back() ? alone_ns : chosen_ns, true);
-  }
-  return alone;
-}
-
-TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosen) {
-  std::vector<bool> expected(20, false);
-  for (int run = 15; run < 20; ++run) expected[static_cast<size_t>(run)] = true;
-  for (auto [chosen_ns, alone_ns, alone] : {std::tuple{900, 1000, false},
-                                            {969, 1000, false},
-                                            {970, 1000, true},
-                                            {1000, 1000, true},
-                                            {1200, 1000, true}}) {
-    RunChoice choice;
-    EXPECT_EQ(choose_runs(choice, 10, chosen_ns, alone_ns), expected);
-    for (int run = 0; run < 3; ++run) {
-      bool timed = true;
-      EXPECT_EQ(choice.alone_for(10, timed), alone) << chosen_ns;
-      EXPECT_FALSE(timed);
+    const bool way = choice.alone_for(size, timed);
+    if (!timed) {
+      then_alone = way;
+      return alone;
+    }
+    alone.push_back(way);
+    const std::vector<int64_t>& times = way ? ways.alone_ns : ways.chosen_ns;
+    const size_t i = std::min(taken[way]++, times.size() - 1);
+    choice.record(times[i], true);
+    if (alone.size() > 1000) {
+      ADD_FAILURE() << "no decision after 1000 runs";
+      return alone;
     }
   }
 }
-
-// The median of each way's five runs counts.
-TEST(RunChoice, ComparesMedians) {
+bool decision(const Ways& ways) {
   RunChoice choice;
-  const int64_t times[] = {0,   0,    0,    0,    0,   0, 0, 0, 0, 0,  // choosing
-                           500, 9000, 900,  9000, 900,                 // by the choices: median 900
-                           100, 1000, 1000, 1000, 5000};               // alone: median 1000
-  for (int64_t t : times) {
-    bool timed = false;
-    choice.alone_for(10, timed);
-    choice.record(t, true);
+  bool alone = false;
+  measure_runs(choice, ways, alone);
+  return alone;
+}
+
+// `n` runs of each of the given ways in turn, as a sequence of whether each went alone.
+std::vector<bool> sequence(std::initializer_list<std::pair<bool, int>> runs) {
+  std::vector<bool> out;
+  for (auto [alone, n] : runs) out.insert(out.end(), static_cast<size_t>(n), alone);
+  return out;
+}
+
+// Ten runs while the nodes choose; then by the choices, runs of 0.7 ms: three to warm up (the
+// third passes 2 ms) and five compared; then alone, runs of 0.8 ms: three and five. The
+// choices win, and the runs after go by them, untimed.
+TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosenAndWarmedUp) {
+  RunChoice choice;
+  bool alone = true;
+  EXPECT_EQ(measure_runs(choice, {{700'000}, {800'000}}, alone),
+            sequence({{false, 10 + 3 + 5}, {true, 3 + 5}}));
+  EXPECT_FALSE(alone);
+  for (int run = 0; run < 3; ++run) {
+    bool timed = true;
+    EXPECT_FALSE(choice.alone_for(10, timed));
+    EXPECT_FALSE(timed);
   }
-  bool timed = true;
-  EXPECT_FALSE(choice.alone_for(10, timed));
+}
+
+// The choices win only by 3 %: 970 against 1000 is not enough, 969 is.
+TEST(RunChoice, TheChoicesMustWinByThreePercent) {
+  EXPECT_FALSE(decision({{900}, {1000}}));
+  EXPECT_FALSE(decision({{969}, {1000}}));
+  EXPECT_TRUE(decision({{970}, {1000}}));
+  EXPECT_TRUE(decision({{1000}, {1000}}));
+  EXPECT_TRUE(decision({{1200}, {1000}}));
+}
+
+// A way's runs just after a switch pay for moving its working set between the cores' caches;
+// they are not compared. Here the first four runs alone take 0.5 ms (the fourth reaches the
+// 2 ms of warm-up) and the later ones 0.3: the 0.4 ms runs by the choices lose. Compared,
+// the four slow runs would have made the lower quartile 0.5 ms.
+TEST(RunChoice, TheRunsJustAfterASwitchAreNotCompared) {
+  const std::vector<int64_t> slow(4, 500'000);
+  std::vector<int64_t> alone = slow;
+  alone.push_back(300'000);
+  EXPECT_TRUE(decision({{400'000}, alone}));
+  // Four more slow runs are compared: the lower quartile of five is the second fastest.
+  alone.insert(alone.begin(), slow.begin(), slow.end());
+  EXPECT_FALSE(decision({{400'000}, alone}));
+}
+
+// Warm-up lasts at least one run however long, and at most 32 however short.
+TEST(RunChoice, WarmUpTakesOneRunToThirtyTwo) {
+  RunChoice slow;
+  bool alone = false;
+  EXPECT_EQ(measure_runs(slow, {{50'000'000}, {40'000'000}}, alone),
+            sequence({{false, 10 + 1 + 5}, {true, 1 + 5}}));
+  EXPECT_TRUE(alone);
+  RunChoice fast;
+  EXPECT_EQ(measure_runs(fast, {{1000}, {900}}, alone),
+            sequence({{false, 10 + 32 + 5}, {true, 32 + 5}}));
+  EXPECT_TRUE(alone);
+}
+
+// Each way counts by the second fastest of its five compared runs: two slow runs of the five
+// do not decide, and neither does one fast one.
+TEST(RunChoice, ComparesLowerQuartiles) {
+  const int64_t ms = 1'000'000;  // each way's warm-up: two runs of 1 ms
+  // By the choices: 0.9 ms; alone: 1 ms (two runs of 9 ms do not count).
+  EXPECT_FALSE(decision({{ms, ms, 500'000, 9 * ms, 900'000, 9 * ms, 900'000},
+                         {ms, ms, ms, ms, 100'000, 5 * ms, ms}}));
+  // By the choices: 0.9 ms; alone: 0.5 (the other three runs alone are slower).
+  EXPECT_TRUE(decision({{ms, ms, 900'000, 900'000, 900'000, 900'000, 900'000},
+                        {ms, ms, 400'000, 500'000, 2 * ms, 3 * ms, 4 * ms}}));
 }
 
 // Runs none of whose nodes wanted to split, and runs of a second or more, keep the choices
 // without running alone.
 TEST(RunChoice, RunsThatDoNotSplitOrTakeLongKeepTheChoices) {
-  for (auto [ns, wanted_split] : {std::pair{1000, false}, {1'000'000'000, true}}) {
+  for (auto [ns, wanted_split] : {std::pair{1'000'000, false}, {1'000'000'000, true}}) {
     RunChoice choice;
-    for (int run = 0; run < 15; ++run) {
+    int runs = 0;
+    while (true) {
       bool timed = false;
       EXPECT_FALSE(choice.alone_for(10, timed));
-      EXPECT_TRUE(timed);
+      if (!timed) break;
       choice.record(ns, wanted_split);
+      ASSERT_LT(++runs, 100);
     }
-    bool timed = true;
-    EXPECT_FALSE(choice.alone_for(10, timed)) << ns;
-    EXPECT_FALSE(timed);
+    EXPECT_EQ(runs, 10 + (wanted_split ? 1 : 2) + 5) << ns;
   }
 }
 
 // A run of a few milliseconds (the CNN classifier's 3.5 ms) is measured alone too: its
 // choices lose to running alone here, so it runs alone.
 TEST(RunChoice, RunsOfMillisecondsAreMeasuredAlone) {
-  RunChoice choice;
-  choose_runs(choice, 10, 3'800'000, 3'500'000);
-  bool timed = true;
-  EXPECT_TRUE(choice.alone_for(10, timed));
-  EXPECT_FALSE(timed);
+  EXPECT_TRUE(decision({{3'800'000}, {3'500'000}}));
 }
 
 // Runs `count` more runs of a session whose runs take `chosen_ns` by the nodes' choices and
@@ -281,33 +334,44 @@ std::pair<int, bool> run_on(RunChoice& choice, int count, int64_t chosen_ns, int
 }
 
 // The first five runs a side said the choices win (the machine stalled on the runs alone);
-// every check after says they lose by 20 %. Once the checks' runs outnumber the first ones,
-// the medians of all of them send the runs alone.
+// every check after says they lose by 20 %. Once the checks' runs outnumber the first ones
+// three to one, the lower quartile of all of them sends the runs alone. Runs of 1 ms or
+// more: each way's warm-up is two.
 TEST(RunChoice, LaterChecksUndoAFirstDecisionTheNoiseMade) {
   RunChoice choice;
-  choose_runs(choice, 10, 900, 1000);
+  bool alone = true;
+  measure_runs(choice, {{900'000}, {1'000'000}}, alone);
+  EXPECT_FALSE(alone);  // by the choices, until the next check
+  // The check after 40 runs: two and five runs by the choices, two and five alone. Of ten
+  // by the choices, the third fastest is one of the first five.
+  auto [timed_runs, last_alone] = run_on(choice, 39 + 14, 1'200'000, 1'000'000);
+  EXPECT_EQ(timed_runs, 14);
+  EXPECT_TRUE(last_alone);  // the check's last run is one of its five alone
   bool timed = true;
-  EXPECT_FALSE(choice.alone_for(10, timed));  // by the choices, until the next check
+  EXPECT_FALSE(choice.alone_for(10, timed));
   EXPECT_FALSE(timed);
-  // The check after 40 runs: five runs by the choices, five alone.
-  auto [timed_runs, alone] = run_on(choice, 39 + 10, 1200, 1000);
-  EXPECT_EQ(timed_runs, 10);
-  EXPECT_TRUE(alone);                        // the check's last run is one of its five alone
-  EXPECT_TRUE(choice.alone_for(10, timed));  // medians of ten a side: 1200 against 1000
+  // After 80 more runs, then 160: of 20 by the choices, the sixth fastest is 1.2 ms.
+  run_on(choice, 79 + 14, 1'200'000, 1'000'000);
+  EXPECT_FALSE(choice.alone_for(10, timed));
+  run_on(choice, 159 + 14, 1'200'000, 1'000'000);
+  EXPECT_TRUE(choice.alone_for(10, timed));
   EXPECT_FALSE(timed);
 }
 
 // Six decisions at the most: after the last check (640 runs after the one before it) nothing
-// is timed any more. 10 settling runs and six checks of ten: 70 timed runs.
+// is timed any more. 10 settling runs and six checks of 15 (by the choices, runs of 1 ms: two
+// to warm up and five; alone, of 0.9 ms: three and five): 100 timed runs.
 TEST(RunChoice, ChecksEndAfterSixDecisions) {
   RunChoice choice;
-  EXPECT_EQ(run_on(choice, 5000, 1000, 900).first, 70);
-  EXPECT_EQ(run_on(choice, 5000, 1000, 900), std::make_pair(0, true));
+  EXPECT_EQ(run_on(choice, 5000, 1'000'000, 900'000).first, 100);
+  EXPECT_EQ(run_on(choice, 5000, 1'000'000, 900'000), std::make_pair(0, true));
 }
 
 TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   RunChoice choice;
-  choose_runs(choice, 10, 2000, 1000);
+  bool alone = false;
+  measure_runs(choice, {{2000}, {1000}}, alone);
+  EXPECT_TRUE(alone);
   bool timed = true;
   EXPECT_TRUE(choice.alone_for(20, timed));
   EXPECT_FALSE(timed);
