@@ -13,14 +13,19 @@
 
 namespace bough::kernels {
 
-// Output positions up to which the transposed form pays (measured on the STFT Conv of
-// bench's vad_lstm, docs/bench/conv.md), for a single group of at least this many filters.
+// Output positions up to which the transposed form pays, for a single group of at least
+// kFewPositionsMinFilters filters: up to kFewPositionsMax on any path (measured on the STFT
+// Conv of bench's vad_lstm, docs/bench/conv.md); up to kFewPositionsOverGemmMax in place of
+// the tiles and pointwise paths, whose GEMM takes the positions as panels of 32 lanes, 20 or
+// 24 of them used (SVTR's 3x3 over 1 x 20 positions: 0.74 of the tiles' time; 1 x 32 took
+// 1.29, docs/bench/cnn.md).
 inline constexpr int64_t kFewPositionsMax = 16;
+inline constexpr int64_t kFewPositionsOverGemmMax = 24;
 inline constexpr int64_t kFewPositionsMinFilters = 16;
 
-inline bool conv_few_positions_pays(int64_t positions, int64_t filters, int64_t groups) {
-  return groups == 1 && positions <= kFewPositionsMax && filters >= kFewPositionsMinFilters;
-}
+// Whether a convolution of C channels on `win` with `filters` filters computes faster
+// transposed.
+bool conv_few_positions_pays(const Window& win, int64_t C, int64_t filters, int64_t groups);
 
 // Wᵀ packed from W (M x C*K row-major: W's own layout), for conv_few_positions_f32.
 PackedB pack_filter_transposed(const float* w, int64_t M, int64_t CK);

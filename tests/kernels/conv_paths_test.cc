@@ -94,8 +94,8 @@ TEST(ConvPaths, FewPositionsMatchAReferenceLoop) {
     for (int i = 0; i < 40; ++i) {
       const size_t rank = static_cast<size_t>(rng.uniform(1, 2));
       const int64_t M = rng.uniform(kFewPositionsMinFilters, 70), C = rng.uniform(1, 4);
-      const ConvCase c =
-          random_case(rng, random_out(rng, rank, kFewPositionsMax), rank == 1 ? 40 : 7, C, M, 1);
+      const ConvCase c = random_case(rng, random_out(rng, rank, kFewPositionsOverGemmMax),
+                                     rank == 1 ? 40 : 7, C, M, 1);
       SCOPED_TRACE(i);
       expect_conv(c, run_few_positions(c, pool));
     }
@@ -405,9 +405,38 @@ TEST(ConvPaths, WinogradOfImageNetworkLayers) {
   }
 }
 
+// Where the transposed form is taken: up to 16 positions on any path; up to 24 where the
+// tiles or pointwise path would run its GEMM on panels the positions fill in part, and not in
+// place of the direct or Winograd path.
+TEST(ConvPaths, FewPositionsPayUpToSixteenPositionsOrTwentyFourInPlaceOfAGemm) {
+  const auto window = [](int64_t H, int64_t W, int64_t k) {
+    WindowAttrs attrs;
+    const int64_t pad = k / 2;
+    attrs.pads = {pad, pad, pad, pad};
+    return resolve_window(attrs, std::vector<int64_t>{H, W}, std::vector<int64_t>{k, k});
+  };
+  for (int64_t W : {1, 16, 20, 24})
+    EXPECT_TRUE(conv_few_positions_pays(window(1, W, 1), 512, 64, 1));
+  for (int64_t W : {25, 32}) EXPECT_FALSE(conv_few_positions_pays(window(1, W, 1), 512, 64, 1));
+  // SVTR's 3x3 over one row, its outer rows cropped (kernels/conv_crop.h): a 1x3 window.
+  WindowAttrs row;
+  row.pads = {0, 1, 0, 1};
+  const Window cropped =
+      resolve_window(row, std::vector<int64_t>{1, 20}, std::vector<int64_t>{1, 3});
+  EXPECT_TRUE(conv_few_positions_pays(cropped, 1024, 64, 1));
+  // A 3x3 of 96 channels: the Winograd path from 17 positions on.
+  ASSERT_TRUE(conv_winograd_pays(window(4, 6, 3), 96, 1));
+  EXPECT_FALSE(conv_few_positions_pays(window(4, 6, 3), 96, 24, 1));
+  EXPECT_TRUE(conv_few_positions_pays(window(4, 4, 3), 96, 24, 1));
+  // Grouped, or fewer than 16 filters: never.
+  EXPECT_FALSE(conv_few_positions_pays(window(1, 8, 1), 512, 64, 2));
+  EXPECT_FALSE(conv_few_positions_pays(window(1, 8, 1), 512, 15, 1));
+}
+
 // The 1x1 layers of det_32x128's last stages (bench/make-cnn-models): many channels over
 // 1-16 positions, where the transposed column matrix is the image transposed, and its 3x3
-// layers of 96 channels over a 2x8 map; every activation, 1, 2 and 4 threads.
+// layers of 96 channels over a 2x8 map; SVTR's 1x1 layers over 1 x 20 positions; every
+// activation, 1, 2 and 4 threads.
 TEST(ConvPaths, FewPositionsOfManyChannels) {
   Rng rng(134);
   struct Layer {
@@ -415,7 +444,8 @@ TEST(ConvPaths, FewPositionsOfManyChannels) {
   };
   const Layer layers[] = {{256, 256, 2, 8, 1, 0}, {128, 256, 2, 8, 1, 0}, {512, 512, 1, 4, 1, 0},
                           {256, 64, 1, 1, 1, 0},  {64, 256, 1, 1, 1, 0},  {96, 24, 2, 8, 3, 1},
-                          {37, 19, 3, 5, 1, 0},   {96, 24, 1, 4, 3, 1}};
+                          {37, 19, 3, 5, 1, 0},   {96, 24, 1, 4, 3, 1},   {512, 64, 1, 20, 1, 0},
+                          {64, 512, 1, 20, 1, 0}};
   for (int threads : {1, 2, 4}) {
     util::ThreadPool pool(threads);
     for (const Layer& l : layers) {
@@ -425,7 +455,7 @@ TEST(ConvPaths, FewPositionsOfManyChannels) {
       WindowAttrs attrs;
       attrs.pads = {l.pad, l.pad, l.pad, l.pad};
       c.win = resolve_window(attrs, std::vector<int64_t>{l.H, l.W}, std::vector<int64_t>{l.k, l.k});
-      ASSERT_TRUE(conv_few_positions_pays(c.win.out_numel(), c.M, 1));
+      ASSERT_TRUE(conv_few_positions_pays(c.win, c.C, c.M, 1));
       ASSERT_EQ(c.win.is_pointwise(), l.k == 1);
       c.x = random_vector(c.C * c.win.in_numel(), rng);
       c.w = random_vector(c.M * c.C * c.win.kernel_numel(), rng);

@@ -310,7 +310,7 @@ class Conv : public Kernel {
       const std::shared_ptr<const Resolved> r = resolved(x);
       Filter& f = r->filter;
       const kernels::Window& win = r->win;
-      const kernels::PackedB* filter_t = f.transposed(win, groups_);
+      const kernels::PackedB* filter_t = f.transposed(win, x.dim(1), groups_);
       const float* direct_w = filter_t ? nullptr : f.direct(win, x.dim(1), groups_);
       io.set_output(0,
                     prepared_->apply(
@@ -353,9 +353,9 @@ class Conv : public Kernel {
     // W packed transposed (Wᵀ) when this run's few output positions pay for computing the
     // convolution transposed, else null. Packed on the first such run, once per session:
     // the output positions are not known before a run.
-    const kernels::PackedB* transposed(const kernels::Window& win, int64_t groups) {
+    const kernels::PackedB* transposed(const kernels::Window& win, int64_t C, int64_t groups) {
       if (w.type() != ElemType::Float ||
-          !kernels::conv_few_positions_pays(win.out_numel(), w.dim(0), groups))
+          !kernels::conv_few_positions_pays(win, C, w.dim(0), groups))
         return nullptr;
       std::call_once(transposed_once, [&] {
         transposed_w =
