@@ -115,9 +115,20 @@ TEST(PoolSmallWindows, TwoByTwoStrideTwoOnRecognizerAndOddPlanes) {
   test::on_every_target([&] {
     test::Rng rng(34);
     // The recognizer's 2x40 and 2x240 planes, odd sizes (a last column left out), rows
-    // shorter than a vector, and the last vector moved back over a longer row.
-    for (auto [H, W] : std::vector<std::pair<int64_t, int64_t>>{
-             {2, 40}, {2, 240}, {3, 7}, {5, 33}, {4, 70}, {9, 2}, {2, 66}}) {
+    // shorter than a vector, and the last vector moved back over a longer row; rows of 8, 10,
+    // 6 and 4 outputs, in vectors of 8 or 4 lanes where a whole vector holds more (a small
+    // CNN's last 16 x 16 planes).
+    for (auto [H, W] : std::vector<std::pair<int64_t, int64_t>>{{2, 40},
+                                                                {2, 240},
+                                                                {3, 7},
+                                                                {5, 33},
+                                                                {4, 70},
+                                                                {9, 2},
+                                                                {2, 66},
+                                                                {16, 16},
+                                                                {2, 20},
+                                                                {3, 12},
+                                                                {8, 8}}) {
       const Tensor x = test::random_floats(Dims{1, 3, H, W}, rng, -4, 4);
       expect_pools(x, Pool{2, 2, 2, 2}, describe(Pool{2, 2, 2, 2}, H, W));
     }
@@ -150,38 +161,43 @@ TEST(PoolSmallWindows, NanInfinitiesAndSignedZerosByHand) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     // 2x2 stride 2 windows over a 2 x 40 plane (two vectors of 16 outputs and a moved-back
-    // last one with AVX-512): the first four windows by hand, the others 1 each.
-    std::vector<float> x(80, 1.0f);
-    auto set = [&](int64_t window, std::vector<float> v) {
-      x[static_cast<size_t>(2 * window)] = v[0];
-      x[static_cast<size_t>(2 * window + 1)] = v[1];
-      x[static_cast<size_t>(40 + 2 * window)] = v[2];
-      x[static_cast<size_t>(40 + 2 * window + 1)] = v[3];
-    };
-    set(0, {nan, 1, 2, 3});            // max 3 (NaN dropped), mean NaN
-    set(1, {-0.0f, 0.0f, -1, -0.0f});  // max -0 (the first of equals), mean -0.25
-    set(2, {inf, -inf, 1, 2});         // max inf, mean NaN
-    set(19, {inf, 5, 1, 2});           // the last window: max inf, mean inf
-    const Tensor t = f32({1, 1, 2, 40}, x);
-    const Pool p{2, 2, 2, 2};
-    for (bool average : {false, true}) {
-      const auto y = test::run_node(average ? "AveragePool" : "MaxPool", {{"x", t}}, 1,
-                                    attrs_of(p, average), 19, "pool_hand");
-      const std::vector<float> got = floats_of(y[0]);
-      ASSERT_EQ(got.size(), 20u);
-      if (average) {
-        EXPECT_TRUE(std::isnan(got[0]));
-        EXPECT_EQ(got[1], -0.25f);
-        EXPECT_TRUE(std::isnan(got[2]));
-        EXPECT_EQ(got[19], inf);
-      } else {
-        EXPECT_EQ(got[0], 3.0f);
-        EXPECT_EQ(got[1], 0.0f);
-        EXPECT_TRUE(std::signbit(got[1]));
-        EXPECT_EQ(got[2], inf);
-        EXPECT_EQ(got[19], inf);
+    // last one with AVX-512) and a 2 x 16 one (one vector of 8): the first three windows and
+    // the last by hand, the others 1 each.
+    for (int64_t W : {40, 16}) {
+      const int64_t last = W / 2 - 1;
+      std::vector<float> x(static_cast<size_t>(2 * W), 1.0f);
+      auto set = [&](int64_t window, std::vector<float> v) {
+        x[static_cast<size_t>(2 * window)] = v[0];
+        x[static_cast<size_t>(2 * window + 1)] = v[1];
+        x[static_cast<size_t>(W + 2 * window)] = v[2];
+        x[static_cast<size_t>(W + 2 * window + 1)] = v[3];
+      };
+      set(0, {nan, 1, 2, 3});            // max 3 (NaN dropped), mean NaN
+      set(1, {-0.0f, 0.0f, -1, -0.0f});  // max -0 (the first of equals), mean -0.25
+      set(2, {inf, -inf, 1, 2});         // max inf, mean NaN
+      set(last, {inf, 5, 1, 2});         // max inf, mean inf
+      const Tensor t = f32({1, 1, 2, W}, x);
+      const Pool p{2, 2, 2, 2};
+      for (bool average : {false, true}) {
+        const auto y = test::run_node(average ? "AveragePool" : "MaxPool", {{"x", t}}, 1,
+                                      attrs_of(p, average), 19, "pool_hand");
+        const std::vector<float> got = floats_of(y[0]);
+        ASSERT_EQ(got.size(), static_cast<size_t>(W / 2));
+        const size_t end = static_cast<size_t>(last);
+        if (average) {
+          EXPECT_TRUE(std::isnan(got[0])) << W;
+          EXPECT_EQ(got[1], -0.25f) << W;
+          EXPECT_TRUE(std::isnan(got[2])) << W;
+          EXPECT_EQ(got[end], inf) << W;
+        } else {
+          EXPECT_EQ(got[0], 3.0f) << W;
+          EXPECT_EQ(got[1], 0.0f) << W;
+          EXPECT_TRUE(std::signbit(got[1])) << W;
+          EXPECT_EQ(got[2], inf) << W;
+          EXPECT_EQ(got[end], inf) << W;
+        }
+        for (size_t i = 3; i < end; ++i) EXPECT_EQ(got[i], 1.0f) << W << " " << i;
       }
-      for (size_t i = 3; i < 19; ++i) EXPECT_EQ(got[i], 1.0f) << i;
     }
   });
 }
