@@ -39,6 +39,8 @@ const Shape kShapes[] = {
     {"few_positions", 3, 16, 4, 4, 3, 1, 0, 1},
     {"few_positions_pointwise", 24, 16, 2, 8, 1, 1, 0, 1},
     {"few_positions_pointwise_one_position", 8, 16, 1, 1, 1, 1, 0, 1},
+    // 17-24 positions: transposed only in place of the tiles or pointwise path
+    {"few_positions_pointwise_20", 24, 16, 1, 20, 1, 1, 0, 1},
     {"depthwise_5x5_stride_2", 3, 6, 9, 11, 5, 2, 2, 3},
     {"pointwise_groups", 4, 6, 5, 5, 1, 1, 0, 2},
     // Maps smaller than the kernel's reach: the taps that read only the padding are cropped
@@ -47,6 +49,7 @@ const Shape kShapes[] = {
     {"cropped_rows_winograd", 16, 4, 1, 10, 3, 1, 1, 1},
     {"cropped_columns_winograd", 16, 4, 9, 1, 3, 1, 1, 1},
     {"cropped_rows_few_positions", 3, 16, 1, 8, 3, 1, 1, 1},
+    {"cropped_rows_few_positions_20", 200, 16, 1, 20, 3, 1, 1, 1},  // 1x3 of 600 taps
     {"cropped_rows_direct", 2, 3, 1, 7, 3, 1, 1, 1},
     {"cropped_rows_direct_stride_2", 3, 4, 2, 7, 3, 2, 1, 1},
     {"cropped_rows_tiles_stride_3", 3, 4, 2, 7, 3, 3, 1, 1},
