@@ -13,9 +13,13 @@ HWY_BEFORE_NAMESPACE();
 namespace bough::kernels::HWY_NAMESPACE {
 
 void Epilogue(const ConvEpilogue& epilogue, float* y, int64_t n, const float* bias) {
-  if (!bias) return epilogue.each(y, n, [](float v) { return v; });
-  const float b = *bias;
-  epilogue.each(y, n, [b](float v) { return v + b; });
+  if (!bias) {
+    epilogue.each(y, n, [](float v) { return v; });
+  } else {
+    const float b = *bias;
+    epilogue.each(y, n, [b](float v) { return v + b; });
+  }
+  epilogue.apply_affine(y, n);
 }
 
 }  // namespace bough::kernels::HWY_NAMESPACE

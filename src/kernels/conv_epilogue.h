@@ -1,7 +1,9 @@
 // What a convolution does to each output value after the sum: add its channel's bias, then
 // apply an activation (a Relu, LeakyRelu, Sigmoid, Clip, HardSigmoid or HardSwish fused into
-// the Conv). Applied to an output tile right after its matrix product, while the tile is
-// still in cache, instead of in passes of their own over the whole output.
+// the Conv), then optionally multiply by one constant and add another (the scalar Mul and
+// Add after an activation: PaddleOCR's learnable affine). Applied to an output tile right after its
+// matrix product, while the tile is still in cache, instead of in passes of their own over the
+// whole output.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +33,12 @@ struct ConvEpilogue {
   Activation activation = Activation::None;
   float alpha = 0;  // LeakyRelu's slope; Clip's lower bound; HardSigmoid's alpha
   float beta = 0;   // Clip's upper bound; HardSigmoid's beta
+  // After the activation, v * scale, then + shift, each rounded as the Mul and Add nodes it
+  // replaces: a missing Mul is a scale of 1 and a missing Add a shift of -0 (v + -0 is v, -0
+  // included, where v + 0 would turn -0 into 0).
+  bool affine = false;
+  float scale = 1;
+  float shift = -0.0f;
 
   // The n values at y, of an output channel whose bias is b: y + b, activated.
   template <typename T>
@@ -40,13 +48,24 @@ struct ConvEpilogue {
   // or none); they apply the others (Sigmoid, HardSigmoid, the HardSwishes) with activate
   // over each output row right after it is stored, while it is in cache.
   bool in_registers() const {
-    return activation == Activation::None || activation == Activation::Relu ||
-           activation == Activation::LeakyRelu || activation == Activation::Clip;
+    return !affine && (activation == Activation::None || activation == Activation::Relu ||
+                       activation == Activation::LeakyRelu || activation == Activation::Clip);
   }
 
   // The n values at y activated, with no bias (not even a zero one: -0 stays -0).
   template <typename T>
   void activate(T* y, int64_t n) const;
+
+  // The affine part over the n values at y, when there is one: in two loops, so that each
+  // product is rounded to a float in memory before its sum (in one loop the compiler may
+  // fuse them into one multiply-add, which rounds once: 1 ulp off the two nodes).
+  template <typename T>
+  [[gnu::always_inline]] void apply_affine(T* y, int64_t n) const {
+    if (!affine) return;
+    const T s = static_cast<T>(scale), t = static_cast<T>(shift);
+    for (int64_t j = 0; j < n; ++j) y[j] = y[j] * s;
+    for (int64_t j = 0; j < n; ++j) y[j] = y[j] + t;
+  }
 
   // y[j] = activation(in(y[j])), the switch outside the loop. Always inlined, so that the
   // copy of each vector target (kernels/conv_epilogue.cc) vectorizes it for that target.
@@ -108,18 +127,22 @@ void epilogue_f32(const ConvEpilogue& epilogue, float* y, int64_t n, const float
 
 template <typename T>
 void ConvEpilogue::apply(T* y, int64_t n, T b) const {
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, float>) {
     epilogue_f32(*this, y, n, &b);
-  else
+  } else {
     each(y, n, [b](T v) { return v + b; });
+    apply_affine(y, n);
+  }
 }
 
 template <typename T>
 void ConvEpilogue::activate(T* y, int64_t n) const {
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, float>) {
     epilogue_f32(*this, y, n, nullptr);
-  else
+  } else {
     each(y, n, [](T v) { return v; });
+    apply_affine(y, n);
+  }
 }
 
 }  // namespace bough::kernels

@@ -11,7 +11,11 @@
 // constants that broadcast without changing the Conv output's shape, equal to 3, 0, 6 and 6.
 // The Conv's output must have no other reader (no other node, no graph output, no capture
 // by a nested subgraph; in the motif, the Add and the Mul, and each inner value only the next
-// node). Skipped when the model imports com.microsoft at a version other than 1.
+// node). Then a Mul by a one-element float constant and an Add of one (either, or both in that
+// order, as PaddleOCR's learnable affine follows each activation) fuse too, when the value
+// before each has no other reader and the constant broadcasts without changing the shape:
+// FusedConv's `affine` attribute (bough's own), computed after the activation with the same
+// two roundings. Skipped when the model imports com.microsoft at a version other than 1.
 #include <limits>
 #include <optional>
 #include <vector>
@@ -94,20 +98,65 @@ ir::Node* only_producer(const Readers& readers, const ir::Edge* e, const char* o
              : nullptr;
 }
 
+// The value of `e` when it is a one-element float constant that broadcasts against a value
+// of rank `rank` without changing its shape.
+std::optional<float> scalar_of(const ir::Edge* e, size_t rank) {
+  const Tensor* t = e ? constant_value(e) : nullptr;
+  if (!t || t->type() != ElemType::Float || t->numel() != 1 || t->rank() > rank)
+    return std::nullopt;
+  return t->data<float>()[0];
+}
+
 // Whether `e` is a one-element float constant equal to `want` that broadcasts against a value
 // of rank `rank` without changing its shape.
 bool scalar_constant(const ir::Edge* e, float want, size_t rank) {
-  const Tensor* t = e ? constant_value(e) : nullptr;
-  return t && t->type() == ElemType::Float && t->numel() == 1 && t->rank() <= rank &&
-         t->data<float>()[0] == want;
+  const std::optional<float> v = scalar_of(e, rank);
+  return v && *v == want;
 }
 
-// A match: the Conv, the activation, and the nodes it replaces besides the Conv.
+// A match: the Conv, the activation, and the nodes it replaces besides the Conv, the last
+// one making the fused node's output.
 struct Match {
   ir::Node* conv = nullptr;
+  size_t rank = 0;  // of the Conv's output
   Activation activation;
   std::vector<ir::Node*> nodes;
+  std::optional<std::pair<float, float>> affine;  // scale, shift
 };
+
+// The node `op_type` (two inputs, one output) of the readers' graph that alone reads `y`,
+// with a one-element float constant of rank at most `rank` as its other input: that
+// constant; the node in `node`.
+std::optional<float> scalar_step(const Readers& readers, const ir::Edge* y, const char* op_type,
+                                 size_t rank, ir::Node*& node) {
+  const ir::Node* reader = readers.only_reader(y);
+  if (!reader || reader->graph != &readers.graph() || !reader->domain.empty() ||
+      !is_op(*reader, op_type, 2) || reader->outputs.size() != 1 || !reader->outputs[0])
+    return std::nullopt;
+  const ir::Edge* other = reader->inputs[reader->inputs[0] == y ? 1 : 0];
+  const std::optional<float> c = scalar_of(other, rank);
+  if (c) node = const_cast<ir::Node*>(reader);
+  return c;
+}
+
+// Extends `m` with the scalar Mul, then Add, that follow its last node (see above). A missing
+// Mul scales by 1, a missing Add shifts by -0 (kernels/conv_epilogue.h).
+void take_affine(const Readers& readers, Match& m) {
+  const size_t before = m.nodes.size();
+  float scale = 1, shift = -0.0f;
+  ir::Node* node = nullptr;
+  if (const std::optional<float> s =
+          scalar_step(readers, m.nodes.back()->outputs[0], "Mul", m.rank, node)) {
+    scale = *s;
+    m.nodes.push_back(node);
+  }
+  if (const std::optional<float> t =
+          scalar_step(readers, m.nodes.back()->outputs[0], "Add", m.rank, node)) {
+    shift = *t;
+    m.nodes.push_back(node);
+  }
+  if (m.nodes.size() > before) m.affine = std::pair{scale, shift};
+}
 
 // The HardSwish motif ending at `div`: Div(Mul(x, Clip(Add(x, 3), 0, 6)), 6), x a float Conv's
 // output that only the Add and the Mul read (either operand order of the Add and the Mul).
@@ -133,7 +182,7 @@ std::optional<Match> clip_hard_swish(const Readers& readers, const ModelTypes& t
     if ((x_first ? add->inputs[0] : add->inputs[1]) != x ||
         !scalar_constant(add->inputs[x_first ? 1 : 0], 3, rank))
       continue;
-    return Match{conv, {"ClipHardSwish", {}}, {add, clip, mul, &div}};
+    return Match{conv, rank, {"ClipHardSwish", {}}, {add, clip, mul, &div}, std::nullopt};
   }
   return std::nullopt;
 }
@@ -145,7 +194,7 @@ std::optional<Match> match_at(const Readers& readers, const ModelTypes& types, i
     size_t rank = 0;
     ir::Node* conv = float_conv(readers, types, n.inputs[0], rank);
     if (!conv || !readers.only_by(n.inputs[0], n)) return std::nullopt;
-    return Match{conv, std::move(*a), {&n}};
+    return Match{conv, rank, std::move(*a), {&n}, std::nullopt};
   }
   return n.op_type == "Div" && n.domain.empty() ? clip_hard_swish(readers, types, n, opset)
                                                 : std::nullopt;
@@ -159,6 +208,7 @@ int fuse_in(ir::Graph& g, const Rewriting& rw, int64_t opset) {
     ir::Node& last = *node;
     std::optional<Match> m = match_at(readers, rw.types, last, opset);
     if (!m || edits.removed(*m->conv)) continue;
+    take_affine(readers, *m);
     ir::Node* conv = m->conv;
     ir::Node* f = edits.add_before(last, "FusedConv", conv->name.empty() ? last.name : conv->name);
     f->domain = kMicrosoftDomain;
@@ -176,7 +226,14 @@ int fuse_in(ir::Graph& g, const Rewriting& rw, int64_t opset) {
       params.floats = m->activation.params;
       f->attributes.push_back(std::move(params));
     }
-    replace_producer(rw, *f, 0, last.outputs[0]);
+    if (m->affine) {
+      ir::Attribute affine;
+      affine.name = "affine";
+      affine.kind = ir::Attribute::Kind::Floats;
+      affine.floats = {m->affine->first, m->affine->second};
+      f->attributes.push_back(std::move(affine));
+    }
+    replace_producer(rw, *f, 0, m->nodes.back()->outputs[0]);
     edits.remove(*conv);
     for (ir::Node* n : m->nodes) edits.remove(*n);
     ++made;

@@ -21,8 +21,12 @@ const Readers::Reads* Readers::reads_of(const ir::Edge* e) const {
 }
 
 bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
+  return only_reader(e) == &reader;
+}
+
+const ir::Node* Readers::only_reader(const ir::Edge* e) const {
   const Reads* r = reads_of(e);
-  return r && r->inputs == 1 && !r->output && !r->captured && r->last == &reader;
+  return r && r->inputs == 1 && !r->output && !r->captured ? r->last : nullptr;
 }
 
 bool Readers::read_only_as_inputs(const ir::Edge* e, int count) const {

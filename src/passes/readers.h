@@ -20,6 +20,8 @@ class Readers {
   // Whether `e` is read exactly once in the graph, by one input of `reader`, and by nothing
   // else: no other node input, no graph output, no capture of a nested subgraph.
   bool only_by(const ir::Edge* e, const ir::Node& reader) const;
+  // The node reading `e` when only_by() holds for it; null otherwise.
+  const ir::Node* only_reader(const ir::Edge* e) const;
   bool is_output(const ir::Edge* e) const;
   // Whether `e` is read by exactly `count` node inputs and by nothing else (no graph output,
   // no capture): with the readers known to read it once each, that they are all of them.

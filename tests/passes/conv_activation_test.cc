@@ -235,6 +235,30 @@ TEST(Fusions, ConvActivationMatchesUnfusedOnRandomShapes) {
   return ::testing::AssertionSuccess();
 }
 
+// A random image of `shape` in [-4, 4] with a NaN, both infinities and 1e30 at the given
+// places.
+Tensor image_with_nonfinite(const Dims& shape, test::Rng& rng, const std::vector<size_t>& at) {
+  Tensor x = test::random_floats(shape, rng, -4, 4);
+  float* xs = x.data<float>();
+  xs[at[0]] = std::numeric_limits<float>::quiet_NaN();
+  xs[at[1]] = std::numeric_limits<float>::infinity();
+  xs[at[2]] = -std::numeric_limits<float>::infinity();
+  xs[at[3]] = 1e30f;
+  return x;
+}
+
+// Runs the model at `path` and its optimized form at `opt` on x; expects the same outputs bit
+// for bit (or NaN at the same places), and returns the optimized model's.
+std::vector<Tensor> expect_same_outputs(const std::string& path, const std::string& opt,
+                                        const Tensor& x) {
+  const auto want = test::run_plain(path, {{"x", x}});
+  auto got = test::run_plain(opt, {{"x", x}});
+  EXPECT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < std::min(got.size(), want.size()); ++i)
+    EXPECT_TRUE(same_or_both_nan(got[i], want[i])) << "output " << i;
+  return got;
+}
+
 // Appends x * Clip(x + 3, 0, 6) / 6 on `x` as paddle2onnx writes it (Add, Clip, Mul, Div) to
 // `out`, with the constants named and the operands in the order given.
 void clip_hard_swish(GraphBuilder& g, const std::string& x, const std::string& out,
@@ -286,20 +310,98 @@ TEST(ConvActivation, HardSwishAndHardSigmoidFuseExactly) {
   EXPECT_EQ(test::count_ops(opt, "FusedConv"), 4);
   EXPECT_EQ(test::count_ops(opt, "Conv"), 3);
   EXPECT_EQ(test::count_ops(opt, "Div"), 3);
-  Tensor x = test::random_floats(Dims{1, 2, 5, 5}, rng, -4, 4);
-  float* xs = x.data<float>();
-  xs[3] = std::numeric_limits<float>::quiet_NaN();
-  xs[17] = std::numeric_limits<float>::infinity();
-  xs[31] = -std::numeric_limits<float>::infinity();
-  xs[40] = 1e30f;
-  const auto want = test::run_plain(path, {{"x", x}});
-  const auto got = test::run_plain(opt, {{"x", x}});
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_or_both_nan(got[i], want[i])) << i;
+  const auto got =
+      expect_same_outputs(path, opt, image_with_nonfinite(Dims{1, 2, 5, 5}, rng, {3, 17, 31, 40}));
+  ASSERT_EQ(got.size(), 8u);
   EXPECT_EQ(got[4].shape(), (Dims{1, 1, 3, 5, 5}));
   bool any_nan = false;
   for (float v : floats_of(got[0])) any_nan = any_nan || std::isnan(v);
   EXPECT_TRUE(any_nan);
+}
+
+// A scalar Mul and Add after the activation (PaddleOCR's learnable affine) fuse as the
+// FusedConv's affine, on each Conv path (direct, Winograd, 1x1, depthwise, the tiles at
+// stride 3, few positions) with the activations applied in registers (LeakyRelu: applied
+// twice it would scale negatives twice) and after the store (HardSwish); the outputs are
+// those of the unfused nodes bit for bit, on an image with NaN, infinities and large values.
+// Kept: a Mul by one value per channel (its activation still fuses), and an Add whose input
+// another node reads too (the Mul before it still fuses).
+TEST(ConvActivation, ScalarMulAndAddAfterTheActivationFuseExactly) {
+  test::Rng rng(34);
+  struct Layer {
+    const char* path;
+    int64_t C, M, k, stride, group;
+    const char* act;
+    const char* mul;  // the Mul's constant, or "" for none
+    const char* add;
+  };
+  const Layer layers[] = {
+      {"direct", 4, 6, 3, 1, 1, "LeakyRelu", "s", "t"},
+      {"winograd", 16, 4, 3, 1, 1, "HardSwish", "s1", "t"},
+      {"pointwise", 16, 8, 1, 1, 1, "Relu", "s", ""},
+      {"depthwise", 8, 8, 3, 1, 8, "HardSwish", "", "t1"},
+      {"tiles", 4, 6, 3, 3, 1, "Clip", "s", "t"},
+      {"channel_scale", 4, 6, 3, 1, 1, "Relu", "per_channel", "t"},
+      {"shared_add_input", 4, 6, 3, 1, 1, "Sigmoid", "s", "t"},
+  };
+  GraphBuilder g("main");
+  g.input("x", ElemType::Float, {1, 16, 9, 9});
+  g.initializer("s", f32({}, {-0.75f}))
+      .initializer("s1", f32({1}, {1.5f}))
+      .initializer("t", f32({}, {0.25f}))
+      .initializer("t1", f32({1, 1, 1, 1}, {-2.0f}))
+      .initializer("lo", f32({}, {-1.0f}))
+      .initializer("hi", f32({}, {2.0f}))
+      .initializer("per_channel", test::random_floats(Dims{1, 6, 1, 1}, rng));
+  std::vector<std::string> outputs;
+  for (const Layer& l : layers) {
+    const std::string p = l.path;
+    // The first C channels of x, sliced by a 1x1 Conv with a 0/1 filter (exact).
+    std::vector<float> pick(static_cast<size_t>(l.C * 16), 0.0f);
+    for (int64_t c = 0; c < l.C; ++c) pick[static_cast<size_t>(c * 16 + c)] = 1.0f;
+    g.initializer(p + "_pick", f32({l.C, 16, 1, 1}, pick));
+    g.node("Conv", {"x", p + "_pick"}, {p + "_x"});
+    g.initializer(p + "_w", test::random_floats(Dims{l.M, l.C / l.group, l.k, l.k}, rng, -1, 1))
+        .initializer(p + "_b", test::random_floats(Dims{l.M}, rng));
+    auto& conv = g.node("Conv", {p + "_x", p + "_w", p + "_b"}, {p + "_c"});
+    test::set_ints(conv, "pads", {l.k / 2, l.k / 2, l.k / 2, l.k / 2});
+    test::set_ints(conv, "strides", {l.stride, l.stride});
+    test::set_int(conv, "group", l.group);
+    const std::string act = l.act;
+    auto& a = g.node(act,
+                     act == "Clip" ? std::vector<std::string>{p + "_c", "lo", "hi"}
+                                   : std::vector<std::string>{p + "_c"},
+                     {p + "_a"});
+    if (act == "LeakyRelu") test::set_float(a, "alpha", 0.125f);
+    std::string y = p + "_a";
+    if (*l.mul) {
+      g.node("Mul", {std::string(l.mul), y}, {p + "_m"});  // the constant first
+      y = p + "_m";
+    }
+    if (*l.add) {
+      g.node("Add", {y, std::string(l.add)}, {p + "_y"});
+      if (p == "shared_add_input") outputs.push_back(y);
+      y = p + "_y";
+    }
+    outputs.push_back(y);
+  }
+  // Few positions: 16 filters over a 1 x 4 map, from x's first row of four columns.
+  g.initializer("few_w", test::random_floats(Dims{16, 16, 1, 3}, rng, -1, 1));
+  auto& few = g.node("Conv", {"x", "few_w"}, {"few_c"});
+  test::set_ints(few, "strides", {9, 2});
+  g.node("Relu", {"few_c"}, {"few_a"});
+  g.node("Mul", {"few_a", "s"}, {"few_m"});
+  g.node("Add", {"t", "few_m"}, {"few_y"});
+  outputs.push_back("few_y");
+  for (const std::string& out : outputs) g.output(out, ElemType::Float, {}, false);
+  const std::string path = test::save_scratch(g, "conv_affine_after_activation");
+  const std::string opt = test::optimize_file(path, {"conv-activation"});
+  EXPECT_EQ(test::count_ops(opt, "FusedConv"), 8);
+  // Left: the per-channel Mul and the Add after it, and the Add whose input is also a graph
+  // output.
+  EXPECT_EQ(test::count_ops(opt, "Mul"), 1);
+  EXPECT_EQ(test::count_ops(opt, "Add"), 2);
+  expect_same_outputs(path, opt, image_with_nonfinite(Dims{1, 16, 9, 9}, rng, {5, 90, 200, 300}));
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 // HardSigmoid (alpha, beta), as ONNX Runtime has them, and two of bough's own that ONNX Runtime
 // does not run: HardSwish (the operator) and ClipHardSwish (x * Clip(x + 3, 0, 6) / 6, as
 // exporters write HardSwish before opset 14); without the optional sum input Z. Other
-// activations are refused as unsupported. The Conv kernels activate each block of output
-// while it is in cache: in registers (Relu, LeakyRelu, Clip) or over its rows right after
+// activations are refused as unsupported. bough's own attribute `affine` ([scale, shift],
+// written by the conv-activation pass for a scalar Mul and Add after the activation) then
+// computes v * scale + shift, rounded as those two nodes. The Conv kernels activate each block of
+// output while it is in cache: in registers (Relu, LeakyRelu, Clip) or over its rows right after
 // they are stored (kernels::ConvEpilogue::in_registers).
 #include "ops/def_from_rows.h"
 #include "ops/onnx/conv.h"
@@ -52,6 +54,14 @@ kernels::ConvEpilogue read_activation(const BuildContext& ctx) {
   } else {
     ctx.unsupported("FusedConv activation '" + name + "' is not implemented");
   }
+  if (const ir::Attribute* affine = ctx.attr("affine")) {
+    if (affine->floats.size() != 2)
+      ctx.invalid("FusedConv's affine takes 2 floats (scale, shift), got " +
+                  std::to_string(affine->floats.size()));
+    e.affine = true;
+    e.scale = affine->floats[0];
+    e.shift = affine->floats[1];
+  }
   return e;
 }
 
@@ -62,7 +72,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 constexpr SignatureText kRows[] = {
     {1,
      "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
-     "auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: ints?, "
+     "affine: floats?, auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: "
+     "ints?, "
      "pads: ints?, strides: ints?"}};
 
 }  // namespace fused_conv_op
