@@ -129,13 +129,13 @@ struct Match {
 // constant; the node in `node`.
 std::optional<float> scalar_step(const Readers& readers, const ir::Edge* y, const char* op_type,
                                  size_t rank, ir::Node*& node) {
-  const ir::Node* reader = readers.only_reader(y);
+  ir::Node* reader = readers.only_reader(y);
   if (!reader || reader->graph != &readers.graph() || !reader->domain.empty() ||
       !is_op(*reader, op_type, 2) || reader->outputs.size() != 1 || !reader->outputs[0])
     return std::nullopt;
   const ir::Edge* other = reader->inputs[reader->inputs[0] == y ? 1 : 0];
   const std::optional<float> c = scalar_of(other, rank);
-  if (c) node = const_cast<ir::Node*>(reader);
+  if (c) node = reader;
   return c;
 }
 

@@ -24,7 +24,7 @@ bool Readers::only_by(const ir::Edge* e, const ir::Node& reader) const {
   return only_reader(e) == &reader;
 }
 
-const ir::Node* Readers::only_reader(const ir::Edge* e) const {
+ir::Node* Readers::only_reader(const ir::Edge* e) const {
   const Reads* r = reads_of(e);
   return r && r->inputs == 1 && !r->output && !r->captured ? r->last : nullptr;
 }

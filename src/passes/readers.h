@@ -21,7 +21,7 @@ class Readers {
   // else: no other node input, no graph output, no capture of a nested subgraph.
   bool only_by(const ir::Edge* e, const ir::Node& reader) const;
   // The node reading `e` when only_by() holds for it; null otherwise.
-  const ir::Node* only_reader(const ir::Edge* e) const;
+  ir::Node* only_reader(const ir::Edge* e) const;
   bool is_output(const ir::Edge* e) const;
   // Whether `e` is read by exactly `count` node inputs and by nothing else (no graph output,
   // no capture): with the readers known to read it once each, that they are all of them.
@@ -31,8 +31,8 @@ class Readers {
   struct Reads {
     int inputs = 0;  // node inputs reading the value
     bool output = false;
-    bool captured = false;           // by a subgraph of a node
-    const ir::Node* last = nullptr;  // the last node reading it as an input
+    bool captured = false;     // by a subgraph of a node
+    ir::Node* last = nullptr;  // the last node reading it as an input
   };
   // What the graph does with `e`; null when nothing reads it.
   const Reads* reads_of(const ir::Edge* e) const;
