@@ -72,9 +72,8 @@ void RowBlock(const RowArgs& a) {
     }
     const V zero = hn::Zero(d), alpha = hn::Set(d, a.epilogue.alpha);
     const V beta = hn::Set(d, a.epilogue.beta);
-    // The activation applied here; the others after the row is stored (conv_direct_f32).
-    const Activation in_registers =
-        a.epilogue.in_registers() ? a.epilogue.activation : Activation::None;
+    // The others are applied after the row is stored (conv_direct_f32).
+    const Activation in_registers = a.epilogue.register_activation();
     for (int m = 0; m < MB; ++m)
       for (int v = 0; v < NV; ++v) {
         V r = acc[m][v];

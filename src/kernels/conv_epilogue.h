@@ -51,6 +51,8 @@ struct ConvEpilogue {
     return !affine && (activation == Activation::None || activation == Activation::Relu ||
                        activation == Activation::LeakyRelu || activation == Activation::Clip);
   }
+  // The activation those kernels apply in registers: None when they leave it to activate.
+  Activation register_activation() const { return in_registers() ? activation : Activation::None; }
 
   // The n values at y activated, with no bias (not even a zero one: -0 stays -0).
   template <typename T>

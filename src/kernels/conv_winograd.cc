@@ -60,7 +60,7 @@ int64_t WinogradLanes(bool narrow) {
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V BiasActivate(D d, V v, V bias, const ConvEpilogue& e) {
   v = hn::Add(v, bias);
-  switch (e.in_registers() ? e.activation : Activation::None) {
+  switch (e.register_activation()) {
     case Activation::Relu:
       return ReluKeepingNaN(d, v);
     case Activation::LeakyRelu:

@@ -72,9 +72,8 @@ std::unique_ptr<Kernel> make(const BuildContext& ctx) {
 constexpr SignatureText kRows[] = {
     {1,
      "X: T, W: T, B?: T -> Y: T; T = float; activation: string?, activation_params: floats?, "
-     "affine: floats?, auto_pad: string = NOTSET, dilations: ints?, group: int = 1, kernel_shape: "
-     "ints?, "
-     "pads: ints?, strides: ints?"}};
+     "affine: floats?, auto_pad: string = NOTSET, dilations: ints?, group: int = 1, "
+     "kernel_shape: ints?, pads: ints?, strides: ints?"}};
 
 }  // namespace fused_conv_op
 }  // namespace
