@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "bough/session.h"
@@ -122,26 +123,56 @@ TEST(ConvActivation, LeavesDoubleConvsAndCapturedOutputs) {
 }
 
 // A FusedConv whose activation bough does not have is refused by name, not run as a Conv.
-TEST(ConvActivation, UnknownActivationIsUnsupported) {
+// A model of one com.microsoft FusedConv over x [1, 1, 3], its attributes set by `attrs`,
+// saved under a scratch folder named `name`; its path.
+std::string fused_conv_model(const std::string& name,
+                             const std::function<void(onnxpb::NodeProto&)>& attrs) {
   GraphBuilder g("main");
   g.input("x", ElemType::Float, {1, 1, 3});
   g.initializer("w", f32({1, 1, 2}, {1, 1}));
   auto& n = g.node("FusedConv", {"x", "w"}, {"y"});
   n.set_domain("com.microsoft");
-  test::set_string(n, "activation", "Tanh");
+  attrs(n);
   g.output("y", ElemType::Float, {}, false);
   onnxpb::ModelProto m = test::make_model(g);
   auto* ms = m.add_opset_import();
   ms->set_domain("com.microsoft");
   ms->set_version(1);
-  const std::string path = test::save_model(m, test::scratch_dir("fused_unknown"), "m.onnx");
+  return test::save_model(m, test::scratch_dir(name), "m.onnx");
+}
+
+// Running the model at `path` fails with an error naming the model and holding `what`.
+void expect_run_fails(const std::string& path, const std::string& what) {
   try {
     Session session(Model::load(path));
     session.run({{"x", Value(f32({1, 1, 3}, {1, 2, 3}))}});
     ADD_FAILURE() << "ran";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("Tanh"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConvActivation, UnknownActivationIsUnsupported) {
+  const std::string path = fused_conv_model(
+      "fused_unknown", [](onnxpb::NodeProto& n) { test::set_string(n, "activation", "Tanh"); });
+  expect_run_fails(path, "Tanh");
+}
+
+// bough's own `affine` takes a scale and a shift; any other count is refused, by the
+// session and by the CLI (exit code 1: an invalid model).
+TEST(ConvActivation, AffineOfOtherThanTwoFloatsIsRefused) {
+  for (const std::vector<float>& affine : {std::vector<float>{2}, {2, 1, 0}}) {
+    const std::string path = fused_conv_model("fused_affine", [&](onnxpb::NodeProto& n) {
+      test::set_string(n, "activation", "Relu");
+      test::set_floats(n, "affine", affine);
+    });
+    const std::string what =
+        "affine takes 2 floats (scale, shift), got " + std::to_string(affine.size());
+    expect_run_fails(path, what);
+    std::string out;
+    EXPECT_EQ(test::run_cli("run " + path + " -i x=@random", &out), 1) << out;
+    EXPECT_NE(out.find(what), std::string::npos) << out;
   }
 }
 
