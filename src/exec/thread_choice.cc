@@ -55,6 +55,9 @@ util::ThreadPool::NodePolicy ThreadChoice::policy_for(int64_t size, bool& timed)
       size_ = size;
       timed = true;
       return {};
+    case Mode::Warm:  // timed only to count the runs
+      timed = true;
+      return {};
     case Mode::Measure:
       timed = true;
       return {.serial = alone_block()};
@@ -72,7 +75,12 @@ util::ThreadPool::NodePolicy ThreadChoice::policy_for(int64_t size, bool& timed)
 void ThreadChoice::record(int64_t ns, bool wanted_split) {
   if (mode_ == Mode::Probe) {
     // The first run is not timed against anything: it pays for first touches of memory.
-    mode_ = wanted_split ? Mode::Measure : Mode::Free;
+    mode_ = wanted_split ? Mode::Warm : Mode::Free;
+    runs_ = 0;
+    return;
+  }
+  if (mode_ == Mode::Warm && ++runs_ == kWarmRuns) {
+    mode_ = Mode::Measure;
     runs_ = 0;
     return;
   }
@@ -101,7 +109,7 @@ bool RunChoice::alone_for(int64_t size, bool& timed) {
       break;
   }
   // The next check after 40, 80, ... runs: twice the runs to the one before.
-  if (checks_ < kChecks && ++runs_ > (kSettleRuns + 2 * kRunsEach) << checks_) {
+  if (checks_ < kChecks && ++runs_ > kFirstCheckAfter / 2 << checks_) {
     mode_ = Mode::Measure;
     begin_block(false);
     timed = true;

@@ -18,8 +18,8 @@ class ThreadChoice {
   // (below), so that each node's are taken beside split ones.
   explicit ThreadChoice(bool odd) : odd_(odd) {}
 
-  // Runs a node takes to choose: its probe and the measure below.
-  static constexpr int kChoosingRuns = 1 + 3 * 3;
+  // Runs a node takes to choose: its probe, the warm-up and the measure below.
+  static constexpr int kChoosingRuns = 1 + 4 + 3 * 3;
 
   // Nothing to decide: the node never wanted to split when it was probed; it runs under the
   // cost rule alone, at no cost per run.
@@ -32,7 +32,14 @@ class ThreadChoice {
   void record(int64_t ns, bool wanted_split);
 
  private:
-  enum class Mode : uint8_t { Probe, Measure, Serial, Split, Free };
+  enum class Mode : uint8_t { Probe, Warm, Measure, Serial, Split, Free };
+  // A session's first runs are slower than its later ones, and unlike each other: first
+  // touches of its memory, each thread's buffers growing, caches to fill. small_cnn at 2
+  // threads took 9 ms, then 220-470 µs, then 130-225, and was within 10 % of its steady time
+  // from the fifth run on; measured from the second run, its first convolution's runs alone
+  // took 1.7-1.9 times their steady time. So after its probe a node runs kWarmRuns runs as
+  // the cost rule says, untimed, and measures after them.
+  static constexpr int kWarmRuns = 4;
   // The measure is three blocks of kRunsEach runs. First every node splits (timed). Then the
   // even nodes run alone (timed) while the odd ones split, then the other way round. So a
   // node runs alone beside neighbours that split, as they will unless they too are found to
@@ -43,13 +50,13 @@ class ThreadChoice {
   // Each way's median counts.
   static constexpr int kRunsEach = 3;
   static constexpr int kMeasureRuns = 3 * kRunsEach;
-  static_assert(kChoosingRuns == 1 + kMeasureRuns);
+  static_assert(kChoosingRuns == 1 + kWarmRuns + kMeasureRuns);
   void restart(int64_t size);
   bool alone_block() const { return runs_ / kRunsEach == (odd_ ? 2 : 1); }
 
   Mode mode_ = Mode::Probe;
   bool odd_;
-  uint8_t runs_ = 0;                   // runs since the measure began
+  uint8_t runs_ = 0;                   // runs since the warm-up or the measure began
   int64_t size_ = -1;                  // the inputs' elements when it was measured
   uint32_t split_ns_[kRunsEach] = {};  // the timed runs of each way (saturated)
   uint32_t alone_ns_[kRunsEach] = {};
@@ -97,7 +104,8 @@ class RunChoice {
   static constexpr int64_t kWarmNs = 2'000'000;
   static constexpr int kMaxWarmRuns = 32;
   static constexpr int kSettleRuns = ThreadChoice::kChoosingRuns;
-  static constexpr int kChecks = 6;  // the first decision and five checks
+  static constexpr int kChecks = 6;            // the first decision and five checks
+  static constexpr int kFirstCheckAfter = 40;  // runs after the first decision; then twice
   static constexpr uint32_t kLongRunNs = 1'000'000'000;
   // Measure: timing runs (after the settling runs, the first time); Chosen or Alone: decided,
   // until the next check; Kept: the choices, for good (see above).
