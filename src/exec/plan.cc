@@ -338,7 +338,7 @@ void Plan::run_steps(ops::RunContext& ctx, Profiler* profiler) {
   const Step* st = steps_.data();
   const Step* const end = st + steps_.size();
   const ThreadChoice* choices =
-      ctx.pool && ctx.pool->threads() > 1 && !ctx.alone ? thread_choices_.data() : nullptr;
+      ctx.pool && ctx.pool->threads() > 1 && ctx.node_choices ? thread_choices_.data() : nullptr;
   const bool limited = ctx.limited();
   // Checked at entry too: a body whose outputs are its inputs has no steps, and a Loop over
   // it must still stop (the error then takes the place of the node running the body).

@@ -354,16 +354,21 @@ NamedValues Session::run(const NamedValues& inputs) {
                           .count();
   }
   bool timed = false;
-  ctx.alone = s.pool.threads() > 1 && s.run_choice.alone_for(input_elements(inputs), timed);
+  const exec::RunWay way = s.pool.threads() > 1
+                               ? s.run_choice.way_for(input_elements(inputs), timed)
+                               : exec::RunWay::ByChoices;
+  ctx.node_choices = way == exec::RunWay::ByChoices;
   NamedValues out;
   ir::MemoryLimitScope memory_limit(s.memory_limit_bytes);
   ops::VariablesScope state_scope(&s.variables);
   try {
     PlainCounts plain;
-    // Alone: every region inline. Timed: the run's own regions (of nodes that settled as
-    // never splitting) noted like its nodes', so that the run choice sees every wish.
+    // Alone: every region inline; split: every region as the cost rule says. Timed: the
+    // run's own regions (of nodes that settled as never splitting) noted like its nodes', so
+    // that the run choice sees every wish.
     std::optional<exec::ChosenRun> policy;
-    if (ctx.alone || timed) policy.emplace(util::ThreadPool::NodePolicy{.serial = ctx.alone});
+    if (!ctx.node_choices || timed)
+      policy.emplace(util::ThreadPool::NodePolicy{.serial = way == exec::RunWay::Alone});
     if (timed) exec::take_wanted_split();
     const int64_t start = timed ? exec::Profiler::now_ns() : 0;
     s.plan->run(ctx);

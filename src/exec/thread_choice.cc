@@ -94,33 +94,32 @@ void ThreadChoice::record(int64_t ns, bool wanted_split) {
     mode_ = split_pays(median(split_ns_), median(alone_ns_)) ? Mode::Split : Mode::Serial;
 }
 
-bool RunChoice::alone_for(int64_t size, bool& timed) {
+RunWay RunChoice::way_for(int64_t size, bool& timed) {
   if (size_ >= 0 && !near(size, size_)) *this = RunChoice();
   if (size_ < 0) size_ = size;
   switch (mode_) {
     case Mode::Measure:
       timed = true;  // the nodes' choosing runs are counted too
-      return block_alone_;
+      return way_;
     case Mode::Kept:
       timed = false;
-      return false;
-    case Mode::Chosen:
-    case Mode::Alone:
+      return RunWay::ByChoices;
+    case Mode::Decided:
       break;
   }
   // The next check after 40, 80, ... runs: twice the runs to the one before.
   if (checks_ < kChecks && ++runs_ > kFirstCheckAfter / 2 << checks_) {
     mode_ = Mode::Measure;
-    begin_block(false);
+    begin_block(RunWay::ByChoices);
     timed = true;
-    return false;
+    return way_;
   }
   timed = false;
-  return mode_ == Mode::Alone;
+  return way_;
 }
 
-void RunChoice::begin_block(bool alone) {
-  block_alone_ = alone;
+void RunChoice::begin_block(RunWay way) {
+  way_ = way;
   warming_ = true;
   warm_runs_ = 0;
   warm_ns_ = 0;
@@ -139,21 +138,31 @@ void RunChoice::record(int64_t ns, bool wanted_split) {
     warming_ = warm_ns_ < kWarmNs && ++warm_runs_ < kMaxWarmRuns;
     return;
   }
-  const int at = checks_ * kRunsEach + block_runs_;
-  (block_alone_ ? alone_ns_ : chosen_ns_)[at] = saturated(ns);
+  runs(way_)[checks_ * kRunsEach + block_runs_] = saturated(ns);
   if (++block_runs_ < kRunsEach) return;
-  if (block_alone_) return decide();
-  if (checks_ == 0 && (!wanted_split_ || median(chosen_ns_, kRunsEach) >= kLongRunNs))
-    mode_ = Mode::Kept;
-  else
-    begin_block(true);
+  switch (way_) {
+    case RunWay::ByChoices:
+      if (checks_ == 0 &&
+          (!wanted_split_ || median(runs(RunWay::ByChoices), kRunsEach) >= kLongRunNs)) {
+        mode_ = Mode::Kept;
+        return;
+      }
+      return begin_block(RunWay::Alone);
+    case RunWay::Alone:
+      return begin_block(RunWay::Split);
+    case RunWay::Split:
+      return decide();
+  }
 }
 
 void RunChoice::decide() {
   const size_t n = static_cast<size_t>(++checks_) * kRunsEach;
-  const uint64_t chosen = lower_quartile(chosen_ns_, n), alone = lower_quartile(alone_ns_, n);
-  mode_ = chosen * 100 < alone * 97 ? Mode::Chosen : Mode::Alone;
-  block_alone_ = false;
+  const auto quartile = [&](RunWay way) { return uint64_t{lower_quartile(runs(way), n)}; };
+  const uint64_t chosen = quartile(RunWay::ByChoices), split = quartile(RunWay::Split);
+  const RunWay faster_split = split < chosen ? RunWay::Split : RunWay::ByChoices;
+  mode_ = Mode::Decided;
+  way_ =
+      std::min(chosen, split) * 100 < quartile(RunWay::Alone) * 97 ? faster_split : RunWay::Alone;
   runs_ = 0;
 }
 

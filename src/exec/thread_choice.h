@@ -62,12 +62,20 @@ class ThreadChoice {
   uint32_t alone_ns_[kRunsEach] = {};
 };
 
+// How a session runs its nodes: by their own choices, all on the calling thread, or all as
+// the cost rule says.
+enum class RunWay : uint8_t { ByChoices, Alone, Split };
+
 // The same question for a whole run: whether the nodes' choices together beat running every
-// node on the calling thread. A node's choice sees its own time, and a split that pays for
-// the node can still cost its neighbours more (small CNNs: each convolution split, the whole
-// run slower than on one thread), so the session compares whole runs once its nodes have
-// chosen: five by their choices, then five all alone, and runs alone unless the choices win
-// by 3 %.
+// node on the calling thread, or splitting every node as the cost rule says. A node's choice
+// sees its own time, and a split that pays for the node can still cost its neighbours more
+// (small CNNs: each convolution split, the whole run slower than on one thread); and with
+// three runs a way the nodes' measures are noisy, so that a session whose every split pays
+// could still choose to run most nodes alone (small_cnn in a spell when this VM's vCPUs were
+// near: all split 88.5 µs in 24 of 27 processes, by the choices in 17-19). So the session
+// compares whole runs once its nodes have chosen: five by their choices, five all alone, five
+// all split, and keeps the fastest of the two that split only when it beats alone by 3 %
+// (the choices first, on a tie).
 // - Each way's five follow warm-up runs that are not compared, at least one and until they
 //   add up to 2 ms: switching ways moves the run's working set between the cores' caches,
 //   and the runs just after a switch pay for it (the decoder: the first three runs alone
@@ -79,11 +87,11 @@ class ThreadChoice {
 //   stayed within 210-245. Resampling those runs, a median of five runs alone came out above
 //   the split ones' in 11-20 % of first checks; with lower quartiles, in 4-6 %
 //   (docs/threads.md).
-// Five runs a side decide wrongly when the machine stalls on most of them, and a wrong
+// Five runs a way decide wrongly when the machine stalls on most of them, and a wrong
 // decision would stand for the session's life, so the session checks again after 40, 80, ...
-// 640 more runs, five runs a side each time, and decides by all the checks' runs (at most 30
-// a side): a first decision the noise made is undone, and the checks cost a few runs in a
-// thousand. Two cases skip the runs alone and keep the choices: no node of the first runs
+// 640 more runs, five runs a way each time, and decides by all the checks' runs (at most 30
+// a way): a first decision the noise made is undone, and the checks cost a few runs in a
+// thousand. Two cases skip the other ways and keep the choices: no node of the first runs
 // wanted to split (nothing to choose, and a run alone would pay for setting the thread's
 // policy around it), and runs of a second or more (five runs alone would cost seconds; and a
 // split that pays for each node of so long a run pays for the run). Not 2 ms, as first: the
@@ -92,9 +100,9 @@ class ThreadChoice {
 // node.
 class RunChoice {
  public:
-  // Whether the next run, whose inputs hold `size` elements, runs alone; whether it is to be
-  // timed (then report its time to record()).
-  bool alone_for(int64_t size, bool& timed);
+  // How the next run, whose inputs hold `size` elements, runs; whether it is to be timed
+  // (then report its time to record()).
+  RunWay way_for(int64_t size, bool& timed);
   // A timed run took `ns`; `wanted_split`: whether any of its nodes wanted to split.
   void record(int64_t ns, bool wanted_split);
 
@@ -107,26 +115,28 @@ class RunChoice {
   static constexpr int kChecks = 6;            // the first decision and five checks
   static constexpr int kFirstCheckAfter = 40;  // runs after the first decision; then twice
   static constexpr uint32_t kLongRunNs = 1'000'000'000;
-  // Measure: timing runs (after the settling runs, the first time); Chosen or Alone: decided,
-  // until the next check; Kept: the choices, for good (see above).
-  enum class Mode : uint8_t { Measure, Chosen, Alone, Kept };
+  static constexpr int kWays = 3;
+  // Measure: timing runs (after the settling runs, the first time); Decided: `way_`, until
+  // the next check; Kept: the choices, for good (see above).
+  enum class Mode : uint8_t { Measure, Decided, Kept };
 
   // Starts a way's block of a check: its warm-up, then its kRunsEach compared runs.
-  void begin_block(bool alone);
+  void begin_block(RunWay way);
   void decide();
 
   Mode mode_ = Mode::Measure;
-  bool wanted_split_ = false;  // by a node of a run since the first measure began
-  bool block_alone_ = false;   // the way of the check's block in progress
-  bool warming_ = true;        // the block's warm-up is in progress
-  uint8_t checks_ = 0;         // decisions made at this size
+  RunWay way_ = RunWay::ByChoices;  // the way of the check's block in progress, or decided
+  bool wanted_split_ = false;       // by a node of a run since the first measure began
+  bool warming_ = true;             // the block's warm-up is in progress
+  uint8_t checks_ = 0;              // decisions made at this size
   uint8_t warm_runs_ = 0;
   uint8_t block_runs_ = 0;  // compared runs of the block so far
   int runs_ = 0;            // settling runs, or runs since the decision
   int64_t warm_ns_ = 0;
   int64_t size_ = -1;
-  uint32_t chosen_ns_[kChecks * kRunsEach] = {};  // every check's runs, in turn
-  uint32_t alone_ns_[kChecks * kRunsEach] = {};
+  using Runs = uint32_t[kChecks * kRunsEach];  // a way's runs of every check, in turn
+  Runs& runs(RunWay way) { return ns_[static_cast<size_t>(way)]; }
+  Runs ns_[kWays] = {};
 };
 
 // Whether a node on this thread wanted to split, under a ChosenRun, since the last call.

@@ -23,8 +23,9 @@ struct RunContext {
   const std::atomic<bool>* cancel = nullptr;
   // steady_clock time (ns since its epoch) by which the run must end; 0 for no limit.
   int64_t deadline_ns = 0;
-  // Every node runs on the calling thread, its own choice aside (exec/thread_choice.h).
-  bool alone = false;
+  // Each node runs under its own thread choice (exec/thread_choice.h); false: every node
+  // runs as the thread's policy says (the session's choice for the whole run).
+  bool node_choices = true;
   // Whether either limit applies: the plan then checks them before every step.
   bool limited() const { return cancel || deadline_ns; }
 };

@@ -206,73 +206,89 @@ TEST(ThreadChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   EXPECT_TRUE(timed);
 }
 
+// A time for runs of a way that is never the fastest.
+constexpr int64_t kSlow = 50'000'000;
+
 // Times runs of a session while it measures: each way's runs take the next of its times
-// (the last one repeated once they run out). Returns whether each timed run went alone, up
-// to the first run that is not timed, and leaves that run's way in `then_alone`.
+// (the last one repeated once they run out). Returns the way of each timed run, up to the
+// first run that is not timed, and leaves that run's way in `then`.
 struct Ways {
-  std::vector<int64_t> chosen_ns, alone_ns;
+  std::vector<int64_t> chosen_ns, alone_ns, split_ns = {kSlow};
 };
-std::vector<bool> measure_runs(RunChoice& choice, const Ways& ways, bool& then_alone,
-                               int64_t size = 10) {
-  std::vector<bool> alone;
-  size_t taken[2] = {0, 0};
+std::vector<RunWay> measure_runs(RunChoice& choice, const Ways& ways, RunWay& then,
+                                 int64_t size = 10) {
+  std::vector<RunWay> seen;
+  size_t taken[3] = {0, 0, 0};
   while (true) {
     bool timed = false;
-    const bool way = choice.alone_for(size, timed);
+    const RunWay way = choice.way_for(size, timed);
     if (!timed) {
-      then_alone = way;
-      return alone;
+      then = way;
+      return seen;
     }
-    alone.push_back(way);
-    const std::vector<int64_t>& times = way ? ways.alone_ns : ways.chosen_ns;
-    const size_t i = std::min(taken[way]++, times.size() - 1);
+    seen.push_back(way);
+    const std::vector<int64_t>& times = way == RunWay::Alone   ? ways.alone_ns
+                                        : way == RunWay::Split ? ways.split_ns
+                                                               : ways.chosen_ns;
+    const size_t i = std::min(taken[static_cast<size_t>(way)]++, times.size() - 1);
     choice.record(times[i], true);
-    if (alone.size() > 1000) {
+    if (seen.size() > 1000) {
       ADD_FAILURE() << "no decision after 1000 runs";
-      return alone;
+      return seen;
     }
   }
 }
-bool decision(const Ways& ways) {
+RunWay decision(const Ways& ways) {
   RunChoice choice;
-  bool alone = false;
-  measure_runs(choice, ways, alone);
-  return alone;
+  RunWay way = RunWay::ByChoices;
+  measure_runs(choice, ways, way);
+  return way;
 }
 
 // The runs a session's nodes take to choose, before the run's check times anything.
 constexpr int kChoosing = ThreadChoice::kChoosingRuns;
+constexpr RunWay kChoices = RunWay::ByChoices, kAlone = RunWay::Alone, kSplit = RunWay::Split;
 
-// `n` runs of each of the given ways in turn, as a sequence of whether each went alone.
-std::vector<bool> sequence(std::initializer_list<std::pair<bool, int>> runs) {
-  std::vector<bool> out;
-  for (auto [alone, n] : runs) out.insert(out.end(), static_cast<size_t>(n), alone);
+// `n` runs of each of the given ways in turn.
+std::vector<RunWay> sequence(std::initializer_list<std::pair<RunWay, int>> runs) {
+  std::vector<RunWay> out;
+  for (auto [way, n] : runs) out.insert(out.end(), static_cast<size_t>(n), way);
   return out;
 }
 
-// Fourteen runs while the nodes choose; then by the choices, runs of 0.7 ms: three to warm up (the
-// third passes 2 ms) and five compared; then alone, runs of 0.8 ms: three and five. The
-// choices win, and the runs after go by them, untimed.
+// Fourteen runs while the nodes choose; then by the choices, runs of 0.7 ms: three to warm
+// up (the third passes 2 ms) and five compared; then alone, runs of 0.8 ms, and all split,
+// of 0.75 ms: three and five each. The choices win, and the runs after go by them, untimed.
 TEST(RunChoice, ComparesWholeRunsOnceTheNodesHaveChosenAndWarmedUp) {
   RunChoice choice;
-  bool alone = true;
-  EXPECT_EQ(measure_runs(choice, {{700'000}, {800'000}}, alone),
-            sequence({{false, kChoosing + 3 + 5}, {true, 3 + 5}}));
-  EXPECT_FALSE(alone);
+  RunWay then = kAlone;
+  EXPECT_EQ(measure_runs(choice, {{700'000}, {800'000}, {750'000}}, then),
+            sequence({{kChoices, kChoosing + 3 + 5}, {kAlone, 3 + 5}, {kSplit, 3 + 5}}));
+  EXPECT_EQ(then, kChoices);
   for (int run = 0; run < 3; ++run) {
     bool timed = true;
-    EXPECT_FALSE(choice.alone_for(10, timed));
+    EXPECT_EQ(choice.way_for(10, timed), kChoices);
     EXPECT_FALSE(timed);
   }
 }
 
+// Every node split as the cost rule says is kept when it beats the choices (on a tie, the
+// choices) and alone by 3 %.
+TEST(RunChoice, AllSplitIsKeptWhenFastest) {
+  EXPECT_EQ(decision({{1000}, {1000}, {800}}), kSplit);
+  EXPECT_EQ(decision({{800}, {1000}, {800}}), kChoices);
+  EXPECT_EQ(decision({{800}, {1000}, {799}}), kSplit);
+  EXPECT_EQ(decision({{1000}, {1000}, {969}}), kSplit);
+  EXPECT_EQ(decision({{1000}, {1000}, {970}}), kAlone);
+}
+
 // The choices win only by 3 %: 970 against 1000 is not enough, 969 is.
 TEST(RunChoice, TheChoicesMustWinByThreePercent) {
-  EXPECT_FALSE(decision({{900}, {1000}}));
-  EXPECT_FALSE(decision({{969}, {1000}}));
-  EXPECT_TRUE(decision({{970}, {1000}}));
-  EXPECT_TRUE(decision({{1000}, {1000}}));
-  EXPECT_TRUE(decision({{1200}, {1000}}));
+  EXPECT_EQ(decision({{900}, {1000}}), kChoices);
+  EXPECT_EQ(decision({{969}, {1000}}), kChoices);
+  EXPECT_EQ(decision({{970}, {1000}}), kAlone);
+  EXPECT_EQ(decision({{1000}, {1000}}), kAlone);
+  EXPECT_EQ(decision({{1200}, {1000}}), kAlone);
 }
 
 // A way's runs just after a switch pay for moving its working set between the cores' caches;
@@ -283,23 +299,23 @@ TEST(RunChoice, TheRunsJustAfterASwitchAreNotCompared) {
   const std::vector<int64_t> slow(4, 500'000);
   std::vector<int64_t> alone = slow;
   alone.push_back(300'000);
-  EXPECT_TRUE(decision({{400'000}, alone}));
+  EXPECT_EQ(decision({{400'000}, alone}), kAlone);
   // Four more slow runs are compared: the lower quartile of five is the second fastest.
   alone.insert(alone.begin(), slow.begin(), slow.end());
-  EXPECT_FALSE(decision({{400'000}, alone}));
+  EXPECT_EQ(decision({{400'000}, alone}), kChoices);
 }
 
 // Warm-up lasts at least one run however long, and at most 32 however short.
 TEST(RunChoice, WarmUpTakesOneRunToThirtyTwo) {
   RunChoice slow;
-  bool alone = false;
-  EXPECT_EQ(measure_runs(slow, {{50'000'000}, {40'000'000}}, alone),
-            sequence({{false, kChoosing + 1 + 5}, {true, 1 + 5}}));
-  EXPECT_TRUE(alone);
+  RunWay then = kChoices;
+  EXPECT_EQ(measure_runs(slow, {{50'000'000}, {40'000'000}, {60'000'000}}, then),
+            sequence({{kChoices, kChoosing + 1 + 5}, {kAlone, 1 + 5}, {kSplit, 1 + 5}}));
+  EXPECT_EQ(then, kAlone);
   RunChoice fast;
-  EXPECT_EQ(measure_runs(fast, {{1000}, {900}}, alone),
-            sequence({{false, kChoosing + 32 + 5}, {true, 32 + 5}}));
-  EXPECT_TRUE(alone);
+  EXPECT_EQ(measure_runs(fast, {{1000}, {900}, {1100}}, then),
+            sequence({{kChoices, kChoosing + 32 + 5}, {kAlone, 32 + 5}, {kSplit, 32 + 5}}));
+  EXPECT_EQ(then, kAlone);
 }
 
 // Each way counts by the second fastest of its five compared runs: two slow runs of the five
@@ -307,22 +323,24 @@ TEST(RunChoice, WarmUpTakesOneRunToThirtyTwo) {
 TEST(RunChoice, ComparesLowerQuartiles) {
   const int64_t ms = 1'000'000;  // each way's warm-up: two runs of 1 ms
   // By the choices: 0.9 ms; alone: 1 ms (two runs of 9 ms do not count).
-  EXPECT_FALSE(decision({{ms, ms, 500'000, 9 * ms, 900'000, 9 * ms, 900'000},
-                         {ms, ms, ms, ms, 100'000, 5 * ms, ms}}));
+  EXPECT_EQ(decision({{ms, ms, 500'000, 9 * ms, 900'000, 9 * ms, 900'000},
+                      {ms, ms, ms, ms, 100'000, 5 * ms, ms}}),
+            kChoices);
   // By the choices: 0.9 ms; alone: 0.5 (the other three runs alone are slower).
-  EXPECT_TRUE(decision({{ms, ms, 900'000, 900'000, 900'000, 900'000, 900'000},
-                        {ms, ms, 400'000, 500'000, 2 * ms, 3 * ms, 4 * ms}}));
+  EXPECT_EQ(decision({{ms, ms, 900'000, 900'000, 900'000, 900'000, 900'000},
+                      {ms, ms, 400'000, 500'000, 2 * ms, 3 * ms, 4 * ms}}),
+            kAlone);
 }
 
 // Runs none of whose nodes wanted to split, and runs of a second or more, keep the choices
-// without running alone.
+// without running the other ways.
 TEST(RunChoice, RunsThatDoNotSplitOrTakeLongKeepTheChoices) {
   for (auto [ns, wanted_split] : {std::pair{1'000'000, false}, {1'000'000'000, true}}) {
     RunChoice choice;
     int runs = 0;
     while (true) {
       bool timed = false;
-      EXPECT_FALSE(choice.alone_for(10, timed));
+      EXPECT_EQ(choice.way_for(10, timed), kChoices);
       if (!timed) break;
       choice.record(ns, wanted_split);
       ASSERT_LT(++runs, 100);
@@ -334,68 +352,73 @@ TEST(RunChoice, RunsThatDoNotSplitOrTakeLongKeepTheChoices) {
 // A run of a few milliseconds (the CNN classifier's 3.5 ms) is measured alone too: its
 // choices lose to running alone here, so it runs alone.
 TEST(RunChoice, RunsOfMillisecondsAreMeasuredAlone) {
-  EXPECT_TRUE(decision({{3'800'000}, {3'500'000}}));
+  EXPECT_EQ(decision({{3'800'000}, {3'500'000}}), kAlone);
 }
 
-// Runs `count` more runs of a session whose runs take `chosen_ns` by the nodes' choices and
-// `alone_ns` alone; returns how many were timed and whether the last went alone.
-std::pair<int, bool> run_on(RunChoice& choice, int count, int64_t chosen_ns, int64_t alone_ns) {
+// Runs `count` more runs of a session whose runs take `ways`' first times; returns how many
+// were timed and the last one's way.
+std::pair<int, RunWay> run_on(RunChoice& choice, int count, const Ways& ways) {
   int timed_runs = 0;
-  bool alone = false;
+  RunWay way = kChoices;
   for (int run = 0; run < count; ++run) {
     bool timed = false;
-    alone = choice.alone_for(10, timed);
+    way = choice.way_for(10, timed);
     if (timed) {
       ++timed_runs;
-      choice.record(alone ? alone_ns : chosen_ns, true);
+      choice.record(way == kAlone   ? ways.alone_ns[0]
+                    : way == kSplit ? ways.split_ns[0]
+                                    : ways.chosen_ns[0],
+                    true);
     }
   }
-  return {timed_runs, alone};
+  return {timed_runs, way};
 }
 
-// The first five runs a side said the choices win (the machine stalled on the runs alone);
+// The first five runs a way said the choices win (the machine stalled on the runs alone);
 // every check after says they lose by 20 %. Once the checks' runs outnumber the first ones
 // three to one, the lower quartile of all of them sends the runs alone. Runs of 1 ms or
 // more: each way's warm-up is two.
 TEST(RunChoice, LaterChecksUndoAFirstDecisionTheNoiseMade) {
   RunChoice choice;
-  bool alone = true;
-  measure_runs(choice, {{900'000}, {1'000'000}}, alone);
-  EXPECT_FALSE(alone);  // by the choices, until the next check
-  // The check after 40 runs: two and five runs by the choices, two and five alone. Of ten
-  // by the choices, the third fastest is one of the first five.
-  auto [timed_runs, last_alone] = run_on(choice, 39 + 14, 1'200'000, 1'000'000);
-  EXPECT_EQ(timed_runs, 14);
-  EXPECT_TRUE(last_alone);  // the check's last run is one of its five alone
+  RunWay then = kAlone;
+  measure_runs(choice, {{900'000}, {1'000'000}, {1'500'000}}, then);
+  EXPECT_EQ(then, kChoices);  // until the next check
+  // The check after 40 runs: two and five runs of each way. Of ten by the choices, the third
+  // fastest is one of the first five.
+  const Ways later{{1'200'000}, {1'000'000}, {1'500'000}};
+  auto [timed_runs, last] = run_on(choice, 39 + 21, later);
+  EXPECT_EQ(timed_runs, 21);
+  EXPECT_EQ(last, kSplit);  // the check's last run is one of its five split
   bool timed = true;
-  EXPECT_FALSE(choice.alone_for(10, timed));
+  EXPECT_EQ(choice.way_for(10, timed), kChoices);
   EXPECT_FALSE(timed);
   // After 80 more runs, then 160: of 20 by the choices, the sixth fastest is 1.2 ms.
-  run_on(choice, 79 + 14, 1'200'000, 1'000'000);
-  EXPECT_FALSE(choice.alone_for(10, timed));
-  run_on(choice, 159 + 14, 1'200'000, 1'000'000);
-  EXPECT_TRUE(choice.alone_for(10, timed));
+  run_on(choice, 79 + 21, later);
+  EXPECT_EQ(choice.way_for(10, timed), kChoices);
+  run_on(choice, 159 + 21, later);
+  EXPECT_EQ(choice.way_for(10, timed), kAlone);
   EXPECT_FALSE(timed);
 }
 
 // Six decisions at the most: after the last check (640 runs after the one before it) nothing
-// is timed any more. 14 settling runs and six checks of 15 (by the choices, runs of 1 ms: two
-// to warm up and five; alone, of 0.9 ms: three and five): 104 timed runs.
+// is timed any more. 14 settling runs and six checks of 22 (by the choices, runs of 1 ms: two
+// to warm up and five; alone, of 0.9 ms: three and five; split, of 1.1 ms: two and five).
 TEST(RunChoice, ChecksEndAfterSixDecisions) {
   RunChoice choice;
-  EXPECT_EQ(run_on(choice, 5000, 1'000'000, 900'000).first, kChoosing + 6 * 15);
-  EXPECT_EQ(run_on(choice, 5000, 1'000'000, 900'000), std::make_pair(0, true));
+  const Ways ways{{1'000'000}, {900'000}, {1'100'000}};
+  EXPECT_EQ(run_on(choice, 5000, ways).first, kChoosing + 6 * 22);
+  EXPECT_EQ(run_on(choice, 5000, ways), std::make_pair(0, kAlone));
 }
 
 TEST(RunChoice, MeasuresAnewWhenTheInputsChangeSizeTwofold) {
   RunChoice choice;
-  bool alone = false;
-  measure_runs(choice, {{2000}, {1000}}, alone);
-  EXPECT_TRUE(alone);
+  RunWay then = kChoices;
+  measure_runs(choice, {{2000}, {1000}}, then);
+  EXPECT_EQ(then, kAlone);
   bool timed = true;
-  EXPECT_TRUE(choice.alone_for(20, timed));
+  EXPECT_EQ(choice.way_for(20, timed), kAlone);
   EXPECT_FALSE(timed);
-  EXPECT_FALSE(choice.alone_for(21, timed));  // by the nodes' choices again, counted
+  EXPECT_EQ(choice.way_for(21, timed), kChoices);  // by the nodes' choices again, counted
   EXPECT_TRUE(timed);
 }
 
