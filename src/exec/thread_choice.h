@@ -71,8 +71,9 @@ enum class RunWay : uint8_t { ByChoices, Alone, Split };
 // sees its own time, and a split that pays for the node can still cost its neighbours more
 // (small CNNs: each convolution split, the whole run slower than on one thread); and with
 // three runs a way the nodes' measures are noisy, so that a session whose every split pays
-// could still choose to run most nodes alone (small_cnn in a spell when this VM's vCPUs were
-// near: all split 88.5 µs in 24 of 27 processes, by the choices in 17-19). So the session
+// could still choose to run most nodes alone (small_cnn on a VM while its two vCPUs were near,
+// docs/threads.md: every node split took 88.5 µs against 129 alone, and 6-8 of 27 sessions
+// ran alone by their nodes' choices). So the session
 // compares whole runs once its nodes have chosen: five by their choices, five all alone, five
 // all split, and keeps the fastest of the two that split only when it beats alone by 3 %
 // (the choices first, on a tie).
