@@ -106,9 +106,10 @@ def paired_reps(peer, suite, threads, reps, budget_ms):
                 if e["status"].startswith("FAILED"):
                     continue
                 iters = max(20, min(5000, int(budget_ms / max(e["est_ms"], 1e-3))))
-                # 20: past the runs over which a session at 2 threads chooses per node and per
-                # run (docs/threads.md); both engines get the same.
-                warm = max(20, iters // 10)
+                # Past the runs over which a session at 2 threads chooses per node and per run
+                # (docs/threads.md): 32-41 for runs of 0.5 ms or more, which a tenth of the
+                # iterations covers for shorter ones. Both engines get the same.
+                warm = max(40, iters // 10)
 
                 def run_bough():
                     return bough_bench(e["path"], e["dump"], iters, warm, t)
