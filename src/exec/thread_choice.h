@@ -73,10 +73,9 @@ enum class RunWay : uint8_t { ByChoices, Alone, Split };
 // three runs a way the nodes' measures are noisy, so that a session whose every split pays
 // could still choose to run most nodes alone (small_cnn on a VM while its two vCPUs were near,
 // docs/threads.md: every node split took 88.5 µs against 129 alone, and 6-8 of 27 sessions
-// ran alone by their nodes' choices). So the session
-// compares whole runs once its nodes have chosen: five by their choices, five all alone, five
-// all split, and keeps the fastest of the two that split only when it beats alone by 3 %
-// (the choices first, on a tie).
+// ran alone by their nodes' choices). So the session compares whole runs once its nodes have
+// chosen: five by their choices, five all alone, five all split, and keeps the faster of the
+// two that split only when it beats alone by 3 % (the choices, on a tie).
 // - Each way's five follow warm-up runs that are not compared, at least one and until they
 //   add up to 2 ms: switching ways moves the run's working set between the cores' caches,
 //   and the runs just after a switch pay for it (the decoder: the first three runs alone
