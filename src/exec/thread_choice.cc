@@ -53,9 +53,8 @@ util::ThreadPool::NodePolicy ThreadChoice::policy_for(int64_t size, bool& timed)
   switch (mode_) {
     case Mode::Probe:
       size_ = size;
-      timed = true;
-      return {};
-    case Mode::Warm:  // timed only to count the runs
+      [[fallthrough]];
+    case Mode::Warm:  // the warm-up's runs are timed only to be counted
       timed = true;
       return {};
     case Mode::Measure:
@@ -108,7 +107,7 @@ RunWay RunChoice::way_for(int64_t size, bool& timed) {
       break;
   }
   // The next check after 40, 80, ... runs: twice the runs to the one before.
-  if (checks_ < kChecks && ++runs_ > kFirstCheckAfter / 2 << checks_) {
+  if (checks_ < kChecks && ++runs_ > kFirstCheckAfter << (checks_ - 1)) {  // checks_ >= 1
     mode_ = Mode::Measure;
     begin_block(RunWay::ByChoices);
     timed = true;
